@@ -1,0 +1,148 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+)
+
+// ToolID is the host's internal, opaque identity of an admitted tool. Calls
+// are routed by it, never by re-parsing a namespaced name.
+type ToolID string
+
+// Annotations are a server's advisory hints about a tool. A nil pointer means
+// the server did not say. They are untrusted: a server may lie.
+type Annotations struct {
+	ReadOnly    *bool `json:"read_only,omitempty"`
+	Destructive *bool `json:"destructive,omitempty"`
+	Idempotent  *bool `json:"idempotent,omitempty"`
+	OpenWorld   *bool `json:"open_world,omitempty"`
+}
+
+// IsReadOnly reports whether the server annotated the tool read-only.
+func (a Annotations) IsReadOnly() bool { return a.ReadOnly != nil && *a.ReadOnly }
+
+// IsDestructive reports whether the server annotated the tool destructive.
+// Per the MCP spec, destructiveHint defaults to true for a non-read-only tool.
+func (a Annotations) IsDestructive() bool {
+	if a.IsReadOnly() {
+		return false
+	}
+	return a.Destructive == nil || *a.Destructive
+}
+
+// ToolDef is one admitted tool as the registry, the TUI and any model see it:
+// bounded, sanitized and namespaced at discovery.
+type ToolDef struct {
+	ID           ToolID          `json:"-"`
+	Name         string          `json:"name"`   // namespaced: mcp_{server}_{tool}
+	Server       string          `json:"server"` // registration or inline id
+	Tool         string          `json:"tool"`   // the server's own name
+	Title        string          `json:"title,omitempty"`
+	Description  string          `json:"description,omitempty"` // sanitized; external-server text
+	InputSchema  json.RawMessage `json:"input_schema,omitempty"`
+	OutputSchema json.RawMessage `json:"output_schema,omitempty"`
+	Annotations  Annotations     `json:"annotations"`
+	// Changed is set when the tool's pinned definition differs from the one
+	// seen on an earlier connect (a possible "rug pull").
+	Changed bool `json:"changed,omitempty"`
+}
+
+// SkippedTool is a tool the host refused at discovery, with a stable reason
+// code and a human detail.
+type SkippedTool struct {
+	Server string `json:"server"`
+	Tool   string `json:"tool"`
+	Code   string `json:"code"`
+	Detail string `json:"detail"`
+}
+
+// Content is one part of a tool result, kept engine-neutral.
+type Content struct {
+	Type     string `json:"type"` // text | image | audio | resource | resource_link
+	Text     string `json:"text,omitempty"`
+	MIMEType string `json:"mime_type,omitempty"`
+	Data     []byte `json:"data,omitempty"` // image/audio/blob bytes
+	URI      string `json:"uri,omitempty"`
+	Name     string `json:"name,omitempty"`
+}
+
+// ToolResult is a completed call. IsError marks a tool error (the call
+// reached the tool and the tool failed), not a transport failure.
+type ToolResult struct {
+	Content    []Content       `json:"content"`
+	Structured json.RawMessage `json:"structured,omitempty"`
+	IsError    bool            `json:"is_error"`
+}
+
+// Text joins the text parts of a result.
+func (r *ToolResult) Text() string {
+	var n int
+	for _, c := range r.Content {
+		if c.Type == "text" {
+			n += len(c.Text)
+		}
+	}
+	b := make([]byte, 0, n)
+	for _, c := range r.Content {
+		if c.Type == "text" {
+			b = append(b, c.Text...)
+		}
+	}
+	return string(b)
+}
+
+// Progress is one progress notification routed to the calling stream.
+type Progress struct {
+	Progress float64 `json:"progress"`
+	Total    float64 `json:"total,omitempty"`
+	Message  string  `json:"message,omitempty"`
+}
+
+// LogEntry is one server log notification.
+type LogEntry struct {
+	Server string          `json:"server"`
+	Level  string          `json:"level"`
+	Logger string          `json:"logger,omitempty"`
+	Data   json.RawMessage `json:"data,omitempty"`
+}
+
+// ElicitRequest is a server's request for structured input from the person.
+type ElicitRequest struct {
+	Server  string          `json:"server"`
+	Message string          `json:"message"`
+	Schema  json.RawMessage `json:"schema,omitempty"`
+}
+
+// ElicitResponse answers an ElicitRequest: accept (with content), decline or cancel.
+type ElicitResponse struct {
+	Action  string         `json:"action"`
+	Content map[string]any `json:"content,omitempty"`
+}
+
+// Elicitor answers elicitation requests (TUI dialog, headless policy, MCP
+// client passthrough). It must honour ctx.
+type Elicitor interface {
+	Elicit(ctx context.Context, req ElicitRequest) (ElicitResponse, error)
+}
+
+// CallOptions are the trusted per-call options a caller passes through
+// ToolHost.Call. None of them ever enters tool arguments or an event.
+type CallOptions struct {
+	// Timeout overrides the 60 s tools/call deadline when > 0.
+	Timeout time.Duration
+	// OnProgress receives progress for this call only. It must not block.
+	OnProgress func(Progress)
+}
+
+// ToolHost is the capability the engine routes every tool call through.
+// Package host implements it over live MCP sessions.
+type ToolHost interface {
+	// Tools lists every admitted tool, in a stable order.
+	Tools() []ToolDef
+	// Skipped lists every tool refused at discovery, with its reason.
+	Skipped() []SkippedTool
+	// Call validates args against the tool's schema and calls it. A tool
+	// error is a result with IsError set, not a Go error.
+	Call(ctx context.Context, id ToolID, args json.RawMessage, opts CallOptions) (*ToolResult, error)
+}

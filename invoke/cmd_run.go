@@ -1,0 +1,11 @@
+package invoke
+
+import "context"
+
+func runWorkflow(_ context.Context, inv *Invocation) (any, error) {
+	return nil, &Error{ErrCode: CodeNotImplemented, Msg: inv.Cmd.Name() + " is not built yet"}
+}
+
+func runWorkflowList(_ context.Context, inv *Invocation) (any, error) {
+	return nil, &Error{ErrCode: CodeNotImplemented, Msg: inv.Cmd.Name() + " is not built yet"}
+}

@@ -1,0 +1,11 @@
+package invoke
+
+import "context"
+
+func runSession(_ context.Context, inv *Invocation) (any, error) {
+	return nil, &Error{ErrCode: CodeNotImplemented, Msg: inv.Cmd.Name() + " is not built yet"}
+}
+
+func runDemo(_ context.Context, inv *Invocation) (any, error) {
+	return nil, &Error{ErrCode: CodeNotImplemented, Msg: inv.Cmd.Name() + " is not built yet"}
+}

@@ -1,0 +1,340 @@
+package invoke
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/pflag"
+)
+
+// HumanWriter is implemented by results (and errors) that have a human
+// rendering. Without it a result is printed as indented JSON.
+type HumanWriter interface {
+	WriteHuman(w io.Writer) error
+}
+
+// Main parses args against the command table, runs the command and writes
+// its result. It returns the process exit code.
+func Main(ctx context.Context, env *Env, args []string) int {
+	t := Commands()
+	inv, err := t.Parse(env, args)
+	if err != nil {
+		return finish(env, inv, nil, err)
+	}
+	if inv.Cmd.Run == nil { // help
+		return finish(env, inv, nil, usageErr(CodeGroupCommand, "%q needs a subcommand: %s", inv.Cmd.Name(), childNames(t, inv.Cmd.Path)))
+	}
+	data, err := inv.Cmd.Run(ctx, inv)
+	return finish(env, inv, data, err)
+}
+
+func childNames(t *Table, path []string) string {
+	var names []string
+	for _, c := range t.Children(path) {
+		if !c.Hidden {
+			names = append(names, c.Path[len(c.Path)-1])
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// finish writes the envelope (--json) or the human rendering, and maps the
+// error to an exit code.
+func finish(env *Env, inv *Invocation, data any, err error) int {
+	jsonMode := inv != nil && inv.Global.JSON
+	if err != nil {
+		if jsonMode {
+			_ = WriteEnvelope(env.Stdout, ErrorEnvelope(err))
+		}
+		writeHumanError(env.Stderr, err)
+		return ExitCodeOf(err)
+	}
+	if jsonMode {
+		if data == nil {
+			data = struct{}{}
+		}
+		if werr := WriteEnvelope(env.Stdout, Envelope{OK: true, Data: data}); werr != nil {
+			return ExitFailure
+		}
+		return ExitOK
+	}
+	if data == nil {
+		return ExitOK
+	}
+	if h, ok := data.(HumanWriter); ok {
+		if werr := h.WriteHuman(env.Stdout); werr != nil {
+			return ExitFailure
+		}
+		return ExitOK
+	}
+	b, _ := json.MarshalIndent(data, "", "  ")
+	fmt.Fprintln(env.Stdout, string(b))
+	return ExitOK
+}
+
+func writeHumanError(w io.Writer, err error) {
+	var h HumanWriter
+	if errors.As(err, &h) {
+		_ = h.WriteHuman(w)
+		return
+	}
+	fmt.Fprintf(w, "relavium: %s\n", err.Error())
+}
+
+// Parse resolves the command path and parses every flag with pflag. Global
+// flags are accepted before or after the path.
+func (t *Table) Parse(env *Env, args []string) (*Invocation, error) {
+	// Pass 1: find the command path among the non-flag words.
+	var path []string
+	var rest []string
+	globalTakesValue := map[string]bool{}
+	for _, g := range t.Globals {
+		if g.Type != Bool {
+			globalTakesValue["--"+g.Name] = true
+			if g.Short != "" {
+				globalTakesValue["-"+g.Short] = true
+			}
+		}
+	}
+	pathDone, defaulted := false, false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			rest = append(rest, args[i:]...)
+			break
+		}
+		if strings.HasPrefix(a, "-") && a != "-" {
+			rest = append(rest, a)
+			if globalTakesValue[a] && i+1 < len(args) {
+				i++
+				rest = append(rest, args[i])
+			}
+			continue
+		}
+		if !pathDone && t.isPrefix(append(append([]string{}, path...), a)) {
+			path = append(path, a)
+			continue
+		}
+		pathDone = true
+		rest = append(rest, a)
+	}
+	if len(path) == 0 {
+		if len(rest) > 0 && !strings.HasPrefix(rest[0], "-") {
+			inv := &Invocation{Env: env, Global: Globals{JSON: hasJSONFlag(args)}}
+			return inv, unknownCommand(t, rest[0])
+		}
+		path = []string{"session"} // the bare binary opens the session
+		defaulted = true
+	}
+	cmd := t.Lookup(path)
+	inv := &Invocation{Env: env, Global: Globals{JSON: hasJSONFlag(args)}}
+	if cmd == nil {
+		// path is a strict prefix (a group) with no row of its own
+		cmd = &Command{Path: path}
+		if len(rest) > 0 && !strings.HasPrefix(rest[0], "-") {
+			return inv, unknownCommand(t, strings.Join(append(append([]string{}, path...), rest[0]), " "))
+		}
+	}
+	inv.Cmd = cmd
+	fs := pflag.NewFlagSet(cmd.Name(), pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	fs.SortFlags = true
+	for _, f := range append(append([]Flag{}, t.Globals...), cmd.Flags...) {
+		if err := defineFlag(fs, f); err != nil {
+			return inv, &Error{ErrCode: CodeInternal, Msg: "command table: " + err.Error()}
+		}
+	}
+	help := fs.BoolP("help", "h", false, "show help")
+	if err := fs.Parse(rest); err != nil {
+		return inv, flagError(t, cmd, err)
+	}
+	inv.flags = fs
+	g, err := globalsFrom(env, fs)
+	if err != nil {
+		return inv, err
+	}
+	inv.Global = g
+	inv.Args = fs.Args()
+	if *help {
+		helpPath := cmd.Path
+		if defaulted {
+			helpPath = nil
+		}
+		inv.Cmd = &Command{Path: []string{"help"}, JSON: true, Output: Document, Surface: CLIOnly, SideEffect: Read,
+			Run: func(context.Context, *Invocation) (any, error) { return t.Help(helpPath), nil }}
+		return inv, nil
+	}
+	if cmd.Run != nil {
+		if err := checkArgs(cmd, inv.Args); err != nil {
+			return inv, err
+		}
+		for _, f := range cmd.Flags {
+			if len(f.Enum) > 0 && fs.Changed(f.Name) {
+				v, _ := fs.GetString(f.Name)
+				if !contains(f.Enum, v) {
+					return inv, usageErr(CodeBadFlag, "--%s must be one of %s, not %q", f.Name, strings.Join(f.Enum, "|"), v)
+				}
+			}
+		}
+	}
+	return inv, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func hasJSONFlag(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if a == "--json" || a == "--json=true" {
+			return true
+		}
+	}
+	return false
+}
+
+func defineFlag(fs *pflag.FlagSet, f Flag) error {
+	switch f.Type {
+	case Bool:
+		fs.BoolP(f.Name, f.Short, f.Default == "true", f.Usage)
+	case String:
+		fs.StringP(f.Name, f.Short, f.Default, f.Usage)
+	case Int:
+		fs.IntP(f.Name, f.Short, 0, f.Usage)
+	case Duration:
+		fs.DurationP(f.Name, f.Short, 0, f.Usage)
+	case StringSlice:
+		fs.StringSliceP(f.Name, f.Short, nil, f.Usage)
+	case StringArray:
+		fs.StringArrayP(f.Name, f.Short, nil, f.Usage)
+	default:
+		return fmt.Errorf("flag --%s has unknown type %q", f.Name, f.Type)
+	}
+	if f.Default != "" && f.Type != Bool && f.Type != String {
+		if err := fs.Set(f.Name, f.Default); err != nil {
+			return fmt.Errorf("flag --%s default %q: %w", f.Name, f.Default, err)
+		}
+		fs.Lookup(f.Name).Changed = false
+		fs.Lookup(f.Name).DefValue = f.Default
+	}
+	if f.Hidden {
+		_ = fs.MarkHidden(f.Name)
+	}
+	return nil
+}
+
+func globalsFrom(env *Env, fs *pflag.FlagSet) (Globals, error) {
+	var g Globals
+	g.JSON, _ = fs.GetBool("json")
+	g.Agent, _ = fs.GetString("agent")
+	g.Theme, _ = fs.GetString("theme")
+	g.AllowStdio, _ = fs.GetStringArray("allow-mcp-stdio")
+	project, _ := fs.GetString("project")
+	dir, err := projectDir(env, project)
+	if err != nil {
+		return g, err
+	}
+	g.Project = dir
+	return g, nil
+}
+
+// projectDir is --project when given, else the nearest ancestor of the
+// working directory holding a .relavium folder (never the home itself),
+// else the working directory.
+func projectDir(env *Env, flag string) (string, error) {
+	if flag != "" {
+		abs := flag
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(env.WorkDir, abs)
+		}
+		st, err := os.Stat(abs)
+		if err != nil || !st.IsDir() {
+			return "", &Error{ErrCode: CodeBadFlag, Msg: fmt.Sprintf("--project %s is not a directory", flag), Cause: err, Exit: ExitUsage}
+		}
+		return filepath.Clean(abs), nil
+	}
+	home := filepath.Clean(env.Home)
+	for dir := filepath.Clean(env.WorkDir); ; dir = filepath.Dir(dir) {
+		cand := filepath.Join(dir, ".relavium")
+		if cand != home {
+			if st, err := os.Stat(cand); err == nil && st.IsDir() {
+				return dir, nil
+			}
+		}
+		if filepath.Dir(dir) == dir {
+			break
+		}
+	}
+	return filepath.Clean(env.WorkDir), nil
+}
+
+func checkArgs(cmd *Command, args []string) error {
+	min, max := 0, 0
+	for _, a := range cmd.Args {
+		if a.Required {
+			min++
+		}
+		if a.Variadic {
+			max = -1
+		} else if max >= 0 {
+			max++
+		}
+	}
+	switch {
+	case len(args) < min:
+		return usageErr(CodeBadArgs, "%s needs %s (see relavium %s --help)", cmd.Name(), argSynopsis(cmd), cmd.Name())
+	case max >= 0 && len(args) > max:
+		return usageErr(CodeBadArgs, "%s takes %s, got %d argument(s): %s", cmd.Name(), argSynopsis(cmd), len(args), strings.Join(args, " "))
+	}
+	return nil
+}
+
+func unknownCommand(t *Table, word string) error {
+	var names []string
+	for _, c := range t.Commands {
+		if !c.Hidden {
+			names = append(names, c.Name())
+		}
+	}
+	msg := fmt.Sprintf("unknown command %q", word)
+	if s := suggest(word, names); s != "" {
+		msg += fmt.Sprintf("; did you mean %q?", s)
+	}
+	return usageErr(CodeUnknownCommand, "%s (see relavium help)", msg)
+}
+
+func flagError(t *Table, cmd *Command, err error) error {
+	msg := err.Error()
+	const unk = "unknown flag: --"
+	if strings.HasPrefix(msg, unk) {
+		name := strings.TrimPrefix(msg, unk)
+		var names []string
+		for _, f := range append(append([]Flag{}, t.Globals...), cmd.Flags...) {
+			names = append(names, f.Name)
+		}
+		m := fmt.Sprintf("unknown flag --%s for %q", name, cmd.Name())
+		if s := suggest(name, names); s != "" {
+			m += fmt.Sprintf("; did you mean --%s?", s)
+		}
+		return usageErr(CodeUnknownFlag, "%s", m)
+	}
+	if strings.HasPrefix(msg, "unknown shorthand flag") {
+		return usageErr(CodeUnknownFlag, "%s for %q", msg, cmd.Name())
+	}
+	return &Error{ErrCode: CodeBadFlag, Msg: msg, Exit: ExitUsage}
+}

@@ -1,0 +1,87 @@
+package invoke
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+)
+
+// Envelope is the one JSON document a --json invocation writes to stdout.
+type Envelope struct {
+	OK    bool           `json:"ok"`
+	Data  any            `json:"data,omitempty"`
+	Error *EnvelopeError `json:"error,omitempty"`
+}
+
+// EnvelopeError is the error member of a failed envelope.
+type EnvelopeError struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	Cause   any    `json:"cause"`
+}
+
+// causeOf renders the chain below a coded error: a nested coded error keeps
+// its code; anything else is its message. nil when there is no cause.
+func causeOf(err error) any {
+	u := errors.Unwrap(err)
+	if u == nil {
+		if j, ok := err.(interface{ Unwrap() []error }); ok {
+			var out []any
+			for _, e := range j.Unwrap() {
+				out = append(out, describe(e))
+			}
+			if len(out) > 0 {
+				return out
+			}
+		}
+		return nil
+	}
+	return describe(u)
+}
+
+func describe(err error) any {
+	var c Coded
+	if errors.As(err, &c) && c == err {
+		return map[string]any{"code": c.Code(), "message": messageOf(err), "cause": causeOf(err)}
+	}
+	return err.Error()
+}
+
+// messageOf is the human message of a coded error without its code prefix or
+// cause suffix.
+func messageOf(err error) string {
+	if m, ok := err.(interface{ Message() string }); ok {
+		return m.Message()
+	}
+	if e, ok := err.(*Error); ok {
+		return e.Msg
+	}
+	return err.Error()
+}
+
+// ErrorEnvelope builds the envelope for err.
+func ErrorEnvelope(err error) Envelope {
+	env := Envelope{OK: false}
+	var c Coded
+	if errors.As(err, &c) {
+		env.Error = &EnvelopeError{Code: c.Code(), Message: messageOf(c), Cause: causeOf(c)}
+	} else {
+		env.Error = &EnvelopeError{Code: CodeInternal, Message: err.Error()}
+	}
+	var d DataCarrier
+	if errors.As(err, &d) {
+		env.Data = d.ErrorData()
+	}
+	return env
+}
+
+// WriteEnvelope writes exactly one JSON document and a newline.
+func WriteEnvelope(w io.Writer, env Envelope) error {
+	b, err := json.Marshal(env)
+	if err != nil {
+		b, _ = json.Marshal(ErrorEnvelope(&Error{ErrCode: CodeInternal, Msg: "cannot encode result", Cause: err}))
+	}
+	b = append(b, '\n')
+	_, err = w.Write(b)
+	return err
+}

@@ -1,0 +1,116 @@
+package invoke
+
+import (
+	"context"
+	"io"
+	"time"
+
+	"github.com/spf13/pflag"
+)
+
+// SessionFunc runs the interactive session (the TUI). main injects it so
+// that invoke never imports tui.
+type SessionFunc func(ctx context.Context, inv *Invocation, demo bool) error
+
+// Env is everything a command may touch of its surroundings. Nothing in
+// relavium reads os.Getenv, os.Stdout or the home directory directly: tests
+// build an Env with a temp home.
+type Env struct {
+	Stdin     io.Reader
+	Stdout    io.Writer
+	Stderr    io.Writer
+	StdinTTY  bool
+	StdoutTTY bool
+	LookupEnv func(string) (string, bool)
+	Environ   []string
+	// Home is the relavium home ($RELAVIUM_HOME, else ~/.relavium).
+	Home string
+	// WorkDir is the process working directory.
+	WorkDir string
+	// Executable is the running binary (os.Executable), used to run children
+	// of the same binary and the embedded demo server.
+	Executable string
+	Version    string
+	Session    SessionFunc
+	Now        func() time.Time
+}
+
+// Getenv returns the value of an environment variable, or "".
+func (e *Env) Getenv(name string) string {
+	if e.LookupEnv == nil {
+		return ""
+	}
+	v, _ := e.LookupEnv(name)
+	return v
+}
+
+// Globals are the root flags, accepted before or after the command path.
+type Globals struct {
+	Project    string   `json:"project"` // absolute project directory
+	Agent      string   `json:"agent,omitempty"`
+	JSON       bool     `json:"json"`
+	AllowStdio []string `json:"allow_mcp_stdio,omitempty"`
+	Theme      string   `json:"theme,omitempty"`
+}
+
+// Invocation is one parsed command line, handed to a Handler.
+type Invocation struct {
+	Cmd    *Command
+	Args   []string
+	Global Globals
+	Env    *Env
+	flags  *pflag.FlagSet
+}
+
+// CanPrompt reports whether anyone can be asked (see CanPrompt).
+func (inv *Invocation) CanPrompt() bool {
+	return CanPrompt(inv.Env.StdinTTY, inv.Env.StdoutTTY, inv.Global.JSON, inv.Env.LookupEnv)
+}
+
+// Changed reports whether the flag was set on the command line.
+func (inv *Invocation) Changed(name string) bool {
+	f := inv.flags.Lookup(name)
+	return f != nil && f.Changed
+}
+
+// Bool returns a bool flag's value.
+func (inv *Invocation) Bool(name string) bool {
+	v, _ := inv.flags.GetBool(name)
+	return v
+}
+
+// String returns a string flag's value.
+func (inv *Invocation) String(name string) string {
+	v, _ := inv.flags.GetString(name)
+	return v
+}
+
+// Int returns an int flag's value.
+func (inv *Invocation) Int(name string) int {
+	v, _ := inv.flags.GetInt(name)
+	return v
+}
+
+// Duration returns a duration flag's value.
+func (inv *Invocation) Duration(name string) time.Duration {
+	v, _ := inv.flags.GetDuration(name)
+	return v
+}
+
+// Strings returns a stringSlice or stringArray flag's values.
+func (inv *Invocation) Strings(name string) []string {
+	if v, err := inv.flags.GetStringArray(name); err == nil {
+		return v
+	}
+	v, _ := inv.flags.GetStringSlice(name)
+	return v
+}
+
+// Human returns where human text goes: stdout normally, stderr under --json
+// (stdout then carries exactly one JSON document).
+func (inv *Invocation) Human() io.Writer {
+	if inv.Global.JSON {
+		return inv.Env.Stderr
+	}
+	return inv.Env.Stdout
+}

@@ -1,0 +1,76 @@
+// Command relavium is a terminal workbench for the Model Context Protocol.
+// main only wires the process to package invoke: TTY detection, the
+// relavium home, signals and the interactive session.
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/mattn/go-isatty"
+
+	"github.com/relavium/relavium/invoke"
+	"github.com/relavium/relavium/tui"
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "dev"
+
+func main() {
+	os.Exit(run())
+}
+
+func run() int {
+	wd, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "relavium: cannot read the working directory:", err)
+		return invoke.ExitFailure
+	}
+	home, err := relaviumHome()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "relavium:", err)
+		return invoke.ExitUsage
+	}
+	exe, _ := os.Executable()
+	env := &invoke.Env{
+		Stdin:      os.Stdin,
+		Stdout:     os.Stdout,
+		Stderr:     os.Stderr,
+		StdinTTY:   isTerminal(os.Stdin.Fd()),
+		StdoutTTY:  isTerminal(os.Stdout.Fd()),
+		LookupEnv:  os.LookupEnv,
+		Environ:    os.Environ(),
+		Home:       home,
+		WorkDir:    wd,
+		Executable: exe,
+		Version:    version,
+		Session:    tui.Run,
+		Now:        time.Now,
+	}
+	// A one-shot command tears everything down on any of these signals; the
+	// TUI reads its own keys in raw mode.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
+	defer stop()
+	return invoke.Main(ctx, env, os.Args[1:])
+}
+
+func isTerminal(fd uintptr) bool {
+	return isatty.IsTerminal(fd) || isatty.IsCygwinTerminal(fd)
+}
+
+// relaviumHome is $RELAVIUM_HOME, else ~/.relavium.
+func relaviumHome() (string, error) {
+	if h := os.Getenv("RELAVIUM_HOME"); h != "" {
+		return filepath.Abs(h)
+	}
+	uh, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("no home directory; set RELAVIUM_HOME: %w", err)
+	}
+	return filepath.Join(uh, ".relavium"), nil
+}
