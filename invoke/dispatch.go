@@ -93,6 +93,7 @@ func (t *Table) Parse(env *Env, args []string) (*Invocation, error) {
 	// Pass 1: find the command path among the non-flag words.
 	var path []string
 	var rest []string
+	var words []string // positionals after the path (global flag values excluded)
 	globalTakesValue := map[string]bool{}
 	for _, g := range t.Globals {
 		if g.Type != Bool {
@@ -123,11 +124,12 @@ func (t *Table) Parse(env *Env, args []string) (*Invocation, error) {
 		}
 		pathDone = true
 		rest = append(rest, a)
+		words = append(words, a)
 	}
 	if len(path) == 0 {
-		if len(rest) > 0 && !strings.HasPrefix(rest[0], "-") {
+		if len(words) > 0 {
 			inv := &Invocation{Env: env, Global: Globals{JSON: hasJSONFlag(args)}}
-			return inv, unknownCommand(t, rest[0])
+			return inv, unknownCommand(t, words[0])
 		}
 		path = []string{"session"} // the bare binary opens the session
 		defaulted = true
@@ -135,10 +137,11 @@ func (t *Table) Parse(env *Env, args []string) (*Invocation, error) {
 	cmd := t.Lookup(path)
 	inv := &Invocation{Env: env, Global: Globals{JSON: hasJSONFlag(args)}}
 	if cmd == nil {
-		// path is a strict prefix (a group) with no row of its own
-		cmd = &Command{Path: path}
-		if len(rest) > 0 && !strings.HasPrefix(rest[0], "-") {
-			return inv, unknownCommand(t, strings.Join(append(append([]string{}, path...), rest[0]), " "))
+		cmd = &Command{Path: path} // a strict prefix with no row of its own
+	}
+	if cmd.Run == nil {
+		if len(words) > 0 {
+			return inv, unknownCommand(t, strings.Join(append(append([]string{}, path...), words[0]), " "))
 		}
 	}
 	inv.Cmd = cmd
