@@ -1,8 +1,190 @@
 package netguard
 
+import (
+	"errors"
+	"net/url"
+	"strconv"
+	"strings"
+)
+
+// Transports AdmitURL knows (config's vocabulary; "sse" is the deprecated
+// alias of http that selects the legacy SSE client).
+const (
+	TransportHTTP      = "http"
+	TransportSSE       = "sse"
+	TransportWebsocket = "websocket"
+)
+
 // AdmitURL checks an authored url for a transport ("http", "sse",
-// "websocket") at parse time, before anything is resolved or dialled.
-// STUB: the network-guard issue owns it.
+// "websocket") at parse time, before anything is resolved or dialled. Every
+// refusal is an *Error with exit code 2. A nil result is not a licence to
+// connect: the guard checks every resolved address again at each dial.
 func AdmitURL(raw, transport string, allowLocal bool) error {
+	if _, err := admit(raw, transport, allowLocal); err != nil {
+		return err
+	}
 	return nil
+}
+
+// admit parses and checks an authored url and returns the target it names
+// (not yet bound to a guard).
+func admit(raw, transport string, allowLocal bool) (*Target, *Error) {
+	for i := 0; i < len(raw); i++ {
+		if c := raw[i]; c <= ' ' || c == 0x7f {
+			return nil, refusal(CodeMalformedURL, ReasonMalformedURL, exitAuthored,
+				"the url contains whitespace or a control character at byte %d", i)
+		}
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // the url.Error text repeats the url, userinfo included
+		}
+		return nil, refusal(CodeMalformedURL, ReasonMalformedURL, exitAuthored, "the url does not parse").because(err)
+	}
+	secure, web, e := checkScheme(u.Scheme, transport)
+	if e != nil {
+		return nil, e.at(redact(u), u.Host)
+	}
+	if u.Opaque != "" || u.Host == "" {
+		return nil, refusal(CodeMalformedURL, ReasonMalformedURL, exitAuthored,
+			"the url has no host (write it as %s://host[:port]/path)", u.Scheme)
+	}
+	if u.User != nil {
+		return nil, refusal(CodeUserinfo, ReasonUserinfo, exitAuthored,
+			"the url carries userinfo (user:password@); credentials never travel in an MCP url").
+			at(redact(u), u.Host).fix("remove the user:password@ part")
+	}
+	port, e := checkPort(u)
+	if e != nil {
+		return nil, e.at(redact(u), u.Host)
+	}
+	h, e := parseHost(u.Hostname(), strings.HasPrefix(u.Host, "["))
+	if e != nil {
+		return nil, e.at(redact(u), u.Host)
+	}
+	t := &Target{
+		scheme:    u.Scheme,
+		transport: transport,
+		local:     allowLocal,
+		secure:    secure,
+		websocket: web,
+		host:      h,
+		port:      port,
+	}
+	t.url = u.String() // as authored, scheme lower-cased by url.Parse
+	t.shown = redact(u)
+	if e := t.admitHost(); e != nil {
+		return nil, e
+	}
+	return t, nil
+}
+
+// checkScheme enforces the scheme set and its agreement with the transport.
+func checkScheme(scheme, transport string) (secure, web bool, e *Error) {
+	switch scheme {
+	case "http", "https", "ws", "wss":
+	case "":
+		return false, false, refusal(CodeScheme, ReasonScheme, exitAuthored,
+			"the url has no scheme; use https:// (or http:// for a local endpoint)")
+	default:
+		return false, false, refusal(CodeScheme, ReasonScheme, exitAuthored,
+			"the scheme %q is not allowed; MCP urls are http, https, ws or wss", scheme)
+	}
+	secure = scheme == "https" || scheme == "wss"
+	web = scheme == "ws" || scheme == "wss"
+	switch transport {
+	case TransportHTTP, TransportSSE:
+		if web {
+			return false, false, refusal(CodeTransportScheme, ReasonTransportScheme, exitAuthored,
+				"transport %q needs an http or https url, not %s://", transport, scheme).
+				fix(`use an https:// url, or declare transport = "websocket" for a local websocket server`)
+		}
+	case TransportWebsocket:
+		if !web {
+			return false, false, refusal(CodeTransportScheme, ReasonTransportScheme, exitAuthored,
+				"transport \"websocket\" needs a ws or wss url, not %s://", scheme).
+				fix(`use a ws:// or wss:// url, or declare transport = "http" (Streamable HTTP)`)
+		}
+	default:
+		return false, false, refusal(CodeTransportScheme, ReasonTransportScheme, exitAuthored,
+			"transport %q does not take a url (network transports are http, sse and websocket)", transport)
+	}
+	return secure, web, nil
+}
+
+// checkPort returns the explicit port, or the scheme's default.
+func checkPort(u *url.URL) (uint16, *Error) {
+	p := u.Port()
+	if p == "" {
+		if u.Scheme == "https" || u.Scheme == "wss" {
+			return 443, nil
+		}
+		return 80, nil
+	}
+	n, err := strconv.ParseUint(p, 10, 16)
+	if err != nil || n == 0 || p[0] == '0' {
+		return 0, refusal(CodeMalformedURL, ReasonMalformedURL, exitAuthored,
+			"the port %q is not a port number (1–65535, no leading zeros)", p)
+	}
+	return uint16(n), nil
+}
+
+// admitHost applies the parse-time address policy: metadata and special
+// literals always, local literals and localhost names without the opt-in,
+// plaintext or websocket to anything not declared local.
+func (t *Target) admitHost() *Error {
+	if a := t.host.literal; a.IsValid() {
+		c := newRanges().classify(a)
+		switch c.kind {
+		case kindMetadata:
+			return metadataRefusal(c).at(t.shown, a.String()).authored()
+		case kindSpecial:
+			return specialRefusal(c).at(t.shown, a.String()).authored()
+		case kindLocal:
+			if !t.local {
+				return privateRefusal(t, a.String()).authored()
+			}
+			return nil
+		}
+		if t.local && !t.secure {
+			return localPublicRefusal(t, a.String()).authored()
+		}
+		if t.websocket {
+			return remoteWebsocketRefusal(t, a.String()).authored()
+		}
+		if !t.secure {
+			return plaintextRefusal(t, a.String()).authored()
+		}
+		return nil
+	}
+	if isLocalName(t.host.name) {
+		if !t.local {
+			return privateRefusal(t, t.HostPort()).authored()
+		}
+		return nil
+	}
+	if t.local {
+		return nil // decided per dial: it must resolve local to keep plaintext
+	}
+	if t.websocket {
+		return remoteWebsocketRefusal(t, t.HostPort()).authored()
+	}
+	if !t.secure {
+		return plaintextRefusal(t, t.HostPort()).authored()
+	}
+	return nil
+}
+
+func (e *Error) authored() *Error {
+	e.Exit = exitAuthored
+	return e
+}
+
+// redact renders a url for reports: scheme, host, port and path; never
+// userinfo, query or fragment (they may carry credentials).
+func redact(u *url.URL) string {
+	r := url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path, RawPath: u.RawPath}
+	return r.String()
 }

@@ -1,0 +1,168 @@
+package netguard
+
+import (
+	"errors"
+	"fmt"
+	"io"
+)
+
+// Refusal codes, one per reason (E550–E579). Every one is a refusal by the
+// guard, never an ordinary connection failure: a dial that the guard admitted
+// and that then failed (connection refused, TLS error, timeout) surfaces as the
+// network's own error, without a netguard code.
+const (
+	CodeMalformedURL        = "E550" // the url does not parse, has no host, or has a bad port
+	CodeScheme              = "E551" // scheme other than http, https, ws, wss
+	CodeTransportScheme     = "E552" // scheme does not match the transport (websocket ⇔ ws/wss)
+	CodeUserinfo            = "E553" // user:password@ in the authority
+	CodeZoneID              = "E554" // an IPv6 zone id (%eth0) in the host
+	CodeNonASCIIHost        = "E555" // a host with non-ASCII characters
+	CodeNumericHost         = "E556" // a numeric-looking host that is not a plain IP (127.1, 0x7f.1, 2130706433)
+	CodePlaintextRemote     = "E557" // http/ws to a remote (public) target
+	CodeLocalResolvedPublic = "E558" // declared local (allow_local_endpoint), resolves to a public address
+	CodeRemoteWebsocket     = "E559" // a websocket server that is not local and opted in
+	CodePrivateAddress      = "E560" // a local/private address without allow_local_endpoint
+	CodeMetadata            = "E561" // a cloud metadata endpoint (refused always)
+	CodeSpecialAddress      = "E562" // special-purpose space no opt-in lifts (link-local, mapped, multicast…)
+	CodeMixedResolution     = "E563" // the name resolved to public and private addresses at once
+	CodeResolution          = "E564" // the name did not resolve (error, NXDOMAIN, no answers)
+	CodeRedirect            = "E565" // a 3xx response; redirects are refused, never followed
+	CodeMessageBound        = "E566" // one message over the 4 MiB transport bound
+	CodeScope               = "E567" // a request or dial outside the admitted scheme://host:port
+	CodeNotAdmitted         = "E568" // a Target the guard did not admit (zero value, other guard, wrong transport)
+	CodePinMismatch         = "E569" // the connect-time check saw an address other than the validated pin
+	CodeHostName            = "E570" // a host that is not a clean DNS name (empty label, bad character, escape)
+)
+
+// Stable reasons, the machine-readable twin of each code (ErrorData "reason").
+const (
+	ReasonMalformedURL        = "malformed-url"
+	ReasonScheme              = "scheme"
+	ReasonTransportScheme     = "transport-scheme"
+	ReasonUserinfo            = "userinfo"
+	ReasonZoneID              = "zone-id"
+	ReasonNonASCIIHost        = "non-ascii-host"
+	ReasonNumericHost         = "numeric-host"
+	ReasonPlaintextRemote     = "plaintext-remote"
+	ReasonLocalResolvedPublic = "local-resolved-public"
+	ReasonRemoteWebsocket     = "remote-websocket"
+	ReasonPrivateAddress      = "private-address"
+	ReasonMetadata            = "metadata"
+	ReasonSpecialAddress      = "special-address"
+	ReasonMixedResolution     = "mixed-resolution"
+	ReasonResolution          = "resolution"
+	ReasonRedirect            = "redirect"
+	ReasonMessageBound        = "message-bound"
+	ReasonScope               = "scope"
+	ReasonNotAdmitted         = "not-admitted"
+	ReasonPinMismatch         = "pin-mismatch"
+	ReasonHostName            = "host-name"
+)
+
+// Exit classes (DESIGN.md): authored refusals exit 2, refusals met while
+// connecting are runtime failures and exit 1.
+const (
+	exitRuntime  = 1
+	exitAuthored = 2
+)
+
+// Error is a refusal by the guard. It carries the refused address where there
+// is one, so a per-server report (`mcp ls --json`) can name it.
+type Error struct {
+	ErrCode string // one of the Code* constants
+	Reason  string // one of the Reason* constants
+	Msg     string // what was refused and why, for a person
+	URL     string // the target url, without userinfo, query or fragment
+	Address string // the refused address (ip, ip:port, host:port or url), if any
+	Remedy  string // what the author can do about it, if anything
+	Exit    int    // 2 for authored refusals, 1 for refusals while connecting
+	Cause   error  // the underlying error, if any
+}
+
+// Data is the envelope payload of a refusal (ErrorData).
+type Data struct {
+	Reason  string `json:"reason"`
+	URL     string `json:"url,omitempty"`
+	Address string `json:"address,omitempty"`
+	Remedy  string `json:"remedy,omitempty"`
+}
+
+func (e *Error) Error() string {
+	s := e.ErrCode + ": " + e.Msg
+	if e.Cause != nil {
+		s += ": " + e.Cause.Error()
+	}
+	return s
+}
+
+// Code returns the stable error code.
+func (e *Error) Code() string { return e.ErrCode }
+
+// ExitCode returns 2 for an authored refusal and 1 otherwise.
+func (e *Error) ExitCode() int {
+	if e.Exit == 0 {
+		return exitRuntime
+	}
+	return e.Exit
+}
+
+// ErrorData returns the reason, url, refused address and remedy.
+func (e *Error) ErrorData() any {
+	return Data{Reason: e.Reason, URL: e.URL, Address: e.Address, Remedy: e.Remedy}
+}
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Cause }
+
+// WriteHuman renders the refusal for a person: the message, the refused
+// address and the remedy on their own lines.
+func (e *Error) WriteHuman(w io.Writer) error {
+	if _, err := fmt.Fprintf(w, "%s: refused: %s\n", e.ErrCode, e.Msg); err != nil {
+		return err
+	}
+	if e.Address != "" {
+		if _, err := fmt.Fprintf(w, "  address: %s\n", e.Address); err != nil {
+			return err
+		}
+	}
+	if e.Cause != nil {
+		if _, err := fmt.Fprintf(w, "  cause:   %v\n", e.Cause); err != nil {
+			return err
+		}
+	}
+	if e.Remedy != "" {
+		if _, err := fmt.Fprintf(w, "  remedy:  %s\n", e.Remedy); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// AsRefusal reports whether err is (or wraps) a guard refusal and returns it.
+// Anything else is an ordinary connection failure.
+func AsRefusal(err error) (*Error, bool) {
+	var e *Error
+	if errors.As(err, &e) {
+		return e, true
+	}
+	return nil, false
+}
+
+func refusal(code, reason string, exit int, format string, a ...any) *Error {
+	return &Error{ErrCode: code, Reason: reason, Exit: exit, Msg: fmt.Sprintf(format, a...)}
+}
+
+func (e *Error) at(url, addr string) *Error {
+	e.URL, e.Address = url, addr
+	return e
+}
+
+func (e *Error) fix(remedy string) *Error {
+	e.Remedy = remedy
+	return e
+}
+
+func (e *Error) because(cause error) *Error {
+	e.Cause = cause
+	return e
+}
