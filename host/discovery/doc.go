@@ -1,0 +1,33 @@
+// Package discovery turns what an MCP server says about its tools into
+// tools the host may admit (spec/mcp-integration.md "Discovery and result
+// ingress bounds", "Tool discovery", and the untrusted-definitions bullet
+// of "Security").
+//
+// Contract:
+//
+//   - WrapTransport wraps every client transport the host connects, so
+//     each tools/list result is read RAW (member order, duplicate and
+//     case-variant keys, invalid UTF-8 are all visible); NewLister issues
+//     tools/list through the SDK session and reads that raw result.
+//   - Discover walks the pages under a page cap, cursor-loop and empty-page
+//     detection and one deadline for the whole walk (60 s), stops paging as
+//     soon as the server's 1 MiB / 256-tool budget is spent, and checks
+//     every tool in declaration order: name rules, sizes (UTF-8 bytes,
+//     schemas as canonical JSON), semantic fields (never rewritten; a
+//     control, bidi or invisible character skips the tool), presentation
+//     text (descriptions and titles, nested ones included, sanitized with
+//     engine/sanitize), duplicate and case-variant keys, and the schema
+//     subset (compiled with jsonschema-go; nothing is ever fetched). A bad
+//     tool becomes an engine.SkippedTool with a stable reason code
+//     (reasons.go); only a failed walk is an error (E580–E592).
+//   - Namespace names tools mcp_{server}_{tool} across a session and skips
+//     every tool of a case-insensitive collision.
+//   - (*Tool).Validate checks call arguments before dispatch and names the
+//     JSON pointer and rule of a failure.
+//   - PinStore remembers each admitted tool's canonical sanitized
+//     definition per server identity in <home>/tool-pins.json and flags a
+//     changed tool (ToolDef.Changed, Tool.Changes) on a later connect.
+//
+// Descriptions in ToolDef are sanitized but unlabelled; whoever shows one
+// to a person or a model wraps it with sanitize.LabelExternal.
+package discovery

@@ -1,0 +1,86 @@
+package discovery
+
+import (
+	"fmt"
+	"io"
+)
+
+// Error codes (E580–E599). A failed walk fails the server's start
+// (spec: fail-loud, never a silent capability loss).
+const (
+	CodeListFailed     = "E580" // a tools/list request failed (transport or JSON-RPC error)
+	CodeCursorLoop     = "E581" // the server repeated a cursor it already sent
+	CodePageCap        = "E582" // more pages than the page cap
+	CodeEmptyPages     = "E583" // too many consecutive empty pages
+	CodeDeadline       = "E584" // the whole walk outlived its deadline (60 s)
+	CodeCancelled      = "E585" // the walk was cancelled by its caller
+	CodeMalformedPage  = "E586" // a tools/list result that is not {"tools":[...],"nextCursor"?:string}
+	CodeNotCaptured    = "E587" // the raw tools/list result was not observed (transport not wrapped, or served from the SDK cache)
+	CodeInvalidArgs    = "E588" // call arguments fail the tool's input schema
+	CodeMalformedArgs  = "E589" // call arguments are not a JSON object (syntax, duplicate key)
+	CodePinStore       = "E590" // the tool-pin store could not be read or written
+	CodeUnknownTool    = "E591" // no admitted tool has this name or id
+	CodeInvalidOptions = "E592" // discovery called with invalid options (a bug in the caller)
+)
+
+// Error is a failed discovery walk, a refused call argument or a pin-store
+// failure.
+type Error struct {
+	ErrCode string
+	Server  string
+	Msg     string
+	Cause   error
+	// Pointer and Rule are set for CodeInvalidArgs / CodeMalformedArgs.
+	Pointer string
+	Rule    string
+}
+
+func (e *Error) Error() string {
+	s := e.ErrCode + ": "
+	if e.Server != "" {
+		s += "server " + e.Server + ": "
+	}
+	s += e.Msg
+	if e.Cause != nil {
+		s += ": " + e.Cause.Error()
+	}
+	return s
+}
+
+// Code returns the stable error code.
+func (e *Error) Code() string { return e.ErrCode }
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Cause }
+
+// ExitCode is 2 for arguments a person or an author supplied, 1 otherwise.
+func (e *Error) ExitCode() int {
+	switch e.ErrCode {
+	case CodeInvalidArgs, CodeMalformedArgs, CodeUnknownTool:
+		return 2
+	}
+	return 1
+}
+
+// ErrorData carries the JSON pointer and rule of an argument failure.
+func (e *Error) ErrorData() any {
+	if e.Pointer == "" && e.Rule == "" {
+		return nil
+	}
+	return map[string]string{"pointer": e.Pointer, "rule": e.Rule}
+}
+
+// WriteHuman renders the error for a person.
+func (e *Error) WriteHuman(w io.Writer) error {
+	var err error
+	if e.Rule != "" {
+		ptr := e.Pointer
+		if ptr == "" {
+			ptr = "(the arguments object)"
+		}
+		_, err = fmt.Fprintf(w, "error %s: %s\n  at %s, rule %s\n", e.ErrCode, e.Msg, ptr, e.Rule)
+	} else {
+		_, err = fmt.Fprintf(w, "error %s: %s\n", e.ErrCode, e.Error()[len(e.ErrCode)+2:])
+	}
+	return err
+}

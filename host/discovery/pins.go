@@ -1,0 +1,198 @@
+package discovery
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// PinFile is the tool-pin store's name inside the relavium home.
+const PinFile = "tool-pins.json"
+
+// ServerIdentity is what a pin is keyed by: the registration name, the
+// transport and the command (stdio, resolved path) or URL (network).
+type ServerIdentity struct {
+	Name      string `json:"server"`
+	Transport string `json:"transport"`
+	Target    string `json:"target"`
+}
+
+// PinStore remembers, per server identity, a digest and the canonical
+// sanitized definition of every tool it admitted ("trust on first use"
+// against rug pulls). The file is JSON, 0600, replaced atomically (temp
+// file, fsync, rename) under an exclusive lock on a sibling lock file, so
+// concurrent relavium processes never lose each other's pins.
+type PinStore struct {
+	home string
+	now  func() time.Time
+}
+
+// NewPinStore returns the store in home (created 0700 if missing).
+func NewPinStore(home string) *PinStore { return &PinStore{home: home, now: time.Now} }
+
+type pinFile struct {
+	V       int         `json:"v"`
+	Servers []pinServer `json:"servers"`
+}
+
+type pinServer struct {
+	ServerIdentity
+	Tools map[string]pinTool `json:"tools"`
+}
+
+type pinTool struct {
+	Digest   string          `json:"digest"`
+	Def      json.RawMessage `json:"def"`
+	PinnedAt time.Time       `json:"pinned_at"`
+}
+
+// Observe compares cat's admitted tools with the definitions pinned for
+// id on an earlier connect. A tool whose canonical sanitized definition
+// differs gets Def.Changed and Changes (a field diff); a pure key-order or
+// whitespace change is not a change, because both sides are canonical.
+// The pins are then updated to what was seen now ("changed since last
+// seen"): new tools are pinned, changed ones re-pinned, tools not offered
+// this time keep their pin. A corrupt store is reported (E590) and left
+// untouched rather than overwritten.
+func (p *PinStore) Observe(id ServerIdentity, cat *Catalogue) error {
+	if err := os.MkdirAll(p.home, 0o700); err != nil {
+		return p.err("cannot create the relavium home", err)
+	}
+	path := filepath.Join(p.home, PinFile)
+	unlock, err := lockFile(path + ".lock")
+	if err != nil {
+		return p.err("cannot lock the tool-pin store", err)
+	}
+	defer unlock()
+
+	pf, err := readPins(path)
+	if err != nil {
+		return p.err("cannot read "+path+"; fix or remove it to re-pin every tool", err)
+	}
+	i := pf.find(id)
+	if i < 0 {
+		pf.Servers = append(pf.Servers, pinServer{ServerIdentity: id, Tools: map[string]pinTool{}})
+		i = len(pf.Servers) - 1
+	}
+	srv := &pf.Servers[i]
+	if srv.Tools == nil {
+		srv.Tools = map[string]pinTool{}
+	}
+	changed := false
+	now := p.now().UTC()
+	for _, t := range cat.Tools {
+		digest := Digest(t.canonical)
+		old, ok := srv.Tools[t.Def.Tool]
+		if ok && old.Digest == digest {
+			continue
+		}
+		if ok {
+			t.Def.Changed = true
+			t.Changes = DiffDefinitions(old.Def, t.canonical)
+		}
+		srv.Tools[t.Def.Tool] = pinTool{Digest: digest, Def: json.RawMessage(t.canonical), PinnedAt: now}
+		changed = true
+	}
+	if !changed {
+		return nil
+	}
+	if err := writeAtomic(path, pf); err != nil {
+		return p.err("cannot write "+path, err)
+	}
+	return nil
+}
+
+func (p *PinStore) err(msg string, cause error) error {
+	return &Error{ErrCode: CodePinStore, Msg: msg, Cause: cause}
+}
+
+// Digest is the pin digest of a canonical definition.
+func Digest(canonical []byte) string {
+	sum := sha256.Sum256(canonical)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+func (pf *pinFile) find(id ServerIdentity) int {
+	for i := range pf.Servers {
+		if pf.Servers[i].ServerIdentity == id {
+			return i
+		}
+	}
+	return -1
+}
+
+func readPins(path string) (*pinFile, error) {
+	fi, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &pinFile{V: 1}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var pf pinFile
+	if err := json.Unmarshal(data, &pf); err != nil {
+		return nil, err
+	}
+	if pf.V != 1 {
+		return nil, fmt.Errorf("unknown tool-pin store version %d", pf.V)
+	}
+	return &pf, nil
+}
+
+// writeAtomic writes pf to a temp file in the same directory, syncs it and
+// renames it over path: a crash leaves the old store or the new one, never
+// half of either.
+func writeAtomic(path string, pf *pinFile) error {
+	data, err := json.Marshal(pf)
+	if err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), ".tool-pins-*.tmp")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	ok := false
+	defer func() {
+		if !ok {
+			_ = os.Remove(tmp)
+		}
+	}()
+	if err := f.Chmod(0o600); err != nil {
+		f.Close()
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return err
+	}
+	ok = true
+	if d, err := os.Open(filepath.Dir(path)); err == nil {
+		_ = d.Sync()
+		d.Close()
+	}
+	return nil
+}

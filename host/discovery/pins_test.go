@@ -1,0 +1,142 @@
+package discovery
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+func discoverVariant(t *testing.T, variant string) *Catalogue {
+	t.Helper()
+	s := connect(t, viaStdio, "-case", "pins", "-variant", variant)
+	cat, err := Discover(context.Background(), "pinned", s.lister, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	Namespace([]*Catalogue{cat})
+	return cat
+}
+
+func changed(cat *Catalogue) []string {
+	var out []string
+	for _, tool := range cat.Tools {
+		if tool.Def.Changed {
+			out = append(out, tool.Def.Tool)
+		}
+	}
+	return out
+}
+
+func TestPinsFlagChangedTools(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "home")
+	store := NewPinStore(home)
+	id := ServerIdentity{Name: "pinned", Transport: "stdio", Target: hostileBin}
+
+	first := discoverVariant(t, "1")
+	if err := store.Observe(id, first); err != nil {
+		t.Fatal(err)
+	}
+	if c := changed(first); len(c) != 0 {
+		t.Fatalf("first sight flagged %q", c)
+	}
+	fi, err := os.Stat(filepath.Join(home, PinFile))
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("pin file: %v %v", fi, err)
+	}
+	if di, _ := os.Stat(home); di.Mode().Perm() != 0o700 {
+		t.Errorf("home mode %v", di.Mode().Perm())
+	}
+
+	second := discoverVariant(t, "2")
+	if err := store.Observe(id, second); err != nil {
+		t.Fatal(err)
+	}
+	// b only changed key order, whitespace and 1 -> 1.0: not a change.
+	if got := changed(second); !slices.Equal(got, []string{"a", "c"}) {
+		t.Fatalf("changed = %q, want [a c]", got)
+	}
+	for _, tool := range second.Tools {
+		switch tool.Def.Tool {
+		case "a":
+			if len(tool.Changes) != 1 || tool.Changes[0].Pointer != "/description" ||
+				tool.Changes[0].Old != `"Version one."` || tool.Changes[0].New != `"Version two: now also uploads your files."` {
+				t.Errorf("a: changes %+v", tool.Changes)
+			}
+		case "c":
+			if len(tool.Changes) != 1 || tool.Changes[0].Pointer != "/inputSchema/properties/z/type" {
+				t.Errorf("c: changes %+v", tool.Changes)
+			}
+		}
+	}
+
+	// Seen again unchanged: nothing is flagged any more ("since last seen").
+	third := discoverVariant(t, "2")
+	if err := store.Observe(id, third); err != nil {
+		t.Fatal(err)
+	}
+	if c := changed(third); len(c) != 0 {
+		t.Fatalf("third sight flagged %q", c)
+	}
+
+	// Another identity (same name, other command) has its own pins.
+	other := discoverVariant(t, "1")
+	if err := store.Observe(ServerIdentity{Name: "pinned", Transport: "stdio", Target: "/other"}, other); err != nil {
+		t.Fatal(err)
+	}
+	if c := changed(other); len(c) != 0 {
+		t.Fatalf("a new identity flagged %q", c)
+	}
+	entries, _ := os.ReadDir(home)
+	for _, e := range entries {
+		if e.Name() != PinFile && e.Name() != PinFile+".lock" {
+			t.Errorf("stray file %s in home", e.Name())
+		}
+	}
+}
+
+func TestCorruptPinStoreIsLeftAlone(t *testing.T) {
+	home := t.TempDir()
+	path := filepath.Join(home, PinFile)
+	if err := os.WriteFile(path, []byte(`{"v":1,"servers":[`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cat, err := Discover(context.Background(), "s", fakeLister{"": `{"tools":[{"name":"t","inputSchema":{"type":"object"}}]}`}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = NewPinStore(home).Observe(ServerIdentity{Name: "s"}, cat)
+	var de *Error
+	if !errors.As(err, &de) || de.Code() != CodePinStore {
+		t.Fatalf("err = %v", err)
+	}
+	if data, _ := os.ReadFile(path); string(data) != `{"v":1,"servers":[` {
+		t.Fatalf("a corrupt store was overwritten: %q", data)
+	}
+}
+
+func TestPinStoreRefusesASymlink(t *testing.T) {
+	home := t.TempDir()
+	target := filepath.Join(t.TempDir(), "elsewhere.json")
+	if err := os.WriteFile(target, []byte(`{"v":1,"servers":[]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, filepath.Join(home, PinFile)); err != nil {
+		t.Skip("symlinks unavailable:", err)
+	}
+	cat, _ := Discover(context.Background(), "s", fakeLister{"": `{"tools":[{"name":"t","inputSchema":{"type":"object"}}]}`}, Options{})
+	if err := NewPinStore(home).Observe(ServerIdentity{Name: "s"}, cat); err == nil {
+		t.Fatal("a symlinked pin store was followed")
+	}
+}
+
+func TestDiffDefinitions(t *testing.T) {
+	a := []byte(`{"description":"x","inputSchema":{"properties":{"p":{"type":"string"}},"type":"object"},"name":"t"}`)
+	b := []byte(`{"description":"x\u202e","inputSchema":{"properties":{"p":{"type":"string"},"q":{}},"type":"object"},"name":"t"}`)
+	got := DiffDefinitions(a, b)
+	if len(got) != 2 || got[0].Pointer != "/description" || got[0].New != `"x\u202e"` || got[1].Pointer != "/inputSchema/properties/q" || got[1].Old != "" {
+		t.Fatalf("diff %+v", got)
+	}
+}

@@ -1,0 +1,342 @@
+package discovery
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/relavium/relavium/engine/sanitize"
+)
+
+// Bounds from spec/mcp-integration.md "Discovery and result ingress bounds",
+// in UTF-8 bytes (schemas as canonical JSON).
+const (
+	MaxToolsPerServer = 256
+	MaxDescription    = 8 << 10
+	MaxPayload        = 1 << 20
+	MaxLiteral        = 4 << 10
+	MaxPropertyName   = 256
+	MaxToolName       = 128 // MCP: names SHOULD be 1–128 characters of [A-Za-z0-9_.-]
+	// DefaultMaxSchemaDepth caps JSON nesting inside one schema (the root
+	// object is depth 1). 32 levels is about 15 levels of nested objects.
+	DefaultMaxSchemaDepth = 32
+)
+
+// Keywords whose value is one subschema.
+var singleSchemaKeywords = map[string]bool{
+	"additionalProperties": true, "additionalItems": true, "unevaluatedItems": true,
+	"unevaluatedProperties": true, "propertyNames": true, "contains": true,
+	"not": true, "if": true, "then": true, "else": true, "contentSchema": true,
+}
+
+// Keywords whose value is an array of subschemas.
+var schemaArrayKeywords = map[string]bool{"prefixItems": true, "allOf": true, "anyOf": true, "oneOf": true}
+
+// Keywords whose value maps names to subschemas.
+var schemaMapKeywords = map[string]bool{"properties": true, "patternProperties": true, "$defs": true, "definitions": true, "dependentSchemas": true}
+
+// Keywords outside the supported subset (dynamic scope or vocabularies).
+var unsupportedKeywords = map[string]bool{
+	"$dynamicRef": true, "$dynamicAnchor": true, "$recursiveRef": true, "$recursiveAnchor": true, "$vocabulary": true,
+}
+
+// Supported $schema values (jsonschema-go: draft 2020-12 and draft-07).
+var supportedDrafts = map[string]bool{
+	"https://json-schema.org/draft/2020-12/schema": true,
+	"http://json-schema.org/draft-07/schema#":      true,
+	"https://json-schema.org/draft-07/schema#":     true,
+}
+
+// knownKeywords are the keywords jsonschema-go reads (it matches them
+// case-insensitively, like encoding/json does struct fields).
+var knownKeywords = func() map[string]string {
+	m := map[string]string{}
+	for _, k := range []string{
+		"$id", "$schema", "$ref", "$comment", "$defs", "definitions", "$anchor", "$dynamicAnchor", "$dynamicRef", "$vocabulary",
+		"title", "description", "default", "deprecated", "readOnly", "writeOnly", "examples",
+		"type", "enum", "const", "multipleOf", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+		"minLength", "maxLength", "pattern", "prefixItems", "items", "minItems", "maxItems", "additionalItems",
+		"uniqueItems", "contains", "minContains", "maxContains", "unevaluatedItems", "minProperties", "maxProperties",
+		"required", "dependentRequired", "properties", "patternProperties", "additionalProperties", "propertyNames",
+		"unevaluatedProperties", "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas",
+		"dependencies", "contentEncoding", "contentMediaType", "contentSchema", "format",
+	} {
+		m[strings.ToLower(k)] = k
+	}
+	return m
+}()
+
+// schemaWalk checks one schema (inputSchema or outputSchema) in declaration
+// order, sanitizes its presentation keywords in place and records what the
+// reference-cycle check needs. The first problem found is the one reported.
+type schemaWalk struct {
+	field    string // "inputSchema" or "outputSchema"
+	maxDepth int
+	schemas  []*node          // every schema object, in walk order
+	refs     map[*node]string // schema object -> its local $ref
+	anchors  map[string]*node
+}
+
+func newSchemaWalk(field string, maxDepth int) *schemaWalk {
+	return &schemaWalk{field: field, maxDepth: maxDepth, refs: map[*node]string{}, anchors: map[string]*node{}}
+}
+
+func (w *schemaWalk) at(ptr string) string { return w.field + ptr }
+
+// schema walks a subschema at ptr, nested depth containers deep.
+func (w *schemaWalk) schema(n *node, ptr string, depth int, root bool) *skip {
+	if n.kind == kTooDeep || depth > w.maxDepth {
+		return skipf(ReasonSchemaTooDeep, "%s nests deeper than %d levels", w.at(ptr), w.maxDepth)
+	}
+	if n.kind != kObject {
+		return nil // booleans are schemas; other kinds are left to the compiler
+	}
+	w.schemas = append(w.schemas, n)
+	if sk := checkKeys(n, ptr, w.field, true); sk != nil {
+		return sk
+	}
+	for i := range n.obj {
+		m := &n.obj[i]
+		kp := ptr + "/" + pointerToken(m.key)
+		if sk := w.key(m, ptr, MaxPropertyName); sk != nil {
+			return sk
+		}
+		if canon, ok := knownKeywords[strings.ToLower(m.key)]; ok && canon != m.key {
+			return skipf(ReasonCaseVariantKey, "%s: key %s is keyword %s in another case; jsonschema-go would apply it, a case-sensitive reader would not", w.at(ptr), show(m.key), show(canon))
+		}
+		v := m.val
+		switch k := m.key; {
+		case k == "description" || k == "title":
+			if v.kind != kString {
+				break // the compiler refuses a non-string annotation
+			}
+			if len(v.str) > MaxLiteral {
+				return skipf(ReasonLiteralTooLarge, "%s is %d bytes, bound %d", w.at(kp), len(v.str), MaxLiteral)
+			}
+			if k == "title" {
+				v.str = sanitize.Line(v.str)
+			} else {
+				v.str = sanitize.Text(v.str)
+			}
+		case schemaMapKeywords[k]:
+			if v.kind != kObject {
+				break
+			}
+			if sk := checkKeys(v, kp, w.field, false); sk != nil {
+				return sk
+			}
+			limit := MaxPropertyName
+			if k == "patternProperties" {
+				limit = MaxLiteral // its keys are regular expressions
+			}
+			for j := range v.obj {
+				sub := &v.obj[j]
+				if sk := w.key(sub, kp, limit); sk != nil {
+					return sk
+				}
+				if sk := w.schema(sub.val, kp+"/"+pointerToken(sub.key), depth+2, false); sk != nil {
+					return sk
+				}
+			}
+		case schemaArrayKeywords[k] || (k == "items" && v.kind == kArray):
+			if v.kind != kArray {
+				break
+			}
+			for j, e := range v.arr {
+				if sk := w.schema(e, kp+"/"+strconv.Itoa(j), depth+2, false); sk != nil {
+					return sk
+				}
+			}
+		case singleSchemaKeywords[k] || k == "items":
+			if sk := w.schema(v, kp, depth+1, false); sk != nil {
+				return sk
+			}
+		case k == "dependencies": // draft-07: name -> schema or string array
+			if v.kind != kObject {
+				break
+			}
+			if sk := checkKeys(v, kp, w.field, false); sk != nil {
+				return sk
+			}
+			for j := range v.obj {
+				sub := &v.obj[j]
+				if sk := w.key(sub, kp, MaxPropertyName); sk != nil {
+					return sk
+				}
+				sp := kp + "/" + pointerToken(sub.key)
+				var sk *skip
+				if sub.val.kind == kArray {
+					sk = w.data(sub.val, sp, depth+2)
+				} else {
+					sk = w.schema(sub.val, sp, depth+2, false)
+				}
+				if sk != nil {
+					return sk
+				}
+			}
+		case unsupportedKeywords[k]:
+			return skipf(ReasonSchemaUnsupported, "%s: %s is outside the supported subset", w.at(kp), show(k))
+		case k == "$schema":
+			if sk := w.data(v, kp, depth+1); sk != nil {
+				return sk
+			}
+			if !root {
+				return skipf(ReasonSchemaUnsupported, "%s: an embedded $schema is outside the supported subset", w.at(kp))
+			}
+			if v.kind != kString || !supportedDrafts[v.str] {
+				return skipf(ReasonSchemaDraftUnsupported, "%s is %s; supported: draft 2020-12 and draft-07", w.at(kp), show(v.str))
+			}
+		case k == "$id":
+			if sk := w.data(v, kp, depth+1); sk != nil {
+				return sk
+			}
+			if !root {
+				return skipf(ReasonSchemaUnsupported, "%s: an embedded $id is outside the supported subset", w.at(kp))
+			}
+		case k == "$ref":
+			if sk := w.data(v, kp, depth+1); sk != nil {
+				return sk
+			}
+			if v.kind != kString {
+				break
+			}
+			if !strings.HasPrefix(v.str, "#") {
+				return skipf(ReasonSchemaRemoteRef, "%s is %s; only local \"#...\" references are followed, nothing is fetched", w.at(kp), show(v.str))
+			}
+			w.refs[n] = v.str
+		case k == "$anchor":
+			if sk := w.data(v, kp, depth+1); sk != nil {
+				return sk
+			}
+			if v.kind == kString {
+				w.anchors[v.str] = n
+			}
+		case k == "enum":
+			if v.kind != kArray {
+				break
+			}
+			for j, e := range v.arr {
+				ep := kp + "/" + strconv.Itoa(j)
+				size := canonicalLen(e)
+				if e.kind == kString {
+					size = len(e.str)
+				}
+				if size > MaxLiteral {
+					return skipf(ReasonEnumMemberTooLarge, "%s is %d bytes, bound %d", w.at(ep), size, MaxLiteral)
+				}
+				if sk := w.data(e, ep, depth+2); sk != nil {
+					return sk
+				}
+			}
+		default:
+			// const, default, examples, required, type, pattern, format,
+			// $comment, unknown keywords: data, every string semantic.
+			if sk := w.data(v, kp, depth+1); sk != nil {
+				return sk
+			}
+		}
+	}
+	return nil
+}
+
+// key checks one object key: a semantic string within its size bound.
+func (w *schemaWalk) key(m *member, ptr string, limit int) *skip {
+	where := w.at(ptr) + " key " + show(m.key)
+	if len(m.key) > limit {
+		code := ReasonPropertyNameTooLarge
+		if limit == MaxLiteral {
+			code = ReasonLiteralTooLarge
+		}
+		return skipf(code, "%s is %d bytes, bound %d", where, len(m.key), limit)
+	}
+	return semanticSkip(m.key, m.keyBad, where)
+}
+
+// data walks a value that is instance data or a keyword argument: every
+// string and key is semantic; no key may repeat.
+func (w *schemaWalk) data(n *node, ptr string, depth int) *skip {
+	switch n.kind {
+	case kTooDeep:
+		return skipf(ReasonSchemaTooDeep, "%s nests deeper than %d levels", w.at(ptr), w.maxDepth)
+	case kString:
+		if len(n.str) > MaxLiteral {
+			return skipf(ReasonLiteralTooLarge, "%s is %d bytes, bound %d", w.at(ptr), len(n.str), MaxLiteral)
+		}
+		return semanticSkip(n.str, n.bad, w.at(ptr))
+	case kObject, kArray:
+		if depth > w.maxDepth {
+			return skipf(ReasonSchemaTooDeep, "%s nests deeper than %d levels", w.at(ptr), w.maxDepth)
+		}
+	}
+	if n.kind == kArray {
+		for j, e := range n.arr {
+			if sk := w.data(e, ptr+"/"+strconv.Itoa(j), depth+1); sk != nil {
+				return sk
+			}
+		}
+		return nil
+	}
+	if n.kind != kObject {
+		return nil
+	}
+	if sk := checkKeys(n, ptr, w.field, false); sk != nil {
+		return sk
+	}
+	for i := range n.obj {
+		m := &n.obj[i]
+		if sk := w.key(m, ptr, MaxPropertyName); sk != nil {
+			return sk
+		}
+		if sk := w.data(m.val, ptr+"/"+pointerToken(m.key), depth+1); sk != nil {
+			return sk
+		}
+	}
+	return nil
+}
+
+// checkKeys refuses an object that repeats a key. With fold, keys that
+// differ only in case are refused too: a reader that matches keys
+// case-insensitively (encoding/json into a struct, as the SDK and
+// jsonschema-go do) would see a different value than one that does not.
+// Name maps (properties, $defs, ...) and instance data are compared
+// exactly: there "id" and "ID" are two distinct, legitimate names.
+func checkKeys(n *node, ptr, field string, fold bool) *skip {
+	if len(n.obj) < 2 {
+		return nil
+	}
+	if len(n.obj) <= 8 {
+		for i := 1; i < len(n.obj); i++ {
+			for j := 0; j < i; j++ {
+				if sk := compareKeys(n.obj[j].key, n.obj[i].key, ptr, field, fold); sk != nil {
+					return sk
+				}
+			}
+		}
+		return nil
+	}
+	seen := make(map[string]string, len(n.obj))
+	for _, m := range n.obj {
+		k := m.key
+		if fold {
+			k = strings.ToLower(k)
+		}
+		if prev, ok := seen[k]; ok {
+			return compareKeys(prev, m.key, ptr, field, fold)
+		}
+		seen[k] = m.key
+	}
+	return nil
+}
+
+func compareKeys(a, b, ptr, field string, fold bool) *skip {
+	where := field + ptr
+	if where == "" {
+		where = "the tool object"
+	}
+	switch {
+	case a == b:
+		return skipf(ReasonDuplicateKey, "%s repeats key %s", where, show(b))
+	case fold && strings.EqualFold(a, b):
+		return skipf(ReasonCaseVariantKey, "%s has keys %s and %s that differ only in case", where, show(a), show(b))
+	}
+	return nil
+}

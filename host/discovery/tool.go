@@ -1,0 +1,296 @@
+package discovery
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/engine/sanitize"
+)
+
+// Tool is one admitted tool: the definition the registry, the TUI and a
+// model see (sanitized, bounded; Def.Name is set by Namespace), its
+// compiled input validator, and the input properties in the order the
+// server declared them (for forms).
+type Tool struct {
+	Def        engine.ToolDef
+	Properties []Property
+	// Size is what the tool counted against the server's 1 MiB budget:
+	// name, title and description bytes plus canonical schema bytes.
+	Size int
+	// Changes lists how the definition differs from the one pinned on an
+	// earlier connect (set with Def.Changed by PinStore.Observe).
+	Changes []FieldChange
+
+	canonical []byte // canonical sanitized definition (pinned)
+	input     *jsonschema.Resolved
+	inputSrc  []byte // canonical source the validator was compiled from
+	draft     string // the root $schema, if any
+
+	locMu sync.Mutex
+	loc   map[string]*jsonschema.Resolved // schema pointer -> validator (argument error locator)
+}
+
+// Property is one top-level input property, in declaration order.
+type Property struct {
+	Name     string          `json:"name"`
+	Schema   json.RawMessage `json:"schema"` // sanitized, in declaration order
+	Required bool            `json:"required,omitempty"`
+}
+
+// Canonical returns the canonical JSON of the tool's sanitized definition
+// (what pins hash).
+func (t *Tool) Canonical() []byte { return t.canonical }
+
+// buildTool checks one entry of a tools/list page. name is the tool's
+// display-safe name for a SkippedTool row (a placeholder when it has
+// none); key is the raw name for duplicate detection ("" when invalid).
+func buildTool(server string, index int, n *node, allow map[string]bool, maxDepth int) (t *Tool, name, key string, sk *skip) {
+	name = "#" + strconv.Itoa(index)
+	if n.kind != kObject {
+		return nil, name, "", skipf(ReasonInvalidTool, "tools[%d] is not an object", index)
+	}
+	if nn := n.get("name"); nn != nil && nn.kind == kString {
+		name = displayName(nn.str)
+	}
+	if sk := checkKeys(n, "", "", true); sk != nil {
+		return nil, name, "", sk
+	}
+	if sk := checkFieldCase(n, toolFields, "the tool object"); sk != nil {
+		return nil, name, "", sk
+	}
+	nn := n.get("name")
+	if nn == nil || nn.kind != kString {
+		return nil, name, "", skipf(ReasonInvalidName, "tools[%d] has no string name", index)
+	}
+	if sk := semanticSkip(nn.str, nn.bad, "name"); sk != nil {
+		return nil, name, "", sk
+	}
+	if sk := checkName(nn.str); sk != nil {
+		return nil, name, "", sk
+	}
+	raw := nn.str
+	if allow != nil && !allow[raw] {
+		return nil, name, raw, skipf(ReasonNotInAllowlist, "tool %s is not in the server's tools_allowlist", show(raw))
+	}
+
+	def := engine.ToolDef{ID: engine.ToolID(server + "\x1f" + raw), Server: server, Tool: raw}
+	size := len(raw)
+	if v := n.get("title"); v != nil {
+		if v.kind != kString {
+			return nil, name, raw, skipf(ReasonInvalidTool, "title is not a string")
+		}
+		if len(v.str) > MaxDescription {
+			return nil, name, raw, skipf(ReasonTitleTooLarge, "title is %d bytes, bound %d", len(v.str), MaxDescription)
+		}
+		size += len(v.str)
+		def.Title = sanitize.Line(v.str)
+	}
+	if v := n.get("description"); v != nil {
+		if v.kind != kString {
+			return nil, name, raw, skipf(ReasonInvalidTool, "description is not a string")
+		}
+		if len(v.str) > MaxDescription {
+			return nil, name, raw, skipf(ReasonDescriptionTooLarge, "description is %d bytes, bound %d", len(v.str), MaxDescription)
+		}
+		size += len(v.str)
+		def.Description = sanitize.Text(v.str)
+	}
+	ann, annTitle, sk := readAnnotations(n.get("annotations"))
+	if sk != nil {
+		return nil, name, raw, sk
+	}
+	size += len(annTitle)
+	def.Annotations = ann
+	if def.Title == "" && annTitle != "" {
+		def.Title = sanitize.Line(annTitle)
+	}
+
+	tool := &Tool{}
+	in := n.get("inputSchema")
+	if in == nil || in.kind != kObject {
+		return nil, name, raw, skipf(ReasonSchemaNotObject, "inputSchema is missing or not a JSON object")
+	}
+	inSize := canonicalLen(in)
+	if sk := checkSchema(in, "inputSchema", maxDepth); sk != nil {
+		return nil, name, raw, sk
+	}
+	rs, src, sk := compileSchema(in, "inputSchema")
+	if sk != nil {
+		return nil, name, raw, sk
+	}
+	tool.input, tool.inputSrc = rs, src
+	if d := in.get("$schema"); d != nil {
+		tool.draft = d.str
+	}
+	size += inSize
+	def.InputSchema = appendOrdered(nil, in)
+	tool.Properties = properties(in)
+
+	out := n.get("outputSchema")
+	if out != nil && out.kind != kNull {
+		if out.kind != kObject {
+			return nil, name, raw, skipf(ReasonSchemaNotObject, "outputSchema is not a JSON object")
+		}
+		size += canonicalLen(out)
+		if sk := checkSchema(out, "outputSchema", maxDepth); sk != nil {
+			return nil, name, raw, sk
+		}
+		if _, _, sk := compileSchema(out, "outputSchema"); sk != nil {
+			return nil, name, raw, sk
+		}
+		def.OutputSchema = appendOrdered(nil, out)
+	}
+	tool.Def = def
+	tool.Size = size
+	tool.canonical = canonicalDefinition(def, in, out)
+	return tool, name, raw, nil
+}
+
+// Field names of the tool object and its annotations as MCP spells them.
+var (
+	toolFields       = []string{"name", "title", "description", "inputSchema", "outputSchema", "annotations", "_meta", "icons", "execution"}
+	annotationFields = []string{"title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"}
+)
+
+// checkFieldCase refuses a key that is a known field in another case: the
+// SDK (encoding/json into a struct) would read it as that field, a
+// case-sensitive reader would not.
+func checkFieldCase(n *node, fields []string, where string) *skip {
+	for _, m := range n.obj {
+		for _, f := range fields {
+			if m.key != f && strings.EqualFold(m.key, f) {
+				return skipf(ReasonCaseVariantKey, "%s: key %s is field %s in another case", where, show(m.key), show(f))
+			}
+		}
+	}
+	return nil
+}
+
+// checkSchema runs the walk, the root checks and the cycle check.
+func checkSchema(root *node, field string, maxDepth int) *skip {
+	w := newSchemaWalk(field, maxDepth)
+	if sk := w.schema(root, "", 1, true); sk != nil {
+		return sk
+	}
+	if !rootIsObjectType(root) {
+		return skipf(ReasonSchemaNotObject, "%s: the root type must be \"object\"", field)
+	}
+	return w.refCycle(root)
+}
+
+// checkName applies the MCP naming rule: 1–128 bytes of [A-Za-z0-9_.-].
+// The rule is a SHOULD in the MCP spec; relavium enforces it because the
+// name is semantic (the wire name of every call), becomes part of
+// mcp_{server}_{tool} in CLI arguments and model tool specs, and anything
+// looser (spaces, slashes, look-alike letters) invites confusion between
+// tools that a person or a model cannot see.
+func checkName(s string) *skip {
+	if s == "" || len(s) > MaxToolName {
+		return skipf(ReasonInvalidName, "name is %d bytes; must be 1–%d", len(s), MaxToolName)
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-') {
+			return skipf(ReasonInvalidName, "name %s has %s at byte %d; allowed: A-Z a-z 0-9 _ . -", show(s), show(s[i:i+1]), i)
+		}
+	}
+	return nil
+}
+
+// readAnnotations reads the advisory hints. They are untrusted: a hint of
+// the wrong type is dropped (nil = the server did not say), and a tool
+// claiming to be both read-only and destructive is taken as destructive.
+// Keys are checked like the tool object's (the SDK folds case).
+func readAnnotations(n *node) (engine.Annotations, string, *skip) {
+	var a engine.Annotations
+	if n == nil || n.kind != kObject {
+		return a, "", nil
+	}
+	if sk := checkKeys(n, "/annotations", "", true); sk != nil {
+		return a, "", sk
+	}
+	if sk := checkFieldCase(n, annotationFields, "annotations"); sk != nil {
+		return a, "", sk
+	}
+	hint := func(k string) *bool {
+		v := n.get(k)
+		if v == nil || v.kind != kBool {
+			return nil
+		}
+		b := v.b
+		return &b
+	}
+	a.ReadOnly = hint("readOnlyHint")
+	a.Destructive = hint("destructiveHint")
+	a.Idempotent = hint("idempotentHint")
+	a.OpenWorld = hint("openWorldHint")
+	if a.IsReadOnly() && a.Destructive != nil && *a.Destructive {
+		a.ReadOnly = nil // contradictory: the more dangerous reading wins
+	}
+	var title string
+	if v := n.get("title"); v != nil && v.kind == kString {
+		if len(v.str) > MaxDescription {
+			return a, "", skipf(ReasonTitleTooLarge, "annotations.title is %d bytes, bound %d", len(v.str), MaxDescription)
+		}
+		title = v.str
+	}
+	return a, title, nil
+}
+
+// properties lists the root's properties in declaration order.
+func properties(root *node) []Property {
+	props := root.get("properties")
+	if props == nil || props.kind != kObject {
+		return nil
+	}
+	req := map[string]bool{}
+	if r := root.get("required"); r != nil && r.kind == kArray {
+		for _, e := range r.arr {
+			if e.kind == kString {
+				req[e.str] = true
+			}
+		}
+	}
+	out := make([]Property, 0, len(props.obj))
+	for _, m := range props.obj {
+		out = append(out, Property{Name: m.key, Schema: appendOrdered(nil, m.val), Required: req[m.key]})
+	}
+	return out
+}
+
+// canonicalDefinition is the canonical JSON of what a tool is: sanitized
+// texts, normalized hints and both schemas. Pins hash it.
+func canonicalDefinition(def engine.ToolDef, in, out *node) []byte {
+	obj := &node{kind: kObject}
+	add := func(k string, v *node) { obj.obj = append(obj.obj, member{key: k, val: v}) }
+	str := func(s string) *node { return &node{kind: kString, str: s} }
+	add("name", str(def.Tool))
+	if def.Title != "" {
+		add("title", str(def.Title))
+	}
+	if def.Description != "" {
+		add("description", str(def.Description))
+	}
+	ann := &node{kind: kObject}
+	for _, h := range []struct {
+		k string
+		v *bool
+	}{{"readOnlyHint", def.Annotations.ReadOnly}, {"destructiveHint", def.Annotations.Destructive}, {"idempotentHint", def.Annotations.Idempotent}, {"openWorldHint", def.Annotations.OpenWorld}} {
+		if h.v != nil {
+			ann.obj = append(ann.obj, member{key: h.k, val: &node{kind: kBool, b: *h.v}})
+		}
+	}
+	if len(ann.obj) > 0 {
+		add("annotations", ann)
+	}
+	add("inputSchema", in)
+	if out != nil && out.kind == kObject {
+		add("outputSchema", out)
+	}
+	return appendCanonical(nil, obj)
+}

@@ -1,0 +1,302 @@
+package discovery
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// Validate checks call arguments against the tool's compiled input schema;
+// the host calls it before every dispatch. Empty args mean {}. Arguments
+// must be one JSON object without repeated keys (the server might read the
+// other copy). A failure is an *Error (E588, or E589 for arguments that
+// are not a JSON object) naming the JSON pointer of the offending value
+// and the schema rule it breaks.
+func (t *Tool) Validate(args json.RawMessage) error {
+	if len(args) == 0 {
+		args = json.RawMessage("{}")
+	}
+	root, err := parseJSON(args)
+	if err != nil {
+		return t.argErr(CodeMalformedArgs, "", "json", "the arguments are not JSON: "+err.Error())
+	}
+	if root.kind != kObject {
+		return t.argErr(CodeMalformedArgs, "", "type", "the arguments must be a JSON object")
+	}
+	if ptr, key := repeatedKey(root, ""); ptr != "" || key != "" {
+		return t.argErr(CodeMalformedArgs, ptr, "duplicate key", "the arguments repeat the key "+show(key))
+	}
+	var v any
+	if err := json.Unmarshal(args, &v); err != nil {
+		return t.argErr(CodeMalformedArgs, "", "json", "the arguments are not JSON: "+err.Error())
+	}
+	verr := t.input.Validate(v)
+	if verr == nil {
+		return nil
+	}
+	ptr, rule, msg := t.locate(v, verr)
+	return t.argErr(CodeInvalidArgs, ptr, rule, msg)
+}
+
+func (t *Tool) argErr(code, ptr, rule, msg string) error {
+	name := t.Def.Name
+	if name == "" {
+		name = t.Def.Tool
+	}
+	return &Error{ErrCode: code, Server: t.Def.Server, Msg: fmt.Sprintf("arguments for %s: %s", name, msg), Pointer: ptr, Rule: rule}
+}
+
+// repeatedKey finds the first object in n (depth first) that repeats a key.
+func repeatedKey(n *node, ptr string) (string, string) {
+	switch n.kind {
+	case kObject:
+		seen := make(map[string]bool, len(n.obj))
+		for _, m := range n.obj {
+			if seen[m.key] {
+				return ptr + "/" + pointerToken(m.key), m.key
+			}
+			seen[m.key] = true
+		}
+		for _, m := range n.obj {
+			if p, k := repeatedKey(m.val, ptr+"/"+pointerToken(m.key)); p != "" || k != "" {
+				return p, k
+			}
+		}
+	case kArray:
+		for i, e := range n.arr {
+			if p, k := repeatedKey(e, ptr+"/"+strconv.Itoa(i)); p != "" || k != "" {
+				return p, k
+			}
+		}
+	}
+	return "", ""
+}
+
+// locate turns a jsonschema-go failure into (instance pointer, rule,
+// message). jsonschema-go reports the chain of SCHEMA locations it was
+// validating ("validating root: validating /properties/a/items: type:
+// ..."); the instance pointer is derived from that chain: properties/X
+// and prefixItems/N step into the instance directly, a $ref jump does not
+// move it, and where the schema does not say which member failed (items,
+// additionalProperties, patternProperties, ...) each candidate member is
+// validated against that subschema — with jsonschema-go, through a wrapper
+// that references the subschema inside the tool's own schema — and the
+// first that fails is named.
+func (t *Tool) locate(instance any, verr error) (ptr, rule, msg string) {
+	text := verr.Error()
+	first, _, _ := strings.Cut(text, "\n")
+	var chain []string
+	rest := first
+	for strings.HasPrefix(rest, "validating ") {
+		p, r, ok := strings.Cut(rest[len("validating "):], ": ")
+		if !ok {
+			break
+		}
+		if p == "root" {
+			p = ""
+		}
+		chain = append(chain, p)
+		rest = r
+	}
+	rule = ruleOf(rest)
+	msg = escapeText(rest, 300, false)
+	cur := reflect.ValueOf(instance)
+	prev := ""
+	for _, next := range chain[min(1, len(chain)):] {
+		if !strings.HasPrefix(next, prev+"/") {
+			prev = next // a $ref jump: the instance does not move
+			continue
+		}
+		toks := splitPointer(next[len(prev)+1:])
+		var ok bool
+		cur, ptr, ok = t.step(cur, ptr, prev, toks)
+		if !ok {
+			return ptr, rule, msg
+		}
+		prev = next
+	}
+	return ptr, rule, msg
+}
+
+// step moves the instance along one relative schema path.
+func (t *Tool) step(cur reflect.Value, ptr, base string, toks []string) (reflect.Value, string, bool) {
+	sp := base
+	for i := 0; i < len(toks); i++ {
+		tok := toks[i]
+		sp += "/" + escapeToken(tok)
+		for cur.Kind() == reflect.Interface {
+			cur = cur.Elem()
+		}
+		switch tok {
+		case "properties", "prefixItems":
+			if i+1 >= len(toks) {
+				return cur, ptr, false
+			}
+			i++
+			key := toks[i]
+			sp += "/" + escapeToken(key)
+			child, ok := childOf(cur, key)
+			if !ok {
+				return cur, ptr, false
+			}
+			cur, ptr = child, ptr+"/"+pointerToken(key)
+		case "items", "additionalItems", "unevaluatedItems", "contains",
+			"additionalProperties", "unevaluatedProperties", "patternProperties", "propertyNames":
+			if tok == "items" && i+1 < len(toks) {
+				if _, err := strconv.Atoi(toks[i+1]); err == nil { // draft-07 items array
+					i++
+					sp += "/" + toks[i]
+					child, ok := childOf(cur, toks[i])
+					if !ok {
+						return cur, ptr, false
+					}
+					cur, ptr = child, ptr+"/"+toks[i]
+					continue
+				}
+			}
+			if tok == "patternProperties" && i+1 < len(toks) {
+				i++
+				sp += "/" + escapeToken(toks[i])
+			}
+			key, child, ok := t.firstFailing(cur, sp, tok == "propertyNames")
+			if !ok {
+				return cur, ptr, false
+			}
+			cur, ptr = child, ptr+"/"+pointerToken(key)
+		case "allOf", "anyOf", "oneOf", "dependentSchemas", "dependencies", "$defs", "definitions":
+			i++ // the next token names the subschema; the instance stays
+			if i < len(toks) {
+				sp += "/" + escapeToken(toks[i])
+			}
+		case "not", "if", "then", "else":
+		default:
+			return cur, ptr, false
+		}
+	}
+	return cur, ptr, true
+}
+
+// firstFailing returns the first member of cur (array order, or sorted
+// keys) that fails the subschema at schema pointer sp.
+func (t *Tool) firstFailing(cur reflect.Value, sp string, names bool) (string, reflect.Value, bool) {
+	rs := t.subValidator(sp)
+	if rs == nil {
+		return "", cur, false
+	}
+	switch cur.Kind() {
+	case reflect.Slice:
+		for i := 0; i < cur.Len(); i++ {
+			if rs.Validate(cur.Index(i).Interface()) != nil {
+				return strconv.Itoa(i), cur.Index(i), true
+			}
+		}
+	case reflect.Map:
+		keys := make([]string, 0, cur.Len())
+		for _, k := range cur.MapKeys() {
+			keys = append(keys, k.String())
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			v := cur.MapIndex(reflect.ValueOf(k))
+			probe := v.Interface()
+			if names {
+				probe = k
+			}
+			if rs.Validate(probe) != nil {
+				return k, v, true
+			}
+		}
+	}
+	return "", cur, false
+}
+
+const locatorID = "urn:relavium:tool-input"
+
+// subValidator compiles (once) a validator for the subschema at pointer sp
+// of the tool's input schema: {"$defs":{"r":<schema with $id>},"$ref":"<id>#sp"}.
+func (t *Tool) subValidator(sp string) *jsonschema.Resolved {
+	t.locMu.Lock()
+	defer t.locMu.Unlock()
+	if rs, ok := t.loc[sp]; ok {
+		return rs
+	}
+	if t.loc == nil {
+		t.loc = map[string]*jsonschema.Resolved{}
+	}
+	var rs *jsonschema.Resolved
+	if len(t.loc) < 64 { // bound the cache; a miss just means no finer pointer
+		src := make([]byte, 0, len(t.inputSrc)+128)
+		src = append(src, `{`...)
+		if t.draft != "" {
+			src = append(src, `"$schema":`...)
+			src = appendJSONString(src, t.draft)
+			src = append(src, ',')
+		}
+		src = append(src, `"$defs":{"r":{"$id":"`+locatorID+`",`...)
+		src = append(src, t.inputSrc[1:]...) // the compiled source is a non-empty object
+		src = append(src, `},"$ref":`...)
+		src = appendJSONString(src, locatorID+"#"+sp)
+		src = append(src, '}')
+		var s jsonschema.Schema
+		if json.Unmarshal(src, &s) == nil {
+			rs, _ = s.Resolve(&jsonschema.ResolveOptions{})
+		}
+	}
+	t.loc[sp] = rs
+	return rs
+}
+
+func childOf(cur reflect.Value, key string) (reflect.Value, bool) {
+	for cur.Kind() == reflect.Interface {
+		cur = cur.Elem()
+	}
+	switch cur.Kind() {
+	case reflect.Map:
+		v := cur.MapIndex(reflect.ValueOf(key))
+		return v, v.IsValid()
+	case reflect.Slice:
+		i, err := strconv.Atoi(key)
+		if err != nil || i < 0 || i >= cur.Len() {
+			return cur, false
+		}
+		return cur.Index(i), true
+	}
+	return cur, false
+}
+
+func splitPointer(p string) []string {
+	toks := strings.Split(p, "/")
+	for i, t := range toks {
+		toks[i] = strings.ReplaceAll(strings.ReplaceAll(t, "~1", "/"), "~0", "~")
+	}
+	return toks
+}
+
+func escapeToken(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
+}
+
+// ruleOf names the schema keyword an error message starts with.
+func ruleOf(msg string) string {
+	if strings.HasPrefix(msg, "unexpected additional properties") {
+		return "additionalProperties"
+	}
+	head, _, ok := strings.Cut(msg, ":")
+	if !ok {
+		return "schema"
+	}
+	if i := strings.IndexByte(head, '['); i > 0 {
+		head = head[:i]
+	}
+	for _, c := range head {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			return "schema"
+		}
+	}
+	return head
+}

@@ -1,0 +1,386 @@
+package discovery
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/relavium/relavium/engine"
+)
+
+// Defaults of Options.
+const (
+	DefaultDeadline      = 60 * time.Second // spec: the WHOLE paged walk
+	DefaultMaxPages      = 512              // > 256 so a one-tool-per-page server still fits
+	DefaultMaxEmptyPages = 8                // consecutive empty pages that still carry a cursor
+	DefaultMaxSkipped    = 512              // SkippedTool rows kept per server
+	maxCursorBytes       = 4096
+)
+
+// Options tune one discovery walk. The spec's bounds (256 tools, 8 KiB
+// description, 1 MiB payload, 4 KiB literal, 256 B property name) are
+// fixed, not options.
+type Options struct {
+	// Allowlist, when non-nil, is the server's tools_allowlist: only these
+	// names are admitted, the rest are skipped as not_in_allowlist.
+	Allowlist []string
+	// Deadline bounds the whole walk (0 = 60 s).
+	Deadline time.Duration
+	// MaxPages caps tools/list requests (0 = 512); more is a failed walk.
+	MaxPages int
+	// MaxEmptyPages caps consecutive empty pages with a next cursor (0 = 8).
+	MaxEmptyPages int
+	// MaxSchemaDepth caps JSON nesting inside a schema (0 = 32).
+	MaxSchemaDepth int
+	// MaxSkipped caps the SkippedTool rows kept (0 = 512); the rest are
+	// counted in one skipped_list_truncated row.
+	MaxSkipped int
+}
+
+// Catalogue is what one server's discovery admitted and refused.
+type Catalogue struct {
+	Server string
+	// Tools are the admitted tools in declaration order.
+	Tools []*Tool
+	// Skipped are the refused tools in declaration order, then pseudo rows
+	// (Tool "*") for paging_stopped and skipped_list_truncated.
+	Skipped []engine.SkippedTool
+	// MissingAllowlisted are allowlisted names the server did not offer
+	// (when Truncated, they may sit on a page that was never fetched).
+	MissingAllowlisted []string
+	// Pages is how many tools/list requests the walk made.
+	Pages int
+	// PayloadBytes is what the admitted tools counted against the budget.
+	PayloadBytes int
+	// Truncated is set when paging stopped early (budget or tool cap).
+	Truncated bool
+
+	// What Discover decided, before any Namespace: Namespace starts from
+	// these each time, so it can be re-run when a server reconnects.
+	discovered        []*Tool
+	discoveredSkipped []engine.SkippedTool
+	discoveredBytes   int
+}
+
+// Defs returns the admitted tools' definitions.
+func (c *Catalogue) Defs() []engine.ToolDef {
+	out := make([]engine.ToolDef, len(c.Tools))
+	for i, t := range c.Tools {
+		out[i] = t.Def
+	}
+	return out
+}
+
+// errDeadline is the cause recorded when the walk's own deadline fires,
+// so a deadline and a caller's cancellation are told apart.
+var errDeadline = errors.New("discovery deadline")
+
+// Discover walks server's tools/list pages through l and returns the
+// bounded, checked and sanitized catalogue. It fails (an *Error) only when
+// the walk itself fails: a request error, a malformed page, a cursor
+// loop, too many pages, too many empty pages, the deadline or a
+// cancellation. A bad tool never fails the walk; it becomes a Skipped row.
+func Discover(ctx context.Context, server string, l Lister, opts Options) (*Catalogue, error) {
+	if l == nil {
+		return nil, &Error{ErrCode: CodeInvalidOptions, Server: server, Msg: "no lister"}
+	}
+	o := opts.withDefaults()
+	ctx, cancel := context.WithTimeoutCause(ctx, o.Deadline, errDeadline)
+	defer cancel()
+
+	st := newWalkState(server, o)
+	cursor := ""
+	seen := map[string]bool{}
+	empty := 0
+	for {
+		if st.cat.Pages >= o.MaxPages {
+			return nil, &Error{ErrCode: CodePageCap, Server: server, Msg: fmt.Sprintf("the server sent more than %d tools/list pages", o.MaxPages)}
+		}
+		st.cat.Pages++
+		raw, err := l.ListToolsRaw(ctx, cursor)
+		if err != nil {
+			return nil, classify(ctx, server, st.cat.Pages, o.Deadline, err)
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, classify(ctx, server, st.cat.Pages, o.Deadline, err)
+		}
+		tools, next, err := parsePage(raw)
+		if err != nil {
+			return nil, &Error{ErrCode: CodeMalformedPage, Server: server, Msg: fmt.Sprintf("tools/list page %d is malformed", st.cat.Pages), Cause: err}
+		}
+		st.addPage(ctx, tools)
+		if err := ctx.Err(); err != nil {
+			return nil, classify(ctx, server, st.cat.Pages, o.Deadline, err)
+		}
+		if st.stopped != "" {
+			if next != "" {
+				st.cat.Truncated = true
+				st.pseudo(ReasonPagingStopped, fmt.Sprintf("paging stopped after page %d (%s); later pages were not fetched", st.cat.Pages, st.stopped))
+			}
+			break
+		}
+		if next == "" {
+			break
+		}
+		if len(tools) == 0 {
+			empty++
+			if empty >= o.MaxEmptyPages {
+				return nil, &Error{ErrCode: CodeEmptyPages, Server: server, Msg: fmt.Sprintf("the server sent %d empty tools/list pages in a row, each with a next cursor", empty)}
+			}
+		} else {
+			empty = 0
+		}
+		if seen[next] {
+			return nil, &Error{ErrCode: CodeCursorLoop, Server: server, Msg: fmt.Sprintf("page %d repeats the cursor %s sent earlier", st.cat.Pages, show(next))}
+		}
+		seen[next] = true
+		cursor = next
+	}
+	st.finish()
+	c := st.cat
+	c.discovered = slices.Clone(c.Tools)
+	c.discoveredSkipped = slices.Clone(c.Skipped)
+	c.discoveredBytes = c.PayloadBytes
+	return c, nil
+}
+
+func (o Options) withDefaults() Options {
+	if o.Deadline <= 0 {
+		o.Deadline = DefaultDeadline
+	}
+	if o.MaxPages <= 0 {
+		o.MaxPages = DefaultMaxPages
+	}
+	if o.MaxEmptyPages <= 0 {
+		o.MaxEmptyPages = DefaultMaxEmptyPages
+	}
+	if o.MaxSchemaDepth <= 0 {
+		o.MaxSchemaDepth = DefaultMaxSchemaDepth
+	}
+	if o.MaxSkipped <= 0 {
+		o.MaxSkipped = DefaultMaxSkipped
+	}
+	return o
+}
+
+// classify turns a failed request into a typed walk failure. Precedence is
+// decided here, not by which timer fired first: the caller's cancellation
+// wins over the walk's deadline, and either wins over the transport error
+// it caused.
+func classify(ctx context.Context, server string, page int, deadline time.Duration, err error) error {
+	if ctx.Err() != nil {
+		if context.Cause(ctx) == errDeadline {
+			return &Error{ErrCode: CodeDeadline, Server: server, Msg: fmt.Sprintf("tools/list discovery did not finish within %s (page %d)", deadline, page), Cause: err}
+		}
+		return &Error{ErrCode: CodeCancelled, Server: server, Msg: fmt.Sprintf("tools/list discovery was cancelled (page %d)", page), Cause: context.Cause(ctx)}
+	}
+	if errors.Is(err, errNotCaptured) {
+		return &Error{ErrCode: CodeNotCaptured, Server: server, Msg: "tools/list answered but its raw result was not observed; wrap the transport with discovery.WrapTransport", Cause: err}
+	}
+	return &Error{ErrCode: CodeListFailed, Server: server, Msg: fmt.Sprintf("tools/list page %d failed", page), Cause: err}
+}
+
+// parsePage reads {"tools":[...],"nextCursor":"..."}; unknown members
+// (_meta, ttlMs, ...) are ignored.
+func parsePage(raw []byte) ([]*node, string, error) {
+	root, err := parseJSON(raw)
+	if err != nil {
+		return nil, "", err
+	}
+	if root.kind != kObject {
+		return nil, "", errNotObject
+	}
+	var tools *node
+	next := ""
+	seen := map[string]bool{}
+	for _, m := range root.obj {
+		if m.key != "tools" && m.key != "nextCursor" {
+			continue
+		}
+		if seen[m.key] {
+			return nil, "", fmt.Errorf("the result repeats %q", m.key)
+		}
+		seen[m.key] = true
+		if m.key == "tools" {
+			tools = m.val
+			continue
+		}
+		switch m.val.kind {
+		case kNull:
+		case kString:
+			if m.val.bad || len(m.val.str) > maxCursorBytes {
+				return nil, "", fmt.Errorf("nextCursor is not valid UTF-8 or is over %d bytes", maxCursorBytes)
+			}
+			next = m.val.str
+		default:
+			return nil, "", errors.New("nextCursor is not a string")
+		}
+	}
+	if tools == nil || tools.kind != kArray {
+		return nil, "", errors.New(`"tools" is missing or not an array`)
+	}
+	return tools.arr, next, nil
+}
+
+// walkState accumulates one walk's decisions.
+type walkState struct {
+	server   string
+	o        Options
+	cat      *Catalogue
+	allow    map[string]bool
+	index    int            // tools seen so far (declaration index)
+	names    map[string]int // lower-cased valid name -> how many tools carry it
+	stopped  string         // the reason paging stopped, once spent
+	overflow map[string]int // skipped rows not kept, by code
+	offered  map[string]bool
+}
+
+func newWalkState(server string, o Options) *walkState {
+	st := &walkState{server: server, o: o, cat: &Catalogue{Server: server}, names: map[string]int{}, overflow: map[string]int{}, offered: map[string]bool{}}
+	if o.Allowlist != nil {
+		st.allow = make(map[string]bool, len(o.Allowlist))
+		for _, n := range o.Allowlist {
+			st.allow[n] = true
+		}
+	}
+	return st
+}
+
+// built is buildTool's answer for one entry of a page.
+type built struct {
+	t         *Tool
+	name, key string
+	sk        *skip
+	done      bool
+}
+
+// addPage checks a page's tools in parallel (each tool's checks and schema
+// compile are independent) and then admits or refuses them one by one in
+// declaration order, so the outcome is the same as a sequential walk.
+func (st *walkState) addPage(ctx context.Context, tools []*node) {
+	res := make([]built, len(tools))
+	if st.stopped == "" {
+		workers := min(runtime.GOMAXPROCS(0), len(tools))
+		next := make(chan int)
+		var wg sync.WaitGroup
+		for range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range next {
+					if ctx.Err() != nil {
+						continue
+					}
+					r := &res[i]
+					r.t, r.name, r.key, r.sk = buildTool(st.server, st.index+i, tools[i], st.allow, st.o.MaxSchemaDepth)
+					r.done = true
+				}
+			}()
+		}
+		for i := range tools {
+			next <- i
+		}
+		close(next)
+		wg.Wait()
+	}
+	for i, n := range tools {
+		st.add(n, &res[i])
+	}
+}
+
+func (st *walkState) add(n *node, b *built) {
+	idx := st.index
+	st.index++
+	if st.stopped != "" || !b.done {
+		name := "#" + fmt.Sprint(idx)
+		if nn := n.get("name"); nn != nil && nn.kind == kString {
+			name = displayName(nn.str)
+			if checkName(nn.str) == nil {
+				st.names[strings.ToLower(nn.str)]++
+				st.offered[nn.str] = true
+			}
+		}
+		reason := st.stopped
+		if reason == "" {
+			return // cancelled mid-page: the walk fails, nothing is recorded
+		}
+		st.skip(name, reason, "refused after the server's discovery budget was spent")
+		return
+	}
+	t, name, key, sk := b.t, b.name, b.key, b.sk
+	if key != "" {
+		st.names[strings.ToLower(key)]++
+		st.offered[key] = true
+	}
+	if sk != nil {
+		st.skip(name, sk.code, sk.detail)
+		return
+	}
+	if len(st.cat.Tools) >= MaxToolsPerServer {
+		st.stopped = ReasonTooManyTools
+		st.skip(name, ReasonTooManyTools, fmt.Sprintf("the server already has %d admitted tools", MaxToolsPerServer))
+		return
+	}
+	if st.cat.PayloadBytes+t.Size > MaxPayload {
+		st.stopped = ReasonAggregateBudget
+		st.skip(name, ReasonAggregateBudget, fmt.Sprintf("%d bytes would bring the server's discovery payload to %d, bound %d", t.Size, st.cat.PayloadBytes+t.Size, MaxPayload))
+		return
+	}
+	st.cat.PayloadBytes += t.Size
+	st.cat.Tools = append(st.cat.Tools, t)
+}
+
+func (st *walkState) skip(tool, code, detail string) {
+	if len(st.cat.Skipped) >= st.o.MaxSkipped {
+		st.overflow[code]++
+		return
+	}
+	st.cat.Skipped = append(st.cat.Skipped, engine.SkippedTool{Server: st.server, Tool: tool, Code: code, Detail: detail})
+}
+
+func (st *walkState) pseudo(code, detail string) {
+	st.cat.Skipped = append(st.cat.Skipped, engine.SkippedTool{Server: st.server, Tool: "*", Code: code, Detail: detail})
+}
+
+// finish applies the rules that need the whole walk: duplicate names
+// (case-insensitively, across admitted and refused tools alike: the server
+// could route a call for that name to either), missing allowlisted names,
+// the overflow summary.
+func (st *walkState) finish() {
+	kept := st.cat.Tools[:0]
+	var dups []*Tool
+	for _, t := range st.cat.Tools {
+		if st.names[strings.ToLower(t.Def.Tool)] > 1 {
+			dups = append(dups, t)
+			continue
+		}
+		kept = append(kept, t)
+	}
+	st.cat.Tools = kept
+	for _, t := range dups {
+		st.cat.PayloadBytes -= t.Size
+		st.skip(displayName(t.Def.Tool), ReasonDuplicateToolName, fmt.Sprintf("the server lists %d tools named %s (case-insensitively); none is admitted", st.names[strings.ToLower(t.Def.Tool)], show(t.Def.Tool)))
+	}
+	if st.allow != nil {
+		for _, n := range st.o.Allowlist {
+			if !st.offered[n] {
+				st.cat.MissingAllowlisted = append(st.cat.MissingAllowlisted, n)
+			}
+		}
+	}
+	if len(st.overflow) > 0 {
+		total := 0
+		var parts []string
+		for code, n := range st.overflow {
+			total += n
+			parts = append(parts, fmt.Sprintf("%s×%d", code, n))
+		}
+		slices.Sort(parts)
+		st.pseudo(ReasonSkippedListTruncate, fmt.Sprintf("%d more tools were refused: %s", total, strings.Join(parts, ", ")))
+	}
+}
