@@ -1,5 +1,30 @@
 // Package consent implements spec/mcp-integration.md "Consent before a local
-// stdio spawn": the v1 fingerprint, command resolution, the append-only grant
-// store, the shared environment denylist, the decision API and digest diffs.
-// It depends on the standard library and golang.org/x/sys only.
+// stdio spawn": no stdio MCP server is spawned unless the person consented to
+// that exact program on this machine. It depends on the standard library and
+// golang.org/x/sys only.
+//
+// Contract, in the order a host uses it:
+//
+//   - CheckEnv: the shared environment denylist (notes/security.md §3). The
+//     config loader refuses a declared entry with it; Resolve applies it again.
+//   - Resolve: a Declaration becomes a Resolved — absolute command (ambient
+//     PATH walk or relative-to-cwd; a regular file with an execute bit), env
+//     tagged literal / secret-ref, absolute cwd — and its v1 Digest. The host
+//     spawns exactly Resolved.Command in Resolved.Cwd.
+//   - Digest / CanonicalJSON: "v1:" + SHA-256 of the canonical JSON of
+//     {transport, command, args, env, cwd}; keys in UTF-16 order,
+//     JSON.stringify escaping; lone surrogates and invalid UTF-8 refused.
+//   - Store: <home>/mcp-consent.ndjson, append-only grants and tombstones
+//     under flock, 0600 in 0700, symlinks refused, env names only. Fold fails
+//     closed on any unparseable line with a *FoldError (line, reason).
+//     Grant lines carry one additive field beyond the spec's shape, envKinds
+//     (name → kind, never a value), so a diff can show a changed kind.
+//   - Decider: per server Approved (grant, --allow-mcp-stdio, approved once),
+//     NeedsConsent (with a Diff against the closest earlier grant) or Denied;
+//     ApproveOnce / Remember / Deny / Reask are the session's answers.
+//   - Require: headless, any NeedsConsent becomes a *PendingError (E301,
+//     exit 2) whose data lists pending[] and whose human text names the
+//     --allow-mcp-stdio flag per server.
+//
+// Error codes E300–E316 are listed in errors.go.
 package consent

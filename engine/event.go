@@ -95,6 +95,7 @@ type ToolCallData struct {
 	Tool   string          `json:"tool"`
 	Server string          `json:"server"`
 	Args   json.RawMessage `json:"args,omitempty"`
+	Step   string          `json:"step,omitempty"` // the workflow step, in a run
 }
 
 // ToolProgressData is the payload of EventToolProgress.
@@ -117,6 +118,7 @@ type ToolResultData struct {
 	ErrorCode  string      `json:"error_code,omitempty"`
 	Error      string      `json:"error,omitempty"`
 	DurationMS int64       `json:"duration_ms"`
+	Step       string      `json:"step,omitempty"` // the workflow step, in a run
 }
 
 // Emitter accepts events. It never blocks the caller: host calls it from

@@ -1,7 +1,145 @@
 package invoke
 
-import "context"
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
 
+	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/host/config"
+)
+
+// ConfigReport is the data of `relavium config validate`: what was checked
+// in a configuration with no problem.
+type ConfigReport struct {
+	Files     []string               `json:"files"`
+	Servers   []config.ServerSummary `json:"servers"`
+	Agents    []config.AgentSummary  `json:"agents"`
+	Workflows []string               `json:"workflows"`
+	Warnings  []config.Problem       `json:"warnings"`
+	project   string
+}
+
+// WriteHuman prints a one-line verdict and what was checked.
+func (r ConfigReport) WriteHuman(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "configuration ok: %s checked, %s, %s, %s\n",
+		cfgPlural(len(r.Files)+len(r.Workflows), "file"), cfgPlural(len(r.Servers), "server"),
+		cfgPlural(len(r.Agents), "agent"), cfgPlural(len(r.Workflows), "workflow"))
+	for _, f := range append(append([]string{}, r.Files...), r.Workflows...) {
+		fmt.Fprintf(&b, "  %s\n", cfgRel(r.project, f))
+	}
+	for _, s := range r.Servers {
+		fmt.Fprintf(&b, "server %s (%s) at %s:%d\n", s.Name, s.Transport, cfgRel(r.project, s.Source.File), s.Source.Line)
+	}
+	for _, a := range r.Agents {
+		servers := strings.Join(a.Servers, ", ")
+		if servers == "" {
+			servers = "(no servers)"
+		}
+		fmt.Fprintf(&b, "agent %s: %s\n", a.Name, servers)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func cfgPlural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+func cfgRel(base, p string) string {
+	if r, err := filepath.Rel(base, p); err == nil && !strings.HasPrefix(r, "..") {
+		return r
+	}
+	return p
+}
+
+// runConfigValidate checks both config files, every agent file and (through
+// validateWorkflows) every workflow file, reporting ALL problems at once:
+// exit 2 on any, 0 with a summary otherwise. Warnings go to stderr like a
+// compiler's; under --json they are also in the envelope.
 func runConfigValidate(_ context.Context, inv *Invocation) (any, error) {
-	return nil, &Error{ErrCode: CodeNotImplemented, Msg: inv.Cmd.Name() + " is not built yet"}
+	project := inv.Global.Project
+	rep, err := config.Validate(inv.Env.Home, project)
+	wfFiles, wfProblems := validateWorkflows(inv)
+	var cerr *config.Error
+	switch {
+	case err != nil && !errors.As(err, &cerr):
+		return nil, err
+	case err == nil && len(wfProblems) > 0:
+		cerr = &config.Error{Files: rep.Files, Warnings: rep.Warnings, Base: project}
+	}
+	if cerr != nil {
+		cerr.Problems = append(cerr.Problems, wfProblems...)
+		cerr.Files = append(cerr.Files, wfFiles...)
+		return nil, cerr
+	}
+	for _, w := range rep.Warnings {
+		fmt.Fprintln(inv.Env.Stderr, cfgProblemLine(project, w))
+	}
+	return ConfigReport{
+		Files: rep.Files, Servers: rep.Servers, Agents: rep.Agents,
+		Workflows: cfgNonNil(wfFiles), Warnings: rep.Warnings, project: project,
+	}, nil
+}
+
+func cfgProblemLine(project string, p config.Problem) string {
+	p.File = cfgRel(project, p.File)
+	return p.String()
+}
+
+func cfgNonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// validateWorkflows is the seam for workflow files
+// (<project>/.relavium/workflows/*.yaml), owned by the engine: it returns
+// every workflow file checked and each of their problems as a
+// config.Problem, so `config validate` reports them with the config and
+// agent problems in one pass. Each problem keeps the engine's code (E600)
+// with rule "workflow"; a workflow's `ref:` naming no registration is
+// config's E220 (resolved through (*config.Config).ResolveRefs when the
+// config files themselves are valid).
+func validateWorkflows(inv *Invocation) (files []string, problems []config.Problem) {
+	project := inv.Global.Project
+	files, _ = filepath.Glob(filepath.Join(engine.WorkflowDir(project), "*.yaml"))
+	wfs, err := engine.LoadWorkflows(project)
+	var pe *engine.ProblemsError
+	switch {
+	case errors.As(err, &pe):
+		for _, p := range pe.Problems {
+			problems = append(problems, config.Problem{
+				Code: pe.Code(), Rule: "workflow", Severity: "error",
+				File: p.File, Line: p.Line, Column: p.Col, Field: p.Field, Message: p.Message,
+			})
+		}
+	case err != nil:
+		problems = append(problems, config.Problem{Code: CodeOf(err), Rule: "workflow", Severity: "error",
+			File: engine.WorkflowDir(project), Message: err.Error()})
+	}
+	cfg, cerr := config.Load(inv.Env.Home, project)
+	if cerr != nil {
+		return files, problems // the config problems are reported by config.Validate
+	}
+	for _, wf := range wfs {
+		refs := make([]config.Ref, 0, len(wf.Servers))
+		for _, r := range wf.Servers {
+			refs = append(refs, config.Ref{Name: r.Ref, ToolsAllowlist: r.ToolsAllowlist,
+				Pos: config.Pos{File: r.Pos.File, Line: r.Pos.Line, Col: r.Pos.Col}})
+		}
+		var ce *config.Error
+		if _, err := cfg.ResolveRefs(refs); errors.As(err, &ce) {
+			problems = append(problems, ce.Problems...)
+		}
+	}
+	return files, problems
 }

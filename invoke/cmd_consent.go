@@ -1,19 +1,401 @@
 package invoke
 
-import "context"
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/relavium/relavium/consent"
+	"github.com/relavium/relavium/host/config"
+)
+
+// ConsentList is the data of `relavium consent ls`: the folded grants,
+// newest first, and — never silently — why the store read as empty when its
+// fold failed closed.
+type ConsentList struct {
+	Path       string                `json:"path"`
+	Grants     []*consent.Grant      `json:"grants"`
+	StoreError *consent.StoreProblem `json:"store_error,omitempty"`
+}
+
+// WriteHuman lists each grant with its command line, cwd, env names and time.
+func (l ConsentList) WriteHuman(w io.Writer) error {
+	var b strings.Builder
+	if l.StoreError != nil {
+		fmt.Fprintf(&b, "grant store unreadable (%s): %s\n", l.StoreError.Code, l.StoreError.Message)
+	}
+	if len(l.Grants) == 0 {
+		fmt.Fprintf(&b, "no live grants in %s\n", consent.Display(l.Path))
+	}
+	for _, g := range l.Grants {
+		fmt.Fprintf(&b, "%s  granted %s\n", g.Digest, g.GrantedAt.UTC().Format(time.RFC3339))
+		fmt.Fprintf(&b, "  command  %s\n", g.CommandLine())
+		fmt.Fprintf(&b, "  cwd      %s\n", consent.Display(g.Cwd))
+		if len(g.EnvNames) > 0 {
+			names := make([]string, len(g.EnvNames))
+			for i, n := range g.EnvNames {
+				names[i] = consent.Display(n)
+				if k, ok := g.KindOf(n); ok {
+					names[i] += " (" + string(k) + ")"
+				}
+			}
+			fmt.Fprintf(&b, "  env      %s\n", strings.Join(names, ", "))
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
 
 func runConsentList(_ context.Context, inv *Invocation) (any, error) {
-	return nil, &Error{ErrCode: CodeNotImplemented, Msg: inv.Cmd.Name() + " is not built yet"}
+	store := consent.Open(inv.Env.Home)
+	grants, err := store.Fold()
+	return ConsentList{Path: store.Path(), Grants: grants.List(), StoreError: consent.ProblemOf(err)}, nil
+}
+
+// ConsentDigests is the data of `relavium consent digest`: every declared
+// stdio server with the digest a CI author passes to --allow-mcp-stdio.
+type ConsentDigests struct {
+	Servers    []ConsentDigestRow    `json:"servers"`
+	StoreError *consent.StoreProblem `json:"store_error,omitempty"`
+}
+
+// ConsentDigestRow is one resolved stdio server.
+type ConsentDigestRow struct {
+	Server      string             `json:"server"`
+	Digest      string             `json:"digest"`
+	CommandLine string             `json:"command_line"`
+	Command     string             `json:"command"`
+	Args        []string           `json:"args"`
+	Env         []consent.EnvEntry `json:"env"`
+	Cwd         string             `json:"cwd"`
+	Granted     bool               `json:"granted"`
+	AllowFlag   string             `json:"allow_flag"`
+	Source      config.Pos         `json:"source"`
+}
+
+// WriteHuman prints one block per server.
+func (d ConsentDigests) WriteHuman(w io.Writer) error {
+	var b strings.Builder
+	if len(d.Servers) == 0 {
+		b.WriteString("no stdio server is declared (network servers need no consent)\n")
+	}
+	for _, s := range d.Servers {
+		state := "not granted"
+		if s.Granted {
+			state = "granted"
+		}
+		fmt.Fprintf(&b, "%s  %s  %s\n", consent.Display(s.Server), s.Digest, state)
+		fmt.Fprintf(&b, "  command  %s\n", s.CommandLine)
+		fmt.Fprintf(&b, "  cwd      %s\n", consent.Display(s.Cwd))
+	}
+	if d.StoreError != nil {
+		fmt.Fprintf(&b, "grant store unreadable (%s): %s\n", d.StoreError.Code, d.StoreError.Message)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }
 
 func runConsentDigest(_ context.Context, inv *Invocation) (any, error) {
-	return nil, &Error{ErrCode: CodeNotImplemented, Msg: inv.Cmd.Name() + " is not built yet"}
+	rows, err := consentResolveAll(inv)
+	if err != nil {
+		return nil, err
+	}
+	grants, ferr := consent.Open(inv.Env.Home).Fold()
+	out := ConsentDigests{Servers: []ConsentDigestRow{}, StoreError: consent.ProblemOf(ferr)}
+	for _, row := range rows {
+		if row.err != nil {
+			return nil, consentResolveError(rows)
+		}
+		r := row.resolved
+		env := r.Env
+		if env == nil {
+			env = []consent.EnvEntry{}
+		}
+		out.Servers = append(out.Servers, ConsentDigestRow{Server: r.Name, Digest: r.Digest, CommandLine: r.CommandLine(),
+			Command: r.Command, Args: r.Args, Env: env, Cwd: r.Cwd, Granted: grants.Has(r.Digest),
+			AllowFlag: "--allow-mcp-stdio " + r.Digest, Source: row.server.Pos})
+	}
+	return out, nil
+}
+
+// ConsentGrantResult is the data of `relavium consent grant`.
+type ConsentGrantResult struct {
+	Servers        []string              `json:"servers"`
+	Digest         string                `json:"digest"`
+	CommandLine    string                `json:"command_line"`
+	Cwd            string                `json:"cwd"`
+	AlreadyGranted bool                  `json:"already_granted"`
+	GrantedAt      string                `json:"granted_at,omitempty"`
+	StoreError     *consent.StoreProblem `json:"store_error,omitempty"`
+}
+
+// WriteHuman says what was granted.
+func (g ConsentGrantResult) WriteHuman(w io.Writer) error {
+	var b strings.Builder
+	verb := "granted"
+	if g.AlreadyGranted {
+		verb = "already granted"
+	}
+	fmt.Fprintf(&b, "%s %s for %s\n  command  %s\n  cwd      %s\n", verb, g.Digest, strings.Join(g.Servers, ", "),
+		g.CommandLine, consent.Display(g.Cwd))
+	if g.StoreError != nil {
+		fmt.Fprintf(&b, "warning: the grant store is unreadable, so this grant takes effect only once it is repaired: %s\n", g.StoreError.Message)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }
 
 func runConsentGrant(_ context.Context, inv *Invocation) (any, error) {
-	return nil, &Error{ErrCode: CodeNotImplemented, Msg: inv.Cmd.Name() + " is not built yet"}
+	target := inv.Args[0]
+	byDigest := consentLooksLikeDigest(target)
+	if byDigest {
+		if err := consent.CheckDigest("consent grant", target); err != nil {
+			return nil, err
+		}
+	}
+	rows, err := consentResolveAll(inv)
+	if err != nil {
+		return nil, err
+	}
+	var match []*consent.Resolved
+	var names []string
+	for _, row := range rows {
+		if !byDigest && row.server.Name == target && row.err != nil {
+			return nil, row.err // the named server cannot be resolved: say why
+		}
+		if row.err != nil {
+			continue
+		}
+		if (byDigest && row.resolved.Digest == target) || (!byDigest && row.resolved.Name == target) {
+			match = append(match, row.resolved)
+			names = append(names, row.resolved.Name)
+		}
+	}
+	if len(match) == 0 {
+		return nil, consentNothingToGrant(target, byDigest, rows)
+	}
+	r := match[0]
+	store := consent.Open(inv.Env.Home)
+	grants, ferr := store.Fold()
+	res := ConsentGrantResult{Servers: names, Digest: r.Digest, CommandLine: r.CommandLine(), Cwd: r.Cwd,
+		StoreError: consent.ProblemOf(ferr)}
+	if g, ok := grants.Get(r.Digest); ok {
+		res.AlreadyGranted, res.GrantedAt = true, g.GrantedAt.UTC().Format(time.RFC3339)
+		return res, nil
+	}
+	at := consentNow(inv)
+	if err := store.Grant(r, at); err != nil {
+		return nil, err
+	}
+	res.GrantedAt = at.UTC().Format(time.RFC3339)
+	return res, nil
 }
 
-func runConsentRevoke(_ context.Context, inv *Invocation) (any, error) {
-	return nil, &Error{ErrCode: CodeNotImplemented, Msg: inv.Cmd.Name() + " is not built yet"}
+// ConsentRevokeResult is the data of `relavium consent revoke`.
+type ConsentRevokeResult struct {
+	Digest      string                `json:"digest"`
+	CommandLine string                `json:"command_line,omitempty"`
+	RevokedAt   string                `json:"revoked_at"`
+	StoreError  *consent.StoreProblem `json:"store_error,omitempty"`
+}
+
+// WriteHuman says what was revoked.
+func (r ConsentRevokeResult) WriteHuman(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "revoked %s", r.Digest)
+	if r.CommandLine != "" {
+		fmt.Fprintf(&b, " (%s)", r.CommandLine)
+	}
+	b.WriteString("\n")
+	if r.StoreError != nil {
+		fmt.Fprintf(&b, "warning: the grant store is unreadable; the revocation is recorded all the same: %s\n", r.StoreError.Message)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// runConsentRevoke appends a revocation. It is destructive: it asks on a
+// terminal, and with no one to ask it needs --yes (exit 2 otherwise). When
+// the fold failed closed the live grants are unknown, so the tombstone is
+// written anyway (a revocation of nothing is harmless; a lost one is not).
+func runConsentRevoke(ctx context.Context, inv *Invocation) (any, error) {
+	digest := inv.Args[0]
+	if err := consent.CheckDigest("consent revoke", digest); err != nil {
+		return nil, err
+	}
+	store := consent.Open(inv.Env.Home)
+	grants, ferr := store.Fold()
+	res := ConsentRevokeResult{Digest: digest, StoreError: consent.ProblemOf(ferr)}
+	g, live := grants.Get(digest)
+	if ferr == nil && !live {
+		return nil, &consent.Error{ErrCode: consent.CodeNoSuchGrant, Exit: ExitUsage,
+			Msg: fmt.Sprintf("no live grant has digest %s (see relavium consent ls)", digest)}
+	}
+	if live {
+		res.CommandLine = g.CommandLine()
+	}
+	if !inv.Bool("yes") {
+		if !inv.CanPrompt() {
+			return nil, &consent.Error{ErrCode: consent.CodeNeedsYes, Exit: ExitUsage,
+				Msg: fmt.Sprintf("consent revoke is destructive and no one can be asked here (no TTY, --json or CI); pass --yes to revoke %s", digest)}
+		}
+		ok, err := consentConfirmRevoke(ctx, inv, digest, g, ferr)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, &consent.Error{ErrCode: consent.CodeRevokeCancelled, Msg: "revocation cancelled; nothing was written"}
+		}
+	}
+	at := consentNow(inv)
+	if err := store.Revoke(digest, at); err != nil {
+		return nil, err
+	}
+	res.RevokedAt = at.UTC().Format(time.RFC3339)
+	return res, nil
+}
+
+func consentConfirmRevoke(ctx context.Context, inv *Invocation, digest string, g *consent.Grant, ferr error) (bool, error) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "? revoke consent %s\n", digest)
+	if g != nil {
+		fmt.Fprintf(&b, "  command  %s\n  cwd      %s\n  granted  %s\n", g.CommandLine(), consent.Display(g.Cwd),
+			g.GrantedAt.UTC().Format(time.RFC3339))
+	} else if ferr != nil {
+		fmt.Fprintf(&b, "  (the grant store is unreadable, so whether this digest is granted is unknown)\n")
+	}
+	b.WriteString("  the server will be asked about again before its next spawn. revoke? [y/N] ")
+	if _, err := io.WriteString(inv.Env.Stderr, b.String()); err != nil {
+		return false, err
+	}
+	line, err := readLine(ctx, inv.Env.Stdin)
+	if err != nil {
+		fmt.Fprintln(inv.Env.Stderr)
+		if ctx.Err() != nil {
+			return false, ctx.Err()
+		}
+		if errors.Is(err, io.EOF) {
+			return false, nil
+		}
+		return false, err
+	}
+	switch strings.ToLower(strings.TrimSpace(line)) {
+	case "y", "yes":
+		return true, nil
+	}
+	return false, nil
+}
+
+// consentRow is one declared stdio server and its resolution.
+type consentRow struct {
+	server   config.Server
+	resolved *consent.Resolved
+	err      error
+}
+
+// consentResolveAll loads the configuration (and --agent's servers) and
+// resolves every declared stdio server on the ambient PATH. A config error
+// returns as is (exit 2); per-server resolution errors stay in their rows.
+func consentResolveAll(inv *Invocation) ([]consentRow, error) {
+	cfg, err := config.Load(inv.Env.Home, inv.Global.Project)
+	if err != nil {
+		return nil, err
+	}
+	servers, err := cfg.Declared(inv.Global.Agent)
+	if err != nil {
+		return nil, err
+	}
+	path := inv.Env.Getenv("PATH")
+	var rows []consentRow
+	for _, s := range servers {
+		if s.Transport != "stdio" {
+			continue
+		}
+		cwd := s.Dir
+		if cwd == "" {
+			cwd = inv.Global.Project
+		}
+		env := make([]consent.EnvVar, len(s.Env))
+		for i, e := range s.Env {
+			env[i] = consent.EnvVar{Name: e.Name, Value: e.Value}
+		}
+		r, err := consent.Resolve(consent.Declaration{Name: s.Name, Command: s.Command, Args: s.Args, Env: env, Cwd: cwd}, path)
+		if err != nil {
+			err = consentAt(s.Pos, err)
+		}
+		rows = append(rows, consentRow{server: s, resolved: r, err: err})
+	}
+	return rows, nil
+}
+
+// consentAt prefixes a resolution error with where the server is declared.
+func consentAt(pos config.Pos, err error) error {
+	var ce *consent.Error
+	if !errors.As(err, &ce) || pos.File == "" {
+		return err
+	}
+	return &consent.Error{ErrCode: ce.ErrCode, Exit: ce.ExitCode(), Cause: ce.Cause,
+		Msg: fmt.Sprintf("%s:%d:%d: %s", pos.File, pos.Line, pos.Col, ce.Msg)}
+}
+
+// consentResolveError reports every stdio server that cannot be resolved.
+func consentResolveError(rows []consentRow) error {
+	var errs []error
+	for _, r := range rows {
+		if r.err != nil {
+			errs = append(errs, r.err)
+		}
+	}
+	if len(errs) == 1 {
+		return errs[0]
+	}
+	return &consent.Error{ErrCode: CodeOf(errs[0]), Exit: ExitUsage, Cause: errors.Join(errs...),
+		Msg: fmt.Sprintf("%d stdio servers cannot be resolved", len(errs))}
+}
+
+func consentNothingToGrant(target string, byDigest bool, rows []consentRow) error {
+	var declared []string
+	for _, r := range rows {
+		if r.err == nil {
+			declared = append(declared, consent.Display(r.resolved.Name)+" "+r.resolved.Digest)
+		} else {
+			declared = append(declared, consent.Display(r.server.Name)+" (cannot be resolved)")
+		}
+	}
+	list := "no stdio server is declared"
+	if len(declared) > 0 {
+		list = "declared: " + strings.Join(declared, ", ")
+	}
+	what := "is named " + consent.Display(target)
+	if byDigest {
+		what = "has digest " + target
+	}
+	return &consent.Error{ErrCode: consent.CodeNothingToGrant, Exit: ExitUsage,
+		Msg: fmt.Sprintf("no declared stdio server %s (%s)", what, list)}
+}
+
+// consentLooksLikeDigest tells a digest argument ("v1:…", any "vN:") from a
+// server name (names cannot hold ':').
+func consentLooksLikeDigest(s string) bool {
+	i := strings.IndexByte(s, ':')
+	if i < 2 || s[0] != 'v' {
+		return false
+	}
+	for _, c := range s[1:i] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// consentNow is the invocation's clock.
+func consentNow(inv *Invocation) time.Time {
+	if inv.Env.Now != nil {
+		return inv.Env.Now()
+	}
+	return time.Now()
 }

@@ -1,7 +1,43 @@
 package invoke
 
-import "context"
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
 
-func runDemoServer(_ context.Context, inv *Invocation) (any, error) {
-	return nil, &Error{ErrCode: CodeNotImplemented, Msg: inv.Cmd.Name() + " is not built yet"}
+	"github.com/relavium/relavium/invoke/demoserver"
+)
+
+// runDemoServer serves the embedded demo MCP server: over stdin/stdout by
+// default, or Streamable HTTP at http://HOST:PORT/mcp (loopback only), whose
+// url is printed on stderr. It returns when the client goes away or ctx is
+// cancelled (SIGINT/SIGTERM), after every session has ended.
+func runDemoServer(ctx context.Context, inv *Invocation) (any, error) {
+	if inv.Global.JSON {
+		return nil, &demoserver.Error{ErrCode: demoserver.CodeNoJSON, Usage: true,
+			Msg: "demo-server speaks MCP on its streams and has no JSON result; drop --json"}
+	}
+	env := inv.Env
+	logger := slog.New(slog.NewTextHandler(env.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	srv := demoserver.New(demoserver.Options{Version: env.Version, Logger: logger})
+	if inv.String("transport") == "http" {
+		ln, err := demoserver.Listen(inv.String("host"), inv.Int("port"))
+		if err != nil {
+			return nil, err
+		}
+		return nil, srv.ServeHTTP(ctx, ln, func(url string) {
+			fmt.Fprintf(env.Stderr, "relavium demo-server: listening on %s\n", url)
+		})
+	}
+	in, ok := env.Stdin.(io.ReadCloser)
+	if !ok {
+		in = io.NopCloser(env.Stdin)
+	}
+	return nil, srv.ServeStdio(ctx, in, nopWriteCloser{env.Stdout})
 }
+
+// nopWriteCloser keeps the process's stdout open when the session closes.
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }

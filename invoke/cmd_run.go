@@ -1,11 +1,325 @@
 package invoke
 
-import "context"
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"sort"
+	"strings"
 
-func runWorkflow(_ context.Context, inv *Invocation) (any, error) {
-	return nil, &Error{ErrCode: CodeNotImplemented, Msg: inv.Cmd.Name() + " is not built yet"}
+	"github.com/relavium/relavium/consent"
+	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/engine/sanitize"
+	"github.com/relavium/relavium/host/config"
+)
+
+// runWorkflow is `relavium run WORKFLOW [--input k=v]… [--events] [--json]
+// [--yes] [--plan] [--plan-id X]`. Everything authored is checked before
+// anything is spawned: the workflow file (E600–E602), the inputs (E603), the
+// servers it names (config E2xx), the plan id (E450) and whether its gates
+// can be answered (E611). Then the servers are connected, the run goes
+// through engine.Run, and the servers are torn down before it returns.
+func runWorkflow(ctx context.Context, inv *Invocation) (any, error) {
+	return runWorkflowWith(ctx, inv, connectServers)
 }
 
+// connectFunc connects servers; runWorkflow uses connectServers, tests a
+// fake host.
+type connectFunc func(ctx context.Context, inv *Invocation, servers []config.Server, em engine.Emitter) (LiveHost, error)
+
+func runWorkflowWith(ctx context.Context, inv *Invocation, connect connectFunc) (any, error) {
+	events := inv.Bool("events")
+	if events && inv.Global.JSON {
+		return nil, usageErr(CodeBadFlag, "--events prints NDJSON events and --json one envelope on stdout: pass one of them")
+	}
+	if inv.Bool("plan") && inv.Changed("plan-id") {
+		return nil, usageErr(CodeBadFlag, "--plan prints the plan and --plan-id runs it: pass one of them")
+	}
+	w, err := engine.LoadWorkflow(inv.Global.Project, inv.Args[0])
+	if err != nil {
+		return nil, err
+	}
+	given, err := engine.ParseInputArgs(w, inv.Strings("input"))
+	if err != nil {
+		return nil, err
+	}
+	inputs, err := w.ResolveInputs(given)
+	if err != nil {
+		return nil, err
+	}
+	servers, err := workflowServers(inv, w)
+	if err != nil {
+		return nil, err
+	}
+	if inv.Bool("plan") || inv.Changed("plan-id") {
+		plan, err := workflowPlan(inv, w, inputs, servers)
+		if err != nil {
+			return nil, err
+		}
+		if inv.Bool("plan") {
+			return plan, nil
+		}
+		if err := plan.Check(inv.String("plan-id")); err != nil {
+			return nil, err
+		}
+	}
+	yes := inv.Bool("yes")
+	if gates := w.Gates(); len(gates) > 0 && !yes && !inv.CanPrompt() {
+		return nil, engine.GateUnanswerable(w, gates[0])
+	}
+	res, err := executeRun(ctx, inv, w, inputs, servers, events, yes, connect)
+	if err != nil || events {
+		return nil, err
+	}
+	return &runOutput{res}, nil
+}
+
+// executeRun connects the servers, runs, tears down, and drains the event
+// printer; nothing it started outlives it.
+func executeRun(ctx context.Context, inv *Invocation, w *engine.Workflow, inputs map[string]any,
+	servers []config.Server, events, yes bool, connect connectFunc) (*engine.RunResult, error) {
+	bus := engine.NewBus(engine.BusOptions{Now: inv.Env.Now})
+	var pr *eventPrinter
+	if events {
+		pr = startNDJSONPrinter(bus, inv.Env.Stdout, inv.Env.Stderr)
+	} else {
+		pr = startHumanPrinter(bus, inv.Env.Stderr)
+	}
+	defer pr.stop(bus)
+
+	var live LiveHost
+	if hasToolSteps(w) {
+		// The engine re-emits every progress notification of its own calls
+		// with the run id and the call id of its agent:tool_call; the host's
+		// copies (no run id) would be duplicates.
+		hostEm := engine.EmitterFunc(func(e engine.Event) {
+			if e.Type == engine.EventToolProgress && e.RunID == "" {
+				return
+			}
+			bus.Emit(e)
+		})
+		var err error
+		if live, err = connect(ctx, inv, servers, hostEm); err != nil {
+			return nil, err
+		}
+		// Runs before pr.stop (defers are LIFO): every server is torn down
+		// before the handler returns, on every path.
+		defer func() {
+			if cerr := live.Close(); cerr != nil {
+				pr.note("tearing the servers down: " + sanitize.Line(cerr.Error()))
+			}
+		}()
+	}
+	gate := func(ctx context.Context, req engine.GateRequest) (bool, error) {
+		if yes {
+			_ = pr.catchUp(ctx, bus.Seq())
+			pr.note(fmt.Sprintf("gate %s: %s — approved by --yes", req.Step, sanitize.Line(req.Message)))
+			return true, nil
+		}
+		if !inv.CanPrompt() {
+			return false, engine.GateUnanswerable(w, stepByID(w, req.Step))
+		}
+		if err := pr.catchUp(ctx, bus.Seq()); err != nil {
+			return false, err
+		}
+		pr.mu.Lock() // the printer stays quiet while the person is asked
+		defer pr.mu.Unlock()
+		return askGate(ctx, inv.Env.Stdin, inv.Env.Stderr, req)
+	}
+	opts := engine.RunOptions{Emitter: bus, Gate: gate}
+	if live != nil {
+		opts.Host = live
+	}
+	return engine.Run(ctx, w, inputs, opts)
+}
+
+func hasToolSteps(w *engine.Workflow) bool {
+	for i := range w.Steps {
+		if w.Steps[i].Kind() == engine.StepTool {
+			return true
+		}
+	}
+	return false
+}
+
+func stepByID(w *engine.Workflow, id string) *engine.Step {
+	for i := range w.Steps {
+		if w.Steps[i].ID == id {
+			return &w.Steps[i]
+		}
+	}
+	return &engine.Step{ID: id}
+}
+
+// workflowServers resolves what a workflow connects: its mcp_servers refs
+// through the config (an unknown ref or a widening allowlist is an authored
+// error, exit 2); without mcp_servers, the --agent's servers or every
+// registration; nothing for a workflow without tool steps.
+func workflowServers(inv *Invocation, w *engine.Workflow) ([]config.Server, error) {
+	if !hasToolSteps(w) {
+		return nil, nil
+	}
+	cfg, err := config.Load(inv.Env.Home, inv.Global.Project)
+	if err != nil {
+		return nil, err
+	}
+	for _, warn := range cfg.Warnings {
+		fmt.Fprintf(inv.Env.Stderr, "relavium: warning: %s\n", warn.String())
+	}
+	if len(w.Servers) == 0 {
+		return cfg.Declared(inv.Global.Agent)
+	}
+	refs := make([]config.Ref, len(w.Servers))
+	for i, r := range w.Servers {
+		refs[i] = config.Ref{Name: r.Ref, ToolsAllowlist: r.ToolsAllowlist,
+			Pos: config.Pos{File: r.Pos.File, Line: r.Pos.Line, Col: r.Pos.Col}}
+	}
+	return cfg.ResolveRefs(refs)
+}
+
+// workflowPlan builds the plan: stdio servers with their v1 consent digest
+// (resolved the way consent resolves them, nothing spawned), network
+// servers with their url.
+func workflowPlan(inv *Invocation, w *engine.Workflow, inputs map[string]any, servers []config.Server) (*engine.WorkflowPlan, error) {
+	ps := make([]engine.PlanServer, 0, len(servers))
+	for _, s := range servers {
+		p := engine.PlanServer{Name: s.Name, Transport: s.Transport, ToolsAllowlist: s.ToolsAllowlist}
+		if s.Transport == "stdio" {
+			env := make([]consent.EnvVar, len(s.Env))
+			for i, e := range s.Env {
+				env[i] = consent.EnvVar{Name: e.Name, Value: e.Value}
+			}
+			r, err := consent.Resolve(consent.Declaration{Name: s.Name, Command: s.Command, Args: s.Args, Env: env, Cwd: s.Dir},
+				inv.Env.Getenv("PATH"))
+			if err != nil {
+				return nil, err
+			}
+			p.Digest, p.CommandLine = r.Digest, r.CommandLine()
+		} else {
+			p.URL = s.URL
+		}
+		ps = append(ps, p)
+	}
+	return engine.Plan(w, inputs, ps)
+}
+
+// runOutput is a completed run as the terminal shows it: its outputs.
+type runOutput struct{ *engine.RunResult }
+
+// WriteHuman prints each output; strings as they are, other values as JSON.
+func (r *runOutput) WriteHuman(w io.Writer) error {
+	var b strings.Builder
+	names := make([]string, 0, len(r.Outputs))
+	for k := range r.Outputs {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	if len(names) == 0 {
+		fmt.Fprintf(&b, "workflow %s completed (%d steps, %d ms)\n", r.Workflow, len(r.Steps), r.DurationMS)
+	}
+	for _, k := range names {
+		v := r.Outputs[k]
+		s, ok := v.(string)
+		if !ok {
+			bs, err := json.Marshal(v)
+			if err != nil {
+				return err
+			}
+			s = string(bs)
+		}
+		if len(names) == 1 {
+			fmt.Fprintln(&b, sanitize.Text(s))
+			continue
+		}
+		fmt.Fprintf(&b, "%s: %s\n", k, sanitize.Text(s))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// runWorkflowList is `relavium workflow ls`: every workflow of the project;
+// a file with problems makes it exit 2 with every problem (the workflows
+// that did load ride along in the error's data).
 func runWorkflowList(_ context.Context, inv *Invocation) (any, error) {
-	return nil, &Error{ErrCode: CodeNotImplemented, Msg: inv.Cmd.Name() + " is not built yet"}
+	ws, err := engine.LoadWorkflows(inv.Global.Project)
+	list := &workflowList{Project: inv.Global.Project, Workflows: []workflowRow{}}
+	for _, w := range ws {
+		list.Workflows = append(list.Workflows, rowOf(w))
+	}
+	if err != nil {
+		var pe *engine.ProblemsError
+		if errors.As(err, &pe) {
+			pe.Data = map[string]any{"workflows": list.Workflows}
+		}
+		return nil, err
+	}
+	return list, nil
+}
+
+type workflowList struct {
+	Project   string        `json:"project"`
+	Workflows []workflowRow `json:"workflows"`
+}
+
+type workflowRow struct {
+	ID          string         `json:"id"`
+	Description string         `json:"description"`
+	Trigger     string         `json:"trigger"`
+	SideEffect  string         `json:"side_effect"`
+	Inputs      []engine.Input `json:"inputs"`
+	Servers     []string       `json:"servers"`
+	Steps       int            `json:"steps"`
+	Gates       int            `json:"gates"`
+	File        string         `json:"file"`
+}
+
+func rowOf(w *engine.Workflow) workflowRow {
+	r := workflowRow{ID: w.ID, Description: w.Description, Trigger: w.Trigger, SideEffect: w.SideEffect,
+		Inputs: w.Inputs, Servers: []string{}, Steps: len(w.Steps), Gates: len(w.Gates()), File: w.File}
+	if r.Inputs == nil {
+		r.Inputs = []engine.Input{}
+	}
+	for _, s := range w.Servers {
+		r.Servers = append(r.Servers, s.Ref)
+	}
+	return r
+}
+
+func (l *workflowList) WriteHuman(w io.Writer) error {
+	var b strings.Builder
+	if len(l.Workflows) == 0 {
+		fmt.Fprintf(&b, "no workflows in %s\n", engine.WorkflowDir(l.Project))
+		_, err := io.WriteString(w, b.String())
+		return err
+	}
+	fmt.Fprintf(&b, "%-20s %-9s %-12s %-28s %s\n", "ID", "TRIGGER", "SIDE EFFECT", "INPUTS", "DESCRIPTION")
+	for _, r := range l.Workflows {
+		var in []string
+		for _, i := range r.Inputs {
+			s := i.Name + ":" + i.Type
+			switch {
+			case i.Required:
+				s += "*"
+			case i.HasDefault:
+				d, _ := json.Marshal(i.Default)
+				s += "=" + string(d)
+			}
+			in = append(in, s)
+		}
+		inputs := strings.Join(in, " ")
+		if inputs == "" {
+			inputs = "-"
+		}
+		fmt.Fprintf(&b, "%-20s %-9s %-12s %-28s %s\n", r.ID, r.Trigger, r.SideEffect, sanitize.Line(inputs), sanitize.Line(r.Description))
+	}
+	rel, err := filepath.Rel(l.Project, engine.WorkflowDir(l.Project))
+	if err != nil {
+		rel = engine.WorkflowDir(l.Project)
+	}
+	fmt.Fprintf(&b, "%d workflow(s) in %s · * required · run one with: relavium run ID --input k=v\n", len(l.Workflows), rel)
+	_, err = io.WriteString(w, b.String())
+	return err
 }

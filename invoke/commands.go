@@ -28,6 +28,11 @@ func Commands() *Table {
 				SideEffect: Read, JSON: false, Output: Stream, Surface: CLIOnly, Hidden: true, Run: runDemoServer},
 			{Path: []string{"mcp"}, Summary: "inspect, call and serve MCP"},
 			{Path: []string{"mcp", "ls"}, Summary: "connect every declared server; list servers, admitted and skipped tools",
+				Flags: []Flag{
+					{Name: "url", Type: String, Usage: "ad-hoc target: one unnamed server at this url"},
+					{Name: "stdio", Type: String, Usage: "ad-hoc target: one unnamed stdio server, command line split on spaces (no shell)"},
+					{Name: "allow-local-endpoint", Type: Bool, Usage: "allow a loopback/private --url"},
+				},
 				SideEffect: Read, JSON: true, Output: Document, Surface: Machine, Run: runMCPList},
 			{Path: []string{"mcp", "call"}, Summary: "call one tool and print its result",
 				Args: []Arg{
@@ -63,7 +68,7 @@ func Commands() *Table {
 					{Name: "plan", Type: Bool, Usage: "print the plan (steps, servers, digests, plan_id) and run nothing"},
 					{Name: "plan-id", Type: String, Usage: "run only if the plan still has this id (E450 otherwise)"},
 				},
-				SideEffect: Write, JSON: true, Output: Document, Surface: Machine,
+				SideEffect: Write, SideEffectFor: workflowSideEffect, JSON: true, Output: Document, Surface: Machine,
 				Confirm: &Confirm{Consent: []string{"yes"}, PlanFlag: "plan", IDFlag: "plan-id"}, Run: runWorkflow},
 			{Path: []string{"workflow"}, Summary: "workflows"},
 			{Path: []string{"workflow", "ls"}, Summary: "list the project's workflows",

@@ -2,9 +2,17 @@ package invoke
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
 
+	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/engine/sanitize"
+	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/config"
+	"github.com/relavium/relavium/host/netguard"
 )
 
 // LiveHost is a connected set of servers: the engine's ToolHost plus Close,
@@ -15,9 +23,229 @@ type LiveHost interface {
 }
 
 // connectServers is the one path every command (session, mcp ls/call, run)
-// takes to connect declared servers: consent (asking on a TTY through
-// inv.CanPrompt, else exit 2 with digests), then host.Start.
-// STUB: the host issue owns it.
+// takes to connect declared servers: stdio commands are resolved and put to
+// consent (asked on a TTY through inv.CanPrompt, else exit 2 with the
+// digests), urls are admitted by the network guard, then host.Start
+// connects everything concurrently, fail-loud. Elicitation follows the
+// command's --elicit flag when it has one (decline otherwise).
 func connectServers(ctx context.Context, inv *Invocation, servers []config.Server, em engine.Emitter) (LiveHost, error) {
-	return nil, &Error{ErrCode: CodeNotImplemented, Msg: "connecting servers is not built yet"}
+	h, err := connectWith(ctx, inv, servers, em, connectOptions{})
+	if err != nil {
+		return nil, err
+	}
+	return h, nil
+}
+
+// connectOptions narrow what connectWith connects.
+type connectOptions struct {
+	// only, when set, selects the servers to connect; every declared stdio
+	// server is still resolved and decided (an --allow-mcp-stdio digest is
+	// checked against all of them).
+	only func(name string) bool
+	// timeouts lowers the spec's deadlines (tests).
+	timeouts host.Timeouts
+}
+
+func connectWith(ctx context.Context, inv *Invocation, servers []config.Server, em engine.Emitter, co connectOptions) (*host.Host, error) {
+	if em == nil {
+		em = engine.Discard{}
+	}
+	selected := func(name string) bool { return co.only == nil || co.only(name) }
+
+	// Resolve every stdio server (what the digest names and what is spawned).
+	var resolved []*consent.Resolved
+	byName := map[string]*consent.Resolved{}
+	for _, s := range servers {
+		if s.Transport != host.TransportStdio {
+			continue
+		}
+		if selected(s.Name) {
+			em.Emit(engine.Event{Type: engine.EventServer, Data: engine.ServerData{Server: s.Name, State: engine.StateResolving, Transport: s.Transport}})
+		}
+		r, err := consent.Resolve(declarationOf(s), inv.Env.Getenv("PATH"))
+		if err != nil {
+			if selected(s.Name) {
+				return nil, withSource(err, s)
+			}
+			continue // not connected: its digest cannot be asked for
+		}
+		resolved = append(resolved, r)
+		byName[s.Name] = r
+	}
+
+	decider := consent.NewDecider(consent.Open(inv.Env.Home), inv.Global.AllowStdio, inv.Env.Now)
+	decisions, err := decider.Decide(resolved)
+	if err != nil {
+		return nil, err
+	}
+	var pending []consent.Decision
+	for _, d := range decisions {
+		if d.State == consent.NeedsConsent && selected(d.Server.Name) {
+			pending = append(pending, d)
+			em.Emit(engine.Event{Type: engine.EventServer, Data: engine.ServerData{Server: d.Server.Name, State: engine.StateNeedsConsent,
+				Transport: host.TransportStdio, Digest: d.Server.Digest}})
+		}
+	}
+	if err := consent.Require(pending, inv.CanPrompt()); err != nil {
+		return nil, err
+	}
+	denied := map[string]bool{}
+	for _, d := range decisions {
+		if d.State == consent.Denied {
+			denied[d.Server.Digest] = true
+		}
+	}
+	for _, d := range pending {
+		ok, err := askConsent(ctx, inv, decider, d)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			denied[d.Server.Digest] = true
+		}
+	}
+
+	opts := host.Options{
+		Home:          inv.Env.Home,
+		Environ:       inv.Env.Environ,
+		Secrets:       host.SecretChain{host.EnvSecrets{LookupEnv: inv.Env.LookupEnv}, host.NewFileSecrets(inv.Env.Home)},
+		Emitter:       em,
+		Elicitor:      elicitorFor(inv),
+		ClientVersion: inv.Env.Version,
+		Timeouts:      co.timeouts,
+	}
+	var guard *netguard.Guard
+	for _, s := range servers {
+		if !selected(s.Name) {
+			continue
+		}
+		hs := host.Server{Name: s.Name, Transport: s.Transport, ConnectTimeout: s.ConnectTimeout, ToolsAllowlist: s.ToolsAllowlist}
+		if s.Transport == host.TransportStdio {
+			r := byName[s.Name]
+			if denied[r.Digest] {
+				opts.NotStarted = append(opts.NotStarted, host.NotStarted{Name: s.Name, Transport: s.Transport, Digest: r.Digest,
+					Code: consent.CodeDenied, Reason: "consent denied"})
+				em.Emit(engine.Event{Type: engine.EventServer, Data: engine.ServerData{Server: s.Name, State: engine.StateFailed,
+					Transport: s.Transport, Digest: r.Digest, ErrorCode: consent.CodeDenied, Error: "consent denied"}})
+				continue
+			}
+			hs.Stdio = r
+		} else {
+			if guard == nil {
+				guard = netguard.New()
+				opts.Guard = guard
+			}
+			t, err := guard.Admit(s.URL, s.Transport, s.AllowLocalEndpoint)
+			if err != nil {
+				return nil, withSource(err, s)
+			}
+			hs.Target = t
+		}
+		opts.Servers = append(opts.Servers, hs)
+	}
+	return host.Start(ctx, opts)
+}
+
+// declarationOf is a config server as consent resolves it.
+func declarationOf(s config.Server) consent.Declaration {
+	env := make([]consent.EnvVar, len(s.Env))
+	for i, e := range s.Env {
+		env[i] = consent.EnvVar{Name: e.Name, Value: e.Value}
+	}
+	return consent.Declaration{Name: s.Name, Command: s.Command, Args: s.Args, Env: env, Cwd: s.Dir}
+}
+
+// withSource names where the refused server is declared.
+func withSource(err error, s config.Server) error {
+	if s.Pos.File == "" {
+		return err
+	}
+	return &sourcedError{err: err, where: fmt.Sprintf("%s:%d:%d", s.Pos.File, s.Pos.Line, s.Pos.Col)}
+}
+
+// sourcedError prefixes a coded error with the declaration's position; it
+// keeps the code, exit class and data of the error it wraps.
+type sourcedError struct {
+	err   error
+	where string
+}
+
+func (e *sourcedError) Error() string { return e.where + ": " + e.err.Error() }
+func (e *sourcedError) Unwrap() error { return e.err }
+
+// Code is the wrapped error's code.
+func (e *sourcedError) Code() string { return CodeOf(e.err) }
+
+// ExitCode is the wrapped error's exit class.
+func (e *sourcedError) ExitCode() int { return ExitCodeOf(e.err) }
+
+// Message is the wrapped message with the position in front.
+func (e *sourcedError) Message() string { return e.where + ": " + messageOf(codedOf(e.err)) }
+
+// ErrorData is the wrapped error's data.
+func (e *sourcedError) ErrorData() any {
+	var d DataCarrier
+	if errors.As(e.err, &d) {
+		return d.ErrorData()
+	}
+	return nil
+}
+
+func codedOf(err error) error {
+	var c Coded
+	if errors.As(err, &c) {
+		return c
+	}
+	return err
+}
+
+// elicitorFor is the headless elicitation policy of the command: --elicit
+// decline (the default) or defaults.
+func elicitorFor(inv *Invocation) engine.Elicitor {
+	if inv.flags != nil && inv.flags.Lookup("elicit") != nil && inv.String("elicit") == "defaults" {
+		return host.DefaultsElicitor{}
+	}
+	return host.DeclineElicitor{}
+}
+
+// askConsent puts one pending stdio server to the person in the terminal:
+// name, full command line, cwd, env names with their kind, digest and the
+// diff against the closest earlier grant; [a]pprove & remember, approve
+// [o]nce or [d]eny (the default, as is end of input).
+func askConsent(ctx context.Context, inv *Invocation, d *consent.Decider, dec consent.Decision) (bool, error) {
+	w := inv.Env.Stderr
+	r := dec.Server
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n? relavium wants to start the stdio MCP server %s\n", consent.Display(r.Name))
+	consent.WriteServerDetails(&b, r, "  ")
+	if dec.Diff != nil {
+		_ = dec.Diff.WriteText(&b, "  ")
+	}
+	if dec.StoreErr != nil {
+		fmt.Fprintf(&b, "  note: no remembered grant was trusted: %s\n", sanitize.Line(dec.StoreErr.Error()))
+	}
+	b.WriteString("  [a]pprove & remember / approve [o]nce / [d]eny? ")
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return false, err
+	}
+	line, err := readLine(ctx, inv.Env.Stdin)
+	if err != nil && !errors.Is(err, io.EOF) {
+		fmt.Fprintln(w)
+		return false, err
+	}
+	switch strings.ToLower(strings.TrimSpace(line)) {
+	case "a", "approve":
+		if err := d.Remember(r); err != nil {
+			return false, err
+		}
+		fmt.Fprintf(w, "  approved and remembered (%s)\n", r.Digest)
+		return true, nil
+	case "o", "once":
+		d.ApproveOnce(r.Digest)
+		fmt.Fprintln(w, "  approved for this run")
+		return true, nil
+	}
+	d.Deny(r.Digest)
+	fmt.Fprintln(w, "  denied: the server is not started")
+	return false, nil
 }

@@ -24,12 +24,23 @@ type HumanWriter interface {
 func Main(ctx context.Context, env *Env, args []string) int {
 	t := Commands()
 	inv, err := t.Parse(env, args)
+	if cenv, cerr := checkInvokePath(env, inv); cenv != env { // a machine child (gate.go)
+		env = cenv
+		if err == nil {
+			err = cerr
+		}
+	}
 	if err != nil {
 		return finish(env, inv, nil, err)
 	}
 	if inv.Cmd.Run == nil { // help
 		return finish(env, inv, nil, usageErr(CodeGroupCommand, "%q needs a subcommand: %s", inv.Cmd.Name(), childNames(t, inv.Cmd.Path)))
 	}
+	lock, err := holdOpLock(inv) // mutations serialise per project (oplock.go)
+	if err != nil {
+		return finish(env, inv, nil, err)
+	}
+	defer lock.Release()
 	data, err := inv.Cmd.Run(ctx, inv)
 	return finish(env, inv, data, err)
 }
@@ -245,6 +256,9 @@ func globalsFrom(env *Env, fs *pflag.FlagSet) (Globals, error) {
 	var g Globals
 	g.JSON, _ = fs.GetBool("json")
 	g.Agent, _ = fs.GetString("agent")
+	if isAgentFile(g.Agent) && !filepath.IsAbs(g.Agent) {
+		g.Agent = filepath.Join(env.WorkDir, g.Agent) // a FILE is relative to where the person typed it
+	}
 	g.Theme, _ = fs.GetString("theme")
 	g.AllowStdio, _ = fs.GetStringArray("allow-mcp-stdio")
 	project, _ := fs.GetString("project")
@@ -254,6 +268,11 @@ func globalsFrom(env *Env, fs *pflag.FlagSet) (Globals, error) {
 	}
 	g.Project = dir
 	return g, nil
+}
+
+// isAgentFile reports whether --agent names a file rather than an agent name.
+func isAgentFile(a string) bool {
+	return strings.ContainsRune(a, filepath.Separator) || strings.HasSuffix(a, ".yaml") || strings.HasSuffix(a, ".yml")
 }
 
 // projectDir is --project when given, else the nearest ancestor of the

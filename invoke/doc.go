@@ -11,4 +11,18 @@
 //
 // invoke may import host, consent and engine; never tui. The interactive
 // session is injected by main through Env.Session.
+//
+// The machine surface (spec machine-invoker; gate.go is its core) runs a
+// request {args, flags, argv, confirm} for an exposed command as a child of
+// the same binary — `relavium <path> --json --project=<dir> <flags> -- <args>`,
+// no shell, own process group, no stdin — and returns exactly one JSON
+// document: the child's envelope, a confirmation, or a refusal (E420–E426,
+// E432; E450 and E460 come from the child). Every non-read run and every
+// refusal is appended to <home>/logs/machine-audit.jsonl. A command whose
+// effective side effect is not read holds the project operation lock while
+// it runs (oplock.go), typed or invoked alike. relavium has no plugins, so
+// `argv` is offered only for a leaf whose registry row sets Argv (none
+// today): elsewhere it is E421. `mcp serve` publishes command tools as
+// relavium-<path words joined by "-"> and mcp_call workflows as
+// relavium_<id>, so a workflow id can never shadow a command.
 package invoke

@@ -73,6 +73,8 @@ type Flag struct {
 	Secret  bool     // value never logged, hashed or echoed
 	CLIOnly bool     // never exposed on the machine surface
 	Hidden  bool
+	// Deprecated flags are accepted on the terminal, never on the machine surface.
+	Deprecated bool
 	// Escalates raises the command's side effect when the flag is set.
 	Escalates SideEffect
 	// OutputOverride switches the output kind when the flag is set.
@@ -112,7 +114,15 @@ type Command struct {
 	Confirm    *Confirm
 	Hidden     bool
 	Deprecated bool
-	Run        Handler // nil for a group (a path with subcommands)
+	// Argv marks a leaf that takes free-form words instead of declared args
+	// and flags (the spec's plugin leaf). No built-in command sets it; the
+	// machine surface offers `argv` only where it is set (see expose.go).
+	Argv bool
+	// SideEffectFor, when set, raises SideEffect for one invocation from what
+	// its args name (e.g. `run WORKFLOW` takes the workflow's declared side
+	// effect). An error means the invoker treats the request as destructive.
+	SideEffectFor func(projectDir string, args []string) (SideEffect, error)
+	Run           Handler // nil for a group (a path with subcommands)
 }
 
 // Name is the space-joined path.

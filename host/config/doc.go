@@ -2,8 +2,21 @@
 // (<home>/config.toml) and project (<project>/.relavium/config.toml)
 // [[mcp_servers]] registrations and the agents under .relavium/agents/.
 //
-// Every authored rule of spec/mcp-integration.md "McpServerRef shape" and
-// "Security" is checked here, before anything is spawned or dialled; each
-// refusal is a Problem naming file:line:column and the field, and Load
-// reports ALL problems of all files at once (exit 2).
+// Contract:
+//   - Load(home, project) returns the union of both files' registrations
+//     (global first) or an *Error (code E200, exit 2) holding EVERY problem
+//     of both files; Validate does the same for the config files and every
+//     agent file at once; (*Config).Agent / Declared read one agent.
+//   - Every authored rule of spec/mcp-integration.md "McpServerRef shape" and
+//     "Security" is checked here, before anything is spawned or dialled.
+//     Each refusal is a Problem with a rule code (E201–E225), file, line,
+//     column, field path and an actionable message. TOML positions come from
+//     go-toml's unstable parser, YAML positions from goccy/go-yaml's AST;
+//     both are read into one positioned tree and checked by one validator,
+//     so a registration and an agent's inline entry obey the same rules.
+//   - Env entries are checked with consent.CheckEnv (the shared denylist)
+//     and urls with netguard.AdmitURL: config applies those rules, it does
+//     not own them. Declared values are never echoed in a message.
+//   - Nothing here reads the process environment or keeps global state:
+//     the relavium home and project directory are passed in.
 package config

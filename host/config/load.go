@@ -1,7 +1,220 @@
 package config
 
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// GlobalFile is <home>/config.toml.
+func GlobalFile(home string) string { return filepath.Join(home, "config.toml") }
+
+// ProjectFile is <project>/.relavium/config.toml.
+func ProjectFile(project string) string { return filepath.Join(project, ".relavium", "config.toml") }
+
+// AgentsDir is <project>/.relavium/agents.
+func AgentsDir(project string) string { return filepath.Join(project, ".relavium", "agents") }
+
+// Themes is the theme vocabulary.
+func Themes() []string { return []string{"auto", "dark", "light", "high-contrast", "mono"} }
+
 // Load reads and validates <home>/config.toml and
-// <project>/.relavium/config.toml. STUB: the foundation issue owns it.
+// <project>/.relavium/config.toml (either may be absent) and returns the
+// union of their registrations. Every problem of both files is returned at
+// once in an *Error (exit 2); on error the Config is nil. Agents are read
+// by (*Config).Agent, and every file at once by Validate.
 func Load(home, project string) (*Config, error) {
-	return &Config{Home: home, Project: project}, nil
+	l := newLoader(home, project)
+	cfg := l.configs()
+	if err := l.err(); err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}
+
+// loader is one validation pass over the authored files.
+type loader struct {
+	home, project string
+	c             checker
+	files         []string
+	// declared holds every registration name written, even in an entry
+	// with problems, so a ref to it is not also reported as unknown.
+	declared map[string]bool
+}
+
+func newLoader(home, project string) *loader {
+	return &loader{home: absPath(home), project: absPath(project), declared: map[string]bool{}}
+}
+
+func absPath(p string) string {
+	if p == "" {
+		return p
+	}
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return filepath.Clean(p)
+}
+
+// configs reads both config files. It always returns a Config holding the
+// entries that passed; l.err says whether anything failed.
+func (l *loader) configs() *Config {
+	cfg := &Config{Home: l.home, Project: l.project}
+	paths := []string{GlobalFile(l.home), ProjectFile(l.project)}
+	if l.home == "" {
+		paths = paths[1:]
+	}
+	if len(paths) == 2 && paths[0] == paths[1] { // the project is the home's parent
+		paths = paths[:1]
+	}
+	seen := map[string]Pos{}
+	for _, path := range paths {
+		data, ok := l.read(path)
+		if !ok {
+			continue
+		}
+		root, probs := readTOML(path, data)
+		l.c.problems = append(l.c.problems, probs...)
+		if root != nil {
+			l.configFile(root, cfg, seen)
+		}
+	}
+	cfg.Files = slices.Clone(l.files)
+	cfg.Warnings = slices.Clone(l.c.warnings)
+	return cfg
+}
+
+func (l *loader) configFile(root *node, cfg *Config, seen map[string]Pos) {
+	c := &l.c
+	c.unknownKeys(root, "", []string{"theme", "mcp_servers"}, func(k string) string {
+		switch strings.ToLower(k) {
+		case "mcpservers", "servers", "mcp-servers", "mcp":
+			return "servers are declared as [[mcp_servers]] tables"
+		}
+		return ""
+	})
+	if f := root.get("theme"); f != nil {
+		if t, ok := c.str(f, "theme"); ok {
+			if contains(Themes(), t) {
+				cfg.Theme = t
+			} else {
+				msg := fmt.Sprintf("unknown theme %q: use one of %s", t, strings.Join(Themes(), ", "))
+				if s := suggest(t, Themes()); s != "" {
+					msg += fmt.Sprintf("; did you mean %q?", s)
+				}
+				c.add(CodeTheme, f.at(), "theme", "%s", msg)
+			}
+		}
+	}
+	f := root.get("mcp_servers")
+	if f == nil {
+		return
+	}
+	if f.val.kind != kindArray {
+		c.add(CodeType, f.keyPos, "mcp_servers", "must be an array of tables: write [[mcp_servers]] (two brackets) before each server, got %s", f.val.kind)
+		return
+	}
+	for i, item := range f.val.items {
+		path := fmt.Sprintf("mcp_servers[%d]", i)
+		d := c.server(item, path, registration, l.project)
+		raw := rawName(item, "name")
+		dup := false
+		if raw.name != "" {
+			key := strings.ToLower(raw.name)
+			l.declared[key] = true
+			if prev, ok := seen[key]; ok {
+				dup = true
+				c.add(CodeDuplicateName, raw.pos, join(path, "name"), "%s", duplicateMessage(raw.name, prev, raw.pos)).Related = []Pos{prev}
+			} else {
+				seen[key] = raw.pos
+			}
+		}
+		if d.ok && !dup {
+			cfg.Servers = append(cfg.Servers, d.server)
+		}
+	}
+}
+
+func duplicateMessage(name string, prev, at Pos) string {
+	where := "in the other config file"
+	if prev.File == at.File {
+		where = "earlier in this file"
+	}
+	return fmt.Sprintf("duplicate server name %q: already registered %s at %s:%d:%d (names compare case-insensitively); a name is registered once across the global and project config, and a project config never takes over a global server: rename one of them",
+		name, where, prev.File, prev.Line, prev.Col)
+}
+
+type named struct {
+	name string
+	pos  Pos
+}
+
+// rawName is the name an entry was written with, valid or not: duplicates
+// are found even among names that break the charset rule.
+func rawName(v *node, key string) named {
+	f := v.get(key)
+	if f == nil || f.val.kind != kindString || f.val.str == "" {
+		return named{}
+	}
+	return named{name: f.val.str, pos: f.at()}
+}
+
+// read returns a file's bytes; a missing file is not a problem.
+func (l *loader) read(path string) ([]byte, bool) {
+	at := Pos{File: path, Line: 1, Col: 1}
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false
+	}
+	if err != nil {
+		l.files = append(l.files, path)
+		l.c.add(CodeUnreadable, at, "", "cannot read the file: %v", err)
+		return nil, false
+	}
+	defer f.Close()
+	l.files = append(l.files, path)
+	st, err := f.Stat()
+	if err == nil && st.IsDir() {
+		l.c.add(CodeUnreadable, at, "", "is a directory, not a file")
+		return nil, false
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxConfigFileBytes+1))
+	if err != nil {
+		l.c.add(CodeUnreadable, at, "", "cannot read the file: %v", err)
+		return nil, false
+	}
+	if len(data) > maxConfigFileBytes {
+		l.c.add(CodeUnreadable, at, "", "is larger than %d bytes; a configuration file is never that big", maxConfigFileBytes)
+		return nil, false
+	}
+	return data, true
+}
+
+// err returns every problem found, ordered by file (in reading order) and
+// position, or nil.
+func (l *loader) err() error {
+	if len(l.c.problems) == 0 {
+		return nil
+	}
+	return &Error{Problems: sortProblems(l.c.problems, l.files), Warnings: sortProblems(l.c.warnings, l.files), Files: slices.Clone(l.files), Base: l.project}
+}
+
+func sortProblems(ps []Problem, files []string) []Problem {
+	out := slices.Clone(ps)
+	rank := func(f string) int {
+		if i := slices.Index(files, f); i >= 0 {
+			return i
+		}
+		return len(files)
+	}
+	slices.SortStableFunc(out, func(a, b Problem) int {
+		return cmp.Or(cmp.Compare(rank(a.File), rank(b.File)), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column))
+	})
+	return out
 }

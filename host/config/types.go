@@ -29,21 +29,41 @@ type Server struct {
 	ConnectTimeout     time.Duration `json:"-"` // 0 = the transport's default
 	ToolsAllowlist     []string      `json:"tools_allowlist,omitempty"`
 	Autostart          bool          `json:"autostart,omitempty"`
-	Pos                Pos           `json:"source"`
+	// Pos is where the connection is declared: the [[mcp_servers]]
+	// registration, or the agent's inline entry.
+	Pos Pos `json:"source"`
+	// Ref is where an agent named this registration with `ref:`; nil for a
+	// registration or an inline entry.
+	Ref *Pos `json:"ref,omitempty"`
 }
 
 // Config is the union of the global and project configuration files.
 type Config struct {
-	Home    string
-	Project string
-	Theme   string
-	Servers []Server
+	Home    string `json:"home"`
+	Project string `json:"project"`
+	Theme   string `json:"theme,omitempty"` // "" when neither file sets it (the TUI's auto)
+	// Servers are the registrations, global file first, each in authored order.
+	Servers []Server `json:"servers"`
+	// Files are the config files that exist and were read.
+	Files []string `json:"files"`
+	// Warnings are deprecations (transport "sse"): the loader never prints;
+	// callers show them on stderr.
+	Warnings []Problem `json:"warnings,omitempty"`
 }
 
 // Agent is a loaded agent with its servers resolved.
 type Agent struct {
-	Name        string
-	Description string
-	File        string
-	Servers     []Server
+	Name        string    `json:"name"`
+	Description string    `json:"description,omitempty"`
+	File        string    `json:"file"`
+	Servers     []Server  `json:"servers"`
+	Warnings    []Problem `json:"warnings,omitempty"`
+}
+
+// Ref names a registration from elsewhere (a workflow's mcp_servers entry),
+// optionally narrowing its tools; see (*Config).ResolveRefs.
+type Ref struct {
+	Name           string
+	ToolsAllowlist []string
+	Pos            Pos
 }

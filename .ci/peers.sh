@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# Installs the third-party MCP peers relavium's tests run against into
+# <repo>/.peers (gitignored), as /work/shared/notes/peers.md describes:
+#   - node 22 from the npm registry (npm install node@22) into .peers/node22
+#     (conformance >= 0.1.14 will not start on node 20);
+#   - @modelcontextprotocol/conformance, server-everything, server-filesystem
+#     and inspector-cli, pinned, into .peers/node_modules.
+# Cached: when every package is already present at its pinned version the
+# script installs nothing. It prints the paths tests use.
+#
+# Usage: .ci/peers.sh [PEERS_DIR]   (default <repo>/.peers; RELAVIUM_PEERS also honoured)
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+P=${1:-${RELAVIUM_PEERS:-$ROOT/.peers}}
+
+# Pinned versions (peers.md §1). Bump deliberately; the cache check compares them.
+CONFORMANCE=0.1.16
+EVERYTHING=2026.8.31
+FILESYSTEM=2026.8.31
+INSPECTOR_CLI=1.0.3
+NODE_MAJOR=22
+
+log() { printf 'peers: %s\n' "$*" >&2; }
+
+need_npm() {
+	if command -v npm >/dev/null 2>&1; then
+		return
+	fi
+	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+		log "npm missing: installing nodejs and npm with apt-get"
+		export DEBIAN_FRONTEND=noninteractive
+		apt-get update -qq >/dev/null
+		apt-get install -y -qq nodejs npm >/dev/null
+		return
+	fi
+	log "npm is not installed and cannot be installed here (need root and apt-get)"
+	exit 1
+}
+
+# installed_version DIR PKG: the version field of DIR/node_modules/PKG/package.json, or "".
+installed_version() {
+	local f="$1/node_modules/$2/package.json"
+	[ -f "$f" ] || return 0
+	sed -n 's/^[[:space:]]*"version":[[:space:]]*"\([^"]*\)".*/\1/p' "$f" | head -n1
+}
+
+peers_ok() {
+	[ "$(installed_version "$P" @modelcontextprotocol/conformance)" = "$CONFORMANCE" ] &&
+		[ "$(installed_version "$P" @modelcontextprotocol/server-everything)" = "$EVERYTHING" ] &&
+		[ "$(installed_version "$P" @modelcontextprotocol/server-filesystem)" = "$FILESYSTEM" ] &&
+		[ "$(installed_version "$P" @modelcontextprotocol/inspector-cli)" = "$INSPECTOR_CLI" ]
+}
+
+node22_ok() {
+	local n="$P/node22/node_modules/.bin/node"
+	[ -x "$n" ] || return 1
+	case "$("$n" --version 2>/dev/null)" in
+	v"$NODE_MAJOR".*) return 0 ;;
+	*) return 1 ;;
+	esac
+}
+
+mkdir -p "$P"
+if peers_ok; then
+	log "npm peers cached in $P"
+else
+	need_npm
+	log "installing npm peers into $P"
+	(
+		cd "$P"
+		[ -f package.json ] || printf '{"name":"relavium-peers","private":true}\n' >package.json
+		npm install --no-audit --no-fund --loglevel=error \
+			"@modelcontextprotocol/conformance@$CONFORMANCE" \
+			"@modelcontextprotocol/server-everything@$EVERYTHING" \
+			"@modelcontextprotocol/server-filesystem@$FILESYSTEM" \
+			"@modelcontextprotocol/inspector-cli@$INSPECTOR_CLI" >&2
+	)
+	peers_ok || { log "npm peers did not install at the pinned versions"; exit 1; }
+fi
+
+if node22_ok; then
+	log "node $NODE_MAJOR cached in $P/node22"
+else
+	need_npm
+	log "installing node@$NODE_MAJOR into $P/node22"
+	mkdir -p "$P/node22"
+	(
+		cd "$P/node22"
+		[ -f package.json ] || printf '{"name":"relavium-node22","private":true}\n' >package.json
+		npm install --no-audit --no-fund --loglevel=error "node@$NODE_MAJOR" >&2
+	)
+	node22_ok || { log "node $NODE_MAJOR did not install"; exit 1; }
+fi
+
+# inspector-cli 1.0.3 needs a CWD whose parent holds a package.json (peers.md gotcha 3).
+mkdir -p "$P/w"
+
+NODE=$(command -v node)
+cat <<EOF
+RELAVIUM_PEERS=$P
+NODE=$NODE
+NODE22=$P/node22/node_modules/.bin/node
+CONFORMANCE=$P/node_modules/@modelcontextprotocol/conformance/dist/index.js
+SERVER_EVERYTHING=$P/node_modules/@modelcontextprotocol/server-everything/dist/index.js
+SERVER_FILESYSTEM=$P/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js
+INSPECTOR_CLI=$P/node_modules/.bin/mcp-inspector-cli
+INSPECTOR_CWD=$P/w
+EOF

@@ -1,0 +1,110 @@
+package consent
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestDiffTable(t *testing.T) {
+	base := mustResolved("s", "/usr/bin/npx", []string{"-y", "srv@1"}, []EnvEntry{TagEnv("TOKEN", "{{secrets.t}}"), TagEnv("MODE", "a")}, "/w")
+	grantOf := func(r *Resolved, kinds bool) *Grant {
+		g := &Grant{Digest: r.Digest, Command: r.Command, Args: r.Args, EnvNames: r.EnvNames(), Cwd: r.Cwd,
+			GrantedAt: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+		if kinds {
+			for _, e := range r.Env {
+				g.EnvKinds = append(g.EnvKinds, EnvKindOf{Name: e.Name, Kind: e.Kind})
+			}
+		}
+		return g
+	}
+	for _, tc := range []struct {
+		name  string
+		now   *Resolved
+		kinds bool
+		lines []string
+	}{
+		{"command changed", mustResolved("s", "/opt/npx", base.Args, base.Env, "/w"), true,
+			[]string{"- command /usr/bin/npx", "+ command /opt/npx"}},
+		{"arg changed", mustResolved("s", base.Command, []string{"-y", "srv@2"}, base.Env, "/w"), true,
+			[]string{"- args[1] srv@1", "+ args[1] srv@2"}},
+		{"arg added", mustResolved("s", base.Command, []string{"-y", "srv@1", "--root=/"}, base.Env, "/w"), true,
+			[]string{"+ args[2] --root=/"}},
+		{"arg removed", mustResolved("s", base.Command, []string{"-y"}, base.Env, "/w"), true,
+			[]string{"- args[1] srv@1"}},
+		{"args shifted", mustResolved("s", base.Command, []string{"srv@1"}, base.Env, "/w"), true,
+			[]string{"- args[0] -y", "+ args[0] srv@1", "- args[1] srv@1"}},
+		{"env added", mustResolved("s", base.Command, base.Args, append(slices.Clone(base.Env), TagEnv("EXTRA", "1")), "/w"), true,
+			[]string{"+ env EXTRA (literal)"}},
+		{"env removed", mustResolved("s", base.Command, base.Args, base.Env[:1], "/w"), true,
+			[]string{"- env MODE (literal)"}},
+		{"env kind changed", mustResolved("s", base.Command, base.Args, []EnvEntry{TagEnv("TOKEN", "{{secrets.t}}"), TagEnv("MODE", "{{secrets.m}}")}, "/w"), true,
+			[]string{"- env MODE (literal)", "+ env MODE (secret-ref)"}},
+		{"env kind changed, writer recorded no kinds", mustResolved("s", base.Command, base.Args, []EnvEntry{TagEnv("TOKEN", "{{secrets.t}}"), TagEnv("MODE", "{{secrets.m}}")}, "/w"), false,
+			[]string{"~ env: a different literal value or secret name (values are never stored; only the digest shows it)"}},
+		{"only a literal value changed", mustResolved("s", base.Command, base.Args, []EnvEntry{TagEnv("TOKEN", "{{secrets.t}}"), TagEnv("MODE", "b")}, "/w"), true,
+			[]string{"~ env: a different literal value or secret name (values are never stored; only the digest shows it)"}},
+		{"secret swapped", mustResolved("s", base.Command, base.Args, []EnvEntry{TagEnv("TOKEN", "{{secrets.other}}"), TagEnv("MODE", "a")}, "/w"), true,
+			[]string{"~ env: a different literal value or secret name (values are never stored; only the digest shows it)"}},
+		{"cwd changed", mustResolved("s", base.Command, base.Args, base.Env, "/elsewhere"), true,
+			[]string{"- cwd /w", "+ cwd /elsewhere"}},
+		{"hostile arg is escaped", mustResolved("s", base.Command, []string{"-y", "srv@1\x1b[2K"}, base.Env, "/w"), true,
+			[]string{"- args[1] srv@1", `+ args[1] $'srv@1\E[2K'`}},
+		{"hostile env name is escaped", mustResolved("s", base.Command, base.Args, append(slices.Clone(base.Env), TagEnv("X\u202e", "1")), "/w"), true,
+			[]string{`+ env $'X\u202e' (literal)`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := DiffAgainst(tc.now, grantOf(base, tc.kinds))
+			if got := d.Lines(); !slices.Equal(got, tc.lines) {
+				t.Fatalf("lines\n got %q\nwant %q", got, tc.lines)
+			}
+			var b strings.Builder
+			if err := d.WriteText(&b, "  "); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasPrefix(b.String(), "  changes since the grant of 2026-01-01T00:00:00.000Z ("+base.Digest+"):\n") {
+				t.Fatalf("text rendering: %q", b.String())
+			}
+		})
+	}
+	first := DiffAgainst(base, nil)
+	if first.Previous != nil || len(first.Changes) != 0 || !strings.Contains(first.Lines()[0], "first approval") {
+		t.Fatalf("first approval diff: %+v", first)
+	}
+}
+
+func TestClosestGrant(t *testing.T) {
+	r := mustResolved("s", "/bin/srv", []string{"new"}, nil, "/w")
+	g := func(line int, command, cwd string, day int) *Grant {
+		return &Grant{Digest: mustResolved("x", command, []string{string(rune('a' + line))}, nil, cwd).Digest,
+			Command: command, Cwd: cwd, GrantedAt: time.Date(2026, 1, day, 0, 0, 0, 0, time.UTC), Line: line}
+	}
+	build := func(gs ...*Grant) *Grants {
+		out := &Grants{byDigest: map[string]*Grant{}}
+		for _, x := range gs {
+			out.byDigest[x.Digest] = x
+		}
+		return out
+	}
+	sameCwdOnly := g(1, "/bin/other", "/w", 9)
+	sameCmdOnlyOld := g(2, "/bin/srv", "/x", 1)
+	sameCmdOnlyNew := g(3, "/bin/srv", "/y", 2)
+	both := g(4, "/bin/srv", "/w", 1)
+	unrelated := g(5, "/bin/z", "/z", 10)
+	for _, tc := range []struct {
+		name string
+		gs   *Grants
+		want *Grant
+	}{
+		{"same cwd and command wins", build(sameCwdOnly, sameCmdOnlyNew, both, unrelated), both},
+		{"else same command, newest", build(sameCwdOnly, sameCmdOnlyOld, sameCmdOnlyNew, unrelated), sameCmdOnlyNew},
+		{"else same cwd", build(sameCwdOnly, unrelated), sameCwdOnly},
+		{"else nothing", build(unrelated), nil},
+		{"its own grant is not earlier", build(&Grant{Digest: r.Digest, Command: r.Command, Cwd: r.Cwd}), nil},
+	} {
+		if got := tc.gs.Closest(r); got != tc.want {
+			t.Errorf("%s: got %+v, want %+v", tc.name, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,240 @@
+package consent
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Write-side bounds on the comparison metadata of a grant line. The metadata
+// is for the prompt's diff only (never an input to the digest), so an
+// over-long value is cut at a UTF-8 boundary and marked with a trailing "…";
+// the diff treats a marked value as a prefix.
+const (
+	maxMetaPath     = 4096 // command, cwd
+	maxMetaArg      = 1024 // each argument
+	maxMetaArgs     = 64   // number of arguments kept
+	maxMetaEnvName  = 256  // each env name
+	maxMetaEnvNames = 64   // number of env names kept
+	truncMark       = "…"
+)
+
+// Read-side bound: a line longer than this fails the fold closed.
+const maxLineBytes = 1 << 20
+
+// timeLayout is ECMAScript Date.prototype.toISOString: UTC, milliseconds, Z.
+const timeLayout = "2006-01-02T15:04:05.000Z"
+
+// grantLine and revokeLine are the two line shapes of the store.
+// envKinds is relavium's additive extension (name → kind, never a value) so
+// the diff can report a changed kind; a reader of the spec's shape ignores it.
+type grantLine struct {
+	V         int               `json:"v"`
+	Digest    string            `json:"digest"`
+	Command   string            `json:"command"`
+	Args      []string          `json:"args"`
+	EnvNames  []string          `json:"envNames"`
+	Cwd       string            `json:"cwd"`
+	GrantedAt string            `json:"grantedAt"`
+	EnvKinds  map[string]string `json:"envKinds,omitempty"`
+}
+
+type revokeLine struct {
+	V         int    `json:"v"`
+	Revokes   string `json:"revokes"`
+	RevokedAt string `json:"revokedAt"`
+}
+
+// encodeGrant builds the bounded grant line (with its newline) for r.
+func encodeGrant(r *Resolved, now time.Time) ([]byte, error) {
+	if !ValidDigest(r.Digest) {
+		return nil, CheckDigest("grant", r.Digest)
+	}
+	g := grantLine{
+		V:         1,
+		Digest:    r.Digest,
+		Command:   bound(r.Command, maxMetaPath),
+		Args:      boundList(r.Args, maxMetaArg, maxMetaArgs),
+		EnvNames:  boundList(r.EnvNames(), maxMetaEnvName, maxMetaEnvNames),
+		Cwd:       bound(r.Cwd, maxMetaPath),
+		GrantedAt: now.UTC().Format(timeLayout),
+	}
+	if len(r.Env) > 0 {
+		g.EnvKinds = make(map[string]string, len(g.EnvNames))
+		for i, e := range r.Env {
+			if i >= maxMetaEnvNames {
+				break
+			}
+			g.EnvKinds[bound(e.Name, maxMetaEnvName)] = string(e.Kind)
+		}
+	}
+	return marshalLine(g)
+}
+
+func encodeRevoke(digest string, now time.Time) ([]byte, error) {
+	if !ValidDigest(digest) {
+		return nil, CheckDigest("revoke", digest)
+	}
+	return marshalLine(revokeLine{V: 1, Revokes: digest, RevokedAt: now.UTC().Format(timeLayout)})
+}
+
+func marshalLine(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil { // Encode appends the '\n'
+		return nil, &Error{ErrCode: CodeStoreIO, Msg: "cannot encode a grant store line", Cause: err}
+	}
+	return buf.Bytes(), nil
+}
+
+// bound cuts s to at most max bytes on a rune boundary, marking a cut.
+func bound(s string, limit int) string {
+	if len(s) <= limit {
+		return s
+	}
+	cut := limit - len(truncMark)
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + truncMark
+}
+
+func boundList(list []string, each, count int) []string {
+	out := make([]string, 0, min(len(list), count))
+	for i, s := range list {
+		if i >= count {
+			break
+		}
+		out = append(out, bound(s, each))
+	}
+	return out
+}
+
+// metaEqual compares a stored metadata value with the current one, treating
+// a stored value that bound cut at limit as a prefix of the current one.
+func metaEqual(stored, current string, limit int) bool {
+	if stored == current {
+		return true
+	}
+	if len(current) <= limit || !strings.HasSuffix(stored, truncMark) {
+		return false
+	}
+	return bound(current, limit) == stored
+}
+
+// record is one parsed line: a grant or a revocation.
+type record struct {
+	grant   *Grant
+	revokes string
+}
+
+// parseLine parses one non-blank line strictly. The returned string is the
+// reason a line is refused; any refusal fails the whole fold closed.
+// a may be nil (one line on its own).
+func parseLine(line string, lineNo int, a *arena) (record, string) {
+	if a == nil {
+		a = &arena{}
+	}
+	if len(line) == 0 || line[0] != '{' {
+		return record{}, "not a JSON object"
+	}
+	var w wireLine
+	if !fastDecode(line, &w, a) {
+		var reason string
+		if w, reason = slowDecode(line); reason != "" {
+			return record{}, reason
+		}
+	}
+	return w.record(lineNo, a)
+}
+
+// record applies the record rules to a decoded line.
+func (w *wireLine) record(lineNo int, a *arena) (record, string) {
+	if w.has&hasV == 0 {
+		return record{}, `no "v" field`
+	}
+	if w.V != 1 {
+		return record{}, fmt.Sprintf(`unsupported record version "v":%s (this relavium reads "v":1)`, w.VText)
+	}
+	switch {
+	case w.has&hasDigest != 0 && w.has&hasRevokes != 0:
+		return record{}, `both "digest" and "revokes": neither a grant nor a revocation`
+	case w.has&hasRevokes != 0:
+		if !wellFormedDigest(w.Revokes) {
+			return record{}, fmt.Sprintf(`"revokes" %q is not a digest`, trimText(w.Revokes))
+		}
+		if w.has&hasRevokedAt == 0 {
+			return record{}, `revocation without "revokedAt"`
+		}
+		if _, err := parseTime(w.RevokedAt); err != nil {
+			return record{}, fmt.Sprintf(`"revokedAt" %q is not an ISO-8601 time`, trimText(w.RevokedAt))
+		}
+		return record{revokes: w.Revokes}, ""
+	case w.has&hasDigest != 0:
+		if !wellFormedDigest(w.Digest) {
+			return record{}, fmt.Sprintf(`"digest" %q is not a digest`, trimText(w.Digest))
+		}
+		for _, f := range []struct {
+			name string
+			bit  int
+		}{{"command", hasCommand}, {"args", hasArgs}, {"envNames", hasEnvNames}, {"cwd", hasCwd}, {"grantedAt", hasGrantedAt}} {
+			if w.has&f.bit == 0 {
+				return record{}, fmt.Sprintf("grant without %q", f.name)
+			}
+		}
+		at, err := parseTime(w.GrantedAt)
+		if err != nil {
+			return record{}, fmt.Sprintf(`"grantedAt" %q is not an ISO-8601 time`, trimText(w.GrantedAt))
+		}
+		g := a.grant()
+		*g = Grant{Digest: w.Digest, Command: w.Command, Args: w.Args, EnvNames: w.EnvNames,
+			EnvKinds: w.EnvKinds, Cwd: w.Cwd, GrantedAt: at, Line: lineNo}
+		return record{grant: g}, ""
+	}
+	return record{}, `neither "digest" (a grant) nor "revokes" (a revocation)`
+}
+
+// wellFormedDigest accepts any version's digest ("v<N>:<hex>"): a grant or
+// revocation of another version is folded like any other line and simply
+// never matches a v1 fingerprint.
+func wellFormedDigest(s string) bool {
+	i := 1
+	if len(s) < 4 || s[0] != 'v' {
+		return false
+	}
+	for i < len(s) && s[i]-'0' < 10 {
+		i++
+	}
+	if i == 1 || i >= len(s)-1 || s[i] != ':' {
+		return false
+	}
+	for j := i + 1; j < len(s); j++ {
+		if c := s[j]; c-'0' >= 10 && c-'a' >= 6 {
+			return false
+		}
+	}
+	return true
+}
+
+func parseTime(s string) (time.Time, error) {
+	return time.Parse(time.RFC3339Nano, s)
+}
+
+func trimText(s string) string {
+	if len(s) > 80 {
+		return bound(s, 80)
+	}
+	return s
+}
+
+func trimJSONError(err error) string {
+	s := err.Error()
+	if len(s) > 120 {
+		s = s[:120] + "…"
+	}
+	return s
+}

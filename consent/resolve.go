@@ -1,0 +1,194 @@
+package consent
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// EnvVar is one authored env entry, in authored order. Value may be a
+// {{secrets.NAME}} reference; it is never logged.
+type EnvVar struct {
+	Name  string
+	Value string
+}
+
+// Declaration is an authored stdio server as the config declares it.
+type Declaration struct {
+	Name    string
+	Command string
+	Args    []string
+	Env     []EnvVar
+	Cwd     string // the absolute directory the child will be spawned in
+}
+
+// Resolved is a declaration after resolution: the command is the absolute
+// path of a regular executable file — what the digest names and what the host
+// must spawn — and the env is tagged. Its JSON form carries no literal value.
+type Resolved struct {
+	Name     string     `json:"server"`
+	Authored string     `json:"authored_command"`
+	Command  string     `json:"command"`
+	Args     []string   `json:"args"`
+	Env      []EnvEntry `json:"env"`
+	Cwd      string     `json:"cwd"`
+	Digest   string     `json:"digest"`
+}
+
+// CommandLine is the resolved command and its arguments for display: every
+// word shell-quoted when needed, control and bidi characters escaped, nothing
+// truncated.
+func (r *Resolved) CommandLine() string { return commandLine(r.Command, r.Args) }
+
+// EnvNames returns the declared env names in authored order.
+func (r *Resolved) EnvNames() []string {
+	out := make([]string, len(r.Env))
+	for i, e := range r.Env {
+		out[i] = e.Name
+	}
+	return out
+}
+
+// Resolve turns a declaration into what is digested and later spawned.
+//
+//   - Every env entry passes CheckEnv (a declared PATH is refused) and is
+//     tagged: solely {{secrets.NAME}} is a secret-ref, anything else a literal.
+//     Names must be unique.
+//   - cwd must be an absolute, existing directory; it is cleaned.
+//   - A command holding a '/' is a path: absolute as written, relative against
+//     cwd. A bare word is walked on ambientPATH; empty and relative PATH
+//     entries are skipped, so a project cannot plant an "npx" that a "." entry
+//     would find. The result must be a regular file with an execute bit.
+//
+// Errors are *Error values (exit 2) naming the server and the field.
+func Resolve(d Declaration, ambientPATH string) (*Resolved, error) {
+	who := "server " + quoteArg(d.Name)
+	env := make([]EnvEntry, 0, len(d.Env))
+	seen := make(map[string]bool, len(d.Env))
+	var envErrs []error
+	for _, e := range d.Env {
+		if err := CheckEnv(e.Name, e.Value); err != nil {
+			envErrs = append(envErrs, err)
+			continue
+		}
+		if seen[e.Name] {
+			envErrs = append(envErrs, usage(CodeBadDeclaration, "env %s is declared twice", quoteArg(e.Name)))
+			continue
+		}
+		seen[e.Name] = true
+		env = append(env, TagEnv(e.Name, e.Value))
+	}
+	if len(envErrs) > 0 {
+		code := CodeBadDeclaration
+		var ee *EnvError
+		if errors.As(envErrs[0], &ee) {
+			code = CodeEnvRefused
+		}
+		return nil, &Error{ErrCode: code, Msg: who + ": declared env refused", Cause: errors.Join(envErrs...), Exit: exitUsage}
+	}
+
+	if d.Cwd == "" || !filepath.IsAbs(d.Cwd) {
+		return nil, usage(CodeBadDeclaration, "%s: the working directory %s is not an absolute path", who, quoteArg(d.Cwd))
+	}
+	cwd := filepath.Clean(d.Cwd)
+	if st, err := os.Stat(cwd); err != nil || !st.IsDir() {
+		e := usage(CodeBadDeclaration, "%s: the working directory %s is not a directory", who, quoteArg(cwd))
+		e.Cause = err
+		return nil, e
+	}
+
+	command, err := resolveCommand(who, d.Command, cwd, ambientPATH)
+	if err != nil {
+		return nil, err
+	}
+	args := make([]string, len(d.Args))
+	copy(args, d.Args)
+	digest, err := Digest(command, args, env, cwd)
+	if err != nil {
+		var ce *Error
+		if errors.As(err, &ce) {
+			return nil, &Error{ErrCode: ce.ErrCode, Msg: who + ": " + ce.Msg, Exit: exitUsage}
+		}
+		return nil, err
+	}
+	return &Resolved{Name: d.Name, Authored: d.Command, Command: command, Args: args, Env: env, Cwd: cwd, Digest: digest}, nil
+}
+
+// resolveCommand finds the absolute path of the program d.Command names.
+func resolveCommand(who, command, cwd, ambientPATH string) (string, error) {
+	if command == "" {
+		return "", usage(CodeBadDeclaration, "%s: command is empty", who)
+	}
+	if strings.IndexByte(command, 0) >= 0 {
+		return "", usage(CodeBadDeclaration, "%s: command holds a NUL byte", who)
+	}
+	if strings.ContainsRune(command, filepath.Separator) {
+		p := command
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(cwd, p)
+		}
+		p = filepath.Clean(p)
+		if err := checkExecutable(p); err != nil {
+			return "", commandError(who, command, p, err)
+		}
+		return p, nil
+	}
+	var searched []string
+	var notExec error
+	var notExecPath string
+	for _, dir := range filepath.SplitList(ambientPATH) {
+		if dir == "" || !filepath.IsAbs(dir) {
+			continue // never resolve a bare word into the working directory
+		}
+		searched = append(searched, dir)
+		p := filepath.Join(dir, command)
+		err := checkExecutable(p)
+		if err == nil {
+			return p, nil
+		}
+		if notExec == nil && !errors.Is(err, fs.ErrNotExist) {
+			notExec, notExecPath = err, p
+		}
+	}
+	if notExec != nil {
+		return "", commandError(who, command, notExecPath, notExec)
+	}
+	if len(searched) == 0 {
+		return "", usage(CodeCommandNotFound, "%s: command %s cannot be looked up: PATH has no absolute directory (relative entries are ignored)", who, quoteArg(command))
+	}
+	return "", usage(CodeCommandNotFound, "%s: command %s not found on PATH (searched %s; relative PATH entries are ignored)",
+		who, quoteArg(command), quoteArg(strings.Join(searched, string(filepath.ListSeparator))))
+}
+
+// errNotRegular and errNoExecBit explain why an existing path cannot be run.
+var (
+	errNotRegular = errors.New("not a regular file")
+	errNoExecBit  = errors.New("no execute bit")
+)
+
+func checkExecutable(p string) error {
+	st, err := os.Stat(p)
+	if err != nil {
+		return err
+	}
+	if !st.Mode().IsRegular() {
+		return fmt.Errorf("%w (%s)", errNotRegular, st.Mode().Type())
+	}
+	if st.Mode().Perm()&0o111 == 0 {
+		return fmt.Errorf("%w (mode %04o)", errNoExecBit, st.Mode().Perm())
+	}
+	return nil
+}
+
+func commandError(who, authored, p string, err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		e := usage(CodeCommandNotFound, "%s: command %s not found at %s", who, quoteArg(authored), quoteArg(p))
+		return e
+	}
+	e := usage(CodeNotExecutable, "%s: command %s resolves to %s, which cannot be run", who, quoteArg(authored), quoteArg(p))
+	e.Cause = err
+	return e
+}

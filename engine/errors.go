@@ -1,0 +1,189 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Error codes owned by engine (E600–E649), plus the machine surface's E450
+// that a run with --plan-id returns when its plan moved.
+const (
+	CodeWorkflowInvalid  = "E600" // a workflow file breaks an authored rule (positioned problems)
+	CodeWorkflowNotFound = "E601" // no .relavium/workflows/<id>.yaml
+	CodeWorkflowID       = "E602" // a workflow id that is not [a-z0-9_-]{1,64}
+	CodeInputsInvalid    = "E603" // run inputs missing, unknown or of the wrong type
+	CodeToolUnknown      = "E604" // a tool name the registry does not offer
+	CodeMCPCallArgs      = "E605" // mcp_call arguments that do not fit its schema
+	CodeStepToolError    = "E606" // a tool step's result had isError set
+	CodeStepCallFailed   = "E607" // a tool step's call failed (transport, deadline, bounds)
+	CodeTemplateValue    = "E608" // a {{…}} lookup found no value at run time
+	CodeRunCancelled     = "E609" // the run's context was cancelled (Ctrl-C, shutdown)
+	CodeGateRefused      = "E610" // a person refused a gate: the run stops, as a cancellation
+	CodeGateUnanswerable = "E611" // a gate with no one to ask and no --yes
+	CodeRunOptions       = "E612" // Run called without what the workflow needs (a bug in the caller)
+	CodeGateFailed       = "E613" // asking a gate failed (e.g. the terminal went away)
+	CodePlanChanged      = "E450" // --plan-id no longer matches the plan (spec: machine-invoker Gate)
+)
+
+// exit classes (mirrors invoke's; engine cannot import invoke).
+const (
+	exitFailure = 1
+	exitUsage   = 2
+)
+
+// Pos is where an authored value sits in a workflow file.
+type Pos struct {
+	File string `json:"file"`
+	Line int    `json:"line"`
+	Col  int    `json:"column"`
+}
+
+func (p Pos) String() string {
+	if p.File == "" {
+		return ""
+	}
+	if p.Line == 0 {
+		return p.File
+	}
+	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
+}
+
+// Problem is one authored mistake: where it is, which field, and what to do.
+type Problem struct {
+	Pos
+	Field   string `json:"field"`
+	Message string `json:"message"`
+}
+
+func (p Problem) String() string {
+	var b strings.Builder
+	if s := p.Pos.String(); s != "" {
+		b.WriteString(s)
+		b.WriteString(": ")
+	}
+	if p.Field != "" {
+		b.WriteString(p.Field)
+		b.WriteString(": ")
+	}
+	b.WriteString(p.Message)
+	return b.String()
+}
+
+// ProblemsError carries every problem found, all at once (exit 2). It is the
+// error of workflow loading (E600) and of input validation (E603).
+type ProblemsError struct {
+	ErrCode  string
+	Summary  string
+	Problems []Problem
+	// Data, when set, is carried in the envelope beside the problems (for
+	// example the workflows that did load).
+	Data map[string]any
+}
+
+func (e *ProblemsError) Error() string {
+	if len(e.Problems) == 1 {
+		return e.ErrCode + ": " + e.Problems[0].String()
+	}
+	return fmt.Sprintf("%s: %s (%d problems; first: %s)", e.ErrCode, e.Summary, len(e.Problems), e.Problems[0].String())
+}
+
+// Code returns the stable code.
+func (e *ProblemsError) Code() string { return e.ErrCode }
+
+// Message is the message without code.
+func (e *ProblemsError) Message() string {
+	if len(e.Problems) == 1 {
+		return e.Summary + ": " + e.Problems[0].String()
+	}
+	return fmt.Sprintf("%s: %d problems", e.Summary, len(e.Problems))
+}
+
+// ExitCode is 2: an authored or usage mistake.
+func (e *ProblemsError) ExitCode() int { return exitUsage }
+
+// ErrorData lists every problem.
+func (e *ProblemsError) ErrorData() any {
+	d := map[string]any{"problems": e.Problems}
+	for k, v := range e.Data {
+		d[k] = v
+	}
+	return d
+}
+
+// WriteHuman prints one compiler-style line per problem.
+func (e *ProblemsError) WriteHuman(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "relavium: %s: %s\n", e.ErrCode, e.Summary)
+	for _, p := range e.Problems {
+		fmt.Fprintf(&b, "  %s\n", p.String())
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// Error is engine's coded error for everything that is not a problem list.
+type Error struct {
+	ErrCode string
+	Msg     string
+	Cause   error
+	Exit    int // 0 = 1
+	// RunID and Step name where a run stopped, when it did.
+	RunID string
+	Step  string
+	// Extra is carried in the envelope data.
+	Extra map[string]any
+}
+
+func (e *Error) Error() string {
+	if e.Cause != nil {
+		return fmt.Sprintf("%s: %s: %v", e.ErrCode, e.Msg, e.Cause)
+	}
+	return e.ErrCode + ": " + e.Msg
+}
+
+// Code returns the stable code.
+func (e *Error) Code() string { return e.ErrCode }
+
+// Message is the message without code or cause.
+func (e *Error) Message() string { return e.Msg }
+
+// ExitCode returns the exit class.
+func (e *Error) ExitCode() int {
+	if e.Exit == 0 {
+		return exitFailure
+	}
+	return e.Exit
+}
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Cause }
+
+// ErrorData names the run and step, when there are any.
+func (e *Error) ErrorData() any {
+	if e.RunID == "" && e.Step == "" && len(e.Extra) == 0 {
+		return nil
+	}
+	d := map[string]any{}
+	if e.RunID != "" {
+		d["run_id"] = e.RunID
+	}
+	if e.Step != "" {
+		d["step"] = e.Step
+	}
+	for k, v := range e.Extra {
+		d[k] = v
+	}
+	return d
+}
+
+// IsCancellation reports whether err ended a run as a cancellation (the
+// context was cancelled, or a person refused a gate) rather than a failure.
+func IsCancellation(err error) bool {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.ErrCode == CodeRunCancelled || e.ErrCode == CodeGateRefused
+	}
+	return false
+}

@@ -1,0 +1,385 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/relavium/relavium/engine/sanitize"
+)
+
+// GateRequest is a gate step asking the person to go on.
+type GateRequest struct {
+	RunID    string
+	Workflow string
+	Step     string
+	Message  string // rendered and sanitized for display
+	Pos      Pos
+}
+
+// GateFunc answers a gate: true goes on, false refuses (the run stops as a
+// cancellation, E610). It must honour ctx. An error ends the run; an error
+// carrying a code (Code() string) is returned as it is.
+type GateFunc func(ctx context.Context, req GateRequest) (bool, error)
+
+// RunOptions are what a run needs from its caller.
+type RunOptions struct {
+	// Host is the capability every tool call goes through. Required when the
+	// workflow has tool steps.
+	Host ToolHost
+	// Emitter receives the run's events (Discard when nil). A Bus stamps
+	// Seq and Time.
+	Emitter Emitter
+	// Gate answers gate steps. Required when the workflow has gates: with no
+	// one to ask, callers pass a GateFunc that approves (--yes) or refuse
+	// before calling Run.
+	Gate GateFunc
+	// RunID names the run in every event (generated when empty).
+	RunID string
+}
+
+// StepRecord is what one step did.
+type StepRecord struct {
+	ID         string `json:"id"`
+	Kind       string `json:"kind"`
+	Tool       string `json:"tool,omitempty"` // the tool called (an mcp_call's target)
+	Server     string `json:"server,omitempty"`
+	IsError    bool   `json:"is_error,omitempty"`
+	Approved   *bool  `json:"approved,omitempty"` // gates
+	DurationMS int64  `json:"duration_ms"`
+}
+
+// RunResult is a completed run.
+type RunResult struct {
+	RunID      string         `json:"run_id"`
+	Workflow   string         `json:"workflow"`
+	Status     string         `json:"status"` // "completed"
+	Outputs    map[string]any `json:"outputs"`
+	Steps      []StepRecord   `json:"steps"`
+	DurationMS int64          `json:"duration_ms"`
+}
+
+// Run executes w's steps in order. Inputs are validated and defaulted first
+// (E603, nothing emitted). Then run:started; each tool step renders its
+// arguments and calls through the registry (agent:tool_call, progress,
+// agent:tool_result); each gate step asks opts.Gate (gate:requested,
+// gate:resolved); finally outputs are rendered and run:completed carries
+// them. Exactly one terminal event ends every started run:
+//
+//   - run:completed, and a *RunResult;
+//   - run:failed with E604/E605 (a tool not offered), E606 (a tool result
+//     with isError, unless the step has continue_on_error), E607 (a failed
+//     call), E608 (a lookup with no value);
+//   - run:cancelled with E609 when ctx ends (Ctrl-C) or E610 when a person
+//     refuses a gate. IsCancellation tells the two classes apart.
+//
+// Before the first step every literal tool name is resolved, so a run never
+// stops half-way for a tool that was never there.
+func Run(ctx context.Context, w *Workflow, inputs map[string]any, opts RunOptions) (*RunResult, error) {
+	if w == nil {
+		return nil, &Error{ErrCode: CodeRunOptions, Msg: "Run needs a workflow"}
+	}
+	resolved, err := w.ResolveInputs(inputs)
+	if err != nil {
+		return nil, err
+	}
+	hasTools := false
+	for i := range w.Steps {
+		hasTools = hasTools || w.Steps[i].Kind() == StepTool
+	}
+	var reg *Registry
+	if hasTools {
+		if opts.Host == nil {
+			return nil, &Error{ErrCode: CodeRunOptions, Msg: "workflow " + w.ID + " calls tools but the run has no ToolHost"}
+		}
+		if reg, err = NewRegistry(opts.Host); err != nil {
+			return nil, err
+		}
+	}
+	if gates := w.Gates(); len(gates) > 0 && opts.Gate == nil {
+		return nil, GateUnanswerable(w, gates[0])
+	}
+	r := &runner{w: w, reg: reg, opts: opts, em: opts.Emitter, runID: opts.RunID,
+		sc: &scope{inputs: resolved, steps: map[string]*stepValue{}}}
+	if r.em == nil {
+		r.em = Discard{}
+	}
+	if r.runID == "" {
+		r.runID = NewRunID()
+	}
+	return r.run(ctx)
+}
+
+// GateUnanswerable is the E611 error (exit 2) for a gate no one can answer:
+// no terminal to ask and no --yes.
+func GateUnanswerable(w *Workflow, g *Step) error {
+	return &Error{ErrCode: CodeGateUnanswerable, Exit: exitUsage, Step: g.ID,
+		Msg: fmt.Sprintf("workflow %s has gate %s (%s:%d:%d) %q and no one can be asked: run it on a terminal, or pass --yes to approve its gates",
+			w.ID, g.ID, g.Pos.File, g.Pos.Line, g.Pos.Col, g.Gate)}
+}
+
+// NewRunID returns a fresh run id.
+func NewRunID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return "run-" + hex.EncodeToString(b[:])
+}
+
+type runner struct {
+	w     *Workflow
+	reg   *Registry
+	opts  RunOptions
+	em    Emitter
+	runID string
+	sc    *scope
+	start time.Time
+	steps []StepRecord
+}
+
+func (r *runner) emit(typ string, data any) {
+	r.em.Emit(Event{Type: typ, Time: time.Now(), RunID: r.runID, Data: data})
+}
+
+func (r *runner) run(ctx context.Context) (*RunResult, error) {
+	r.start = time.Now()
+	r.emit(EventRunStarted, RunStartedData{Workflow: r.w.ID, SideEffect: r.w.SideEffect,
+		Inputs: displayValue(r.sc.inputs).(map[string]any), Steps: len(r.w.Steps)})
+	if err := r.preflight(); err != nil {
+		return r.end("", err)
+	}
+	for i := range r.w.Steps {
+		st := &r.w.Steps[i]
+		if ctx.Err() != nil {
+			return r.end(st.ID, r.cancelled(ctx, st.ID))
+		}
+		var err error
+		if st.Kind() == StepGate {
+			err = r.gate(ctx, st)
+		} else {
+			err = r.tool(ctx, st)
+		}
+		if err != nil {
+			return r.end(st.ID, err)
+		}
+	}
+	outputs := map[string]any{}
+	for _, o := range r.w.Outputs {
+		v, err := renderValue(o.Value, r.sc)
+		if err != nil {
+			return r.end("", &Error{ErrCode: CodeTemplateValue, Msg: "output " + o.Name + ": " + err.Error()})
+		}
+		if v != absent {
+			outputs[o.Name] = v
+		}
+	}
+	dur := time.Since(r.start).Milliseconds()
+	r.emit(EventRunCompleted, RunCompletedData{Workflow: r.w.ID, Outputs: outputs, DurationMS: dur})
+	return &RunResult{RunID: r.runID, Workflow: r.w.ID, Status: "completed", Outputs: outputs, Steps: r.steps, DurationMS: dur}, nil
+}
+
+// preflight resolves every literal tool name before anything runs.
+func (r *runner) preflight() error {
+	for i := range r.w.Steps {
+		st := &r.w.Steps[i]
+		if st.Kind() != StepTool {
+			continue
+		}
+		if st.Tool != BuiltinMCPCall {
+			if _, err := r.reg.Lookup(st.Tool); err != nil {
+				return withStep(err, st.ID)
+			}
+			continue
+		}
+		server, sok := st.Args["server"].(string)
+		tool, tok := st.Args["tool"].(string)
+		if !sok || !tok {
+			continue // templated: resolved when the step runs
+		}
+		probe, _ := json.Marshal(map[string]any{"server": server, "tool": tool})
+		if _, _, err := r.reg.ResolveMCPCall(probe); err != nil {
+			return withStep(err, st.ID)
+		}
+	}
+	return nil
+}
+
+func withStep(err error, step string) error {
+	var e *Error
+	if errors.As(err, &e) {
+		c := *e
+		c.Msg = "step " + step + ": " + c.Msg
+		c.Step = step
+		return &c
+	}
+	return err
+}
+
+func (r *runner) cancelled(ctx context.Context, step string) error {
+	return &Error{ErrCode: CodeRunCancelled, Msg: fmt.Sprintf("run of workflow %s cancelled at step %s", r.w.ID, step), Cause: context.Cause(ctx)}
+}
+
+func (r *runner) tool(ctx context.Context, st *Step) error {
+	rendered, err := renderValue(st.Args, r.sc)
+	if err != nil {
+		return &Error{ErrCode: CodeTemplateValue, Msg: "step " + st.ID + ": " + err.Error()}
+	}
+	args, err := json.Marshal(rendered)
+	if err != nil {
+		return &Error{ErrCode: CodeTemplateValue, Msg: "step " + st.ID + ": arguments do not encode as JSON", Cause: err}
+	}
+	target, inner, err := r.reg.Resolve(st.Tool, args)
+	if err != nil {
+		return withStep(err, st.ID)
+	}
+	callID := r.runID + "/" + st.ID
+	r.emit(EventToolCall, ToolCallData{CallID: callID, Tool: target.Name, Server: target.Server, Args: displayJSON(inner), Step: st.ID})
+
+	// Progress after the call returned is dropped: a late notification
+	// must not follow the result.
+	var mu sync.Mutex
+	open := true
+	onProgress := func(p Progress) {
+		mu.Lock()
+		defer mu.Unlock()
+		if open {
+			p.Message = sanitize.Line(p.Message)
+			r.emit(EventToolProgress, ToolProgressData{CallID: callID, Progress: p})
+		}
+	}
+	t0 := time.Now()
+	res, err := r.opts.Host.Call(ctx, target.ID, inner, CallOptions{Timeout: st.Timeout, OnProgress: onProgress})
+	mu.Lock()
+	open = false
+	mu.Unlock()
+	dur := time.Since(t0).Milliseconds()
+	rec := StepRecord{ID: st.ID, Kind: StepTool, Tool: target.Name, Server: target.Server, DurationMS: dur}
+	if err == nil && res == nil {
+		err = errors.New("the host returned no result and no error")
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			r.emit(EventToolResult, ToolResultData{CallID: callID, Tool: target.Name, ErrorCode: CodeRunCancelled, Error: "cancelled", DurationMS: dur, Step: st.ID})
+			return r.cancelled(ctx, st.ID)
+		}
+		code := codeOf(err, CodeStepCallFailed)
+		r.emit(EventToolResult, ToolResultData{CallID: callID, Tool: target.Name, ErrorCode: code, Error: sanitize.Text(err.Error()), DurationMS: dur, Step: st.ID})
+		return &Error{ErrCode: CodeStepCallFailed, Msg: fmt.Sprintf("step %s: calling %s failed", st.ID, target.Name), Cause: err}
+	}
+	r.emit(EventToolResult, ToolResultData{CallID: callID, Tool: target.Name, Result: displayResult(res), DurationMS: dur, Step: st.ID})
+	rec.IsError = res.IsError
+	r.steps = append(r.steps, rec)
+	r.sc.steps[st.ID] = valueOf(res)
+	if res.IsError && !st.ContinueOnError {
+		return &Error{ErrCode: CodeStepToolError, Msg: fmt.Sprintf("step %s: tool %s returned an error: %s", st.ID, target.Name, clip(sanitize.Line(res.Text()), 400))}
+	}
+	return nil
+}
+
+func (r *runner) gate(ctx context.Context, st *Step) error {
+	msg, err := renderString(st.gate, r.sc)
+	if err != nil {
+		return &Error{ErrCode: CodeTemplateValue, Msg: "gate " + st.ID + ": " + err.Error()}
+	}
+	msg = sanitize.Text(msg)
+	r.emit(EventGateRequested, GateRequestedData{Step: st.ID, Message: msg})
+	t0 := time.Now()
+	ok, err := r.opts.Gate(ctx, GateRequest{RunID: r.runID, Workflow: r.w.ID, Step: st.ID, Message: msg, Pos: st.Pos})
+	approved := ok && err == nil
+	rec := StepRecord{ID: st.ID, Kind: StepGate, Approved: &approved, DurationMS: time.Since(t0).Milliseconds()}
+	if err != nil {
+		if ctx.Err() != nil {
+			r.emit(EventGateResolved, GateResolvedData{Step: st.ID, Approved: false, Error: "cancelled"})
+			return r.cancelled(ctx, st.ID)
+		}
+		r.emit(EventGateResolved, GateResolvedData{Step: st.ID, Approved: false, Error: sanitize.Text(err.Error())})
+		if _, coded := err.(interface{ Code() string }); coded {
+			return err
+		}
+		return &Error{ErrCode: CodeGateFailed, Msg: "gate " + st.ID + ": asking failed", Cause: err}
+	}
+	r.emit(EventGateResolved, GateResolvedData{Step: st.ID, Approved: ok})
+	r.steps = append(r.steps, rec)
+	if !ok {
+		return &Error{ErrCode: CodeGateRefused, Msg: fmt.Sprintf("gate %s refused: the run stops here", st.ID)}
+	}
+	return nil
+}
+
+// end emits the terminal event for err and returns it stamped with the run.
+func (r *runner) end(step string, err error) (*RunResult, error) {
+	var e *Error
+	if errors.As(err, &e) {
+		c := *e
+		c.RunID = r.runID
+		if c.Step == "" {
+			c.Step = step
+		}
+		err = &c
+	}
+	dur := time.Since(r.start).Milliseconds()
+	code := codeOf(err, CodeStepCallFailed)
+	if IsCancellation(err) {
+		reason := "cancelled"
+		if code == CodeGateRefused {
+			reason = "gate refused"
+		} else if c := errors.Unwrap(err); c != nil {
+			reason = c.Error()
+		}
+		r.emit(EventRunCancelled, RunCancelledData{Workflow: r.w.ID, Step: step, ErrorCode: code, Reason: reason, DurationMS: dur})
+	} else {
+		r.emit(EventRunFailed, RunFailedData{Workflow: r.w.ID, Step: step, ErrorCode: code, Error: sanitize.Text(messageOf(err)), DurationMS: dur})
+	}
+	return nil, err
+}
+
+func codeOf(err error, fallback string) string {
+	var c interface{ Code() string }
+	if errors.As(err, &c) {
+		return c.Code()
+	}
+	return fallback
+}
+
+func messageOf(err error) string {
+	if m, ok := err.(interface{ Message() string }); ok {
+		if c := errors.Unwrap(err); c != nil {
+			return m.Message() + ": " + c.Error()
+		}
+		return m.Message()
+	}
+	return err.Error()
+}
+
+func valueOf(res *ToolResult) *stepValue {
+	v := &stepValue{text: res.Text(), isError: res.IsError}
+	if len(res.Structured) > 0 && !bytes.Equal(bytes.TrimSpace(res.Structured), []byte("null")) {
+		dec := json.NewDecoder(bytes.NewReader(res.Structured))
+		dec.UseNumber()
+		var s any
+		if dec.Decode(&s) == nil {
+			v.structured, v.hasStructured = s, true
+		}
+	}
+	return v
+}
+
+func clip(s string, n int) string {
+	s = strings.TrimSpace(s)
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8Start(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+func utf8Start(b byte) bool { return b&0xC0 != 0x80 }

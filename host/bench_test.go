@@ -1,0 +1,123 @@
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/relavium/relavium/engine"
+)
+
+// BenchmarkRatioCallPath measures one tools/call through the host (lookup
+// by id, argument validation, progress routing, deadline, result bound and
+// conversion) against the raw go-sdk ClientSession.CallTool on the same
+// in-memory server, in the same run. Target: ≤ 1.05×.
+func BenchmarkRatioCallPath(b *testing.B) {
+	srv := inprocServer()
+	h, err := Start(context.Background(), Options{Servers: []Server{memoryServer(b, "m", srv)}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer h.Close()
+	id, _ := h.Lookup("mcp_m_echo")
+
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := srv.Connect(context.Background(), st, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ss.Close()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "raw", Version: "1"}, nil).
+		Connect(context.Background(), ct, &mcp.ClientSessionOptions{ProtocolVersion: ProtocolVersion})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer cs.Close()
+
+	args := json.RawMessage(`{"message":"hello"}`)
+	ctx := context.Background()
+	host := func() {
+		if _, err := h.Call(ctx, id, args, engine.CallOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	raw := func() {
+		if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "echo", Arguments: args}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	ratio := interleave(b, host, raw)
+	b.ReportMetric(ratio, "ratio")
+	b.ReportMetric(1.05, "target")
+}
+
+// interleave runs subject and baseline b.N times each in alternating
+// chunks (so drift on a shared machine hits both alike) and returns
+// subject time / baseline time.
+func interleave(b *testing.B, subject, baseline func()) float64 {
+	for i := 0; i < 50; i++ { // warm both paths
+		subject()
+		baseline()
+	}
+	const chunk = 64
+	var ts, tb time.Duration
+	b.ResetTimer()
+	for done := 0; done < b.N; done += chunk {
+		n := min(chunk, b.N-done)
+		t0 := time.Now()
+		for i := 0; i < n; i++ {
+			baseline()
+		}
+		t1 := time.Now()
+		for i := 0; i < n; i++ {
+			subject()
+		}
+		ts += time.Since(t1)
+		tb += t1.Sub(t0)
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(ts.Nanoseconds())/float64(b.N), "subject-ns/op")
+	b.ReportMetric(float64(tb.Nanoseconds())/float64(b.N), "baseline-ns/op")
+	return float64(ts) / float64(tb)
+}
+
+// BenchmarkRatioConnect8 measures Start (spawn, initialize, tools/list) of
+// 8 real stdio servers against Start of one, in the same run. Target:
+// ≤ 1.3× (the connects run concurrently).
+func BenchmarkRatioConnect8(b *testing.B) {
+	servers := func(n int) []Server {
+		out := make([]Server, n)
+		for i := range out {
+			out[i] = stdioServer(b, fmt.Sprintf("s%d", i), "ok")
+		}
+		return out
+	}
+	one, eight := servers(1), servers(8)
+	start := func(s []Server) time.Duration {
+		t0 := time.Now()
+		h, err := Start(context.Background(), Options{Servers: s})
+		d := time.Since(t0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		_ = h.Close()
+		return d
+	}
+	start(one) // warm the page cache
+	var t1, t8 time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		t1 += start(one)
+		t8 += start(eight)
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(t1.Milliseconds())/float64(b.N), "one-ms")
+	b.ReportMetric(float64(t8.Milliseconds())/float64(b.N), "eight-ms")
+	b.ReportMetric(float64(t8)/float64(t1), "ratio")
+	b.ReportMetric(1.3, "target")
+}
+

@@ -1,0 +1,156 @@
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/relavium/relavium/engine"
+)
+
+// Call validates args against the tool's compiled schema and calls it on its
+// server, routed by id. The call is bounded by CallOptions.Timeout (else
+// 60 s); cancelling ctx cancels it at the server (notifications/cancelled).
+// Progress for this call goes to opts.OnProgress and as agent:tool_progress
+// events, all of it delivered before Call returns. A tool error is a result
+// with IsError set; a result whose text exceeds 1 MiB is an error (E512),
+// never half a result.
+func (h *Host) Call(ctx context.Context, id engine.ToolID, args json.RawMessage, opts engine.CallOptions) (*engine.ToolResult, error) {
+	h.mu.Lock()
+	if h.closing {
+		h.mu.Unlock()
+		return nil, &Error{ErrCode: CodeHostClosed, Msg: "the MCP host is closed"}
+	}
+	t, ok := h.byID[id]
+	if !ok {
+		h.mu.Unlock()
+		return nil, &Error{ErrCode: CodeUnknownTool, Msg: fmt.Sprintf("no admitted tool has id %q", id)}
+	}
+	h.calls.Add(1)
+	h.callSeq++
+	seq := h.callSeq
+	h.mu.Unlock()
+	defer h.calls.Done()
+
+	c := t.conn
+	if f := c.failure(); f != nil {
+		return nil, &Error{ErrCode: CodeServerNotReady, Server: c.srv.Name, Msg: "is not running", Cause: f}
+	}
+	if len(args) == 0 {
+		args = json.RawMessage("{}")
+	}
+	if t.validate != nil {
+		if err := t.validate(args); err != nil {
+			return nil, err
+		}
+	}
+	timeout := opts.Timeout
+	if timeout <= 0 {
+		timeout = h.opts.Timeouts.Call
+	}
+
+	// The call ends when the caller cancels, when its server or the host goes
+	// away (Close cancels before it closes anything), or at its deadline.
+	callCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	stop := context.AfterFunc(c.ctx, func() { cancel(context.Cause(c.ctx)) })
+	defer stop()
+	deadline := &deadlineCause{what: "tools/call " + t.def.Name, d: timeout}
+	tctx, tcancel := context.WithTimeoutCause(callCtx, timeout, deadline)
+	defer tcancel()
+
+	token := "relavium-" + strconv.FormatUint(seq, 10)
+	stream := &callStream{callID: token, onProgress: opts.OnProgress, em: h.em}
+	h.router.add(token, stream)
+	params := &mcp.CallToolParams{Name: t.def.Tool, Arguments: args}
+	params.SetProgressToken(token)
+
+	res, err := c.session().CallTool(tctx, params)
+	h.router.remove(token)
+	stream.drain()
+	if err != nil {
+		if tctx.Err() != nil && c.failure() == nil {
+			c.cancelsOwed.Add(1) // the SDK is sending notifications/cancelled
+		}
+		return nil, c.callFailure(ctx, tctx, deadline, t.def.Name, err)
+	}
+	return convertResult(t.def.Name, res)
+}
+
+// callFailure classifies a failed call when it is classified: the caller's
+// cancellation wins (a person who pressed Esc is not told the server was
+// slow), then the server's end or the host's shutdown, then the deadline.
+func (c *conn) callFailure(ctx, tctx context.Context, deadline *deadlineCause, tool string, err error) error {
+	if ctx.Err() != nil {
+		return &Error{ErrCode: CodeCallCancelled, Server: c.srv.Name, Msg: tool + " cancelled", Cause: context.Cause(ctx)}
+	}
+	if c.ctx.Err() != nil {
+		cause := context.Cause(c.ctx)
+		var se *Error
+		if errors.As(cause, &se) {
+			return &Error{ErrCode: se.ErrCode, Server: c.srv.Name, Msg: tool + ": the server " + se.Msg,
+				ExitStatus: se.ExitStatus, StderrTail: se.StderrTail, Cause: se.Cause}
+		}
+		return &Error{ErrCode: CodeCallCancelled, Server: c.srv.Name, Msg: tool + " cancelled", Cause: cause}
+	}
+	if errors.Is(context.Cause(tctx), deadline) {
+		return &Error{ErrCode: CodeCallDeadline, Server: c.srv.Name, Msg: deadline.Error() + "; raise it with --timeout"}
+	}
+	if ch := c.child(); ch != nil && ch.waitExit(200*time.Millisecond) {
+		ch.waitStderr(100 * time.Millisecond)
+		return &Error{ErrCode: CodeServerExited, Server: c.srv.Name, Msg: tool + ": the server exited during the call",
+			ExitStatus: ch.exitStatus(), StderrTail: ch.ring.Tail(c.secrets)}
+	}
+	return &Error{ErrCode: CodeCallFailed, Server: c.srv.Name, Msg: tool + " failed", Cause: err}
+}
+
+// convertResult turns the SDK result into the engine's, enforcing the 1 MiB
+// bound on the text summed across every part (text blocks and embedded text
+// resources) before anything of it is handed on.
+func convertResult(tool string, res *mcp.CallToolResult) (*engine.ToolResult, error) {
+	total := 0
+	for _, c := range res.Content {
+		switch v := c.(type) {
+		case *mcp.TextContent:
+			total += len(v.Text)
+		case *mcp.EmbeddedResource:
+			if v.Resource != nil {
+				total += len(v.Resource.Text)
+			}
+		}
+	}
+	if total > MaxResultText {
+		return nil, &Error{ErrCode: CodeResultTooLarge,
+			Msg: fmt.Sprintf("%s returned %d bytes of text, over the 1 MiB bound; nothing of it was used", tool, total)}
+	}
+	out := &engine.ToolResult{IsError: res.IsError, Content: make([]engine.Content, 0, len(res.Content))}
+	for _, c := range res.Content {
+		switch v := c.(type) {
+		case *mcp.TextContent:
+			out.Content = append(out.Content, engine.Content{Type: "text", Text: v.Text})
+		case *mcp.ImageContent:
+			out.Content = append(out.Content, engine.Content{Type: "image", MIMEType: v.MIMEType, Data: v.Data})
+		case *mcp.AudioContent:
+			out.Content = append(out.Content, engine.Content{Type: "audio", MIMEType: v.MIMEType, Data: v.Data})
+		case *mcp.EmbeddedResource:
+			if r := v.Resource; r != nil {
+				out.Content = append(out.Content, engine.Content{Type: "resource", URI: r.URI, MIMEType: r.MIMEType, Text: r.Text, Data: r.Blob})
+			}
+		case *mcp.ResourceLink:
+			out.Content = append(out.Content, engine.Content{Type: "resource_link", URI: v.URI, Name: v.Name, MIMEType: v.MIMEType})
+		}
+	}
+	if res.StructuredContent != nil {
+		b, err := json.Marshal(res.StructuredContent)
+		if err != nil {
+			return nil, &Error{ErrCode: CodeCallFailed, Msg: tool + " returned structured content that does not encode", Cause: err}
+		}
+		out.Structured = b
+	}
+	return out, nil
+}

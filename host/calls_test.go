@@ -1,0 +1,255 @@
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/relavium/relavium/engine"
+)
+
+func TestCallDeadlineAndCancellationAreDistinct(t *testing.T) {
+	h := startHost(t, Options{Servers: []Server{stdioServer(t, "s", "ok")}})
+
+	_, err := callTool(t, h, context.Background(), "mcp_s_slow", `{"ms":30000}`, engine.CallOptions{Timeout: 200 * time.Millisecond})
+	if codeOf(err) != CodeCallDeadline || !IsDeadline(err) || IsCancelled(err) {
+		t.Errorf("deadline: %v", err)
+	}
+
+	ctx, cancel := context.WithCancelCause(context.Background())
+	time.AfterFunc(200*time.Millisecond, func() { cancel(errors.New("the person pressed Esc")) })
+	_, err = callTool(t, h, ctx, "mcp_s_slow", `{"ms":30000}`, engine.CallOptions{})
+	if codeOf(err) != CodeCallCancelled || !IsCancelled(err) || IsDeadline(err) || !strings.Contains(err.Error(), "pressed Esc") {
+		t.Errorf("cancel: %v", err)
+	}
+	// Both cancellations reached the server (notifications/cancelled).
+	deadline := time.Now().Add(10 * time.Second)
+	for callText(t, h, "mcp_s_cancelled", `{}`) != "2" {
+		if time.Now().After(deadline) {
+			t.Fatalf("the server saw %s cancellations, want 2", callText(t, h, "mcp_s_cancelled", `{}`))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// The precedence is decided when the failure is classified: a caller that
+// cancelled is told so even when the deadline had also elapsed by then.
+func TestCancellationWinsOverAnElapsedDeadline(t *testing.T) {
+	c := &conn{srv: Server{Name: "s"}, ctx: context.Background()}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	d := &deadlineCause{what: "tools/call x", d: time.Nanosecond}
+	tctx, tcancel := context.WithTimeoutCause(context.Background(), time.Nanosecond, d)
+	defer tcancel()
+	<-tctx.Done()
+	if err := c.callFailure(ctx, tctx, d, "x", context.DeadlineExceeded); codeOf(err) != CodeCallCancelled {
+		t.Errorf("both elapsed: %v, want cancelled", err)
+	}
+	if err := c.callFailure(context.Background(), tctx, d, "x", context.DeadlineExceeded); codeOf(err) != CodeCallDeadline {
+		t.Errorf("deadline only: %v", err)
+	}
+}
+
+func TestProgressIsRoutedToItsCallInOrderAndComplete(t *testing.T) {
+	rec := &recorder{}
+	h := startHost(t, Options{Emitter: rec, Servers: []Server{stdioServer(t, "p", "ok")}})
+	const steps = 200
+	var wg sync.WaitGroup
+	got := make([][]engine.Progress, 2)
+	for i := range got {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var mu sync.Mutex
+			res, err := callTool(t, h, context.Background(), "mcp_p_progress", `{"steps":200}`, engine.CallOptions{
+				OnProgress: func(p engine.Progress) { mu.Lock(); got[i] = append(got[i], p); mu.Unlock() },
+			})
+			if err != nil || res.Text() != "200 steps" {
+				t.Errorf("call %d: %v %v", i, res, err)
+			}
+			mu.Lock() // everything was delivered before Call returned
+			defer mu.Unlock()
+			if len(got[i]) != steps {
+				t.Errorf("call %d got %d progress notifications, want all %d", i, len(got[i]), steps)
+				return
+			}
+			for j, p := range got[i] {
+				if p.Progress != float64(j+1) || p.Total != steps {
+					t.Errorf("call %d notification %d = %+v", i, j, p)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	evs := rec.ofType(engine.EventToolProgress)
+	if len(evs) != 2*steps {
+		t.Errorf("%d agent:tool_progress events, want %d", len(evs), 2*steps)
+	}
+	ids := map[string]int{}
+	for _, e := range evs {
+		ids[e.Data.(engine.ToolProgressData).CallID]++
+	}
+	if len(ids) != 2 {
+		t.Errorf("progress call ids: %v", ids)
+	}
+}
+
+func TestProgressFloodIsCoalescedNotBuffered(t *testing.T) {
+	h := startHost(t, Options{Servers: []Server{stdioServer(t, "f", "ok")}})
+	var n int
+	var last engine.Progress
+	res, err := callTool(t, h, context.Background(), "mcp_f_flood", `{"n":10000}`, engine.CallOptions{
+		OnProgress: func(p engine.Progress) {
+			time.Sleep(200 * time.Microsecond) // a consumer slower than the flood
+			n++
+			last = p
+		},
+	})
+	if err != nil || res.Text() != "flooded 10000" {
+		t.Fatalf("flood: %v %v", res, err)
+	}
+	if last.Progress != 10000 {
+		t.Errorf("last progress = %v, want the latest (10000)", last.Progress)
+	}
+	if n == 0 || n > 10000 {
+		t.Errorf("%d progress deliveries", n)
+	}
+	t.Logf("%d of 10000 progress notifications delivered (the rest coalesced)", n)
+	// The host still answers at once.
+	if got := callText(t, h, "mcp_f_echo", `{"message":"after"}`); got != "after" {
+		t.Errorf("echo after flood = %q", got)
+	}
+}
+
+func TestResultTextOverOneMiBFailsTheCall(t *testing.T) {
+	h := startHost(t, Options{Servers: []Server{stdioServer(t, "b", "ok")}})
+	res, err := callTool(t, h, context.Background(), "mcp_b_big", `{"bytes":1048576,"parts":3}`, engine.CallOptions{})
+	if err != nil || len(res.Text()) != MaxResultText {
+		t.Fatalf("exactly 1 MiB: %v", err)
+	}
+	res, err = callTool(t, h, context.Background(), "mcp_b_big", `{"bytes":1048577,"parts":3}`, engine.CallOptions{})
+	if codeOf(err) != CodeResultTooLarge || res != nil {
+		t.Errorf("1 MiB + 1: res=%v err=%v", res != nil, err)
+	}
+}
+
+func TestServerLogsBecomeEvents(t *testing.T) {
+	rec := &recorder{}
+	h := startHost(t, Options{Emitter: rec, Servers: []Server{stdioServer(t, "l", "ok")}})
+	callText(t, h, "mcp_l_log", `{"n":3}`)
+	deadline := time.Now().Add(5 * time.Second)
+	for len(rec.ofType(engine.EventToolLog)) < 3 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	logs := rec.ofType(engine.EventToolLog)
+	if len(logs) != 3 {
+		t.Fatalf("%d log events, want 3 (debug filtered at info)", len(logs))
+	}
+	d := logs[2].Data.(engine.ToolLogData)
+	if d.Server != "l" || d.Level != "info" || d.Logger != "hostile" || string(d.Data) != `"line 3"` {
+		t.Errorf("log event = %+v", d)
+	}
+}
+
+type funcElicitor func(context.Context, engine.ElicitRequest) (engine.ElicitResponse, error)
+
+func (f funcElicitor) Elicit(ctx context.Context, r engine.ElicitRequest) (engine.ElicitResponse, error) {
+	return f(ctx, r)
+}
+
+func TestElicitationPolicies(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		el   engine.Elicitor
+		want string
+	}{
+		{"none", nil, `decline null`},
+		{"decline", DeclineElicitor{}, `decline null`},
+		{"defaults", DefaultsElicitor{}, `accept {"count":3,"name":"anon"}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rec := &recorder{}
+			h := startHost(t, Options{Emitter: rec, Elicitor: tc.el, Servers: []Server{stdioServer(t, "e", "ok")}})
+			if got := callText(t, h, "mcp_e_elicit", `{}`); got != tc.want {
+				t.Errorf("elicit = %q, want %q", got, tc.want)
+			}
+			if n := len(rec.ofType(engine.EventElicitationResolved)); n != 1 {
+				t.Errorf("%d elicitation:resolved events", n)
+			}
+		})
+	}
+}
+
+// The go-sdk close deadlock (notes/go-sdk.md §3): a call in flight whose
+// server waits on an elicitation that nobody answers. Close must cancel
+// first and return.
+func TestCloseDuringCallAndPendingElicitation(t *testing.T) {
+	asked := make(chan struct{})
+	el := funcElicitor(func(ctx context.Context, _ engine.ElicitRequest) (engine.ElicitResponse, error) {
+		close(asked)
+		<-ctx.Done()
+		return engine.ElicitResponse{}, ctx.Err()
+	})
+	h := startHost(t, Options{Elicitor: el, Servers: []Server{stdioServer(t, "d", "ok")}})
+	pid := h.Servers()[0].PID
+	errc := make(chan error, 1)
+	go func() {
+		_, err := callTool(t, h, context.Background(), "mcp_d_elicit", `{}`, engine.CallOptions{})
+		errc <- err
+	}()
+	<-asked
+	done := make(chan struct{})
+	go func() { _ = h.Close(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("Close deadlocked on a pending elicitation")
+	}
+	if err := <-errc; codeOf(err) != CodeCallCancelled || !strings.Contains(err.Error(), "shutting down") {
+		t.Errorf("in-flight call: %v", err)
+	}
+	assertNoProcesses(t, pid)
+}
+
+func TestServerIgnoringCancellationCannotHoldTheCallOrClose(t *testing.T) {
+	h := startHost(t, Options{Servers: []Server{stdioServer(t, "i", "ignore-cancel")}})
+	pid := h.Servers()[0].PID
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	began := time.Now()
+	_, err := callTool(t, h, ctx, "mcp_i_slow", `{"ms":60000}`, engine.CallOptions{})
+	if codeOf(err) != CodeCallCancelled {
+		t.Errorf("err = %v", err)
+	}
+	if d := time.Since(began); d > 10*time.Second {
+		t.Errorf("the call was held %v by a server ignoring cancellation", d)
+	}
+	_ = h.Close()
+	assertNoProcesses(t, pid)
+}
+
+func TestStartCancelledDuringConnect(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(300*time.Millisecond, cancel)
+	_, err := Start(ctx, Options{Servers: []Server{stdioServer(t, "n", "no-init")}})
+	var se *StartError
+	if !errors.As(err, &se) || se.Failures[0].ErrCode != CodeCallCancelled {
+		t.Fatalf("err = %v", err)
+	}
+	assertNoProcesses(t, se.Servers[0].PID)
+}
+
+func TestSchemaDefaults(t *testing.T) {
+	got, ok := SchemaDefaults(json.RawMessage(`{"type":"object","properties":{"a":{"type":"string","default":"x"},"b":{"type":"integer"}},"required":["a"]}`))
+	if !ok || len(got) != 1 || got["a"] != "x" {
+		t.Errorf("defaults = %v %v", got, ok)
+	}
+	if _, ok := SchemaDefaults(json.RawMessage(`{"type":"object","properties":{"b":{"type":"integer"}},"required":["b"]}`)); ok {
+		t.Error("a required property without a default was accepted")
+	}
+}

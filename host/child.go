@@ -1,0 +1,211 @@
+package host
+
+import (
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"syscall"
+	"time"
+)
+
+// child is one spawned stdio server: its own process group (pgid == pid),
+// three pipes whose parent ends relavium owns, the stderr ring, and the one
+// goroutine that waits for it. Nothing else ever calls Wait.
+type child struct {
+	cmd    *exec.Cmd
+	pid    int
+	stdin  *os.File // parent's write end (the server's stdin)
+	stdout *os.File // parent's read end (the server's stdout)
+	stderr *os.File // parent's read end (the server's stderr)
+	ring   *stderrRing
+
+	exited     chan struct{} // closed once Wait returned
+	waitErr    error         // set before exited is closed
+	stderrDone chan struct{} // closed once the stderr copy ended
+}
+
+// spawn starts command (absolute) in dir with exactly env, in a new process
+// group. The parent ends of the pipes are close-on-exec, so a sibling
+// spawned concurrently never inherits them.
+func spawn(command string, args, env []string, dir string) (*child, error) {
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		closeAll(inR, inW)
+		return nil, err
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		closeAll(inR, inW, outR, outW)
+		return nil, err
+	}
+	cmd := &exec.Cmd{
+		Path:        command,
+		Args:        append([]string{command}, args...),
+		Env:         env,
+		Dir:         dir,
+		Stdin:       inR,
+		Stdout:      outW,
+		Stderr:      errW,
+		SysProcAttr: childSysProcAttr(),
+	}
+	err = cmd.Start()
+	closeAll(inR, outW, errW) // the child's ends: the parent keeps none
+	if err != nil {
+		closeAll(inW, outR, errR)
+		return nil, err
+	}
+	c := &child{
+		cmd:        cmd,
+		pid:        cmd.Process.Pid,
+		stdin:      inW,
+		stdout:     outR,
+		stderr:     errR,
+		ring:       &stderrRing{},
+		exited:     make(chan struct{}),
+		stderrDone: make(chan struct{}),
+	}
+	go func() {
+		c.waitErr = cmd.Wait()
+		close(c.exited)
+	}()
+	go func() {
+		_, _ = io.Copy(c.ring, c.stderr)
+		close(c.stderrDone)
+	}()
+	return c, nil
+}
+
+func closeAll(fs ...*os.File) {
+	for _, f := range fs {
+		_ = f.Close()
+	}
+}
+
+// hasExited reports whether the server process has ended.
+func (c *child) hasExited() bool {
+	select {
+	case <-c.exited:
+		return true
+	default:
+		return false
+	}
+}
+
+// waitExit waits up to d for the process to end and reports whether it did.
+func (c *child) waitExit(d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-c.exited:
+		return true
+	case <-t.C:
+		return false
+	}
+}
+
+// waitStderr waits up to d for the stderr pipe to reach EOF.
+func (c *child) waitStderr(d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-c.stderrDone:
+	case <-t.C:
+	}
+}
+
+// exitStatus describes how the process ended ("exit status 3", "signal:
+// killed"), or "" while it runs.
+func (c *child) exitStatus() string {
+	if !c.hasExited() {
+		return ""
+	}
+	if c.waitErr == nil {
+		return "exit status 0"
+	}
+	var ee *exec.ExitError
+	if errors.As(c.waitErr, &ee) {
+		return ee.ProcessState.String()
+	}
+	return c.waitErr.Error()
+}
+
+// terminate ends the child and its whole process group and returns only
+// once the child is reaped, no member of its group is left alive and its
+// stderr is drained. The session has already closed stdin; the server gets
+// grace to exit on that EOF, then the group gets SIGTERM, then after grace
+// SIGKILL. Idempotent in effect; safe to call on an exited child.
+func (c *child) terminate(grace time.Duration) {
+	_ = c.stdin.Close() // EOF: the polite request (already closed by the session, normally)
+	timer := time.NewTimer(grace)
+	select {
+	case <-c.exited:
+	case <-timer.C:
+	}
+	timer.Stop()
+	if c.groupAlive() {
+		_ = syscall.Kill(-c.pid, syscall.SIGTERM)
+		if !c.waitGroupGone(grace) {
+			_ = syscall.Kill(-c.pid, syscall.SIGKILL)
+			c.waitGroupGone(0)
+		}
+	}
+	<-c.exited
+	// Every writer of the stderr pipe is dead now, unless a member escaped the
+	// group (setsid): then stop reading rather than wait for it.
+	timer = time.NewTimer(200 * time.Millisecond)
+	select {
+	case <-c.stderrDone:
+	case <-timer.C:
+		_ = c.stderr.Close()
+		<-c.stderrDone
+	}
+	timer.Stop()
+	_ = c.stderr.Close()
+	_ = c.stdout.Close()
+}
+
+// groupAlive reports whether the child or any process of its group is still
+// alive (a zombie is not).
+func (c *child) groupAlive() bool {
+	if !c.hasExited() {
+		return true
+	}
+	return groupAlive(c.pid)
+}
+
+// waitGroupGone polls until the child has exited and its group is empty.
+// With limit 0 it waits without bound (after SIGKILL, which cannot be
+// ignored). It reports whether the group is gone.
+func (c *child) waitGroupGone(limit time.Duration) bool {
+	var deadline time.Time
+	if limit > 0 {
+		deadline = time.Now().Add(limit)
+	}
+	pause := 5 * time.Millisecond
+	for {
+		if !c.groupAlive() {
+			return true
+		}
+		if limit > 0 && time.Now().After(deadline) {
+			return false
+		}
+		exited := c.exited
+		if c.hasExited() {
+			exited = nil // already closed: wait on the timer only
+		}
+		t := time.NewTimer(pause)
+		select {
+		case <-exited:
+		case <-t.C:
+		}
+		t.Stop()
+		if pause < 50*time.Millisecond {
+			pause *= 2
+		}
+	}
+}

@@ -1,0 +1,227 @@
+package config
+
+import (
+	"fmt"
+	"strings"
+)
+
+// checker collects every problem of a load; nothing stops at the first.
+type checker struct {
+	problems []Problem
+	warnings []Problem
+}
+
+// ruleOf names the rule behind a code: the stable, human-readable id a
+// Problem carries beside its code.
+func ruleOf(code string) string {
+	switch code {
+	case CodeSyntax:
+		return "syntax"
+	case CodeUnknownKey:
+		return "unknown-key"
+	case CodeType:
+		return "type"
+	case CodeRequired:
+		return "required"
+	case CodeName:
+		return "name"
+	case CodeDuplicateName:
+		return "duplicate-name"
+	case CodeTransport:
+		return "transport"
+	case CodeRefExcludes:
+		return "ref-excludes-inline"
+	case CodeStdioOnly:
+		return "stdio-only-field"
+	case CodeNetworkOnly:
+		return "network-only-field"
+	case CodeConnectTimeout:
+		return "connect-timeout"
+	case CodeEnvDenied:
+		return "env-denied"
+	case CodeEnvPath:
+		return "env-path"
+	case CodeEnvName:
+		return "env-name"
+	case CodeURL:
+		return "url"
+	case CodeSecretRef:
+		return "secret-ref"
+	case CodeTheme:
+		return "theme"
+	case CodeToolsAllowlist:
+		return "tools-allowlist"
+	case CodeAgentName:
+		return "agent-name"
+	case CodeUnknownRef:
+		return "unknown-ref"
+	case CodeSSEDeprecated:
+		return "sse-deprecated"
+	case CodeUnreadable:
+		return "unreadable"
+	case CodeValue:
+		return "value"
+	case CodeYAMLFeature:
+		return "yaml-feature"
+	}
+	return "config"
+}
+
+func (c *checker) add(code string, at Pos, field, format string, a ...any) *Problem {
+	c.problems = append(c.problems, Problem{
+		Code: code, Rule: ruleOf(code), Severity: severityError,
+		File: at.File, Line: at.Line, Column: at.Col, Field: field,
+		Message: fmt.Sprintf(format, a...),
+	})
+	return &c.problems[len(c.problems)-1]
+}
+
+func (c *checker) warn(code string, at Pos, field, format string, a ...any) {
+	c.warnings = append(c.warnings, Problem{
+		Code: code, Rule: ruleOf(code), Severity: severityWarning,
+		File: at.File, Line: at.Line, Column: at.Col, Field: field,
+		Message: fmt.Sprintf(format, a...),
+	})
+}
+
+// wrongType reports a value of the wrong type, saying what was found.
+func (c *checker) wrongType(f *field, path, want string) {
+	got := f.val.kind.String()
+	if f.val.spelled != "" && (f.val.kind == kindFloat || f.val.kind == kindOther) {
+		got += " (" + f.val.spelled + ")"
+	}
+	c.add(CodeType, f.at(), path, "must be %s, got %s", want, got)
+}
+
+// str returns a string field's value. ok is false (and a problem was
+// reported, unless the value was already reported) when it is not a string.
+func (c *checker) str(f *field, path string) (string, bool) {
+	switch f.val.kind {
+	case kindString:
+		return f.val.str, true
+	case kindBad:
+		return "", false
+	}
+	c.wrongType(f, path, "a string")
+	return "", false
+}
+
+// required is str for a field that must not be empty.
+func (c *checker) required(f *field, path, what string) (string, bool) {
+	if f.val.kind == kindNull {
+		c.add(CodeRequired, f.at(), path, "is empty: %s", what)
+		return "", false
+	}
+	s, ok := c.str(f, path)
+	if !ok {
+		return "", false
+	}
+	if strings.TrimSpace(s) == "" {
+		c.add(CodeRequired, f.at(), path, "is empty: %s", what)
+		return "", false
+	}
+	return s, true
+}
+
+func (c *checker) boolean(f *field, path string) (bool, bool) {
+	switch f.val.kind {
+	case kindBool:
+		return f.val.bool, true
+	case kindBad:
+		return false, false
+	}
+	c.wrongType(f, path, "true or false")
+	return false, false
+}
+
+// strItem is one string element of an array, with its index and place.
+type strItem struct {
+	val   string
+	index int
+	pos   Pos
+}
+
+// strItems returns the string elements of an array; null reads as absent
+// (present false). Every element of another type is reported; ok is false
+// when anything was.
+func (c *checker) strItems(f *field, path, code, plural, singular string) (items []strItem, present, ok bool) {
+	switch f.val.kind {
+	case kindNull:
+		return nil, false, true
+	case kindBad:
+		return nil, true, false
+	case kindArray:
+	default:
+		c.add(code, f.at(), path, "must be an array of %s, got %s", plural, f.val.kind)
+		return nil, true, false
+	}
+	ok = true
+	items = []strItem{}
+	for i, it := range f.val.items {
+		p := it.pos
+		if p.Line == 0 {
+			p = f.at()
+		}
+		switch it.kind {
+		case kindString:
+			items = append(items, strItem{val: it.str, index: i, pos: p})
+		case kindBad:
+			ok = false
+		default:
+			c.add(code, p, fmt.Sprintf("%s[%d]", path, i), "must be %s, got %s", singular, it.kind)
+			ok = false
+		}
+	}
+	return items, true, ok
+}
+
+// table returns a table field; null reads as an empty table.
+func (c *checker) table(f *field, path, want string) (*node, bool) {
+	switch f.val.kind {
+	case kindTable:
+		return f.val, true
+	case kindNull:
+		return &node{kind: kindTable, pos: f.keyPos}, true
+	case kindBad:
+		return nil, false
+	}
+	c.wrongType(f, path, want)
+	return nil, false
+}
+
+// unknownKeys reports every key outside known, with a hint where one helps.
+func (c *checker) unknownKeys(t *node, path string, known []string, hint func(string) string) {
+	for _, f := range t.fields {
+		if contains(known, f.key) {
+			continue
+		}
+		msg := fmt.Sprintf("unknown key %q", f.key)
+		if h := hint(f.key); h != "" {
+			msg += "; " + h
+		} else if s := suggest(f.key, known); s != "" {
+			msg += fmt.Sprintf("; did you mean %q?", s)
+		}
+		msg += " (known: " + strings.Join(known, ", ") + ")"
+		c.add(CodeUnknownKey, f.keyPos, join(path, f.key), "%s", msg)
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// join builds a field path: join("mcp_servers[0]", "env") = mcp_servers[0].env.
+func join(path, key string) string {
+	if key == "" {
+		key = `""`
+	}
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}

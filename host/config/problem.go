@@ -1,0 +1,210 @@
+package config
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+)
+
+// Problem codes. E200 is the aggregate error Load, Agent and Validate return;
+// every Problem inside it carries one of the rule codes below. A code never
+// changes meaning.
+const (
+	CodeInvalid          = "E200" // configuration invalid: carries every Problem
+	CodeSyntax           = "E201" // the file does not parse (TOML/YAML syntax, duplicate key)
+	CodeUnknownKey       = "E202" // a key the schema does not know
+	CodeType             = "E203" // a value of the wrong type
+	CodeRequired         = "E204" // a required field is missing
+	CodeName             = "E205" // a server or agent name outside the allowed charset
+	CodeDuplicateName    = "E206" // a name declared twice (within a file, across files, within an agent)
+	CodeTransport        = "E207" // a transport outside stdio|http|websocket (sse alias)
+	CodeRefExcludes      = "E208" // an inline field beside `ref`
+	CodeStdioOnly        = "E209" // command/args/env on a network transport
+	CodeNetworkOnly      = "E210" // url/allow_local_endpoint on stdio
+	CodeConnectTimeout   = "E211" // connect_timeout_ms not a positive integer <= 600000
+	CodeEnvDenied        = "E212" // an env entry on the shared denylist (consent.CheckEnv)
+	CodeEnvPath          = "E213" // a declared PATH
+	CodeEnvName          = "E214" // an env name that is not a portable variable name
+	CodeURL              = "E215" // a url the network guard refuses (netguard.AdmitURL)
+	CodeSecretRef        = "E216" // a {{…}} in an env value that is not exactly {{secrets.NAME}}
+	CodeTheme            = "E217" // theme outside auto|dark|light|high-contrast|mono
+	CodeToolsAllowlist   = "E218" // a malformed, duplicate or widening tools_allowlist entry
+	CodeAgentName        = "E219" // an agent name that differs from its file name
+	CodeUnknownRef       = "E220" // `ref` naming no registration
+	CodeSSEDeprecated    = "E221" // warning: transport sse is a deprecated alias of http
+	CodeUnreadable       = "E222" // a config file that cannot be read (I/O, size, encoding)
+	CodeAgentNotFound    = "E223" // --agent names no agent file
+	CodeValue            = "E224" // an empty or unusable value (empty command, NUL byte)
+	CodeYAMLFeature      = "E225" // a YAML feature agent files do not accept (alias, tag, merge, several documents)
+	severityError        = "error"
+	severityWarning      = "warning"
+	maxConfigFileBytes   = 1 << 20
+	maxConnectTimeoutMS  = 600000
+	maxServerNameLen     = 48
+	maxAllowlistEntryLen = 128
+)
+
+// Problem is one authored mistake (or, with Severity "warning", one
+// deprecation) at a precise place.
+type Problem struct {
+	Code     string `json:"code"`
+	Rule     string `json:"rule"`
+	Severity string `json:"severity"`
+	File     string `json:"file"`
+	Line     int    `json:"line"`
+	Column   int    `json:"column"`
+	// Field is the path of the offending field, e.g. mcp_servers[0].env.PATH.
+	Field   string `json:"field"`
+	Message string `json:"message"`
+	// Related are other places the problem names (the first declaration of
+	// a duplicate name).
+	Related []Pos `json:"related,omitempty"`
+	// Cause is the refusal of the package that owns the rule (consent's env
+	// denylist, netguard's url admission): {"code","message"} or a string.
+	Cause any `json:"cause,omitempty"`
+}
+
+// Pos returns where the problem sits.
+func (p Problem) Pos() Pos { return Pos{File: p.File, Line: p.Line, Col: p.Column} }
+
+// String renders the problem like a compiler: file:line:col: field: message.
+func (p Problem) String() string { return p.render("") }
+
+func (p Problem) render(base string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s:%d:%d: ", displayPath(base, p.File), p.Line, p.Column)
+	if p.Field != "" {
+		b.WriteString(p.Field)
+		b.WriteString(": ")
+	}
+	if p.Severity == severityWarning {
+		b.WriteString("warning: ")
+	}
+	b.WriteString(p.Message)
+	fmt.Fprintf(&b, " [%s]", p.Code)
+	return b.String()
+}
+
+// displayPath shows a file relative to base when it lies inside it.
+func displayPath(base, file string) string {
+	if base == "" || file == "" {
+		return file
+	}
+	rel, err := filepath.Rel(base, file)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return file
+	}
+	return rel
+}
+
+// Error is the one error Load, Agent and Validate return for authored
+// mistakes: every problem of every file, found in one pass. It exits 2.
+type Error struct {
+	Problems []Problem
+	Warnings []Problem
+	// Files are the files that were read.
+	Files []string
+	// Base is the directory paths are shown relative to in the human form.
+	Base string
+}
+
+// Code is E200.
+func (e *Error) Code() string { return CodeInvalid }
+
+// ExitCode is 2: an authored mistake.
+func (e *Error) ExitCode() int { return 2 }
+
+// Message summarises the problems.
+func (e *Error) Message() string {
+	files := map[string]bool{}
+	for _, p := range e.Problems {
+		files[p.File] = true
+	}
+	noun := "problems"
+	if len(e.Problems) == 1 {
+		noun = "problem"
+	}
+	fileNoun := "files"
+	if len(files) == 1 {
+		fileNoun = "file"
+	}
+	msg := fmt.Sprintf("configuration invalid: %d %s in %d %s", len(e.Problems), noun, len(files), fileNoun)
+	if len(e.Problems) > 0 {
+		msg += "; first: " + e.Problems[0].render(e.Base)
+	}
+	return msg
+}
+
+func (e *Error) Error() string { return CodeInvalid + ": " + e.Message() }
+
+// ErrorData is what the --json envelope carries beside the error.
+func (e *Error) ErrorData() any {
+	return struct {
+		Problems []Problem `json:"problems"`
+		Warnings []Problem `json:"warnings"`
+		Files    []string  `json:"files"`
+	}{nonNil(e.Problems), nonNil(e.Warnings), nonNilStrings(e.Files)}
+}
+
+// WriteHuman prints one compiler-style line per problem and warning, then a
+// summary.
+func (e *Error) WriteHuman(w io.Writer) error {
+	for _, p := range sortProblems(append(append([]Problem{}, e.Problems...), e.Warnings...), e.Files) {
+		if _, err := fmt.Fprintln(w, p.render(e.Base)); err != nil {
+			return err
+		}
+	}
+	noun := "problems"
+	if len(e.Problems) == 1 {
+		noun = "problem"
+	}
+	_, err := fmt.Fprintf(w, "relavium: configuration invalid: %d %s (%s); nothing was spawned or dialled\n", len(e.Problems), noun, CodeInvalid)
+	return err
+}
+
+func nonNil(p []Problem) []Problem {
+	if p == nil {
+		return []Problem{}
+	}
+	return p
+}
+
+func nonNilStrings(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// AgentNotFoundError is returned when --agent names no agent file. It exits 2.
+type AgentNotFoundError struct {
+	Name      string
+	Dir       string
+	Available []string
+	Suggest   string
+	Cause     error
+}
+
+// Code is E223.
+func (e *AgentNotFoundError) Code() string { return CodeAgentNotFound }
+
+// ExitCode is 2: a usage mistake.
+func (e *AgentNotFoundError) ExitCode() int { return 2 }
+
+// Message names the agents that do exist.
+func (e *AgentNotFoundError) Message() string {
+	msg := fmt.Sprintf("no agent %q: looked for %s", e.Name, e.Dir)
+	if e.Suggest != "" {
+		msg += fmt.Sprintf("; did you mean %q?", e.Suggest)
+	}
+	if len(e.Available) == 0 {
+		return msg + "; the project declares no agents (.relavium/agents/<name>.yaml)"
+	}
+	return msg + "; available: " + strings.Join(e.Available, ", ")
+}
+
+func (e *AgentNotFoundError) Error() string { return CodeAgentNotFound + ": " + e.Message() }
+
+// Unwrap returns the I/O cause, if any.
+func (e *AgentNotFoundError) Unwrap() error { return e.Cause }

@@ -1,0 +1,420 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/relavium/relavium/host/netguard"
+)
+
+// surface is where a server entry is written. Both surfaces share one
+// validator, so the stdio-only / network-only rules are symmetric by
+// construction.
+type surface int
+
+const (
+	registration surface = iota // [[mcp_servers]] in config.toml, named by `name`
+	inline                      // an agent's mcp_servers entry, named by `id`, or a `ref`
+)
+
+func (s surface) nameKey() string {
+	if s == registration {
+		return "name"
+	}
+	return "id"
+}
+
+func (s surface) keys() []string {
+	if s == registration {
+		return []string{"name", "transport", "command", "args", "env", "url", "allow_local_endpoint", "tools_allowlist", "connect_timeout_ms", "autostart"}
+	}
+	return []string{"id", "ref", "transport", "command", "args", "env", "url", "allow_local_endpoint", "connect_timeout_ms", "tools_allowlist"}
+}
+
+// keyHint explains the keys people carry over from the other surface.
+func (s surface) keyHint(key string) string {
+	switch {
+	case s == registration && key == "id":
+		return `a [[mcp_servers]] registration is named with "name" ("id" is the agent-file spelling)`
+	case s == registration && key == "ref":
+		return `"ref" belongs in an agent file's mcp_servers list, where it names a registration like this one`
+	case s == inline && key == "name":
+		return `an agent's inline server is named with "id" ("name" is the config.toml spelling)`
+	case s == inline && key == "autostart":
+		return `"autostart" is accepted only on a [[mcp_servers]] registration in config.toml`
+	case key == "headers":
+		return "header-based auth for network servers is not supported yet"
+	case key == "cwd" || key == "dir":
+		return "a stdio server always runs in the project directory"
+	}
+	return ""
+}
+
+// The transports a declaration may name. "sse" is kept as written so the
+// host picks the legacy HTTP+SSE client for it.
+const (
+	transportStdio     = "stdio"
+	transportHTTP      = "http"
+	transportSSE       = "sse"
+	transportWebsocket = "websocket"
+)
+
+func isNetwork(t string) bool {
+	return t == transportHTTP || t == transportSSE || t == transportWebsocket
+}
+
+// decl is one checked server entry.
+type decl struct {
+	server   Server
+	isRef    bool
+	name     string // the name, id or ref; "" when unusable
+	namePos  Pos
+	allow    []string // a ref's own tools_allowlist
+	allowAt  []Pos
+	allowSet bool
+	ok       bool // the entry raised no problem
+}
+
+// server checks one entry of an mcp_servers list on either surface.
+func (c *checker) server(v *node, path string, surf surface, project string) decl {
+	before := len(c.problems)
+	var d decl
+	if v.kind == kindBad {
+		return d
+	}
+	if v.kind != kindTable {
+		c.add(CodeType, v.pos, path, "each mcp_servers entry must be a table with %s and transport, got %s", surf.nameKey(), v.kind)
+		return d
+	}
+	c.unknownKeys(v, path, surf.keys(), surf.keyHint)
+	if surf == inline && v.get("ref") != nil {
+		d = c.refEntry(v, path)
+	} else {
+		d = c.inlineEntry(v, path, surf, project)
+	}
+	d.ok = len(c.problems) == before
+	return d
+}
+
+// refEntry checks `ref: <registration>` (+ only tools_allowlist).
+func (c *checker) refEntry(v *node, path string) decl {
+	d := decl{isRef: true}
+	rf := v.get("ref")
+	for _, f := range v.fields {
+		if f.key == "ref" || f.key == "tools_allowlist" || !contains(inline.keys(), f.key) {
+			continue
+		}
+		c.add(CodeRefExcludes, f.keyPos, join(path, f.key),
+			"%q cannot sit beside \"ref\": a ref takes its whole connection from the [[mcp_servers]] registration it names, and only tools_allowlist may narrow it (drop ref and declare the server inline with id to set %s)", f.key, f.key)
+	}
+	if name, ok := c.required(rf, join(path, "ref"), "name the [[mcp_servers]] registration to use"); ok {
+		if c.checkServerName(name, rf.at(), join(path, "ref"), "ref") {
+			d.name, d.namePos = name, rf.at()
+		}
+	}
+	if f := v.get("tools_allowlist"); f != nil {
+		d.allow, d.allowAt, d.allowSet = c.allowlist(f, join(path, "tools_allowlist"))
+	}
+	d.server.Pos = v.pos
+	return d
+}
+
+// inlineEntry checks a self-contained declaration (a registration, or an
+// agent's inline entry).
+func (c *checker) inlineEntry(v *node, path string, surf surface, project string) decl {
+	var d decl
+	s := &d.server
+	s.Pos = v.pos
+	nk := surf.nameKey()
+	if f := v.get(nk); f == nil {
+		c.add(CodeRequired, v.pos, join(path, nk), "missing %s: every server needs a name, used in its tool names mcp_<%s>_<tool>", nk, nk)
+	} else if name, ok := c.required(f, join(path, nk), "every server needs a name"); ok {
+		if c.checkServerName(name, f.at(), join(path, nk), nk) {
+			s.Name, d.name, d.namePos = name, name, f.at()
+		}
+	}
+
+	transport := ""
+	if f := v.get("transport"); f == nil {
+		c.add(CodeRequired, v.pos, join(path, "transport"), "missing transport: one of stdio, http, websocket")
+	} else if t, ok := c.required(f, join(path, "transport"), "one of stdio, http, websocket"); ok {
+		transport = c.transport(t, f.at(), join(path, "transport"))
+	}
+	s.Transport = transport
+
+	// Field placement: symmetric on both surfaces.
+	stdioRefused, netRefused := map[string]bool{}, map[string]bool{}
+	if isNetwork(transport) {
+		for _, k := range []string{"command", "args", "env"} {
+			if f := v.get(k); f != nil {
+				stdioRefused[k] = true
+				c.stdioOnly(f, join(path, k), transport)
+			}
+		}
+	}
+	if transport == transportStdio {
+		for _, k := range []string{"url", "allow_local_endpoint"} {
+			if f := v.get(k); f != nil {
+				netRefused[k] = true
+				c.add(CodeNetworkOnly, f.keyPos, join(path, k),
+					"%q is a network-only field: a stdio server is a local program spawned from command (remove %s, or set transport to http or websocket)", k, k)
+			}
+		}
+	}
+
+	if f := v.get("command"); f != nil && !stdioRefused["command"] {
+		s.Command = c.command(f, join(path, "command"))
+	} else if f == nil && transport == transportStdio {
+		c.add(CodeRequired, v.pos, join(path, "command"), "missing command: a stdio server needs the program to spawn (args holds its arguments)")
+	}
+	if f := v.get("args"); f != nil && !stdioRefused["args"] {
+		s.Args = c.args(f, join(path, "args"))
+	}
+	if f := v.get("env"); f != nil && !stdioRefused["env"] {
+		s.Env = c.env(f, join(path, "env"))
+	}
+	optInOK := true // a mistyped opt-in must not also raise an admission refusal
+	if f := v.get("allow_local_endpoint"); f != nil && !netRefused["allow_local_endpoint"] {
+		s.AllowLocalEndpoint, optInOK = c.boolean(f, join(path, "allow_local_endpoint"))
+	}
+	if f := v.get("url"); f != nil && !netRefused["url"] {
+		if u, ok := c.required(f, join(path, "url"), "the server's endpoint, e.g. https://example.com/mcp"); ok {
+			s.URL = u
+			if isNetwork(transport) && optInOK {
+				c.admitURL(u, transport, s.AllowLocalEndpoint, f.at(), join(path, "url"))
+			}
+		}
+	} else if f == nil && isNetwork(transport) {
+		c.add(CodeRequired, v.pos, join(path, "url"), "missing url: a server on transport %q needs the endpoint to connect to", transport)
+	}
+	if transport == transportStdio {
+		s.Dir = project
+	}
+	if f := v.get("connect_timeout_ms"); f != nil {
+		s.ConnectTimeout = c.connectTimeout(f, join(path, "connect_timeout_ms"))
+	}
+	if f := v.get("tools_allowlist"); f != nil {
+		s.ToolsAllowlist, _, _ = c.allowlist(f, join(path, "tools_allowlist"))
+	}
+	if f := v.get("autostart"); f != nil && surf == registration {
+		s.Autostart, _ = c.boolean(f, join(path, "autostart"))
+	}
+	return d
+}
+
+// transport checks the vocabulary and returns the transport to keep ("" when
+// refused). sse is accepted with a deprecation warning.
+func (c *checker) transport(t string, at Pos, path string) string {
+	switch t {
+	case transportStdio, transportHTTP, transportWebsocket:
+		return t
+	case transportSSE:
+		c.warn(CodeSSEDeprecated, at, path, `transport "sse" is a deprecated alias of http: relavium connects with the legacy HTTP+SSE transport; prefer "http" (Streamable HTTP) when the server supports it`)
+		return t
+	}
+	msg := fmt.Sprintf("unknown transport %q: use stdio (a local program), http (Streamable HTTP) or websocket (local only); sse is a deprecated alias of http", t)
+	if h := transportHint(t); h != "" {
+		msg += "; " + h
+	}
+	c.add(CodeTransport, at, path, "%s", msg)
+	return ""
+}
+
+func transportHint(t string) string {
+	l := strings.ToLower(strings.TrimSpace(t))
+	switch l {
+	case transportStdio, transportHTTP, transportWebsocket, transportSSE:
+		return fmt.Sprintf("did you mean %q? (transport names are lowercase)", l)
+	case "streamable-http", "streamable_http", "streamablehttp", "streamable", "https", "http-stream":
+		return `did you mean "http"?`
+	case "ws", "wss", "websockets", "web-socket", "web_socket":
+		return `did you mean "websocket"?`
+	case "stdin", "std", "local", "process", "command", "exec":
+		return `did you mean "stdio"?`
+	}
+	if s := suggest(l, []string{transportStdio, transportHTTP, transportWebsocket}); s != "" {
+		return fmt.Sprintf("did you mean %q?", s)
+	}
+	return ""
+}
+
+func (c *checker) stdioOnly(f *field, path, transport string) {
+	if f.key == "env" {
+		c.add(CodeStdioOnly, f.keyPos, path,
+			"env is refused on transport %q: env is injected into a spawned stdio process, and a network server has no process to inject into (remove env; header auth for network servers is not supported yet)", transport)
+		return
+	}
+	c.add(CodeStdioOnly, f.keyPos, path,
+		"%q is a stdio-only field: a server on transport %q is reached at url, not spawned (remove %s, or set transport = \"stdio\")", f.key, transport, f.key)
+}
+
+func (c *checker) command(f *field, path string) string {
+	s, ok := c.required(f, path, "the program to spawn")
+	if !ok {
+		return ""
+	}
+	switch {
+	case strings.ContainsRune(s, 0):
+		c.add(CodeValue, f.at(), path, "contains a NUL byte, which no program name can hold")
+		return ""
+	case s != strings.TrimSpace(s):
+		c.add(CodeValue, f.at(), path, "has leading or trailing white space: %q", s)
+		return ""
+	case looksLikeCommandLine(s):
+		first, rest, _ := strings.Cut(s, " ")
+		c.add(CodeValue, f.at(), path, "is one program, not a command line (no shell runs it): set command to %q and put [%s] in args", first, quoteList(strings.Fields(rest)))
+		return ""
+	}
+	return s
+}
+
+func quoteList(words []string) string {
+	q := make([]string, len(words))
+	for i, w := range words {
+		q[i] = fmt.Sprintf("%q", w)
+	}
+	return strings.Join(q, ", ")
+}
+
+// looksLikeCommandLine: a word, a blank, then more, where the word is no
+// path ("npx -y pkg"). A path may hold blanks ("/opt/My App/server").
+func looksLikeCommandLine(s string) bool {
+	first, _, found := strings.Cut(s, " ")
+	return found && !strings.ContainsRune(first, '/') || strings.ContainsRune(s, '\t')
+}
+
+func (c *checker) args(f *field, path string) []string {
+	items, _, ok := c.strItems(f, path, CodeType, "strings", "a string")
+	vals := []string{}
+	for _, it := range items {
+		if strings.ContainsRune(it.val, 0) {
+			c.add(CodeValue, it.pos, fmt.Sprintf("%s[%d]", path, it.index), "contains a NUL byte, which no process argument can hold")
+			ok = false
+		}
+		vals = append(vals, it.val)
+	}
+	if !ok {
+		return nil
+	}
+	return vals
+}
+
+func (c *checker) connectTimeout(f *field, path string) time.Duration {
+	switch f.val.kind {
+	case kindBad:
+		return 0
+	case kindInt:
+		n := f.val.num
+		switch {
+		case n <= 0:
+			c.add(CodeConnectTimeout, f.at(), path, "must be a positive number of milliseconds, got %d (leave it out for the transport's default)", n)
+		case n > maxConnectTimeoutMS:
+			c.add(CodeConnectTimeout, f.at(), path, "must be at most %d (10 minutes), got %d", maxConnectTimeoutMS, n)
+		default:
+			return time.Duration(n) * time.Millisecond
+		}
+		return 0
+	}
+	got := f.val.kind.String()
+	if f.val.spelled != "" && f.val.kind != kindString {
+		got += " (" + f.val.spelled + ")"
+	}
+	c.add(CodeConnectTimeout, f.at(), path, "must be a positive integer number of milliseconds, at most %d; got %s", maxConnectTimeoutMS, got)
+	return 0
+}
+
+// allowlist checks tools_allowlist: tool names, each once, never empty.
+// present is false when the field reads as absent (YAML null).
+func (c *checker) allowlist(f *field, path string) (vals []string, at []Pos, present bool) {
+	items, present, ok := c.strItems(f, path, CodeToolsAllowlist, "tool names", "a tool name")
+	if !present {
+		return nil, nil, false
+	}
+	if ok && len(items) == 0 {
+		c.add(CodeToolsAllowlist, f.at(), path, "is empty, which would admit no tool at all: name the tools to admit, or remove tools_allowlist to admit every tool")
+		return nil, nil, true
+	}
+	seen := map[string]strItem{}
+	for _, it := range items {
+		p := fmt.Sprintf("%s[%d]", path, it.index)
+		switch name := it.val; {
+		case name == "":
+			c.add(CodeToolsAllowlist, it.pos, p, "is empty: name a tool the server lists")
+			ok = false
+		case len(name) > maxAllowlistEntryLen:
+			c.add(CodeToolsAllowlist, it.pos, p, "is %d bytes long; MCP tool names are at most %d", len(name), maxAllowlistEntryLen)
+			ok = false
+		case strings.IndexFunc(name, badToolRune) >= 0:
+			c.add(CodeToolsAllowlist, it.pos, p, "%q holds white space or a control character, which no admitted tool name can", name)
+			ok = false
+		}
+		if first, dup := seen[it.val]; dup {
+			c.add(CodeToolsAllowlist, it.pos, p, "%q is listed twice (first as %s[%d] at %d:%d): list each tool once", it.val, path, first.index, first.pos.Line, first.pos.Col).Related = []Pos{first.pos}
+			ok = false
+		} else {
+			seen[it.val] = it
+		}
+		vals, at = append(vals, it.val), append(at, it.pos)
+	}
+	if !ok {
+		return nil, nil, true
+	}
+	return vals, at, true
+}
+
+func badToolRune(r rune) bool {
+	return r <= ' ' || r == 0x7f || (r >= 0x80 && r <= 0x9f) || r == 0x2028 || r == 0x2029
+}
+
+// admitURL asks the network guard, the one owner of url admission.
+func (c *checker) admitURL(u, transport string, allowLocal bool, at Pos, path string) {
+	err := netguard.AdmitURL(u, transport, allowLocal)
+	if err == nil {
+		return
+	}
+	msg := messageOf(err)
+	var ne *netguard.Error
+	if errors.As(err, &ne) {
+		msg = ne.Msg
+		if ne.Remedy != "" {
+			msg += "; " + ne.Remedy
+		}
+	}
+	c.add(CodeURL, at, path, "%s", msg).Cause = causeOf(err)
+}
+
+// coded is implemented by the errors of the packages whose rules config
+// applies (consent, netguard).
+type coded interface {
+	error
+	Code() string
+}
+
+// messageOf is an error's message without its "E…: " code prefix.
+func messageOf(err error) string {
+	if m, ok := err.(interface{ Message() string }); ok {
+		return m.Message()
+	}
+	msg := err.Error()
+	var ce coded
+	if errors.As(err, &ce) {
+		msg = strings.TrimPrefix(msg, ce.Code()+": ")
+	}
+	return msg
+}
+
+// causeOf keeps the owning package's code, message and envelope data (a
+// netguard refusal's reason, address and remedy) for machine readers.
+func causeOf(err error) any {
+	var ce coded
+	if !errors.As(err, &ce) {
+		return err.Error()
+	}
+	cause := map[string]any{"code": ce.Code(), "message": messageOf(ce)}
+	if d, ok := ce.(interface{ ErrorData() any }); ok && d.ErrorData() != nil {
+		cause["data"] = d.ErrorData()
+	}
+	return cause
+}

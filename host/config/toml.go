@@ -1,0 +1,218 @@
+package config
+
+import (
+	"errors"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/pelletier/go-toml/v2"
+	"github.com/pelletier/go-toml/v2/unstable"
+)
+
+// readTOML turns a config.toml into a node tree in which every key and
+// value keeps its line and column. The go-toml decoder checks the document
+// first (syntax, a key defined twice, a table redefined), because the
+// unstable parser that gives positions does not enforce those rules; a
+// document it refuses yields exactly that one syntax problem.
+func readTOML(file string, data []byte) (*node, []Problem) {
+	var probe map[string]any
+	if err := toml.Unmarshal(data, &probe); err != nil {
+		pos := Pos{File: file, Line: 1, Col: 1}
+		msg, key := err.Error(), ""
+		var de *toml.DecodeError
+		if errors.As(err, &de) {
+			pos.Line, pos.Col = de.Position()
+			msg, key = de.Error(), strings.Join(de.Key(), ".")
+		}
+		return nil, []Problem{{
+			Code: CodeSyntax, Rule: ruleOf(CodeSyntax), Severity: severityError, File: file, Line: pos.Line, Column: pos.Col,
+			Field: key, Message: msg + " (fix the TOML syntax; nothing else in this file was checked)",
+		}}
+	}
+	r := &tomlReader{file: file}
+	r.p.Reset(data)
+	root := &node{kind: kindTable, pos: Pos{File: file, Line: 1, Col: 1}}
+	cur := root
+	for r.p.NextExpression() {
+		e := r.p.Expression()
+		switch e.Kind {
+		case unstable.KeyValue:
+			r.keyValue(cur, e)
+		case unstable.Table:
+			cur = r.walk(root, r.keys(e.Key()))
+		case unstable.ArrayTable:
+			cur = r.arrayTable(root, r.keys(e.Key()))
+		}
+	}
+	if err := r.p.Error(); err != nil {
+		pos := Pos{File: file, Line: 1, Col: 1}
+		var pe *unstable.ParserError
+		if errors.As(err, &pe) && len(pe.Highlight) > 0 {
+			pos = r.pos(r.p.Range(pe.Highlight))
+		}
+		return nil, []Problem{{Code: CodeSyntax, Rule: ruleOf(CodeSyntax), Severity: severityError, File: file, Line: pos.Line, Column: pos.Col, Message: err.Error()}}
+	}
+	return root, nil
+}
+
+type tomlReader struct {
+	file string
+	p    unstable.Parser
+}
+
+type keyPart struct {
+	name string
+	pos  Pos
+	end  int // offset just past the key as written
+}
+
+func (r *tomlReader) pos(rg unstable.Range) Pos {
+	if rg.Length == 0 {
+		return Pos{} // the parser records no range for arrays
+	}
+	s := r.p.Shape(rg).Start
+	return Pos{File: r.file, Line: s.Line, Col: s.Column}
+}
+
+func (r *tomlReader) keys(it unstable.Iterator) []keyPart {
+	var parts []keyPart
+	for it.Next() {
+		k := it.Node()
+		parts = append(parts, keyPart{name: string(k.Data), pos: r.pos(k.Raw), end: int(k.Raw.Offset + k.Raw.Length)})
+	}
+	return parts
+}
+
+// keyValue sets a (possibly dotted) key inside tbl.
+func (r *tomlReader) keyValue(tbl *node, e *unstable.Node) {
+	parts := r.keys(e.Key())
+	if len(parts) == 0 {
+		return
+	}
+	t := r.walk(tbl, parts[:len(parts)-1])
+	last := parts[len(parts)-1]
+	v := r.value(e.Value())
+	if v.pos.Line == 0 {
+		v.pos = r.valueStart(last.end)
+	}
+	fillPos(v, last.pos)
+	t.set(last.name, last.pos, v)
+}
+
+// fillPos gives the values the parser left without a range (arrays nested
+// in arrays) the place of their nearest positioned parent.
+func fillPos(n *node, parent Pos) {
+	if n.pos.Line == 0 {
+		n.pos = parent
+	}
+	for _, it := range n.items {
+		fillPos(it, n.pos)
+	}
+}
+
+// valueStart finds where the value of `key = value` begins, for the nodes
+// (arrays) the parser records no range for: past the key, '=' and blanks.
+func (r *tomlReader) valueStart(off int) Pos {
+	data := r.p.Data()
+	blank := func() {
+		for off < len(data) && (data[off] == ' ' || data[off] == '\t') {
+			off++
+		}
+	}
+	blank()
+	if off < len(data) && data[off] == '=' {
+		off++
+	}
+	blank()
+	if off >= len(data) {
+		return Pos{}
+	}
+	return r.pos(unstable.Range{Offset: uint32(off), Length: 1}) //nolint:gosec // config files are bounded to 1 MiB
+}
+
+// walk descends through tables (creating the implicit ones); a name that
+// holds an array of tables means its last element, as TOML defines.
+func (r *tomlReader) walk(t *node, parts []keyPart) *node {
+	for _, part := range parts {
+		f := t.get(part.name)
+		if f == nil {
+			child := &node{kind: kindTable, pos: part.pos}
+			t.set(part.name, part.pos, child)
+			t = child
+			continue
+		}
+		switch {
+		case f.val.kind == kindTable:
+			t = f.val
+		case f.val.kind == kindArray && len(f.val.items) > 0 && f.val.items[len(f.val.items)-1].kind == kindTable:
+			t = f.val.items[len(f.val.items)-1]
+		default:
+			// Unreachable for a document the decoder accepted; stay safe.
+			t = &node{kind: kindTable, pos: part.pos}
+		}
+	}
+	return t
+}
+
+// arrayTable appends a new table to the array named by [[a.b]].
+func (r *tomlReader) arrayTable(root *node, parts []keyPart) *node {
+	if len(parts) == 0 {
+		return &node{kind: kindTable}
+	}
+	t := r.walk(root, parts[:len(parts)-1])
+	last := parts[len(parts)-1]
+	f := t.get(last.name)
+	if f == nil {
+		t.set(last.name, last.pos, &node{kind: kindArray, pos: last.pos})
+		f = t.get(last.name)
+	}
+	elem := &node{kind: kindTable, pos: last.pos}
+	if f.val.kind == kindArray {
+		f.val.items = append(f.val.items, elem)
+	}
+	return elem
+}
+
+func (r *tomlReader) value(v *unstable.Node) *node {
+	n := &node{pos: r.pos(v.Raw), spelled: string(v.Data)}
+	switch v.Kind {
+	case unstable.String:
+		n.kind, n.str = kindString, string(v.Data)
+	case unstable.Bool:
+		n.kind, n.bool = kindBool, string(v.Data) == "true"
+	case unstable.Integer:
+		n.kind = kindInt
+		i, err := strconv.ParseInt(string(v.Data), 0, 64)
+		if err != nil { // out of range: saturate, so range rules refuse it
+			i = math.MaxInt64
+			if len(v.Data) > 0 && v.Data[0] == '-' {
+				i = math.MinInt64
+			}
+		}
+		n.num = i
+	case unstable.Float:
+		n.kind = kindFloat
+	case unstable.Array:
+		n.kind = kindArray
+		it := v.Children()
+		for it.Next() {
+			c := it.Node()
+			if c.Kind == unstable.Comment {
+				continue
+			}
+			n.items = append(n.items, r.value(c))
+		}
+	case unstable.InlineTable:
+		n.kind = kindTable
+		it := v.Children()
+		for it.Next() {
+			if c := it.Node(); c.Kind == unstable.KeyValue {
+				r.keyValue(n, c)
+			}
+		}
+	default:
+		n.kind = kindOther
+	}
+	return n
+}

@@ -1,0 +1,442 @@
+package host
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/host/discovery"
+	"github.com/relavium/relavium/host/netguard"
+)
+
+// conn is one server's connection: its lifetime context, its child process
+// (stdio), its SDK session and what discovery admitted.
+type conn struct {
+	h      *Host
+	srv    Server
+	ctx    context.Context // the server's lifetime: cancelled when it fails or the host closes
+	cancel context.CancelCauseFunc
+
+	env     []string          // stdio: the child's whole environment
+	secrets map[string]string // secret name → injected value, for redaction only
+
+	mu        sync.Mutex
+	state     string
+	ch        *child
+	cs        *mcp.ClientSession
+	fail      *Error
+	connectMS int64
+	protocol  string
+	info      *mcp.Implementation
+	cat       *discovery.Catalogue
+	capture   *discovery.Capture // raw tools/list results for discovery
+	admitted  int
+	skipped   int
+	everLive  bool // a child was spawned or a session opened
+	httpClient *http.Client // the guard's client (http, sse): idle connections closed on shutdown
+	observed  bool // progress is read off the connection, in wire order
+
+	// notifications/cancelled owed to the server (calls retired by a
+	// cancellation or deadline) and seen written. The SDK sends them from a
+	// goroutine after the call returned; shutdown lets them reach the wire
+	// before it closes the session, which would otherwise drop them.
+	cancelsOwed atomic.Int64
+	cancelsSent atomic.Int64
+
+	shutOnce  sync.Once
+	watchDone chan struct{} // closed when the watcher ended (nil: no watcher)
+}
+
+func newConn(h *Host, s Server) *conn {
+	ctx, cancel := context.WithCancelCause(h.ctx)
+	return &conn{h: h, srv: s, ctx: ctx, cancel: cancel, secrets: map[string]string{}}
+}
+
+// prepare resolves what must be known before anything is spawned: the
+// child's environment with every secret.
+func (c *conn) prepare() error {
+	if c.srv.Transport != TransportStdio || c.srv.memory != nil {
+		return nil
+	}
+	env, err := childEnv(c.srv.Name, c.h.opts.Environ, c.srv.Stdio.Env, c.h.opts.Secrets, c.secrets)
+	if err != nil {
+		return err
+	}
+	c.env = env
+	return nil
+}
+
+// deadlineCause marks a context that ended because a deadline of the spec's
+// table elapsed (as opposed to a cancellation).
+type deadlineCause struct {
+	what string
+	d    time.Duration
+}
+
+func (d *deadlineCause) Error() string { return fmt.Sprintf("%s deadline of %s exceeded", d.what, d.d) }
+
+// start connects and discovers. A failure is recorded (and the server torn
+// down at once); Start reads it.
+func (c *conn) start(ctx context.Context) {
+	c.emit(engine.StateConnecting, nil)
+	began := time.Now()
+	cs, ferr := c.connect(ctx)
+	if ferr == nil {
+		c.mu.Lock()
+		c.connectMS = max(time.Since(began).Milliseconds(), 1)
+		c.mu.Unlock()
+		ferr = c.setup(ctx, cs)
+	}
+	if ferr != nil {
+		c.failStart(ferr)
+	}
+}
+
+func (c *conn) connect(ctx context.Context) (*mcp.ClientSession, *Error) {
+	d := c.h.opts.connectTimeout(&c.srv)
+	phase := "network connect (dial through initialize)"
+	if c.srv.Transport == TransportStdio {
+		phase = "stdio connect (spawn through initialize)"
+	}
+	cause := &deadlineCause{what: phase, d: d}
+	cctx, cancel := context.WithTimeoutCause(ctx, d, cause)
+	defer cancel()
+	tr, err := c.transport()
+	if err != nil {
+		return nil, c.connectFailure(ctx, cctx, cause, err)
+	}
+	cs, err := c.newClient().Connect(cctx, tr, &mcp.ClientSessionOptions{ProtocolVersion: ProtocolVersion})
+	if err != nil {
+		return nil, c.connectFailure(ctx, cctx, cause, err)
+	}
+	res := cs.InitializeResult()
+	c.mu.Lock()
+	c.cs = cs
+	c.everLive = true
+	if res != nil {
+		c.protocol = res.ProtocolVersion
+		c.info = res.ServerInfo
+	}
+	c.mu.Unlock()
+	return cs, nil
+}
+
+// setup sets the log level where the protocol needs it and walks tools/list
+// under the discovery deadline.
+func (c *conn) setup(ctx context.Context, cs *mcp.ClientSession) *Error {
+	cause := &deadlineCause{what: "tools/list discovery (the whole walk)", d: c.h.opts.Timeouts.Discovery}
+	dctx, cancel := context.WithTimeoutCause(ctx, c.h.opts.Timeouts.Discovery, cause)
+	defer cancel()
+	if res := cs.InitializeResult(); res != nil && res.Capabilities != nil && res.Capabilities.Logging != nil {
+		// Legacy protocols send no log notification until a level is set.
+		// A server that refuses is still usable: its logs are just not shown.
+		_ = cs.SetLoggingLevel(dctx, &mcp.SetLoggingLevelParams{Level: mcp.LoggingLevel(c.h.opts.LogLevel)})
+	}
+	cat, err := c.discover(dctx, cs)
+	if err != nil {
+		switch {
+		case ctx.Err() != nil:
+			return c.failure0(CodeCallCancelled, "tools/list cancelled", context.Cause(ctx))
+		case errors.Is(context.Cause(dctx), cause):
+			return c.failure0(CodeDiscoveryFailed, cause.Error(), err)
+		}
+		// discovery's own codes (cursor loop, page cap, malformed page, its
+		// deadline) say what went wrong; keep them.
+		code := CodeDiscoveryFailed
+		var de *discovery.Error
+		if errors.As(err, &de) {
+			code = de.Code()
+		}
+		return c.withProcess(c.failure0(code, "tools/list failed", err))
+	}
+	c.mu.Lock()
+	c.cat = cat
+	c.admitted, c.skipped = len(cat.Tools), len(cat.Skipped)
+	c.mu.Unlock()
+	c.emit(engine.StateReady, nil)
+	return nil
+}
+
+func (c *conn) newClient() *mcp.Client {
+	opts := &mcp.ClientOptions{
+		Logger: slog.New(slog.DiscardHandler),
+		// No roots: relavium offers none, and a server such as
+		// server-filesystem replaces its allowed directories with the client's
+		// roots when the client advertises the capability.
+		Capabilities:          &mcp.ClientCapabilities{},
+		LoggingMessageHandler: c.onLog,
+		ElicitationHandler:    c.onElicit,
+	}
+	if !c.observed {
+		opts.ProgressNotificationHandler = c.onProgress
+	}
+	return mcp.NewClient(&mcp.Implementation{Name: "relavium", Version: c.h.opts.ClientVersion}, opts)
+}
+
+// connectFailure classifies a failed connect when it is classified: a
+// cancellation of the caller wins over the deadline, the deadline over
+// anything the SDK reported after it.
+func (c *conn) connectFailure(ctx, cctx context.Context, cause *deadlineCause, err error) *Error {
+	var se *spawnError
+	var ge *netguard.Error
+	switch {
+	case ctx.Err() != nil:
+		return c.failure0(CodeCallCancelled, "connect cancelled", context.Cause(ctx))
+	case errors.Is(context.Cause(cctx), cause):
+		return c.withProcess(c.failure0(CodeConnectDeadline, cause.Error()+"; raise connect_timeout_ms if the server is just slow to start", nil))
+	case errors.As(err, &se):
+		return c.failure0(CodeSpawnFailed, "cannot start "+se.command, se.err)
+	case errors.As(err, &ge):
+		return c.failure0(ge.Code(), "refused by the network guard", ge)
+	}
+	if c.srv.Target != nil {
+		if r := c.srv.Target.Refusal(); r != nil {
+			return c.failure0(r.Code(), "refused by the network guard", r)
+		}
+	}
+	if ch := c.child(); ch != nil && ch.waitExit(200*time.Millisecond) {
+		return c.withProcess(c.failure0(CodeInitializeFailed, "exited during initialize", nil))
+	}
+	return c.withProcess(c.failure0(CodeInitializeFailed, "initialize failed", err))
+}
+
+// failure0 builds a failure of this server.
+func (c *conn) failure0(code, msg string, cause error) *Error {
+	return &Error{ErrCode: code, Server: c.srv.Name, Msg: msg, Cause: cause}
+}
+
+// withProcess adds the child's exit status (if it exited by itself) to a
+// failure. The stderr tail is added once the child is reaped.
+func (c *conn) withProcess(e *Error) *Error {
+	if ch := c.child(); ch != nil {
+		e.ExitStatus = ch.exitStatus()
+	}
+	return e
+}
+
+// failStart records a failed start, tears the server down at once (nothing
+// of a failed server waits for the others) and reports it.
+func (c *conn) failStart(e *Error) {
+	c.shutdown()
+	if ch := c.child(); ch != nil {
+		e.StderrTail = ch.ring.Tail(c.secrets) // reaped: the tail is complete
+	}
+	c.mu.Lock()
+	c.fail = e
+	c.mu.Unlock()
+	c.emit(engine.StateFailed, e)
+}
+
+func (c *conn) child() *child {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.ch
+}
+
+func (c *conn) session() *mcp.ClientSession {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.cs
+}
+
+func (c *conn) failure() *Error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.fail
+}
+
+// watch notices a server that ends by itself: a stdio child that exits, a
+// network session that ends. It is marked failed (exit status and stderr
+// tail), its in-flight calls fail, it is torn down; the others keep working.
+func (c *conn) watch() {
+	cs := c.session()
+	if cs == nil {
+		return
+	}
+	c.watchDone = make(chan struct{})
+	ended := make(chan error, 1)
+	go func() { ended <- cs.Wait() }() // returns once the session is closed, by anyone
+	go func() {
+		defer close(c.watchDone)
+		var exited <-chan struct{}
+		ch := c.child()
+		if ch != nil {
+			exited = ch.exited
+		}
+		var sessionErr error
+		select {
+		case <-exited:
+		case sessionErr = <-ended:
+			ended <- sessionErr // keep it for the final receive
+		case <-c.ctx.Done():
+			<-ended // the shutdown that cancelled ctx closes the session
+			return
+		}
+		if c.h.isClosing() {
+			<-ended
+			return
+		}
+		var e *Error
+		// A session that ended on a protocol error (a non-JSON line on
+		// stdout, an oversized frame) is what broke the server, even when the
+		// child then exits on the closed stdin; an EOF is the child's exit.
+		broke := sessionErr != nil && !errors.Is(sessionErr, io.EOF) && !errors.Is(sessionErr, mcp.ErrConnectionClosed)
+		if !broke && ch != nil && ch.waitExit(200*time.Millisecond) {
+			e = c.withProcess(c.failure0(CodeServerExited, "exited mid-session", nil))
+		} else {
+			e = c.withProcess(c.failure0(CodeConnectionLost, "the session ended", sessionErr))
+		}
+		if ch != nil {
+			ch.waitStderr(100 * time.Millisecond)
+			e.StderrTail = ch.ring.Tail(c.secrets)
+		}
+		c.mu.Lock()
+		c.fail = e // published complete: calls read it concurrently
+		c.mu.Unlock()
+		c.cancel(e)
+		c.emit(engine.StateFailed, e)
+		c.shutdown() // reaps what is left of its process group
+		<-ended
+	}()
+}
+
+func (c *conn) finishWatch() {
+	if c.watchDone != nil {
+		<-c.watchDone
+	}
+}
+
+// shutdown cancels the server's calls and handlers, closes its session and
+// reaps its process group. Once only; concurrent callers wait for it.
+func (c *conn) shutdown() {
+	c.shutOnce.Do(func() {
+		c.cancel(errHostClosing)
+		if cs := c.session(); cs != nil {
+			c.awaitCancels(cancelFlush)
+			_ = cs.Close()
+		}
+		if ch := c.child(); ch != nil {
+			ch.terminate(c.h.opts.Grace)
+			c.h.forgetPID(ch.pid)
+		}
+		c.mu.Lock()
+		client := c.httpClient
+		c.mu.Unlock()
+		if client != nil {
+			client.CloseIdleConnections()
+		}
+	})
+}
+
+// cancelFlush bounds how long shutdown waits for owed cancellation
+// notifications to be written.
+const cancelFlush = time.Second
+
+// awaitCancels waits until every owed notifications/cancelled was written,
+// at most d. A server that died owes nothing (nothing can be written).
+func (c *conn) awaitCancels(d time.Duration) {
+	deadline := time.Now().Add(d)
+	for c.cancelsSent.Load() < c.cancelsOwed.Load() && time.Now().Before(deadline) {
+		if f := c.failure(); f != nil {
+			return
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+// closed reports the end of a server that had been live and had not failed.
+func (c *conn) closed() {
+	c.mu.Lock()
+	report := c.everLive && c.fail == nil
+	if report {
+		c.state = engine.StateClosed
+	}
+	c.mu.Unlock()
+	if report {
+		c.emit(engine.StateClosed, nil)
+	}
+}
+
+func (h *Host) isClosing() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.closing
+}
+
+// status is the server's row in Servers.
+func (c *conn) status() ServerStatus {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	st := ServerStatus{
+		Name:      c.srv.Name,
+		Transport: c.srv.Transport,
+		State:     c.state,
+		ConnectMS: c.connectMS,
+		Protocol:  c.protocol,
+		Tools:     c.admitted,
+		Skipped:   c.skipped,
+	}
+	if st.State == "" {
+		st.State = engine.StateConnecting
+	}
+	if c.info != nil {
+		st.ServerName, st.ServerVersion = c.info.Name, c.info.Version
+	}
+	if c.srv.Stdio != nil {
+		st.Digest = c.srv.Stdio.Digest
+	}
+	if c.srv.Target != nil {
+		st.URL = c.srv.Target.Redacted()
+	}
+	if c.ch != nil {
+		st.PID = c.ch.pid
+	}
+	if c.fail != nil {
+		st.ErrorCode, st.Error = c.fail.ErrCode, c.fail.Message()
+		if c.fail.Cause != nil {
+			st.Error += ": " + c.fail.Cause.Error()
+		}
+		st.ExitStatus, st.StderrTail = c.fail.ExitStatus, c.fail.StderrTail
+	}
+	return st
+}
+
+// emit reports a state change as an mcp:server event. It never carries a
+// secret: the stderr tail is redacted and errors never hold env values.
+func (c *conn) emit(state string, e *Error) {
+	c.mu.Lock()
+	c.state = state
+	d := engine.ServerData{
+		Server:    c.srv.Name,
+		State:     state,
+		Transport: c.srv.Transport,
+		ConnectMS: c.connectMS,
+		Protocol:  c.protocol,
+		Tools:     c.admitted,
+	}
+	if c.ch != nil {
+		d.PID = c.ch.pid
+	}
+	if c.srv.Stdio != nil {
+		d.Digest = c.srv.Stdio.Digest
+	}
+	c.mu.Unlock()
+	if e != nil {
+		d.ErrorCode = e.ErrCode
+		d.Error = e.Message()
+		if e.Cause != nil {
+			d.Error += ": " + e.Cause.Error()
+		}
+		d.StderrTail = e.StderrTail
+	}
+	c.h.em.Emit(engine.Event{Type: engine.EventServer, Data: d})
+}

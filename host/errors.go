@@ -1,0 +1,206 @@
+package host
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Error codes owned by package host (E500–E549). They are stable: the README
+// documents them and scripts match on them.
+const (
+	CodeStartFailed      = "E500" // one or more servers failed to start; every failure is listed
+	CodeSpawnFailed      = "E501" // the stdio command could not be started
+	CodeConnectDeadline  = "E502" // spawn/dial through initialize outlived the connect deadline
+	CodeInitializeFailed = "E503" // the initialize handshake failed (or the server exited during it)
+	CodeDiscoveryFailed  = "E504" // the tools/list walk failed
+	CodeServerExited     = "E505" // a stdio server exited (during a call or mid-session)
+	CodeConnectionLost   = "E506" // a network session ended unexpectedly
+	CodeCallDeadline     = "E510" // a tools/call outlived its deadline
+	CodeCallCancelled    = "E511" // a tools/call was cancelled (Ctrl-C, TUI cancel, shutdown)
+	CodeResultTooLarge   = "E512" // a result's text, summed across parts, exceeds 1 MiB
+	CodeUnknownTool      = "E513" // a ToolID this host never admitted
+	CodeServerNotReady   = "E514" // the tool's server failed or closed
+	CodeCallFailed       = "E515" // the call failed at the protocol or transport level
+	CodeHostClosed       = "E516" // the host is closed
+	CodeBadOptions       = "E517" // Start called with options it cannot honour (a caller bug)
+	CodeSecretMissing    = "E520" // a {{secrets.NAME}} with no value in any secret store
+	CodeSecretFileUnsafe = "E521" // the secrets file is group/other-accessible, a symlink or not a file
+	CodeSecretFileBad    = "E522" // the secrets file does not parse
+	CodeToolNotFound     = "E540" // mcp call: no admitted tool has that name
+	CodeBadCallArgs      = "E541" // mcp call: --args / KEY=VALUE that do not parse
+	CodeNeedsYes         = "E542" // mcp call: a tool not annotated read-only, no one to ask, no --yes
+	CodeToolError        = "E543" // mcp call: the tool returned isError
+	CodeBadTarget        = "E544" // --url/--stdio misuse (both, empty, or a declared server name clash)
+	CodeConsentDenied    = "E545" // the person denied a stdio server's consent
+	CodeCallRefused      = "E546" // mcp call: the person answered no
+)
+
+const (
+	exitFailure = 1
+	exitUsage   = 2
+)
+
+// Error is host's coded error. It satisfies the interfaces package invoke
+// reads (Code, ExitCode, ErrorData, Unwrap), so it travels up unchanged.
+type Error struct {
+	ErrCode string
+	Msg     string
+	Cause   error
+	Exit    int // 0 means 1
+	// Server names the server the failure belongs to, when there is one.
+	Server string
+	// StderrTail is the last lines a stdio server wrote to stderr (secrets
+	// redacted), when the failure is that server's.
+	StderrTail string
+	// ExitStatus describes how a stdio server ended ("exit status 3",
+	// "signal: killed"), when it did.
+	ExitStatus string
+	Data       any
+}
+
+func (e *Error) Error() string {
+	msg := e.ErrCode + ": " + e.Message()
+	if e.Cause != nil {
+		msg += ": " + e.Cause.Error()
+	}
+	return msg
+}
+
+// Message is the human message without code or cause.
+func (e *Error) Message() string {
+	if e.Server != "" {
+		return "server " + e.Server + ": " + e.Msg
+	}
+	return e.Msg
+}
+
+// Code returns the stable error code.
+func (e *Error) Code() string { return e.ErrCode }
+
+// ExitCode is 2 for authored and usage errors, else 1.
+func (e *Error) ExitCode() int {
+	if e.Exit == 0 {
+		return exitFailure
+	}
+	return e.Exit
+}
+
+// ErrorData returns the envelope data: the explicit Data, else the server's
+// exit status and stderr tail when there are some.
+func (e *Error) ErrorData() any {
+	if e.Data != nil {
+		return e.Data
+	}
+	if e.Server == "" && e.StderrTail == "" && e.ExitStatus == "" {
+		return nil
+	}
+	d := map[string]any{}
+	if e.Server != "" {
+		d["server"] = e.Server
+	}
+	if e.ExitStatus != "" {
+		d["exit_status"] = e.ExitStatus
+	}
+	if e.StderrTail != "" {
+		d["stderr_tail"] = e.StderrTail
+	}
+	return d
+}
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Cause }
+
+// WriteHuman prints the error, then the server's stderr tail indented.
+func (e *Error) WriteHuman(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "relavium: %s\n", e.Error())
+	writeTail(&b, e.ExitStatus, e.StderrTail)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func writeTail(b *strings.Builder, status, tail string) {
+	if status != "" {
+		fmt.Fprintf(b, "    %s\n", status)
+	}
+	if tail == "" {
+		return
+	}
+	b.WriteString("    stderr (last lines):\n")
+	for _, line := range strings.Split(strings.TrimRight(tail, "\n"), "\n") {
+		fmt.Fprintf(b, "      | %s\n", line)
+	}
+}
+
+// StartError is Start's failure: every server that failed, and the status
+// of every server as it was when the start was abandoned. Nothing is left
+// running when it is returned.
+type StartError struct {
+	Failures []*Error
+	Servers  []ServerStatus
+}
+
+func (e *StartError) Error() string {
+	parts := make([]string, len(e.Failures))
+	for i, f := range e.Failures {
+		parts[i] = f.Error()
+	}
+	return CodeStartFailed + ": " + e.Message() + ": " + strings.Join(parts, "; ")
+}
+
+// Message is the human message without code or causes.
+func (e *StartError) Message() string {
+	return fmt.Sprintf("%d of %d MCP servers failed to start", len(e.Failures), len(e.Servers))
+}
+
+// Code returns E500.
+func (e *StartError) Code() string { return CodeStartFailed }
+
+// ExitCode is 2 when every failure is an authored one, else 1.
+func (e *StartError) ExitCode() int {
+	for _, f := range e.Failures {
+		if f.ExitCode() != exitUsage {
+			return exitFailure
+		}
+	}
+	return exitUsage
+}
+
+// Unwrap exposes every failure to errors.Is / errors.As.
+func (e *StartError) Unwrap() []error {
+	out := make([]error, len(e.Failures))
+	for i, f := range e.Failures {
+		out[i] = f
+	}
+	return out
+}
+
+// ErrorData is the status of every server (ready, failed, not started).
+func (e *StartError) ErrorData() any { return map[string]any{"servers": e.Servers} }
+
+// WriteHuman lists every failure with its stderr tail.
+func (e *StartError) WriteHuman(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "relavium: %s: %s\n", CodeStartFailed, e.Message())
+	for _, f := range e.Failures {
+		fmt.Fprintf(&b, "  ✗ %s\n", f.Error())
+		writeTail(&b, f.ExitStatus, f.StderrTail)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// IsDeadline reports whether err is a connect or call deadline failure.
+func IsDeadline(err error) bool {
+	var he *Error
+	return errors.As(err, &he) && (he.ErrCode == CodeConnectDeadline || he.ErrCode == CodeCallDeadline)
+}
+
+// IsCancelled reports whether err is a cancellation (as opposed to a
+// deadline or a failure).
+func IsCancelled(err error) bool {
+	var he *Error
+	return errors.As(err, &he) && he.ErrCode == CodeCallCancelled
+}

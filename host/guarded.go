@@ -1,0 +1,152 @@
+package host
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+
+	"github.com/coder/websocket"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/relavium/relavium/host/netguard"
+)
+
+// networkTransport builds an http, sse or websocket transport. This is the
+// only place host reaches the network, and it can only do so through the
+// guard: the http client and the websocket dial come from
+// Options.Guard for a Target that guard admitted (the guard refuses any
+// other). There is no http.Client anywhere else in host.
+func (c *conn) networkTransport() (mcp.Transport, error) {
+	g, t := c.h.opts.Guard, c.srv.Target
+	switch c.srv.Transport {
+	case TransportHTTP:
+		client := c.guardedClient(g, t)
+		// Not wrapped: the SDK feeds the negotiated protocol version and the
+		// standalone GET stream to its own connection type through an
+		// unexported hook a wrapper would hide. Progress comes through the
+		// SDK's notification handler instead (see onProgress).
+		return &mcp.StreamableClientTransport{
+			Endpoint:     t.URL(),
+			HTTPClient:   client,
+			MaxEventSize: netguard.MessageLimit,
+		}, nil
+	case TransportSSE:
+		c.observed = true
+		return &sseTransport{c: c, inner: &mcp.SSEClientTransport{
+			Endpoint:     t.URL(),
+			HTTPClient:   c.guardedClient(g, t),
+			MaxEventSize: netguard.MessageLimit,
+		}}, nil
+	default: // websocket
+		c.observed = true
+		return &wsTransport{c: c, g: g, t: t}, nil
+	}
+}
+
+// guardedClient returns the guard's client for the target and remembers it
+// so shutdown can close its idle connections.
+func (c *conn) guardedClient(g *netguard.Guard, t *netguard.Target) *http.Client {
+	gc := g.HTTPClient(t)
+	// The guard's transport does every byte of I/O; cancelCounter only
+	// looks at what the SDK posts.
+	client := &http.Client{Transport: cancelCounter{inner: gc.Transport, c: c}, CheckRedirect: gc.CheckRedirect, Jar: gc.Jar}
+	c.mu.Lock()
+	c.httpClient = client
+	c.mu.Unlock()
+	return client
+}
+
+// sseTransport ties the legacy SSE stream to the server's lifetime, not to
+// the connect context: the SDK holds its hanging GET with the context given
+// to Connect, so a connect deadline would otherwise end the session the
+// moment it elapsed. The connect deadline still bounds the dial.
+type sseTransport struct {
+	c     *conn
+	inner *mcp.SSEClientTransport
+}
+
+func (t *sseTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	type result struct {
+		conn mcp.Connection
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		conn, err := t.inner.Connect(t.c.ctx)
+		done <- result{conn, err}
+	}()
+	select {
+	case r := <-done:
+		if r.err != nil {
+			return nil, r.err
+		}
+		return &observedConn{Connection: r.conn, c: t.c}, nil
+	case <-ctx.Done():
+		t.c.cancel(context.Cause(ctx)) // ends the pending GET
+		if r := <-done; r.conn != nil {
+			_ = r.conn.Close()
+		}
+		return nil, context.Cause(ctx)
+	}
+}
+
+// wsMaxMessage bounds one websocket message (the same bound as a stdio
+// frame: a websocket has the application bounds only, spec "Discovery and
+// result ingress bounds").
+const wsMaxMessage = mcp.DefaultMaxLineLength
+
+// wsTransport dials a local websocket server through the guard; one
+// websocket message carries one JSON-RPC message.
+type wsTransport struct {
+	c *conn
+	g *netguard.Guard
+	t *netguard.Target
+}
+
+func (t *wsTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	ws, resp, err := t.g.DialWebsocket(ctx, t.t, &websocket.DialOptions{Subprotocols: []string{"mcp"}})
+	if resp != nil && resp.Body != nil {
+		_ = resp.Body.Close()
+	}
+	if err != nil {
+		return nil, err
+	}
+	ws.SetReadLimit(wsMaxMessage)
+	t.c.mu.Lock()
+	t.c.everLive = true
+	t.c.mu.Unlock()
+	return &observedConn{Connection: newWSConn(ws), c: t.c}, nil
+}
+
+// cancelCounter counts the notifications/cancelled POSTed to a Streamable
+// HTTP or SSE server (see conn.cancelsSent): the SDK connection of
+// Streamable HTTP cannot be wrapped, so the count is taken from the body
+// of each POST (the SDK's bodies are in memory; GetBody returns a copy).
+type cancelCounter struct {
+	inner http.RoundTripper
+	c     *conn
+}
+
+func (cc cancelCounter) RoundTrip(req *http.Request) (*http.Response, error) {
+	isCancel := false
+	if req.Method == http.MethodPost && req.GetBody != nil && req.ContentLength > 0 && req.ContentLength < 4096 && cc.c.srv.Transport == TransportHTTP {
+		if body, err := req.GetBody(); err == nil {
+			b, _ := io.ReadAll(io.LimitReader(body, 4096))
+			_ = body.Close()
+			isCancel = bytes.Contains(b, []byte(`"`+methodCancelled+`"`))
+		}
+	}
+	resp, err := cc.inner.RoundTrip(req)
+	if isCancel && err == nil {
+		cc.c.cancelsSent.Add(1)
+	}
+	return resp, err
+}
+
+// CloseIdleConnections reaches the guard's connection pool.
+func (cc cancelCounter) CloseIdleConnections() {
+	if ci, ok := cc.inner.(interface{ CloseIdleConnections() }); ok {
+		ci.CloseIdleConnections()
+	}
+}

@@ -1,0 +1,249 @@
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"sync"
+
+	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/host/discovery"
+)
+
+// Host is a connected set of MCP servers. It implements engine.ToolHost;
+// Close tears every session and child process group down.
+type Host struct {
+	opts   Options
+	em     engine.Emitter
+	ctx    context.Context // the host's lifetime: cancelled FIRST by Close
+	cancel context.CancelCauseFunc
+	router *progressRouter
+
+	mu       sync.Mutex
+	closing  bool
+	conns    []*conn // declaration order
+	tools    []engine.ToolDef
+	byID     map[engine.ToolID]*toolEntry
+	byName   map[string]engine.ToolID
+	skipped  []engine.SkippedTool
+	live     map[int]struct{} // stdio children not yet reaped
+	calls    sync.WaitGroup   // in-flight Calls
+	callSeq  uint64
+	closeErr error
+
+	closeOnce sync.Once
+}
+
+// toolEntry is one admitted tool as the host routes it.
+type toolEntry struct {
+	def      engine.ToolDef
+	conn     *conn
+	tool     *discovery.Tool
+	validate func(args json.RawMessage) error
+}
+
+// errHostClosing is the cancellation cause Close gives every call and handler.
+var errHostClosing = errors.New("relavium is shutting down")
+
+// Start connects every server concurrently under the spec's deadlines, walks
+// each server's tools/list, namespaces the tools across servers and returns
+// the live host. It fails loud: when any server fails, every other one is
+// torn down, nothing is left running, and the StartError lists EVERY
+// failure with the status of every server. ctx bounds the start only; the
+// host lives until Close.
+func Start(ctx context.Context, opts Options) (*Host, error) {
+	opts.withDefaults()
+	if err := checkOptions(&opts); err != nil {
+		return nil, err
+	}
+	hctx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
+	h := &Host{
+		opts:   opts,
+		em:     opts.Emitter,
+		ctx:    hctx,
+		cancel: cancel,
+		router: newProgressRouter(),
+		byID:   map[engine.ToolID]*toolEntry{},
+		byName: map[string]engine.ToolID{},
+		live:   map[int]struct{}{},
+	}
+	// Every secret is resolved before anything is spawned or dialled: a
+	// missing one is an authored error and must not leave half a start.
+	for i := range opts.Servers {
+		c := newConn(h, opts.Servers[i])
+		if err := c.prepare(); err != nil {
+			cancel(err)
+			return nil, err
+		}
+		h.conns = append(h.conns, c)
+	}
+	var wg sync.WaitGroup
+	for _, c := range h.conns {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c.start(ctx)
+		}()
+	}
+	wg.Wait()
+
+	var failures []*Error
+	for _, c := range h.conns {
+		if f := c.failure(); f != nil {
+			failures = append(failures, f)
+		}
+	}
+	if len(failures) > 0 {
+		status := h.Servers() // before teardown: the states the start ended in
+		_ = h.Close()
+		return nil, &StartError{Failures: failures, Servers: status}
+	}
+	h.admit()
+	for _, c := range h.conns {
+		c.watch()
+	}
+	return h, nil
+}
+
+func checkOptions(o *Options) error {
+	seen := map[string]bool{}
+	bad := func(format string, a ...any) error {
+		return &Error{ErrCode: CodeBadOptions, Msg: fmt.Sprintf(format, a...)}
+	}
+	for i := range o.Servers {
+		s := &o.Servers[i]
+		if s.Name == "" {
+			return bad("server %d has no name", i)
+		}
+		if seen[s.Name] {
+			return bad("server %s is given twice", s.Name)
+		}
+		seen[s.Name] = true
+		switch {
+		case s.memory != nil:
+		case s.Transport == TransportStdio:
+			if s.Stdio == nil || s.Stdio.Command == "" || s.Stdio.Command[0] != '/' {
+				return bad("stdio server %s needs a consent-resolved declaration with an absolute command", s.Name)
+			}
+		case s.Transport == TransportHTTP, s.Transport == TransportSSE, s.Transport == TransportWebsocket:
+			if s.Target == nil || o.Guard == nil {
+				return bad("%s server %s needs a Target admitted by Options.Guard", s.Transport, s.Name)
+			}
+		default:
+			return bad("server %s has unknown transport %q", s.Name, s.Transport)
+		}
+	}
+	return nil
+}
+
+// admit namespaces every server's catalogue across the session, assigns the
+// internal ids calls are routed by, and reports every skipped tool.
+func (h *Host) admit() {
+	tools, skipped := namespace(h.conns)
+	h.mu.Lock()
+	for i, t := range tools {
+		id := engine.ToolID(fmt.Sprintf("t%d", i+1))
+		t.def.ID = id
+		h.byID[id] = t
+		h.byName[t.def.Name] = id
+		h.tools = append(h.tools, t.def)
+	}
+	h.skipped = skipped
+	h.mu.Unlock()
+	for _, s := range skipped {
+		h.em.Emit(engine.Event{Type: engine.EventToolSkipped, Data: engine.ToolSkippedData(s)})
+	}
+}
+
+// Tools lists every admitted tool in a stable order (declaration order of
+// servers, then the server's own order).
+func (h *Host) Tools() []engine.ToolDef {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]engine.ToolDef(nil), h.tools...)
+}
+
+// Skipped lists every tool refused at discovery, with its reason.
+func (h *Host) Skipped() []engine.SkippedTool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]engine.SkippedTool(nil), h.skipped...)
+}
+
+// Lookup returns the id of an admitted tool by its namespaced name.
+func (h *Host) Lookup(name string) (engine.ToolID, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	id, ok := h.byName[name]
+	return id, ok
+}
+
+// Servers reports the status of every server, in declaration order,
+// followed by the servers that were not started.
+func (h *Host) Servers() []ServerStatus {
+	out := make([]ServerStatus, 0, len(h.conns)+len(h.opts.NotStarted))
+	for _, c := range h.conns {
+		out = append(out, c.status())
+	}
+	for _, n := range h.opts.NotStarted {
+		out = append(out, ServerStatus{Name: n.Name, Transport: n.Transport, State: engine.StateFailed,
+			Digest: n.Digest, ErrorCode: n.Code, Error: n.Reason})
+	}
+	return out
+}
+
+// PIDs is the live view of stdio child processes: spawned (including those
+// still initializing) and not yet reaped.
+func (h *Host) PIDs() []int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	out := make([]int, 0, len(h.live))
+	for pid := range h.live {
+		out = append(out, pid)
+	}
+	sort.Ints(out)
+	return out
+}
+
+func (h *Host) addPID(pid int) {
+	h.mu.Lock()
+	h.live[pid] = struct{}{}
+	h.mu.Unlock()
+}
+
+func (h *Host) forgetPID(pid int) {
+	h.mu.Lock()
+	delete(h.live, pid)
+	h.mu.Unlock()
+}
+
+// Close tears the host down, in this order: every in-flight call and
+// handler is cancelled (so no SDK Close can wait on one); the calls have
+// returned; every session is closed; every stdio child's process group gets
+// stdin EOF, then SIGTERM, then SIGKILL, each after the grace; Close returns
+// only once every child is reaped. Idempotent; safe to call concurrently.
+func (h *Host) Close() error {
+	h.closeOnce.Do(func() {
+		h.mu.Lock()
+		h.closing = true
+		h.mu.Unlock()
+		h.cancel(errHostClosing)
+		h.calls.Wait()
+		var wg sync.WaitGroup
+		for _, c := range h.conns {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				c.shutdown()
+			}()
+		}
+		wg.Wait()
+		for _, c := range h.conns {
+			c.finishWatch()
+			c.closed()
+		}
+	})
+	return h.closeErr
+}

@@ -1,0 +1,106 @@
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/relavium/relavium/engine"
+)
+
+// onLog turns a server's notifications/message into an agent:tool_log event.
+// It runs on the SDK's notification goroutine; Emit never blocks.
+func (c *conn) onLog(_ context.Context, req *mcp.LoggingMessageRequest) {
+	if req == nil || req.Params == nil {
+		return
+	}
+	p := req.Params
+	data, err := json.Marshal(p.Data)
+	if err != nil {
+		data = nil
+	}
+	c.h.em.Emit(engine.Event{Type: engine.EventToolLog, Data: engine.ToolLogData{LogEntry: engine.LogEntry{
+		Server: c.srv.Name,
+		Level:  string(p.Level),
+		Logger: p.Logger,
+		Data:   data,
+	}}})
+}
+
+// ElicitationResolvedData is the payload of elicitation:resolved.
+type ElicitationResolvedData struct {
+	Server string `json:"server"`
+	Action string `json:"action"`
+}
+
+// errElicitorAbandoned is returned to the server when the host closes (or the
+// call ends) before the elicitor answered.
+var errElicitorAbandoned = errors.New("elicitation abandoned: the request was cancelled")
+
+// onElicit answers a server's elicitation/create through the Elicitor. It
+// watches the server's lifetime as well as the request: Close cancels it
+// first, so a pending elicitation can never hold a session Close (the
+// go-sdk close deadlock, notes/go-sdk.md §3). Without an Elicitor, or for a
+// url-mode request (relavium opens no url on a server's behalf), it declines.
+func (c *conn) onElicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+	if req == nil || req.Params == nil {
+		return &mcp.ElicitResult{Action: "decline"}, nil
+	}
+	el := c.h.opts.Elicitor
+	if el == nil || req.Params.Mode == "url" {
+		c.h.em.Emit(engine.Event{Type: engine.EventElicitationResolved, Data: ElicitationResolvedData{Server: c.srv.Name, Action: "decline"}})
+		return &mcp.ElicitResult{Action: "decline"}, nil
+	}
+	var schema json.RawMessage
+	if req.Params.RequestedSchema != nil {
+		if b, err := json.Marshal(req.Params.RequestedSchema); err == nil {
+			schema = b
+		}
+	}
+	ereq := engine.ElicitRequest{Server: c.srv.Name, Message: req.Params.Message, Schema: schema}
+	c.h.em.Emit(engine.Event{Type: engine.EventElicitationRequest, Data: ereq})
+
+	ectx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	stop := context.AfterFunc(c.ctx, func() { cancel(context.Cause(c.ctx)) })
+	defer stop()
+	type answer struct {
+		resp engine.ElicitResponse
+		err  error
+	}
+	done := make(chan answer, 1)
+	go func() {
+		resp, err := el.Elicit(ectx, ereq)
+		done <- answer{resp, err}
+	}()
+	var a answer
+	select {
+	case a = <-done:
+	case <-ectx.Done():
+		// An Elicitor that ignores its context must not hold the session:
+		// answer now; its goroutine ends whenever it returns.
+		a = answer{err: errElicitorAbandoned}
+	}
+	if a.err != nil {
+		// The person (or the host) went away: tell the server the request
+		// was cancelled rather than fail the protocol exchange.
+		c.h.em.Emit(engine.Event{Type: engine.EventElicitationResolved, Data: ElicitationResolvedData{Server: c.srv.Name, Action: "cancel"}})
+		return &mcp.ElicitResult{Action: "cancel"}, nil
+	}
+	switch a.resp.Action {
+	case "accept", "decline", "cancel":
+	default:
+		a.resp = engine.ElicitResponse{Action: "decline"}
+	}
+	c.h.em.Emit(engine.Event{Type: engine.EventElicitationResolved, Data: ElicitationResolvedData{Server: c.srv.Name, Action: a.resp.Action}})
+	res := &mcp.ElicitResult{Action: a.resp.Action}
+	if a.resp.Action == "accept" {
+		res.Content = a.resp.Content
+		if res.Content == nil {
+			res.Content = map[string]any{}
+		}
+	}
+	return res, nil
+}

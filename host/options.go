@@ -1,0 +1,155 @@
+package host
+
+import (
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/relavium/relavium/consent"
+	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/host/netguard"
+)
+
+// Transports a Server may use.
+const (
+	TransportStdio     = "stdio"
+	TransportHTTP      = "http"      // Streamable HTTP
+	TransportSSE       = "sse"       // the legacy HTTP+SSE transport (deprecated alias of http)
+	TransportWebsocket = "websocket" // local only, admitted by the guard
+)
+
+// The spec's deadlines (spec "Connect and call deadlines").
+const (
+	DefaultStdioConnect   = 120 * time.Second // spawn through initialize
+	DefaultNetworkConnect = 30 * time.Second  // dial through initialize
+	DefaultDiscovery      = 60 * time.Second  // the WHOLE tools/list walk
+	DefaultCall           = 60 * time.Second  // one tools/call
+	MaxConnectTimeout     = 600 * time.Second // connect_timeout_ms may raise a connect deadline up to this
+	DefaultGrace          = time.Second       // stdin EOF → SIGTERM → SIGKILL steps (> 0.5 s: peers.md gotcha 9)
+	MaxResultText         = 1 << 20           // one result's text, summed across parts
+)
+
+// ProtocolVersion is the MCP protocol version relavium asks for.
+//
+// Why not the SDK's default (2026-07-28, SEP-2575): that default sends
+// server/discover first and falls back to initialize, which costs an extra
+// round trip against every stateful Streamable HTTP server; under it the SDK
+// forbids server→client elicitation (servers must switch to MRTR), sends no
+// log notifications unless every request carries a log-level _meta, and
+// opens no standalone SSE stream. The peers relavium is measured against
+// (the TypeScript SDK 1.32, server-everything, server-filesystem, the
+// conformance suite's client scenarios) speak 2025-11-25 at most, and the
+// conformance `initialize` scenario accepts only 2025-06-18 or 2025-11-25.
+// 2025-11-25 is the newest version everything in that set speaks with the
+// classic initialize handshake; a server that answers an older supported
+// version (down to 2024-11-05) is accepted as negotiated.
+const ProtocolVersion = "2025-11-25"
+
+// Server is one server to connect. Exactly one of Stdio (stdio) or Target
+// (http, sse, websocket) is set.
+type Server struct {
+	Name      string
+	Transport string
+	// Stdio is the consent-approved, resolved declaration: the absolute
+	// command the digest names, the tagged env, the digested cwd. Only an
+	// approved declaration may be passed here.
+	Stdio *consent.Resolved
+	// Target is the url as the network guard admitted it. There is no other
+	// way to reach a network server.
+	Target *netguard.Target
+	// ConnectTimeout raises the transport's connect deadline (≤ 10 min);
+	// 0 keeps the default.
+	ConnectTimeout time.Duration
+	// ToolsAllowlist narrows the admitted tools, when non-empty.
+	ToolsAllowlist []string
+
+	// memory is an in-process server's transport (tests and benchmarks).
+	memory mcp.Transport
+}
+
+// NotStarted is a declared server that was deliberately not started (the
+// person denied consent). It is reported as failed with Reason, and does not
+// fail the start.
+type NotStarted struct {
+	Name      string
+	Transport string
+	Digest    string
+	Code      string
+	Reason    string
+}
+
+// Timeouts overrides the spec's deadlines (zero keeps each default). Tests
+// lower them; commands pass --timeout through CallOptions instead.
+type Timeouts struct {
+	StdioConnect   time.Duration
+	NetworkConnect time.Duration
+	Discovery      time.Duration
+	Call           time.Duration
+}
+
+// Options configures Start.
+type Options struct {
+	Servers    []Server
+	NotStarted []NotStarted
+	// Home is the relavium home (tool pins live there).
+	Home string
+	// Environ is relavium's own environment; a stdio child inherits only its
+	// allowlisted names (HOME LOGNAME PATH SHELL TERM USER LANG LC_* TZ).
+	Environ []string
+	// Secrets resolves {{secrets.NAME}} in declared env.
+	Secrets SecretStore
+	// Emitter receives mcp:server, mcp:tool_skipped, agent:tool_progress,
+	// agent:tool_log and elicitation events. It must never block.
+	Emitter engine.Emitter
+	// Elicitor answers server elicitation requests; nil declines them all.
+	Elicitor engine.Elicitor
+	// Guard is the network guard every Target was admitted by.
+	Guard *netguard.Guard
+	// ClientVersion is reported to servers as clientInfo.version.
+	ClientVersion string
+	// LogLevel is the logging/setLevel sent to servers that offer logging
+	// (default "info").
+	LogLevel string
+	// Grace is each step of the stdio shutdown (default 1 s, at least 0.5 s).
+	Grace    time.Duration
+	Timeouts Timeouts
+}
+
+func (o *Options) withDefaults() {
+	if o.Emitter == nil {
+		o.Emitter = engine.Discard{}
+	}
+	if o.LogLevel == "" {
+		o.LogLevel = "info"
+	}
+	if o.ClientVersion == "" {
+		o.ClientVersion = "dev"
+	}
+	if o.Grace <= 500*time.Millisecond {
+		o.Grace = DefaultGrace
+	}
+	t := &o.Timeouts
+	if t.StdioConnect <= 0 {
+		t.StdioConnect = DefaultStdioConnect
+	}
+	if t.NetworkConnect <= 0 {
+		t.NetworkConnect = DefaultNetworkConnect
+	}
+	if t.Discovery <= 0 {
+		t.Discovery = DefaultDiscovery
+	}
+	if t.Call <= 0 {
+		t.Call = DefaultCall
+	}
+}
+
+// connectTimeout is the server's connect deadline.
+func (o *Options) connectTimeout(s *Server) time.Duration {
+	if s.ConnectTimeout > 0 {
+		return min(s.ConnectTimeout, MaxConnectTimeout)
+	}
+	if s.Transport == TransportStdio {
+		return o.Timeouts.StdioConnect
+	}
+	return o.Timeouts.NetworkConnect
+}

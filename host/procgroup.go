@@ -1,0 +1,80 @@
+package host
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"strconv"
+	"syscall"
+)
+
+// groupAlive reports whether any process of process group pgid is alive.
+// kill(-pgid, 0) answers "does the group exist"; a group of zombies still
+// exists until their parent reaps them, so where /proc is available a group
+// whose every member is a zombie counts as gone (its members are dead).
+func groupAlive(pgid int) bool {
+	err := syscall.Kill(-pgid, 0)
+	if errors.Is(err, syscall.ESRCH) {
+		return false
+	}
+	live, ok := liveGroupMembers(pgid)
+	if !ok {
+		return true // no /proc: trust kill
+	}
+	return len(live) > 0
+}
+
+// liveGroupMembers lists the non-zombie processes whose process group is
+// pgid, from /proc. ok is false when /proc cannot be read.
+func liveGroupMembers(pgid int) (pids []int, ok bool) {
+	d, err := os.Open("/proc")
+	if err != nil {
+		return nil, false
+	}
+	defer d.Close()
+	names, err := d.Readdirnames(-1)
+	if err != nil {
+		return nil, false
+	}
+	for _, n := range names {
+		pid, err := strconv.Atoi(n)
+		if err != nil {
+			continue
+		}
+		st, ok := readProcStat(pid)
+		if ok && st.pgrp == pgid && st.state != 'Z' && st.state != 'X' {
+			pids = append(pids, pid)
+		}
+	}
+	return pids, true
+}
+
+// procStat is what relavium reads of /proc/<pid>/stat.
+type procStat struct {
+	state byte
+	ppid  int
+	pgrp  int
+}
+
+// readProcStat parses /proc/<pid>/stat: "pid (comm) state ppid pgrp …";
+// comm may hold spaces and parentheses, so fields start after the LAST ')'.
+func readProcStat(pid int) (procStat, bool) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return procStat{}, false
+	}
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 || i+2 >= len(b) {
+		return procStat{}, false
+	}
+	f := bytes.Fields(b[i+2:])
+	if len(f) < 3 || len(f[0]) != 1 {
+		return procStat{}, false
+	}
+	ppid, err1 := strconv.Atoi(string(f[1]))
+	pgrp, err2 := strconv.Atoi(string(f[2]))
+	if err1 != nil || err2 != nil {
+		return procStat{}, false
+	}
+	return procStat{state: f[0][0], ppid: ppid, pgrp: pgrp}, true
+}

@@ -1,0 +1,120 @@
+package host
+
+import (
+	"context"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/relavium/relavium/engine"
+)
+
+// maxQueuedProgress bounds the progress a call's stream holds while its
+// consumer is behind. Beyond it the newest replaces the last queued value:
+// a flood is coalesced to the latest progress, never buffered whole.
+const maxQueuedProgress = 256
+
+// progressRouter maps the progress tokens of in-flight calls to their
+// streams. deliver never blocks: it runs in the SDK's read loop (observed
+// connections) or its notification goroutine (Streamable HTTP).
+type progressRouter struct {
+	mu      sync.Mutex
+	streams map[string]*callStream
+}
+
+func newProgressRouter() *progressRouter {
+	return &progressRouter{streams: map[string]*callStream{}}
+}
+
+func (r *progressRouter) add(token string, s *callStream) {
+	r.mu.Lock()
+	r.streams[token] = s
+	r.mu.Unlock()
+}
+
+// remove unregisters a stream. Once it returns no push can reach the stream
+// (deliver pushes under the same lock).
+func (r *progressRouter) remove(token string) {
+	r.mu.Lock()
+	delete(r.streams, token)
+	r.mu.Unlock()
+}
+
+// deliver routes one progress notification by its token; a token of no
+// in-flight call (late, forged, or another client's) is dropped.
+func (r *progressRouter) deliver(token any, p engine.Progress) {
+	tok, ok := token.(string)
+	if !ok {
+		return
+	}
+	r.mu.Lock()
+	if s := r.streams[tok]; s != nil {
+		s.push(p)
+	}
+	r.mu.Unlock()
+}
+
+// callStream is one call's progress: queued in order, delivered to the
+// caller's OnProgress and as agent:tool_progress events by a goroutine that
+// exists only while there is something to deliver.
+type callStream struct {
+	callID     string
+	onProgress func(engine.Progress)
+	em         engine.Emitter
+
+	mu      sync.Mutex
+	queue   []engine.Progress
+	running bool
+	wg      sync.WaitGroup
+}
+
+// push enqueues without blocking (called with the router's lock held).
+func (s *callStream) push(p engine.Progress) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.queue) >= maxQueuedProgress {
+		s.queue[len(s.queue)-1] = p
+	} else {
+		s.queue = append(s.queue, p)
+	}
+	if !s.running {
+		s.running = true
+		s.wg.Add(1)
+		go s.run()
+	}
+}
+
+func (s *callStream) run() {
+	defer s.wg.Done()
+	for {
+		s.mu.Lock()
+		batch := s.queue
+		s.queue = nil
+		if len(batch) == 0 {
+			s.running = false
+			s.mu.Unlock()
+			return
+		}
+		s.mu.Unlock()
+		for _, p := range batch {
+			if s.onProgress != nil {
+				s.onProgress(p)
+			}
+			s.em.Emit(engine.Event{Type: engine.EventToolProgress, Data: engine.ToolProgressData{CallID: s.callID, Progress: p}})
+		}
+	}
+}
+
+// drain waits until everything pushed has been delivered. The stream must
+// already be removed from the router.
+func (s *callStream) drain() { s.wg.Wait() }
+
+// onProgress is the SDK's progress handler, used where the connection is not
+// observed (Streamable HTTP). It runs on the SDK's notification goroutine.
+func (c *conn) onProgress(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+	if req == nil || req.Params == nil {
+		return
+	}
+	p := req.Params
+	c.h.router.deliver(p.ProgressToken, engine.Progress{Progress: p.Progress, Total: p.Total, Message: p.Message})
+}

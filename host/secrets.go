@@ -1,0 +1,170 @@
+package host
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/pelletier/go-toml/v2"
+)
+
+// SecretStore resolves the NAME of a {{secrets.NAME}} reference. ok is false
+// when the store has no such secret; err is a store failure (unreadable,
+// unsafe). A value is never logged, never put in an event or an error.
+type SecretStore interface {
+	Secret(name string) (value string, ok bool, err error)
+}
+
+// EnvSecrets reads secrets from the environment: NAME is looked up as
+// RELAVIUM_SECRET_<NAME> with NAME upper-cased and every '-' or '.' turned
+// into '_' ({{secrets.github-token}} → RELAVIUM_SECRET_GITHUB_TOKEN).
+type EnvSecrets struct {
+	LookupEnv func(string) (string, bool)
+}
+
+// EnvSecretName is the environment variable EnvSecrets reads for name.
+func EnvSecretName(name string) string {
+	return "RELAVIUM_SECRET_" + strings.Map(func(r rune) rune {
+		if r == '-' || r == '.' {
+			return '_'
+		}
+		return r
+	}, strings.ToUpper(name))
+}
+
+// Secret implements SecretStore.
+func (e EnvSecrets) Secret(name string) (string, bool, error) {
+	if e.LookupEnv == nil {
+		return "", false, nil
+	}
+	v, ok := e.LookupEnv(EnvSecretName(name))
+	return v, ok, nil
+}
+
+// FileSecrets reads secrets from <home>/secrets.toml or <home>/secrets.json:
+// a flat table of name = "value". The file must be a regular file (not a
+// symlink) that only its owner can read or write (0600): anything else is
+// refused, never read. It is read once, on first use.
+type FileSecrets struct {
+	Home string
+
+	once   sync.Once
+	values map[string]string
+	err    error
+}
+
+// NewFileSecrets returns the file store of a relavium home.
+func NewFileSecrets(home string) *FileSecrets { return &FileSecrets{Home: home} }
+
+// Secret implements SecretStore.
+func (f *FileSecrets) Secret(name string) (string, bool, error) {
+	f.once.Do(f.load)
+	if f.err != nil {
+		return "", false, f.err
+	}
+	v, ok := f.values[name]
+	return v, ok, nil
+}
+
+func (f *FileSecrets) load() {
+	var found []string
+	for _, n := range []string{"secrets.toml", "secrets.json"} {
+		p := filepath.Join(f.Home, n)
+		if _, err := os.Lstat(p); err == nil {
+			found = append(found, p)
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			f.err = &Error{ErrCode: CodeSecretFileUnsafe, Msg: "cannot inspect " + p, Cause: err, Exit: exitUsage}
+			return
+		}
+	}
+	switch len(found) {
+	case 0:
+		return
+	case 2:
+		f.err = &Error{ErrCode: CodeSecretFileBad, Exit: exitUsage,
+			Msg: fmt.Sprintf("both %s and %s exist; keep one", found[0], found[1])}
+		return
+	}
+	f.values, f.err = readSecretFile(found[0])
+}
+
+func readSecretFile(path string) (map[string]string, error) {
+	st, err := os.Lstat(path)
+	if err != nil {
+		return nil, &Error{ErrCode: CodeSecretFileUnsafe, Msg: "cannot inspect " + path, Cause: err, Exit: exitUsage}
+	}
+	switch {
+	case st.Mode()&fs.ModeSymlink != 0:
+		return nil, &Error{ErrCode: CodeSecretFileUnsafe, Exit: exitUsage,
+			Msg: path + " is a symlink; secrets are read only from a regular file"}
+	case !st.Mode().IsRegular():
+		return nil, &Error{ErrCode: CodeSecretFileUnsafe, Exit: exitUsage,
+			Msg: path + " is not a regular file"}
+	case st.Mode().Perm()&0o077 != 0:
+		return nil, &Error{ErrCode: CodeSecretFileUnsafe, Exit: exitUsage,
+			Msg: fmt.Sprintf("%s is readable or writable by others (mode %04o); run: chmod 600 %s", path, st.Mode().Perm(), path)}
+	}
+	// O_NOFOLLOW closes the window between the Lstat and the open.
+	fh, err := os.OpenFile(path, os.O_RDONLY|noFollow, 0)
+	if err != nil {
+		return nil, &Error{ErrCode: CodeSecretFileUnsafe, Msg: "cannot open " + path, Cause: err, Exit: exitUsage}
+	}
+	defer fh.Close()
+	var buf bytes.Buffer
+	if _, err := buf.ReadFrom(fh); err != nil {
+		return nil, &Error{ErrCode: CodeSecretFileBad, Msg: "cannot read " + path, Cause: err, Exit: exitUsage}
+	}
+	values := map[string]string{}
+	if strings.HasSuffix(path, ".json") {
+		err = json.Unmarshal(buf.Bytes(), &values)
+	} else {
+		err = toml.Unmarshal(buf.Bytes(), &values)
+	}
+	if err != nil {
+		// The parser's message may quote the file's bytes: keep only where.
+		return nil, &Error{ErrCode: CodeSecretFileBad, Exit: exitUsage,
+			Msg: path + ` must be a flat table of name = "value" strings` + secretParsePos(err)}
+	}
+	return values, nil
+}
+
+// secretParsePos extracts a position from a parse error without quoting
+// the file's content (which holds secrets).
+func secretParsePos(err error) string {
+	var de *toml.DecodeError
+	if errors.As(err, &de) {
+		row, col := de.Position()
+		return fmt.Sprintf(" (line %d, column %d)", row, col)
+	}
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return fmt.Sprintf(" (byte offset %d)", se.Offset)
+	}
+	return ""
+}
+
+// SecretChain asks each store in turn; the first that has the secret wins.
+type SecretChain []SecretStore
+
+// Secret implements SecretStore.
+func (c SecretChain) Secret(name string) (string, bool, error) {
+	for _, s := range c {
+		if s == nil {
+			continue
+		}
+		v, ok, err := s.Secret(name)
+		if err != nil {
+			return "", false, err
+		}
+		if ok {
+			return v, true, nil
+		}
+	}
+	return "", false, nil
+}

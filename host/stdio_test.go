@@ -1,0 +1,297 @@
+package host
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/relavium/relavium/consent"
+	"github.com/relavium/relavium/engine"
+)
+
+func TestStdioListCallClose(t *testing.T) {
+	rec := &recorder{}
+	h := startHost(t, Options{Servers: []Server{stdioServer(t, "ok", "ok")}, Emitter: rec})
+
+	names := strings.Join(toolNames(h), " ")
+	for _, want := range []string{"mcp_ok_echo", "mcp_ok_add", "mcp_ok_slow", "mcp_ok_fail"} {
+		if !strings.Contains(names, want) {
+			t.Errorf("tool %s not admitted: %s", want, names)
+		}
+	}
+	ctx := context.Background()
+	if got := callText(t, h, "mcp_ok_echo", `{"message":"hi"}`); got != "hi" {
+		t.Errorf("echo = %q", got)
+	}
+	res, err := callTool(t, h, ctx, "mcp_ok_add", `{"a":2,"b":3}`, engine.CallOptions{})
+	if got := mustText(t, res, err); got != "5" || string(res.Structured) != `{"sum":5}` {
+		t.Errorf("add = %q %s", got, res.Structured)
+	}
+	// A tool error is a result, not a Go error.
+	res, err = callTool(t, h, ctx, "mcp_ok_fail", `{}`, engine.CallOptions{})
+	if err != nil || !res.IsError || res.Text() != "it failed, as asked" {
+		t.Errorf("fail = %+v, %v", res, err)
+	}
+	// Arguments are validated before dispatch.
+	if _, err := callTool(t, h, ctx, "mcp_ok_echo", `{"message":7}`, engine.CallOptions{}); err == nil {
+		t.Error("a wrongly typed argument reached the server")
+	}
+
+	st := h.Servers()[0]
+	if st.State != engine.StateReady || st.PID == 0 || st.Protocol != ProtocolVersion || st.ConnectMS <= 0 || st.ServerName != "hostile" {
+		t.Errorf("status = %+v", st)
+	}
+	if pids := h.PIDs(); len(pids) != 1 || pids[0] != st.PID {
+		t.Errorf("PIDs = %v, want [%d]", pids, st.PID)
+	}
+	if err := h.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if pids := h.PIDs(); len(pids) != 0 {
+		t.Errorf("PIDs after Close = %v", pids)
+	}
+	assertNoProcesses(t, st.PID)
+	states := strings.Join(rec.serverStates("ok"), ",")
+	if states != "connecting,connecting,ready,closed" {
+		t.Errorf("states = %s", states)
+	}
+	if _, err := callTool(t, h, ctx, "mcp_ok_echo", `{"message":"late"}`, engine.CallOptions{}); codeOf(err) != CodeHostClosed {
+		t.Errorf("call after Close: %v", err)
+	}
+}
+
+func TestStartFailsLoudListingEveryFailure(t *testing.T) {
+	rec := &recorder{}
+	slow := stdioServer(t, "slow", "no-init")
+	slow.ConnectTimeout = 500 * time.Millisecond
+	missing := stdioServer(t, "missing", "ok")
+	gone := *missing.Stdio
+	gone.Command = "/nonexistent/relavium-test-server"
+	missing.Stdio = &gone
+	opts := Options{Emitter: rec, Servers: []Server{
+		stdioServer(t, "good", "ok"),
+		slow,
+		stdioServer(t, "early", "exit-early"),
+		missing,
+	}}
+	h, err := Start(context.Background(), opts)
+	if h != nil {
+		t.Fatal("Start returned a host although servers failed")
+	}
+	var se *StartError
+	if !errors.As(err, &se) {
+		t.Fatalf("err = %v, want *StartError", err)
+	}
+	codes := map[string]string{}
+	for _, f := range se.Failures {
+		codes[f.Server] = f.ErrCode
+	}
+	want := map[string]string{"slow": CodeConnectDeadline, "early": CodeInitializeFailed, "missing": CodeSpawnFailed}
+	for s, c := range want {
+		if codes[s] != c {
+			t.Errorf("failure of %s = %q, want %q (all: %v)", s, codes[s], c, codes)
+		}
+	}
+	if len(se.Failures) != 3 {
+		t.Errorf("%d failures, want 3: %v", len(se.Failures), err)
+	}
+	for _, f := range se.Failures {
+		if f.Server == "early" {
+			if f.ExitStatus != "exit status 3" || !strings.Contains(f.StderrTail, "cannot start (this is on purpose)") {
+				t.Errorf("early: status %q tail %q", f.ExitStatus, f.StderrTail)
+			}
+		}
+	}
+	if se.ExitCode() != exitFailure {
+		t.Errorf("exit code %d", se.ExitCode())
+	}
+	// The healthy server was torn down with the rest.
+	var pids []int
+	for _, s := range se.Servers {
+		if s.PID != 0 {
+			pids = append(pids, s.PID)
+		}
+		if s.Name == "good" && s.State != engine.StateReady {
+			t.Errorf("good server state %s", s.State)
+		}
+	}
+	if len(pids) != 3 {
+		t.Errorf("spawned pids %v, want 3", pids)
+	}
+	assertNoProcesses(t, pids...)
+	if got := rec.serverStates("good"); got[len(got)-1] != engine.StateClosed {
+		t.Errorf("good states %v", got)
+	}
+}
+
+func TestMissingSecretFailsBeforeAnySpawn(t *testing.T) {
+	opts := Options{
+		Servers: []Server{
+			stdioServer(t, "a", "ok"),
+			stdioServer(t, "b", "ok", consent.EnvVar{Name: "TOKEN", Value: "{{secrets.nope}}"}),
+		},
+		Secrets: SecretChain{EnvSecrets{LookupEnv: func(string) (string, bool) { return "", false }}},
+	}
+	_, err := Start(context.Background(), opts)
+	if codeOf(err) != CodeSecretMissing || !strings.Contains(err.Error(), "RELAVIUM_SECRET_NOPE") {
+		t.Fatalf("err = %v", err)
+	}
+	var he *Error
+	if !errors.As(err, &he) || he.ExitCode() != exitUsage {
+		t.Errorf("exit code of %v is not 2", err)
+	}
+	assertNoProcesses(t)
+}
+
+func TestCleanEnvironmentSecretsAndCwd(t *testing.T) {
+	const secret = "s3cr3t-value-XYZ"
+	rec := &recorder{}
+	srv := stdioServer(t, "env", "ok",
+		consent.EnvVar{Name: "LITERAL", Value: "plain"},
+		consent.EnvVar{Name: "API_TOKEN", Value: "{{secrets.api-token}}"},
+		consent.EnvVar{Name: "NOT_A_REF", Value: "x {{secrets.api-token}}"},
+	)
+	lookup := func(k string) (string, bool) {
+		if k == "RELAVIUM_SECRET_API_TOKEN" {
+			return secret, true
+		}
+		return "", false
+	}
+	h := startHost(t, Options{
+		Servers: []Server{srv},
+		Emitter: rec,
+		Environ: []string{"HOME=/home/x", "PATH=/usr/bin:/bin", "LC_ALL=C.UTF-8", "TZ=UTC", "AWS_SECRET_ACCESS_KEY=leak",
+			"LD_PRELOAD=/evil.so", "USER=x", "SHELL=() { :; }; echo pwned"},
+		Secrets: SecretChain{EnvSecrets{LookupEnv: lookup}},
+	})
+	env := callText(t, h, "mcp_env_env", `{}`)
+	got := map[string]string{}
+	for _, kv := range strings.Split(env, "\n") {
+		k, v, _ := strings.Cut(kv, "=")
+		got[k] = v
+	}
+	want := map[string]string{"HOME": "/home/x", "PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8", "TZ": "UTC", "USER": "x",
+		"LITERAL": "plain", "API_TOKEN": secret, "NOT_A_REF": "x {{secrets.api-token}}"}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("child env %s = %q, want %q", k, got[k], v)
+		}
+	}
+	for k := range got {
+		if _, ok := want[k]; !ok {
+			t.Errorf("child env has %s, which is not allowlisted or declared", k)
+		}
+	}
+	cwd := callText(t, h, "mcp_env_cwd", `{}`)
+	if cwd != srv.Stdio.Cwd {
+		t.Errorf("cwd = %q, want the digested %q", cwd, srv.Stdio.Cwd)
+	}
+	_ = h.Close()
+	if strings.Contains(rec.dump(t), secret) {
+		t.Error("an event carries the secret value")
+	}
+}
+
+func TestStderrTailRedactsSecrets(t *testing.T) {
+	r := &stderrRing{}
+	_, _ = r.Write([]byte("starting\ntoken is hunter2-long\nbye\n"))
+	tail := r.Tail(map[string]string{"tok": "hunter2-long"})
+	if strings.Contains(tail, "hunter2") || !strings.Contains(tail, "token is {{secrets.tok}}") {
+		t.Errorf("tail = %q", tail)
+	}
+	// Overflow keeps the end and never shows half a line.
+	r = &stderrRing{}
+	for i := 0; i < 10000; i++ {
+		_, _ = r.Write([]byte("line " + strconv.Itoa(i) + " hunter2-long\n"))
+	}
+	tail = r.Tail(map[string]string{"tok": "hunter2-long"})
+	lines := strings.Split(tail, "\n")
+	if len(lines) != tailLines || lines[len(lines)-1] != "line 9999 {{secrets.tok}}" || strings.Contains(tail, "hunter2") {
+		t.Errorf("tail after overflow = %q", tail)
+	}
+}
+
+func TestServerDiesMidCallOthersKeepWorking(t *testing.T) {
+	rec := &recorder{}
+	h := startHost(t, Options{Emitter: rec, Servers: []Server{stdioServer(t, "doomed", "ok"), stdioServer(t, "fine", "ok")}})
+	doomed := h.Servers()[0].PID
+	_, err := callTool(t, h, context.Background(), "mcp_doomed_crash", `{}`, engine.CallOptions{})
+	var he *Error
+	if !errors.As(err, &he) || he.ErrCode != CodeServerExited {
+		t.Fatalf("err = %v, want %s", err, CodeServerExited)
+	}
+	if he.ExitStatus != "exit status 3" || !strings.Contains(he.StderrTail, "crashing on purpose") {
+		t.Errorf("status %q, tail %q", he.ExitStatus, he.StderrTail)
+	}
+	// The watcher marks it failed and reaps it.
+	deadline := time.Now().Add(10 * time.Second)
+	for h.Servers()[0].State != engine.StateFailed && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	st := h.Servers()[0]
+	if st.State != engine.StateFailed || st.ErrorCode != CodeServerExited || st.ExitStatus != "exit status 3" {
+		t.Errorf("doomed status = %+v", st)
+	}
+	if _, err := callTool(t, h, context.Background(), "mcp_doomed_echo", `{"message":"x"}`, engine.CallOptions{}); codeOf(err) != CodeServerNotReady {
+		t.Errorf("call to a dead server: %v", err)
+	}
+	if got := callText(t, h, "mcp_fine_echo", `{"message":"still here"}`); got != "still here" {
+		t.Errorf("fine echo = %q", got)
+	}
+	for _, p := range h.PIDs() {
+		if p == doomed {
+			t.Errorf("PIDs still lists the dead child %d", p)
+		}
+	}
+	fine := h.Servers()[1].PID
+	_ = h.Close()
+	assertNoProcesses(t, doomed, fine)
+	var failed bool
+	for _, e := range rec.ofType(engine.EventServer) {
+		if d := e.Data.(engine.ServerData); d.Server == "doomed" && d.State == engine.StateFailed {
+			failed = strings.Contains(d.StderrTail, "crashing on purpose") && d.ErrorCode == CodeServerExited
+		}
+	}
+	if !failed {
+		t.Error("no mcp:server failed event with the stderr tail")
+	}
+}
+
+func TestCloseReapsGrandchildrenAndStubbornServers(t *testing.T) {
+	h := startHost(t, Options{Servers: []Server{stdioServer(t, "gc", "grandchild"), stdioServer(t, "stubborn", "stubborn")}})
+	gcPID, err := strconv.Atoi(callText(t, h, "mcp_gc_grandchild_pid", `{}`))
+	if err != nil || !processAlive(gcPID) {
+		t.Fatalf("grandchild pid %d alive=%v err=%v", gcPID, processAlive(gcPID), err)
+	}
+	pids := h.PIDs()
+	if len(pids) != 2 {
+		t.Fatalf("PIDs = %v", pids)
+	}
+	began := time.Now()
+	if err := h.Close(); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("Close took %v", time.Since(began))
+	assertNoProcesses(t, append(pids, gcPID)...)
+}
+
+func TestGarbageOnStdoutFailsTheServer(t *testing.T) {
+	h := startHost(t, Options{Servers: []Server{stdioServer(t, "g", "garbage")}})
+	_, err := callTool(t, h, context.Background(), "mcp_g_echo", `{"message":"x"}`, engine.CallOptions{})
+	if err == nil {
+		t.Fatal("a server that broke the protocol answered")
+	}
+	pid := h.Servers()[0].PID
+	deadline := time.Now().Add(10 * time.Second)
+	for h.Servers()[0].State != engine.StateFailed && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if st := h.Servers()[0]; st.State != engine.StateFailed || st.ErrorCode != CodeConnectionLost {
+		t.Errorf("status = %+v", st)
+	}
+	_ = h.Close()
+	assertNoProcesses(t, pid)
+}

@@ -1,0 +1,136 @@
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/host/discovery"
+)
+
+// transport builds the server's mcp.Transport. stdio spawns its child inside
+// Connect (the connect deadline covers the spawn); the network transports
+// exist only through the guard (guarded.go).
+func (c *conn) transport() (mcp.Transport, error) {
+	tr, err := c.baseTransport()
+	if err != nil {
+		return nil, err
+	}
+	// discovery reads every tools/list result raw (duplicate keys, property
+	// order, canonical sizes): it wraps the connection, or for Streamable
+	// HTTP the http client, never the SDK's streamable connection.
+	tr, c.capture = discovery.WrapTransport(tr)
+	return tr, nil
+}
+
+func (c *conn) baseTransport() (mcp.Transport, error) {
+	switch {
+	case c.srv.memory != nil:
+		c.observed = true
+		return observedTransport{inner: c.srv.memory, c: c}, nil
+	case c.srv.Transport == TransportStdio:
+		c.observed = true
+		return &stdioTransport{c: c}, nil
+	}
+	return c.networkTransport()
+}
+
+// spawnError is a stdio command that could not be started at all.
+type spawnError struct {
+	command string
+	err     error
+}
+
+func (e *spawnError) Error() string { return fmt.Sprintf("cannot start %s: %v", e.command, e.err) }
+func (e *spawnError) Unwrap() error { return e.err }
+
+// stdioTransport spawns the approved command in its own process group, in
+// the digested cwd, with the clean environment, and speaks newline-delimited
+// JSON over its stdin/stdout. relavium owns the process: it waits for it,
+// keeps its stderr in a ring and signals its group.
+type stdioTransport struct{ c *conn }
+
+func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	r := t.c.srv.Stdio
+	ch, err := spawn(r.Command, r.Args, t.c.env, r.Cwd)
+	if err != nil {
+		return nil, &spawnError{command: r.Command, err: err}
+	}
+	t.c.mu.Lock()
+	t.c.ch = ch
+	t.c.everLive = true
+	t.c.mu.Unlock()
+	t.c.h.addPID(ch.pid)
+	t.c.emit(engine.StateConnecting, nil) // again, now with the pid
+	inner, err := (&mcp.IOTransport{Reader: ch.stdout, Writer: ch.stdin}).Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &observedConn{Connection: inner, c: t.c}, nil
+}
+
+// observedTransport wraps an in-process transport the same way.
+type observedTransport struct {
+	inner mcp.Transport
+	c     *conn
+}
+
+func (t observedTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	inner, err := t.inner.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	t.c.mu.Lock()
+	t.c.everLive = true
+	t.c.mu.Unlock()
+	return &observedConn{Connection: inner, c: t.c}, nil
+}
+
+// observedConn sees every incoming message in wire order, in the SDK's read
+// loop, before the SDK dispatches it. Progress notifications are routed to
+// their call's stream right there (a map lookup and a bounded, non-blocking
+// enqueue), so every progress notification a server sent before its result
+// has been delivered to the call's stream when CallTool returns — the SDK's
+// own notification handler runs on a separate goroutine and may lag the
+// response. Nothing here blocks.
+type observedConn struct {
+	mcp.Connection
+	c *conn
+}
+
+// Write counts the notifications/cancelled the SDK sends (see
+// conn.cancelsSent).
+func (o *observedConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	err := o.Connection.Write(ctx, msg)
+	if req, ok := msg.(*jsonrpc.Request); ok && err == nil && req.Method == methodCancelled {
+		o.c.cancelsSent.Add(1)
+	}
+	return err
+}
+
+const methodCancelled = "notifications/cancelled"
+
+func (o *observedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	msg, err := o.Connection.Read(ctx)
+	if err == nil {
+		if req, ok := msg.(*jsonrpc.Request); ok && !req.IsCall() && req.Method == "notifications/progress" {
+			var p struct {
+				Token    any     `json:"progressToken"`
+				Progress float64 `json:"progress"`
+				Total    float64 `json:"total"`
+				Message  string  `json:"message"`
+			}
+			if json.Unmarshal(req.Params, &p) == nil {
+				o.c.h.router.deliver(p.Token, engine.Progress{Progress: p.Progress, Total: p.Total, Message: p.Message})
+			}
+		}
+	}
+	return msg, err
+}

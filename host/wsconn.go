@@ -1,0 +1,49 @@
+package host
+
+import (
+	"context"
+	"sync"
+
+	"github.com/coder/websocket"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+)
+
+// wsConn is an mcp.Connection over a websocket: one text message is one
+// JSON-RPC message (go-sdk has no websocket transport; notes/go-sdk.md §1).
+// It serves both ends, so tests can run an SDK server over it too.
+type wsConn struct {
+	ws        *websocket.Conn
+	closeOnce sync.Once
+	closeErr  error
+}
+
+func newWSConn(ws *websocket.Conn) *wsConn { return &wsConn{ws: ws} }
+
+// Read returns the next message. It unblocks when Close is called.
+func (w *wsConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	_, data, err := w.ws.Read(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return jsonrpc.DecodeMessage(data)
+}
+
+// Write sends one message; safe for concurrent use (coder/websocket
+// serialises frames).
+func (w *wsConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	data, err := jsonrpc.EncodeMessage(msg)
+	if err != nil {
+		return err
+	}
+	return w.ws.Write(ctx, websocket.MessageText, data)
+}
+
+// Close ends the connection at once (no close handshake to wait on: a peer
+// that never answers it must not hold relavium's shutdown). Idempotent.
+func (w *wsConn) Close() error {
+	w.closeOnce.Do(func() { w.closeErr = w.ws.CloseNow() })
+	return w.closeErr
+}
+
+// SessionID is empty: a websocket connection has no MCP session id.
+func (w *wsConn) SessionID() string { return "" }

@@ -1,0 +1,26 @@
+// Package demoserver is relavium's embedded demo MCP server, served by
+// `relavium demo-server [--transport stdio|http]`.
+//
+// Contract:
+//   - It is an mcp.Server (go-sdk) whose tools, prompts, resources and
+//     resource templates exercise everything relavium shows: text,
+//     structured content with an output schema, image, audio, embedded
+//     resources, resource links, progress, logging, isError results,
+//     elicitation and sampling, read-only / writing / destructive
+//     annotations, and tools relavium must skip (an unsupported schema and a
+//     control character in a property name).
+//   - It carries the fixture names of the official conformance suite
+//     (test_simple_text, test://static-text, test_simple_prompt, …), so
+//     `conformance server --url <demo url>` passes every active scenario.
+//   - Every tool states its annotations explicitly (readOnlyHint,
+//     destructiveHint, idempotentHint, openWorldHint).
+//   - Elicitation and sampling are asked through InputRequests (multi
+//     round-trip), which the SDK bridges to elicitation/create and
+//     sampling/createMessage for clients on protocol <= 2025-11-25.
+//   - Nothing outlives its owner: ServeStdio and ServeHTTP return only after
+//     every session, in-flight tool call and background goroutine they
+//     started has ended. The HTTP transport listens on loopback only and
+//     refuses requests whose Host or Origin is not that loopback server.
+//   - It never touches the file system: delete_file deletes nothing and
+//     notes live in memory, bounded.
+package demoserver

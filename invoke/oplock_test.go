@@ -1,0 +1,124 @@
+package invoke
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+func machineTestEnv(t *testing.T, home, wd string, extra map[string]string) (*Env, *bytes.Buffer, *bytes.Buffer) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	vars := map[string]string{}
+	for k, v := range extra {
+		vars[k] = v
+	}
+	var environ []string
+	for k, v := range vars {
+		environ = append(environ, k+"="+v)
+	}
+	return &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
+		LookupEnv: func(k string) (string, bool) { v, ok := vars[k]; return v, ok }, Environ: environ,
+		Home: home, WorkDir: wd, Version: "test", Now: time.Now}, &out, &errb
+}
+
+func TestOpLockContentionIsE460(t *testing.T) {
+	home, project := t.TempDir(), t.TempDir()
+	first, err := AcquireOpLock(home, project)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = AcquireOpLock(home, project)
+	if CodeOf(err) != CodeOperationLocked || !strings.Contains(err.Error(), project) {
+		t.Fatalf("want E460 naming the project, got %v", err)
+	}
+	if other, err := AcquireOpLock(home, t.TempDir()); err != nil {
+		t.Fatalf("another project must not contend: %v", err)
+	} else {
+		other.Release()
+	}
+	first.Release()
+	again, err := AcquireOpLock(home, project)
+	if err != nil {
+		t.Fatalf("after release: %v", err)
+	}
+	again.Release()
+	st, _ := os.Stat(opLockPath(home, project))
+	if st.Mode().Perm() != 0o600 {
+		t.Fatalf("lock file mode %v", st.Mode().Perm())
+	}
+}
+
+func TestDispatcherTakesTheOpLockForMutations(t *testing.T) {
+	home, project := t.TempDir(), t.TempDir()
+	held, err := AcquireOpLock(home, project)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Release()
+	env, out, _ := machineTestEnv(t, home, project, nil)
+	// run is a write: it needs the lock, so it is refused before it runs
+	if code := Main(context.Background(), env, []string{"run", "x", "--json"}); code != ExitFailure {
+		t.Fatalf("exit %d", code)
+	}
+	var e machineEnvelope
+	if err := json.Unmarshal(out.Bytes(), &e); err != nil || e.Error == nil || e.Error.Code != CodeOperationLocked {
+		t.Fatalf("envelope %s", out.Bytes())
+	}
+	// a read and the plan form of run need no lock
+	env, out, _ = machineTestEnv(t, home, project, nil)
+	if code := Main(context.Background(), env, []string{"version", "--json"}); code != ExitOK {
+		t.Fatalf("version: exit %d %s", code, out.Bytes())
+	}
+	env, out, _ = machineTestEnv(t, home, project, nil)
+	Main(context.Background(), env, []string{"run", "x", "--plan", "--json"})
+	if strings.Contains(out.String(), CodeOperationLocked) {
+		t.Fatalf("the plan form took the lock: %s", out.Bytes())
+	}
+}
+
+func TestInvokePathRecheck(t *testing.T) {
+	home, project := t.TempDir(), t.TempDir()
+	env, out, _ := machineTestEnv(t, home, project, map[string]string{EnvInvokePath: "mcp ls"})
+	if code := Main(context.Background(), env, []string{"version", "--json"}); code != ExitUsage {
+		t.Fatalf("exit %d", code)
+	}
+	var e machineEnvelope
+	if err := json.Unmarshal(out.Bytes(), &e); err != nil || e.Error == nil || e.Error.Code != CodeNotExposed {
+		t.Fatalf("envelope %s", out.Bytes())
+	}
+	env, out, _ = machineTestEnv(t, home, project, map[string]string{EnvInvokePath: "version"})
+	if code := Main(context.Background(), env, []string{"version", "--json"}); code != ExitOK {
+		t.Fatalf("matching path: exit %d %s", code, out.Bytes())
+	}
+	// the variable is gone before the command runs
+	env, _, _ = machineTestEnv(t, home, project, map[string]string{EnvInvokePath: "version", "KEEP": "1"})
+	inv, err := Commands().Parse(env, []string{"version"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	clean, err := checkInvokePath(env, inv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := clean.LookupEnv(EnvInvokePath); ok || inv.Env.Getenv("KEEP") != "1" {
+		t.Fatal("RELAVIUM_INVOKE_PATH still visible to the command")
+	}
+	for _, kv := range clean.Environ {
+		if strings.HasPrefix(kv, EnvInvokePath+"=") {
+			t.Fatal("RELAVIUM_INVOKE_PATH still in Environ")
+		}
+	}
+	if _, ok := os.LookupEnv(EnvInvokePath); ok {
+		t.Fatal("RELAVIUM_INVOKE_PATH in the process environment")
+	}
+	// a help request is not the checked command
+	env, out, _ = machineTestEnv(t, home, project, map[string]string{EnvInvokePath: "version"})
+	if code := Main(context.Background(), env, []string{"version", "--help", "--json"}); code != ExitUsage || !strings.Contains(out.String(), CodeNotExposed) {
+		t.Fatalf("help under an invoke path: exit %d %s", code, out.Bytes())
+	}
+}

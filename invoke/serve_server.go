@@ -1,0 +1,104 @@
+package invoke
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// ServeConfig is `relavium mcp serve`'s flags.
+type ServeConfig struct {
+	Transport    string // stdio | sse | http
+	Host         string
+	Port         int
+	AllowedHosts []string
+	Timeout      time.Duration
+}
+
+// sessionIdleTimeout closes an HTTP session nobody has used for this long.
+const sessionIdleTimeout = 30 * time.Minute
+
+// newServer builds the MCP server: one tool per exposed command and one per
+// mcp_call workflow, each running through iv.
+func newServer(iv *Invoker, version string, transport Transport) (*mcp.Server, error) {
+	s := mcp.NewServer(&mcp.Implementation{Name: "relavium", Title: "relavium", Version: version}, &mcp.ServerOptions{
+		Instructions: "relavium's own commands (tools relavium-<command>) and the project's mcp_call workflows " +
+			"(tools relavium_<id>). Every result is one JSON envelope {ok, data|error}. A write, remote or destructive " +
+			"request may first return data.confirmation_required: review it and send the identical call again with confirm.",
+	})
+	addCommandTools(s, iv, transport)
+	if _, err := addWorkflowTools(s, iv, transport); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Serve runs the MCP server on cfg's transport until ctx ends (or, on
+// stdio, until the client closes stdin).
+func Serve(ctx context.Context, env *Env, iv *Invoker, cfg ServeConfig) error {
+	transport := transportOf(cfg.Transport)
+	s, err := newServer(iv, env.Version, transport)
+	if err != nil {
+		return err
+	}
+	if cfg.Transport == "stdio" || cfg.Transport == "" {
+		t := &mcp.IOTransport{Reader: io.NopCloser(env.Stdin), Writer: stdoutCloser{env.Stdout}}
+		err := s.Run(ctx, t)
+		if ctx.Err() != nil {
+			return nil
+		}
+		return err
+	}
+	existing, err := ExistingToken(env.Home, env.LookupEnv)
+	if err != nil {
+		return err
+	}
+	if err := checkBind(cfg.Host, cfg.AllowedHosts, existing); err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", net.JoinHostPort(cfg.Host, strconv.Itoa(cfg.Port)))
+	if err != nil {
+		return &Error{ErrCode: CodeToken, Msg: fmt.Sprintf("cannot listen on %s", net.JoinHostPort(cfg.Host, strconv.Itoa(cfg.Port))), Cause: err, Exit: ExitFailure}
+	}
+	token := existing
+	if token == nil {
+		if token, err = GenerateToken(env.Home); err != nil {
+			ln.Close()
+			return err
+		}
+		fmt.Fprintf(env.Stderr, "relavium mcp serve: generated a bearer token in %s (0600); read it with: cat %s\n", token.Path, token.Path)
+	}
+	if !IsLoopbackHost(cfg.Host) {
+		fmt.Fprintln(env.Stderr, "relavium mcp serve: warning: the bearer token crosses the network over cleartext HTTP; put a TLS terminator in front of this server")
+	}
+	var h http.Handler
+	mountPath := "/mcp"
+	if cfg.Transport == "sse" {
+		mountPath = "/sse"
+		h = mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return s }, &mcp.SSEOptions{})
+	} else {
+		h = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{
+			MaxRequestBodyBytes: MaxBodyBytes,
+			SessionTimeout:      sessionIdleTimeout,
+		})
+	}
+	mux := http.NewServeMux()
+	mux.Handle(mountPath, h)
+	var allowed []string
+	allowed = append(allowed, cfg.AllowedHosts...)
+	srv := newHTTPServer(&httpGuard{token: token, allowed: allowed, next: mux})
+	fmt.Fprintf(env.Stderr, "relavium mcp serve: listening on http://%s%s (%s transport; bearer token from %s)\n",
+		ln.Addr().String(), mountPath, cfg.Transport, token.Source)
+	return serveHTTP(ctx, srv, ln)
+}
+
+// stdoutCloser keeps the process's stdout open when the session closes.
+type stdoutCloser struct{ io.Writer }
+
+func (stdoutCloser) Close() error { return nil }

@@ -1,0 +1,101 @@
+package invoke
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Tool names. A command tool is "relavium-" plus its path joined by "-"
+// (relavium-mcp-ls); a workflow tool is "relavium_" plus the workflow id
+// (relavium_close-stale). The separator right after the prefix differs, so a
+// workflow id can never shadow a command.
+const (
+	commandToolPrefix  = "relavium-"
+	workflowToolPrefix = "relavium_"
+)
+
+// CommandToolName is the MCP tool name of a command.
+func CommandToolName(cmd *Command) string {
+	return commandToolPrefix + strings.Join(cmd.Path, "-")
+}
+
+// toolSideEffect is the strongest side effect a command can have for some
+// request: its own, raised by escalating flags, and destructive when a
+// column decides per request (run WORKFLOW). Annotations use it.
+func toolSideEffect(cmd *Command) SideEffect {
+	se := cmd.SideEffect
+	if cmd.SideEffectFor != nil {
+		se = Destructive
+	}
+	for _, f := range ExposedFlags(cmd) {
+		if f.Escalates != "" && f.Escalates.Rank() > se.Rank() {
+			se = f.Escalates
+		}
+	}
+	return se
+}
+
+// annotationsFor maps a side effect to MCP hints. ReadOnlyHint is always
+// explicit (a false that is left out makes clients prompt for safe reads).
+func annotationsFor(title string, se SideEffect) *mcp.ToolAnnotations {
+	destructive := se == Destructive
+	openWorld := se == Remote || se == Destructive
+	return &mcp.ToolAnnotations{
+		Title:           title,
+		ReadOnlyHint:    se == Read,
+		DestructiveHint: &destructive,
+		IdempotentHint:  se == Read,
+		OpenWorldHint:   &openWorld,
+	}
+}
+
+// commandTool describes one exposed command as an MCP tool.
+func commandTool(t *Table, cmd *Command) *mcp.Tool {
+	se := toolSideEffect(cmd)
+	desc := cmd.Summary + ". Runs `relavium " + cmd.Name() + " --json` and returns its envelope ({ok, data|error})."
+	if cmd.Confirm != nil && se != Read {
+		desc += " A " + string(se) + " request first returns data.confirmation_required with a confirm value: review it, then send the identical request again with \"confirm\" set to it."
+	}
+	return &mcp.Tool{
+		Name:        CommandToolName(cmd),
+		Title:       "relavium " + cmd.Name(),
+		Description: desc,
+		InputSchema: ParamsSchema(t, cmd),
+		Annotations: annotationsFor("relavium "+cmd.Name(), se),
+	}
+}
+
+// toolResult renders an invocation result as a tool result: the one JSON
+// document as text and as structured content; isError when it is not ok (a
+// confirmation is ok: nothing has changed yet).
+func toolResult(res Result) *mcp.CallToolResult {
+	return &mcp.CallToolResult{
+		Content:           []mcp.Content{&mcp.TextContent{Text: string(res.Envelope)}},
+		StructuredContent: json.RawMessage(res.Envelope),
+		IsError:           !res.OK,
+	}
+}
+
+// transportOf names the audit transport of a serve transport flag.
+func transportOf(flag string) Transport {
+	switch flag {
+	case "sse":
+		return TransportMCPSSE
+	case "http":
+		return TransportMCPHTTP
+	}
+	return TransportMCPStdio
+}
+
+// addCommandTools publishes every exposed command.
+func addCommandTools(s *mcp.Server, iv *Invoker, transport Transport) {
+	for _, cmd := range Exposed(iv.Table) {
+		path := cmd.Path
+		s.AddTool(commandTool(iv.Table, cmd), func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return toolResult(iv.Invoke(ctx, transport, path, req.Params.Arguments, Options{})), nil
+		})
+	}
+}

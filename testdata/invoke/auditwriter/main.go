@@ -1,0 +1,37 @@
+// Command auditwriter appends records to a machine audit log from its own
+// process, for package invoke's concurrent-writer rotation test.
+//
+//	auditwriter HOME WRITER-ID COUNT PAD-BYTES
+package main
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/relavium/relavium/invoke"
+)
+
+func main() {
+	if len(os.Args) != 5 {
+		fmt.Fprintln(os.Stderr, "usage: auditwriter HOME WRITER-ID COUNT PAD-BYTES")
+		os.Exit(2)
+	}
+	count, _ := strconv.Atoi(os.Args[3])
+	pad, _ := strconv.Atoi(os.Args[4])
+	log := invoke.NewAuditLog(os.Args[1])
+	for i := 0; i < count; i++ {
+		rec := invoke.AuditRecord{
+			Time: time.Now().UTC().Format(time.RFC3339Nano), Transport: invoke.TransportMCPHTTP, Project: "/p",
+			Command: "stub write", SideEffect: invoke.Write, Decision: invoke.DecisionRun,
+			RequestID: fmt.Sprintf("%s-%d", os.Args[2], i),
+			Request:   invoke.RedactedRequest{Args: []string{strings.Repeat("x", pad)}, Argv: []string{}, Flags: map[string]any{}},
+		}
+		if err := log.Append(rec); err != nil {
+			fmt.Fprintln(os.Stderr, "append:", err)
+			os.Exit(1)
+		}
+	}
+}

@@ -1,0 +1,12 @@
+package main
+
+import "encoding/json"
+
+func jsonUnmarshal(b json.RawMessage, v any) error {
+	if len(b) == 0 {
+		return nil
+	}
+	return json.Unmarshal(b, v)
+}
+
+func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }

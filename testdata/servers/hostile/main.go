@@ -1,0 +1,255 @@
+// Command hostile is the MCP server host's tests spawn: well-behaved by
+// default, and hostile in every way a stdio server can be (-mode):
+//
+//	ok            a well-behaved server (tools below)
+//	no-init       reads stdin and never answers initialize
+//	exit-early    writes to stderr and exits 3 before initialize
+//	garbage       prints a non-JSON line on stdout after initialize
+//	stubborn      ignores SIGTERM and stdin EOF (only SIGKILL ends it)
+//	grandchild    spawns a grandchild that ignores SIGTERM, then serves
+//	ignore-cancel serves, but `slow` ignores cancellation
+//	sleeper       (the grandchild) ignores SIGTERM and sleeps
+//
+// Tools: echo, add, slow, cancelled, progress, flood, log, big, crash, env,
+// cwd, elicit, fail, grandchild_pid. Everything it is told on stderr ends up
+// in relavium's stderr ring.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"sort"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func main() {
+	mode := flag.String("mode", "ok", "behaviour")
+	flag.Parse()
+	fmt.Fprintf(os.Stderr, "hostile: mode %s pid %d\n", *mode, os.Getpid())
+	switch *mode {
+	case "sleeper":
+		signal.Ignore(syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+		for {
+			time.Sleep(time.Hour)
+		}
+	case "no-init":
+		buf := make([]byte, 4096)
+		for {
+			if _, err := os.Stdin.Read(buf); err != nil {
+				// EOF: keep not answering until signalled.
+				select {}
+			}
+		}
+	case "exit-early":
+		fmt.Fprintln(os.Stderr, "hostile: fatal: cannot start (this is on purpose)")
+		os.Exit(3)
+	case "stubborn":
+		signal.Ignore(syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	}
+	var grandchild int
+	if *mode == "grandchild" {
+		cmd := exec.Command(os.Args[0], "-mode", "sleeper")
+		cmd.Stderr = os.Stderr
+		if err := cmd.Start(); err != nil {
+			fmt.Fprintln(os.Stderr, "hostile: cannot start grandchild:", err)
+			os.Exit(4)
+		}
+		grandchild = cmd.Process.Pid
+		fmt.Fprintf(os.Stderr, "hostile: grandchild pid %d\n", grandchild)
+	}
+	s := newServer(*mode, grandchild)
+	err := s.Run(context.Background(), &mcp.StdioTransport{})
+	fmt.Fprintln(os.Stderr, "hostile: session ended:", err)
+	if *mode == "stubborn" {
+		select {} // stdin EOF does not end it either
+	}
+}
+
+type state struct {
+	mode       string
+	grandchild int
+	cancelled  atomic.Int64
+}
+
+func text(s string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: s}}}
+}
+
+func obj(props map[string]*jsonschema.Schema, required ...string) *jsonschema.Schema {
+	if props == nil {
+		props = map[string]*jsonschema.Schema{}
+	}
+	return &jsonschema.Schema{Type: "object", Properties: props, Required: required}
+}
+
+var (
+	str = &jsonschema.Schema{Type: "string"}
+	num = &jsonschema.Schema{Type: "number"}
+	itg = &jsonschema.Schema{Type: "integer"}
+)
+
+func newServer(mode string, grandchild int) *mcp.Server {
+	st := &state{mode: mode, grandchild: grandchild}
+	s := mcp.NewServer(&mcp.Implementation{Name: "hostile", Version: "1.0.0"}, nil)
+	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true}
+
+	type echoIn struct {
+		Message string `json:"message"`
+	}
+	mcp.AddTool(s, &mcp.Tool{Name: "echo", Description: "echo a message", Annotations: readOnly},
+		func(_ context.Context, _ *mcp.CallToolRequest, in echoIn) (*mcp.CallToolResult, any, error) {
+			return text(in.Message), nil, nil
+		})
+	type addIn struct {
+		A float64 `json:"a"`
+		B float64 `json:"b"`
+	}
+	type addOut struct {
+		Sum float64 `json:"sum"`
+	}
+	mcp.AddTool(s, &mcp.Tool{Name: "add", Description: "add two numbers", Annotations: readOnly},
+		func(_ context.Context, _ *mcp.CallToolRequest, in addIn) (*mcp.CallToolResult, addOut, error) {
+			return text(fmt.Sprint(in.A + in.B)), addOut{Sum: in.A + in.B}, nil
+		})
+	s.AddTool(&mcp.Tool{Name: "slow", Description: "wait ms milliseconds", InputSchema: obj(map[string]*jsonschema.Schema{"ms": itg}, "ms")},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			var in struct{ MS int }
+			_ = jsonUnmarshal(req.Params.Arguments, &in)
+			if st.mode == "ignore-cancel" {
+				time.Sleep(time.Duration(in.MS) * time.Millisecond)
+				return text("slept, whatever you said"), nil
+			}
+			select {
+			case <-time.After(time.Duration(in.MS) * time.Millisecond):
+				return text("slept"), nil
+			case <-ctx.Done():
+				st.cancelled.Add(1)
+				fmt.Fprintln(os.Stderr, "hostile: slow cancelled")
+				return nil, ctx.Err()
+			}
+		})
+	s.AddTool(&mcp.Tool{Name: "cancelled", Description: "how many calls were cancelled", InputSchema: obj(nil), Annotations: readOnly},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return text(fmt.Sprint(st.cancelled.Load())), nil
+		})
+	s.AddTool(&mcp.Tool{Name: "progress", Description: "report steps of progress", InputSchema: obj(map[string]*jsonschema.Schema{"steps": itg, "delay_ms": itg}, "steps")},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			var in struct {
+				Steps   int `json:"steps"`
+				DelayMS int `json:"delay_ms"`
+			}
+			_ = jsonUnmarshal(req.Params.Arguments, &in)
+			tok := req.Params.GetProgressToken()
+			for i := 1; i <= in.Steps; i++ {
+				if tok != nil {
+					_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: tok, Progress: float64(i), Total: float64(in.Steps), Message: fmt.Sprintf("step %d", i)})
+				}
+				if in.DelayMS > 0 {
+					time.Sleep(time.Duration(in.DelayMS) * time.Millisecond)
+				}
+			}
+			return text(fmt.Sprintf("%d steps", in.Steps)), nil
+		})
+	s.AddTool(&mcp.Tool{Name: "flood", Description: "n progress notifications back to back", InputSchema: obj(map[string]*jsonschema.Schema{"n": itg}, "n")},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			var in struct{ N int }
+			_ = jsonUnmarshal(req.Params.Arguments, &in)
+			tok := req.Params.GetProgressToken()
+			for i := 1; i <= in.N && tok != nil; i++ {
+				_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: tok, Progress: float64(i), Total: float64(in.N)})
+			}
+			// And progress for a token that is not this call's.
+			_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: "forged", Progress: 1})
+			return text(fmt.Sprintf("flooded %d", in.N)), nil
+		})
+	s.AddTool(&mcp.Tool{Name: "log", Description: "send n log messages", InputSchema: obj(map[string]*jsonschema.Schema{"n": itg}, "n")},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			var in struct{ N int }
+			_ = jsonUnmarshal(req.Params.Arguments, &in)
+			for i := 1; i <= in.N; i++ {
+				_ = req.Session.Log(ctx, &mcp.LoggingMessageParams{Level: "info", Logger: "hostile", Data: fmt.Sprintf("line %d", i)})
+			}
+			_ = req.Session.Log(ctx, &mcp.LoggingMessageParams{Level: "debug", Logger: "hostile", Data: "filtered at info"})
+			return text("logged"), nil
+		})
+	s.AddTool(&mcp.Tool{Name: "big", Description: "return bytes of text in parts", InputSchema: obj(map[string]*jsonschema.Schema{"bytes": itg, "parts": itg}, "bytes")},
+		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			var in struct{ Bytes, Parts int }
+			_ = jsonUnmarshal(req.Params.Arguments, &in)
+			if in.Parts < 1 {
+				in.Parts = 1
+			}
+			res := &mcp.CallToolResult{}
+			left := in.Bytes
+			for i := 0; i < in.Parts; i++ {
+				n := in.Bytes / in.Parts
+				if i == in.Parts-1 {
+					n = left
+				}
+				left -= n
+				res.Content = append(res.Content, &mcp.TextContent{Text: strings.Repeat("x", n)})
+			}
+			return res, nil
+		})
+	s.AddTool(&mcp.Tool{Name: "crash", Description: "exit 3 in the middle of the call", InputSchema: obj(nil)},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			fmt.Fprintln(os.Stderr, "hostile: crashing on purpose")
+			os.Exit(3)
+			return nil, nil
+		})
+	s.AddTool(&mcp.Tool{Name: "env", Description: "the environment", InputSchema: obj(nil), Annotations: readOnly},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			env := os.Environ()
+			sort.Strings(env)
+			return text(strings.Join(env, "\n")), nil
+		})
+	s.AddTool(&mcp.Tool{Name: "cwd", Description: "the working directory", InputSchema: obj(nil), Annotations: readOnly},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			wd, _ := os.Getwd()
+			return text(wd), nil
+		})
+	s.AddTool(&mcp.Tool{Name: "elicit", Description: "ask the client for a name and a count", InputSchema: obj(nil)},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			res, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Message: "who are you?", RequestedSchema: &jsonschema.Schema{
+				Type: "object",
+				Properties: map[string]*jsonschema.Schema{
+					"name":  {Type: "string", Default: []byte(`"anon"`)},
+					"count": {Type: "integer", Default: []byte(`3`)},
+				},
+			}})
+			if err != nil {
+				return nil, err
+			}
+			b, _ := jsonMarshal(res.Content)
+			return text(res.Action + " " + string(b)), nil
+		})
+	s.AddTool(&mcp.Tool{Name: "fail", Description: "a tool error", InputSchema: obj(nil)},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "it failed, as asked"}}}, nil
+		})
+	s.AddTool(&mcp.Tool{Name: "grandchild_pid", Description: "the pid of the grandchild", InputSchema: obj(nil), Annotations: readOnly},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return text(fmt.Sprint(st.grandchild)), nil
+		})
+	if mode == "garbage" {
+		s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+			return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+				if method == "tools/call" {
+					fmt.Fprintln(os.Stdout, "this is not JSON-RPC")
+				}
+				return next(ctx, method, req)
+			}
+		})
+	}
+	return s
+}

@@ -1,0 +1,114 @@
+package tui
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/relavium/relavium/consent"
+	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/host"
+	"github.com/relavium/relavium/themes"
+)
+
+// Backend is everything the workbench does outside the terminal: consent,
+// connections, calls, browsing, workflow runs, export. The model calls it
+// only from tea.Cmds (never from Update or View), and learns what happened
+// from the returned messages and the event stream. The live implementation
+// (live.go) sits on host, consent and engine; model tests use a fake.
+type Backend interface {
+	// Info describes the session for the header.
+	Info() SessionInfo
+	// Declared lists every declared server in declaration order. It is
+	// known before anything is resolved or connected.
+	Declared() []ServerSpec
+	// Subscribe returns a subscription to the session's event stream
+	// (mcp:server, mcp:tool_skipped, agent:*, gate:*, run:*, elicitation:*).
+	Subscribe() *engine.Subscription
+
+	// Decide resolves every stdio server and decides its consent through
+	// package consent (a fresh fold of the grant store each time). A
+	// server whose declaration does not resolve is reported failed on the
+	// event stream and has no decision.
+	Decide(ctx context.Context) ([]consent.Decision, error)
+	// Answer records the person's answer to a consent request through
+	// package consent (remember writes a grant; once and deny are this
+	// session's only).
+	Answer(server string, a Answer) error
+	// Reask forgets this session's denial of server, so the next Decide
+	// asks again.
+	Reask(server string) error
+
+	// Connect connects one server (a stdio server only once Decide
+	// approves it) and returns when it is ready or failed; its states go
+	// to the event stream as they change.
+	Connect(ctx context.Context, server string) error
+	// Disconnect closes one server and reaps its processes.
+	Disconnect(server string) error
+
+	// Catalogue is every connected server's admitted and skipped tools.
+	Catalogue() ([]engine.ToolDef, []engine.SkippedTool)
+	// Validate checks arguments against a tool's schema without calling it.
+	Validate(id engine.ToolID, args json.RawMessage) error
+	// Call calls a tool through the engine's registry; agent:tool_call,
+	// agent:tool_progress and agent:tool_result for callID go to the event
+	// stream. Cancelling ctx cancels the call at the server.
+	Call(ctx context.Context, callID string, tool engine.ToolDef, args json.RawMessage) (*engine.ToolResult, error)
+
+	Resources(ctx context.Context, server string) (*host.ResourceList, error)
+	ReadResource(ctx context.Context, server, uri string) ([]engine.Content, error)
+	Prompts(ctx context.Context, server string) ([]host.Prompt, error)
+	GetPrompt(ctx context.Context, server, name string, args map[string]string) (*host.PromptResult, error)
+
+	// Workflows loads the project's workflows.
+	Workflows() ([]*engine.Workflow, error)
+	// RunWorkflow runs wf on the session's connected servers; gate answers
+	// its gate steps. Its events go to the event stream under runID.
+	RunWorkflow(ctx context.Context, runID string, wf *engine.Workflow, inputs map[string]any, gate engine.GateFunc) (*engine.RunResult, error)
+
+	// Export writes events as JSONL and returns the file's path.
+	Export(events []engine.Event) (string, error)
+
+	// Close tears every server down (children reaped) and ends the stream.
+	Close() error
+}
+
+// Answer is the person's answer to a consent request.
+type Answer int
+
+// Consent answers.
+const (
+	ApproveRemember Answer = iota + 1 // write a grant and connect
+	ApproveOnce                       // approve for this session only
+	DenyConsent                       // do not spawn; ask again only on request
+)
+
+func (a Answer) String() string {
+	switch a {
+	case ApproveRemember:
+		return "approved and remembered"
+	case ApproveOnce:
+		return "approved once"
+	case DenyConsent:
+		return "denied"
+	}
+	return "unknown"
+}
+
+// ServerSpec is one declared server as listed before anything connects.
+type ServerSpec struct {
+	Name      string `json:"name"`
+	Transport string `json:"transport"`
+	// Target is what the declaration points at, for display: the authored
+	// command line of a stdio server, the redacted url of a network one.
+	Target string `json:"target"`
+}
+
+// SessionInfo heads the screen.
+type SessionInfo struct {
+	Project string        `json:"project"`
+	Agent   string        `json:"agent,omitempty"` // "" = every registered server
+	Demo    bool          `json:"demo,omitempty"`
+	Theme   themes.Choice `json:"theme"`
+	// Warnings are config deprecations to show once.
+	Warnings []string `json:"warnings,omitempty"`
+}

@@ -1,0 +1,341 @@
+package tui
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/host"
+	"github.com/relavium/relavium/themes"
+)
+
+// A job is one thing the call pane shows: a tool call, a resource read, a
+// prompt get or a workflow run. The history is the list of jobs; the pane
+// shows one. Only Update changes a job.
+
+type jobKind int
+
+const (
+	jobTool jobKind = iota
+	jobRead
+	jobPrompt
+	jobRun
+)
+
+func (k jobKind) String() string {
+	return [...]string{"call", "read", "prompt", "run"}[k]
+}
+
+type jobState int
+
+const (
+	jobRunning jobState = iota
+	jobDone
+	jobFailed
+	jobCancelled
+)
+
+// maxJobLogs bounds the log lines one job keeps (the newest are kept).
+const maxJobLogs = 1000
+
+type logLine struct {
+	Level  string `json:"level"`
+	Logger string `json:"logger,omitempty"`
+	Server string `json:"server"`
+	Text   string `json:"text"`
+}
+
+type stepLine struct {
+	step, tool, state string
+	dur               time.Duration
+}
+
+type job struct {
+	id      string
+	kind    jobKind
+	tool    engine.ToolDef
+	server  string
+	title   string
+	args    json.RawMessage
+	started time.Time
+	ended   time.Time
+	state   jobState
+
+	progress    engine.Progress
+	hasProgress bool
+	progressN   int
+
+	logs        []logLine
+	droppedLogs int
+
+	result   *engine.ToolResult
+	contents []engine.Content
+	prompt   *host.PromptResult
+	run      *engine.RunResult
+	runID    string
+	steps    []stepLine
+
+	errCode, errMsg string
+	cancel          context.CancelFunc
+	cancelAsked     bool
+
+	version int
+
+	cacheW, cacheV int
+	cache          []string
+}
+
+func (j *job) touch() { j.version++ }
+
+func (j *job) finished() bool { return j.state != jobRunning }
+
+func (j *job) addLog(l logLine) {
+	if len(j.logs) >= maxJobLogs {
+		copy(j.logs, j.logs[1:])
+		j.logs = j.logs[:len(j.logs)-1]
+		j.droppedLogs++
+	}
+	j.logs = append(j.logs, l)
+	j.touch()
+}
+
+// fail ends the job with an error.
+func (j *job) fail(at time.Time, err error) {
+	j.ended = at
+	j.state = jobFailed
+	j.errCode, j.errMsg = codeOf(err), serverText(err.Error())
+	if j.errCode == codeCallCancelled || j.errCode == codeRunCancelled {
+		j.state = jobCancelled
+	}
+	j.cancel = nil
+	j.touch()
+}
+
+// Codes the call pane recognises as a cancellation rather than a failure.
+const (
+	codeCallCancelled = "E511" // host.CodeCallCancelled
+	codeRunCancelled  = "E609" // engine: a run cancelled by its context
+)
+
+func codeOf(err error) string {
+	type coded interface{ Code() string }
+	for e := err; e != nil; {
+		if c, ok := e.(coded); ok {
+			return c.Code()
+		}
+		u, ok := e.(interface{ Unwrap() error })
+		if !ok {
+			break
+		}
+		e = u.Unwrap()
+	}
+	return ""
+}
+
+// icon is the job's state glyph.
+func (j *job) icon(st *themes.Styles, spin string) string {
+	switch j.state {
+	case jobRunning:
+		return st.Accent.Render(spin)
+	case jobDone:
+		if j.result != nil && j.result.IsError {
+			return st.Error.Render("✗")
+		}
+		return st.OK.Render("✓")
+	case jobCancelled:
+		return st.Warn.Render("⊘")
+	}
+	return st.Error.Render("✗")
+}
+
+// elapsed is how long the job ran (so far).
+func (j *job) elapsed(now time.Time) time.Duration {
+	if j.finished() {
+		return j.ended.Sub(j.started)
+	}
+	return now.Sub(j.started)
+}
+
+// body renders everything below the job's live header (arguments, steps,
+// logs, result) at width w. It is cached per width and version, so a
+// frame costs only the visible lines however large the result is.
+func (j *job) body(st *themes.Styles, w int) []string {
+	if j.cache != nil && j.cacheW == w && j.cacheV == j.version {
+		return j.cache
+	}
+	var out []string
+	add := func(lines ...string) { out = append(out, lines...) }
+	if len(j.args) > 0 && string(j.args) != "{}" {
+		label := "args "
+		if j.kind == jobRun {
+			label = "inputs "
+		}
+		add(wrapIndent(st.Muted.Render(label)+serverLine(string(j.args)), w, "     ")...)
+	}
+	for _, s := range j.steps {
+		line := st.Muted.Render("step ") + serverLine(s.step) + " "
+		switch s.state {
+		case "calling":
+			line += st.Accent.Render("→ " + serverLine(s.tool))
+		case "ok":
+			line += st.OK.Render("✓ "+serverLine(s.tool)) + st.Muted.Render(" "+humanDuration(s.dur))
+		case "tool error", "failed":
+			line += st.Error.Render("✗ "+serverLine(s.tool)+" "+s.state) + st.Muted.Render(" "+humanDuration(s.dur))
+		case "gate":
+			line += st.Warn.Render("⏸ gate: " + s.tool)
+		case "approved":
+			line += st.OK.Render("✓ gate approved")
+		case "refused":
+			line += st.Error.Render("✗ gate refused")
+		}
+		add(cut(line, w))
+	}
+	if j.droppedLogs > 0 {
+		add(st.Muted.Render(fmt.Sprintf("… %d earlier log lines not kept", j.droppedLogs)))
+	}
+	for _, l := range j.logs {
+		prefix := st.LogLevel(l.Level).Render(fmt.Sprintf("log %-7s", l.Level)) + " "
+		if l.Logger != "" {
+			prefix += st.Muted.Render(serverLine(l.Logger)) + " "
+		}
+		add(wrapIndent(prefix+st.LogLevel(l.Level).Render(l.Text), w, "            ")...)
+	}
+	switch {
+	case j.result != nil:
+		add(resultLines(st, j.result, w)...)
+	case j.contents != nil:
+		add(st.OK.Render("◂ contents") + st.Muted.Render(fmt.Sprintf(" · %d part(s)", len(j.contents))))
+		for _, c := range j.contents {
+			add(contentLines(st, c, w, st.Text)...)
+		}
+	case j.prompt != nil:
+		add(promptLines(st, j.prompt, w)...)
+	case j.run != nil:
+		add(st.OK.Render("◂ run completed") + st.Muted.Render(" · outputs"))
+		b, _ := json.Marshal(j.run.Outputs)
+		add(jsonLines(st, b)...)
+	}
+	if j.state == jobFailed || j.state == jobCancelled {
+		style := st.Error
+		head := "✗ failed"
+		if j.state == jobCancelled {
+			style, head = st.Warn, "⊘ cancelled"
+		}
+		if j.errCode != "" {
+			head += " " + j.errCode
+		}
+		add(style.Render(head))
+		for _, l := range strings.Split(j.errMsg, "\n") {
+			add(wrapIndent("  "+style.Render(l), w, "  ")...)
+		}
+	}
+	j.cache, j.cacheW, j.cacheV = out, w, j.version
+	return out
+}
+
+// resultLines renders a tool result by content type.
+func resultLines(st *themes.Styles, r *engine.ToolResult, w int) []string {
+	size := 0
+	var kinds []string
+	seen := map[string]bool{}
+	for _, c := range r.Content {
+		size += len(c.Text) + len(c.Data)
+		k := c.Type
+		if c.Type == "text" && looksLikeJSON(c.Text) {
+			k = "json"
+		}
+		if !seen[k] {
+			seen[k] = true
+			kinds = append(kinds, k)
+		}
+	}
+	if len(r.Structured) > 0 && !seen["structured"] {
+		kinds = append(kinds, "structured")
+	}
+	meta := st.Muted.Render(fmt.Sprintf(" %s · %s", humanBytes(size), strings.Join(kinds, ", ")))
+	var out []string
+	body := st.Text
+	if r.IsError {
+		out = append(out, st.Error.Render("◂ tool error (isError)")+meta)
+		body = st.Error
+	} else {
+		out = append(out, st.OK.Render("◂ result")+meta)
+	}
+	for _, c := range r.Content {
+		out = append(out, contentLines(st, c, w, body)...)
+	}
+	if len(r.Structured) > 0 {
+		out = append(out, st.Muted.Render("structured content"))
+		out = append(out, jsonLines(st, r.Structured)...)
+	}
+	return out
+}
+
+// contentLines renders one content part: text wrapped, JSON pretty and
+// coloured, media as a labelled size line, resources and links by uri.
+func contentLines(st *themes.Styles, c engine.Content, w int, body lipgloss.Style) []string {
+	switch c.Type {
+	case "text":
+		if looksLikeJSON(c.Text) {
+			return jsonLines(st, []byte(c.Text))
+		}
+		return styledWrap(body, serverText(c.Text), w)
+	case "image", "audio":
+		glyph := "▣"
+		if c.Type == "audio" {
+			glyph = "♪"
+		}
+		return []string{st.Accent.Render(glyph+" "+c.Type) + st.Muted.Render(" · "+serverLine(c.MIMEType)+" · "+humanBytes(len(c.Data))+" (not shown)")}
+	case "resource":
+		head := st.Accent.Render("◆ resource ") + serverLine(c.URI)
+		if c.MIMEType != "" {
+			head += st.Muted.Render(" (" + serverLine(c.MIMEType) + ")")
+		}
+		if len(c.Data) > 0 {
+			return []string{cut(head+st.Muted.Render(" · blob "+humanBytes(len(c.Data))), w)}
+		}
+		out := []string{cut(head+st.Muted.Render(" · "+humanBytes(len(c.Text))), w)}
+		if looksLikeJSON(c.Text) {
+			return append(out, jsonLines(st, []byte(c.Text))...)
+		}
+		return append(out, styledWrap(body, serverText(c.Text), w)...)
+	case "resource_link":
+		line := st.Accent.Render("→ link ") + serverLine(c.Name) + " " + st.Muted.Render(serverLine(c.URI))
+		if c.MIMEType != "" {
+			line += st.Muted.Render(" (" + serverLine(c.MIMEType) + ")")
+		}
+		return wrapIndent(line, w, "       ")
+	}
+	return []string{st.Muted.Render("(" + serverLine(c.Type) + " content not shown)")}
+}
+
+// styledWrap wraps plain text and styles each line (styling per line keeps
+// every frame line self-contained).
+func styledWrap(style lipgloss.Style, text string, w int) []string {
+	var out []string
+	for _, para := range strings.Split(text, "\n") {
+		for _, l := range wrap(para, w) {
+			out = append(out, style.Render(l))
+		}
+	}
+	return out
+}
+
+func promptLines(st *themes.Styles, p *host.PromptResult, w int) []string {
+	out := []string{st.OK.Render("◂ prompt") + st.Muted.Render(fmt.Sprintf(" · %d message(s)", len(p.Messages)))}
+	if d := serverLine(p.Description); d != "" {
+		out = append(out, wrap(st.Muted.Render(d), w)...)
+	}
+	for _, m := range p.Messages {
+		out = append(out, st.Bold.Render(serverLine(m.Role)+":"))
+		for _, l := range contentLines(st, m.Content, max(1, w-2), st.Text) {
+			out = append(out, "  "+l)
+		}
+	}
+	return out
+}

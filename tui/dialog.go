@@ -1,0 +1,157 @@
+package tui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/relavium/relavium/themes"
+)
+
+// dialog is one modal on the overlay stack. It only changes its own state:
+// what it decided comes back as an action that the root model carries out
+// (with a Cmd where IO is needed). Sizing rules (crush's): content is sized
+// to the inner width; padding, never margin; every segment is styled on its
+// own; everything is clamped to the drawable area, and a body that does not
+// fit scrolls while the title and the action line stay in view.
+type dialog interface {
+	// handle takes a key; a non-nil action closes the dialog.
+	handle(msg tea.KeyMsg, k keyMap) (action, tea.Cmd)
+	// view renders the dialog within w×h cells (the whole screen).
+	view(st *themes.Styles, w, h int) string
+}
+
+// action is what a closed dialog decided.
+type action interface{}
+
+// closeAction just closes the dialog.
+type closeAction struct{}
+
+// dialogBox lays out a dialog: title, scrolled body, actions.
+type dialogBox struct {
+	title   string
+	body    []string // already styled, each at most inner width
+	actions string
+	scroll  int
+}
+
+// dialogWidth is the outer width for a dialog that wants up to maxW cells.
+func dialogWidth(screenW, maxW int) int {
+	return max(20, min(maxW, screenW-2))
+}
+
+// innerWidth is the content width of a dialog of outer width w (rounded
+// border and one cell of padding on each side).
+func innerWidth(w int) int { return max(1, w-4) }
+
+// render draws the box at outer width w and at most h lines, clamping the
+// scroll offset (the caller keeps it) to what can scroll.
+func (b *dialogBox) render(st *themes.Styles, w, h int) string {
+	iw := innerWidth(w)
+	head := []string{st.DialogTitle.Render(cut(b.title, iw)), ""}
+	foot := []string{""}
+	for _, l := range wrap(b.actions, iw) {
+		foot = append(foot, l)
+	}
+	room := max(1, h-2-len(head)-len(foot)) // 2: the border
+	body := b.body
+	maxScroll := max(0, len(body)-room)
+	b.scroll = max(0, min(b.scroll, maxScroll))
+	if len(body) > room {
+		body = body[b.scroll : b.scroll+room]
+		more := ""
+		if b.scroll > 0 {
+			more += "↑ "
+		}
+		if b.scroll < maxScroll {
+			more += "↓ more"
+		}
+		foot[0] = st.Muted.Render(strings.TrimSpace(more) + " (↑/↓ scroll)")
+	}
+	lines := make([]string, 0, len(head)+len(body)+len(foot))
+	for _, l := range append(append(head, body...), foot...) {
+		lines = append(lines, fit(l, iw))
+	}
+	return st.Dialog.Render(strings.Join(lines, "\n"))
+}
+
+// scrollKey moves a dialog body; it reports whether msg was a scroll key.
+func scrollKey(msg tea.KeyMsg, scroll *int) bool {
+	switch msg.String() {
+	case "up", "k":
+		*scroll--
+	case "down", "j":
+		*scroll++
+	case "pgup":
+		*scroll -= 10
+	case "pgdown":
+		*scroll += 10
+	case "home", "g":
+		*scroll = 0
+	case "end", "G":
+		*scroll = 1 << 30
+	default:
+		return false
+	}
+	return true
+}
+
+// labelled renders "label  value" with value wrapped under a hanging indent.
+func labelled(st *themes.Styles, label, value string, iw int) []string {
+	const lw = 9
+	pad := strings.Repeat(" ", lw)
+	lab := st.Muted.Render(fit(label, lw))
+	var out []string
+	for i, l := range wrap(value, max(1, iw-lw)) {
+		if i == 0 {
+			out = append(out, lab+l)
+		} else {
+			out = append(out, pad+l)
+		}
+	}
+	return out
+}
+
+// buttons renders a row of buttons, the focused one highlighted.
+func buttons(st *themes.Styles, labels []string, focus int) string {
+	parts := make([]string, len(labels))
+	for i, l := range labels {
+		if i == focus {
+			parts[i] = st.ButtonFocused.Render(l)
+		} else {
+			parts[i] = st.Button.Render(l)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// overlay draws the dialog fg centred over the frame lines bg (each exactly
+// w cells wide) and returns the composed frame.
+func overlay(bg []string, fg string, w, h int) []string {
+	fl := strings.Split(fg, "\n")
+	fw := 0
+	for _, l := range fl {
+		fw = max(fw, width(l))
+	}
+	fw = min(fw, w)
+	if len(fl) > h {
+		fl = fl[:h]
+	}
+	x := max(0, (w-fw)/2)
+	y := max(0, (h-len(fl))/2)
+	out := append([]string(nil), bg...)
+	for i, l := range fl {
+		row := y + i
+		if row >= len(out) {
+			break
+		}
+		left := fit(ansi.Truncate(out[row], x, ""), x)
+		right := ansi.TruncateLeft(out[row], x+fw, "")
+		if strings.Contains(left, "\x1b") {
+			left += "\x1b[0m"
+		}
+		out[row] = left + fit(l, fw) + right
+	}
+	return out
+}

@@ -1,0 +1,575 @@
+package tui
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textarea"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/relavium/relavium/host/discovery"
+	"github.com/relavium/relavium/themes"
+)
+
+// form is a schema-generated form: a field per property in schema order,
+// typed inputs, required marks, enums and booleans as pickers, arrays of
+// enums as multi-selects, defaults prefilled, and a raw JSON toggle. It
+// builds the arguments object; the tool's own Validate decides whether
+// they are valid, and its errors come back inline.
+type form struct {
+	st     *themes.Styles
+	fields []*formField
+	focus  int
+	raw    bool
+	rawIn  textarea.Model
+	err    string // a form-level error (raw JSON, or one without a field)
+	width  int
+}
+
+type fieldKind int
+
+const (
+	kindText fieldKind = iota
+	kindPicker
+	kindMulti
+)
+
+type formField struct {
+	spec   fieldSpec
+	kind   fieldKind
+	input  textinput.Model
+	opts   []any // picker / multi options; a picker's index 0 is "unset"
+	labels []string
+	choice int
+	picked []bool
+	sub    int
+	err    string
+}
+
+func newForm(st *themes.Styles, specs []fieldSpec, values map[string]any) *form {
+	f := &form{st: st}
+	for _, s := range specs {
+		f.fields = append(f.fields, newField(st, s))
+	}
+	ta := textarea.New()
+	ta.ShowLineNumbers = false
+	ta.Prompt = "│ "
+	ta.CharLimit = 1 << 20
+	ta.MaxHeight = 0
+	focused := textarea.Style{Base: st.Renderer.NewStyle(), Text: st.Text, Prompt: st.Accent,
+		Placeholder: st.Muted, CursorLine: st.Text, CursorLineNumber: st.Muted, EndOfBuffer: st.Muted, LineNumber: st.Muted}
+	ta.FocusedStyle, ta.BlurredStyle = focused, focused
+	ta.Cursor.Style = st.Renderer.NewStyle().Reverse(true)
+	ta.Cursor.TextStyle = st.Text
+	ta.Cursor.SetMode(cursor.CursorStatic)
+	f.rawIn = ta
+	if values != nil {
+		f.setValues(values)
+	}
+	f.focusField(0)
+	return f
+}
+
+func newField(st *themes.Styles, s fieldSpec) *formField {
+	fld := &formField{spec: s}
+	switch {
+	case len(s.Enum) > 0:
+		fld.kind = kindPicker
+		fld.opts = append([]any{nil}, s.Enum...)
+		fld.labels = append([]string{"(unset)"}, optionLabels(s.Enum, s.EnumTitles)...)
+	case s.Type == "boolean":
+		fld.kind = kindPicker
+		fld.opts = []any{nil, true, false}
+		fld.labels = []string{"(unset)", "true", "false"}
+	case s.Type == "array" && len(s.ItemsEnum) > 0:
+		fld.kind = kindMulti
+		fld.opts = s.ItemsEnum
+		fld.labels = optionLabels(s.ItemsEnum, s.ItemsTitles)
+		fld.picked = make([]bool, len(s.ItemsEnum))
+	default:
+		ti := textinput.New()
+		ti.Prompt = ""
+		ti.Placeholder = placeholder(s)
+		ti.CharLimit = 1 << 20
+		ti.PromptStyle, ti.TextStyle, ti.PlaceholderStyle, ti.CompletionStyle = st.Muted, st.Text, st.Faint, st.Muted
+		ti.Cursor.Style = st.Renderer.NewStyle().Reverse(true)
+		ti.Cursor.TextStyle = st.Text
+		ti.Cursor.SetMode(cursor.CursorStatic)
+		fld.input = ti
+	}
+	if s.HasDefault {
+		fld.set(s.Default)
+	}
+	return fld
+}
+
+func optionLabels(vals []any, titles []string) []string {
+	out := make([]string, len(vals))
+	for i, v := range vals {
+		if i < len(titles) && titles[i] != "" {
+			out[i] = serverLine(titles[i])
+			continue
+		}
+		if s, ok := v.(string); ok {
+			out[i] = serverLine(s)
+			continue
+		}
+		b, _ := json.Marshal(v)
+		out[i] = serverLine(string(b))
+	}
+	return out
+}
+
+func placeholder(s fieldSpec) string {
+	switch s.Type {
+	case "":
+		return "any JSON value"
+	case "array", "object":
+		return "JSON " + s.Type
+	}
+	return s.Type
+}
+
+// set puts a value into the field (a default, a replayed argument).
+func (fld *formField) set(v any) {
+	switch fld.kind {
+	case kindPicker:
+		for i, o := range fld.opts {
+			if i > 0 && jsonEqual(o, v) {
+				fld.choice = i
+			}
+		}
+	case kindMulti:
+		list, _ := v.([]any)
+		for i, o := range fld.opts {
+			fld.picked[i] = false
+			for _, x := range list {
+				if jsonEqual(o, x) {
+					fld.picked[i] = true
+				}
+			}
+		}
+	default:
+		if s, ok := v.(string); ok && (fld.spec.Type == "string" || fld.spec.Type == "") {
+			fld.input.SetValue(s)
+			return
+		}
+		b, _ := json.Marshal(v)
+		fld.input.SetValue(string(b))
+	}
+}
+
+// reset empties the field.
+func (fld *formField) reset() {
+	fld.choice = 0
+	for i := range fld.picked {
+		fld.picked[i] = false
+	}
+	if fld.kind == kindText {
+		fld.input.SetValue("")
+	}
+	fld.err = ""
+}
+
+func jsonEqual(a, b any) bool {
+	x, _ := json.Marshal(a)
+	y, _ := json.Marshal(b)
+	return bytes.Equal(x, y)
+}
+
+// setValues replaces every field's value with values (a replayed call).
+func (f *form) setValues(values map[string]any) {
+	for _, fld := range f.fields {
+		fld.reset()
+		if v, ok := values[fld.spec.Name]; ok {
+			fld.set(v)
+		}
+	}
+}
+
+func (f *form) focusField(i int) {
+	if len(f.fields) == 0 {
+		return
+	}
+	i = max(0, min(i, len(f.fields)-1))
+	for j, fld := range f.fields {
+		if fld.kind == kindText {
+			if j == i {
+				fld.input.Focus()
+			} else {
+				fld.input.Blur()
+			}
+		}
+	}
+	f.focus = i
+}
+
+// toggleRaw switches between the fields and raw JSON. Leaving raw mode
+// needs a JSON object; keys the schema does not know keep it in raw mode.
+func (f *form) toggleRaw() {
+	if !f.raw {
+		args, _ := f.build(false)
+		pretty, ok := prettyJSON(args)
+		if !ok {
+			pretty = string(args)
+		}
+		f.rawIn.SetValue(pretty)
+		f.rawIn.Focus()
+		f.raw, f.err = true, ""
+		return
+	}
+	var obj map[string]any
+	if err := json.Unmarshal([]byte(f.rawIn.Value()), &obj); err != nil || obj == nil {
+		f.err = "raw JSON must be one JSON object to go back to the fields"
+		return
+	}
+	var unknown []string
+	for k := range obj {
+		if f.field(k) == nil {
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) > 0 {
+		f.err = "the schema has no field for " + strings.Join(unknown, ", ") + "; staying in raw JSON"
+		return
+	}
+	for _, fld := range f.fields {
+		fld.reset()
+		if v, ok := obj[fld.spec.Name]; ok {
+			fld.set(v)
+		}
+	}
+	f.rawIn.Blur()
+	f.raw, f.err = false, ""
+}
+
+func (f *form) field(name string) *formField {
+	for _, fld := range f.fields {
+		if fld.spec.Name == name {
+			return fld
+		}
+	}
+	return nil
+}
+
+// update handles a key inside the form. Keys it does not use are left to
+// the caller (ok false).
+func (f *form) update(msg tea.KeyMsg, k keyMap) (tea.Cmd, bool) {
+	if key.Matches(msg, k.RawJSON) {
+		f.toggleRaw()
+		return nil, true
+	}
+	if f.raw {
+		var cmd tea.Cmd
+		f.rawIn, cmd = f.rawIn.Update(msg)
+		return cmd, true
+	}
+	if len(f.fields) == 0 {
+		return nil, false
+	}
+	fld := f.fields[f.focus]
+	switch {
+	case msg.String() == "up":
+		f.focusField(f.focus - 1)
+		return nil, true
+	case msg.String() == "down":
+		f.focusField(f.focus + 1)
+		return nil, true
+	}
+	switch fld.kind {
+	case kindPicker:
+		switch msg.String() {
+		case "left":
+			fld.choice = (fld.choice + len(fld.opts) - 1) % len(fld.opts)
+			return nil, true
+		case "right", " ":
+			fld.choice = (fld.choice + 1) % len(fld.opts)
+			return nil, true
+		}
+		return nil, false
+	case kindMulti:
+		switch msg.String() {
+		case "left":
+			fld.sub = max(0, fld.sub-1)
+			return nil, true
+		case "right":
+			fld.sub = min(len(fld.opts)-1, fld.sub+1)
+			return nil, true
+		case " ":
+			fld.picked[fld.sub] = !fld.picked[fld.sub]
+			return nil, true
+		}
+		return nil, false
+	}
+	if msg.Type == tea.KeyRunes || msg.Type == tea.KeySpace || msg.Type == tea.KeyBackspace || msg.Type == tea.KeyDelete ||
+		msg.Type == tea.KeyLeft || msg.Type == tea.KeyRight || msg.Type == tea.KeyHome || msg.Type == tea.KeyEnd ||
+		msg.Type == tea.KeyCtrlA || msg.Type == tea.KeyCtrlE || msg.Type == tea.KeyCtrlW || msg.Type == tea.KeyCtrlK ||
+		msg.Type == tea.KeyCtrlU || msg.Type == tea.KeyCtrlV {
+		var cmd tea.Cmd
+		fld.input, cmd = fld.input.Update(msg)
+		fld.err = ""
+		return cmd, true
+	}
+	return nil, false
+}
+
+// atLast reports whether the last field has the focus.
+func (f *form) atLast() bool { return f.raw || f.focus >= len(f.fields)-1 }
+
+// args builds the arguments object (members in field order). Fields that do
+// not parse get an inline error and ok is false.
+func (f *form) args() (json.RawMessage, bool) { return f.build(true) }
+
+func (f *form) build(mark bool) (json.RawMessage, bool) {
+	if f.raw {
+		text := strings.TrimSpace(f.rawIn.Value())
+		if text == "" {
+			text = "{}"
+		}
+		var obj map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(text), &obj); err != nil || obj == nil {
+			if mark {
+				f.err = "raw JSON must be one JSON object"
+				if err != nil {
+					f.err += ": " + err.Error()
+				}
+			}
+			return nil, false
+		}
+		if mark {
+			f.err = ""
+		}
+		return json.RawMessage(text), true
+	}
+	var b bytes.Buffer
+	b.WriteByte('{')
+	ok := true
+	n := 0
+	for _, fld := range f.fields {
+		v, present, err := fld.value()
+		if mark {
+			fld.err = ""
+			if err != nil {
+				fld.err = err.Error()
+			}
+		}
+		if err != nil {
+			ok = false
+			continue
+		}
+		if !present {
+			continue
+		}
+		enc, err := json.Marshal(v)
+		if err != nil {
+			ok = false
+			continue
+		}
+		if n > 0 {
+			b.WriteByte(',')
+		}
+		name, _ := json.Marshal(fld.spec.Name)
+		b.Write(name)
+		b.WriteByte(':')
+		b.Write(enc)
+		n++
+	}
+	b.WriteByte('}')
+	if mark && ok {
+		f.err = ""
+	}
+	return b.Bytes(), ok
+}
+
+// value is the field's JSON value; present is false for an empty field.
+func (fld *formField) value() (any, bool, error) {
+	switch fld.kind {
+	case kindPicker:
+		if fld.choice == 0 {
+			return nil, false, nil
+		}
+		return fld.opts[fld.choice], true, nil
+	case kindMulti:
+		var out []any
+		for i, p := range fld.picked {
+			if p {
+				out = append(out, fld.opts[i])
+			}
+		}
+		if out == nil {
+			if !fld.spec.Required {
+				return nil, false, nil
+			}
+			out = []any{}
+		}
+		return out, true, nil
+	}
+	s := fld.input.Value()
+	if s == "" {
+		return nil, false, nil
+	}
+	switch fld.spec.Type {
+	case "string":
+		return s, true, nil
+	case "integer":
+		n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+		if err != nil {
+			return nil, false, fmt.Errorf("%q is not an integer", s)
+		}
+		return n, true, nil
+	case "number":
+		t := strings.TrimSpace(s)
+		if _, err := strconv.ParseFloat(t, 64); err != nil || !json.Valid([]byte(t)) {
+			return nil, false, fmt.Errorf("%q is not a number", s)
+		}
+		return json.Number(t), true, nil
+	case "array", "object":
+		var v any
+		if err := json.Unmarshal([]byte(s), &v); err != nil {
+			return nil, false, fmt.Errorf("not a JSON %s: %v", fld.spec.Type, err)
+		}
+		return json.RawMessage(s), true, nil
+	}
+	if json.Valid([]byte(s)) {
+		return json.RawMessage(s), true, nil
+	}
+	return s, true, nil
+}
+
+// setError shows a validation error: on the field its JSON pointer names,
+// else on the form.
+func (f *form) setError(err error) {
+	if err == nil {
+		return
+	}
+	var de *discovery.Error
+	if errors.As(err, &de) && de.Pointer != "" && !f.raw {
+		name := strings.SplitN(strings.TrimPrefix(de.Pointer, "/"), "/", 2)[0]
+		name = strings.ReplaceAll(strings.ReplaceAll(name, "~1", "/"), "~0", "~")
+		if fld := f.field(name); fld != nil {
+			fld.err = serverLine(de.Msg)
+			if de.Rule != "" {
+				fld.err += " (" + de.Rule + ")"
+			}
+			return
+		}
+	}
+	f.err = serverLine(err.Error())
+}
+
+// view renders the form in w cells and at most h lines, keeping the
+// focused field in sight.
+func (f *form) view(w, h int, focused bool) []string {
+	st := f.st
+	if f.raw {
+		f.rawIn.SetWidth(max(10, w-2))
+		f.rawIn.SetHeight(max(1, h-2))
+		lines := []string{st.Muted.Render("raw JSON · ctrl+t back to fields")}
+		lines = append(lines, strings.Split(f.rawIn.View(), "\n")...)
+		if f.err != "" {
+			lines = append(lines, wrapIndent(st.FieldError.Render("✗ "+f.err), w, "  ")...)
+		}
+		return lines
+	}
+	var lines []string
+	focusTop, focusBottom := 0, 0
+	if len(f.fields) == 0 {
+		lines = append(lines, st.Muted.Render("no arguments"))
+	}
+	for i, fld := range f.fields {
+		if i == f.focus {
+			focusTop = len(lines)
+		}
+		lines = append(lines, f.fieldLines(fld, i == f.focus && focused, w)...)
+		if i == f.focus {
+			focusBottom = len(lines)
+		}
+	}
+	if f.err != "" {
+		lines = append(lines, wrapIndent(st.FieldError.Render("✗ "+f.err), w, "  ")...)
+	}
+	if len(lines) <= h {
+		return lines
+	}
+	top := 0
+	if focusBottom > h {
+		top = min(focusTop, focusBottom-h)
+	}
+	return lines[top:min(len(lines), top+h)]
+}
+
+func (f *form) fieldLines(fld *formField, focused bool, w int) []string {
+	st := f.st
+	marker := "  "
+	label := st.Label
+	if focused {
+		marker = st.InputFocused.Render("▸ ")
+		label = st.InputFocused.Bold(true)
+	}
+	name := fld.spec.Name
+	if fld.spec.Title != "" {
+		name = serverLine(fld.spec.Title)
+	}
+	head := marker + label.Render(serverLine(name))
+	if fld.spec.Required {
+		head += st.Required.Render("*")
+	}
+	hint := fld.spec.Type
+	if fld.kind == kindPicker && len(fld.spec.Enum) > 0 {
+		hint = "enum"
+	}
+	if fld.kind == kindMulti {
+		hint = "choose any"
+	}
+	if hint == "" {
+		hint = "json"
+	}
+	head += " " + st.Muted.Render(hint)
+	if d := serverLine(fld.spec.Description); d != "" {
+		head += st.Faint.Render(" · " + d)
+	}
+	lines := []string{cut(head, w)}
+	var value string
+	switch fld.kind {
+	case kindPicker:
+		lab := fld.labels[fld.choice]
+		if fld.choice == 0 {
+			lab = st.Faint.Render(lab)
+		}
+		value = st.Muted.Render("◂ ") + lab + st.Muted.Render(" ▸")
+	case kindMulti:
+		parts := make([]string, len(fld.opts))
+		for i, l := range fld.labels {
+			box := "[ ]"
+			if fld.picked[i] {
+				box = "[x]"
+			}
+			p := box + " " + l
+			if focused && i == fld.sub {
+				p = st.Selected.Render(p)
+			}
+			parts[i] = p
+		}
+		value = strings.Join(parts, "  ")
+	default:
+		fld.input.Width = max(4, w-6)
+		value = fld.input.View()
+		if focused {
+			value = st.InputFocused.Render("[") + value + st.InputFocused.Render("]")
+		} else {
+			value = st.Muted.Render("[") + value + st.Muted.Render("]")
+		}
+	}
+	lines = append(lines, cut("    "+value, w))
+	if fld.err != "" {
+		lines = append(lines, wrapIndent("    "+st.FieldError.Render("✗ "+fld.err), w, "      ")...)
+	}
+	return lines
+}

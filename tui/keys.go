@@ -1,0 +1,65 @@
+package tui
+
+import "github.com/charmbracelet/bubbles/key"
+
+// keyMap is every key the workbench answers, described once: the footer's
+// short help and the ? dialog's full help are generated from it.
+type keyMap struct {
+	Quit, Help, NextPane, PrevPane          key.Binding
+	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
+	Enter, Back, Filter, Details            key.Binding
+	Approve, Reconnect, Disconnect          key.Binding
+	Cancel, History, Export, Replay, Load   key.Binding
+	PrevTab, NextTab                        key.Binding
+	Submit, RawJSON, FieldNext, FieldPrev   key.Binding
+	PickPrev, PickNext, Toggle              key.Binding
+}
+
+func newKeyMap() keyMap {
+	b := func(keys []string, k, desc string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(k, desc))
+	}
+	return keyMap{
+		Quit:       b([]string{"q", "ctrl+c"}, "q", "quit"),
+		Help:       b([]string{"?"}, "?", "help"),
+		NextPane:   b([]string{"tab"}, "tab", "focus"),
+		PrevPane:   b([]string{"shift+tab"}, "shift+tab", "focus back"),
+		Up:         b([]string{"up", "k"}, "↑/k", "up"),
+		Down:       b([]string{"down", "j"}, "↓/j", "down"),
+		PageUp:     b([]string{"pgup", "ctrl+u"}, "pgup", "page up"),
+		PageDown:   b([]string{"pgdown", "ctrl+d"}, "pgdn", "page down"),
+		Top:        b([]string{"home", "g"}, "g", "top"),
+		Bottom:     b([]string{"end", "G"}, "G", "bottom"),
+		Enter:      b([]string{"enter"}, "enter", "call/open"),
+		Back:       b([]string{"esc"}, "esc", "back"),
+		Filter:     b([]string{"/"}, "/", "filter"),
+		Details:    b([]string{"i"}, "i", "details"),
+		Approve:    b([]string{"a"}, "a", "approve"),
+		Reconnect:  b([]string{"r"}, "r", "reconnect"),
+		Disconnect: b([]string{"x"}, "x", "disconnect"),
+		Cancel:     b([]string{"c"}, "c", "cancel call"),
+		History:    b([]string{"h"}, "h", "history"),
+		Export:     b([]string{"e"}, "e", "export JSONL"),
+		Replay:     b([]string{"enter"}, "enter", "replay"),
+		Load:       b([]string{"l"}, "l", "load into form"),
+		PrevTab:    b([]string{"["}, "[", "prev tab"),
+		NextTab:    b([]string{"]"}, "]", "next tab"),
+		Submit:     b([]string{"ctrl+s"}, "ctrl+s", "send"),
+		RawJSON:    b([]string{"ctrl+t"}, "ctrl+t", "raw JSON"),
+		FieldNext:  b([]string{"down", "enter"}, "↓/enter", "next field"),
+		FieldPrev:  b([]string{"up"}, "↑", "prev field"),
+		PickPrev:   b([]string{"left"}, "←", "prev choice"),
+		PickNext:   b([]string{"right"}, "→", "next choice"),
+		Toggle:     b([]string{" "}, "space", "toggle"),
+	}
+}
+
+// fullHelp is the ? dialog's content, grouped by column.
+func (k keyMap) fullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{k.NextPane, k.PrevPane, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
+		{k.Enter, k.Back, k.Filter, k.Details, k.PrevTab, k.NextTab},
+		{k.Approve, k.Reconnect, k.Disconnect, k.Cancel, k.History, k.Export, k.Load},
+		{k.Submit, k.RawJSON, k.FieldNext, k.FieldPrev, k.PickPrev, k.PickNext, k.Toggle, k.Help, k.Quit},
+	}
+}

@@ -1,0 +1,137 @@
+package tui
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/relavium/relavium/consent"
+	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/host"
+)
+
+// Messages the model receives. Each is the outcome of a Cmd (IO happens
+// there, never in Update) or of a request the backend sends in.
+
+// eventsMsg is a batch of events read off the subscription: everything
+// queued when the reader got to it, so a burst costs one Update and one
+// frame (the bus already coalesced progress per call while we were busy).
+type eventsMsg struct {
+	events []engine.Event
+	closed bool // the stream ended
+}
+
+// maxEventBatch bounds one batch so that a flood still yields frames.
+const maxEventBatch = 4096
+
+// waitEvents reads the next batch of events.
+func waitEvents(ctx context.Context, sub *engine.Subscription) tea.Cmd {
+	return func() tea.Msg {
+		e, err := sub.Next(ctx)
+		if err != nil {
+			return eventsMsg{closed: true}
+		}
+		batch := []engine.Event{e}
+		for len(batch) < maxEventBatch {
+			e, ok := sub.TryNext()
+			if !ok {
+				break
+			}
+			batch = append(batch, e)
+		}
+		return eventsMsg{events: batch}
+	}
+}
+
+type decidedMsg struct {
+	decisions []consent.Decision
+	err       error
+}
+
+type answeredMsg struct {
+	server string
+	answer Answer
+	err    error
+}
+
+type connectedMsg struct {
+	server string
+	err    error
+}
+
+type disconnectedMsg struct {
+	server string
+	err    error
+}
+
+type catalogueMsg struct {
+	tools   []engine.ToolDef
+	skipped []engine.SkippedTool
+}
+
+type validatedMsg struct {
+	seq  int // the form submission this answers
+	args json.RawMessage
+	err  error
+}
+
+type callDoneMsg struct {
+	id     string
+	result *engine.ToolResult
+	err    error
+	dur    time.Duration
+}
+
+type resourcesMsg struct {
+	server string
+	list   *host.ResourceList
+	err    error
+}
+
+type promptsMsg struct {
+	server  string
+	prompts []host.Prompt
+	err     error
+}
+
+type readDoneMsg struct {
+	id       string
+	contents []engine.Content
+	err      error
+	dur      time.Duration
+}
+
+type promptDoneMsg struct {
+	id  string
+	res *host.PromptResult
+	err error
+	dur time.Duration
+}
+
+type workflowsMsg struct {
+	workflows []*engine.Workflow
+	err       error
+}
+
+type runDoneMsg struct {
+	id  string
+	res *engine.RunResult
+	err error
+	dur time.Duration
+}
+
+type exportedMsg struct {
+	path string
+	err  error
+}
+
+// tickMsg drives spinners and elapsed times while something is moving.
+type tickMsg time.Time
+
+const tickEvery = 120 * time.Millisecond
+
+func tick() tea.Cmd {
+	return tea.Tick(tickEvery, func(t time.Time) tea.Msg { return tickMsg(t) })
+}

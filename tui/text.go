@@ -1,0 +1,119 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/relavium/relavium/engine/sanitize"
+)
+
+// Every string a server wrote goes through sanitize before it is drawn
+// (escape sequences, bidi and invisible characters removed), and every
+// line of a frame is cut and padded to its exact width, so no content can
+// wrap, scroll or break the frame.
+
+// serverLine cleans server text for a one-line slot.
+func serverLine(s string) string { return sanitize.Line(s) }
+
+// serverText cleans multi-line server text.
+func serverText(s string) string { return sanitize.Text(s) }
+
+// width is the display width of a (possibly styled) string.
+func width(s string) int { return ansi.StringWidth(s) }
+
+// fit cuts s to w cells (with an ellipsis when cut) and pads it to exactly w.
+func fit(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	sw := width(s)
+	if sw > w {
+		s = ansi.Truncate(s, w, "…")
+		sw = width(s)
+	}
+	if sw < w {
+		s += strings.Repeat(" ", w-sw)
+	}
+	return s
+}
+
+// cut cuts s to at most w cells without padding.
+func cut(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	if width(s) <= w {
+		return s
+	}
+	return ansi.Truncate(s, w, "…")
+}
+
+// wrap word-wraps s (already clean) to w cells, breaking words longer than
+// w, and returns its lines. Nothing is dropped.
+func wrap(s string, w int) []string {
+	if w < 1 {
+		w = 1
+	}
+	return strings.Split(ansi.Wrap(s, w, ""), "\n")
+}
+
+// wrapIndent wraps s to w cells with every line after the first indented.
+func wrapIndent(s string, w int, indent string) []string {
+	lines := wrap(s, max(1, w-width(indent)))
+	for i := range lines {
+		if i > 0 {
+			lines[i] = indent + lines[i]
+		}
+	}
+	return lines
+}
+
+// padLines makes lines exactly h long (cutting or adding blank lines) and
+// every line exactly w cells.
+func padLines(lines []string, w, h int) []string {
+	out := make([]string, h)
+	blank := strings.Repeat(" ", max(0, w))
+	for i := range out {
+		if i < len(lines) {
+			out[i] = fit(lines[i], w)
+		} else {
+			out[i] = blank
+		}
+	}
+	return out
+}
+
+// humanBytes renders a size for a person.
+func humanBytes(n int) string {
+	switch {
+	case n < 1024:
+		return fmt.Sprintf("%d B", n)
+	case n < 1024*1024:
+		return fmt.Sprintf("%.1f KiB", float64(n)/1024)
+	}
+	return fmt.Sprintf("%.1f MiB", float64(n)/(1024*1024))
+}
+
+// humanDuration renders an elapsed time: 412ms, 3.2s, 1m05s.
+func humanDuration(d time.Duration) string {
+	switch {
+	case d < time.Second:
+		return fmt.Sprintf("%dms", d.Milliseconds())
+	case d < time.Minute:
+		return fmt.Sprintf("%.1fs", d.Seconds())
+	}
+	return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+}
+
+// spaceBetween puts left and right on one line of w cells, cutting left
+// when both do not fit.
+func spaceBetween(left, right string, w int) string {
+	rw := width(right)
+	if rw >= w {
+		return fit(right, w)
+	}
+	return fit(cut(left, w-rw-1), w-rw) + right
+}
