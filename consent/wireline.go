@@ -232,6 +232,15 @@ func (s *lineScanner) value(key string, w *wireLine) (int, bool) {
 	return 0, false
 }
 
+// plainByte marks the bytes a string scan passes over without a second look:
+// printable ASCII other than '"' and '\\'. An immutable table.
+var plainByte = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
 // str reads a string with no escapes and no control characters; non-ASCII
 // must be valid UTF-8 (encoding/json would replace invalid bytes).
 func (s *lineScanner) str() (string, bool) {
@@ -241,8 +250,8 @@ func (s *lineScanner) str() (string, bool) {
 	start, ascii := s.i, true
 	for j := start; j < len(s.b); j++ {
 		c := s.b[j]
-		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
-			continue // the common case: one test per byte
+		if plainByte[c] {
+			continue // the common case: one lookup per byte
 		}
 		switch {
 		case c == '"':

@@ -107,6 +107,16 @@ args = ["demo-server"]
 	if r.code != 0 || !env.OK {
 		t.Fatalf("mcp ls with the allow flag: exit %d %s\n%s", r.code, r.stdout, r.stderr)
 	}
+	ls := decode[struct {
+		Servers []struct {
+			Name, State, Digest string
+			Tools               int
+		} `json:"servers"`
+	}](t, env.Data)
+	if len(ls.Servers) != 1 || ls.Servers[0].Name != "demo" || ls.Servers[0].State != "ready" ||
+		ls.Servers[0].Digest != digest || ls.Servers[0].Tools == 0 {
+		t.Fatalf("the approved server did not connect: %s", env.Data)
+	}
 	if w.store() != "" {
 		t.Fatal("the allow flag wrote a grant")
 	}
