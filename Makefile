@@ -1,25 +1,48 @@
 # relavium — make targets. `make test` is the one command that runs every test.
-GO      ?= go
-BIN     ?= bin/relavium
-PKGS    ?= ./...
+GO        ?= go
+BIN       ?= bin/relavium
+PKGS      ?= ./...
+PEERS     ?= $(CURDIR)/.peers
+BENCHTIME ?= 1s
 
-.PHONY: build test lint bench conformance clean
+# Tests that need the npm peers (node 22, the conformance suite,
+# server-everything, server-filesystem, inspector-cli) read RELAVIUM_PEERS;
+# with RELAVIUM_REQUIRE_PEERS=1 a missing peer fails instead of skipping.
+PEERS_ENV = RELAVIUM_PEERS=$(PEERS) RELAVIUM_REQUIRE_PEERS=1
+
+.PHONY: build test lint bench peers conformance conformance-server conformance-client clean
 
 build:
 	$(GO) build -o $(BIN) .
 
+# gofmt over every Go file git knows or would add (tracked and untracked,
+# not ignored), then go vet.
 lint:
-	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	@out=$$(gofmt -l $$(git ls-files --cached --others --exclude-standard '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet $(PKGS)
 
-test: lint
-	$(GO) test -race -count=1 $(PKGS)
+# Installs the npm peers into $(PEERS) (cached: nothing is fetched when they
+# are present at the pinned versions) and prints their paths.
+peers:
+	.ci/peers.sh $(PEERS)
 
+test: lint peers
+	$(PEERS_ENV) $(GO) test -race -count=1 $(PKGS)
+
+# One line per BenchmarkRatio* benchmark: measured vs target, PASS/OVER.
 bench:
-	$(GO) run ./testdata/benchratio
+	BENCHTIME=$(BENCHTIME) PKGS="$(PKGS)" .ci/bench.sh
 
-conformance: build
-	bash testdata/conformance/run.sh $(BIN)
+# The official conformance suite: the SERVER suite against the demo server
+# (30/30 required), then the CLIENT scenarios against relavium as a client.
+conformance: conformance-server conformance-client
+
+conformance-server: build peers
+	RELAVIUM_BIN=$(CURDIR)/$(BIN) RELAVIUM_PEERS=$(PEERS) .ci/conformance.sh server
+
+conformance-client: build peers
+	RELAVIUM_BIN=$(CURDIR)/$(BIN) RELAVIUM_PEERS=$(PEERS) .ci/conformance.sh client
 
 clean:
 	rm -rf bin

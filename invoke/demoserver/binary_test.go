@@ -30,6 +30,20 @@ func buildRelavium(t *testing.T) string {
 	return bin
 }
 
+// processesOf lists the pids whose command line starts with bin (a path
+// unique to one test run).
+func processesOf(bin string) []string {
+	var pids []string
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		cmdline, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err == nil && bytes.HasPrefix(cmdline, []byte(bin+"\x00")) {
+			pids = append(pids, e.Name())
+		}
+	}
+	return pids
+}
+
 // relaviumCmd is the binary with a temp home and no CI variable.
 func relaviumCmd(t *testing.T, bin string, args ...string) *exec.Cmd {
 	cmd := exec.Command(bin, args...)
@@ -66,6 +80,22 @@ func TestBinary(t *testing.T) {
 		t.Skip("builds the binary")
 	}
 	bin := buildRelavium(t)
+	// Process probe: when every subtest is done, no process of this
+	// binary (a server spawned by a test or by the inspector) is left.
+	t.Cleanup(func() {
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			left := processesOf(bin)
+			if len(left) == 0 {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Errorf("processes of the test binary outlived their tests: %v", left)
+				return
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	})
 
 	t.Run("http serves until SIGINT", func(t *testing.T) {
 		cmd := relaviumCmd(t, bin, "demo-server", "--transport", "http", "--port", "0")
@@ -169,6 +199,48 @@ func TestBinary(t *testing.T) {
 		}
 		if code := waitExit(t, cmd); code != 0 {
 			t.Fatalf("exit %d after SIGTERM, want 0", code)
+		}
+	})
+
+	// A third-party client (the MCP inspector CLI, node) drives the binary
+	// over stdio: tools, resources and prompts.
+	t.Run("inspector-cli over stdio", func(t *testing.T) {
+		dir := peers(t)
+		cli := peerFile(t, dir, "node_modules", ".bin", "mcp-inspector-cli")
+		inspect := func(args ...string) map[string]any {
+			t.Helper()
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, cli, append([]string{"--cli", bin, "demo-server"}, args...)...)
+			cmd.Dir = peerFile(t, dir, "w") // inspector-cli 1.0.3 needs ../package.json (peers.md gotcha 3)
+			cmd.Env = append(os.Environ(), "RELAVIUM_HOME="+t.TempDir())
+			cmd.WaitDelay = 5 * time.Second
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("inspector %v: %v\n%s", args, err, stderr.String())
+			}
+			var m map[string]any
+			if err := json.Unmarshal(out, &m); err != nil {
+				t.Fatalf("inspector %v: %v\n%s", args, err, out)
+			}
+			return m
+		}
+		if tools, _ := inspect("--method", "tools/list")["tools"].([]any); len(tools) < 20 {
+			t.Errorf("tools/list: %d tools", len(tools))
+		}
+		res := inspect("--method", "tools/call", "--tool-name", "add_numbers", "--tool-arg", "a=2", "--tool-arg", "b=3")
+		if sc, _ := res["structuredContent"].(map[string]any); sc["sum"] != 5.0 {
+			t.Errorf("add_numbers: %v", res)
+		}
+		res = inspect("--method", "resources/read", "--uri", "test://static-text")
+		if c, _ := res["contents"].([]any); len(c) != 1 || !strings.Contains(fmt.Sprint(c[0]), "static text resource") {
+			t.Errorf("resources/read: %v", res)
+		}
+		res = inspect("--method", "prompts/get", "--prompt-name", "test_prompt_with_arguments", "--prompt-args", "arg1=a", "arg2=b")
+		if !strings.Contains(fmt.Sprint(res["messages"]), "arg1='a', arg2='b'") {
+			t.Errorf("prompts/get: %v", res)
 		}
 	})
 

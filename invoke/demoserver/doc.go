@@ -19,8 +19,10 @@
 //     sampling/createMessage for clients on protocol <= 2025-11-25.
 //   - Nothing outlives its owner: ServeStdio and ServeHTTP return only after
 //     every session, in-flight tool call and background goroutine they
-//     started has ended. The HTTP transport listens on loopback only and
-//     refuses requests whose Host or Origin is not that loopback server.
+//     started has ended; on shutdown a call in progress is cancelled and
+//     still answered (an isError "shutting down" result). A Server serves
+//     once. The HTTP transport listens on loopback only and refuses requests
+//     whose Host or Origin is not that loopback server (403).
 //   - It never touches the file system: delete_file deletes nothing and
 //     notes live in memory, bounded.
 package demoserver

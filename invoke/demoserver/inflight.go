@@ -5,7 +5,7 @@ import (
 	"sync"
 )
 
-// inflight counts work in progress (requests being handled, HTTP POSTs
+// inflight counts work in progress (stdio calls not yet answered, HTTP POSTs
 // being answered) so that shutdown can let it finish before it closes
 // sessions: a call cut off by shutdown gets its "shutting down" error
 // result instead of a dropped stream.

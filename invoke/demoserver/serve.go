@@ -8,8 +8,10 @@ import (
 	"log"
 	"net"
 	"net/http"
+	"os"
 	"strconv"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -38,18 +40,22 @@ func (s *Server) ServeStdio(ctx context.Context, r io.ReadCloser, w io.WriteClos
 	// When ctx ends: cancel the requests in progress, let them answer, then
 	// end the session (runCtx). The SDK's Close would otherwise drop their
 	// answers.
+	var calls inflight // calls read and not yet answered
 	runCtx, endRun := context.WithCancel(context.Background())
 	defer endRun()
-	stopOnCancel := context.AfterFunc(ctx, func() {
-		s.stop()
-		gctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
-		defer cancel()
-		s.handling.wait(gctx)
-		endRun()
+	wg.Go(func() {
+		select {
+		case <-ctx.Done():
+			s.stop()
+			gctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+			defer cancel()
+			calls.wait(gctx)
+			endRun()
+		case <-runCtx.Done(): // the session ended first
+		}
 	})
-	defer stopOnCancel()
 
-	ss, err := s.mcp.Connect(runCtx, &mcp.IOTransport{Reader: r, Writer: w}, nil)
+	ss, err := s.mcp.Connect(runCtx, answeredTransport{&mcp.IOTransport{Reader: r, Writer: w}, &calls}, nil)
 	if err != nil {
 		return &Error{ErrCode: CodeServe, Msg: "cannot start the stdio session", Cause: err}
 	}
@@ -63,11 +69,18 @@ func (s *Server) ServeStdio(ctx context.Context, r io.ReadCloser, w io.WriteClos
 	}
 	s.Close()
 	switch {
-	case err == nil, ctx.Err() != nil, errors.Is(err, io.EOF), errors.Is(err, mcp.ErrConnectionClosed):
+	case err == nil, ctx.Err() != nil, clientGone(err):
 		return nil
 	default:
 		return &Error{ErrCode: CodeServe, Msg: "the stdio session failed", Cause: err}
 	}
+}
+
+// clientGone reports whether a session error only says that the client
+// closed its end (EOF on read, a closed or broken pipe on write).
+func clientGone(err error) bool {
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe) || errors.Is(err, syscall.EPIPE) ||
+		errors.Is(err, os.ErrClosed) || errors.Is(err, mcp.ErrConnectionClosed)
 }
 
 // Listen opens the TCP listener of the HTTP transport. host must be a
@@ -162,6 +175,7 @@ func (s *Server) ServeHTTP(ctx context.Context, ln net.Listener, ready func(url 
 	if err := <-shut; err != nil {
 		_ = srv.Close()
 	}
+	s.closeSessions() // one opened while the listener was closing
 	if serveErr != nil && !errors.Is(serveErr, http.ErrServerClosed) {
 		return &Error{ErrCode: CodeServe, Msg: "the HTTP server failed", Cause: serveErr}
 	}

@@ -45,8 +45,6 @@ type Server struct {
 	// it (abortOnClose), so no handler outlives the server.
 	life context.Context
 	stop context.CancelFunc
-	// handling counts requests whose handler runs.
-	handling inflight
 }
 
 // New builds a demo server with every tool, prompt and resource registered.
@@ -86,15 +84,12 @@ func New(opts Options) *Server {
 func (s *Server) MCP() *mcp.Server { return s.mcp }
 
 // Close cancels every request in progress (long_operation, logging and
-// progress delays, a pending elicitation), lets their handlers answer (for
-// at most shutdownGrace), and closes every open session. It is idempotent;
-// ServeStdio and ServeHTTP call it when their context ends. A closed Server
-// cannot serve again.
+// progress delays, a pending elicitation) and closes every open session.
+// Answers still unsent are dropped; ServeStdio and ServeHTTP instead wait
+// (at most shutdownGrace) for them to reach the client before they close.
+// Close is idempotent. A closed Server cannot serve again.
 func (s *Server) Close() {
 	s.stop()
-	ctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
-	defer cancel()
-	s.handling.wait(ctx)
 	s.closeSessions()
 }
 
@@ -107,8 +102,6 @@ func (s *Server) closeSessions() {
 // abortOnClose ends each request's context when the server closes.
 func (s *Server) abortOnClose(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		s.handling.begin()
-		defer s.handling.end()
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
 		release := context.AfterFunc(s.life, cancel)

@@ -199,7 +199,10 @@ func (s *Server) addConformanceTools() {
 	mcp.AddTool(s.mcp, &mcp.Tool{Name: "test_reconnection", Description: "Closes its SSE stream mid-call and answers after the client reconnects (SEP-1699; conformance fixture).",
 		Annotations: annotate("Reconnection", readOnly, true)},
 		func(ctx context.Context, req *mcp.CallToolRequest, _ noArgs) (*mcp.CallToolResult, any, error) {
-			if req.Extra != nil && req.Extra.CloseSSEStream != nil {
+			// Close the stream only for a client that can resume it (a
+			// priming event id is sent from 2025-11-25 on); an older one
+			// would lose the result.
+			if req.Extra != nil && req.Extra.CloseSSEStream != nil && req.Extra.Header.Get("Mcp-Protocol-Version") >= "2025-11-25" {
 				req.Extra.CloseSSEStream(mcp.CloseSSEStreamArgs{RetryAfter: 100 * time.Millisecond})
 			}
 			if err := s.sleep(ctx, 200*time.Millisecond); err != nil {

@@ -219,6 +219,12 @@ func (s *Server) longOperation(ctx context.Context, req *mcp.CallToolRequest, in
 	start := time.Now()
 	for i := 1; i <= in.Steps; i++ {
 		if err := s.sleep(ctx, step); err != nil {
+			// Say so on the session (a notification outlives the request),
+			// so a client can see that its cancellation arrived.
+			if err != errServerClosing {
+				_ = req.Session.Log(context.WithoutCancel(ctx), &mcp.LoggingMessageParams{Level: "notice", Logger: Name,
+					Data: fmt.Sprintf("long_operation cancelled by the client after %d of %d steps", i-1, in.Steps)})
+			}
 			return nil, nil, fmt.Errorf("stopped after %d of %d steps: %w", i-1, in.Steps, err)
 		}
 		if tok != nil {
