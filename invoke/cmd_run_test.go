@@ -168,16 +168,22 @@ func runTypesOf(evs []map[string]any) []string {
 	return out
 }
 
-// digest asks the plan form for the demo server's consent digest.
+// digest reads the demo server's consent digest from `consent digest
+// --json`, and checks that the plan form names the same one.
 func (e *runE2E) digest(t *testing.T) string {
 	t.Helper()
-	o := e.run(t, "run", "greet", "--plan", "--json", "--input", "name=x")
-	env := runEnvelope(t, o)
-	ds, _ := runData(env)["digests"].([]any)
-	if o.code != 0 || len(ds) != 1 {
-		t.Fatalf("plan: exit %d %v\n%s", o.code, env, o.stderr)
+	o := e.run(t, "consent", "digest", "--json")
+	servers, _ := runData(runEnvelope(t, o))["servers"].([]any)
+	if o.code != 0 || len(servers) != 1 {
+		t.Fatalf("consent digest: exit %d %s\n%s", o.code, o.stdout, o.stderr)
 	}
-	return ds[0].(string)
+	d, _ := servers[0].(map[string]any)["digest"].(string)
+	o = e.run(t, "run", "greet", "--plan", "--json", "--input", "name=x")
+	ds, _ := runData(runEnvelope(t, o))["digests"].([]any)
+	if o.code != 0 || len(ds) != 1 || ds[0] != d {
+		t.Fatalf("the plan's digests %v are not consent's %s (exit %d)\n%s", ds, d, o.code, o.stderr)
+	}
+	return d
 }
 
 func TestWorkflowCommandsE2E(t *testing.T) {
