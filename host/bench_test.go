@@ -87,12 +87,27 @@ func interleave(b *testing.B, subject, baseline func()) float64 {
 
 // BenchmarkRatioConnect8 measures Start (spawn, initialize, tools/list) of
 // 8 real stdio servers against Start of one, in the same run. Target:
-// ≤ 1.3× (the connects run concurrently).
+// ≤ 1.3×. Each server takes 200 ms to start serving (a cold npx, a remote
+// dependency): the ratio measures that relavium connects concurrently, not
+// how fast this machine can boot 8 processes at once.
 func BenchmarkRatioConnect8(b *testing.B) {
+	benchConnect8(b, "200ms")
+}
+
+// BenchmarkRatioConnect8Immediate is the same with servers that answer at
+// once, so the CPU of booting 8 processes is the whole cost; on a 2-core
+// machine that cost, not relavium, bounds the ratio.
+func BenchmarkRatioConnect8Immediate(b *testing.B) {
+	benchConnect8(b, "0s")
+}
+
+func benchConnect8(b *testing.B, delay string) {
 	servers := func(n int) []Server {
 		out := make([]Server, n)
 		for i := range out {
-			out[i] = stdioServer(b, fmt.Sprintf("s%d", i), "ok")
+			s := stdioServer(b, fmt.Sprintf("s%d", i), "ok")
+			s.Stdio.Args = append(s.Stdio.Args, "-delay", delay)
+			out[i] = s
 		}
 		return out
 	}
@@ -115,9 +130,8 @@ func BenchmarkRatioConnect8(b *testing.B) {
 		t8 += start(eight)
 	}
 	b.StopTimer()
-	b.ReportMetric(float64(t1.Milliseconds())/float64(b.N), "one-ms")
-	b.ReportMetric(float64(t8.Milliseconds())/float64(b.N), "eight-ms")
+	b.ReportMetric(float64(t1.Microseconds())/1000/float64(b.N), "one-ms")
+	b.ReportMetric(float64(t8.Microseconds())/1000/float64(b.N), "eight-ms")
 	b.ReportMetric(float64(t8)/float64(t1), "ratio")
 	b.ReportMetric(1.3, "target")
 }
-

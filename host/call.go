@@ -16,8 +16,9 @@ import (
 // Call validates args against the tool's compiled schema and calls it on its
 // server, routed by id. The call is bounded by CallOptions.Timeout (else
 // 60 s); cancelling ctx cancels it at the server (notifications/cancelled).
-// Progress for this call goes to opts.OnProgress and as agent:tool_progress
-// events, all of it delivered before Call returns. A tool error is a result
+// When the caller passes opts.OnProgress, the server is asked for progress
+// (a progress token): each notification goes to OnProgress and as an
+// agent:tool_progress event, all of it delivered before Call returns. A tool error is a result
 // with IsError set; a result whose text exceeds 1 MiB is an error (E512),
 // never half a result.
 func (h *Host) Call(ctx context.Context, id engine.ToolID, args json.RawMessage, opts engine.CallOptions) (*engine.ToolResult, error) {
@@ -64,15 +65,23 @@ func (h *Host) Call(ctx context.Context, id engine.ToolID, args json.RawMessage,
 	tctx, tcancel := context.WithTimeoutCause(callCtx, timeout, deadline)
 	defer tcancel()
 
-	token := "relavium-" + strconv.FormatUint(seq, 10)
-	stream := &callStream{callID: token, onProgress: opts.OnProgress, em: h.em}
-	h.router.add(token, stream)
 	params := &mcp.CallToolParams{Name: t.def.Tool, Arguments: args}
-	params.SetProgressToken(token)
+	var stream *callStream
+	var token string
+	if opts.OnProgress != nil {
+		// Progress is asked of the server only when the caller takes it: a
+		// progress token costs every request and response its _meta.
+		token = "relavium-" + strconv.FormatUint(seq, 10)
+		stream = &callStream{callID: token, onProgress: opts.OnProgress, em: h.em}
+		h.router.add(token, stream)
+		params.SetProgressToken(token)
+	}
 
 	res, err := c.session().CallTool(tctx, params)
-	h.router.remove(token)
-	stream.drain()
+	if stream != nil {
+		h.router.remove(token)
+		stream.drain()
+	}
 	if err != nil {
 		if tctx.Err() != nil && c.failure() == nil {
 			c.cancelsOwed.Add(1) // the SDK is sending notifications/cancelled

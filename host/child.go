@@ -136,12 +136,13 @@ func (c *child) exitStatus() string {
 
 // terminate ends the child and its whole process group and returns only
 // once the child is reaped, no member of its group is left alive and its
-// stderr is drained. The session has already closed stdin; the server gets
-// grace to exit on that EOF, then the group gets SIGTERM, then after grace
-// SIGKILL. Idempotent in effect; safe to call on an exited child.
-func (c *child) terminate(grace time.Duration) {
+// stderr is drained (the MCP stdio shutdown, extended to the group): the
+// session has already closed stdin, and the server gets eofWait to exit on
+// that EOF; then the group gets SIGTERM, and grace later SIGKILL.
+// Idempotent in effect; safe to call on an exited child.
+func (c *child) terminate(eofWait, grace time.Duration) {
 	_ = c.stdin.Close() // EOF: the polite request (already closed by the session, normally)
-	timer := time.NewTimer(grace)
+	timer := time.NewTimer(eofWait)
 	select {
 	case <-c.exited:
 	case <-timer.C:

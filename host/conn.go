@@ -29,21 +29,21 @@ type conn struct {
 	env     []string          // stdio: the child's whole environment
 	secrets map[string]string // secret name → injected value, for redaction only
 
-	mu        sync.Mutex
-	state     string
-	ch        *child
-	cs        *mcp.ClientSession
-	fail      *Error
-	connectMS int64
-	protocol  string
-	info      *mcp.Implementation
-	cat       *discovery.Catalogue
-	capture   *discovery.Capture // raw tools/list results for discovery
-	admitted  int
-	skipped   int
-	everLive  bool // a child was spawned or a session opened
+	mu         sync.Mutex
+	state      string
+	ch         *child
+	cs         *mcp.ClientSession
+	fail       *Error
+	connectMS  int64
+	protocol   string
+	info       *mcp.Implementation
+	cat        *discovery.Catalogue
+	capture    *discovery.Capture // raw tools/list results for discovery
+	admitted   int
+	skipped    int
+	everLive   bool         // a child was spawned or a session opened
 	httpClient *http.Client // the guard's client (http, sse): idle connections closed on shutdown
-	observed  bool // progress is read off the connection, in wire order
+	observed   bool         // progress is read off the connection, in wire order
 
 	// notifications/cancelled owed to the server (calls retired by a
 	// cancellation or deadline) and seen written. The SDK sends them from a
@@ -325,7 +325,7 @@ func (c *conn) shutdown() {
 			_ = cs.Close()
 		}
 		if ch := c.child(); ch != nil {
-			ch.terminate(c.h.opts.Grace)
+			ch.terminate(c.h.opts.EOFWait, c.h.opts.Grace)
 			c.h.forgetPID(ch.pid)
 		}
 		c.mu.Lock()

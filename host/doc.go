@@ -4,7 +4,31 @@
 // routes calls by internal id, streams progress and logs as engine events,
 // and tears every session and child process group down on Close.
 //
+// Contract:
+//   - Start fails loud: any server failing its spawn/dial, initialize or
+//     tools/list walk fails the start with EVERY failure listed
+//     (*StartError, with each server's status), and nothing is left running.
+//     Secrets are resolved before anything is spawned (a missing one: exit 2).
+//   - stdio: the consent-resolved absolute command, in the digested cwd, in its
+//     own process group, with only HOME LOGNAME PATH SHELL TERM USER LANG LC_*
+//     TZ of relavium's environment plus the declared env ({{secrets.NAME}}
+//     from a SecretStore; never logged, never in an event, redacted from the
+//     stderr tail). http, sse and websocket exist only through the network
+//     guard (guarded.go): there is no other http client in host.
+//   - Deadlines (stdio 120 s spawn→initialize, network 30 s, connect_timeout_ms
+//     up to 10 min; 60 s for the whole tools/list walk; 60 s per call) and
+//     cancellation are distinct typed failures (E502/E510 vs E511), classified
+//     when classified: the caller's cancellation wins.
+//   - Calls are routed by engine.ToolID, validated by discovery before
+//     dispatch; a result whose text exceeds 1 MiB fails (E512); isError is a
+//     result. Nothing host does blocks the SDK's notification goroutine.
+//   - Close cancels every call and handler first, then closes sessions, then
+//     stdin EOF → SIGTERM → grace → SIGKILL to each child's process group,
+//     and returns once every child is reaped. A server that dies mid-session
+//     is marked failed (exit status, stderr tail); the others keep working.
+//
 // host implements engine.ToolHost. It may import consent and engine; never
-// tui or invoke. Sub-packages: config (authored files), netguard (the one
+// tui or invoke. Sub-packages: config (authored files), discovery (the
+// bounded tools/list walk, schemas, namespacing, pins), netguard (the one
 // SSRF-guarded dialer every network connection must use).
 package host

@@ -18,7 +18,7 @@ const (
 	CodeServerExited     = "E505" // a stdio server exited (during a call or mid-session)
 	CodeConnectionLost   = "E506" // a network session ended unexpectedly
 	CodeCallDeadline     = "E510" // a tools/call outlived its deadline
-	CodeCallCancelled    = "E511" // a tools/call was cancelled (Ctrl-C, TUI cancel, shutdown)
+	CodeCallCancelled    = "E511" // a call, connect or discovery was cancelled (Ctrl-C, TUI cancel, shutdown)
 	CodeResultTooLarge   = "E512" // a result's text, summed across parts, exceeds 1 MiB
 	CodeUnknownTool      = "E513" // a ToolID this host never admitted
 	CodeServerNotReady   = "E514" // the tool's server failed or closed
@@ -32,9 +32,8 @@ const (
 	CodeBadCallArgs      = "E541" // mcp call: --args / KEY=VALUE that do not parse
 	CodeNeedsYes         = "E542" // mcp call: a tool not annotated read-only, no one to ask, no --yes
 	CodeToolError        = "E543" // mcp call: the tool returned isError
-	CodeBadTarget        = "E544" // --url/--stdio misuse (both, empty, or a declared server name clash)
-	CodeConsentDenied    = "E545" // the person denied a stdio server's consent
-	CodeCallRefused      = "E546" // mcp call: the person answered no
+	CodeBadTarget        = "E544" // --url/--stdio misuse (both given, empty, --allow-local-endpoint without --url)
+	CodeCallRefused      = "E545" // mcp call: the person answered no to a tool not annotated read-only
 )
 
 const (

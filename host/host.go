@@ -21,17 +21,16 @@ type Host struct {
 	cancel context.CancelCauseFunc
 	router *progressRouter
 
-	mu       sync.Mutex
-	closing  bool
-	conns    []*conn // declaration order
-	tools    []engine.ToolDef
-	byID     map[engine.ToolID]*toolEntry
-	byName   map[string]engine.ToolID
-	skipped  []engine.SkippedTool
-	live     map[int]struct{} // stdio children not yet reaped
-	calls    sync.WaitGroup   // in-flight Calls
-	callSeq  uint64
-	closeErr error
+	mu      sync.Mutex
+	closing bool
+	conns   []*conn // declaration order
+	tools   []engine.ToolDef
+	byID    map[engine.ToolID]*toolEntry
+	byName  map[string]engine.ToolID
+	skipped []engine.SkippedTool
+	live    map[int]struct{} // stdio children not yet reaped
+	calls   sync.WaitGroup   // in-flight Calls
+	callSeq uint64
 
 	closeOnce sync.Once
 }
@@ -224,6 +223,8 @@ func (h *Host) forgetPID(pid int) {
 // returned; every session is closed; every stdio child's process group gets
 // stdin EOF, then SIGTERM, then SIGKILL, each after the grace; Close returns
 // only once every child is reaped. Idempotent; safe to call concurrently.
+// The error is always nil (a server's own shutdown complaints are not the
+// caller's to act on); Close satisfies io.Closer.
 func (h *Host) Close() error {
 	h.closeOnce.Do(func() {
 		h.mu.Lock()
@@ -245,5 +246,5 @@ func (h *Host) Close() error {
 			c.closed()
 		}
 	})
-	return h.closeErr
+	return nil
 }

@@ -20,13 +20,14 @@ const (
 
 // The spec's deadlines (spec "Connect and call deadlines").
 const (
-	DefaultStdioConnect   = 120 * time.Second // spawn through initialize
-	DefaultNetworkConnect = 30 * time.Second  // dial through initialize
-	DefaultDiscovery      = 60 * time.Second  // the WHOLE tools/list walk
-	DefaultCall           = 60 * time.Second  // one tools/call
-	MaxConnectTimeout     = 600 * time.Second // connect_timeout_ms may raise a connect deadline up to this
-	DefaultGrace          = time.Second       // stdin EOF → SIGTERM → SIGKILL steps (> 0.5 s: peers.md gotcha 9)
-	MaxResultText         = 1 << 20           // one result's text, summed across parts
+	DefaultStdioConnect   = 120 * time.Second      // spawn through initialize
+	DefaultNetworkConnect = 30 * time.Second       // dial through initialize
+	DefaultDiscovery      = 60 * time.Second       // the WHOLE tools/list walk
+	DefaultCall           = 60 * time.Second       // one tools/call
+	MaxConnectTimeout     = 600 * time.Second      // connect_timeout_ms may raise a connect deadline up to this
+	DefaultEOFWait        = 100 * time.Millisecond // stdin EOF → SIGTERM: a server may exit on EOF by itself
+	DefaultGrace          = time.Second            // SIGTERM → SIGKILL (must be > 0.5 s)
+	MaxResultText         = 1 << 20                // one result's text, summed across parts
 )
 
 // ProtocolVersion is the MCP protocol version relavium asks for.
@@ -110,7 +111,11 @@ type Options struct {
 	// LogLevel is the logging/setLevel sent to servers that offer logging
 	// (default "info").
 	LogLevel string
-	// Grace is each step of the stdio shutdown (default 1 s, at least 0.5 s).
+	// EOFWait is how long a stdio server may take to exit on stdin EOF
+	// before its group gets SIGTERM (default 100 ms).
+	EOFWait time.Duration
+	// Grace is how long SIGTERM has before SIGKILL (default 1 s; a value
+	// of 0.5 s or less is raised to the default).
 	Grace    time.Duration
 	Timeouts Timeouts
 }
@@ -127,6 +132,9 @@ func (o *Options) withDefaults() {
 	}
 	if o.Grace <= 500*time.Millisecond {
 		o.Grace = DefaultGrace
+	}
+	if o.EOFWait <= 0 {
+		o.EOFWait = DefaultEOFWait
 	}
 	t := &o.Timeouts
 	if t.StdioConnect <= 0 {

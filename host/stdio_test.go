@@ -3,6 +3,8 @@ package host
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -38,6 +40,18 @@ func TestStdioListCallClose(t *testing.T) {
 	// Arguments are validated before dispatch.
 	if _, err := callTool(t, h, ctx, "mcp_ok_echo", `{"message":7}`, engine.CallOptions{}); err == nil {
 		t.Error("a wrongly typed argument reached the server")
+	}
+
+	// The tool with a control character in a property name is skipped,
+	// reported, and never callable.
+	if sk := h.Skipped(); len(sk) != 1 || sk[0].Tool != "weird" || sk[0].Code != "control_char_in_semantic_field" {
+		t.Errorf("skipped = %+v", sk)
+	}
+	if ev := rec.ofType(engine.EventToolSkipped); len(ev) != 1 {
+		t.Errorf("%d mcp:tool_skipped events", len(ev))
+	}
+	if _, ok := h.Lookup("mcp_ok_weird"); ok {
+		t.Error("a skipped tool is callable")
 	}
 
 	st := h.Servers()[0]
@@ -294,4 +308,22 @@ func TestGarbageOnStdoutFailsTheServer(t *testing.T) {
 	}
 	_ = h.Close()
 	assertNoProcesses(t, pid)
+}
+
+func TestToolPinsAcrossConnects(t *testing.T) {
+	home := t.TempDir()
+	srv := stdioServer(t, "p", "ok")
+	for i := 0; i < 2; i++ {
+		h := startHost(t, Options{Home: home, Servers: []Server{srv}})
+		for _, d := range h.Tools() {
+			if d.Changed {
+				t.Errorf("connect %d: %s flagged changed though nothing changed", i, d.Name)
+			}
+		}
+		_ = h.Close()
+	}
+	st, err := os.Stat(filepath.Join(home, "tool-pins.json"))
+	if err != nil || st.Mode().Perm() != 0o600 {
+		t.Errorf("tool pins: %v %v", st, err)
+	}
 }

@@ -44,6 +44,14 @@ type connectOptions struct {
 	only func(name string) bool
 	// timeouts lowers the spec's deadlines (tests).
 	timeouts host.Timeouts
+	// decider, when set, decides instead of a fresh Decider, so that a
+	// session's answers (approve once, deny) hold across connects (the TUI).
+	decider *consent.Decider
+	// elicitor, when set, answers elicitation instead of the --elicit policy.
+	elicitor engine.Elicitor
+	// noPrompt: a server still needing consent fails the connect (E301)
+	// instead of a terminal prompt (the TUI asks in its own dialog).
+	noPrompt bool
 }
 
 func connectWith(ctx context.Context, inv *Invocation, servers []config.Server, em engine.Emitter, co connectOptions) (*host.Host, error) {
@@ -73,7 +81,10 @@ func connectWith(ctx context.Context, inv *Invocation, servers []config.Server, 
 		byName[s.Name] = r
 	}
 
-	decider := consent.NewDecider(consent.Open(inv.Env.Home), inv.Global.AllowStdio, inv.Env.Now)
+	decider := co.decider
+	if decider == nil {
+		decider = consent.NewDecider(consent.Open(inv.Env.Home), inv.Global.AllowStdio, inv.Env.Now)
+	}
 	decisions, err := decider.Decide(resolved)
 	if err != nil {
 		return nil, err
@@ -86,7 +97,7 @@ func connectWith(ctx context.Context, inv *Invocation, servers []config.Server, 
 				Transport: host.TransportStdio, Digest: d.Server.Digest}})
 		}
 	}
-	if err := consent.Require(pending, inv.CanPrompt()); err != nil {
+	if err := consent.Require(pending, inv.CanPrompt() && !co.noPrompt); err != nil {
 		return nil, err
 	}
 	denied := map[string]bool{}
@@ -113,6 +124,9 @@ func connectWith(ctx context.Context, inv *Invocation, servers []config.Server, 
 		Elicitor:      elicitorFor(inv),
 		ClientVersion: inv.Env.Version,
 		Timeouts:      co.timeouts,
+	}
+	if co.elicitor != nil {
+		opts.Elicitor = co.elicitor
 	}
 	var guard *netguard.Guard
 	for _, s := range servers {

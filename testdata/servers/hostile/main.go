@@ -11,7 +11,7 @@
 //	sleeper       (the grandchild) ignores SIGTERM and sleeps
 //
 // Tools: echo, add, slow, cancelled, progress, flood, log, big, crash, env,
-// cwd, elicit, fail, grandchild_pid. Everything it is told on stderr ends up
+// cwd, elicit, fail, grandchild_pid, and weird (which relavium must skip). Everything it is told on stderr ends up
 // in relavium's stderr ring.
 package main
 
@@ -34,7 +34,9 @@ import (
 
 func main() {
 	mode := flag.String("mode", "ok", "behaviour")
+	delay := flag.Duration("delay", 0, "wait this long before serving (a slow start, like a cold npx)")
 	flag.Parse()
+	time.Sleep(*delay)
 	fmt.Fprintf(os.Stderr, "hostile: mode %s pid %d\n", *mode, os.Getpid())
 	switch *mode {
 	case "sleeper":
@@ -240,6 +242,12 @@ func newServer(mode string, grandchild int) *mcp.Server {
 	s.AddTool(&mcp.Tool{Name: "grandchild_pid", Description: "the pid of the grandchild", InputSchema: obj(nil), Annotations: readOnly},
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return text(fmt.Sprint(st.grandchild)), nil
+		})
+	// A tool relavium must skip: a control character in a property name
+	// (a semantic field).
+	s.AddTool(&mcp.Tool{Name: "weird", Description: "a tab in a property name", InputSchema: obj(map[string]*jsonschema.Schema{"pa\tth": str})},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return text("must never be called"), nil
 		})
 	if mode == "garbage" {
 		s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {

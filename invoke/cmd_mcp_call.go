@@ -1,0 +1,369 @@
+package invoke
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/relavium/relavium/consent"
+	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/engine/sanitize"
+	"github.com/relavium/relavium/host"
+	"github.com/relavium/relavium/host/config"
+	"github.com/relavium/relavium/host/discovery"
+)
+
+// MCPCallResult is the data of `relavium mcp call`.
+type MCPCallResult struct {
+	Tool       string             `json:"tool"`
+	Server     string             `json:"server"`
+	DurationMS int64              `json:"duration_ms"`
+	Result     *engine.ToolResult `json:"result"`
+	tty        bool
+}
+
+// WriteHuman prints the result: every text part on its own, other parts as
+// one descriptive line, structured content as JSON when there is no text.
+// On a terminal, server text is sanitized (no control sequences reach it).
+func (r *MCPCallResult) WriteHuman(w io.Writer) error {
+	var b strings.Builder
+	show := func(s string) string {
+		if r.tty {
+			return sanitize.Text(s)
+		}
+		return s
+	}
+	hasText := false
+	for _, c := range r.Result.Content {
+		switch c.Type {
+		case "text":
+			hasText = true
+			b.WriteString(show(c.Text))
+			if !strings.HasSuffix(c.Text, "\n") {
+				b.WriteByte('\n')
+			}
+		case "resource":
+			if c.Text != "" {
+				hasText = true
+				b.WriteString(show(c.Text))
+				b.WriteByte('\n')
+			} else {
+				fmt.Fprintf(&b, "[resource %s %s, %d bytes]\n", sanitize.Line(c.URI), sanitize.Line(c.MIMEType), len(c.Data))
+			}
+		case "resource_link":
+			fmt.Fprintf(&b, "[link %s %s]\n", sanitize.Line(c.Name), sanitize.Line(c.URI))
+		default:
+			fmt.Fprintf(&b, "[%s %s, %d bytes]\n", c.Type, sanitize.Line(c.MIMEType), len(c.Data))
+		}
+	}
+	if !hasText && len(r.Result.Structured) > 0 {
+		var v any
+		if json.Unmarshal(r.Result.Structured, &v) == nil {
+			out, _ := json.MarshalIndent(v, "", "  ")
+			b.WriteString(show(string(out)) + "\n")
+		}
+	}
+	_, err := w.Write([]byte(b.String()))
+	return err
+}
+
+func runMCPCall(ctx context.Context, inv *Invocation) (any, error) {
+	name := inv.Args[0]
+	servers, adhoc, err := mcpTargets(inv)
+	if err != nil {
+		return nil, err
+	}
+	argText, kv, err := callArgs(inv)
+	if err != nil {
+		return nil, err
+	}
+	co := connectOptions{}
+	if !adhoc {
+		// Only a server that can offer the name is connected: mcp_{server}_
+		// must prefix it. Every server that could produce the name is among
+		// them, so a collision on it is still seen. Routing itself is by the
+		// namespaced name the host admitted, never by this prefix.
+		candidates := map[string]bool{}
+		for _, s := range servers {
+			if strings.HasPrefix(name, discovery.NamespacedName(s.Name, "")) {
+				candidates[s.Name] = true
+			}
+		}
+		if len(candidates) == 0 {
+			return nil, toolNotFound(name, nil, nil, servers)
+		}
+		co.only = func(s string) bool { return candidates[s] }
+	}
+
+	bus := engine.NewBus(engine.BusOptions{Now: inv.Env.Now})
+	var pr *eventPrinter
+	if inv.Bool("events") {
+		pr = startNDJSONPrinter(bus, inv.Env.Stderr, inv.Env.Stderr)
+	} else {
+		pr = startMCPPrinter(bus, inv.Env.Stderr)
+	}
+	defer pr.stop(bus)
+	// The call's progress is re-emitted below with its call id (OnProgress);
+	// the host's own copies would be duplicates under another id.
+	hostEm := engine.EmitterFunc(func(e engine.Event) {
+		if e.Type != engine.EventToolProgress {
+			bus.Emit(e)
+		}
+	})
+	h, err := connectWith(ctx, inv, servers, hostEm, co)
+	if err != nil {
+		return nil, err
+	}
+	defer h.Close() // before the printer stops (LIFO): every server is reaped first
+
+	id, ok := h.Lookup(name)
+	if !ok && adhoc {
+		id, ok = h.Lookup(discovery.NamespacedName(adhocServer, name))
+	}
+	if !ok {
+		for _, st := range h.Servers() {
+			if st.ErrorCode == consent.CodeDenied {
+				return nil, &host.Error{ErrCode: consent.CodeDenied, Server: st.Name,
+					Msg: fmt.Sprintf("was not started (consent denied), so %s was not called", name)}
+			}
+		}
+		return nil, toolNotFound(name, h.Tools(), h.Skipped(), servers)
+	}
+	var def engine.ToolDef
+	for _, d := range h.Tools() {
+		if d.ID == id {
+			def = d
+		}
+	}
+	args, err := buildArgs(argText, kv, def.InputSchema)
+	if err != nil {
+		return nil, err
+	}
+	if err := confirmCall(ctx, inv, pr, bus, def); err != nil {
+		return nil, err
+	}
+
+	callID := "call-1"
+	bus.Emit(engine.Event{Type: engine.EventToolCall, Data: engine.ToolCallData{CallID: callID, Tool: def.Name, Server: def.Server,
+		Args: sanitizedArgs(args)}})
+	began := time.Now()
+	res, err := h.Call(ctx, id, args, engine.CallOptions{Timeout: inv.Duration("timeout"), OnProgress: func(p engine.Progress) {
+		bus.Emit(engine.Event{Type: engine.EventToolProgress, Data: engine.ToolProgressData{CallID: callID, Progress: p}})
+	}})
+	dur := time.Since(began).Milliseconds()
+	rd := engine.ToolResultData{CallID: callID, Tool: def.Name, Result: res, DurationMS: dur}
+	if err != nil {
+		rd.ErrorCode, rd.Error = CodeOf(err), err.Error()
+	}
+	bus.Emit(engine.Event{Type: engine.EventToolResult, Data: rd})
+	if err != nil {
+		return nil, err
+	}
+	out := &MCPCallResult{Tool: def.Name, Server: def.Server, DurationMS: dur, Result: res, tty: inv.Env.StdoutTTY}
+	if res.IsError {
+		return nil, &toolErrorResult{out: out}
+	}
+	return out, nil
+}
+
+// toolErrorResult is an isError result: exit 1, the result as data, and in
+// human form the tool's own text on stdout is replaced by stderr.
+type toolErrorResult struct{ out *MCPCallResult }
+
+func (e *toolErrorResult) Error() string {
+	return host.CodeToolError + ": " + e.Message()
+}
+
+// Message names the tool and quotes the start of its error text.
+func (e *toolErrorResult) Message() string {
+	return fmt.Sprintf("%s returned an error: %s", e.out.Tool, truncate(sanitize.Line(e.out.Result.Text()), 300))
+}
+
+// Code is E543.
+func (e *toolErrorResult) Code() string { return host.CodeToolError }
+
+// ExitCode is 1.
+func (e *toolErrorResult) ExitCode() int { return ExitFailure }
+
+// ErrorData is the whole result.
+func (e *toolErrorResult) ErrorData() any { return e.out }
+
+// WriteHuman prints the tool's error text.
+func (e *toolErrorResult) WriteHuman(w io.Writer) error {
+	if _, err := fmt.Fprintf(w, "relavium: %s: %s returned an error:\n", host.CodeToolError, e.out.Tool); err != nil {
+		return err
+	}
+	out := *e.out
+	out.tty = true // stderr: always sanitized
+	return out.WriteHuman(w)
+}
+
+// toolNotFound explains why name is not callable: skipped (with the
+// reason), or unknown (with the closest admitted name).
+func toolNotFound(name string, tools []engine.ToolDef, skipped []engine.SkippedTool, servers []config.Server) error {
+	for _, s := range skipped {
+		if discovery.NamespacedName(s.Server, s.Tool) == name || (s.Server == adhocServer && s.Tool == name) {
+			return &host.Error{ErrCode: host.CodeToolNotFound, Exit: ExitUsage, Server: s.Server,
+				Msg: fmt.Sprintf("%s was skipped at discovery (%s: %s)", name, s.Code, sanitize.Line(s.Detail))}
+		}
+	}
+	var names []string
+	for _, t := range tools {
+		names = append(names, t.Name)
+	}
+	msg := fmt.Sprintf("no admitted tool is named %s", name)
+	if len(tools) == 0 && len(servers) > 0 && skipped == nil {
+		var decl []string
+		for _, s := range servers {
+			decl = append(decl, s.Name)
+		}
+		sort.Strings(decl)
+		msg += fmt.Sprintf(" (tool names are mcp_<server>_<tool>; declared servers: %s)", strings.Join(decl, ", "))
+	} else if s := suggest(name, names); s != "" {
+		msg += fmt.Sprintf("; did you mean %s?", s)
+	}
+	if len(servers) == 0 {
+		msg += "; no MCP server is declared"
+	}
+	return &host.Error{ErrCode: host.CodeToolNotFound, Exit: ExitUsage, Msg: msg + " (see relavium mcp ls)"}
+}
+
+// callArgs reads --args (one JSON object) or KEY=VALUE words; not both.
+func callArgs(inv *Invocation) (string, []string, error) {
+	kv := inv.Args[1:]
+	if inv.Changed("args") && len(kv) > 0 {
+		return "", nil, &host.Error{ErrCode: host.CodeBadCallArgs, Exit: ExitUsage, Msg: "give the arguments as --args JSON or as KEY=VALUE words, not both"}
+	}
+	return inv.String("args"), kv, nil
+}
+
+// buildArgs makes the call's JSON object. KEY=VALUE values are parsed as
+// JSON where the schema does not declare the property a string (so n=3 is
+// a number and message=3 stays the string "3"); a value that is not JSON is
+// a string.
+func buildArgs(argText string, kv []string, schema json.RawMessage) (json.RawMessage, error) {
+	if argText != "" {
+		var obj map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(argText), &obj); err != nil || obj == nil {
+			return nil, &host.Error{ErrCode: host.CodeBadCallArgs, Exit: ExitUsage, Msg: "--args must be one JSON object", Cause: err}
+		}
+		return json.RawMessage(argText), nil
+	}
+	types := map[string]string{}
+	for _, a := range argSummary(schema) {
+		types[a.Name] = a.Type
+	}
+	obj := map[string]any{}
+	for _, w := range kv {
+		k, v, ok := strings.Cut(w, "=")
+		if !ok || k == "" {
+			return nil, &host.Error{ErrCode: host.CodeBadCallArgs, Exit: ExitUsage, Msg: fmt.Sprintf("argument %q is not KEY=VALUE", w)}
+		}
+		if _, dup := obj[k]; dup {
+			return nil, &host.Error{ErrCode: host.CodeBadCallArgs, Exit: ExitUsage, Msg: fmt.Sprintf("argument %s is given twice", k)}
+		}
+		var parsed any
+		if types[k] != "string" && json.Unmarshal([]byte(v), &parsed) == nil {
+			obj[k] = parsed
+		} else {
+			obj[k] = v
+		}
+	}
+	b, err := json.Marshal(obj)
+	return b, err
+}
+
+// sanitizedArgs is the call's arguments for an event: every string made
+// safe for display.
+func sanitizedArgs(args json.RawMessage) json.RawMessage {
+	var v any
+	if json.Unmarshal(args, &v) != nil {
+		return nil
+	}
+	b, err := json.Marshal(sanitizeValue(v))
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+func sanitizeValue(v any) any {
+	switch x := v.(type) {
+	case string:
+		return sanitize.Text(x)
+	case []any:
+		for i := range x {
+			x[i] = sanitizeValue(x[i])
+		}
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[sanitize.Line(k)] = sanitizeValue(e)
+		}
+		return out
+	}
+	return v
+}
+
+// confirmCall asks before calling a tool the server did not annotate
+// read-only: on a terminal y/N, otherwise --yes is required (exit 2).
+func confirmCall(ctx context.Context, inv *Invocation, pr *eventPrinter, bus *engine.Bus, def engine.ToolDef) error {
+	if def.Annotations.IsReadOnly() || inv.Bool("yes") {
+		return nil
+	}
+	what := "may change things"
+	if def.Annotations.IsDestructive() {
+		what = "may be destructive"
+	}
+	if !inv.CanPrompt() {
+		return &host.Error{ErrCode: host.CodeNeedsYes, Exit: ExitUsage, Server: def.Server,
+			Msg: fmt.Sprintf("%s is not annotated read-only (it %s) and no one can be asked here; pass --yes to call it", def.Name, what)}
+	}
+	if err := pr.catchUp(ctx, bus.Seq()); err != nil {
+		return err
+	}
+	pr.mu.Lock()
+	defer pr.mu.Unlock()
+	fmt.Fprintf(inv.Env.Stderr, "? %s is not annotated read-only (it %s). Call it? [y/N] ", def.Name, what)
+	line, err := readLine(ctx, inv.Env.Stdin)
+	if err != nil && !errors.Is(err, io.EOF) {
+		fmt.Fprintln(inv.Env.Stderr)
+		return err
+	}
+	switch strings.ToLower(strings.TrimSpace(line)) {
+	case "y", "yes":
+		return nil
+	}
+	return &host.Error{ErrCode: host.CodeCallRefused, Server: def.Server, Msg: def.Name + " was not called (you answered no)"}
+}
+
+// startMCPPrinter writes server state changes, progress and server logs to
+// stderr for a person.
+func startMCPPrinter(bus *engine.Bus, w io.Writer) *eventPrinter {
+	p := newPrinter(bus, w, w)
+	go p.loop(func(e engine.Event, _ bool) bool {
+		line := ""
+		switch d := e.Data.(type) {
+		case engine.ToolLogData:
+			data := string(d.Data)
+			var s string
+			if json.Unmarshal(d.Data, &s) == nil {
+				data = s
+			}
+			line = fmt.Sprintf("  log %s %s: %s", sanitize.Line(d.Level), sanitize.Line(d.Server), truncate(sanitize.Line(data), 500))
+		case engine.ToolCallData, engine.ToolResultData:
+		default:
+			line = humanLine(e)
+		}
+		if line != "" {
+			_, _ = p.w.Write([]byte(line + "\n"))
+		}
+		return false
+	})
+	return p
+}
