@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/relavium/relavium/engine/sanitize"
@@ -238,41 +237,16 @@ func (r *runner) tool(ctx context.Context, st *Step) error {
 	if err != nil {
 		return withStep(err, st.ID)
 	}
-	callID := r.runID + "/" + st.ID
-	r.emit(EventToolCall, ToolCallData{CallID: callID, Tool: target.Name, Server: target.Server, Args: displayJSON(inner), Step: st.ID})
-
-	// Progress after the call returned is dropped: a late notification
-	// must not follow the result.
-	var mu sync.Mutex
-	open := true
-	onProgress := func(p Progress) {
-		mu.Lock()
-		defer mu.Unlock()
-		if open {
-			p.Message = sanitize.Line(p.Message)
-			r.emit(EventToolProgress, ToolProgressData{CallID: callID, Progress: p})
-		}
-	}
-	t0 := time.Now()
-	res, err := r.opts.Host.Call(ctx, target.ID, inner, CallOptions{Timeout: st.Timeout, OnProgress: onProgress})
-	mu.Lock()
-	open = false
-	mu.Unlock()
-	dur := time.Since(t0).Milliseconds()
+	res, took, err := Trace(ctx, r.opts.Host, r.em, TracedCall{
+		CallID: r.runID + "/" + st.ID, RunID: r.runID, Step: st.ID, Tool: target, Args: inner, Timeout: st.Timeout})
+	dur := took.Milliseconds()
 	rec := StepRecord{ID: st.ID, Kind: StepTool, Tool: target.Name, Server: target.Server, DurationMS: dur}
-	if err == nil && res == nil {
-		err = errors.New("the host returned no result and no error")
-	}
 	if err != nil {
 		if ctx.Err() != nil {
-			r.emit(EventToolResult, ToolResultData{CallID: callID, Tool: target.Name, ErrorCode: CodeRunCancelled, Error: "cancelled", DurationMS: dur, Step: st.ID})
 			return r.cancelled(ctx, st.ID)
 		}
-		code := codeOf(err, CodeStepCallFailed)
-		r.emit(EventToolResult, ToolResultData{CallID: callID, Tool: target.Name, ErrorCode: code, Error: sanitize.Text(err.Error()), DurationMS: dur, Step: st.ID})
 		return &Error{ErrCode: CodeStepCallFailed, Msg: fmt.Sprintf("step %s: calling %s failed", st.ID, target.Name), Cause: err}
 	}
-	r.emit(EventToolResult, ToolResultData{CallID: callID, Tool: target.Name, Result: displayResult(res), DurationMS: dur, Step: st.ID})
 	rec.IsError = res.IsError
 	r.steps = append(r.steps, rec)
 	r.sc.steps[st.ID] = valueOf(res)

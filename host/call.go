@@ -72,7 +72,7 @@ func (h *Host) Call(ctx context.Context, id engine.ToolID, args json.RawMessage,
 		// Progress is asked of the server only when the caller takes it: a
 		// progress token costs every request and response its _meta.
 		token = "relavium-" + strconv.FormatUint(seq, 10)
-		stream = &callStream{callID: token, onProgress: opts.OnProgress, em: h.em}
+		stream = &callStream{onProgress: opts.OnProgress}
 		h.router.add(token, stream)
 		params.SetProgressToken(token)
 	}

@@ -54,13 +54,13 @@ func (r *progressRouter) deliver(token any, p engine.Progress) {
 	r.mu.Unlock()
 }
 
-// callStream is one call's progress: queued in order, delivered to the
-// caller's OnProgress and as agent:tool_progress events by a goroutine that
-// exists only while there is something to deliver.
+// callStream is one call's progress: queued in order and delivered to the
+// caller's OnProgress by a goroutine that exists only while there is
+// something to deliver. The host emits no agent:tool_progress event itself:
+// engine.Trace turns the caller's progress into events, under the caller's
+// call id, so there is exactly one event per notification.
 type callStream struct {
-	callID     string
 	onProgress func(engine.Progress)
-	em         engine.Emitter
 
 	mu      sync.Mutex
 	queue   []engine.Progress
@@ -97,10 +97,7 @@ func (s *callStream) run() {
 		}
 		s.mu.Unlock()
 		for _, p := range batch {
-			if s.onProgress != nil {
-				s.onProgress(p)
-			}
-			s.em.Emit(engine.Event{Type: engine.EventToolProgress, Data: engine.ToolProgressData{CallID: s.callID, Progress: p}})
+			s.onProgress(p)
 		}
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"io"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/engine"
@@ -108,14 +107,7 @@ func runMCPCall(ctx context.Context, inv *Invocation) (any, error) {
 		pr = startMCPPrinter(bus, inv.Env.Stderr)
 	}
 	defer pr.stop(bus)
-	// The call's progress is re-emitted below with its call id (OnProgress);
-	// the host's own copies would be duplicates under another id.
-	hostEm := engine.EmitterFunc(func(e engine.Event) {
-		if e.Type != engine.EventToolProgress {
-			bus.Emit(e)
-		}
-	})
-	h, err := connectWith(ctx, inv, servers, hostEm, co)
+	h, err := connectWith(ctx, inv, servers, bus, co)
 	if err != nil {
 		return nil, err
 	}
@@ -148,19 +140,8 @@ func runMCPCall(ctx context.Context, inv *Invocation) (any, error) {
 		return nil, err
 	}
 
-	callID := "call-1"
-	bus.Emit(engine.Event{Type: engine.EventToolCall, Data: engine.ToolCallData{CallID: callID, Tool: def.Name, Server: def.Server,
-		Args: sanitizedArgs(args)}})
-	began := time.Now()
-	res, err := h.Call(ctx, id, args, engine.CallOptions{Timeout: inv.Duration("timeout"), OnProgress: func(p engine.Progress) {
-		bus.Emit(engine.Event{Type: engine.EventToolProgress, Data: engine.ToolProgressData{CallID: callID, Progress: p}})
-	}})
-	dur := time.Since(began).Milliseconds()
-	rd := engine.ToolResultData{CallID: callID, Tool: def.Name, Result: res, DurationMS: dur}
-	if err != nil {
-		rd.ErrorCode, rd.Error = CodeOf(err), err.Error()
-	}
-	bus.Emit(engine.Event{Type: engine.EventToolResult, Data: rd})
+	res, took, err := engine.Trace(ctx, h, bus, engine.TracedCall{CallID: "call-1", Tool: def, Args: args, Timeout: inv.Duration("timeout")})
+	dur := took.Milliseconds()
 	if err != nil {
 		return nil, err
 	}
@@ -276,38 +257,6 @@ func buildArgs(argText string, kv []string, schema json.RawMessage) (json.RawMes
 	}
 	b, err := json.Marshal(obj)
 	return b, err
-}
-
-// sanitizedArgs is the call's arguments for an event: every string made
-// safe for display.
-func sanitizedArgs(args json.RawMessage) json.RawMessage {
-	var v any
-	if json.Unmarshal(args, &v) != nil {
-		return nil
-	}
-	b, err := json.Marshal(sanitizeValue(v))
-	if err != nil {
-		return nil
-	}
-	return b
-}
-
-func sanitizeValue(v any) any {
-	switch x := v.(type) {
-	case string:
-		return sanitize.Text(x)
-	case []any:
-		for i := range x {
-			x[i] = sanitizeValue(x[i])
-		}
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[sanitize.Line(k)] = sanitizeValue(e)
-		}
-		return out
-	}
-	return v
 }
 
 // confirmCall asks before calling a tool the server did not annotate

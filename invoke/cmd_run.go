@@ -92,17 +92,8 @@ func executeRun(ctx context.Context, inv *Invocation, w *engine.Workflow, inputs
 
 	var live LiveHost
 	if hasToolSteps(w) {
-		// The engine re-emits every progress notification of its own calls
-		// with the run id and the call id of its agent:tool_call; the host's
-		// copies (no run id) would be duplicates.
-		hostEm := engine.EmitterFunc(func(e engine.Event) {
-			if e.Type == engine.EventToolProgress && e.RunID == "" {
-				return
-			}
-			bus.Emit(e)
-		})
 		var err error
-		if live, err = connect(ctx, inv, servers, hostEm); err != nil {
+		if live, err = connect(ctx, inv, servers, bus); err != nil {
 			return nil, err
 		}
 		// Runs before pr.stop (defers are LIFO): every server is torn down
