@@ -8,6 +8,8 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"github.com/relavium/relavium/engine"
 )
 
 // Machine-surface error codes (spec: machine-invoker). E450 is the child's
@@ -21,7 +23,6 @@ const (
 	CodeInvokerFlag     = "E425" // the request set a consent, plan or plan-id flag
 	CodeToken           = "E426" // machine token or bind problem on sse/http
 	CodeNoSuchCommand   = "E432" // no command at that path
-	CodePlanMoved       = "E450" // the plan moved since it was confirmed (the child's)
 	CodeOperationLocked = "E460" // another command holds the project operation lock
 )
 
@@ -255,13 +256,9 @@ func (c *call) answerGates(ctx context.Context, opts Options, plan json.RawMessa
 	case ans == GateApproved:
 		return c.exec(ctx, argvPlan{consent: true, planID: planID}, true)
 	}
-	return c.refuse(&Error{ErrCode: CodeGateDeclined, Exit: ExitFailure,
+	return c.refuse(&Error{ErrCode: engine.CodeGateRefused, Exit: ExitFailure,
 		Msg: "the run was cancelled: the client declined its gate; nothing ran"})
 }
-
-// CodeGateDeclined is the engine's "a person refused a gate" (the run stops
-// as a cancellation); the workflow tools return it when the client declines.
-const CodeGateDeclined = "E610"
 
 // plan runs the plan form once and reads data.plan_id and
 // data.requires_confirmation. A failed plan exec returns the child's envelope

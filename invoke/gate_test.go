@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/relavium/relavium/engine"
 )
 
 // markLines reads the stub's run log: one line per child that ran.
@@ -300,7 +302,7 @@ func TestInvokerHardening(t *testing.T) {
 		if res := call(GatePending); !res.Pending {
 			t.Fatalf("pending: %+v", res)
 		}
-		if res := call(GateDeclined); res.ErrorCode != CodeGateDeclined {
+		if res := call(GateDeclined); res.ErrorCode != engine.CodeGateRefused {
 			t.Fatalf("declined: %s", res.Envelope)
 		}
 		if res := call(GateApproved); !res.OK {

@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/relavium/relavium/engine"
 )
 
 // serveFixture is a built relavium binary, a temp home and a project with
@@ -153,14 +155,14 @@ func exerciseServer(t *testing.T, f *serveFixture, cs *mcp.ClientSession, e *eli
 	}
 	// a confirmed plan for other inputs is the child's E450, unchanged
 	res, env = callTool(t, cs, "relavium_wipe", map[string]any{"target": "other", "confirm": c.Confirm})
-	if !res.IsError || env.Error.Code != CodePlanMoved {
+	if !res.IsError || env.Error.Code != engine.CodePlanChanged {
 		t.Fatalf("moved plan: %+v", env)
 	}
 
 	// a write workflow whose gate the client declines: the run is cancelled, nothing ran
 	e.approve.Store(false)
 	res, env = callTool(t, cs, "relavium_approve", map[string]any{"target": "t"})
-	if !res.IsError || env.Error.Code != CodeGateDeclined {
+	if !res.IsError || env.Error.Code != engine.CodeGateRefused {
 		t.Fatalf("declined gate: %+v", env)
 	}
 
@@ -191,7 +193,7 @@ func exerciseServer(t *testing.T, f *serveFixture, cs *mcp.ClientSession, e *eli
 		decisions = append(decisions, r["command"].(string)+"/"+r["decision"].(string)+"/"+k+"/"+code)
 	}
 	joined := strings.Join(decisions, " ")
-	for _, want := range []string{"run/confirmation_required/plan/", "run/run/plan/", "run/refused//" + CodeGateDeclined,
+	for _, want := range []string{"run/confirmation_required/plan/", "run/run/plan/", "run/refused//" + engine.CodeGateRefused,
 		"mcp call/confirmation_required/request/", "mcp call/run/request/", "mcp call/refused//" + CodeBadConfirm, "version/refused//" + CodeInvalidRequest} {
 		if !strings.Contains(joined, want) {
 			t.Errorf("audit lacks %s: %s", want, joined)
