@@ -10,7 +10,7 @@ BENCHTIME ?= 1s
 # with RELAVIUM_REQUIRE_PEERS=1 a missing peer fails instead of skipping.
 PEERS_ENV = RELAVIUM_PEERS=$(PEERS) RELAVIUM_REQUIRE_PEERS=1
 
-.PHONY: build test lint bench peers conformance conformance-server conformance-client clean
+.PHONY: build test lint bench peers conformance conformance-server conformance-client screenshot clean
 
 build:
 	$(GO) build -o $(BIN) .
@@ -43,6 +43,11 @@ conformance-server: build peers
 
 conformance-client: build peers
 	RELAVIUM_BIN=$(CURDIR)/$(BIN) RELAVIUM_PEERS=$(PEERS) .ci/conformance.sh client
+
+# The README screenshot: `relavium demo` in tmux, one ANSI frame captured,
+# rendered to testdata/tui/screenshot.png by charmbracelet/freeze.
+screenshot: build
+	bash testdata/tui/screenshot.sh $(BIN)
 
 clean:
 	rm -rf bin

@@ -88,6 +88,8 @@ type job struct {
 
 	cacheW, cacheV int
 	cache          []string
+	// resultAt is the body line where the outcome (result or error) starts.
+	resultAt int
 }
 
 func (j *job) touch() { j.version++ }
@@ -205,6 +207,7 @@ func (j *job) body(st *themes.Styles, w int) []string {
 		}
 		add(wrapIndent(prefix+st.LogLevel(l.Level).Render(l.Text), w, "            ")...)
 	}
+	j.resultAt = len(out)
 	switch {
 	case j.result != nil:
 		add(resultLines(st, j.result, w)...)
@@ -218,7 +221,7 @@ func (j *job) body(st *themes.Styles, w int) []string {
 	case j.run != nil:
 		add(st.OK.Render("◂ run completed") + st.Muted.Render(" · outputs"))
 		b, _ := json.Marshal(j.run.Outputs)
-		add(jsonLines(st, b)...)
+		add(jsonBlock(st, b, w)...)
 	}
 	if j.state == jobFailed || j.state == jobCancelled {
 		style := st.Error
@@ -271,7 +274,7 @@ func resultLines(st *themes.Styles, r *engine.ToolResult, w int) []string {
 	}
 	if len(r.Structured) > 0 {
 		out = append(out, st.Muted.Render("structured content"))
-		out = append(out, jsonLines(st, r.Structured)...)
+		out = append(out, jsonBlock(st, r.Structured, w)...)
 	}
 	return out
 }
@@ -282,7 +285,7 @@ func contentLines(st *themes.Styles, c engine.Content, w int, body lipgloss.Styl
 	switch c.Type {
 	case "text":
 		if looksLikeJSON(c.Text) {
-			return jsonLines(st, []byte(c.Text))
+			return jsonBlock(st, []byte(c.Text), w)
 		}
 		return styledWrap(body, serverText(c.Text), w)
 	case "image", "audio":
@@ -301,7 +304,7 @@ func contentLines(st *themes.Styles, c engine.Content, w int, body lipgloss.Styl
 		}
 		out := []string{cut(head+st.Muted.Render(" · "+humanBytes(len(c.Text))), w)}
 		if looksLikeJSON(c.Text) {
-			return append(out, jsonLines(st, []byte(c.Text))...)
+			return append(out, jsonBlock(st, []byte(c.Text), w)...)
 		}
 		return append(out, styledWrap(body, serverText(c.Text), w)...)
 	case "resource_link":

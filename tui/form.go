@@ -1,11 +1,8 @@
 package tui
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/cursor"
@@ -127,6 +124,8 @@ func optionLabels(vals []any, titles []string) []string {
 	return out
 }
 
+// placeholder hints at a value's syntax where the label's type does not
+// say enough; scalar fields start empty.
 func placeholder(s fieldSpec) string {
 	switch s.Type {
 	case "":
@@ -134,57 +133,9 @@ func placeholder(s fieldSpec) string {
 	case "array", "object":
 		return "JSON " + s.Type
 	}
-	return s.Type
+	return ""
 }
 
-// set puts a value into the field (a default, a replayed argument).
-func (fld *formField) set(v any) {
-	switch fld.kind {
-	case kindPicker:
-		for i, o := range fld.opts {
-			if i > 0 && jsonEqual(o, v) {
-				fld.choice = i
-			}
-		}
-	case kindMulti:
-		list, _ := v.([]any)
-		for i, o := range fld.opts {
-			fld.picked[i] = false
-			for _, x := range list {
-				if jsonEqual(o, x) {
-					fld.picked[i] = true
-				}
-			}
-		}
-	default:
-		if s, ok := v.(string); ok && (fld.spec.Type == "string" || fld.spec.Type == "") {
-			fld.input.SetValue(s)
-			return
-		}
-		b, _ := json.Marshal(v)
-		fld.input.SetValue(string(b))
-	}
-}
-
-// reset empties the field.
-func (fld *formField) reset() {
-	fld.choice = 0
-	for i := range fld.picked {
-		fld.picked[i] = false
-	}
-	if fld.kind == kindText {
-		fld.input.SetValue("")
-	}
-	fld.err = ""
-}
-
-func jsonEqual(a, b any) bool {
-	x, _ := json.Marshal(a)
-	y, _ := json.Marshal(b)
-	return bytes.Equal(x, y)
-}
-
-// setValues replaces every field's value with values (a replayed call).
 func (f *form) setValues(values map[string]any) {
 	for _, fld := range f.fields {
 		fld.reset()
@@ -320,129 +271,6 @@ func (f *form) update(msg tea.KeyMsg, k keyMap) (tea.Cmd, bool) {
 	return nil, false
 }
 
-// atLast reports whether the last field has the focus.
-func (f *form) atLast() bool { return f.raw || f.focus >= len(f.fields)-1 }
-
-// args builds the arguments object (members in field order). Fields that do
-// not parse get an inline error and ok is false.
-func (f *form) args() (json.RawMessage, bool) { return f.build(true) }
-
-func (f *form) build(mark bool) (json.RawMessage, bool) {
-	if f.raw {
-		text := strings.TrimSpace(f.rawIn.Value())
-		if text == "" {
-			text = "{}"
-		}
-		var obj map[string]json.RawMessage
-		if err := json.Unmarshal([]byte(text), &obj); err != nil || obj == nil {
-			if mark {
-				f.err = "raw JSON must be one JSON object"
-				if err != nil {
-					f.err += ": " + err.Error()
-				}
-			}
-			return nil, false
-		}
-		if mark {
-			f.err = ""
-		}
-		return json.RawMessage(text), true
-	}
-	var b bytes.Buffer
-	b.WriteByte('{')
-	ok := true
-	n := 0
-	for _, fld := range f.fields {
-		v, present, err := fld.value()
-		if mark {
-			fld.err = ""
-			if err != nil {
-				fld.err = err.Error()
-			}
-		}
-		if err != nil {
-			ok = false
-			continue
-		}
-		if !present {
-			continue
-		}
-		enc, err := json.Marshal(v)
-		if err != nil {
-			ok = false
-			continue
-		}
-		if n > 0 {
-			b.WriteByte(',')
-		}
-		name, _ := json.Marshal(fld.spec.Name)
-		b.Write(name)
-		b.WriteByte(':')
-		b.Write(enc)
-		n++
-	}
-	b.WriteByte('}')
-	if mark && ok {
-		f.err = ""
-	}
-	return b.Bytes(), ok
-}
-
-// value is the field's JSON value; present is false for an empty field.
-func (fld *formField) value() (any, bool, error) {
-	switch fld.kind {
-	case kindPicker:
-		if fld.choice == 0 {
-			return nil, false, nil
-		}
-		return fld.opts[fld.choice], true, nil
-	case kindMulti:
-		var out []any
-		for i, p := range fld.picked {
-			if p {
-				out = append(out, fld.opts[i])
-			}
-		}
-		if out == nil {
-			if !fld.spec.Required {
-				return nil, false, nil
-			}
-			out = []any{}
-		}
-		return out, true, nil
-	}
-	s := fld.input.Value()
-	if s == "" {
-		return nil, false, nil
-	}
-	switch fld.spec.Type {
-	case "string":
-		return s, true, nil
-	case "integer":
-		n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
-		if err != nil {
-			return nil, false, fmt.Errorf("%q is not an integer", s)
-		}
-		return n, true, nil
-	case "number":
-		t := strings.TrimSpace(s)
-		if _, err := strconv.ParseFloat(t, 64); err != nil || !json.Valid([]byte(t)) {
-			return nil, false, fmt.Errorf("%q is not a number", s)
-		}
-		return json.Number(t), true, nil
-	case "array", "object":
-		var v any
-		if err := json.Unmarshal([]byte(s), &v); err != nil {
-			return nil, false, fmt.Errorf("not a JSON %s: %v", fld.spec.Type, err)
-		}
-		return json.RawMessage(s), true, nil
-	}
-	if json.Valid([]byte(s)) {
-		return json.RawMessage(s), true, nil
-	}
-	return s, true, nil
-}
-
 // setError shows a validation error: on the field its JSON pointer names,
 // else on the form.
 func (f *form) setError(err error) {
@@ -559,7 +387,7 @@ func (f *form) fieldLines(fld *formField, focused bool, w int) []string {
 		}
 		value = strings.Join(parts, "  ")
 	default:
-		fld.input.Width = max(4, w-6)
+		fld.input.Width = max(4, w-8)
 		value = fld.input.View()
 		if focused {
 			value = st.InputFocused.Render("[") + value + st.InputFocused.Render("]")

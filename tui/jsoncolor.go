@@ -33,6 +33,23 @@ func looksLikeJSON(text string) bool {
 	return len(t) >= 2 && (t[0] == '{' && t[len(t)-1] == '}' || t[0] == '[' && t[len(t)-1] == ']') && json.Valid([]byte(t))
 }
 
+// jsonBlock is jsonLines wrapped to w cells, a long line continuing under
+// its own indentation (nothing is cut).
+func jsonBlock(st *themes.Styles, raw []byte, w int) []string {
+	lines := jsonLines(st, raw)
+	out := make([]string, 0, len(lines))
+	for _, l := range lines {
+		if width(l) <= w {
+			out = append(out, l)
+			continue
+		}
+		plain := stripANSI(l)
+		indent := strings.Repeat(" ", min(len(plain)-len(strings.TrimLeft(plain, " "))+2, w/2))
+		out = append(out, wrapIndent(l, w, indent)...)
+	}
+	return out
+}
+
 // jsonLines renders raw JSON pretty and coloured, one display line per
 // entry, every line sanitized (a JSON string may hold raw bidi or C1
 // characters).

@@ -48,6 +48,7 @@ func waitEvents(ctx context.Context, sub *engine.Subscription) tea.Cmd {
 type decidedMsg struct {
 	decisions []consent.Decision
 	err       error
+	only      string // "" = every server; else act on this server alone
 }
 
 type answeredMsg struct {

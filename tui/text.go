@@ -57,6 +57,9 @@ func wrap(s string, w int) []string {
 	if w < 1 {
 		w = 1
 	}
+	if len(s) <= w && !strings.ContainsAny(s, "\n\x1b") {
+		return []string{s} // fits: no rune takes more cells than bytes
+	}
 	return strings.Split(ansi.Wrap(s, w, ""), "\n")
 }
 
@@ -117,3 +120,9 @@ func spaceBetween(left, right string, w int) string {
 	}
 	return fit(cut(left, w-rw-1), w-rw) + right
 }
+
+// splitLines splits text into lines (one empty line for empty text).
+func splitLines(s string) []string { return strings.Split(s, "\n") }
+
+// stripANSI removes escape sequences (to restyle a line as a whole).
+func stripANSI(s string) string { return ansi.Strip(s) }

@@ -1,0 +1,167 @@
+package tui
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/host"
+)
+
+// Cmds: the only places the model reaches the backend. Each returns a
+// message; none touches the model.
+
+func (m *Model) decideCmd(only string) tea.Cmd {
+	b, ctx := m.b, m.ctx
+	return func() tea.Msg {
+		d, err := b.Decide(ctx)
+		return decidedMsg{decisions: d, err: err, only: only}
+	}
+}
+
+func (m *Model) reaskCmd(server string) tea.Cmd {
+	b, ctx := m.b, m.ctx
+	return func() tea.Msg {
+		if err := b.Reask(server); err != nil {
+			return decidedMsg{err: err, only: server}
+		}
+		d, err := b.Decide(ctx)
+		return decidedMsg{decisions: d, err: err, only: server}
+	}
+}
+
+func (m *Model) answerCmd(server string, a Answer) tea.Cmd {
+	b := m.b
+	return func() tea.Msg {
+		return answeredMsg{server: server, answer: a, err: b.Answer(server, a)}
+	}
+}
+
+// connectCmd connects one server; reconnect closes it first.
+func (m *Model) connectCmd(server string, reconnect bool) tea.Cmd {
+	b, ctx := m.b, m.ctx
+	return func() tea.Msg {
+		if reconnect {
+			if err := b.Disconnect(server); err != nil {
+				return connectedMsg{server: server, err: err}
+			}
+		}
+		return connectedMsg{server: server, err: b.Connect(ctx, server)}
+	}
+}
+
+func (m *Model) disconnectCmd(server string) tea.Cmd {
+	b := m.b
+	return func() tea.Msg {
+		return disconnectedMsg{server: server, err: b.Disconnect(server)}
+	}
+}
+
+func (m *Model) catalogueCmd() tea.Cmd {
+	b := m.b
+	return func() tea.Msg {
+		t, s := b.Catalogue()
+		return catalogueMsg{tools: t, skipped: s}
+	}
+}
+
+func (m *Model) validateCmd(seq int, id engine.ToolID, args json.RawMessage) tea.Cmd {
+	b := m.b
+	return func() tea.Msg {
+		return validatedMsg{seq: seq, args: args, err: b.Validate(id, args)}
+	}
+}
+
+func (m *Model) callCmd(ctx context.Context, id string, tool engine.ToolDef, args json.RawMessage) tea.Cmd {
+	b := m.b
+	return func() tea.Msg {
+		t0 := time.Now()
+		res, err := b.Call(ctx, id, tool, args)
+		return callDoneMsg{id: id, result: res, err: err, dur: time.Since(t0)}
+	}
+}
+
+func (m *Model) readCmd(ctx context.Context, id, server, uri string) tea.Cmd {
+	b := m.b
+	return func() tea.Msg {
+		t0 := time.Now()
+		c, err := b.ReadResource(ctx, server, uri)
+		return readDoneMsg{id: id, contents: c, err: err, dur: time.Since(t0)}
+	}
+}
+
+func (m *Model) promptCmd(ctx context.Context, id, server, name string, args map[string]string) tea.Cmd {
+	b := m.b
+	return func() tea.Msg {
+		t0 := time.Now()
+		res, err := b.GetPrompt(ctx, server, name, args)
+		return promptDoneMsg{id: id, res: res, err: err, dur: time.Since(t0)}
+	}
+}
+
+func (m *Model) runCmd(ctx context.Context, id string, wf *engine.Workflow, inputs map[string]any) tea.Cmd {
+	b, gate := m.b, m.ask.gate
+	return func() tea.Msg {
+		t0 := time.Now()
+		res, err := b.RunWorkflow(ctx, id, wf, inputs, gate)
+		return runDoneMsg{id: id, res: res, err: err, dur: time.Since(t0)}
+	}
+}
+
+func (m *Model) resourcesCmd(server string) tea.Cmd {
+	b, ctx := m.b, m.ctx
+	return func() tea.Msg {
+		l, err := b.Resources(ctx, server)
+		return resourcesMsg{server: server, list: l, err: err}
+	}
+}
+
+func (m *Model) promptsCmd(server string) tea.Cmd {
+	b, ctx := m.b, m.ctx
+	return func() tea.Msg {
+		p, err := b.Prompts(ctx, server)
+		return promptsMsg{server: server, prompts: p, err: err}
+	}
+}
+
+func (m *Model) workflowsCmd() tea.Cmd {
+	b := m.b
+	return func() tea.Msg {
+		w, err := b.Workflows()
+		return workflowsMsg{workflows: w, err: err}
+	}
+}
+
+func (m *Model) exportCmd() tea.Cmd {
+	b := m.b
+	evs := append([]engine.Event(nil), m.events...)
+	return func() tea.Msg {
+		p, err := b.Export(evs)
+		return exportedMsg{path: p, err: err}
+	}
+}
+
+// formTarget is what a submitted form starts.
+type formTarget struct {
+	kind     jobKind
+	tool     engine.ToolDef
+	server   string
+	prompt   host.Prompt
+	template host.ResourceTemplate
+	wf       *engine.Workflow
+}
+
+func (t formTarget) title() string {
+	switch t.kind {
+	case jobPrompt:
+		return "PROMPT · " + serverLine(t.prompt.Name)
+	case jobRead:
+		return "READ · " + serverLine(t.template.URITemplate)
+	case jobRun:
+		return "RUN · " + serverLine(t.wf.ID)
+	}
+	return "CALL · " + serverLine(t.tool.Name)
+}

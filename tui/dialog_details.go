@@ -1,0 +1,63 @@
+package tui
+
+import (
+	"github.com/relavium/relavium/engine/sanitize"
+	"github.com/relavium/relavium/themes"
+)
+
+// detailsDialog shows a row in full: a tool's sanitized description
+// (marked as server text), its hints and its schemas; a skipped tool's
+// reason.
+func (m *Model) detailsDialog(r listRow) dialog {
+	switch r.kind {
+	case rowSkipped:
+		s := r.skip
+		return &textDialog{title: "Skipped · " + serverLine(s.Tool), max: 100, lines: func(st *themes.Styles, iw int) []string {
+			var out []string
+			out = append(out, labelled(st, "server", serverLine(s.Server), iw)...)
+			out = append(out, labelled(st, "reason", st.Error.Render(serverLine(s.Code)), iw)...)
+			out = append(out, labelled(st, "detail", serverText(s.Detail), iw)...)
+			out = append(out, "", st.Muted.Render("relavium refused this tool at discovery; it cannot be called."))
+			return out
+		}}
+	case rowTool:
+		t := r.tool
+		return &textDialog{title: "Tool · " + serverLine(t.Name), max: 110, lines: func(st *themes.Styles, iw int) []string {
+			var out []string
+			out = append(out, labelled(st, "server", serverLine(t.Server)+st.Muted.Render(" · tool "+serverLine(t.Tool)), iw)...)
+			if t.Title != "" {
+				out = append(out, labelled(st, "title", serverLine(t.Title), iw)...)
+			}
+			out = append(out, labelled(st, "hint", m.badge(t)+st.Advisory.Render(" (advisory: the server's own annotation)"), iw)...)
+			if t.Changed {
+				out = append(out, wrap(st.BadgeChanged.Render("⚑ the definition changed since it was pinned on an earlier connect: review it before calling"), iw)...)
+			}
+			out = append(out, "")
+			desc := serverText(t.Description)
+			if desc == "" {
+				desc = "(no description)"
+			}
+			label := sanitize.ExternalLabel(t.Server)
+			out = append(out, wrap(st.Advisory.Render(label), iw)...)
+			for _, l := range splitLines(desc) {
+				out = append(out, wrap(l, iw)...)
+			}
+			out = append(out, "", st.Bold.Render("input schema"))
+			out = append(out, indentLines(jsonLines(st, t.InputSchema), iw)...)
+			if len(t.OutputSchema) > 0 {
+				out = append(out, "", st.Bold.Render("output schema"))
+				out = append(out, indentLines(jsonLines(st, t.OutputSchema), iw)...)
+			}
+			return out
+		}}
+	}
+	return &textDialog{title: "Details", max: 80, lines: func(st *themes.Styles, iw int) []string { return nil }}
+}
+
+func indentLines(lines []string, iw int) []string {
+	var out []string
+	for _, l := range lines {
+		out = append(out, wrapIndent("  "+l, iw, "    ")...)
+	}
+	return out
+}

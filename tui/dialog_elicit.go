@@ -1,0 +1,101 @@
+package tui
+
+import (
+	"encoding/json"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/engine/sanitize"
+	"github.com/relavium/relavium/themes"
+)
+
+// elicitDialog is a server's elicitation request as a form: accept (with
+// the content), decline, or cancel (Esc).
+type elicitDialog struct {
+	req  *askRequest
+	form *form
+	err  string // the schema could not be read: only decline/cancel
+	box  dialogBox
+}
+
+// elicitAction answers the request.
+type elicitAction struct {
+	req  *askRequest
+	resp engine.ElicitResponse
+}
+
+func newElicitDialog(st *themes.Styles, r *askRequest) *elicitDialog {
+	d := &elicitDialog{req: r}
+	specs, err := schemaFields(r.elicit.Schema)
+	if err != nil {
+		d.err = err.Error()
+	}
+	d.form = newForm(st, specs, nil)
+	return d
+}
+
+func (d *elicitDialog) accept() (action, tea.Cmd) {
+	if d.err != "" {
+		return nil, nil
+	}
+	raw, ok := d.form.args()
+	if !ok {
+		return nil, nil
+	}
+	var content map[string]any
+	if err := json.Unmarshal(raw, &content); err != nil {
+		d.form.err = err.Error()
+		return nil, nil
+	}
+	return elicitAction{req: d.req, resp: engine.ElicitResponse{Action: "accept", Content: content}}, nil
+}
+
+func (d *elicitDialog) handle(msg tea.KeyMsg, k keyMap) (action, tea.Cmd) {
+	switch msg.String() {
+	case "esc":
+		return elicitAction{req: d.req, resp: engine.ElicitResponse{Action: "cancel"}}, nil
+	case "ctrl+d":
+		return elicitAction{req: d.req, resp: engine.ElicitResponse{Action: "decline"}}, nil
+	case "ctrl+s":
+		return d.accept()
+	case "tab":
+		d.form.focusField(d.form.focus + 1)
+		return nil, nil
+	case "shift+tab":
+		d.form.focusField(d.form.focus - 1)
+		return nil, nil
+	case "enter":
+		if d.form.atLast() && !d.form.raw {
+			return d.accept()
+		}
+		if !d.form.raw {
+			d.form.focusField(d.form.focus + 1)
+			return nil, nil
+		}
+	case "pgup", "pgdown":
+		scrollKey(msg, &d.box.scroll)
+		return nil, nil
+	}
+	cmd, _ := d.form.update(msg, k)
+	return nil, cmd
+}
+
+func (d *elicitDialog) view(st *themes.Styles, w, h int) string {
+	dw := dialogWidth(w, 90)
+	iw := innerWidth(dw)
+	server := d.req.elicit.Server
+	var body []string
+	body = append(body, wrap(st.Advisory.Render(sanitize.ExternalLabel(server)), iw)...)
+	body = append(body, styledWrap(st.Text, serverText(d.req.elicit.Message), iw)...)
+	body = append(body, "")
+	if d.err != "" {
+		body = append(body, wrap(st.Error.Render("the requested schema cannot be shown as a form: "+d.err), iw)...)
+	} else {
+		body = append(body, d.form.view(iw, max(3, h-10), true)...)
+	}
+	d.box.title = serverLine(server) + " asks for input"
+	d.box.body = body
+	d.box.actions = buttons(st, []string{"[ctrl+s] Accept", "[ctrl+d] Decline", "[esc] Cancel"}, -1)
+	return d.box.render(st, dw, h)
+}

@@ -1,0 +1,51 @@
+package tui
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/relavium/relavium/engine"
+)
+
+// Export writes the events as JSONL under <home>/sessions: to a temp file
+// first, renamed into place once complete (no half file), 0600 in 0700.
+func (l *live) Export(events []engine.Event) (string, error) {
+	dir := filepath.Join(l.inv.Env.Home, "sessions")
+	fail := func(err error) (string, error) {
+		return "", &Error{ErrCode: CodeExportFailed, Msg: "cannot write the session export in " + dir, Cause: err}
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fail(err)
+	}
+	f, err := os.CreateTemp(dir, ".session-*.jsonl")
+	if err != nil {
+		return fail(err)
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp) // a no-op once renamed
+	enc := json.NewEncoder(f)
+	for _, e := range events {
+		if err := enc.Encode(e); err != nil {
+			f.Close()
+			return fail(err)
+		}
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return fail(err)
+	}
+	if err := f.Close(); err != nil {
+		return fail(err)
+	}
+	now := time.Now
+	if l.inv.Env.Now != nil {
+		now = l.inv.Env.Now
+	}
+	path := filepath.Join(dir, "session-"+now().UTC().Format("20060102T150405.000Z")+".jsonl")
+	if err := os.Rename(tmp, path); err != nil {
+		return fail(err)
+	}
+	return path, nil
+}

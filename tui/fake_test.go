@@ -1,0 +1,298 @@
+package tui
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/relavium/relavium/consent"
+	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/host"
+	"github.com/relavium/relavium/themes"
+)
+
+// fakeBackend is a Backend for model tests: consent is the real package
+// over a temp home (every decision goes through it); connections, calls and
+// browsing are scripted, and emit the events the live host would.
+type fakeBackend struct {
+	t       testing.TB
+	bus     *engine.Bus
+	info    SessionInfo
+	specs   []ServerSpec
+	decl    map[string]consent.Declaration
+	decider *consent.Decider
+	store   *consent.Store
+
+	mu         sync.Mutex
+	connected  map[string]bool
+	catalog    map[string][]engine.ToolDef
+	skip       map[string][]engine.SkippedTool
+	connectErr map[string]error
+	answers    []string
+	connects   []string
+	// call answers a tool call (nil: echo the arguments as text).
+	call      func(ctx context.Context, callID string, tool engine.ToolDef, args json.RawMessage, progress func(engine.Progress)) (*engine.ToolResult, error)
+	validate  func(id engine.ToolID, args json.RawMessage) error
+	workflows []*engine.Workflow
+	exported  []engine.Event
+}
+
+var fixedNow = time.Date(2026, 3, 14, 15, 9, 26, 0, time.UTC)
+
+func newFake(t testing.TB) *fakeBackend {
+	home := t.TempDir()
+	st := consent.Open(home)
+	f := &fakeBackend{
+		t: t, bus: engine.NewBus(engine.BusOptions{Now: func() time.Time { return fixedNow }}),
+		info:      SessionInfo{Project: "/work/app", Theme: themes.Choice{Name: "mono", Source: "test"}},
+		decl:      map[string]consent.Declaration{},
+		store:     st,
+		decider:   consent.NewDecider(st, nil, func() time.Time { return fixedNow }),
+		connected: map[string]bool{}, catalog: map[string][]engine.ToolDef{}, skip: map[string][]engine.SkippedTool{},
+		connectErr: map[string]error{},
+	}
+	return f
+}
+
+// addStdio declares a stdio server /bin/sh with args in cwd "/".
+func (f *fakeBackend) addStdio(name string, args ...string) {
+	f.specs = append(f.specs, ServerSpec{Name: name, Transport: "stdio", Target: "/bin/sh"})
+	f.decl[name] = consent.Declaration{Name: name, Command: "/bin/sh", Args: args, Cwd: "/",
+		Env: []consent.EnvVar{{Name: "API_TOKEN", Value: "{{secrets.api_token}}"}, {Name: "MODE", Value: "demo"}}}
+}
+
+func (f *fakeBackend) addHTTP(name string) {
+	f.specs = append(f.specs, ServerSpec{Name: name, Transport: "http", Target: "https://mcp.example.com/mcp"})
+}
+
+// grant remembers a grant for a declaration (an earlier approval the diff
+// compares against).
+func (f *fakeBackend) grant(d consent.Declaration) {
+	r, err := consent.Resolve(d, "/usr/bin:/bin")
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	if err := f.store.Grant(r, fixedNow.Add(-24*time.Hour)); err != nil {
+		f.t.Fatal(err)
+	}
+}
+
+func (f *fakeBackend) setTools(server string, tools []engine.ToolDef, skipped []engine.SkippedTool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for i := range tools {
+		tools[i].Server = server
+		tools[i].Name = "mcp_" + server + "_" + tools[i].Tool
+		tools[i].ID = engine.ToolID(server + "/" + tools[i].Tool)
+	}
+	for i := range skipped {
+		skipped[i].Server = server
+	}
+	f.catalog[server], f.skip[server] = tools, skipped
+}
+
+func (f *fakeBackend) Info() SessionInfo                      { return f.info }
+func (f *fakeBackend) Declared() []ServerSpec                 { return f.specs }
+func (f *fakeBackend) Subscribe() *engine.Subscription        { return f.bus.Subscribe() }
+func (f *fakeBackend) emit(typ string, data any)              { f.bus.Emit(engine.Event{Type: typ, Data: data}) }
+func (f *fakeBackend) Workflows() ([]*engine.Workflow, error) { return f.workflows, nil }
+
+func (f *fakeBackend) resolved() ([]*consent.Resolved, error) {
+	var out []*consent.Resolved
+	for _, s := range f.specs {
+		if s.Transport != "stdio" {
+			continue
+		}
+		r, err := consent.Resolve(f.decl[s.Name], "/usr/bin:/bin")
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+func (f *fakeBackend) Decide(context.Context) ([]consent.Decision, error) {
+	rs, err := f.resolved()
+	if err != nil {
+		return nil, err
+	}
+	ds, err := f.decider.Decide(rs)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range ds {
+		if d.State == consent.NeedsConsent {
+			f.emit(engine.EventServer, engine.ServerData{Server: d.Server.Name, State: engine.StateNeedsConsent, Transport: "stdio", Digest: d.Server.Digest})
+		}
+	}
+	return ds, nil
+}
+
+func (f *fakeBackend) find(server string) (*consent.Resolved, error) {
+	rs, err := f.resolved()
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range rs {
+		if r.Name == server {
+			return r, nil
+		}
+	}
+	return nil, fmt.Errorf("no stdio server %s", server)
+}
+
+func (f *fakeBackend) Answer(server string, a Answer) error {
+	r, err := f.find(server)
+	if err != nil {
+		return err
+	}
+	f.mu.Lock()
+	f.answers = append(f.answers, server+":"+a.String())
+	f.mu.Unlock()
+	switch a {
+	case ApproveRemember:
+		return f.decider.Remember(r)
+	case ApproveOnce:
+		f.decider.ApproveOnce(r.Digest)
+	default:
+		f.decider.Deny(r.Digest)
+	}
+	return nil
+}
+
+func (f *fakeBackend) Reask(server string) error {
+	r, err := f.find(server)
+	if err != nil {
+		return err
+	}
+	f.decider.Reask(r.Digest)
+	return nil
+}
+
+func (f *fakeBackend) Connect(ctx context.Context, server string) error {
+	transport := "http"
+	if r, err := f.find(server); err == nil {
+		transport = "stdio"
+		ds, err := f.decider.Decide([]*consent.Resolved{r})
+		if err != nil {
+			return err
+		}
+		if !ds[0].Approved() {
+			return errors.New("not approved")
+		}
+	}
+	f.mu.Lock()
+	f.connects = append(f.connects, server)
+	cerr := f.connectErr[server]
+	n := len(f.catalog[server])
+	f.mu.Unlock()
+	f.emit(engine.EventServer, engine.ServerData{Server: server, State: engine.StateConnecting, Transport: transport, PID: 4242})
+	if cerr != nil {
+		f.emit(engine.EventServer, engine.ServerData{Server: server, State: engine.StateFailed, Transport: transport, PID: 4242,
+			ErrorCode: codeOf(cerr), Error: messageOf(cerr), StderrTail: "Traceback (most recent call last):\n  boom\n"})
+		return cerr
+	}
+	f.mu.Lock()
+	f.connected[server] = true
+	f.mu.Unlock()
+	for _, s := range f.skip[server] {
+		f.emit(engine.EventToolSkipped, s)
+	}
+	f.emit(engine.EventServer, engine.ServerData{Server: server, State: engine.StateReady, Transport: transport, PID: 4242,
+		ConnectMS: 412, Protocol: "2025-11-25", Tools: n})
+	return nil
+}
+
+func (f *fakeBackend) Disconnect(server string) error {
+	f.mu.Lock()
+	was := f.connected[server]
+	delete(f.connected, server)
+	f.mu.Unlock()
+	if was {
+		f.emit(engine.EventServer, engine.ServerData{Server: server, State: engine.StateClosed, Transport: "stdio"})
+	}
+	return nil
+}
+
+func (f *fakeBackend) Catalogue() ([]engine.ToolDef, []engine.SkippedTool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var tools []engine.ToolDef
+	var skipped []engine.SkippedTool
+	for _, s := range f.specs {
+		if f.connected[s.Name] {
+			tools = append(tools, f.catalog[s.Name]...)
+			skipped = append(skipped, f.skip[s.Name]...)
+		}
+	}
+	return tools, skipped
+}
+
+func (f *fakeBackend) Validate(id engine.ToolID, args json.RawMessage) error {
+	if f.validate != nil {
+		return f.validate(id, args)
+	}
+	return nil
+}
+
+func (f *fakeBackend) Call(ctx context.Context, callID string, tool engine.ToolDef, args json.RawMessage) (*engine.ToolResult, error) {
+	f.emit(engine.EventToolCall, engine.ToolCallData{CallID: callID, Tool: tool.Name, Server: tool.Server, Args: args})
+	progress := func(p engine.Progress) {
+		f.emit(engine.EventToolProgress, engine.ToolProgressData{CallID: callID, Progress: p})
+	}
+	var res *engine.ToolResult
+	var err error
+	if f.call != nil {
+		res, err = f.call(ctx, callID, tool, args, progress)
+	} else {
+		res = &engine.ToolResult{Content: []engine.Content{{Type: "text", Text: string(args)}}}
+	}
+	f.emit(engine.EventToolResult, engine.ToolResultData{CallID: callID, Tool: tool.Name, Result: res})
+	return res, err
+}
+
+func (f *fakeBackend) Resources(ctx context.Context, server string) (*host.ResourceList, error) {
+	return &host.ResourceList{Offered: true,
+		Resources: []host.Resource{{URI: "test://static-text", Name: "static-text", MIMEType: "text/plain"}},
+		Templates: []host.ResourceTemplate{{URITemplate: "test://template/{id}/data", Name: "template-data"}}}, nil
+}
+
+func (f *fakeBackend) ReadResource(ctx context.Context, server, uri string) ([]engine.Content, error) {
+	return []engine.Content{{Type: "resource", URI: uri, MIMEType: "text/plain", Text: "contents of " + uri}}, nil
+}
+
+func (f *fakeBackend) Prompts(ctx context.Context, server string) ([]host.Prompt, error) {
+	return []host.Prompt{{Name: "review_code", Arguments: []host.PromptArgument{{Name: "code", Required: true}}}}, nil
+}
+
+func (f *fakeBackend) GetPrompt(ctx context.Context, server, name string, args map[string]string) (*host.PromptResult, error) {
+	return &host.PromptResult{Messages: []host.PromptMessage{{Role: "user", Content: engine.Content{Type: "text", Text: "Review: " + args["code"]}}}}, nil
+}
+
+func (f *fakeBackend) RunWorkflow(ctx context.Context, runID string, wf *engine.Workflow, inputs map[string]any, gate engine.GateFunc) (*engine.RunResult, error) {
+	return engine.Run(ctx, wf, inputs, engine.RunOptions{Emitter: f.bus, Gate: gate, RunID: runID})
+}
+
+func (f *fakeBackend) Export(events []engine.Event) (string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.exported = events
+	return "/tmp/session.jsonl", nil
+}
+
+func (f *fakeBackend) Close() error {
+	f.bus.Close()
+	return nil
+}
+
+// testErr is a coded error as host returns them.
+type testErr struct{ code, msg string }
+
+func (e *testErr) Error() string   { return e.code + ": " + e.msg }
+func (e *testErr) Code() string    { return e.code }
+func (e *testErr) Message() string { return e.msg }

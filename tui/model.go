@@ -1,0 +1,417 @@
+package tui
+
+import (
+	"context"
+	"time"
+
+	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/progress"
+	"github.com/charmbracelet/bubbles/textinput"
+	"github.com/charmbracelet/bubbles/viewport"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/muesli/termenv"
+
+	"github.com/relavium/relavium/consent"
+	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/host"
+	"github.com/relavium/relavium/themes"
+)
+
+// pane is a focusable column.
+type pane int
+
+const (
+	paneServers pane = iota
+	paneTools
+	paneCall
+	paneCount
+)
+
+func (p pane) title() string { return [...]string{"SERVERS", "TOOLS", "CALL"}[p] }
+
+// browseTab is what the middle pane lists for the selected server.
+type browseTab int
+
+const (
+	tabTools browseTab = iota
+	tabResources
+	tabPrompts
+	tabWorkflows
+	tabCount
+)
+
+func (t browseTab) String() string {
+	return [...]string{"tools", "resources", "prompts", "workflows"}[t]
+}
+
+// serverRow is one declared server as the servers pane shows it.
+type serverRow struct {
+	spec      ServerSpec
+	state     string // engine.State*, or stateDenied
+	since     time.Time
+	pid       int
+	connectMS int64
+	protocol  string
+	tools     int
+	digest    string
+	errCode   string
+	err       string
+	stderr    string
+	decision  *consent.Decision // while it needs consent
+	logs      []logLine         // logs not attached to a call (bounded)
+	busy      bool              // a connect/disconnect is in flight
+}
+
+// stateDenied is a server the person denied this session (not an engine
+// state: it never connected).
+const stateDenied = "denied"
+
+const maxServerLogs = 50
+
+// Options configure a Model.
+type Options struct {
+	// Styles are the theme's styles (themes.NewStyles).
+	Styles *themes.Styles
+	// Now is the clock (time.Now when nil); tests fix it.
+	Now func() time.Time
+}
+
+// Model is the workbench's one Bubble Tea model. Components (panes, the
+// form, dialogs) are plain values with methods; only Update changes state,
+// and every piece of IO runs in a tea.Cmd through the Backend.
+type Model struct {
+	ctx  context.Context
+	b    Backend
+	sub  *engine.Subscription
+	ask  *asker
+	st   *themes.Styles
+	keys keyMap
+	help help.Model
+	bar  progress.Model
+	now  func() time.Time
+	info SessionInfo
+
+	width, height int
+	focus         pane
+	frame         int // spinner frame
+	ticking       bool
+
+	servers   []*serverRow
+	sel       int
+	srvOffset int
+
+	tools      []engine.ToolDef
+	skipped    []engine.SkippedTool
+	tab        browseTab
+	cursor     int // row in the middle pane's list
+	offset     int
+	filter     textinput.Model
+	filtering  bool
+	rows       []listRow
+	rowsKey    string
+	resources  map[string]*host.ResourceList
+	prompts    map[string][]host.Prompt
+	browseErr  map[string]string
+	loading    map[string]bool
+	workflows  []*engine.Workflow
+	wfErr      string
+	wfLoaded   bool
+	wfLoading  bool
+	catalogued bool
+
+	form    *form
+	formFor formTarget
+	editing bool
+	formSeq int
+	jobs    []*job
+	shown   int // index of the job on show, -1 none
+	jobSeq  int
+	history bool
+	histSel int
+	vp      viewport.Model
+	vpKey   vpKey
+	follow  bool
+
+	overlay        []dialog
+	consentQueue   []string
+	sessionAllowed map[string]bool
+
+	status    string
+	statusErr bool
+	banner    string
+
+	events       []engine.Event
+	droppedEvts  int
+	streamClosed bool
+	quitting     bool
+}
+
+type vpKey struct {
+	job     string
+	w, ver  int
+	present bool
+	done    bool // the job had finished
+}
+
+// maxExportEvents bounds the events kept for export (the oldest go first).
+const maxExportEvents = 100_000
+
+// New builds the model over a backend. ctx is the session's lifetime: every
+// Cmd the model starts ends with it.
+func New(ctx context.Context, b Backend, opts Options) *Model {
+	st := opts.Styles
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
+	m := &Model{
+		ctx:            ctx,
+		b:              b,
+		sub:            b.Subscribe(),
+		ask:            newAsker(),
+		st:             st,
+		keys:           newKeyMap(),
+		now:            now,
+		info:           b.Info(),
+		shown:          -1,
+		sessionAllowed: map[string]bool{},
+		resources:      map[string]*host.ResourceList{},
+		prompts:        map[string][]host.Prompt{},
+		browseErr:      map[string]string{},
+		loading:        map[string]bool{},
+		follow:         true,
+	}
+	m.help = help.New()
+	m.help.Styles = help.Styles{Ellipsis: st.HelpSep, ShortKey: st.HelpKey, ShortDesc: st.HelpDesc, ShortSeparator: st.HelpSep,
+		FullKey: st.HelpKey, FullDesc: st.HelpDesc, FullSeparator: st.HelpSep}
+	profile := st.Renderer.ColorProfile()
+	fill := st.ProgressColor()
+	if fill == "" {
+		profile = termenv.Ascii
+		fill = "#ffffff"
+	}
+	m.bar = progress.New(progress.WithSolidFill(fill), progress.WithColorProfile(profile), progress.WithoutPercentage())
+	m.bar.EmptyColor = "#606060"
+	m.filter = textinput.New()
+	m.filter.Prompt = "/ "
+	m.filter.Placeholder = "filter tools"
+	m.filter.PromptStyle, m.filter.TextStyle, m.filter.PlaceholderStyle = st.Accent, st.Text, st.Faint
+	m.filter.Cursor.Style = st.Renderer.NewStyle().Reverse(true)
+	m.filter.Cursor.SetMode(cursor.CursorStatic)
+	m.vp = viewport.New(0, 0)
+	m.vp.MouseWheelEnabled = true
+	m.vp.KeyMap = viewport.KeyMap{}
+	for _, s := range b.Declared() {
+		m.servers = append(m.servers, &serverRow{spec: s, state: engine.StateResolving, since: now()})
+	}
+	if len(m.info.Warnings) > 0 {
+		m.setStatus(m.info.Warnings[0], false)
+	}
+	return m
+}
+
+// Elicitor is the engine.Elicitor whose requests become form dialogs.
+func (m *Model) Elicitor() engine.Elicitor { return m.ask }
+
+// Shutdown ends every pending question; call it once the program ended.
+func (m *Model) Shutdown() {
+	m.ask.close()
+	m.sub.Close()
+}
+
+// Init starts the event reader, consent decisions, network connects and
+// the question listener.
+func (m *Model) Init() tea.Cmd {
+	cmds := []tea.Cmd{waitEvents(m.ctx, m.sub), m.ask.listen(), m.decideCmd("")}
+	for _, r := range m.servers {
+		if r.spec.Transport != "stdio" {
+			r.busy = true
+			cmds = append(cmds, m.connectCmd(r.spec.Name, false))
+		}
+	}
+	cmds = append(cmds, m.startTicking())
+	return tea.Batch(cmds...)
+}
+
+// Update is the one place state changes.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	var cmds []tea.Cmd
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+	case tea.KeyMsg:
+		cmds = append(cmds, m.onKey(msg))
+	case tea.MouseMsg:
+		m.onMouse(msg)
+	case tickMsg:
+		m.ticking = false
+		if m.animating() {
+			m.frame++
+			m.ticking = true
+			cmds = append(cmds, tick())
+		}
+	case eventsMsg:
+		if msg.closed {
+			m.streamClosed = true
+		} else {
+			cmds = append(cmds, m.onEvents(msg.events), waitEvents(m.ctx, m.sub))
+		}
+	case decidedMsg:
+		cmds = append(cmds, m.onDecided(msg))
+	case answeredMsg:
+		cmds = append(cmds, m.onAnswered(msg))
+	case connectedMsg:
+		cmds = append(cmds, m.onConnected(msg))
+	case disconnectedMsg:
+		if r := m.server(msg.server); r != nil {
+			r.busy = false
+		}
+		if msg.err != nil {
+			m.setStatus("disconnect "+msg.server+": "+msg.err.Error(), true)
+		}
+		cmds = append(cmds, m.catalogueCmd())
+	case catalogueMsg:
+		m.tools, m.skipped, m.catalogued = msg.tools, msg.skipped, true
+		m.rowsKey = ""
+	case validatedMsg:
+		cmds = append(cmds, m.onValidated(msg))
+	case callDoneMsg:
+		cmds = append(cmds, m.onCallDone(msg))
+	case readDoneMsg:
+		m.onReadDone(msg)
+	case promptDoneMsg:
+		m.onPromptDone(msg)
+	case runDoneMsg:
+		m.onRunDone(msg)
+	case resourcesMsg:
+		delete(m.loading, "r:"+msg.server)
+		if msg.err != nil {
+			m.browseErr["r:"+msg.server] = msg.err.Error()
+		} else {
+			m.resources[msg.server] = msg.list
+			delete(m.browseErr, "r:"+msg.server)
+		}
+		m.rowsKey = ""
+	case promptsMsg:
+		delete(m.loading, "p:"+msg.server)
+		if msg.err != nil {
+			m.browseErr["p:"+msg.server] = msg.err.Error()
+		} else {
+			m.prompts[msg.server] = msg.prompts
+			delete(m.browseErr, "p:"+msg.server)
+		}
+		m.rowsKey = ""
+	case workflowsMsg:
+		m.wfLoading, m.wfLoaded = false, true
+		m.workflows, m.wfErr = msg.workflows, ""
+		if msg.err != nil {
+			m.wfErr = msg.err.Error()
+		}
+		m.rowsKey = ""
+	case exportedMsg:
+		if msg.err != nil {
+			m.setStatus("export failed: "+msg.err.Error(), true)
+		} else {
+			m.setStatus("session exported to "+msg.path, false)
+		}
+	case askMsg:
+		cmds = append(cmds, m.onAsk(msg.req), m.ask.listen())
+	case askGoneMsg:
+		m.dropAsk(msg.req)
+	}
+	if m.quitting {
+		return m, tea.Quit
+	}
+	m.syncViewport()
+	cmds = append(cmds, m.startTicking())
+	return m, tea.Batch(cmds...)
+}
+
+// startTicking starts the spinner clock when something moves.
+func (m *Model) startTicking() tea.Cmd {
+	if m.ticking || !m.animating() {
+		return nil
+	}
+	m.ticking = true
+	return tick()
+}
+
+// animating reports whether a spinner or an elapsed time is on screen.
+func (m *Model) animating() bool {
+	for _, r := range m.servers {
+		if r.state == engine.StateConnecting || r.state == engine.StateResolving {
+			return true
+		}
+	}
+	for _, j := range m.jobs {
+		if !j.finished() {
+			return true
+		}
+	}
+	return false
+}
+
+// spinFrames turn a quadrant block (block elements are in every terminal
+// font; braille spinners and quarter circles are not).
+var spinFrames = [...]string{"▖", "▘", "▝", "▗"}
+
+func (m *Model) spinFrame() string { return spinFrames[m.frame%len(spinFrames)] }
+
+func (m *Model) setStatus(s string, isErr bool) {
+	m.status, m.statusErr = serverLine(s), isErr
+}
+
+func (m *Model) server(name string) *serverRow {
+	for _, r := range m.servers {
+		if r.spec.Name == name {
+			return r
+		}
+	}
+	return nil
+}
+
+func (m *Model) selected() *serverRow {
+	if m.sel < 0 || m.sel >= len(m.servers) {
+		return nil
+	}
+	return m.servers[m.sel]
+}
+
+func (m *Model) job(id string) *job {
+	for i := len(m.jobs) - 1; i >= 0; i-- {
+		if m.jobs[i].id == id {
+			return m.jobs[i]
+		}
+	}
+	return nil
+}
+
+func (m *Model) pushDialog(d dialog) { m.overlay = append(m.overlay, d) }
+
+func (m *Model) topDialog() dialog {
+	if len(m.overlay) == 0 {
+		return nil
+	}
+	return m.overlay[len(m.overlay)-1]
+}
+
+func (m *Model) popDialog() {
+	if len(m.overlay) > 0 {
+		m.overlay = m.overlay[:len(m.overlay)-1]
+	}
+}
+
+// recordEvent keeps an event for the session export (progress is folded
+// into the job; everything else is kept, bounded).
+func (m *Model) recordEvent(e engine.Event) {
+	if e.Type == engine.EventToolProgress {
+		return
+	}
+	if len(m.events) >= maxExportEvents {
+		n := len(m.events) / 10
+		m.events = append(m.events[:0], m.events[n:]...)
+		m.droppedEvts += n
+	}
+	m.events = append(m.events, e)
+}

@@ -1,0 +1,255 @@
+package tui
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/muesli/termenv"
+
+	"github.com/relavium/relavium/consent"
+	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/host/discovery"
+	"github.com/relavium/relavium/themes"
+)
+
+func boolp(b bool) *bool { return &b }
+
+// demoTools is a small catalogue with every badge.
+func demoTools() []engine.ToolDef {
+	return []engine.ToolDef{
+		{Tool: "echo", Description: "Sends the message back.", Annotations: engine.Annotations{ReadOnly: boolp(true)},
+			InputSchema: json.RawMessage(`{"type":"object","properties":{"message":{"type":"string","description":"what to echo"}},"required":["message"]}`)},
+		{Tool: "long_operation", Description: "Works for a while, reporting progress.", Annotations: engine.Annotations{ReadOnly: boolp(true)},
+			InputSchema: json.RawMessage(`{"type":"object","properties":{"steps":{"type":"integer","default":5},"duration_ms":{"type":"integer","default":1000}}}`)},
+		{Tool: "create_note", Description: "Stores a note.", Annotations: engine.Annotations{ReadOnly: boolp(false), Destructive: boolp(false)},
+			InputSchema: json.RawMessage(`{"type":"object","properties":{"title":{"type":"string"},"body":{"type":"string"},"tags":{"type":"array","items":{"enum":["work","home"]}},"pinned":{"type":"boolean"},"priority":{"enum":["low","high"],"default":"low"}},"required":["title"]}`)},
+		{Tool: "delete_file", Description: "Pretends to delete a file.\x1b[31m red \u202Eevil", Annotations: engine.Annotations{ReadOnly: boolp(false), Destructive: boolp(true)}, Changed: true,
+			InputSchema: json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}`)},
+	}
+}
+
+func demoSkipped() []engine.SkippedTool {
+	return []engine.SkippedTool{{Tool: "remote_ref_schema", Code: "schema_remote_ref", Detail: `inputSchema $ref "https://example.com/s.json" is remote; nothing is fetched`}}
+}
+
+// ready starts a session with the demo server approved and connected.
+func ready(t *testing.T, w, h int) *harness {
+	t.Helper()
+	f := newFake(t)
+	f.addStdio("demo", "demo-server")
+	f.setTools("demo", demoTools(), demoSkipped())
+	hs := newHarness(t, f, w, h)
+	hs.until("the consent dialog", func() bool { _, ok := hs.m.topDialog().(*consentDialog); return ok })
+	hs.key("o")
+	hs.until("demo ready", func() bool { return hs.m.server("demo").state == engine.StateReady && len(hs.m.tools) == 4 })
+	return hs
+}
+
+func TestConsentDialogShowsEverythingAndTheDiff(t *testing.T) {
+	f := newFake(t)
+	f.addStdio("demo", "demo-server", "--verbose", "a much longer argument that has to wrap inside the dialog because it is long", "x")
+	f.addHTTP("docs")
+	f.grant(consent.Declaration{Name: "demo", Command: "/bin/sh", Args: []string{"demo-server"}, Cwd: "/",
+		Env: []consent.EnvVar{{Name: "API_TOKEN", Value: "{{secrets.api_token}}"}, {Name: "OLD", Value: "x"}}})
+	f.setTools("demo", demoTools(), demoSkipped())
+	h := newHarness(t, f, 120, 34)
+	h.until("the consent dialog", func() bool { _, ok := h.m.topDialog().(*consentDialog); return ok })
+	h.until("docs ready", func() bool { return h.m.server("docs").state == engine.StateReady })
+	h.golden("consent_diff_120x34")
+	// The same dialog in colour: added lines in the diff-add colour, removed
+	// in the diff-del colour.
+	st := testStyles(termenv.ANSI256, themes.Dark)
+	frame := strings.Join(overlay(strings.Split(h.view(), "\n"), h.m.topDialog().view(st, 120, 34), 120, 34), "\n")
+	add := st.DiffAdd.Render("+ args[1] --verbose")
+	del := st.DiffDel.Render("- env OLD (literal)")
+	if !strings.Contains(frame, add) || !strings.Contains(frame, del) {
+		t.Fatalf("the diff lines are not coloured:\n%q", frame)
+	}
+}
+
+func TestConsentAnswersGoThroughPackageConsent(t *testing.T) {
+	f := newFake(t)
+	f.addStdio("a", "one")
+	f.addStdio("b", "two")
+	h := newHarness(t, f, 120, 30)
+	// One dialog at a time, in declaration order.
+	h.until("a's dialog", func() bool {
+		d, ok := h.m.topDialog().(*consentDialog)
+		return ok && d.dec.Server.Name == "a"
+	})
+	if n := len(h.m.overlay); n != 1 {
+		t.Fatalf("%d dialogs open, want one at a time", n)
+	}
+	h.key("a") // approve & remember: a grant in the store
+	h.until("b's dialog", func() bool {
+		d, ok := h.m.topDialog().(*consentDialog)
+		return ok && d.dec.Server.Name == "b"
+	})
+	h.key("esc") // Esc denies
+	h.until("a ready, b denied", func() bool {
+		return h.m.server("a").state == engine.StateReady && h.m.server("b").state == stateDenied
+	})
+	grants, err := f.store.Fold()
+	if err != nil || grants.Len() != 1 {
+		t.Fatalf("want one remembered grant (a), got %v %v", grants, err)
+	}
+	h.golden("consent_denied_120x30")
+	// A denied server can be asked again: select it, press a.
+	h.m.sel = 1
+	h.key("a")
+	h.until("b asked again", func() bool {
+		d, ok := h.m.topDialog().(*consentDialog)
+		return ok && d.dec.Server.Name == "b"
+	})
+	h.key("o")
+	h.until("b ready", func() bool { return h.m.server("b").state == engine.StateReady })
+	if got := strings.Join(f.answers, ","); got != "a:approved and remembered,b:denied,b:approved once" {
+		t.Fatalf("answers = %s", got)
+	}
+	if grants, _ := f.store.Fold(); grants.Len() != 1 {
+		t.Fatal("approve once wrote a grant")
+	}
+}
+
+func TestStoreFailedClosedShowsABanner(t *testing.T) {
+	f := newFake(t)
+	f.addStdio("demo", "demo-server")
+	if err := os.WriteFile(f.store.Path(), []byte("{not json\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, f, 100, 24)
+	h.until("the banner", func() bool { return h.m.banner != "" })
+	// (no golden: the message names the temp store path, whose length varies)
+	frame := h.view()
+	checkFrame(t, frame, 100, 24)
+	for _, want := range []string{"remembered grants are not trusted", "line 1", "not valid"} {
+		if !strings.Contains(frame, want) {
+			t.Fatalf("the frame lacks %q:\n%s", want, frame)
+		}
+	}
+	h.key("esc")
+	frame = h.view()
+	if !strings.Contains(frame, "⚠ remembered consent grants are not trusted") {
+		t.Fatalf("the banner went away with the dialog:\n%s", frame)
+	}
+}
+
+func TestToolsPaneAndDetails(t *testing.T) {
+	h := ready(t, 120, 30)
+	h.key("tab")
+	h.golden("tools_120x30")
+	h.key("down", "down", "down", "i")
+	if _, ok := h.m.topDialog().(*textDialog); !ok {
+		t.Fatal("i opened no details")
+	}
+	frame := h.view()
+	for _, want := range []string{"external text from MCP server", "destructive", "advisory", "changed since", "input schema", `"path"`} {
+		if !strings.Contains(frame, want) {
+			t.Fatalf("details lack %q:\n%s", want, frame)
+		}
+	}
+	if strings.ContainsAny(frame, "\x1b\u202e") {
+		t.Fatalf("server text reached the terminal unsanitized: %q", frame)
+	}
+	h.golden("tool_details_120x30")
+	h.key("esc", "down", "i")
+	h.golden("skipped_details_120x30")
+}
+
+func TestFilter(t *testing.T) {
+	h := ready(t, 120, 30)
+	h.key("tab", "/")
+	h.typeText("note")
+	h.key("enter")
+	rows := h.m.listRows()
+	if len(rows) != 1 || rows[0].tool.Tool != "create_note" {
+		t.Fatalf("filter rows: %+v", rows)
+	}
+	h.key("enter")
+	if h.m.form == nil || h.m.formFor.tool.Tool != "create_note" {
+		t.Fatal("enter on the filtered row opened no form")
+	}
+}
+
+func TestFormFromSchemaAndToolConfirm(t *testing.T) {
+	h := ready(t, 120, 30)
+	h.key("tab", "down", "down", "enter")
+	h.typeText("groceries")
+	h.key("down", "down", "right", " ", "down", "right")
+	h.golden("form_create_note_120x30")
+	h.key("ctrl+s")
+	h.until("the tool confirmation", func() bool { _, ok := h.m.topDialog().(*toolConfirmDialog); return ok })
+	h.golden("tool_confirm_120x30")
+	h.key("s") // allow for the session
+	h.until("the result", func() bool { j := h.m.shownJob(); return j != nil && j.finished() })
+	if got := string(h.m.shownJob().args); got != `{"title":"groceries","tags":["home"],"pinned":true,"priority":"low"}` {
+		t.Fatalf("arguments = %s", got)
+	}
+	// Allowed for this session: the next call does not ask.
+	h.key("ctrl+s")
+	h.until("a second call", func() bool { return len(h.m.jobs) == 2 && h.m.jobs[1].finished() })
+	if h.m.topDialog() != nil {
+		t.Fatal("asked again after allow for this session")
+	}
+}
+
+func TestToolConfirmEscDenies(t *testing.T) {
+	h := ready(t, 120, 30)
+	h.key("tab", "down", "down", "down", "enter")
+	h.typeText("/etc/passwd")
+	h.key("ctrl+s")
+	h.until("the tool confirmation", func() bool { _, ok := h.m.topDialog().(*toolConfirmDialog); return ok })
+	if !strings.Contains(h.view(), "The hint is advisory") {
+		t.Fatalf("the confirmation does not say the hint is advisory:\n%s", h.view())
+	}
+	h.key("esc")
+	h.pump(50e6)
+	if len(h.m.jobs) != 0 {
+		t.Fatal("Esc on the confirmation still called the tool")
+	}
+	if !strings.Contains(h.m.status, "denied") {
+		t.Fatalf("status = %q", h.m.status)
+	}
+}
+
+func TestValidationErrorsInline(t *testing.T) {
+	h := ready(t, 120, 30)
+	h.f.validate = func(id engine.ToolID, args json.RawMessage) error {
+		return &discovery.Error{ErrCode: discovery.CodeInvalidArgs, Server: "demo", Msg: "arguments for mcp_demo_echo: missing properties: [\"message\"]", Pointer: "/message", Rule: "required"}
+	}
+	h.key("tab", "enter", "ctrl+s")
+	h.until("the inline error", func() bool { return h.m.form.fields[0].err != "" })
+	if len(h.m.jobs) != 0 {
+		t.Fatal("invalid arguments were dispatched")
+	}
+	h.golden("validation_120x30")
+	// A field that does not parse is refused before Validate runs.
+	h.m.form.fields[0].spec.Type = "integer"
+	h.typeText("12x")
+	h.key("ctrl+s")
+	if !strings.Contains(h.m.form.fields[0].err, "not an integer") {
+		t.Fatalf("field error = %q", h.m.form.fields[0].err)
+	}
+}
+
+func TestRawJSONToggle(t *testing.T) {
+	h := ready(t, 120, 30)
+	h.key("tab", "enter")
+	h.typeText("hi")
+	h.key("ctrl+t")
+	if !h.m.form.raw || !strings.Contains(h.m.form.rawIn.Value(), `"message": "hi"`) {
+		t.Fatalf("raw JSON = %q", h.m.form.rawIn.Value())
+	}
+	h.m.form.rawIn.SetValue(`{"message": "from raw", "extra": 1}`)
+	h.key("ctrl+t")
+	if !h.m.form.raw || !strings.Contains(h.m.form.err, "extra") {
+		t.Fatalf("unknown key should keep raw mode: raw=%v err=%q", h.m.form.raw, h.m.form.err)
+	}
+	h.key("ctrl+s")
+	h.until("the result", func() bool { j := h.m.shownJob(); return j != nil && j.finished() })
+	if got := string(h.m.shownJob().args); got != `{"message": "from raw", "extra": 1}` {
+		t.Fatalf("raw arguments sent = %s", got)
+	}
+}

@@ -1,0 +1,78 @@
+package tui
+
+import (
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/relavium/relavium/host"
+)
+
+// onMouse scrolls the pane under the pointer with the wheel, and focuses
+// (and selects in) a pane on a click.
+func (m *Model) onMouse(msg tea.MouseMsg) {
+	if len(m.overlay) > 0 {
+		if d, ok := m.topDialog().(interface{ scrollBy(int) }); ok && msg.Action == tea.MouseActionPress {
+			switch msg.Button {
+			case tea.MouseButtonWheelUp:
+				d.scrollBy(-3)
+			case tea.MouseButtonWheelDown:
+				d.scrollBy(3)
+			}
+		}
+		return
+	}
+	g := m.geometry()
+	p := m.focus
+	if g.multi {
+		switch {
+		case msg.X < g.toolX:
+			p = paneServers
+		case msg.X < g.callX:
+			p = paneTools
+		default:
+			p = paneCall
+		}
+	}
+	row := msg.Y - g.bodyY - 1 // below the pane title
+	switch {
+	case msg.Action == tea.MouseActionPress && (msg.Button == tea.MouseButtonWheelUp || msg.Button == tea.MouseButtonWheelDown):
+		delta := 3
+		if msg.Button == tea.MouseButtonWheelUp {
+			delta = -3
+		}
+		switch p {
+		case paneServers:
+			m.sel = max(0, min(len(m.servers)-1, m.sel+delta/3))
+		case paneTools:
+			m.cursor = max(0, min(len(m.listRows())-1, m.cursor+delta))
+		case paneCall:
+			if m.history {
+				m.histSel = max(0, min(len(m.jobs)-1, m.histSel+delta/3))
+			} else if delta < 0 {
+				m.vp.ScrollUp(-delta)
+				m.follow = false
+			} else {
+				m.vp.ScrollDown(delta)
+				m.follow = m.vp.AtBottom()
+			}
+		}
+	case msg.Action == tea.MouseActionPress && msg.Button == tea.MouseButtonLeft:
+		m.focus = p
+		switch p {
+		case paneServers:
+			if i := m.srvOffset + row; row >= 0 && i < len(m.servers) {
+				m.sel = i
+			}
+		case paneTools:
+			if i := m.offset + row - 1; row >= 1 && i < len(m.listRows()) {
+				m.cursor = i
+			}
+		}
+	}
+}
+
+// scrollBy scrolls a dialog body (mouse wheel).
+func (d *textDialog) scrollBy(n int)    { d.box.scroll += n }
+func (d *consentDialog) scrollBy(n int) { d.box.scroll += n }
+func (d *confirmDialog) scrollBy(n int) { d.box.scroll += n }
+
+func promptNamed(name string) host.Prompt { return host.Prompt{Name: name} }

@@ -1,0 +1,175 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/themes"
+)
+
+// The servers pane: one row per declared server in its live state, and
+// below the list the selected server's details (connect time, protocol,
+// tool count; or the failure with its stderr tail).
+
+func (m *Model) stateIcon(r *serverRow) string {
+	st := m.st
+	switch r.state {
+	case engine.StateReady:
+		return st.OK.Render("●")
+	case engine.StateConnecting:
+		return st.Accent.Render(m.spinFrame())
+	case engine.StateResolving:
+		return st.Muted.Render("◌")
+	case engine.StateNeedsConsent:
+		return st.Warn.Render("⚠")
+	case engine.StateFailed:
+		return st.Error.Render("✗")
+	case stateDenied:
+		return st.Error.Render("⊘")
+	case engine.StateClosed:
+		return st.Muted.Render("○")
+	}
+	return st.Muted.Render("?")
+}
+
+// stateDetail is the short state text of a row.
+func (m *Model) stateDetail(r *serverRow) string {
+	st := m.st
+	switch r.state {
+	case engine.StateReady:
+		return st.Muted.Render(fmt.Sprintf("%s · %d tools", humanDuration(msDur(r.connectMS)), r.tools))
+	case engine.StateConnecting:
+		return st.Accent.Render("connecting " + humanDuration(m.now().Sub(r.since).Truncate(100*time.Millisecond)))
+	case engine.StateResolving:
+		return st.Muted.Render("resolving…")
+	case engine.StateNeedsConsent:
+		return st.Warn.Render("needs consent")
+	case engine.StateFailed:
+		return st.Error.Render(strings.TrimSpace(r.errCode + " " + firstLine(r.err)))
+	case stateDenied:
+		return st.Error.Render("denied")
+	case engine.StateClosed:
+		return st.Muted.Render("closed")
+	}
+	return ""
+}
+
+func (m *Model) viewServersBody(w, h int, focused bool) []string {
+	st := m.st
+	var lines []string
+	listH := len(m.servers)
+	if h >= 10 {
+		listH = min(listH, max(3, h/2))
+	} else {
+		listH = min(listH, h)
+	}
+	if m.sel < m.srvOffset {
+		m.srvOffset = m.sel
+	}
+	if m.sel >= m.srvOffset+listH {
+		m.srvOffset = m.sel - listH + 1
+	}
+	nameW := 4
+	for _, r := range m.servers {
+		nameW = max(nameW, width(serverLine(r.spec.Name)))
+	}
+	nameW = min(nameW, max(4, (w-4)/3))
+	for i := m.srvOffset; i < len(m.servers) && i < m.srvOffset+listH; i++ {
+		r := m.servers[i]
+		content := m.stateIcon(r) + " " + fit(serverLine(r.spec.Name), nameW) + " "
+		if w >= 30 {
+			content += st.Muted.Render(fit(r.spec.Transport, 5)) + " "
+		}
+		content += m.stateDetail(r)
+		lines = append(lines, m.markRow(content, w, i == m.sel, focused))
+	}
+	if len(m.servers) == 0 {
+		lines = append(lines, st.Muted.Render("no servers declared"))
+		lines = append(lines, wrap(st.Muted.Render("add [[mcp_servers]] to .relavium/config.toml, or try relavium demo"), w)...)
+	}
+	if r := m.selected(); r != nil && h-len(lines) > 2 {
+		lines = append(lines, st.Separator.Render(strings.Repeat("─", w)))
+		details := m.serverDetails(r, w)
+		room := h - len(lines)
+		if len(details) > room {
+			details = details[:room]
+		}
+		lines = append(lines, details...)
+	}
+	return lines
+}
+
+// serverDetails is the selected server's state in full, wrapped.
+func (m *Model) serverDetails(r *serverRow, w int) []string {
+	st := m.st
+	var out []string
+	add := func(s string) { out = append(out, wrapIndent(s, w, "  ")...) }
+	add(st.Bold.Render(serverLine(r.spec.Name)) + st.Muted.Render(" · "+r.spec.Transport))
+	if r.spec.Target != "" {
+		add(st.Muted.Render(serverLine(r.spec.Target)))
+	}
+	switch r.state {
+	case engine.StateReady:
+		s := fmt.Sprintf("ready in %s", humanDuration(msDur(r.connectMS)))
+		if r.protocol != "" {
+			s += " · protocol " + serverLine(r.protocol)
+		}
+		add(st.OK.Render(s))
+		skipped := 0
+		for _, sk := range m.skipped {
+			if sk.Server == r.spec.Name {
+				skipped++
+			}
+		}
+		add(fmt.Sprintf("%d tools admitted · %d skipped", r.tools, skipped))
+		if r.pid != 0 {
+			add(st.Muted.Render(fmt.Sprintf("pid %d", r.pid)))
+		}
+	case engine.StateConnecting:
+		add(st.Accent.Render("connecting for " + humanDuration(m.now().Sub(r.since).Truncate(100*time.Millisecond))))
+		if r.pid != 0 {
+			add(st.Muted.Render(fmt.Sprintf("pid %d", r.pid)))
+		}
+	case engine.StateNeedsConsent:
+		add(st.Warn.Render("waiting for your consent to start it: press a"))
+	case stateDenied:
+		add(st.Error.Render("not started: consent denied this session"))
+		add(st.Muted.Render("press a to be asked again"))
+	case engine.StateFailed:
+		add(st.Error.Render(strings.TrimSpace(r.errCode + " " + serverText(r.err))))
+		if r.stderr != "" {
+			add(st.Muted.Render("stderr (last lines):"))
+			for _, l := range splitLines(strings.TrimRight(serverText(r.stderr), "\n")) {
+				add(st.Faint.Render("  " + l))
+			}
+		}
+		add(st.Muted.Render("r to retry"))
+	case engine.StateClosed:
+		add(st.Muted.Render("closed · r to reconnect"))
+	case engine.StateResolving:
+		add(st.Muted.Render("resolving the declaration and its consent…"))
+	}
+	if r.digest != "" {
+		add(st.Muted.Render("digest " + r.digest))
+	}
+	for _, l := range r.logs {
+		add(st.LogLevel(l.Level).Render(l.Level+" ") + l.Text)
+	}
+	return out
+}
+
+func msDur(ms int64) time.Duration { return time.Duration(ms) * time.Millisecond }
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(serverLine(s), "\n")
+	return s
+}
+
+// serverDialog is the selected server's full status (enter on a row).
+func (m *Model) serverDialog(r *serverRow) dialog {
+	return &textDialog{title: "Server " + serverLine(r.spec.Name), max: 100, lines: func(st *themes.Styles, iw int) []string {
+		return m.serverDetails(r, iw)
+	}}
+}

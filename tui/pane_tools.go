@@ -1,0 +1,301 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/host"
+)
+
+// The middle pane lists, for the selected server, its tools (admitted then
+// skipped), resources and templates, prompts — and the project's
+// workflows. Only the rows in view are rendered.
+
+type rowKind int
+
+const (
+	rowTool rowKind = iota
+	rowSkipped
+	rowResource
+	rowTemplate
+	rowPrompt
+	rowWorkflow
+	rowNote
+)
+
+type listRow struct {
+	kind   rowKind
+	tool   engine.ToolDef
+	skip   engine.SkippedTool
+	res    host.Resource
+	tmpl   host.ResourceTemplate
+	prompt host.Prompt
+	wf     *engine.Workflow
+	note   string
+}
+
+func (r listRow) selectable() bool { return r.kind != rowNote }
+
+// currentServer is the server whose lists the middle pane shows.
+func (m *Model) currentServer() string {
+	if r := m.selected(); r != nil {
+		return r.spec.Name
+	}
+	return ""
+}
+
+// listRows returns the middle pane's rows, rebuilding them only when what
+// they depend on changed.
+func (m *Model) listRows() []listRow {
+	key := fmt.Sprintf("%d\x1f%s\x1f%s", m.tab, m.currentServer(), m.filter.Value())
+	if key == m.rowsKey && m.rows != nil {
+		return m.rows
+	}
+	m.rowsKey = key
+	m.rows = m.buildRows()
+	m.cursor = max(0, min(m.cursor, len(m.rows)-1))
+	return m.rows
+}
+
+func (m *Model) buildRows() []listRow {
+	server := m.currentServer()
+	q := strings.ToLower(m.filter.Value())
+	match := func(parts ...string) bool {
+		if q == "" {
+			return true
+		}
+		for _, p := range parts {
+			if strings.Contains(strings.ToLower(p), q) {
+				return true
+			}
+		}
+		return false
+	}
+	rows := []listRow{}
+	note := func(s string) { rows = append(rows, listRow{kind: rowNote, note: s}) }
+	switch m.tab {
+	case tabTools:
+		for _, t := range m.tools {
+			if t.Server == server && match(t.Tool, t.Title, t.Description) {
+				rows = append(rows, listRow{kind: rowTool, tool: t})
+			}
+		}
+		for _, s := range m.skipped {
+			if s.Server == server && match(s.Tool, s.Code, s.Detail) {
+				rows = append(rows, listRow{kind: rowSkipped, skip: s})
+			}
+		}
+		if len(rows) == 0 {
+			switch {
+			case q != "":
+				note("no tool matches " + fmt.Sprintf("%q", m.filter.Value()))
+			case m.serverReady(server):
+				note("this server admitted no tools")
+			default:
+				note("tools appear once the server is ready")
+			}
+		}
+	case tabResources:
+		key := "r:" + server
+		l := m.resources[server]
+		switch {
+		case m.browseErr[key] != "":
+			note("✗ " + m.browseErr[key])
+		case m.loading[key]:
+			note("loading resources…")
+		case !m.serverReady(server):
+			note("resources appear once the server is ready")
+		case l == nil:
+			note("loading resources…")
+		case !l.Offered:
+			note("this server offers no resources")
+		default:
+			for _, r := range l.Resources {
+				if match(r.Name, r.Title, r.URI) {
+					rows = append(rows, listRow{kind: rowResource, res: r})
+				}
+			}
+			for _, t := range l.Templates {
+				if match(t.Name, t.Title, t.URITemplate) {
+					rows = append(rows, listRow{kind: rowTemplate, tmpl: t})
+				}
+			}
+			if len(rows) == 0 {
+				note("no resources")
+			}
+		}
+	case tabPrompts:
+		key := "p:" + server
+		ps, ok := m.prompts[server]
+		switch {
+		case m.browseErr[key] != "":
+			note("✗ " + m.browseErr[key])
+		case !m.serverReady(server):
+			note("prompts appear once the server is ready")
+		case !ok:
+			note("loading prompts…")
+		default:
+			for _, p := range ps {
+				if match(p.Name, p.Title, p.Description) {
+					rows = append(rows, listRow{kind: rowPrompt, prompt: p})
+				}
+			}
+			if len(rows) == 0 {
+				note("this server offers no prompts")
+			}
+		}
+	case tabWorkflows:
+		switch {
+		case m.wfErr != "":
+			for _, l := range strings.Split(m.wfErr, "\n") {
+				note("✗ " + l)
+			}
+		case !m.wfLoaded:
+			note("loading workflows…")
+		default:
+			for _, w := range m.workflows {
+				if match(w.ID, w.Description) {
+					rows = append(rows, listRow{kind: rowWorkflow, wf: w})
+				}
+			}
+			if len(rows) == 0 {
+				note("no workflows in .relavium/workflows")
+			}
+		}
+	}
+	return rows
+}
+
+func (m *Model) serverReady(name string) bool {
+	r := m.server(name)
+	return r != nil && r.state == engine.StateReady
+}
+
+// badge is a tool's annotation badge: the server's claim, advisory.
+func (m *Model) badge(t engine.ToolDef) string {
+	st := m.st
+	var b string
+	switch {
+	case t.Annotations.IsReadOnly():
+		b = st.BadgeRead.Render("read-only")
+	case t.Annotations.Destructive != nil && !*t.Annotations.Destructive:
+		b = st.BadgeWrite.Render("⚠ writes")
+	default:
+		b = st.BadgeDestructive.Render("⚠ destructive")
+	}
+	if t.Changed {
+		b = st.BadgeChanged.Render("⚑ changed") + " " + b
+	}
+	return b
+}
+
+// viewTools renders the middle pane's body (below its title) in w×h.
+func (m *Model) viewToolsBody(w, h int, focused bool) []string {
+	st := m.st
+	var lines []string
+	// tab strip: the current tab bracketed (visible without colour)
+	var tabs []string
+	for t := browseTab(0); t < tabCount; t++ {
+		label := t.String()
+		if t == m.tab {
+			tabs = append(tabs, st.PaneTitleFocused.Render("["+label+"]"))
+		} else {
+			tabs = append(tabs, st.Muted.Render(label))
+		}
+	}
+	lines = append(lines, cut(strings.Join(tabs, " "), w))
+	if m.filtering || m.filter.Value() != "" {
+		m.filter.Width = max(4, w-4)
+		lines = append(lines, cut(m.filter.View(), w))
+	}
+	legend := ""
+	if m.tab == tabTools {
+		legend = st.Advisory.Render("badges are server hints: advisory")
+	}
+	room := h - len(lines)
+	if legend != "" {
+		room--
+	}
+	rows := m.listRows()
+	room = max(0, room)
+	if m.cursor < m.offset {
+		m.offset = m.cursor
+	}
+	if m.cursor >= m.offset+room {
+		m.offset = m.cursor - room + 1
+	}
+	m.offset = max(0, min(m.offset, max(0, len(rows)-room)))
+	for i := m.offset; i < len(rows) && i < m.offset+room; i++ {
+		lines = append(lines, m.rowLine(rows[i], w, i == m.cursor && rows[i].selectable(), focused))
+	}
+	for len(lines) < h-1 && legend != "" {
+		lines = append(lines, "")
+	}
+	if legend != "" {
+		if len(rows) > room {
+			legend = st.Muted.Render(fmt.Sprintf("%d–%d of %d · ", m.offset+1, min(len(rows), m.offset+room), len(rows))) + legend
+		}
+		lines = append(lines, cut(legend, w))
+	}
+	return lines
+}
+
+func (m *Model) rowLine(r listRow, w int, selected, focused bool) string {
+	return m.markRow(m.rowContent(r, w-2), w, selected, focused)
+}
+
+func (m *Model) rowContent(r listRow, w int) string {
+	st := m.st
+	var left, right string
+	switch r.kind {
+	case rowTool:
+		left = st.OK.Render("✓") + " " + serverLine(r.tool.Tool)
+		right = m.badge(r.tool)
+	case rowSkipped:
+		left = st.Error.Render("✗") + " " + serverLine(r.skip.Tool)
+		right = st.Error.Render(serverLine(r.skip.Code))
+		if w >= 38 {
+			return fit(left+" "+right+st.Faint.Render(" "+serverLine(r.skip.Detail)), w)
+		}
+	case rowResource:
+		name := r.res.Title
+		if name == "" {
+			name = r.res.Name
+		}
+		left = st.Accent.Render("◆") + " " + serverLine(name) + " " + st.Muted.Render(serverLine(r.res.URI))
+	case rowTemplate:
+		left = st.Accent.Render("◇") + " " + serverLine(r.tmpl.Name) + " " + st.Muted.Render(serverLine(r.tmpl.URITemplate))
+	case rowPrompt:
+		left = st.Accent.Render("»") + " " + serverLine(r.prompt.Name)
+		if n := len(r.prompt.Arguments); n > 0 {
+			right = st.Muted.Render(fmt.Sprintf("%d arg(s)", n))
+		}
+	case rowWorkflow:
+		left = st.Accent.Render("⚙") + " " + serverLine(r.wf.ID)
+		style := st.Muted
+		if r.wf.SideEffect == "destructive" {
+			style = st.BadgeDestructive
+		} else if r.wf.SideEffect != "read" {
+			style = st.BadgeWrite
+		}
+		right = style.Render(r.wf.SideEffect)
+	case rowNote:
+		return fit(st.Muted.Render(r.note), w)
+	}
+	return spaceBetween(left, right, w)
+}
+
+// markRow puts the cursor marker before a row of content and highlights a
+// selected row: the selection colours when the pane has the focus, bold
+// otherwise. The marker keeps the cursor visible without colour.
+func (m *Model) markRow(content string, w int, selected, focused bool) string {
+	if !selected {
+		return "  " + fit(content, w-2)
+	}
+	plain := "▸ " + fit(stripANSI(content), w-2)
+	if focused {
+		return m.st.Selected.Render(plain)
+	}
+	return m.st.SelectedBlurred.Render(plain)
+}

@@ -1,0 +1,422 @@
+package tui
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/relavium/relavium/consent"
+	"github.com/relavium/relavium/engine"
+)
+
+// Handlers of what the backend answered.
+
+func (m *Model) onDecided(msg decidedMsg) tea.Cmd {
+	if msg.err != nil {
+		m.setStatus("consent: "+msg.err.Error(), true)
+		return nil
+	}
+	var cmds []tea.Cmd
+	for _, d := range msg.decisions {
+		if d.Server == nil || (msg.only != "" && d.Server.Name != msg.only) {
+			continue
+		}
+		r := m.server(d.Server.Name)
+		if r == nil || r.busy || r.state == engine.StateReady || r.state == engine.StateConnecting {
+			continue
+		}
+		r.digest = d.Server.Digest
+		if d.StoreErr != nil {
+			m.banner = "remembered consent grants are not trusted, so every stdio server asks again: " + consent.ProblemOf(d.StoreErr).Message
+		}
+		switch d.State {
+		case consent.Approved:
+			r.decision, r.busy = nil, true
+			cmds = append(cmds, m.connectCmd(r.spec.Name, false))
+		case consent.NeedsConsent:
+			dc := d
+			r.state, r.decision = engine.StateNeedsConsent, &dc
+			m.queueConsent(r.spec.Name)
+		case consent.Denied:
+			r.state, r.decision = stateDenied, nil
+			r.errCode, r.err = consent.CodeDenied, "consent denied this session; press a to be asked again"
+		}
+	}
+	m.nextConsent()
+	return tea.Batch(cmds...)
+}
+
+// queueConsent adds a server to the consent queue (declaration order is
+// the order decisions arrive in).
+func (m *Model) queueConsent(name string) {
+	for _, q := range m.consentQueue {
+		if q == name {
+			return
+		}
+	}
+	for _, d := range m.overlay {
+		if cd, ok := d.(*consentDialog); ok && cd.dec.Server.Name == name {
+			return
+		}
+	}
+	m.consentQueue = append(m.consentQueue, name)
+}
+
+// nextConsent opens the next queued consent dialog when none is open: one
+// server at a time.
+func (m *Model) nextConsent() {
+	for _, d := range m.overlay {
+		if _, ok := d.(*consentDialog); ok {
+			return
+		}
+	}
+	for len(m.consentQueue) > 0 {
+		name := m.consentQueue[0]
+		m.consentQueue = m.consentQueue[1:]
+		r := m.server(name)
+		if r == nil || r.decision == nil || r.state != engine.StateNeedsConsent {
+			continue
+		}
+		m.pushDialog(newConsentDialog(*r.decision))
+		return
+	}
+}
+
+func (m *Model) onAnswered(msg answeredMsg) tea.Cmd {
+	r := m.server(msg.server)
+	if r == nil {
+		return nil
+	}
+	if msg.err != nil {
+		m.setStatus("could not record consent for "+msg.server+": "+msg.err.Error(), true)
+		if r.decision != nil {
+			r.state = engine.StateNeedsConsent
+			m.queueConsent(msg.server)
+			m.nextConsent()
+		}
+		return nil
+	}
+	switch msg.answer {
+	case ApproveRemember, ApproveOnce:
+		r.decision, r.busy = nil, true
+		m.setStatus(msg.server+": "+msg.answer.String(), false)
+		return m.connectCmd(msg.server, false)
+	}
+	r.state, r.decision = stateDenied, nil
+	r.errCode, r.err = consent.CodeDenied, "consent denied this session; press a to be asked again"
+	m.setStatus(msg.server+" was not started (consent denied); select it and press a to be asked again", false)
+	return nil
+}
+
+func (m *Model) onConnected(msg connectedMsg) tea.Cmd {
+	r := m.server(msg.server)
+	if r == nil {
+		return nil
+	}
+	r.busy = false
+	delete(m.resources, msg.server)
+	delete(m.prompts, msg.server)
+	if msg.err != nil {
+		if r.state != engine.StateFailed || r.err == "" {
+			r.state = engine.StateFailed
+			r.errCode, r.err = codeOf(msg.err), messageOf(msg.err)
+		}
+	}
+	return m.catalogueCmd()
+}
+
+func (m *Model) onValidated(msg validatedMsg) tea.Cmd {
+	if msg.seq != m.formSeq || m.form == nil || m.formFor.kind != jobTool {
+		return nil
+	}
+	if msg.err != nil {
+		m.form.setError(msg.err)
+		m.setStatus("not sent: the arguments do not match the tool's schema", true)
+		return nil
+	}
+	return m.startCall(pendingCall{tool: m.formFor.tool, args: msg.args})
+}
+
+// startCall asks first when the tool is not annotated read-only (unless
+// allowed for this session), then dispatches.
+func (m *Model) startCall(pc pendingCall) tea.Cmd {
+	if !pc.tool.Annotations.IsReadOnly() && !m.sessionAllowed[pc.tool.Name] {
+		m.pushDialog(&toolConfirmDialog{tool: pc.tool, args: pc.args, then: pc, focus: 2})
+		return nil
+	}
+	return m.dispatch(pc)
+}
+
+func (m *Model) newJob(kind jobKind, server, title string, args json.RawMessage) (*job, context.Context) {
+	m.jobSeq++
+	ctx, cancel := context.WithCancel(m.ctx)
+	j := &job{id: fmt.Sprintf("%s%d", kind.String()[:1], m.jobSeq), kind: kind, server: server, title: title,
+		args: args, started: m.now(), cancel: cancel}
+	m.jobs = append(m.jobs, j)
+	m.shown, m.history, m.follow, m.editing = len(m.jobs)-1, false, true, false
+	m.focus = paneCall
+	return j, ctx
+}
+
+func (m *Model) dispatch(pc pendingCall) tea.Cmd {
+	j, ctx := m.newJob(jobTool, pc.tool.Server, pc.tool.Name, pc.args)
+	j.tool = pc.tool
+	m.setStatus("", false)
+	return m.callCmd(ctx, j.id, pc.tool, pc.args)
+}
+
+// settleStatus replaces a "cancelling" status once its job has ended.
+func (m *Model) settleStatus(j *job) {
+	if j.cancelAsked && strings.HasPrefix(m.status, "cancelling ") {
+		m.setStatus(j.title+" ended: "+[...]string{"running", "done", "failed", "cancelled"}[j.state], false)
+	}
+}
+
+func (m *Model) onCallDone(msg callDoneMsg) tea.Cmd {
+	j := m.job(msg.id)
+	if j == nil {
+		return nil
+	}
+	defer m.settleStatus(j)
+	if msg.err != nil {
+		j.fail(m.now(), msg.err)
+		return nil
+	}
+	j.ended, j.state, j.result, j.cancel = m.now(), jobDone, msg.result, nil
+	j.touch()
+	if c := confirmationOf(msg.result); c != nil {
+		args := map[string]json.RawMessage{}
+		_ = json.Unmarshal(j.args, &args)
+		nonce, _ := json.Marshal(c.Confirm)
+		args["confirm"] = nonce
+		again, _ := json.Marshal(args)
+		m.pushDialog(&confirmDialog{title: "Confirmation required · " + serverLine(j.tool.Name), sideEffect: c.SideEffect,
+			reason: c.Reason, plan: c.Plan, focus: 1,
+			yes: confirmCallAction{call: pendingCall{tool: j.tool, args: again}},
+			no:  statusAction{text: "not confirmed: " + j.tool.Name + " did nothing"}})
+	}
+	return nil
+}
+
+// confirmation is the data of a confirmation_required answer of relavium's
+// machine surface (invoke.Confirmation), read off a tool's structured
+// content {"ok":true,"data":{...}}.
+type confirmation struct {
+	ConfirmationRequired bool            `json:"confirmation_required"`
+	Kind                 string          `json:"kind"`
+	Confirm              string          `json:"confirm"`
+	SideEffect           string          `json:"side_effect"`
+	Reason               string          `json:"reason"`
+	Plan                 json.RawMessage `json:"plan"`
+}
+
+func confirmationOf(r *engine.ToolResult) *confirmation {
+	if r == nil || r.IsError || len(r.Structured) == 0 {
+		return nil
+	}
+	var env struct {
+		OK   bool          `json:"ok"`
+		Data *confirmation `json:"data"`
+	}
+	if json.Unmarshal(r.Structured, &env) != nil || !env.OK || env.Data == nil || !env.Data.ConfirmationRequired || env.Data.Confirm == "" {
+		return nil
+	}
+	return env.Data
+}
+
+type confirmCallAction struct{ call pendingCall }
+
+type statusAction struct{ text string }
+
+type gateAction struct {
+	req     *askRequest
+	approve bool
+}
+
+type runConfirmAction struct {
+	wf     *engine.Workflow
+	inputs map[string]any
+}
+
+func (m *Model) onReadDone(msg readDoneMsg) {
+	j := m.job(msg.id)
+	if j == nil {
+		return
+	}
+	defer m.settleStatus(j)
+	if msg.err != nil {
+		j.fail(m.now(), msg.err)
+		return
+	}
+	j.ended, j.state, j.contents, j.cancel = m.now(), jobDone, msg.contents, nil
+	if j.contents == nil {
+		j.contents = []engine.Content{}
+	}
+	j.touch()
+}
+
+func (m *Model) onPromptDone(msg promptDoneMsg) {
+	j := m.job(msg.id)
+	if j == nil {
+		return
+	}
+	defer m.settleStatus(j)
+	if msg.err != nil {
+		j.fail(m.now(), msg.err)
+		return
+	}
+	j.ended, j.state, j.prompt, j.cancel = m.now(), jobDone, msg.res, nil
+	j.touch()
+}
+
+func (m *Model) onRunDone(msg runDoneMsg) {
+	j := m.job(msg.id)
+	if j == nil {
+		return
+	}
+	defer m.settleStatus(j)
+	if msg.err != nil {
+		j.fail(m.now(), msg.err)
+		return
+	}
+	j.ended, j.state, j.run, j.cancel = m.now(), jobDone, msg.res, nil
+	j.touch()
+}
+
+// onAsk opens the dialog for a backend's question.
+func (m *Model) onAsk(r *askRequest) tea.Cmd {
+	switch {
+	case r.elicit != nil:
+		m.pushDialog(newElicitDialog(m.st, r))
+		m.logToServerJob(r.elicit.Server, logLine{Level: "notice", Server: r.elicit.Server, Text: "asks for input: " + serverLine(r.elicit.Message)})
+	case r.gate != nil:
+		g := r.gate
+		d := &confirmDialog{title: "Workflow gate · " + serverLine(g.Workflow) + " · step " + serverLine(g.Step),
+			reason: g.Message, focus: 1, yes: gateAction{req: r, approve: true}, no: gateAction{req: r}}
+		if j := m.job(g.RunID); j != nil {
+			d.plan = m.runPlan(j, g.Step)
+			for _, w := range m.workflows {
+				if w.ID == g.Workflow {
+					d.sideEffect = w.SideEffect
+				}
+			}
+		}
+		m.pushDialog(d)
+	default:
+		return nil
+	}
+	return watch(r)
+}
+
+// runPlan is the plan a gate dialog shows: the workflow's steps, marking
+// the one waiting.
+func (m *Model) runPlan(j *job, at string) json.RawMessage {
+	for _, w := range m.workflows {
+		if w.ID != j.title {
+			continue
+		}
+		type step struct {
+			ID   string `json:"id"`
+			Kind string `json:"kind"`
+			Tool string `json:"tool,omitempty"`
+			Here bool   `json:"waiting_here,omitempty"`
+		}
+		var steps []step
+		for _, s := range w.Steps {
+			steps = append(steps, step{ID: s.ID, Kind: s.Kind(), Tool: s.Tool, Here: s.ID == at})
+		}
+		b, _ := json.Marshal(map[string]any{"workflow": w.ID, "side_effect": w.SideEffect, "steps": steps})
+		return b
+	}
+	return nil
+}
+
+// dropAsk closes the dialog of a question whose asker gave up.
+func (m *Model) dropAsk(r *askRequest) {
+	for i := len(m.overlay) - 1; i >= 0; i-- {
+		match := false
+		switch d := m.overlay[i].(type) {
+		case *elicitDialog:
+			match = d.req == r
+		case *confirmDialog:
+			if g, ok := d.yes.(gateAction); ok {
+				match = g.req == r
+			}
+		}
+		if match {
+			m.overlay = append(m.overlay[:i], m.overlay[i+1:]...)
+			m.setStatus("the question was withdrawn before it was answered", false)
+		}
+	}
+}
+
+// apply carries out what a closed dialog decided.
+func (m *Model) apply(a action) tea.Cmd {
+	switch a := a.(type) {
+	case consentAction:
+		cmd := m.answerCmd(a.server, a.answer)
+		if r := m.server(a.server); r != nil && a.answer != DenyConsent {
+			r.state = engine.StateConnecting
+			r.since = m.now()
+		}
+		m.nextConsent()
+		return cmd
+	case toolConfirmAction:
+		if !a.allow {
+			m.setStatus("not sent: "+a.call.tool.Name+" (denied)", false)
+			return nil
+		}
+		if a.session {
+			m.sessionAllowed[a.call.tool.Name] = true
+		}
+		return m.dispatch(a.call)
+	case confirmCallAction:
+		return m.dispatch(a.call)
+	case elicitAction:
+		reply(a.req, askAnswer{elicit: a.resp})
+		m.setStatus("answered "+a.req.elicit.Server+": "+a.resp.Action, false)
+	case gateAction:
+		reply(a.req, askAnswer{approve: a.approve})
+	case runConfirmAction:
+		return m.startRun(a.wf, a.inputs)
+	case statusAction:
+		m.setStatus(a.text, false)
+	}
+	return nil
+}
+
+// reply hands an answer back without ever blocking (the channel holds one).
+func reply(r *askRequest, a askAnswer) {
+	select {
+	case r.reply <- a:
+	default:
+	}
+}
+
+func (m *Model) startRun(wf *engine.Workflow, inputs map[string]any) tea.Cmd {
+	raw, _ := json.Marshal(inputs)
+	j, ctx := m.newJob(jobRun, "", wf.ID, raw)
+	j.runID = j.id
+	return m.runCmd(ctx, j.id, wf, inputs)
+}
+
+// logToServerJob attaches a line to the newest running job on server, or
+// to the server's own log.
+func (m *Model) logToServerJob(server string, l logLine) {
+	for i := len(m.jobs) - 1; i >= 0; i-- {
+		j := m.jobs[i]
+		if !j.finished() && (j.server == server || j.kind == jobRun) {
+			j.addLog(l)
+			return
+		}
+	}
+	if r := m.server(server); r != nil {
+		if len(r.logs) >= maxServerLogs {
+			r.logs = r.logs[1:]
+		}
+		r.logs = append(r.logs, l)
+	}
+}

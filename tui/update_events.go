@@ -1,0 +1,157 @@
+package tui
+
+import (
+	"encoding/json"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/host"
+)
+
+// onEvents applies a batch of events. A burst (10 000 progress
+// notifications) arrives here as one batch of at most one progress event
+// per call — the bus coalesces while the model is busy — so it costs one
+// Update and one frame.
+func (m *Model) onEvents(events []engine.Event) tea.Cmd {
+	refresh := false
+	for _, e := range events {
+		m.recordEvent(e)
+		switch d := e.Data.(type) {
+		case engine.ServerData:
+			if m.applyServer(d) {
+				refresh = true
+			}
+		case engine.SkippedTool:
+			refresh = true
+		case engine.ToolProgressData:
+			m.applyProgress(e.RunID, d)
+		case engine.ToolLogData:
+			m.applyLog(e.RunID, d)
+		case engine.ToolCallData:
+			if j := m.job(e.RunID); j != nil && e.RunID != "" {
+				j.steps = append(j.steps, stepLine{step: d.Step, tool: d.Tool, state: "calling"})
+				j.touch()
+			}
+		case engine.ToolResultData:
+			if j := m.job(e.RunID); j != nil && e.RunID != "" {
+				m.applyStepResult(j, d)
+			}
+		case engine.GateRequestedData:
+			if j := m.job(e.RunID); j != nil && e.RunID != "" {
+				j.steps = append(j.steps, stepLine{step: d.Step, tool: serverLine(d.Message), state: "gate"})
+				j.touch()
+			}
+		case engine.GateResolvedData:
+			if j := m.job(e.RunID); j != nil && e.RunID != "" {
+				state := "refused"
+				if d.Approved {
+					state = "approved"
+				}
+				j.steps = append(j.steps, stepLine{step: d.Step, state: state})
+				j.touch()
+			}
+		case engine.ElicitRequest:
+			// The dialog comes through the asker; nothing else to show.
+		case host.ElicitationResolvedData:
+			m.logToServerJob(d.Server, logLine{Level: "notice", Server: d.Server, Text: "elicitation answered: " + d.Action})
+		}
+	}
+	if refresh {
+		return m.catalogueCmd()
+	}
+	return nil
+}
+
+// applyServer updates a server row; it reports whether the catalogue
+// changed with it.
+func (m *Model) applyServer(d engine.ServerData) bool {
+	r := m.server(d.Server)
+	if r == nil {
+		return false
+	}
+	prev := r.state
+	r.state = d.State
+	if d.State != prev {
+		r.since = m.now()
+	}
+	if d.PID != 0 {
+		r.pid = d.PID
+	}
+	if d.Digest != "" {
+		r.digest = d.Digest
+	}
+	switch d.State {
+	case engine.StateConnecting, engine.StateResolving:
+		r.errCode, r.err, r.stderr = "", "", ""
+	case engine.StateReady:
+		r.connectMS, r.protocol, r.tools = d.ConnectMS, d.Protocol, d.Tools
+		r.errCode, r.err, r.stderr = "", "", ""
+	case engine.StateFailed:
+		r.errCode, r.err, r.stderr = d.ErrorCode, d.Error, d.StderrTail
+	case engine.StateNeedsConsent:
+		// the decision (with its diff) arrives from Decide
+	}
+	return d.State == engine.StateReady || d.State == engine.StateFailed || d.State == engine.StateClosed
+}
+
+func (m *Model) applyProgress(runID string, d engine.ToolProgressData) {
+	j := m.job(d.CallID)
+	if j == nil && runID != "" {
+		j = m.job(runID)
+	}
+	if j == nil || j.finished() {
+		return
+	}
+	j.progress, j.hasProgress = d.Progress, true
+	j.progressN++
+}
+
+func (m *Model) applyLog(runID string, d engine.ToolLogData) {
+	l := logLine{Level: d.Level, Logger: d.Logger, Server: d.Server, Text: logText(d.Data)}
+	if d.CallID != "" {
+		if j := m.job(d.CallID); j != nil {
+			j.addLog(l)
+			return
+		}
+	}
+	if runID != "" {
+		if j := m.job(runID); j != nil {
+			j.addLog(l)
+			return
+		}
+	}
+	m.logToServerJob(d.Server, l)
+}
+
+// logText renders a log notification's data: a JSON string as its text,
+// anything else as compact JSON; always sanitized to one line.
+func logText(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return serverLine(s)
+	}
+	return serverLine(strings.TrimSpace(string(raw)))
+}
+
+func (m *Model) applyStepResult(j *job, d engine.ToolResultData) {
+	state := "ok"
+	switch {
+	case d.ErrorCode != "":
+		state = "failed"
+	case d.Result != nil && d.Result.IsError:
+		state = "tool error"
+	}
+	for i := len(j.steps) - 1; i >= 0; i-- {
+		if j.steps[i].step == d.Step && j.steps[i].state == "calling" {
+			j.steps[i].state = state
+			j.steps[i].dur = time.Duration(d.DurationMS) * time.Millisecond
+			j.touch()
+			return
+		}
+	}
+	j.steps = append(j.steps, stepLine{step: d.Step, tool: d.Tool, state: state, dur: time.Duration(d.DurationMS) * time.Millisecond})
+	j.touch()
+}

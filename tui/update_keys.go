@@ -1,0 +1,391 @@
+package tui
+
+import (
+	"encoding/json"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/relavium/relavium/engine"
+)
+
+// onKey routes a key: the top dialog first, then the filter or the form
+// being edited, then the global keys, then the focused pane.
+func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
+	k := m.keys
+	if msg.String() == "ctrl+c" {
+		m.quit()
+		return nil
+	}
+	if d := m.topDialog(); d != nil {
+		act, cmd := d.handle(msg, k)
+		if act == nil {
+			return cmd
+		}
+		m.removeDialog(d)
+		return tea.Batch(cmd, m.apply(act))
+	}
+	if m.filtering {
+		switch msg.String() {
+		case "esc":
+			m.filtering = false
+			m.filter.SetValue("")
+			m.filter.Blur()
+		case "enter":
+			m.filtering = false
+			m.filter.Blur()
+		default:
+			var cmd tea.Cmd
+			m.filter, cmd = m.filter.Update(msg)
+			m.cursor = 0
+			return cmd
+		}
+		return nil
+	}
+	if m.focus == paneCall && m.editing && m.form != nil {
+		switch {
+		case key.Matches(msg, k.Submit):
+			return m.submitForm()
+		case msg.String() == "esc":
+			m.editing = false
+			return nil
+		case key.Matches(msg, k.NextPane, k.PrevPane):
+			// leaves the form as it is
+		case msg.String() == "enter":
+			if m.form.atLast() {
+				return m.submitForm()
+			}
+			m.form.focusField(m.form.focus + 1)
+			return nil
+		default:
+			cmd, used := m.form.update(msg, k)
+			if used || msg.Type == tea.KeyRunes {
+				return cmd
+			}
+		}
+	}
+	switch {
+	case key.Matches(msg, k.Quit):
+		m.quit()
+		return nil
+	case key.Matches(msg, k.Help):
+		m.pushDialog(newHelpDialog(k, m.help))
+		return nil
+	case key.Matches(msg, k.NextPane):
+		m.focus = (m.focus + 1) % paneCount
+		return m.ensureBrowse()
+	case key.Matches(msg, k.PrevPane):
+		m.focus = (m.focus + paneCount - 1) % paneCount
+		return m.ensureBrowse()
+	case key.Matches(msg, k.Cancel):
+		m.cancelJob()
+		return nil
+	case key.Matches(msg, k.Export):
+		m.setStatus("exporting the session…", false)
+		return m.exportCmd()
+	case key.Matches(msg, k.Approve):
+		return m.approveSelected()
+	case key.Matches(msg, k.Reconnect):
+		return m.reconnectSelected()
+	case key.Matches(msg, k.Disconnect):
+		return m.disconnectSelected()
+	}
+	switch m.focus {
+	case paneServers:
+		return m.serversKey(msg)
+	case paneTools:
+		return m.toolsKey(msg)
+	}
+	return m.callKey(msg)
+}
+
+func (m *Model) quit() {
+	for _, j := range m.jobs {
+		if j.cancel != nil {
+			j.cancel()
+		}
+	}
+	m.quitting = true
+}
+
+func (m *Model) removeDialog(d dialog) {
+	for i := len(m.overlay) - 1; i >= 0; i-- {
+		if m.overlay[i] == d {
+			m.overlay = append(m.overlay[:i], m.overlay[i+1:]...)
+			return
+		}
+	}
+}
+
+// moveKey applies a list movement key to cursor over n rows (page = h).
+func moveKey(msg tea.KeyMsg, k keyMap, cursor *int, n, page int) bool {
+	switch {
+	case key.Matches(msg, k.Up):
+		*cursor--
+	case key.Matches(msg, k.Down):
+		*cursor++
+	case key.Matches(msg, k.PageUp):
+		*cursor -= max(1, page)
+	case key.Matches(msg, k.PageDown):
+		*cursor += max(1, page)
+	case key.Matches(msg, k.Top):
+		*cursor = 0
+	case key.Matches(msg, k.Bottom):
+		*cursor = n - 1
+	default:
+		return false
+	}
+	*cursor = max(0, min(*cursor, n-1))
+	return true
+}
+
+func (m *Model) serversKey(msg tea.KeyMsg) tea.Cmd {
+	before := m.sel
+	if moveKey(msg, m.keys, &m.sel, len(m.servers), 5) {
+		if m.sel != before {
+			m.cursor, m.offset = 0, 0
+		}
+		return m.ensureBrowse()
+	}
+	if key.Matches(msg, m.keys.Enter) {
+		if r := m.selected(); r != nil {
+			m.pushDialog(m.serverDialog(r))
+		}
+	}
+	return nil
+}
+
+func (m *Model) toolsKey(msg tea.KeyMsg) tea.Cmd {
+	k := m.keys
+	rows := m.listRows()
+	if moveKey(msg, k, &m.cursor, len(rows), max(1, m.geometry().bodyH-4)) {
+		return nil
+	}
+	switch {
+	case key.Matches(msg, k.NextTab):
+		m.tab = (m.tab + 1) % tabCount
+		m.cursor, m.offset = 0, 0
+		return m.ensureBrowse()
+	case key.Matches(msg, k.PrevTab):
+		m.tab = (m.tab + tabCount - 1) % tabCount
+		m.cursor, m.offset = 0, 0
+		return m.ensureBrowse()
+	case key.Matches(msg, k.Filter):
+		m.filtering = true
+		return m.filter.Focus()
+	case key.Matches(msg, k.Back):
+		m.filter.SetValue("")
+		return nil
+	}
+	if m.cursor >= len(rows) || !rows[m.cursor].selectable() {
+		return nil
+	}
+	r := rows[m.cursor]
+	switch {
+	case key.Matches(msg, k.Details):
+		m.pushDialog(m.detailsDialog(r))
+	case key.Matches(msg, k.Enter):
+		return m.activate(r)
+	}
+	return nil
+}
+
+func (m *Model) callKey(msg tea.KeyMsg) tea.Cmd {
+	k := m.keys
+	if m.history {
+		switch {
+		case key.Matches(msg, k.Back), key.Matches(msg, k.History):
+			m.history = false
+		case key.Matches(msg, k.Load):
+			if j := m.historyJob(); j != nil {
+				m.loadJob(j)
+			}
+		case key.Matches(msg, k.Replay):
+			if j := m.historyJob(); j != nil {
+				return m.replay(j)
+			}
+		default:
+			moveKey(msg, k, &m.histSel, len(m.jobs), 5)
+		}
+		return nil
+	}
+	switch {
+	case key.Matches(msg, k.History):
+		m.history, m.histSel = true, 0
+		return nil
+	case key.Matches(msg, k.Submit) && m.form != nil:
+		return m.submitForm()
+	case key.Matches(msg, k.Enter) && m.form != nil:
+		m.editing = true
+		return nil
+	case key.Matches(msg, k.Back):
+		if m.form != nil {
+			m.form, m.editing = nil, false
+		}
+		return nil
+	}
+	return m.scrollKey(msg)
+}
+
+// scrollKey scrolls the result viewport.
+func (m *Model) scrollKey(msg tea.KeyMsg) tea.Cmd {
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.Up):
+		m.vp.ScrollUp(1)
+	case key.Matches(msg, k.Down):
+		m.vp.ScrollDown(1)
+	case key.Matches(msg, k.PageUp):
+		m.vp.PageUp()
+	case key.Matches(msg, k.PageDown):
+		m.vp.PageDown()
+	case key.Matches(msg, k.Top):
+		m.vp.GotoTop()
+	case key.Matches(msg, k.Bottom):
+		m.vp.GotoBottom()
+	default:
+		return nil
+	}
+	m.follow = m.vp.AtBottom()
+	return nil
+}
+
+// cancelJob cancels the job on show when it runs, else the newest running
+// one. The cancellation reaches the server (notifications/cancelled).
+func (m *Model) cancelJob() {
+	j := m.shownJob()
+	if j == nil || j.finished() {
+		j = nil
+		for i := len(m.jobs) - 1; i >= 0; i-- {
+			if !m.jobs[i].finished() {
+				j = m.jobs[i]
+				break
+			}
+		}
+	}
+	if j == nil || j.cancel == nil {
+		m.setStatus("nothing is running", false)
+		return
+	}
+	j.cancel()
+	j.cancelAsked = true
+	m.setStatus("cancelling "+j.title+"…", false)
+}
+
+// loadJob puts a past call's arguments into its form.
+func (m *Model) loadJob(j *job) {
+	var values map[string]any
+	_ = json.Unmarshal(j.args, &values)
+	switch j.kind {
+	case jobTool:
+		specs, _ := schemaFields(j.tool.InputSchema)
+		m.openForm(formTarget{kind: jobTool, tool: j.tool, server: j.tool.Server}, specs, values)
+	default:
+		m.setStatus("only tool calls load into a form; enter replays this one", false)
+	}
+}
+
+// replay runs a past job again with the same arguments (a tool call asks
+// again unless allowed for the session).
+func (m *Model) replay(j *job) tea.Cmd {
+	switch j.kind {
+	case jobTool:
+		return m.startCall(pendingCall{tool: j.tool, args: j.args})
+	case jobRead:
+		n, ctx := m.newJob(jobRead, j.server, j.title, j.args)
+		return m.readCmd(ctx, n.id, j.server, j.title)
+	case jobPrompt:
+		var args map[string]string
+		_ = json.Unmarshal(j.args, &args)
+		return m.getPrompt(formTarget{kind: jobPrompt, server: j.server, prompt: promptNamed(j.title)}, args)
+	case jobRun:
+		for _, w := range m.workflows {
+			if w.ID == j.title {
+				var inputs map[string]any
+				_ = json.Unmarshal(j.args, &inputs)
+				return m.confirmRun(w, inputs)
+			}
+		}
+	}
+	return nil
+}
+
+// approveSelected opens consent for the selected server (asking again
+// after a denial).
+func (m *Model) approveSelected() tea.Cmd {
+	r := m.selected()
+	if r == nil {
+		return nil
+	}
+	switch r.state {
+	case stateDenied:
+		r.state = engine.StateResolving
+		return m.reaskCmd(r.spec.Name)
+	case engine.StateNeedsConsent:
+		if r.decision != nil {
+			m.queueConsent(r.spec.Name)
+			m.nextConsent()
+		}
+		return nil
+	}
+	m.setStatus(r.spec.Name+" does not need consent now", false)
+	return nil
+}
+
+func (m *Model) reconnectSelected() tea.Cmd {
+	r := m.selected()
+	if r == nil || r.busy {
+		return nil
+	}
+	switch r.state {
+	case stateDenied:
+		return m.approveSelected()
+	case engine.StateNeedsConsent, engine.StateResolving:
+		return m.approveSelected()
+	}
+	reconnect := r.state == engine.StateReady || r.state == engine.StateConnecting
+	r.busy = true
+	r.state, r.since = engine.StateConnecting, m.now()
+	r.errCode, r.err, r.stderr = "", "", ""
+	if r.spec.Transport == "stdio" && !reconnect {
+		// a stdio server connects only with an approving decision: decide
+		// afresh (a grant revoked meanwhile asks again).
+		r.busy = false
+		r.state = engine.StateResolving
+		return m.decideCmd(r.spec.Name)
+	}
+	return m.connectCmd(r.spec.Name, reconnect)
+}
+
+func (m *Model) disconnectSelected() tea.Cmd {
+	r := m.selected()
+	if r == nil || r.busy || (r.state != engine.StateReady && r.state != engine.StateConnecting) {
+		return nil
+	}
+	r.busy = true
+	return m.disconnectCmd(r.spec.Name)
+}
+
+// ensureBrowse loads the lists the middle pane needs for the selected
+// server and tab.
+func (m *Model) ensureBrowse() tea.Cmd {
+	server := m.currentServer()
+	switch m.tab {
+	case tabResources:
+		if _, ok := m.resources[server]; !ok && !m.loading["r:"+server] && m.serverReady(server) {
+			m.loading["r:"+server] = true
+			return m.resourcesCmd(server)
+		}
+	case tabPrompts:
+		if _, ok := m.prompts[server]; !ok && !m.loading["p:"+server] && m.serverReady(server) {
+			m.loading["p:"+server] = true
+			return m.promptsCmd(server)
+		}
+	case tabWorkflows:
+		if !m.wfLoaded && !m.wfLoading {
+			m.wfLoading = true
+			return m.workflowsCmd()
+		}
+	}
+	return nil
+}

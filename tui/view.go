@@ -1,0 +1,216 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+
+	"github.com/relavium/relavium/engine"
+)
+
+// Layout: a header line, an optional banner (a grant store that failed
+// closed), the panes, a status line and the short help. At 100 columns or
+// more the three panes sit side by side; below that the focused pane takes
+// the whole width with a pane strip in its title. Every line of a frame is
+// exactly the terminal's width and the frame exactly its height.
+
+// multiPaneWidth is the width from which the three panes fit side by side.
+const multiPaneWidth = 100
+
+type geometry struct {
+	multi          bool
+	banner, footer []string
+	bodyY, bodyH   int
+	srvX, srvW     int
+	toolX, toolW   int
+	callX, callW   int
+}
+
+func (m *Model) geometry() geometry {
+	var g geometry
+	w := m.width
+	if m.banner != "" {
+		g.banner = wrap(m.st.Banner.Render("⚠ "+m.banner), w)
+		if len(g.banner) > 2 {
+			g.banner = append(g.banner[:1], cut(stripANSI(g.banner[1]), w-1)+"…")
+		}
+	}
+	if m.status != "" {
+		style := m.st.Muted
+		if m.statusErr {
+			style = m.st.Error
+		}
+		g.footer = append(g.footer, cut(style.Render(m.status), w))
+	}
+	m.help.Width = w
+	g.footer = append(g.footer, m.help.ShortHelpView(m.shortHelp()))
+	g.bodyY = 1 + len(g.banner)
+	g.bodyH = max(2, m.height-g.bodyY-len(g.footer))
+	if w >= multiPaneWidth {
+		g.multi = true
+		g.srvW = max(24, min(34, w*24/100))
+		g.toolW = max(30, min(56, (w-g.srvW-2)*45/100))
+		g.toolX = g.srvW + 1
+		g.callX = g.toolX + g.toolW + 1
+		g.callW = w - g.callX
+		return g
+	}
+	switch m.focus {
+	case paneServers:
+		g.srvW = w
+	case paneTools:
+		g.toolW = w
+	case paneCall:
+		g.callW = w
+	}
+	return g
+}
+
+// View renders the frame. It reads state and fills render caches only.
+func (m *Model) View() string {
+	if m.width < 1 || m.height < 1 {
+		return ""
+	}
+	if m.quitting {
+		return "closing every server…"
+	}
+	g := m.geometry()
+	lines := make([]string, 0, m.height)
+	lines = append(lines, m.headerLine(m.width))
+	lines = append(lines, g.banner...)
+	lines = append(lines, m.bodyLines(g)...)
+	lines = append(lines, g.footer...)
+	lines = padLines(lines, m.width, m.height)
+	if d := m.topDialog(); d != nil {
+		lines = overlay(lines, d.view(m.st, m.width, m.height), m.width, m.height)
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (m *Model) headerLine(w int) string {
+	st := m.st
+	left := st.App.Render("relavium")
+	if m.info.Demo {
+		left += st.Muted.Render(" · demo")
+	} else {
+		left += st.Muted.Render(" · " + m.info.Project)
+		agent := m.info.Agent
+		if agent == "" {
+			agent = "default"
+		}
+		left += st.Muted.Render(" · agent " + agent)
+	}
+	pending := 0
+	for _, r := range m.servers {
+		if r.state == engine.StateNeedsConsent {
+			pending++
+		}
+	}
+	right := fmt.Sprintf("%d servers · %d tools · %d skipped", len(m.servers), len(m.tools), len(m.skipped))
+	if w < 80 {
+		right = fmt.Sprintf("%d srv · %d tools · %d skip", len(m.servers), len(m.tools), len(m.skipped))
+	}
+	if pending > 0 {
+		right += st.Warn.Render(fmt.Sprintf(" · %d pending", pending))
+	}
+	return spaceBetween(left, st.Header.Render(right), w)
+}
+
+func (m *Model) bodyLines(g geometry) []string {
+	h := g.bodyH
+	if !g.multi {
+		var body []string
+		switch m.focus {
+		case paneServers:
+			body = m.viewServersBody(g.srvW, h-1, true)
+		case paneTools:
+			body = m.viewToolsBody(g.toolW, h-1, true)
+		case paneCall:
+			body = m.viewCallBody(g.callW, h-1, true)
+		}
+		return append([]string{m.paneStrip(m.width)}, padLines(body, m.width, h-1)...)
+	}
+	// the tools and call panes keep one cell of padding after the separator
+	srv := append([]string{m.paneTitle(paneServers, g.srvW)}, padLines(m.viewServersBody(g.srvW, h-1, m.focus == paneServers), g.srvW, h-1)...)
+	tools := append([]string{m.paneTitle(paneTools, g.toolW-1)}, padLines(m.viewToolsBody(g.toolW-1, h-1, m.focus == paneTools), g.toolW-1, h-1)...)
+	call := append([]string{m.paneTitle(paneCall, g.callW-1)}, padLines(m.viewCallBody(g.callW-1, h-1, m.focus == paneCall), g.callW-1, h-1)...)
+	sep := m.st.Separator.Render("│") + " "
+	out := make([]string, h)
+	for i := 0; i < h; i++ {
+		out[i] = fit(srv[i], g.srvW) + sep + fit(tools[i], g.toolW-1) + sep + fit(call[i], g.callW-1)
+	}
+	return out
+}
+
+// paneLabel is a pane's title text.
+func (m *Model) paneLabel(p pane) string {
+	switch p {
+	case paneServers:
+		return fmt.Sprintf("SERVERS %d", len(m.servers))
+	case paneTools:
+		label := "TOOLS"
+		if m.tab != tabTools {
+			label = strings.ToUpper(m.tab.String())
+		}
+		if s := m.currentServer(); s != "" && m.tab != tabWorkflows {
+			label += " · " + serverLine(s)
+		}
+		return label
+	}
+	return m.callTitle()
+}
+
+func (m *Model) paneTitle(p pane, w int) string {
+	style := m.st.PaneTitle
+	if m.focus == p {
+		style = m.st.PaneTitleFocused
+	}
+	return fit(style.Render(cut(m.paneLabel(p), w)), w)
+}
+
+// paneStrip is the single-pane title: every pane's name, the focused one
+// highlighted with its full title.
+func (m *Model) paneStrip(w int) string {
+	st := m.st
+	var parts []string
+	for p := pane(0); p < paneCount; p++ {
+		if p == m.focus {
+			parts = append(parts, st.PaneTitleFocused.Render(m.paneLabel(p)))
+		} else {
+			parts = append(parts, st.PaneTitle.Render(p.title()))
+		}
+	}
+	return fit(strings.Join(parts, st.Separator.Render(" │ "))+st.Faint.Render("  tab"), w)
+}
+
+// shortHelp is the footer's key help for what has the focus now.
+func (m *Model) shortHelp() []key.Binding {
+	k := m.keys
+	if m.filtering {
+		return []key.Binding{key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")), key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear"))}
+	}
+	if m.focus == paneCall && m.editing && m.form != nil {
+		return []key.Binding{k.Submit, k.RawJSON, key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "stop editing")), k.FieldPrev, k.FieldNext, k.NextPane}
+	}
+	running := false
+	for _, j := range m.jobs {
+		running = running || !j.finished()
+	}
+	var b []key.Binding
+	switch m.focus {
+	case paneServers:
+		b = []key.Binding{k.NextPane, k.Enter, k.Approve, k.Reconnect, k.Disconnect}
+	case paneTools:
+		b = []key.Binding{k.NextPane, k.Enter, k.Filter, k.Details, k.NextTab}
+	case paneCall:
+		b = []key.Binding{k.NextPane, k.History, k.Export}
+		if m.history {
+			b = []key.Binding{k.Replay, k.Load, k.Back}
+		}
+	}
+	if running {
+		b = append(b, k.Cancel)
+	}
+	return append(b, k.Help, k.Quit)
+}
