@@ -72,8 +72,6 @@ const (
 	CodeBadFlag        = "E102" // a flag value that does not parse
 	CodeBadArgs        = "E103" // too few or too many positional arguments
 	CodeGroupCommand   = "E104" // a command group named without a subcommand
-	CodeNoTTY          = "E105" // an interactive command with no terminal
-	CodeNotImplemented = "E199" // reserved during development; never shipped
 	CodeInternal       = "E900" // a bug: an error without a code
 )
 

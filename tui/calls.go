@@ -111,18 +111,12 @@ func (j *job) fail(at time.Time, err error) {
 	j.ended = at
 	j.state = jobFailed
 	j.errCode, j.errMsg = codeOf(err), serverText(err.Error())
-	if j.errCode == codeCallCancelled || j.errCode == codeRunCancelled {
+	if j.errCode == host.CodeCallCancelled || j.errCode == engine.CodeRunCancelled {
 		j.state = jobCancelled
 	}
 	j.cancel = nil
 	j.touch()
 }
-
-// Codes the call pane recognises as a cancellation rather than a failure.
-const (
-	codeCallCancelled = "E511" // host.CodeCallCancelled
-	codeRunCancelled  = "E609" // engine: a run cancelled by its context
-)
 
 func codeOf(err error) string {
 	type coded interface{ Code() string }
