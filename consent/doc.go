@@ -11,9 +11,10 @@
 //     PATH walk or relative-to-cwd; a regular file with an execute bit), env
 //     tagged literal / secret-ref, absolute cwd — and its v1 Digest. The host
 //     spawns exactly Resolved.Command in Resolved.Cwd.
-//   - Digest / CanonicalJSON: "v1:" + SHA-256 of the canonical JSON of
-//     {transport, command, args, env, cwd}; keys in UTF-16 order,
-//     JSON.stringify escaping; lone surrogates and invalid UTF-8 refused.
+//   - Digest: "v1:" + SHA-256 of the canonical JSON of
+//     {transport, command, args, env, cwd}, encoded by package canonjson
+//     (keys in UTF-16 order, JSON.stringify escaping); a lone surrogate or
+//     invalid UTF-8 has no digest (E307).
 //   - Store: <home>/mcp-consent.ndjson, append-only grants and tombstones
 //     under flock, 0600 in 0700, symlinks refused, env names only. Fold fails
 //     closed on any unparseable line with a *FoldError (line, reason).

@@ -12,7 +12,7 @@ const (
 	CodeCommandNotFound = "E304" // the command is not on PATH / not at its path
 	CodeNotExecutable   = "E305" // the command is not a regular file with the execute bit
 	CodeBadDeclaration  = "E306" // empty command, relative or missing cwd, duplicate env name
-	CodeNotCanonical    = "E307" // a value with no faithful canonical JSON form
+	CodeNotCanonical    = "E307" // a value with no faithful canonical JSON form (canonjson.CodeNotCanonical)
 	CodeDenied          = "E308" // the person denied consent this session
 	CodeStoreRefused    = "E310" // the grant store path is a symlink, not a regular file, or unsafe
 	CodeStoreUnreadable = "E311" // the fold failed closed: an unparseable line

@@ -4,6 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"strings"
+
+	"github.com/relavium/relavium/consent/canonjson"
 )
 
 // DigestPrefix names the fingerprint version. A reader recognises only its
@@ -76,8 +78,9 @@ func Digest(command string, args []string, env []EnvEntry, cwd string) (string, 
 	return string(out), nil
 }
 
-// fingerprintJSON is the canonical JSON the v1 digest hashes. It goes through
-// the one canonical encoder so the digest cannot drift from CanonicalJSON.
+// fingerprintJSON is the canonical JSON the v1 digest hashes, encoded by
+// the one canonical encoder (package canonjson). A value it refuses — a lone
+// surrogate, invalid UTF-8 — is an E307 usage error naming where it sits.
 func fingerprintJSON(command string, args []string, env []EnvEntry, cwd string) ([]byte, error) {
 	if args == nil {
 		args = []string{}
@@ -96,13 +99,17 @@ func fingerprintJSON(command string, args []string, env []EnvEntry, cwd string) 
 			return nil, usage(CodeBadDeclaration, "env %s has unknown kind %q", quoteArg(e.Name), e.Kind)
 		}
 	}
-	return CanonicalJSON(map[string]any{
+	b, err := canonjson.Marshal(map[string]any{
 		"transport": "stdio",
 		"command":   command,
 		"args":      args,
 		"env":       envObj,
 		"cwd":       cwd,
 	})
+	if err != nil {
+		return nil, &Error{ErrCode: CodeNotCanonical, Msg: err.Error(), Exit: exitUsage}
+	}
+	return b, nil
 }
 
 // ValidDigest reports whether s is a well-formed v1 digest: "v1:" followed by

@@ -1,40 +1,27 @@
 package consent
 
 import (
-	"bufio"
-	"bytes"
-	"context"
-	"encoding/json"
 	"math/rand/v2"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
-	"time"
+
+	"github.com/relavium/relavium/consent/internal/jsref"
 )
 
-// TestDifferentialAgainstNode generates random declarations and values full
-// of the characters where Go and JavaScript differ, and compares Go's
-// canonical JSON and digest with the independent JavaScript reference in
-// testdata/consent/canonical.js run by a real node process. It needs node;
-// the committed vectors (TestTrapVectors) cover the same traps without it.
+// TestDifferentialAgainstNode generates random declarations full of the
+// characters where Go and JavaScript differ, and compares Go's canonical
+// JSON and digest with the independent JavaScript reference in
+// testdata/consent/canonical.js run by a real node process (secret-ref
+// tagging included). It needs node; the committed vectors
+// (TestTrapVectors) cover the same traps without it.
 func TestDifferentialAgainstNode(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node is not installed; TestTrapVectors holds node-computed vectors for the same traps")
-	}
 	rng := rand.New(rand.NewPCG(7, 11))
-	alphabet := []rune{'a', 'Z', '_', '"', '\\', '/', '<', '>', '&', 0, 1, 8, 9, 10, 12, 13, 0x1b, 0x1f, 0x7f, 0x80, 0x9f,
-		0xe9, 0x2028, 0x2029, 0x202e, 0xd7ff, 0xe000, 0xfeff, 0xff61, 0xfffd, 0xffff, 0x10000, 0x1f600, 0x10ffff}
 	str := func() string {
-		var b strings.Builder
-		for n := rng.IntN(6); n > 0; n-- {
-			b.WriteRune(alphabet[rng.IntN(len(alphabet))])
-		}
+		s := jsref.String(rng, 6)
 		if rng.IntN(8) == 0 {
-			return "{{secrets." + b.String() + "}}"
+			return "{{secrets." + s + "}}"
 		}
-		return b.String()
+		return s
 	}
 	type fp struct {
 		command, cwd string
@@ -42,7 +29,7 @@ func TestDifferentialAgainstNode(t *testing.T) {
 		env          [][2]string
 	}
 	var decls []fp
-	var req bytes.Buffer
+	var reqs []any
 	for i := 0; i < 400; i++ {
 		d := fp{command: "/bin/" + str(), cwd: "/" + str()}
 		d.args = []string{}
@@ -59,28 +46,11 @@ func TestDifferentialAgainstNode(t *testing.T) {
 			d.env = append(d.env, [2]string{k, str()})
 		}
 		decls = append(decls, d)
-		envPairs := make([][2]string, len(d.env))
-		copy(envPairs, d.env)
-		line, _ := json.Marshal(map[string]any{"fp": []any{d.command, d.args, envPairs, d.cwd}})
-		req.Write(line)
-		req.WriteByte('\n')
+		env := append([][2]string{}, d.env...) // [] rather than null
+		reqs = append(reqs, map[string]any{"fp": []any{d.command, d.args, env, d.cwd}})
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, node, filepath.Join("..", "testdata", "consent", "canonical.js"))
-	cmd.Stdin = &req
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("node: %v", err)
-	}
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	i := 0
-	for ; sc.Scan(); i++ {
-		var want struct{ Canonical, Digest string }
-		if err := json.Unmarshal(sc.Bytes(), &want); err != nil {
-			t.Fatal(err)
-		}
+	answers := jsref.Ask(t, filepath.Join("..", "testdata", "consent", "canonical.js"), reqs)
+	for i, want := range answers {
 		d := decls[i]
 		var env []EnvEntry
 		for _, e := range d.env {
@@ -96,8 +66,5 @@ func TestDifferentialAgainstNode(t *testing.T) {
 		if dg, _ := Digest(d.command, d.args, env, d.cwd); dg != want.Digest {
 			t.Fatalf("decl %d digest %s, node %s", i, dg, want.Digest)
 		}
-	}
-	if i != len(decls) {
-		t.Fatalf("node answered %d of %d declarations", i, len(decls))
 	}
 }

@@ -1,13 +1,17 @@
 package engine
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/relavium/relavium/consent/canonjson"
 )
 
 // PlanServer is one server a workflow run would connect, as the plan shows
@@ -85,13 +89,31 @@ func Plan(w *Workflow, inputs map[string]any, servers []PlanServer) (*WorkflowPl
 		}
 	}
 	sort.Strings(p.Digests)
-	b, err := CanonicalJSON(p)
+	b, err := canonicalPlan(p)
 	if err != nil {
 		return nil, &Error{ErrCode: CodeRunOptions, Msg: "cannot encode the plan", Cause: err}
 	}
 	sum := sha256.Sum256(b)
 	p.PlanID = hex.EncodeToString(sum[:])
 	return p, nil
+}
+
+// canonicalPlan is the canonical JSON (package canonjson) of p as
+// encoding/json writes it, so struct tags and omitempty apply. Numbers pass
+// through as json.Number literals; an integer no float64 holds exactly is
+// refused rather than rounded into another plan's id.
+func canonicalPlan(p *WorkflowPlan) ([]byte, error) {
+	raw, err := json.Marshal(p)
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var tree any
+	if err := dec.Decode(&tree); err != nil {
+		return nil, err
+	}
+	return canonjson.Marshal(tree)
 }
 
 // Check refuses with E450 (exit 2) when id is not this plan's id: something

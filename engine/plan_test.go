@@ -31,7 +31,7 @@ func TestPlanIDIsTheSHA256OfTheCanonicalPlan(t *testing.T) {
 	}
 	body := *p
 	body.PlanID = ""
-	canon, err := CanonicalJSON(&body)
+	canon, err := canonicalPlan(&body)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,14 +130,37 @@ func TestPlanHumanRendering(t *testing.T) {
 	}
 }
 
-func TestCanonicalJSON(t *testing.T) {
-	got, err := CanonicalJSON(map[string]any{"b": 1, "a": "<&>\u2028\n\x01", "\ue000": 1, "\U0001F600": 2, "nested": map[string]any{"z": []any{true, nil}, "y": 1.5}})
+// TestCanonicalPlan: the plan is hashed in canonical JSON (package
+// canonjson) with encoding/json's field names and omissions; a value with no
+// faithful form is refused rather than rounded into another plan's id.
+func TestCanonicalPlan(t *testing.T) {
+	w := loadOne(t, "p", "id: p\nside_effect: read\nsteps: [{id: a, tool: mcp_s_t}]\n")
+	p, err := Plan(w, map[string]any{"b": 1, "a": "<&>\u2028\n\x01", "\ue000": 1, "\U0001F600": 2,
+		"nested": map[string]any{"z": []any{true, nil}, "y": 1.5, "n": -0.0}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// keys by UTF-16 code units: a < b < nested < U+1F600 (D83D…) < U+E000
-	want := "{\"a\":\"<&>\u2028\\n\\u0001\",\"b\":1,\"nested\":{\"y\":1.5,\"z\":[true,null]},\"\U0001F600\":2,\"\ue000\":1}"
+	body := *p
+	body.PlanID = ""
+	got, err := canonicalPlan(&body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// keys by UTF-16 code units: a < b < nested < U+1F600 (D83D…) < U+E000;
+	// empty optional fields (outputs, a step's gate) are omitted.
+	want := "{\"digests\":[],\"inputs\":{\"a\":\"<&>\u2028\\n\\u0001\",\"b\":1,\"nested\":{\"n\":0,\"y\":1.5,\"z\":[true,null]},\"\U0001F600\":2,\"\ue000\":1}," +
+		"\"requires_confirmation\":false,\"servers\":[],\"side_effect\":\"read\",\"steps\":[{\"id\":\"a\",\"kind\":\"tool\",\"tool\":\"mcp_s_t\"}],\"workflow\":\"p\"}"
 	if string(got) != want {
 		t.Fatalf("canonical\n got %s\nwant %s", got, want)
+	}
+	sum := sha256.Sum256(got)
+	if p.PlanID != hex.EncodeToString(sum[:]) {
+		t.Fatal("plan_id is not the hash of the canonical plan")
+	}
+
+	_, err = Plan(w, map[string]any{"n": int64(1<<53 + 1)}, nil)
+	codeIs(t, err, CodeRunOptions)
+	if !strings.Contains(err.Error(), "$.inputs.n: the integer 9007199254740993 is written 9007199254740992 by JavaScript") {
+		t.Fatalf("refusal does not say where and why: %v", err)
 	}
 }

@@ -133,14 +133,10 @@ func (h *Host) Resources(ctx context.Context, server string) (*ResourceList, err
 			return nil
 		}
 		out.Offered = true
-		cursor := ""
-		for page := 0; ; page++ {
-			if page == browseMaxPages {
-				return fmt.Errorf("resources/list: more than %d pages", browseMaxPages)
-			}
+		err := listPages("resources/list", func(cursor string) (string, error) {
 			res, err := cs.ListResources(ctx, &mcp.ListResourcesParams{Cursor: cursor})
 			if err != nil {
-				return err
+				return "", err
 			}
 			for _, r := range res.Resources {
 				if r != nil {
@@ -148,17 +144,15 @@ func (h *Host) Resources(ctx context.Context, server string) (*ResourceList, err
 						Description: r.Description, MIMEType: r.MIMEType, Size: r.Size})
 				}
 			}
-			if cursor = res.NextCursor; cursor == "" {
-				break
-			}
+			return res.NextCursor, nil
+		})
+		if err != nil {
+			return err
 		}
-		for page := 0; ; page++ {
-			if page == browseMaxPages {
-				return fmt.Errorf("resources/templates/list: more than %d pages", browseMaxPages)
-			}
+		return listPages("resources/templates/list", func(cursor string) (string, error) {
 			res, err := cs.ListResourceTemplates(ctx, &mcp.ListResourceTemplatesParams{Cursor: cursor})
 			if err != nil {
-				return err
+				return "", err
 			}
 			for _, t := range res.ResourceTemplates {
 				if t != nil {
@@ -166,16 +160,32 @@ func (h *Host) Resources(ctx context.Context, server string) (*ResourceList, err
 						Title: t.Title, Description: t.Description, MIMEType: t.MIMEType})
 				}
 			}
-			if cursor = res.NextCursor; cursor == "" {
-				break
-			}
-		}
-		return nil
+			return res.NextCursor, nil
+		})
 	})
 	if err != nil {
 		return nil, err
 	}
 	return out, nil
+}
+
+// listPages walks a paginated listing: page fetches the page at cursor
+// ("" first) and returns the next cursor, "" after the last page. A walk
+// longer than browseMaxPages is an error naming method.
+func listPages(method string, page func(cursor string) (next string, err error)) error {
+	cursor := ""
+	for n := 0; ; n++ {
+		if n == browseMaxPages {
+			return fmt.Errorf("%s: more than %d pages", method, browseMaxPages)
+		}
+		next, err := page(cursor)
+		if err != nil {
+			return err
+		}
+		if cursor = next; cursor == "" {
+			return nil
+		}
+	}
 }
 
 // ReadResource reads one resource. Each part comes back as a "resource"
@@ -213,14 +223,10 @@ func (h *Host) Prompts(ctx context.Context, server string) ([]Prompt, error) {
 		if capabilities(cs).Prompts == nil {
 			return nil
 		}
-		cursor := ""
-		for page := 0; ; page++ {
-			if page == browseMaxPages {
-				return fmt.Errorf("prompts/list: more than %d pages", browseMaxPages)
-			}
+		return listPages("prompts/list", func(cursor string) (string, error) {
 			res, err := cs.ListPrompts(ctx, &mcp.ListPromptsParams{Cursor: cursor})
 			if err != nil {
-				return err
+				return "", err
 			}
 			for _, p := range res.Prompts {
 				if p == nil {
@@ -234,11 +240,8 @@ func (h *Host) Prompts(ctx context.Context, server string) ([]Prompt, error) {
 				}
 				out = append(out, pr)
 			}
-			if cursor = res.NextCursor; cursor == "" {
-				break
-			}
-		}
-		return nil
+			return res.NextCursor, nil
+		})
 	})
 	if err != nil {
 		return nil, err

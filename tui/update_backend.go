@@ -175,18 +175,30 @@ func (m *Model) settleStatus(j *job) {
 	}
 }
 
-func (m *Model) onCallDone(msg callDoneMsg) tea.Cmd {
-	j := m.job(msg.id)
+// endJob ends job id: failed (or cancelled) with err, else done, with
+// outcome storing what it produced. It returns the job when it ended done,
+// nil when it failed or is unknown.
+func (m *Model) endJob(id string, err error, outcome func(*job)) *job {
+	j := m.job(id)
 	if j == nil {
 		return nil
 	}
 	defer m.settleStatus(j)
-	if msg.err != nil {
-		j.fail(m.now(), msg.err)
+	if err != nil {
+		j.fail(m.now(), err)
 		return nil
 	}
-	j.ended, j.state, j.result, j.cancel = m.now(), jobDone, msg.result, nil
+	j.ended, j.state, j.cancel = m.now(), jobDone, nil
+	outcome(j)
 	j.touch()
+	return j
+}
+
+func (m *Model) onCallDone(msg callDoneMsg) tea.Cmd {
+	j := m.endJob(msg.id, msg.err, func(j *job) { j.result = msg.result })
+	if j == nil {
+		return nil
+	}
 	if c := confirmationOf(msg.result); c != nil {
 		args := map[string]json.RawMessage{}
 		_ = json.Unmarshal(j.args, &args)
@@ -242,48 +254,20 @@ type runConfirmAction struct {
 }
 
 func (m *Model) onReadDone(msg readDoneMsg) {
-	j := m.job(msg.id)
-	if j == nil {
-		return
-	}
-	defer m.settleStatus(j)
-	if msg.err != nil {
-		j.fail(m.now(), msg.err)
-		return
-	}
-	j.ended, j.state, j.contents, j.cancel = m.now(), jobDone, msg.contents, nil
-	if j.contents == nil {
-		j.contents = []engine.Content{}
-	}
-	j.touch()
+	m.endJob(msg.id, msg.err, func(j *job) {
+		j.contents = msg.contents
+		if j.contents == nil {
+			j.contents = []engine.Content{}
+		}
+	})
 }
 
 func (m *Model) onPromptDone(msg promptDoneMsg) {
-	j := m.job(msg.id)
-	if j == nil {
-		return
-	}
-	defer m.settleStatus(j)
-	if msg.err != nil {
-		j.fail(m.now(), msg.err)
-		return
-	}
-	j.ended, j.state, j.prompt, j.cancel = m.now(), jobDone, msg.res, nil
-	j.touch()
+	m.endJob(msg.id, msg.err, func(j *job) { j.prompt = msg.res })
 }
 
 func (m *Model) onRunDone(msg runDoneMsg) {
-	j := m.job(msg.id)
-	if j == nil {
-		return
-	}
-	defer m.settleStatus(j)
-	if msg.err != nil {
-		j.fail(m.now(), msg.err)
-		return
-	}
-	j.ended, j.state, j.run, j.cancel = m.now(), jobDone, msg.res, nil
-	j.touch()
+	m.endJob(msg.id, msg.err, func(j *job) { j.run = msg.res })
 }
 
 // onAsk opens the dialog for a backend's question.

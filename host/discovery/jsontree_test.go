@@ -3,7 +3,6 @@ package discovery
 import (
 	"bytes"
 	"encoding/json"
-	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -132,12 +131,28 @@ func TestCanonicalNumbers(t *testing.T) {
 		"4.35": "4.35", "2e-3": "0.002", "1.7976931348623157e308": "1.7976931348623157e+308",
 		"5e-324": "5e-324", "1e400": "1e400",
 	} {
-		if got := canonicalNumber(in); got != want {
-			t.Errorf("canonicalNumber(%s) = %s, want %s", in, got, want)
+		if got := string(appendNumber([]byte("x"), in)); got != "x"+want {
+			t.Errorf("appendNumber(%s) = %s, want x%s", in, got, want)
+		}
+		if n := canonicalLen(&node{kind: kNumber, str: in}); n != len(want) {
+			t.Errorf("canonicalLen(%s) = %d, want %d", in, n, len(want))
 		}
 	}
-	if esNumber(math.MaxFloat64) != "1.7976931348623157e+308" {
-		t.Error("max float")
+}
+
+// TestCanonicalLenDoesNotAllocate: the 1 MiB bound is measured on every
+// schema without building its canonical form, numbers (re-formatted) and
+// escaped strings included.
+func TestCanonicalLenDoesNotAllocate(t *testing.T) {
+	n, err := parseJSON([]byte(`{"type":"object","properties":{"a\n\u0001":{"type":"number","minimum":-1.5e-10,"maximum":1e300,"default":9007199254740993},` +
+		`"😀é":{"enum":["x\"y",true,false,null,[1,2.50,"\ud800"]]}},"required":["a\n\u0001"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := len(appendCanonical(nil, n))
+	var got int
+	if allocs := testing.AllocsPerRun(100, func() { got = canonicalLen(n) }); allocs != 0 || got != want {
+		t.Fatalf("canonicalLen = %d (want %d) with %v allocations per run", got, want, allocs)
 	}
 }
 

@@ -1,0 +1,95 @@
+package canonjson
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+)
+
+// maxSafeInteger is ECMAScript's Number.MAX_SAFE_INTEGER (2^53 − 1): the
+// largest magnitude an integer can have and still round-trip through a
+// JavaScript number.
+const maxSafeInteger = 1<<53 - 1
+
+// AppendNumber appends f as ECMAScript Number::toString formats it:
+// shortest round-trip digits, plain notation for 1e-6 <= |f| < 1e21,
+// otherwise exponent notation without a zero-padded exponent ("1e-7",
+// "1e+21"); -0 is "0". NaN and ±Inf have no JSON form and are refused.
+func AppendNumber(dst []byte, f float64) ([]byte, error) {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return nil, &Error{Reason: fmt.Sprintf("the non-finite number %v has no JSON form", f)}
+	}
+	if f == 0 {
+		return append(dst, '0'), nil
+	}
+	abs := math.Abs(f)
+	format := byte('f')
+	if abs < 1e-6 || abs >= 1e21 {
+		format = 'e'
+	}
+	dst = strconv.AppendFloat(dst, f, format, -1, 64)
+	if format == 'e' {
+		// Go writes 1e-07; ECMAScript writes 1e-7.
+		n := len(dst)
+		if n >= 4 && dst[n-4] == 'e' && dst[n-3] == '-' && dst[n-2] == '0' {
+			dst[n-2] = dst[n-1]
+			dst = dst[:n-1]
+		}
+	}
+	return dst, nil
+}
+
+func appendInt(b []byte, v int64) ([]byte, error) {
+	if v > maxSafeInteger || v < -maxSafeInteger {
+		return nil, &Error{Reason: fmt.Sprintf("the integer %d is beyond ±2^53−1 and has no faithful JSON number form", v)}
+	}
+	return strconv.AppendInt(b, v, 10), nil
+}
+
+func appendUint(b []byte, v uint64) ([]byte, error) {
+	if v > maxSafeInteger {
+		return nil, &Error{Reason: fmt.Sprintf("the integer %d is beyond 2^53−1 and has no faithful JSON number form", v)}
+	}
+	return strconv.AppendUint(b, v, 10), nil
+}
+
+// appendLiteral appends the JSON number literal lit as JSON.stringify writes
+// JSON.parse(lit). A literal that is not JSON number syntax, that overflows
+// float64, or that is an integer a float64 cannot hold exactly (so two
+// different integers would share one form) is refused.
+func appendLiteral(b []byte, lit string) ([]byte, error) {
+	if lit == "" || !isDigit(lit[len(lit)-1]) || !(lit[0] == '-' || isDigit(lit[0])) || !json.Valid([]byte(lit)) {
+		return nil, &Error{Reason: fmt.Sprintf("%q is not a JSON number", lit)}
+	}
+	f, err := strconv.ParseFloat(lit, 64)
+	if err != nil || math.IsInf(f, 0) {
+		return nil, &Error{Reason: fmt.Sprintf("the number %s is beyond the float64 range and has no JSON form", lit)}
+	}
+	n := len(b)
+	if b, err = AppendNumber(b, f); err != nil {
+		return nil, err
+	}
+	if isLongInteger(lit) && !sameNumber(lit, string(b[n:])) {
+		return nil, &Error{Reason: fmt.Sprintf("the integer %s is written %s by JavaScript and has no faithful JSON number form", lit, b[n:])}
+	}
+	return b, nil
+}
+
+// isLongInteger reports whether lit is an integer literal with more than 15
+// digits: only those can name an integer no float64 holds (2^53 has 16).
+func isLongInteger(lit string) bool {
+	return len(strings.TrimPrefix(lit, "-")) > 15 && !strings.ContainsAny(lit, ".eE")
+}
+
+// sameNumber reports whether two JSON number literals denote the same
+// rational number.
+func sameNumber(a, b string) bool {
+	x, okx := new(big.Rat).SetString(a)
+	y, oky := new(big.Rat).SetString(b)
+	return okx && oky && x.Cmp(y) == 0
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
