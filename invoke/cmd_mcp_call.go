@@ -205,7 +205,7 @@ func toolNotFound(name string, tools []engine.ToolDef, skipped []engine.SkippedT
 		}
 		sort.Strings(decl)
 		msg += fmt.Sprintf(" (tool names are mcp_<server>_<tool>; declared servers: %s)", strings.Join(decl, ", "))
-	} else if s := suggest(name, names); s != "" {
+	} else if s := engine.Suggest(name, names); s != "" {
 		msg += fmt.Sprintf("; did you mean %s?", s)
 	}
 	if len(servers) == 0 {

@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/spf13/pflag"
+
+	"github.com/relavium/relavium/engine"
 )
 
 // HumanWriter is implemented by results (and errors) that have a human
@@ -334,7 +336,7 @@ func unknownCommand(t *Table, word string) error {
 		}
 	}
 	msg := fmt.Sprintf("unknown command %q", word)
-	if s := suggest(word, names); s != "" {
+	if s := engine.Suggest(word, names); s != "" {
 		msg += fmt.Sprintf("; did you mean %q?", s)
 	}
 	return usageErr(CodeUnknownCommand, "%s (see relavium help)", msg)
@@ -350,7 +352,7 @@ func flagError(t *Table, cmd *Command, err error) error {
 			names = append(names, f.Name)
 		}
 		m := fmt.Sprintf("unknown flag --%s for %q", name, cmd.Name())
-		if s := suggest(name, names); s != "" {
+		if s := engine.Suggest(name, names); s != "" {
 			m += fmt.Sprintf("; did you mean --%s?", s)
 		}
 		return usageErr(CodeUnknownFlag, "%s", m)

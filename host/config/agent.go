@@ -9,6 +9,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/relavium/relavium/engine"
 )
 
 // Agent loads the agent named NAME (<project>/.relavium/agents/NAME.yaml)
@@ -133,7 +135,7 @@ func (c *Config) agentPath(nameOrFile string) (string, bool, error) {
 		for _, f := range files {
 			names = append(names, strings.TrimSuffix(filepath.Base(f), ".yaml"))
 		}
-		return "", false, &AgentNotFoundError{Name: nameOrFile, Dir: p, Available: names, Suggest: suggest(nameOrFile, names), Cause: err}
+		return "", false, &AgentNotFoundError{Name: nameOrFile, Dir: p, Available: names, Suggest: engine.Suggest(nameOrFile, names), Cause: err}
 	}
 	return p, true, nil
 }
@@ -271,7 +273,7 @@ func (l *loader) resolve(d decl, base string, regs []Server) (Server, bool) {
 		}
 		sort.Strings(names)
 		msg := fmt.Sprintf("ref %q names no [[mcp_servers]] registration in %s or %s", d.name, GlobalFile(l.home), ProjectFile(l.project))
-		if s := suggest(d.name, names); s != "" {
+		if s := engine.Suggest(d.name, names); s != "" {
 			msg += fmt.Sprintf("; did you mean %q?", s)
 		}
 		if len(names) > 0 {

@@ -3,6 +3,8 @@ package config
 import (
 	"fmt"
 	"strings"
+
+	"github.com/relavium/relavium/engine"
 )
 
 // checker collects every problem of a load; nothing stops at the first.
@@ -198,7 +200,7 @@ func (c *checker) unknownKeys(t *node, path string, known []string, hint func(st
 		msg := fmt.Sprintf("unknown key %q", f.key)
 		if h := hint(f.key); h != "" {
 			msg += "; " + h
-		} else if s := suggest(f.key, known); s != "" {
+		} else if s := engine.Suggest(f.key, known); s != "" {
 			msg += fmt.Sprintf("; did you mean %q?", s)
 		}
 		msg += " (known: " + strings.Join(known, ", ") + ")"

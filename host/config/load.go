@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/relavium/relavium/engine"
 )
 
 // GlobalFile is <home>/config.toml.
@@ -105,7 +107,7 @@ func (l *loader) configFile(root *node, cfg *Config, seen map[string]Pos) {
 				cfg.Theme = t
 			} else {
 				msg := fmt.Sprintf("unknown theme %q: use one of %s", t, strings.Join(Themes(), ", "))
-				if s := suggest(t, Themes()); s != "" {
+				if s := engine.Suggest(t, Themes()); s != "" {
 					msg += fmt.Sprintf("; did you mean %q?", s)
 				}
 				c.add(CodeTheme, f.at(), "theme", "%s", msg)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/host/netguard"
 )
 
@@ -234,7 +235,7 @@ func transportHint(t string) string {
 	case "stdin", "std", "local", "process", "command", "exec":
 		return `did you mean "stdio"?`
 	}
-	if s := suggest(l, []string{transportStdio, transportHTTP, transportWebsocket}); s != "" {
+	if s := engine.Suggest(l, []string{transportStdio, transportHTTP, transportWebsocket}); s != "" {
 		return fmt.Sprintf("did you mean %q?", s)
 	}
 	return ""
