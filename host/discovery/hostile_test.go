@@ -156,7 +156,7 @@ func TestHostileCatalogues(t *testing.T) {
 					t.Errorf("skipped = %q\nwant      %q", got, wantSkipped)
 				}
 				for _, sk := range cat.Skipped {
-					if sk.Detail == "" || ReasonDescriptions[sk.Code] == "" {
+					if sk.Detail == "" || ReasonDescription(sk.Code) == "" {
 						t.Errorf("row %+v has no detail or an undocumented code", sk)
 					}
 					assertDisplaySafe(t, sk.Tool+sk.Detail)

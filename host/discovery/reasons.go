@@ -44,8 +44,12 @@ const (
 	ReasonSkippedListTruncate = "skipped_list_truncated" // more tools were refused than rows are kept; the detail counts them
 )
 
-// ReasonDescriptions documents every reason code (for the README and `--help`).
-var ReasonDescriptions = map[string]string{
+// ReasonDescription documents a reason code ("" for an unknown one); the
+// README's table lists the same text.
+func ReasonDescription(code string) string { return reasonDescriptions[code] }
+
+// reasonDescriptions documents every reason code.
+var reasonDescriptions = map[string]string{
 	ReasonInvalidTool:            "the tool entry is not an object or a field has the wrong JSON type",
 	ReasonInvalidName:            "the tool name is empty, longer than 128 bytes or outside [A-Za-z0-9_.-]",
 	ReasonDuplicateToolName:      "two tools of one server share a name (case-insensitively); all of them are skipped",
