@@ -144,3 +144,72 @@ func TestCheckEnvAllows(t *testing.T) {
 		}
 	}
 }
+
+// TestDenylistCoversSecurityNotes checks every row of notes/security.md §3
+// "Environment denylist for spawned servers" name by name: each exact name,
+// and for each pattern a name it must catch, refused as written, in lower
+// case and in mixed case.
+func TestDenylistCoversSecurityNotes(t *testing.T) {
+	rows := [][]string{
+		{"LD_PRELOAD", "LD_X", "DYLD_X", "_RLD_X", "_RLDN32_LIST", "LDR_X", "LIBPATH", "SHLIB_PATH"},
+		{"GCONV_PATH"},
+		{"GLIBC_TUNABLES"},
+		{"LOCPATH", "NLSPATH", "PATH_LOCALE", "GETCONF_DIR", "NIS_PATH", "TZDIR"},
+		{"MALLOC_TRACE"},
+		{"HOSTALIASES", "LOCALDOMAIN", "RES_OPTIONS", "RESOLV_HOST_CONF"},
+		{"OPENSSL_CONF", "OPENSSL_ENGINES", "OPENSSL_MODULES"},
+		{"SSLKEYLOGFILE"},
+		{"BASH_ENV", "ENV"},
+		{"BASH_FUNC_X"},
+		{"SHELLOPTS", "BASHOPTS", "PS4"},
+		{"PROMPT_COMMAND"},
+		{"IFS", "CDPATH", "GLOBIGNORE"},
+		{"ZDOTDIR"},
+		{"FPATH", "NULLCMD", "READNULLCMD", "TMPPREFIX"},
+		{"PATH"},
+		{"NODE_OPTIONS"},
+		{"NODE_PATH", "NODE_REPL_EXTERNAL_MODULE"},
+		{"NODE_EXTRA_CA_CERTS", "NODE_TLS_REJECT_UNAUTHORIZED"},
+		{"ELECTRON_RUN_AS_NODE"},
+		{"PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "PYTHONUSERBASE", "PYTHONINSPECT", "PYTHONWARNINGS", "PYTHONBREAKPOINT", "PYTHONX"},
+		{"PERL5OPT", "PERL5LIB", "PERLLIB", "PERL5DB", "PERLIO_DEBUG"},
+		{"RUBYOPT", "RUBYLIB"},
+		{"JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "CLASSPATH"},
+		{"DOTNET_STARTUP_HOOKS", "CORECLR_X", "COR_X", "COMPLUS_X"},
+		{"PHPRC", "PHP_INI_SCAN_DIR"},
+		{"LUA_INIT", "LUA_INIT_5_4", "LUA_PATH", "LUA_PATH_5_4", "LUA_CPATH", "LUA_CPATH_5_4"},
+		{"R_PROFILE", "R_PROFILE_USER", "R_ENVIRON", "R_ENVIRON_USER", "TCLLIBPATH"},
+		{"NPM_CONFIG_X", "YARN_X", "PNPM_X", "COREPACK_X", "BUN_X"},
+		{"PIP_X", "UV_X", "PIPX_X"},
+		{"GOFLAGS", "GOTOOLCHAIN", "GOPROXY", "GONOPROXY", "GOPRIVATE", "GOSUMDB", "GONOSUMDB", "GONOSUMCHECK",
+			"GOINSECURE", "GOENV", "GOROOT", "GOPATH", "GOBIN", "GOEXPERIMENT", "CGO_X"},
+		{"RUSTC_WRAPPER", "RUSTFLAGS", "CARGO_X"},
+		{"DOCKER_HOST", "DOCKER_CONFIG", "DOCKER_CONTEXT"},
+		{"GIT_X", "GIT_SSH_COMMAND", "GIT_ASKPASS", "GIT_CONFIG_COUNT", "GIT_CONFIG_KEY_0", "GIT_CONFIG_VALUE_0",
+			"GIT_EXEC_PATH", "GIT_TEMPLATE_DIR", "GIT_EXTERNAL_DIFF", "GIT_PAGER", "GIT_EDITOR", "SSH_ASKPASS", "SUDO_ASKPASS"},
+		{"PAGER", "EDITOR", "VISUAL", "BROWSER", "LESSOPEN", "LESSCLOSE", "MANPAGER"},
+		{"TERMINFO", "TERMINFO_DIRS", "TERMCAP", "TERMPATH", "KRB5_CONFIG", "KRB5_KTNAME"},
+		{"HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"},
+		{"SSL_CERT_FILE", "SSL_CERT_DIR", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "GIT_SSL_NO_VERIFY"},
+	}
+	for _, row := range rows {
+		for _, name := range row {
+			mixed := []byte(strings.ToLower(name))
+			for i := 0; i < len(mixed); i += 2 {
+				mixed[i] = strings.ToUpper(string(mixed[i]))[0]
+			}
+			for _, n := range []string{name, strings.ToLower(name), string(mixed)} {
+				var ee *EnvError
+				if err := CheckEnv(n, "x"); !errors.As(err, &ee) {
+					t.Errorf("CheckEnv(%q) = %v: notes/security.md §3 denies it", n, err)
+				}
+			}
+		}
+	}
+	// The exceptions the notes name stay allowed, in any case.
+	for _, n := range []string{"PYTHONUNBUFFERED", "PYTHONIOENCODING", "PYTHONUTF8", "PYTHONDONTWRITEBYTECODE", "UV_THREADPOOL_SIZE", "Uv_ThreadPool_Size"} {
+		if err := CheckEnv(n, "1"); err != nil {
+			t.Errorf("CheckEnv(%q) = %v: the notes except it", n, err)
+		}
+	}
+}

@@ -365,16 +365,16 @@ func consentNothingToGrant(target string, byDigest bool, rows []consentRow) erro
 			declared = append(declared, consent.Display(r.server.Name)+" (cannot be resolved)")
 		}
 	}
-	list := "no stdio server is declared"
-	if len(declared) > 0 {
-		list = "declared: " + strings.Join(declared, ", ")
-	}
 	what := "is named " + consent.Display(target)
 	if byDigest {
 		what = "has digest " + target
 	}
+	if len(declared) == 0 {
+		return &consent.Error{ErrCode: consent.CodeNoStdioServers, Exit: ExitUsage,
+			Msg: fmt.Sprintf("nothing to grant: no stdio server is declared, so none %s (network servers need no consent)", what)}
+	}
 	return &consent.Error{ErrCode: consent.CodeNothingToGrant, Exit: ExitUsage,
-		Msg: fmt.Sprintf("no declared stdio server %s (%s)", what, list)}
+		Msg: fmt.Sprintf("no declared stdio server %s (declared: %s)", what, strings.Join(declared, ", "))}
 }
 
 // consentLooksLikeDigest tells a digest argument ("v1:…", any "vN:") from a

@@ -294,3 +294,26 @@ func TestConsentEmptyConfig(t *testing.T) {
 		t.Fatal("reading created the store")
 	}
 }
+
+// TestConsentGrantWithNothingDeclared: `consent grant` in a project that
+// declares no stdio server at all is E317 (nothing to grant), exit 2, and
+// writes nothing — not E313, which is for a name or digest that matches none
+// of the servers that are declared.
+func TestConsentGrantWithNothingDeclared(t *testing.T) {
+	w := newWorld(t)
+	for _, target := range []string{"spy", "v1:" + strings.Repeat("a", 64)} {
+		env, r := w.json("consent", "grant", target)
+		w.fail(r, env, "E317", 2, "no stdio server is declared")
+	}
+	w.config(`
+[[mcp_servers]]
+name = "docs"
+transport = "http"
+url = "https://docs.example/mcp"
+`)
+	env, r := w.json("consent", "grant", "docs")
+	w.fail(r, env, "E317", 2, "no stdio server is declared")
+	if _, err := os.Stat(w.storePath()); !os.IsNotExist(err) {
+		t.Fatal("a refused grant created the store")
+	}
+}

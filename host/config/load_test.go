@@ -298,3 +298,26 @@ func TestErrorRendering(t *testing.T) {
 		t.Errorf("message %q", ce.Message())
 	}
 }
+
+// TestValidateReportArraysAreNeverNull: the report `config validate --json`
+// carries has arrays, never null, when a configuration has no problem and
+// no warning — the same shape as the error's data.
+func TestValidateReportArraysAreNeverNull(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		projectTOML: "[[mcp_servers]]\nname = \"x\"\ntransport = \"stdio\"\ncommand = \"/bin/true\"\n",
+	})
+	rep, err := Validate(filepath.Join(root, "home"), filepath.Join(root, "project"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), "null") {
+		t.Fatalf("report holds a null: %s", b)
+	}
+	if !strings.Contains(string(b), `"warnings":[]`) {
+		t.Fatalf("report lacks an empty warnings array: %s", b)
+	}
+}

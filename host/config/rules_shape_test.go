@@ -68,6 +68,14 @@ func TestRuleType(t *testing.T) {
 			{code: CodeType, file: agentYAML, line: 7, col: 12, field: "mcp_servers[0].args[0]"},
 			{code: CodeType, file: agentYAML, line: 8, col: 5, field: "mcp_servers[1]"},
 		}},
+		{name: "an array inside an array points at its own bracket", files: map[string]string{globalTOML: "[[mcp_servers]]\nname = \"a\"\ntransport = \"stdio\"\ncommand = \"/bin/true\"\nargs = [ \"ok\",\n   1, [\"n\"],\n  [ [ \"deep\" ] ], [] ]\n"}, want: []want{
+			// An empty array has nothing inside to find its bracket from: it
+			// points at the enclosing array.
+			{code: CodeType, file: globalTOML, line: 5, col: 8, field: "mcp_servers[0].args[4]", msg: "got an array"},
+			{code: CodeType, file: globalTOML, line: 6, col: 4, field: "mcp_servers[0].args[1]", msg: "got an integer"},
+			{code: CodeType, file: globalTOML, line: 6, col: 7, field: "mcp_servers[0].args[2]", msg: "got an array"},
+			{code: CodeType, file: globalTOML, line: 7, col: 3, field: "mcp_servers[0].args[3]", msg: "got an array"},
+		}},
 		{name: "mcp_servers as a single table", files: map[string]string{globalTOML: "[mcp_servers]\nname = \"a\"\n"}, want: []want{
 			{code: CodeType, file: globalTOML, line: 1, col: 2, field: "mcp_servers", msg: "[[mcp_servers]]"},
 		}},

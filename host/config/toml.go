@@ -92,7 +92,7 @@ func (r *tomlReader) keyValue(tbl *node, e *unstable.Node) {
 	}
 	t := r.walk(tbl, parts[:len(parts)-1])
 	last := parts[len(parts)-1]
-	v := r.value(e.Value())
+	v, _ := r.value(e.Value())
 	if v.pos.Line == 0 {
 		v.pos = r.valueStart(last.end)
 	}
@@ -174,8 +174,14 @@ func (r *tomlReader) arrayTable(root *node, parts []keyPart) *node {
 	return elem
 }
 
-func (r *tomlReader) value(v *unstable.Node) *node {
-	n := &node{pos: r.pos(v.Raw), spelled: string(v.Data)}
+// value converts one value. start is the byte offset where the value is
+// written, or -1 when it cannot be known (an array with nothing inside).
+func (r *tomlReader) value(v *unstable.Node) (n *node, start int) {
+	n = &node{pos: r.pos(v.Raw), spelled: string(v.Data)}
+	start = -1
+	if v.Raw.Length > 0 {
+		start = int(v.Raw.Offset)
+	}
 	switch v.Kind {
 	case unstable.String:
 		n.kind, n.str = kindString, string(v.Data)
@@ -196,12 +202,22 @@ func (r *tomlReader) value(v *unstable.Node) *node {
 	case unstable.Array:
 		n.kind = kindArray
 		it := v.Children()
+		first := -1
 		for it.Next() {
 			c := it.Node()
 			if c.Kind == unstable.Comment {
 				continue
 			}
-			n.items = append(n.items, r.value(c))
+			item, at := r.value(c)
+			if len(n.items) == 0 {
+				first = at
+			}
+			n.items = append(n.items, item)
+		}
+		// The parser records no range for an array: its '[' is found just
+		// before its first element, when only blanks lie between them.
+		if start = r.openBracket(first); start >= 0 {
+			n.pos = r.pos(unstable.Range{Offset: uint32(start), Length: 1}) //nolint:gosec // config files are bounded to 1 MiB
 		}
 	case unstable.InlineTable:
 		n.kind = kindTable
@@ -214,5 +230,25 @@ func (r *tomlReader) value(v *unstable.Node) *node {
 	default:
 		n.kind = kindOther
 	}
-	return n
+	return n, start
+}
+
+// openBracket returns the offset of the '[' that opens an array whose first
+// element starts at off, or -1 when off is unknown or anything but blanks
+// (a comment) lies between them.
+func (r *tomlReader) openBracket(off int) int {
+	data := r.p.Data()
+	if off < 0 || off > len(data) {
+		return -1
+	}
+	for i := off - 1; i >= 0; i-- {
+		switch data[i] {
+		case ' ', '\t', '\n', '\r':
+			continue
+		case '[':
+			return i
+		}
+		return -1
+	}
+	return -1
 }

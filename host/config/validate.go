@@ -61,6 +61,6 @@ func Validate(home, project string) (*Report, error) {
 		l.c.add(CodeAgentName, Pos{File: s, Line: 1, Col: 1}, "", "agent files end in .yaml, so --agent never reads this one: rename it to %s.yaml", strings.TrimSuffix(filepath.Base(s), ".yml"))
 	}
 	rep.Files = append([]string{}, l.files...)
-	rep.Warnings = sortProblems(l.c.warnings, l.files)
+	rep.Warnings = nonNil(sortProblems(l.c.warnings, l.files))
 	return rep, l.err()
 }
