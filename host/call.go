@@ -88,7 +88,11 @@ func (h *Host) Call(ctx context.Context, id engine.ToolID, args json.RawMessage,
 		}
 		return nil, c.callFailure(ctx, tctx, deadline, t.def.Name, err)
 	}
-	return convertResult(t.def.Name, res)
+	out, err := convertResult(t.def.Name, res)
+	if he := (*Error)(nil); errors.As(err, &he) {
+		he.Server = c.srv.Name // the envelope names the server, as for every call failure
+	}
+	return out, err
 }
 
 // callFailure classifies a failed call when it is classified: the caller's
@@ -115,7 +119,7 @@ func (c *conn) callFailure(ctx, tctx context.Context, deadline *deadlineCause, t
 		return &Error{ErrCode: CodeServerExited, Server: c.srv.Name, Msg: tool + ": the server exited during the call",
 			ExitStatus: ch.exitStatus(), StderrTail: ch.ring.Tail(c.secrets)}
 	}
-	return &Error{ErrCode: CodeCallFailed, Server: c.srv.Name, Msg: tool + " failed", Cause: err}
+	return &Error{ErrCode: CodeCallFailed, Server: c.srv.Name, Msg: tool + " failed", Cause: c.redactErr(err)}
 }
 
 // convertResult turns the SDK result into the engine's, enforcing the 1 MiB

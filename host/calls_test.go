@@ -9,7 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/host/discovery"
 )
 
 func TestCallDeadlineAndCancellationAreDistinct(t *testing.T) {
@@ -130,6 +133,9 @@ func TestResultTextOverOneMiBFailsTheCall(t *testing.T) {
 	if codeOf(err) != CodeResultTooLarge || res != nil {
 		t.Errorf("1 MiB + 1: res=%v err=%v", res != nil, err)
 	}
+	if he := (*Error)(nil); !errors.As(err, &he) || he.Server != "b" {
+		t.Errorf("the oversized-result failure does not name its server: %v", err)
+	}
 }
 
 func TestServerLogsBecomeEvents(t *testing.T) {
@@ -245,5 +251,34 @@ func TestSchemaDefaults(t *testing.T) {
 	}
 	if _, ok := SchemaDefaults(json.RawMessage(`{"type":"object","properties":{"b":{"type":"integer"}},"required":["b"]}`)); ok {
 		t.Error("a required property without a default was accepted")
+	}
+}
+
+// The tools/list walk outliving its deadline is a deadline failure (the
+// walk's own E584), not a generic discovery failure, and not a
+// cancellation.
+func TestDiscoveryDeadlineIsADeadline(t *testing.T) {
+	s := inprocServer()
+	release := make(chan struct{})
+	defer close(release)
+	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method == "tools/list" {
+				select {
+				case <-ctx.Done():
+				case <-release:
+				}
+			}
+			return next(ctx, method, req)
+		}
+	})
+	_, err := Start(context.Background(), Options{Servers: []Server{memoryServer(t, "m", s)},
+		Timeouts: Timeouts{Discovery: 200 * time.Millisecond}})
+	var se *StartError
+	if !errors.As(err, &se) || len(se.Failures) != 1 {
+		t.Fatalf("err = %v", err)
+	}
+	if f := se.Failures[0]; f.ErrCode != discovery.CodeDeadline || !IsDeadline(f) || IsCancelled(f) {
+		t.Errorf("failure = %v, want the discovery deadline %s", f, discovery.CodeDeadline)
 	}
 }

@@ -147,7 +147,9 @@ func (c *conn) setup(ctx context.Context, cs *mcp.ClientSession) *Error {
 		case ctx.Err() != nil:
 			return c.failure0(CodeCallCancelled, "tools/list cancelled", context.Cause(ctx))
 		case errors.Is(context.Cause(dctx), cause):
-			return c.failure0(CodeDiscoveryFailed, cause.Error(), err)
+			// The walk's own deadline code: a deadline, never reported as
+			// the cancellation the walk saw its context end with.
+			return c.withProcess(c.failure0(discovery.CodeDeadline, cause.Error(), nil))
 		}
 		// discovery's own codes (cursor loop, page cap, malformed page, its
 		// deadline) say what went wrong; keep them.
@@ -211,7 +213,7 @@ func (c *conn) connectFailure(ctx, cctx context.Context, cause *deadlineCause, e
 
 // failure0 builds a failure of this server.
 func (c *conn) failure0(code, msg string, cause error) *Error {
-	return &Error{ErrCode: code, Server: c.srv.Name, Msg: msg, Cause: cause}
+	return &Error{ErrCode: code, Server: c.srv.Name, Msg: msg, Cause: c.redactErr(cause)}
 }
 
 // withProcess adds the child's exit status (if it exited by itself) to a

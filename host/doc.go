@@ -17,7 +17,7 @@
 //     guard (guarded.go): there is no other http client in host.
 //   - Deadlines (stdio 120 s spawn→initialize, network 30 s, connect_timeout_ms
 //     up to 10 min; 60 s for the whole tools/list walk; 60 s per call) and
-//     cancellation are distinct typed failures (E502/E510 vs E511), classified
+//     cancellation are distinct typed failures (E502/E584/E510 vs E511), classified
 //     when classified: the caller's cancellation wins.
 //   - Calls are routed by engine.ToolID, validated by discovery before
 //     dispatch; a result whose text exceeds 1 MiB fails (E512); isError is a

@@ -1,6 +1,8 @@
 package host
 
 import (
+	"errors"
+	"fmt"
 	"sort"
 	"strings"
 
@@ -28,7 +30,8 @@ func inBaseEnv(name string) bool {
 // names (a value that begins "()" — an exported shell function — is
 // dropped), then the declared entries in order with every secret reference
 // resolved. secrets receives name → value of every secret injected, for
-// redaction. A missing secret is an authored error (exit 2).
+// redaction. A missing secret is an authored error (exit 2) naming every
+// secret the server lacks.
 func childEnv(server string, ambient []string, declared []consent.EnvEntry, store SecretStore, secrets map[string]string) ([]string, error) {
 	vals := map[string]string{}
 	for _, kv := range ambient {
@@ -38,10 +41,15 @@ func childEnv(server string, ambient []string, declared []consent.EnvEntry, stor
 		}
 		vals[name] = v
 	}
+	var missing []*Error
 	for _, e := range declared {
 		switch e.Kind {
 		case consent.KindSecretRef:
 			v, err := lookupSecret(server, e, store)
+			if he := (*Error)(nil); errors.As(err, &he) && he.ErrCode == CodeSecretMissing {
+				missing = append(missing, he)
+				continue
+			}
 			if err != nil {
 				return nil, err
 			}
@@ -51,12 +59,41 @@ func childEnv(server string, ambient []string, declared []consent.EnvEntry, stor
 			vals[e.Name] = e.Value
 		}
 	}
+	if len(missing) > 0 {
+		return nil, missingSecrets(missing)
+	}
 	out := make([]string, 0, len(vals))
 	for k, v := range vals {
 		out = append(out, k+"="+v)
 	}
 	sort.Strings(out)
 	return out, nil
+}
+
+// missingSecrets is one E520 naming every missing secret (a person fixes
+// them all in one go, not one run at a time).
+func missingSecrets(missing []*Error) error {
+	if len(missing) == 1 {
+		return missing[0]
+	}
+	parts := make([]string, len(missing))
+	for i, m := range missing {
+		parts[i] = m.Message()
+	}
+	return &Error{ErrCode: CodeSecretMissing, Exit: exitUsage, parts: missing,
+		Msg: fmt.Sprintf("%d secrets are not set: %s", len(missing), strings.Join(parts, "; "))}
+}
+
+// missingOf lists the E520 parts of err (nil when err is something else).
+func missingOf(err error) []*Error {
+	var he *Error
+	if !errors.As(err, &he) || he.ErrCode != CodeSecretMissing {
+		return nil
+	}
+	if len(he.parts) > 0 {
+		return he.parts
+	}
+	return []*Error{he}
 }
 
 func lookupSecret(server string, e consent.EnvEntry, store SecretStore) (string, error) {

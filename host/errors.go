@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/relavium/relavium/host/discovery"
 )
 
 // Error codes owned by package host (E500–E549). They are stable: the README
@@ -57,6 +59,8 @@ type Error struct {
 	// "signal: killed"), when it did.
 	ExitStatus string
 	Data       any
+
+	parts []*Error // an E520 naming several missing secrets: each of them
 }
 
 func (e *Error) Error() string {
@@ -191,10 +195,12 @@ func (e *StartError) WriteHuman(w io.Writer) error {
 	return err
 }
 
-// IsDeadline reports whether err is a connect or call deadline failure.
+// IsDeadline reports whether err is a connect, discovery or call deadline
+// failure.
 func IsDeadline(err error) bool {
 	var he *Error
-	return errors.As(err, &he) && (he.ErrCode == CodeConnectDeadline || he.ErrCode == CodeCallDeadline)
+	return errors.As(err, &he) && (he.ErrCode == CodeConnectDeadline || he.ErrCode == CodeCallDeadline ||
+		he.ErrCode == discovery.CodeDeadline)
 }
 
 // IsCancelled reports whether err is a cancellation (as opposed to a

@@ -70,13 +70,24 @@ func Start(ctx context.Context, opts Options) (*Host, error) {
 	}
 	// Every secret is resolved before anything is spawned or dialled: a
 	// missing one is an authored error and must not leave half a start.
+	// Every missing secret of every server is named at once.
+	var missing []*Error
 	for i := range opts.Servers {
 		c := newConn(h, opts.Servers[i])
 		if err := c.prepare(); err != nil {
+			if m := missingOf(err); m != nil {
+				missing = append(missing, m...)
+				continue
+			}
 			cancel(err)
 			return nil, err
 		}
 		h.conns = append(h.conns, c)
+	}
+	if len(missing) > 0 {
+		err := missingSecrets(missing)
+		cancel(err)
+		return nil, err
 	}
 	var wg sync.WaitGroup
 	for _, c := range h.conns {
@@ -129,6 +140,11 @@ func checkOptions(o *Options) error {
 		case s.Transport == TransportHTTP, s.Transport == TransportSSE, s.Transport == TransportWebsocket:
 			if s.Target == nil || o.Guard == nil {
 				return bad("%s server %s needs a Target admitted by Options.Guard", s.Transport, s.Name)
+			}
+			if s.Target.Transport() != s.Transport {
+				// The guard's rules differ per transport (a websocket must be
+				// local): a target is used only as what it was admitted for.
+				return bad("%s server %s was admitted by the guard for %s", s.Transport, s.Name, s.Target.Transport())
 			}
 		default:
 			return bad("server %s has unknown transport %q", s.Name, s.Transport)

@@ -2,7 +2,10 @@ package host
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"net"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -120,5 +123,57 @@ func TestInMemoryServer(t *testing.T) {
 	var n int
 	if _, err := callTool(t, h, context.Background(), "mcp_m_progress", `{"steps":100}`, engine.CallOptions{OnProgress: func(engine.Progress) { n++ }}); err != nil || n != 100 {
 		t.Errorf("progress: %d, %v", n, err)
+	}
+}
+
+// A network url's query and fragment may carry a credential: the status
+// shows the url redacted, and so must every error and event, including the
+// transport errors that quote the request url.
+func TestNetworkErrorsNeverShowTheURLQuery(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := "http://" + ln.Addr().String()
+	_ = ln.Close() // nothing listens: the dial is refused
+	g := netguard.New()
+	rec := &recorder{}
+	s := networkServer(t, g, "q", TransportHTTP, closed+"/mcp?token=SECRETQ#frag")
+	_, err = Start(context.Background(), Options{Guard: g, Emitter: rec, Servers: []Server{s}})
+	var se *StartError
+	if !errors.As(err, &se) {
+		t.Fatalf("err = %v", err)
+	}
+	var human strings.Builder
+	_ = se.WriteHuman(&human)
+	st, _ := json.Marshal(se.Servers)
+	for what, text := range map[string]string{"error": err.Error(), "human": human.String(), "status": string(st), "events": rec.dump(t)} {
+		if strings.Contains(text, "SECRETQ") || strings.Contains(text, "frag") {
+			t.Errorf("%s shows the url's query: %s", what, text)
+		}
+	}
+	if !strings.Contains(err.Error(), closed+"/mcp") {
+		t.Errorf("the error no longer names the (redacted) url: %v", err)
+	}
+
+	// A call's transport failure is redacted the same way.
+	c := &conn{srv: s, ctx: context.Background()}
+	d := &deadlineCause{what: "tools/call x", d: time.Minute}
+	cerr := c.callFailure(context.Background(), context.Background(), d, "x",
+		fmt.Errorf("calling \"tools/call\": Post %q: EOF", closed+"/mcp?token=SECRETQ"))
+	var re *redactedError
+	if codeOf(cerr) != CodeCallFailed || strings.Contains(cerr.Error(), "SECRETQ") || !errors.As(cerr, &re) || !strings.Contains(re.err.Error(), "SECRETQ") {
+		t.Errorf("call failure = %v", cerr)
+	}
+}
+
+// A target is used only with the transport the guard admitted it for: the
+// guard's rules differ per transport (a websocket must be local).
+func TestTargetIsUsedOnlyAsAdmitted(t *testing.T) {
+	g := netguard.New()
+	s := networkServer(t, g, "x", TransportHTTP, "http://127.0.0.1:1/mcp")
+	s.Transport = TransportWebsocket
+	if _, err := Start(context.Background(), Options{Guard: g, Servers: []Server{s}}); codeOf(err) != CodeBadOptions {
+		t.Errorf("an http target used as websocket: %v", err)
 	}
 }

@@ -24,8 +24,8 @@ func (c *conn) onLog(_ context.Context, req *mcp.LoggingMessageRequest) {
 	c.h.em.Emit(engine.Event{Type: engine.EventToolLog, Data: engine.ToolLogData{LogEntry: engine.LogEntry{
 		Server: c.srv.Name,
 		Level:  string(p.Level),
-		Logger: p.Logger,
-		Data:   data,
+		Logger: c.redactText(p.Logger),
+		Data:   c.redactJSON(data),
 	}}})
 }
 
@@ -59,7 +59,7 @@ func (c *conn) onElicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.Elici
 			schema = b
 		}
 	}
-	ereq := engine.ElicitRequest{Server: c.srv.Name, Message: req.Params.Message, Schema: schema}
+	ereq := engine.ElicitRequest{Server: c.srv.Name, Message: c.redactText(req.Params.Message), Schema: c.redactJSON(schema)}
 	c.h.em.Emit(engine.Event{Type: engine.EventElicitationRequest, Data: ereq})
 
 	ectx, cancel := context.WithCancelCause(ctx)

@@ -113,5 +113,5 @@ func (c *conn) onProgress(_ context.Context, req *mcp.ProgressNotificationClient
 		return
 	}
 	p := req.Params
-	c.h.router.deliver(p.ProgressToken, engine.Progress{Progress: p.Progress, Total: p.Total, Message: p.Message})
+	c.h.router.deliver(p.ProgressToken, engine.Progress{Progress: p.Progress, Total: p.Total, Message: c.redactText(p.Message)})
 }

@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -326,4 +327,74 @@ func TestToolPinsAcrossConnects(t *testing.T) {
 	if err != nil || st.Mode().Perm() != 0o600 {
 		t.Errorf("tool pins: %v %v", st, err)
 	}
+}
+
+// A server that quotes its injected secret back (in a protocol error, a log
+// notification, a progress message) never gets it into an error or an
+// event: host shows the {{secrets.NAME}} reference instead.
+func TestSecretsNeverReachErrorsOrEventsThroughTheServer(t *testing.T) {
+	const secret = `s3cr3t"<&>-value`
+	rec := &recorder{}
+	h := startHost(t, Options{
+		Servers: []Server{stdioServer(t, "s", "ok", consent.EnvVar{Name: "API_TOKEN", Value: "{{secrets.api-token}}"})},
+		Emitter: rec,
+		Secrets: SecretChain{EnvSecrets{LookupEnv: func(k string) (string, bool) {
+			return secret, k == "RELAVIUM_SECRET_API_TOKEN"
+		}}},
+	})
+	var progress []string
+	_, err := callTool(t, h, context.Background(), "mcp_s_leak", `{"name":"API_TOKEN"}`, engine.CallOptions{
+		OnProgress: func(p engine.Progress) { progress = append(progress, p.Message) },
+	})
+	if codeOf(err) != CodeCallFailed || strings.Contains(err.Error(), secret) || !strings.Contains(err.Error(), "{{secrets.api-token}}") {
+		t.Errorf("err = %v", err)
+	}
+	if len(progress) != 1 || progress[0] != "using {{secrets.api-token}}" {
+		t.Errorf("progress = %q", progress)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for len(rec.ofType(engine.EventToolLog)) < 1 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	logs := rec.ofType(engine.EventToolLog)
+	if len(logs) != 1 {
+		t.Fatalf("%d log events, want 1", len(logs))
+	}
+	d := logs[0].Data.(engine.ToolLogData)
+	var data map[string]string
+	if err := json.Unmarshal(d.Data, &data); err != nil || data["token"] != "{{secrets.api-token}}" ||
+		data["quoted"] != `"{{secrets.api-token}}"` || d.Logger != "leak {{secrets.api-token}}" {
+		t.Errorf("log = %s %s (%v)", d.Logger, d.Data, err)
+	}
+	_ = h.Close()
+	if dump := rec.dump(t); strings.Contains(dump, "s3cr3t") {
+		t.Errorf("an event carries the secret value: %s", dump)
+	}
+}
+
+// Fail-loud names every missing secret of every server at once, still
+// before anything is spawned.
+func TestEveryMissingSecretIsNamedBeforeAnySpawn(t *testing.T) {
+	opts := Options{
+		Servers: []Server{
+			stdioServer(t, "a", "ok", consent.EnvVar{Name: "ONE", Value: "{{secrets.one}}"}, consent.EnvVar{Name: "TWO", Value: "{{secrets.two}}"}),
+			stdioServer(t, "b", "ok"),
+			stdioServer(t, "c", "ok", consent.EnvVar{Name: "THREE", Value: "{{secrets.three}}"}),
+		},
+		Secrets: SecretChain{EnvSecrets{LookupEnv: func(string) (string, bool) { return "", false }}},
+	}
+	_, err := Start(context.Background(), opts)
+	if codeOf(err) != CodeSecretMissing {
+		t.Fatalf("err = %v", err)
+	}
+	for _, want := range []string{"RELAVIUM_SECRET_ONE", "RELAVIUM_SECRET_TWO", "RELAVIUM_SECRET_THREE", "server a", "server c"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("the error does not name %s: %v", want, err)
+		}
+	}
+	var he *Error
+	if !errors.As(err, &he) || he.ExitCode() != exitUsage {
+		t.Errorf("exit code of %v is not 2", err)
+	}
+	assertNoProcesses(t)
 }

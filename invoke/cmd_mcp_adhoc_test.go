@@ -50,6 +50,12 @@ func TestMCPAdhocTargets(t *testing.T) {
 	if r.code != 2 || r.errCode() != "E560" {
 		t.Errorf("loopback without opt-in: %d %s", r.code, r.stdout)
 	}
+	// ... and the remedy names the flag that opts in, not a config field.
+	for _, out := range []string{r.stdout, r.stderr} {
+		if !strings.Contains(out, "pass --allow-local-endpoint") || strings.Contains(out, "allow_local_endpoint") {
+			t.Errorf("the ad-hoc remedy does not name --allow-local-endpoint: %s", out)
+		}
+	}
 	r = e.run(t, nil, "mcp", "ls", "--url", url, "--stdio", "x", "--json")
 	if r.code != 2 || r.errCode() != "E544" {
 		t.Errorf("--url and --stdio: %d %s", r.code, r.stdout)

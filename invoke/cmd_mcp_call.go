@@ -215,12 +215,22 @@ func toolNotFound(name string, tools []engine.ToolDef, skipped []engine.SkippedT
 }
 
 // callArgs reads --args (one JSON object) or KEY=VALUE words; not both.
+// Everything that can be checked without the tool's schema is checked here,
+// before anything is resolved, spawned or dialled: a usage mistake exits 2
+// having started nothing.
 func callArgs(inv *Invocation) (string, []string, error) {
 	kv := inv.Args[1:]
 	if inv.Changed("args") && len(kv) > 0 {
 		return "", nil, &host.Error{ErrCode: host.CodeBadCallArgs, Exit: ExitUsage, Msg: "give the arguments as --args JSON or as KEY=VALUE words, not both"}
 	}
-	return inv.String("args"), kv, nil
+	if inv.Changed("timeout") && inv.Duration("timeout") <= 0 {
+		return "", nil, usageErr(CodeBadFlag, "--timeout must be positive, e.g. 60s")
+	}
+	argText := inv.String("args")
+	if _, err := buildArgs(argText, kv, nil); err != nil {
+		return "", nil, err
+	}
+	return argText, kv, nil
 }
 
 // buildArgs makes the call's JSON object. KEY=VALUE values are parsed as

@@ -285,3 +285,35 @@ func TestMCPCallSignalReapsChildrenAndGrandchildren(t *testing.T) {
 		})
 	}
 }
+
+// A usage mistake in mcp call's own arguments exits 2 before anything is
+// spawned: the server is never started for a call that cannot be made.
+func TestMCPCallUsageMistakesExitTwoBeforeAnySpawn(t *testing.T) {
+	e := newMCPE2E(t)
+	e.declare(t, map[string]string{"ok": "ok"}, "")
+	r := e.run(t, nil, "mcp", "ls", "--json")
+	allow := allowFlags(r.pendingDigests(t))
+	for _, tc := range []struct {
+		name string
+		args []string
+		err  string
+	}{
+		{"not KEY=VALUE", []string{"mcp_ok_echo", "message"}, "E541"},
+		{"empty key", []string{"mcp_ok_echo", "=x"}, "E541"},
+		{"key twice", []string{"mcp_ok_echo", "message=a", "message=b"}, "E541"},
+		{"--args not JSON", []string{"mcp_ok_echo", "--args", "nope"}, "E541"},
+		{"--args not an object", []string{"mcp_ok_echo", "--args", "[1]"}, "E541"},
+		{"negative --timeout", []string{"mcp_ok_echo", "message=a", "--timeout", "-1s"}, "E102"},
+		{"zero --timeout", []string{"mcp_ok_echo", "message=a", "--timeout", "0s"}, "E102"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := e.run(t, nil, append(append([]string{"mcp", "call", "--json"}, tc.args...), allow...)...)
+			if r.code != 2 || r.errCode() != tc.err {
+				t.Errorf("exit %d code %s, want 2 %s\n%s\n%s", r.code, r.errCode(), tc.err, r.stdout, r.stderr)
+			}
+			if strings.Contains(r.stderr, "ready") || strings.Contains(r.stderr, "pid") {
+				t.Errorf("a server was started for a call that could not be made:\n%s", r.stderr)
+			}
+		})
+	}
+}

@@ -151,13 +151,35 @@ func connectWith(ctx context.Context, inv *Invocation, servers []config.Server, 
 			}
 			t, err := guard.Admit(s.URL, s.Transport, s.AllowLocalEndpoint)
 			if err != nil {
-				return nil, withSource(err, s)
+				return nil, withSource(adhocRefusal(err, s), s)
 			}
 			hs.Target = t
 		}
 		opts.Servers = append(opts.Servers, hs)
 	}
 	return host.Start(ctx, opts)
+}
+
+// adhocOptIn rewords the guard's remedies for the ad-hoc --url server,
+// whose local opt-in is the --allow-local-endpoint flag, not a config field
+// a person would look for and not find.
+var adhocOptIn = strings.NewReplacer(
+	"the server does not set allow_local_endpoint", "--allow-local-endpoint was not given",
+	"set allow_local_endpoint = true on this server", "pass --allow-local-endpoint",
+	"set allow_local_endpoint = true", "pass --allow-local-endpoint",
+	"declared local (allow_local_endpoint)", "opted in with --allow-local-endpoint",
+)
+
+// adhocRefusal is err, with the remedy of a guard refusal of the ad-hoc
+// --url server in the flag's terms.
+func adhocRefusal(err error, s config.Server) error {
+	ge, ok := netguard.AsRefusal(err)
+	if !ok || s.Name != adhocServer || s.Pos.File != "" {
+		return err
+	}
+	r := *ge
+	r.Msg, r.Remedy = adhocOptIn.Replace(r.Msg), adhocOptIn.Replace(r.Remedy)
+	return &r
 }
 
 // declarationOf is a config server as consent resolves it.

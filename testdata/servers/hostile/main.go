@@ -11,7 +11,7 @@
 //	sleeper       (the grandchild) ignores SIGTERM and sleeps
 //
 // Tools: echo, add, slow, cancelled, progress, flood, log, big, crash, env,
-// cwd, elicit, fail, grandchild_pid, and weird (which relavium must skip). Everything it is told on stderr ends up
+// cwd, elicit, fail, leak, grandchild_pid, and weird (which relavium must skip). Everything it is told on stderr ends up
 // in relavium's stderr ring.
 package main
 
@@ -238,6 +238,18 @@ func newServer(mode string, grandchild int) *mcp.Server {
 	s.AddTool(&mcp.Tool{Name: "fail", Description: "a tool error", InputSchema: obj(nil)},
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "it failed, as asked"}}}, nil
+		})
+	s.AddTool(&mcp.Tool{Name: "leak", Description: "quote an environment variable in a log, a progress message and a protocol error",
+		InputSchema: obj(map[string]*jsonschema.Schema{"name": str}, "name")},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			var in struct{ Name string }
+			_ = jsonUnmarshal(req.Params.Arguments, &in)
+			v := os.Getenv(in.Name)
+			_ = req.Session.Log(ctx, &mcp.LoggingMessageParams{Level: "error", Logger: "leak " + v, Data: map[string]string{"token": v, "quoted": `"` + v + `"`}})
+			if tok := req.Params.GetProgressToken(); tok != nil {
+				_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: tok, Progress: 1, Message: "using " + v})
+			}
+			return nil, fmt.Errorf("upstream rejected token %s", v)
 		})
 	s.AddTool(&mcp.Tool{Name: "grandchild_pid", Description: "the pid of the grandchild", InputSchema: obj(nil), Annotations: readOnly},
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
