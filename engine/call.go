@@ -24,13 +24,19 @@ type TracedCall struct {
 // agent:tool_call, then agent:tool_progress for every progress notification
 // routed to this call until it returns (a late notification never follows
 // the result), then agent:tool_result. Arguments, progress messages and the
-// result in events are sanitized display copies; the returned result is the
-// host's own. The host itself emits no agent:* call events.
+// result in events are sanitized display copies — and, when the host is a
+// Redactor, every injected secret value in them is replaced by its
+// {{secrets.NAME}} reference; the returned result is the host's own. The
+// host itself emits no agent:* call events.
 func Trace(ctx context.Context, host ToolHost, em Emitter, c TracedCall) (*ToolResult, time.Duration, error) {
 	emit := func(typ string, data any) {
 		em.Emit(Event{Type: typ, Time: time.Now(), RunID: c.RunID, Data: data})
 	}
-	emit(EventToolCall, ToolCallData{CallID: c.CallID, Tool: c.Tool.Name, Server: c.Tool.Server, Args: displayJSON(c.Args), Step: c.Step})
+	var m textMapper
+	if r, ok := host.(Redactor); ok {
+		m = func(s string) string { return r.Redact(c.Tool.Server, s) }
+	}
+	emit(EventToolCall, ToolCallData{CallID: c.CallID, Tool: c.Tool.Name, Server: c.Tool.Server, Args: displayJSONWith(c.Args, m), Step: c.Step})
 
 	var mu sync.Mutex
 	open := true
@@ -38,7 +44,7 @@ func Trace(ctx context.Context, host ToolHost, em Emitter, c TracedCall) (*ToolR
 		mu.Lock()
 		defer mu.Unlock()
 		if open {
-			p.Message = sanitize.Line(p.Message)
+			p.Message = m.apply(sanitize.Line(p.Message))
 			emit(EventToolProgress, ToolProgressData{CallID: c.CallID, Progress: p})
 		}
 	}
@@ -56,9 +62,9 @@ func Trace(ctx context.Context, host ToolHost, em Emitter, c TracedCall) (*ToolR
 	case err != nil && ctx.Err() != nil:
 		rd.ErrorCode, rd.Error = codeOf(err, CodeRunCancelled), "cancelled"
 	case err != nil:
-		rd.ErrorCode, rd.Error = codeOf(err, CodeStepCallFailed), sanitize.Text(err.Error())
+		rd.ErrorCode, rd.Error = codeOf(err, CodeStepCallFailed), m.apply(sanitize.Text(err.Error()))
 	default:
-		rd.Result = displayResult(res)
+		rd.Result = displayResult(res, m)
 	}
 	emit(EventToolResult, rd)
 	return res, dur, err

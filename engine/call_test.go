@@ -68,3 +68,36 @@ func TestTraceClassifiesCancellation(t *testing.T) {
 		t.Errorf("result event %+v, want cancelled", d)
 	}
 }
+
+// redactingHost is a fake host that injected the secret "hunter2" into
+// server s.
+type redactingHost struct{ *fakeHost }
+
+func (redactingHost) Redact(server, s string) string {
+	if server != "s" {
+		return s
+	}
+	return strings.ReplaceAll(s, "hunter2", "{{secrets.pw}}")
+}
+
+func TestTraceRedactsSecretsFromEventsNotFromTheResult(t *testing.T) {
+	h := redactingHost{newFakeHost()}
+	h.add("s", "t", func(_ context.Context, _ json.RawMessage, opts CallOptions) (*ToolResult, error) {
+		opts.OnProgress(Progress{Progress: 1, Message: "using hunter2"})
+		return &ToolResult{Content: []Content{{Type: "text", Text: "pw=hunter2"}}, Structured: json.RawMessage(`{"pw":"hunter2"}`)}, nil
+	})
+	rec := &recorder{}
+	res, _, err := Trace(context.Background(), h, rec, TracedCall{CallID: "c", Tool: h.Tools()[0], Args: json.RawMessage(`{"echo":"hunter2"}`)})
+	if err != nil || res.Text() != "pw=hunter2" {
+		t.Fatalf("the caller gets the host's own result: %v %v", res, err)
+	}
+	for _, e := range rec.all() {
+		b, _ := json.Marshal(e)
+		if strings.Contains(string(b), "hunter2") {
+			t.Errorf("%s carries the secret: %s", e.Type, b)
+		}
+	}
+	if d := rec.all()[2].Data.(ToolResultData); d.Result.Text() != "pw={{secrets.pw}}" {
+		t.Errorf("result event text %q", d.Result.Text())
+	}
+}

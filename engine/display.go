@@ -7,10 +7,25 @@ import (
 	"github.com/relavium/relavium/engine/sanitize"
 )
 
+// textMapper rewrites one display string (a Redactor bound to a server);
+// nil leaves strings as they are.
+type textMapper func(string) string
+
+func (m textMapper) apply(s string) string {
+	if m == nil {
+		return s
+	}
+	return m(s)
+}
+
 // displayJSON returns args with every string (keys and values) sanitized
 // for display, so a tool input shown in an event cannot carry terminal
 // control sequences. It never changes what is sent to the tool.
-func displayJSON(args json.RawMessage) json.RawMessage {
+func displayJSON(args json.RawMessage) json.RawMessage { return displayJSONWith(args, nil) }
+
+// displayJSONWith is displayJSON with every value string also passed
+// through m (secret redaction).
+func displayJSONWith(args json.RawMessage, m textMapper) json.RawMessage {
 	if len(args) == 0 {
 		return nil
 	}
@@ -18,10 +33,10 @@ func displayJSON(args json.RawMessage) json.RawMessage {
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
-		b, _ := json.Marshal(sanitize.Text(string(args)))
+		b, _ := json.Marshal(m.apply(sanitize.Text(string(args))))
 		return b
 	}
-	b, err := json.Marshal(displayValue(v))
+	b, err := json.Marshal(displayValueWith(v, m))
 	if err != nil {
 		return nil
 	}
@@ -29,20 +44,22 @@ func displayJSON(args json.RawMessage) json.RawMessage {
 }
 
 // displayValue sanitizes every string of a JSON-ready tree (a copy).
-func displayValue(v any) any {
+func displayValue(v any) any { return displayValueWith(v, nil) }
+
+func displayValueWith(v any, m textMapper) any {
 	switch x := v.(type) {
 	case string:
-		return sanitize.Text(x)
+		return m.apply(sanitize.Text(x))
 	case map[string]any:
 		out := make(map[string]any, len(x))
 		for k, e := range x {
-			out[sanitize.Line(k)] = displayValue(e)
+			out[sanitize.Line(k)] = displayValueWith(e, m)
 		}
 		return out
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {
-			out[i] = displayValue(e)
+			out[i] = displayValueWith(e, m)
 		}
 		return out
 	}
@@ -53,18 +70,18 @@ func displayValue(v any) any {
 // every string of the structured content sanitized for display. Binary
 // data is kept as it is (it is never rendered as text). The run itself
 // reads the original.
-func displayResult(res *ToolResult) *ToolResult {
+func displayResult(res *ToolResult, m textMapper) *ToolResult {
 	if res == nil {
 		return nil
 	}
 	out := &ToolResult{IsError: res.IsError, Content: make([]Content, len(res.Content))}
 	for i, c := range res.Content {
-		c.Text = sanitize.Text(c.Text)
-		c.Name = sanitize.Line(c.Name)
-		c.URI = sanitize.Line(c.URI)
+		c.Text = m.apply(sanitize.Text(c.Text))
+		c.Name = m.apply(sanitize.Line(c.Name))
+		c.URI = m.apply(sanitize.Line(c.URI))
 		c.MIMEType = sanitize.Line(c.MIMEType)
 		out.Content[i] = c
 	}
-	out.Structured = displayJSON(res.Structured)
+	out.Structured = displayJSONWith(res.Structured, m)
 	return out
 }

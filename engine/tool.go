@@ -146,3 +146,12 @@ type ToolHost interface {
 	// error is a result with IsError set, not a Go error.
 	Call(ctx context.Context, id ToolID, args json.RawMessage, opts CallOptions) (*ToolResult, error)
 }
+
+// Redactor is implemented by a ToolHost that injected secret values into
+// its servers (a stdio server's {{secrets.NAME}} env). Redact replaces every
+// such value of server's in s with its {{secrets.NAME}} reference. Trace
+// passes every string of an event's display copy through it, so a server
+// that echoes its credential cannot put it into an event.
+type Redactor interface {
+	Redact(server, s string) string
+}

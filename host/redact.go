@@ -92,3 +92,15 @@ type redactedError struct {
 
 func (e *redactedError) Error() string { return e.msg }
 func (e *redactedError) Unwrap() error { return e.err }
+
+// Redact implements engine.Redactor: every secret value injected into
+// server's process, and any spelling of its url's query, replaced in s.
+// engine.Trace passes every string of a call's events through it.
+func (h *Host) Redact(server, s string) string {
+	for _, c := range h.conns {
+		if c.srv.Name == server {
+			return c.redactText(s)
+		}
+	}
+	return s
+}

@@ -398,3 +398,31 @@ func TestEveryMissingSecretIsNamedBeforeAnySpawn(t *testing.T) {
 	}
 	assertNoProcesses(t)
 }
+
+// A tool whose RESULT quotes an injected secret (here: its own environment)
+// goes to the caller as it is, but the events engine.Trace makes of the call
+// carry the {{secrets.NAME}} reference instead (Host is an engine.Redactor).
+func TestSecretsNeverReachCallEventsThroughAResult(t *testing.T) {
+	const secret = "s3cr3t-result-value"
+	h := startHost(t, Options{
+		Servers: []Server{stdioServer(t, "s", "ok", consent.EnvVar{Name: "API_TOKEN", Value: "{{secrets.api-token}}"})},
+		Secrets: SecretChain{EnvSecrets{LookupEnv: func(k string) (string, bool) {
+			return secret, k == "RELAVIUM_SECRET_API_TOKEN"
+		}}},
+	})
+	var def engine.ToolDef
+	for _, d := range h.Tools() {
+		if d.Name == "mcp_s_env" {
+			def = d
+		}
+	}
+	rec := &recorder{}
+	res, _, err := engine.Trace(context.Background(), h, rec, engine.TracedCall{CallID: "c", Tool: def, Args: json.RawMessage(`{}`)})
+	if err != nil || !strings.Contains(res.Text(), secret) {
+		t.Fatalf("the caller gets the server's own result: %v %v", res, err)
+	}
+	if dump := rec.dump(t); strings.Contains(dump, secret) || !strings.Contains(dump, "{{secrets.api-token}}") {
+		t.Errorf("call events must carry the reference, not the value: %s", dump)
+	}
+	_ = h.Close()
+}
