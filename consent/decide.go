@@ -38,7 +38,9 @@ type Decision struct {
 	// earlier grant (Diff.Previous nil: nothing comparable was granted).
 	Diff *Diff `json:"diff,omitempty"`
 	// StoreErr is why the store's grants could not be trusted (a fold that
-	// failed closed, a refused file); nil when it read cleanly. Every surface
+	// failed closed, a refused file); nil when it read cleanly. It is set on
+	// every decision, approved ones included (a server approved by
+	// --allow-mcp-stdio still runs beside a broken store), and every surface
 	// shows it: a person re-approving everything is owed the reason.
 	StoreErr error `json:"-"`
 }
@@ -89,7 +91,7 @@ func (d *Decider) Decide(servers []*Resolved) ([]Decision, error) {
 	defer d.mu.Unlock()
 	out := make([]Decision, 0, len(servers))
 	for _, r := range servers {
-		dec := Decision{Server: r}
+		dec := Decision{Server: r, StoreErr: storeErr}
 		switch g, granted := grants.Get(r.Digest); {
 		case d.denied[r.Digest]:
 			dec.State = Denied
@@ -101,7 +103,7 @@ func (d *Decider) Decide(servers []*Resolved) ([]Decision, error) {
 			dec.State, dec.Why = Approved, BySession
 		default:
 			diff := DiffAgainst(r, grants.Closest(r))
-			dec.State, dec.Diff, dec.StoreErr = NeedsConsent, &diff, storeErr
+			dec.State, dec.Diff = NeedsConsent, &diff
 		}
 		out = append(out, dec)
 	}

@@ -100,6 +100,9 @@ func connectWith(ctx context.Context, inv *Invocation, servers []config.Server, 
 	if err := consent.Require(pending, inv.CanPrompt() && !co.noPrompt); err != nil {
 		return nil, err
 	}
+	if len(pending) == 0 && !co.noPrompt {
+		warnStore(inv.Env.Stderr, decisions)
+	}
 	denied := map[string]bool{}
 	for _, d := range decisions {
 		if d.State == consent.Denied {
@@ -284,4 +287,16 @@ func askConsent(ctx context.Context, inv *Invocation, d *consent.Decider, dec co
 	d.Deny(r.Digest)
 	fmt.Fprintln(w, "  denied: the server is not started")
 	return false, nil
+}
+
+// warnStore says, once, that the grant store could not be trusted when no
+// prompt or pending list is there to say it (every server was approved some
+// other way, e.g. --allow-mcp-stdio): a fold failure is never silent.
+func warnStore(w io.Writer, decisions []consent.Decision) {
+	for _, d := range decisions {
+		if d.StoreErr != nil {
+			fmt.Fprintf(w, "relavium: warning: no remembered consent grant was trusted: %s\n", sanitize.Line(d.StoreErr.Error()))
+			return
+		}
+	}
 }

@@ -121,3 +121,29 @@ args = ["demo-server"]
 		t.Fatal("the allow flag wrote a grant")
 	}
 }
+
+// TestBrokenStoreIsNeverSilent: a store whose fold failed closed is reported
+// even when every server is approved another way (--allow-mcp-stdio), and
+// the approved server still runs.
+func TestBrokenStoreIsNeverSilent(t *testing.T) {
+	w := newWorld(t)
+	w.config(`
+[[mcp_servers]]
+name = "demo"
+transport = "stdio"
+command = "` + binary + `"
+args = ["demo-server"]
+`)
+	env, _ := w.json("consent", "digest")
+	digest := decode[digests](t, env.Data).Servers[0].Digest
+	if err := os.WriteFile(w.storePath(), []byte("{not json\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env, r := w.json("mcp", "ls", "--allow-mcp-stdio", digest)
+	if r.code != 0 || !env.OK {
+		t.Fatalf("mcp ls with the allow flag: exit %d %s\n%s", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "no remembered consent grant was trusted") || !strings.Contains(r.stderr, "line 1") {
+		t.Fatalf("the fold failure was silent:\n%s", r.stderr)
+	}
+}
