@@ -53,6 +53,12 @@ func childEnv(server string, ambient []string, declared []consent.EnvEntry, stor
 			if err != nil {
 				return nil, err
 			}
+			// The authored value was checked at parse; the resolved one is
+			// checked here (an exported shell function smuggled in through
+			// a secret store is refused the same way, value never echoed).
+			if err := consent.CheckEnv(e.Name, v); err != nil {
+				return nil, err
+			}
 			secrets[e.Secret] = v
 			vals[e.Name] = v
 		default:

@@ -426,3 +426,17 @@ func TestSecretsNeverReachCallEventsThroughAResult(t *testing.T) {
 	}
 	_ = h.Close()
 }
+
+// A secret whose resolved value is an exported shell function ("() {") is
+// refused like an authored one, before anything is spawned, and the error
+// never echoes the value.
+func TestResolvedSecretValueIsCheckedAgainstTheDenylist(t *testing.T) {
+	const value = "() { :; }; echo pwned-by-secret"
+	_, err := Start(context.Background(), Options{
+		Servers: []Server{stdioServer(t, "s", "ok", consent.EnvVar{Name: "API_TOKEN", Value: "{{secrets.api-token}}"})},
+		Secrets: SecretChain{EnvSecrets{LookupEnv: func(k string) (string, bool) { return value, k == "RELAVIUM_SECRET_API_TOKEN" }}},
+	})
+	if codeOf(err) != consent.CodeEnvRefused || strings.Contains(err.Error(), "pwned") {
+		t.Fatalf("err = %v, want %s without the value", err, consent.CodeEnvRefused)
+	}
+}
