@@ -166,3 +166,21 @@ func TestAuditDropsTheOldestRotation(t *testing.T) {
 		t.Fatalf("rotation: .3=%q .2=%q current=%q", read(".3"), read(".2"), read(""))
 	}
 }
+
+// An audit record redacts a copy: the request the caller holds (and may run
+// next) keeps its values.
+func TestAuditRecordLeavesTheRequestUnchanged(t *testing.T) {
+	tbl := stubTable()
+	cmd := tbl.Lookup([]string{"stub", "plan"})
+	req := &Request{Args: []string{"w"}, Flags: map[string]FlagValue{"input": {Kind: KindList, List: []string{"api_token=abc123"}}}}
+	iv := &Invoker{Table: tbl, Project: t.TempDir(), Audit: NewAuditLog(t.TempDir())}
+	c := &call{iv: iv, transport: TransportMCPStdio, start: time.Now(), path: "stub plan", cmd: cmd, req: req, side: Write}
+	c.audit(DecisionRefused, nil, nil, nil)
+	if got := req.Flags["input"].List[0]; got != "api_token=abc123" {
+		t.Fatalf("the audit record rewrote the request's value to %q", got)
+	}
+	b, err := os.ReadFile(iv.Audit.Path)
+	if err != nil || strings.Contains(string(b), "abc123") || !strings.Contains(string(b), `api_token=[REDACTED]`) {
+		t.Fatalf("audit line %s (%v)", b, err)
+	}
+}

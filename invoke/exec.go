@@ -120,6 +120,10 @@ func (r *ringBuffer) Write(p []byte) (int, error) {
 func runChild(ctx context.Context, s execSpec) childOutcome {
 	start := time.Now()
 	var out childOutcome
+	if ctx.Err() != nil { // cancelled before it started: nothing is spawned
+		out.timedOut = true
+		return out
+	}
 	outR, outW, err := os.Pipe()
 	if err != nil {
 		out.startErr = err
@@ -248,11 +252,25 @@ func singleObject(stdout []byte) (json.RawMessage, bool) {
 	return raw, true
 }
 
-// usualRedaction scrubs what looks like a credential from free text: bearer
-// tokens and KEY=value pairs whose key looks secret.
-var usualRedaction = []*regexp.Regexp{
-	regexp.MustCompile(`(?i)(\bbearer\s+)[A-Za-z0-9._~+/=-]+`),
-	regexp.MustCompile(`(?i)(\b[A-Z0-9_.-]*(?:SECRET|PASS|KEY|TOKEN|CREDENTIAL|WEBHOOK|PRIVATE|DSN|SALT)[A-Z0-9_.-]*\s*[=:]\s*)("[^"\n]*"|'[^'\n]*'|[^\s,;]+)`),
+// secretKeyRE is a name that looks secret (IsSecretKey's words).
+const secretKeyRE = `[A-Za-z0-9_.-]*(?:SECRET|PASS|KEY|TOKEN|CREDENTIAL|WEBHOOK|PRIVATE|DSN|SALT)[A-Za-z0-9_.-]*`
+
+// redaction is one rule of the usual redaction: what matches re becomes repl.
+type redaction struct {
+	re   *regexp.Regexp
+	repl string
+}
+
+// usualRedaction scrubs what looks like a credential from free text: a JSON
+// member whose name looks secret (also inside an escaped JSON string), the
+// password of a URL's userinfo, bearer tokens and KEY=value pairs whose key
+// looks secret. JSON members go first, so the KEY=value rule never sees them.
+var usualRedaction = []redaction{
+	{regexp.MustCompile(`(?i)("` + secretKeyRE + `"\s*:\s*)("(?:[^"\\\n]|\\.)*"|[^\s",}\]]+)`), `${1}"` + Redacted + `"`},
+	{regexp.MustCompile(`(?i)(\\"` + secretKeyRE + `\\"\s*:\s*)(\\"[^"\n]*?\\"|[^\s",}\]\\]+)`), `${1}\"` + Redacted + `\"`},
+	{regexp.MustCompile(`(?i)(\b[a-z][a-z0-9+.-]*://[^/\s:@]*:)[^@\s/]+(@)`), "${1}" + Redacted + "${2}"},
+	{regexp.MustCompile(`(?i)(\bbearer\s+)[A-Za-z0-9._~+/=-]+`), "${1}" + Redacted},
+	{regexp.MustCompile(`(?i)(\b` + secretKeyRE + `\s*[=:]\s*)("[^"\n]*"|'[^'\n]*'|[^\s,;]+)`), "${1}" + Redacted},
 }
 
 // RedactText replaces every secret value and applies the usual redaction.
@@ -262,8 +280,8 @@ func RedactText(s string, secrets []string) string {
 			s = strings.ReplaceAll(s, v, Redacted)
 		}
 	}
-	for _, re := range usualRedaction {
-		s = re.ReplaceAllString(s, "${1}"+Redacted)
+	for _, r := range usualRedaction {
+		s = r.re.ReplaceAllString(s, r.repl)
 	}
 	return s
 }

@@ -77,3 +77,23 @@ func TestStderrTailRedaction(t *testing.T) {
 		t.Fatalf("%q", got[len(got)-60:])
 	}
 }
+
+// The usual redaction covers the shapes a credential takes in free text:
+// KEY=value, a JSON member whose name looks secret, a bearer token and the
+// password in a URL's userinfo. It runs on audit strings and E422 tails.
+func TestUsualRedactionCoversJSONMembersAndURLUserinfo(t *testing.T) {
+	for in, want := range map[string]string{
+		`API_TOKEN=abc123 rest`:                       `API_TOKEN=[REDACTED] rest`,
+		`{"token":"abc123","n":1}`:                    `{"token":"[REDACTED]","n":1}`,
+		`{"api_key": "abc 123"}`:                      `{"api_key": "[REDACTED]"}`,
+		`{"Password" : "a\"b"}`:                       `{"Password" : "[REDACTED]"}`,
+		`{\"secret\":\"abc123\"}`:                     `{\"secret\":\"[REDACTED]\"}`,
+		`dial https://bob:abc123@db.example/x failed`: `dial https://bob:[REDACTED]@db.example/x failed`,
+		`Authorization: Bearer abc.123`:               `Authorization: Bearer [REDACTED]`,
+		`{"name":"abc123"}`:                           `{"name":"abc123"}`,
+	} {
+		if got := RedactText(in, nil); got != want {
+			t.Errorf("RedactText(%s)\n got %s\nwant %s", in, got, want)
+		}
+	}
+}

@@ -419,8 +419,12 @@ func (c *call) audit(decision string, kind *string, exit *int, code *string) {
 			if x.Kind == KindString {
 				x.Str = RedactText(x.Str, nil)
 			}
-			for i, s := range x.List {
-				x.List[i] = RedactText(s, nil)
+			if x.List != nil { // a copy: the list is shared with the request
+				list := make([]string, len(x.List))
+				for i, s := range x.List {
+					list[i] = RedactText(s, nil)
+				}
+				x.List = list
 			}
 			red.Flags[name] = x
 		}

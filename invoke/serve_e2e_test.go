@@ -275,6 +275,40 @@ func TestServeEndToEnd(t *testing.T) {
 		srv.stop(t)
 	})
 
+	// --allowed-host names a host the server is reachable under, e.g. behind
+	// the TLS terminator the spec asks for on a loopback bind: requests that
+	// carry that Host are served on both HTTP transports; others stay 403.
+	t.Run("allowed host on a loopback bind", func(t *testing.T) {
+		for _, tr := range []string{"http", "sse"} {
+			srv := startServe(t, f, []string{"RELAVIUM_MCP_TOKEN=ah-token"}, "--transport", tr, "--allowed-host", "mcp.example.test")
+			hc := &http.Client{Transport: hostRewrite{"mcp.example.test", bearer{"ah-token", http.DefaultTransport}}}
+			ctx, cancel := context.WithCancel(context.Background())
+			var ct mcp.Transport = &mcp.StreamableClientTransport{Endpoint: srv.url, HTTPClient: hc}
+			if tr == "sse" {
+				ct = &mcp.SSEClientTransport{Endpoint: srv.url, HTTPClient: hc}
+			}
+			cs, err := newTestClient(&elicitAnswer{}).Connect(ctx, ct, nil)
+			if err != nil {
+				cancel()
+				t.Fatalf("%s: Host mcp.example.test given with --allowed-host: %v", tr, err)
+			}
+			if res, env := callTool(t, cs, "relavium-version", nil); res.IsError || !env.OK {
+				t.Fatalf("%s: %+v", tr, env)
+			}
+			cs.Close()
+			cancel()
+			req, _ := http.NewRequest("POST", srv.url, strings.NewReader(`{}`))
+			req.Host = "other.example.test"
+			req.Header.Set("Authorization", "Bearer ah-token")
+			if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusForbidden {
+				t.Fatalf("%s: a Host not allowed: %v %v", tr, resp, err)
+			} else {
+				resp.Body.Close()
+			}
+			srv.stop(t)
+		}
+	})
+
 	t.Run("generated token", func(t *testing.T) {
 		home := t.TempDir()
 		g := &serveFixture{bin: f.bin, home: home, project: f.project}
@@ -324,6 +358,19 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	r = r.Clone(r.Context())
 	r.Header.Set("Authorization", "Bearer "+b.token)
 	return b.base.RoundTrip(r)
+}
+
+// hostRewrite sends every request with this Host header, as a reverse
+// proxy that keeps the public name would.
+type hostRewrite struct {
+	host string
+	base http.RoundTripper
+}
+
+func (h hostRewrite) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Host = h.host
+	return h.base.RoundTrip(r)
 }
 
 // serveProc is a running `relavium mcp serve` on sse or http.

@@ -26,12 +26,13 @@ const sessionIdleTimeout = 30 * time.Minute
 
 // newServer builds the MCP server: one tool per exposed command and one per
 // mcp_call workflow, each running through iv.
-func newServer(iv *Invoker, version string, transport Transport) (*mcp.Server, error) {
+func newServer(iv *Invoker, version string, transport Transport, life *serveLife) (*mcp.Server, error) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "relavium", Title: "relavium", Version: version}, &mcp.ServerOptions{
 		Instructions: "relavium's own commands (tools relavium-<command>) and the project's mcp_call workflows " +
 			"(tools relavium_<id>). Every result is one JSON envelope {ok, data|error}. A write, remote or destructive " +
 			"request may first return data.confirmation_required: review it and send the identical call again with confirm.",
 	})
+	s.AddReceivingMiddleware(life.middleware)
 	addCommandTools(s, iv, transport)
 	if _, err := addWorkflowTools(s, iv, transport); err != nil {
 		return nil, err
@@ -43,7 +44,9 @@ func newServer(iv *Invoker, version string, transport Transport) (*mcp.Server, e
 // stdio, until the client closes stdin).
 func Serve(ctx context.Context, env *Env, iv *Invoker, cfg ServeConfig) error {
 	transport := transportOf(cfg.Transport)
-	s, err := newServer(iv, env.Version, transport)
+	life := newServeLife(ctx)
+	defer life.wait(callWaitLimit) // no call's child outlives the server
+	s, err := newServer(iv, env.Version, transport, life)
 	if err != nil {
 		return err
 	}
@@ -77,15 +80,22 @@ func Serve(ctx context.Context, env *Env, iv *Invoker, cfg ServeConfig) error {
 	if !IsLoopbackHost(cfg.Host) {
 		fmt.Fprintln(env.Stderr, "relavium mcp serve: warning: the bearer token crosses the network over cleartext HTTP; put a TLS terminator in front of this server")
 	}
+	// httpGuard owns the Host check (loopback names plus --allowed-host), so
+	// the SDK's own loopback-only Host check is off: it would refuse an
+	// allowed host on a loopback bind (a TLS terminator in front).
 	var h http.Handler
 	mountPath := "/mcp"
 	if cfg.Transport == "sse" {
 		mountPath = "/sse"
-		h = mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return s }, &mcp.SSEOptions{})
+		h = mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return s }, &mcp.SSEOptions{
+			DisableLocalhostProtection: true,
+			MaxRequestBodyBytes:        MaxBodyBytes,
+		})
 	} else {
 		h = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{
-			MaxRequestBodyBytes: MaxBodyBytes,
-			SessionTimeout:      sessionIdleTimeout,
+			MaxRequestBodyBytes:        MaxBodyBytes,
+			SessionTimeout:             sessionIdleTimeout,
+			DisableLocalhostProtection: true,
 		})
 	}
 	mux := http.NewServeMux()
@@ -95,7 +105,21 @@ func Serve(ctx context.Context, env *Env, iv *Invoker, cfg ServeConfig) error {
 	srv := newHTTPServer(&httpGuard{token: token, allowed: allowed, next: mux})
 	fmt.Fprintf(env.Stderr, "relavium mcp serve: listening on http://%s%s (%s transport; bearer token from %s)\n",
 		ln.Addr().String(), mountPath, cfg.Transport, token.Source)
-	return serveHTTP(ctx, srv, ln)
+	err = serveHTTP(ctx, srv, ln)
+	life.wait(callWaitLimit)
+	closeSessions(s)
+	return err
+}
+
+// closeSessions ends every session still open when the server stops.
+func closeSessions(s *mcp.Server) {
+	var open []*mcp.ServerSession
+	for ss := range s.Sessions() {
+		open = append(open, ss)
+	}
+	for _, ss := range open {
+		_ = ss.Close()
+	}
 }
 
 // stdoutCloser keeps the process's stdout open when the session closes.
