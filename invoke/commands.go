@@ -28,8 +28,11 @@ func Commands() *Table {
 				SideEffect: Read, JSON: false, Output: Stream, Surface: CLIOnly, Hidden: true, Run: runDemoServer},
 			{Path: []string{"mcp"}, Summary: "inspect, call and serve MCP"},
 			{Path: []string{"mcp", "ls"}, Summary: "connect every declared server; list servers, admitted and skipped tools",
+				// mcp ls is a read the machine surface runs without an audit
+				// line, so it may list only the declared servers: an ad-hoc
+				// target (a dial of the client's choosing) is cli-only here.
 				Flags: []Flag{
-					{Name: "url", Type: String, Usage: "ad-hoc target: one unnamed server at this url"},
+					{Name: "url", Type: String, Usage: "ad-hoc target: one unnamed server at this url", CLIOnly: true},
 					{Name: "stdio", Type: String, Usage: "ad-hoc target: one unnamed stdio server, command line split on spaces (no shell)", CLIOnly: true},
 					{Name: "allow-local-endpoint", Type: Bool, Usage: "allow a loopback/private --url", CLIOnly: true},
 				},
