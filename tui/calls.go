@@ -189,7 +189,7 @@ func (j *job) body(st *themes.Styles, w int) []string {
 		case "refused":
 			line += st.Error.Render("✗ gate refused")
 		}
-		add(cut(line, w))
+		add(wrapIndent(line, w, "     ")...)
 	}
 	if j.droppedLogs > 0 {
 		add(st.Muted.Render(fmt.Sprintf("… %d earlier log lines not kept", j.droppedLogs)))
@@ -287,16 +287,16 @@ func contentLines(st *themes.Styles, c engine.Content, w int, body lipgloss.Styl
 		if c.Type == "audio" {
 			glyph = "♪"
 		}
-		return []string{st.Accent.Render(glyph+" "+c.Type) + st.Muted.Render(" · "+serverLine(c.MIMEType)+" · "+humanBytes(len(c.Data))+" (not shown)")}
+		return wrapIndent(st.Accent.Render(glyph+" "+c.Type)+st.Muted.Render(" · "+serverLine(c.MIMEType)+" · "+humanBytes(len(c.Data))+" (not shown)"), w, "  ")
 	case "resource":
 		head := st.Accent.Render("◆ resource ") + serverLine(c.URI)
 		if c.MIMEType != "" {
 			head += st.Muted.Render(" (" + serverLine(c.MIMEType) + ")")
 		}
 		if len(c.Data) > 0 {
-			return []string{cut(head+st.Muted.Render(" · blob "+humanBytes(len(c.Data))), w)}
+			return wrapIndent(head+st.Muted.Render(" · blob "+humanBytes(len(c.Data))), w, "  ")
 		}
-		out := []string{cut(head+st.Muted.Render(" · "+humanBytes(len(c.Text))), w)}
+		out := wrapIndent(head+st.Muted.Render(" · "+humanBytes(len(c.Text))), w, "  ")
 		if looksLikeJSON(c.Text) {
 			return append(out, jsonBlock(st, []byte(c.Text), w)...)
 		}

@@ -31,7 +31,7 @@ type closeAction struct{}
 // dialogBox lays out a dialog: title, scrolled body, actions.
 type dialogBox struct {
 	title   string
-	body    []string // already styled, each at most inner width
+	body    []string // already styled; a line wider than the box wraps
 	actions string
 	scroll  int
 }
@@ -55,7 +55,14 @@ func (b *dialogBox) render(st *themes.Styles, w, h int) string {
 		foot = append(foot, l)
 	}
 	room := max(1, h-2-len(head)-len(foot)) // 2: the border
-	body := b.body
+	var body []string
+	for _, l := range b.body { // a line too wide wraps: a dialog cuts nothing
+		if width(l) > iw {
+			body = append(body, wrap(l, iw)...)
+		} else {
+			body = append(body, l)
+		}
+	}
 	maxScroll := max(0, len(body)-room)
 	b.scroll = max(0, min(b.scroll, maxScroll))
 	if len(body) > room {

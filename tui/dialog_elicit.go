@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/engine/sanitize"
@@ -13,10 +14,11 @@ import (
 // elicitDialog is a server's elicitation request as a form: accept (with
 // the content), decline, or cancel (Esc).
 type elicitDialog struct {
-	req  *askRequest
-	form *form
-	err  string // the schema could not be read: only decline/cancel
-	box  dialogBox
+	req    *askRequest
+	form   *form
+	err    string               // the schema could not be read: only decline/cancel
+	schema *jsonschema.Resolved // the requested schema, checked before accept (nil: not compilable, the server judges)
+	box    dialogBox
 }
 
 // elicitAction answers the request.
@@ -32,6 +34,12 @@ func newElicitDialog(st *themes.Styles, r *askRequest) *elicitDialog {
 		d.err = err.Error()
 	}
 	d.form = newForm(st, specs, nil)
+	var s jsonschema.Schema
+	if json.Unmarshal(r.elicit.Schema, &s) == nil {
+		if rs, err := s.Resolve(nil); err == nil {
+			d.schema = rs
+		}
+	}
 	return d
 }
 
@@ -48,6 +56,35 @@ func (d *elicitDialog) accept() (action, tea.Cmd) {
 		d.form.err = err.Error()
 		return nil, nil
 	}
+	// Checked here, not by the server's client library after the answer
+	// left (which fails the whole call): the dialog stays open.
+	missing := false
+	if !d.form.raw {
+		for _, fld := range d.form.fields {
+			if _, ok := content[fld.spec.Name]; fld.spec.Required && !ok {
+				fld.err, missing = "required", true
+			}
+		}
+	}
+	if missing {
+		d.form.err = "fill the required fields (marked *)"
+		for i, fld := range d.form.fields {
+			if fld.err != "" {
+				d.form.focusField(i)
+				break
+			}
+		}
+		return nil, nil
+	}
+	if d.schema != nil {
+		var v any
+		_ = json.Unmarshal(raw, &v) // raw decoded above
+		if err := d.schema.Validate(v); err != nil {
+			d.form.err = "does not match the requested schema: " + err.Error()
+			return nil, nil
+		}
+	}
+	d.form.err = ""
 	return elicitAction{req: d.req, resp: engine.ElicitResponse{Action: "accept", Content: content}}, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/relavium/relavium/themes"
@@ -39,9 +40,8 @@ func (d *textDialog) view(st *themes.Styles, w, h int) string {
 // newHelpDialog renders the full key help (bubbles/help) and the legend.
 func newHelpDialog(k keyMap, h help.Model) *textDialog {
 	return &textDialog{title: "Keys", max: 110, lines: func(st *themes.Styles, iw int) []string {
-		h.Width = iw
 		var out []string
-		out = append(out, strings.Split(h.FullHelpView(k.fullHelp()), "\n")...)
+		out = append(out, helpRows(h, k.fullHelp(), iw)...)
 		out = append(out, "",
 			st.Bold.Render("servers ")+st.OK.Render("●")+" ready  "+st.Accent.Render("▖")+" connecting  "+st.Muted.Render("◌")+" resolving  "+
 				st.Warn.Render("⚠")+" needs consent  "+st.Error.Render("✗")+" failed  "+st.Error.Render("⊘")+" denied  "+st.Muted.Render("○")+" closed",
@@ -55,4 +55,41 @@ func newHelpDialog(k keyMap, h help.Model) *textDialog {
 		}
 		return wrapped
 	}}
+}
+
+// helpRows lays the help columns side by side as far as they fit in iw
+// cells and puts the rest below, so no key hides behind bubbles/help's
+// ellipsis on a narrow screen.
+func helpRows(h help.Model, groups [][]key.Binding, iw int) []string {
+	h.Width = 0 // measured here, never cut
+	var out, row []string
+	var cols [][]key.Binding
+	flush := func() {
+		if len(cols) == 0 {
+			return
+		}
+		if len(out) > 0 {
+			out = append(out, "")
+		}
+		out = append(out, row...)
+		cols, row = nil, nil
+	}
+	for _, g := range groups {
+		next := strings.Split(h.FullHelpView(append(append([][]key.Binding(nil), cols...), g)), "\n")
+		if len(cols) > 0 && maxWidth(next) > iw {
+			flush()
+			next = strings.Split(h.FullHelpView([][]key.Binding{g}), "\n")
+		}
+		cols, row = append(cols, g), next
+	}
+	flush()
+	return out
+}
+
+func maxWidth(lines []string) int {
+	w := 0
+	for _, l := range lines {
+		w = max(w, width(l))
+	}
+	return w
 }

@@ -320,17 +320,19 @@ func (f *form) view(w, h int, focused bool) []string {
 			focusBottom = len(lines)
 		}
 	}
+	var errLines []string // the form's own error stays in view under the fields
 	if f.err != "" {
-		lines = append(lines, wrapIndent(st.FieldError.Render("✗ "+f.err), w, "  ")...)
+		errLines = wrapIndent(st.FieldError.Render("✗ "+f.err), w, "  ")
 	}
-	if len(lines) <= h {
-		return lines
+	if len(lines)+len(errLines) <= h {
+		return append(lines, errLines...)
 	}
+	fh := max(1, h-len(errLines))
 	top := 0
-	if focusBottom > h {
-		top = min(focusTop, focusBottom-h)
+	if focusBottom > fh {
+		top = min(focusTop, focusBottom-fh)
 	}
-	return lines[top:min(len(lines), top+h)]
+	return append(lines[top:min(len(lines), top+fh)], errLines...)
 }
 
 func (f *form) fieldLines(fld *formField, focused bool, w int) []string {

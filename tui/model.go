@@ -61,6 +61,7 @@ type serverRow struct {
 	decision  *consent.Decision // while it needs consent
 	logs      []logLine         // logs not attached to a call (bounded)
 	busy      bool              // a connect/disconnect is in flight
+	twinOf    string            // held back while the same program's answer for twinOf is recorded
 }
 
 // stateDenied is a server the person denied this session (not an engine

@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/muesli/termenv"
 
@@ -251,5 +252,86 @@ func TestRawJSONToggle(t *testing.T) {
 	h.until("the result", func() bool { j := h.m.shownJob(); return j != nil && j.finished() })
 	if got := string(h.m.shownJob().args); got != `{"message": "from raw", "extra": 1}` {
 		t.Fatalf("raw arguments sent = %s", got)
+	}
+}
+
+// The live backend reports a denial on the event stream as a failed server
+// with E308 (so --events and the export carry it). Whichever arrives last,
+// that event or the answer, the row stays denied and a asks again.
+func TestDeniedServerEventKeepsItAskable(t *testing.T) {
+	f := newFake(t)
+	f.addStdio("b", "two")
+	h := newHarness(t, f, 120, 30)
+	h.until("b's dialog", func() bool { _, ok := h.m.topDialog().(*consentDialog); return ok })
+	h.pump(30 * time.Millisecond) // the needs-consent event too
+	h.key("esc")
+	h.until("b denied", func() bool { return h.m.server("b").state == stateDenied })
+	before := h.batches
+	f.emit(engine.EventServer, engine.ServerData{Server: "b", State: engine.StateFailed, Transport: "stdio",
+		ErrorCode: consent.CodeDenied, Error: "consent denied"})
+	h.until("the event applied", func() bool { return h.batches > before })
+	h.pump(30 * time.Millisecond)
+	if st := h.m.server("b").state; st != stateDenied {
+		t.Fatalf("after the E308 event b is %q, want %q", st, stateDenied)
+	}
+	h.m.sel = 0
+	h.key("a")
+	h.until("b asked again", func() bool {
+		d, ok := h.m.topDialog().(*consentDialog)
+		return ok && d.dec.Server.Name == "b"
+	})
+}
+
+// Two servers declaring the same program (same digest): approving the
+// first approves the program, so the second is decided afresh through
+// package consent and connects without asking again.
+func TestApprovingADigestCoversItsTwin(t *testing.T) {
+	for _, answer := range []string{"a", "o"} {
+		t.Run(answer, func(t *testing.T) {
+			f := newFake(t)
+			f.addStdio("alpha", "demo-server")
+			f.addStdio("beta", "demo-server")
+			h := newHarness(t, f, 120, 30)
+			h.until("alpha's dialog", func() bool {
+				d, ok := h.m.topDialog().(*consentDialog)
+				return ok && d.dec.Server.Name == "alpha"
+			})
+			h.pump(30 * time.Millisecond)
+			h.key(answer)
+			h.until("both ready", func() bool {
+				if d, ok := h.m.topDialog().(*consentDialog); ok {
+					t.Fatalf("asked again for %s, whose program was just approved", d.dec.Server.Name)
+				}
+				return h.m.server("alpha").state == engine.StateReady && h.m.server("beta").state == engine.StateReady
+			})
+			if len(f.answers) != 1 {
+				t.Fatalf("answers = %v, want the one", f.answers)
+			}
+		})
+	}
+}
+
+// Once the arguments validate, the earlier "not sent" error leaves the
+// status line (it would sit under the confirmation or the running call).
+func TestValidArgumentsClearTheNotSentStatus(t *testing.T) {
+	h := ready(t, 120, 30)
+	fail := true
+	h.f.validate = func(id engine.ToolID, args json.RawMessage) error {
+		if fail {
+			return &discovery.Error{ErrCode: discovery.CodeInvalidArgs, Server: "demo", Msg: "bad", Pointer: "/title", Rule: "required"}
+		}
+		return nil
+	}
+	h.key("tab", "down", "down", "enter", "ctrl+s") // create_note: not read-only, asks first
+	h.until("the inline error", func() bool { return h.m.form.fields[0].err != "" })
+	if !strings.Contains(h.m.status, "not sent") {
+		t.Fatalf("status = %q", h.m.status)
+	}
+	fail = false
+	h.typeText("hi")
+	h.key("ctrl+s")
+	h.until("the confirmation", func() bool { _, ok := h.m.topDialog().(*toolConfirmDialog); return ok })
+	if strings.Contains(h.m.status, "not sent") {
+		t.Fatalf("valid arguments awaiting confirmation still say %q", h.m.status)
 	}
 }

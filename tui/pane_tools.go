@@ -74,6 +74,14 @@ func (m *Model) buildRows() []listRow {
 	}
 	rows := []listRow{}
 	note := func(s string) { rows = append(rows, listRow{kind: rowNote, note: s}) }
+	// none notes an empty list: a filter that hides every row says so.
+	none := func(what, empty string) {
+		if q != "" {
+			note("no " + what + " matches " + fmt.Sprintf("%q", m.filter.Value()))
+		} else {
+			note(empty)
+		}
+	}
 	switch m.tab {
 	case tabTools:
 		for _, t := range m.tools {
@@ -88,12 +96,10 @@ func (m *Model) buildRows() []listRow {
 		}
 		if len(rows) == 0 {
 			switch {
-			case q != "":
-				note("no tool matches " + fmt.Sprintf("%q", m.filter.Value()))
-			case m.serverReady(server):
-				note("this server admitted no tools")
-			default:
+			case q == "" && !m.serverReady(server):
 				note("tools appear once the server is ready")
+			default:
+				none("tool", "this server admitted no tools")
 			}
 		}
 	case tabResources:
@@ -122,7 +128,7 @@ func (m *Model) buildRows() []listRow {
 				}
 			}
 			if len(rows) == 0 {
-				note("no resources")
+				none("resource", "this server lists no resources")
 			}
 		}
 	case tabPrompts:
@@ -142,7 +148,7 @@ func (m *Model) buildRows() []listRow {
 				}
 			}
 			if len(rows) == 0 {
-				note("this server offers no prompts")
+				none("prompt", "this server offers no prompts")
 			}
 		}
 	case tabWorkflows:
@@ -160,7 +166,7 @@ func (m *Model) buildRows() []listRow {
 				}
 			}
 			if len(rows) == 0 {
-				note("no workflows in .relavium/workflows")
+				none("workflow", "no workflows in .relavium/workflows")
 			}
 		}
 	}

@@ -14,6 +14,9 @@ import (
 
 // Handlers of what the backend answered.
 
+// deniedText is a denied server's note.
+const deniedText = "consent denied this session; press a to be asked again"
+
 func (m *Model) onDecided(msg decidedMsg) tea.Cmd {
 	if msg.err != nil {
 		m.setStatus("consent: "+msg.err.Error(), true)
@@ -42,7 +45,7 @@ func (m *Model) onDecided(msg decidedMsg) tea.Cmd {
 			m.queueConsent(r.spec.Name)
 		case consent.Denied:
 			r.state, r.decision = stateDenied, nil
-			r.errCode, r.err = consent.CodeDenied, "consent denied this session; press a to be asked again"
+			r.errCode, r.err = consent.CodeDenied, deniedText
 		}
 	}
 	m.nextConsent()
@@ -95,18 +98,27 @@ func (m *Model) onAnswered(msg answeredMsg) tea.Cmd {
 		if r.decision != nil {
 			r.state = engine.StateNeedsConsent
 			m.queueConsent(msg.server)
-			m.nextConsent()
 		}
+		for _, t := range m.servers { // the twins held back ask again too
+			if t.twinOf == r.spec.Name {
+				t.twinOf = ""
+				if t.decision != nil {
+					t.state = engine.StateNeedsConsent
+					m.queueConsent(t.spec.Name)
+				}
+			}
+		}
+		m.nextConsent()
 		return nil
 	}
 	switch msg.answer {
 	case ApproveRemember, ApproveOnce:
 		r.decision, r.busy = nil, true
 		m.setStatus(msg.server+": "+msg.answer.String(), false)
-		return m.connectCmd(msg.server, false)
+		return tea.Batch(m.connectCmd(msg.server, false), m.redecideTwins(r))
 	}
 	r.state, r.decision = stateDenied, nil
-	r.errCode, r.err = consent.CodeDenied, "consent denied this session; press a to be asked again"
+	r.errCode, r.err = consent.CodeDenied, deniedText
 	m.setStatus(msg.server+" was not started (consent denied); select it and press a to be asked again", false)
 	return nil
 }
@@ -136,6 +148,9 @@ func (m *Model) onValidated(msg validatedMsg) tea.Cmd {
 		m.form.setError(msg.err)
 		m.setStatus("not sent: the arguments do not match the tool's schema", true)
 		return nil
+	}
+	if m.statusErr {
+		m.setStatus("", false) // the arguments are right now
 	}
 	return m.startCall(pendingCall{tool: m.formFor.tool, args: msg.args})
 }
@@ -345,6 +360,7 @@ func (m *Model) apply(a action) tea.Cmd {
 		if r := m.server(a.server); r != nil && a.answer != DenyConsent {
 			r.state = engine.StateConnecting
 			r.since = m.now()
+			m.holdTwins(r)
 		}
 		m.nextConsent()
 		return cmd
@@ -403,4 +419,31 @@ func (m *Model) logToServerJob(server string, l logLine) {
 		}
 		r.logs = append(r.logs, l)
 	}
+}
+
+// holdTwins holds back the queued consent requests for the program r's
+// answer approves (another server declaring the same digest): they are
+// decided afresh through package consent once the answer is recorded
+// (redecideTwins), instead of asking about an approved program again.
+func (m *Model) holdTwins(r *serverRow) {
+	if r.decision == nil {
+		return
+	}
+	for _, t := range m.servers {
+		if t != r && t.state == engine.StateNeedsConsent && t.decision != nil && t.decision.Server.Digest == r.decision.Server.Digest {
+			t.state, t.twinOf = engine.StateResolving, r.spec.Name
+		}
+	}
+}
+
+// redecideTwins decides the servers holdTwins held back for r.
+func (m *Model) redecideTwins(r *serverRow) tea.Cmd {
+	var cmds []tea.Cmd
+	for _, t := range m.servers {
+		if t.twinOf == r.spec.Name {
+			t.twinOf = ""
+			cmds = append(cmds, m.decideCmd(t.spec.Name))
+		}
+	}
+	return tea.Batch(cmds...)
 }

@@ -7,6 +7,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/host"
 )
@@ -74,6 +75,11 @@ func (m *Model) applyServer(d engine.ServerData) bool {
 	}
 	prev := r.state
 	r.state = d.State
+	if d.State == engine.StateFailed && d.ErrorCode == consent.CodeDenied {
+		// a denial is this session's answer, not a failure: the row stays
+		// askable (a asks again), whichever of event and answer came last
+		r.state = stateDenied
+	}
 	if d.State != prev {
 		r.since = m.now()
 	}
@@ -91,6 +97,9 @@ func (m *Model) applyServer(d engine.ServerData) bool {
 		r.errCode, r.err, r.stderr = "", "", ""
 	case engine.StateFailed:
 		r.errCode, r.err, r.stderr = d.ErrorCode, d.Error, d.StderrTail
+		if r.state == stateDenied {
+			r.err = deniedText
+		}
 	case engine.StateNeedsConsent:
 		// the decision (with its diff) arrives from Decide
 	}
