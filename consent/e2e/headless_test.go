@@ -93,16 +93,7 @@ env = { TOKEN = "{{secrets.tok}}" }
 // TestHeadlessAllowFlagConnects: the digest passed back approves the server
 // for that invocation (the embedded demo MCP server over stdio).
 func TestHeadlessAllowFlagConnects(t *testing.T) {
-	w := newWorld(t)
-	w.config(`
-[[mcp_servers]]
-name = "demo"
-transport = "stdio"
-command = "` + binary + `"
-args = ["demo-server"]
-`)
-	env, _ := w.json("consent", "digest")
-	digest := decode[digests](t, env.Data).Servers[0].Digest
+	w, digest := demoWorld(t)
 	env, r := w.json("mcp", "ls", "--allow-mcp-stdio", digest)
 	if r.code != 0 || !env.OK {
 		t.Fatalf("mcp ls with the allow flag: exit %d %s\n%s", r.code, r.stdout, r.stderr)
@@ -126,16 +117,7 @@ args = ["demo-server"]
 // even when every server is approved another way (--allow-mcp-stdio), and
 // the approved server still runs.
 func TestBrokenStoreIsNeverSilent(t *testing.T) {
-	w := newWorld(t)
-	w.config(`
-[[mcp_servers]]
-name = "demo"
-transport = "stdio"
-command = "` + binary + `"
-args = ["demo-server"]
-`)
-	env, _ := w.json("consent", "digest")
-	digest := decode[digests](t, env.Data).Servers[0].Digest
+	w, digest := demoWorld(t)
 	if err := os.WriteFile(w.storePath(), []byte("{not json\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -146,4 +128,20 @@ args = ["demo-server"]
 	if !strings.Contains(r.stderr, "no remembered consent grant was trusted") || !strings.Contains(r.stderr, "line 1") {
 		t.Fatalf("the fold failure was silent:\n%s", r.stderr)
 	}
+}
+
+// demoWorld is a project declaring the embedded demo server over stdio, and
+// that server's digest.
+func demoWorld(t *testing.T) (*world, string) {
+	t.Helper()
+	w := newWorld(t)
+	w.config(`
+[[mcp_servers]]
+name = "demo"
+transport = "stdio"
+command = "` + binary + `"
+args = ["demo-server"]
+`)
+	env, _ := w.json("consent", "digest")
+	return w, decode[digests](t, env.Data).Servers[0].Digest
 }
