@@ -7,6 +7,7 @@ import (
 
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/host/discovery"
 	"github.com/relavium/relavium/host/netguard"
 )
 
@@ -20,14 +21,14 @@ const (
 
 // The spec's deadlines (spec "Connect and call deadlines").
 const (
-	DefaultStdioConnect   = 120 * time.Second      // spawn through initialize
-	DefaultNetworkConnect = 30 * time.Second       // dial through initialize
-	DefaultDiscovery      = 60 * time.Second       // the WHOLE tools/list walk
-	DefaultCall           = 60 * time.Second       // one tools/call
-	MaxConnectTimeout     = 600 * time.Second      // connect_timeout_ms may raise a connect deadline up to this
-	DefaultEOFWait        = 100 * time.Millisecond // stdin EOF → SIGTERM: a server may exit on EOF by itself
-	DefaultGrace          = time.Second            // SIGTERM → SIGKILL (must be > 0.5 s)
-	MaxResultText         = 1 << 20                // one result's text, summed across parts
+	DefaultStdioConnect   = 120 * time.Second         // spawn through initialize
+	DefaultNetworkConnect = 30 * time.Second          // dial through initialize
+	DefaultDiscovery      = discovery.DefaultDeadline // the WHOLE tools/list walk (one constant, discovery's)
+	DefaultCall           = 60 * time.Second          // one tools/call
+	MaxConnectTimeout     = 600 * time.Second         // connect_timeout_ms may raise a connect deadline up to this
+	DefaultEOFWait        = 100 * time.Millisecond    // stdin EOF → SIGTERM: a server may exit on EOF by itself
+	DefaultGrace          = time.Second               // SIGTERM → SIGKILL (must be > 0.5 s)
+	MaxResultText         = 1 << 20                   // one result's text, summed across parts
 )
 
 // ProtocolVersion is the MCP protocol version relavium asks for.

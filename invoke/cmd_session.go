@@ -128,19 +128,7 @@ func (s *Session) Warnings() []string {
 // its error, naming where it is declared, is in failed. err is a decision
 // that fails as a whole (an --allow-mcp-stdio digest matching nothing).
 func (s *Session) Decide() (decisions []consent.Decision, failed map[string]error, err error) {
-	failed = map[string]error{}
-	var resolved []*consent.Resolved
-	for _, srv := range s.servers {
-		if srv.Transport != host.TransportStdio {
-			continue
-		}
-		r, rerr := consent.Resolve(declarationOf(srv), s.inv.Env.Getenv("PATH"))
-		if rerr != nil {
-			failed[srv.Name] = withSource(rerr, srv)
-			continue
-		}
-		resolved = append(resolved, r)
-	}
+	resolved, _, failed := resolveStdio(s.inv, s.servers)
 	decisions, err = s.decider.Decide(resolved)
 	return decisions, failed, err
 }

@@ -60,25 +60,16 @@ func connectWith(ctx context.Context, inv *Invocation, servers []config.Server, 
 	}
 	selected := func(name string) bool { return co.only == nil || co.only(name) }
 
-	// Resolve every stdio server (what the digest names and what is spawned).
-	var resolved []*consent.Resolved
-	byName := map[string]*consent.Resolved{}
 	for _, s := range servers {
-		if s.Transport != host.TransportStdio {
-			continue
-		}
-		if selected(s.Name) {
+		if s.Transport == host.TransportStdio && selected(s.Name) {
 			em.Emit(engine.Event{Type: engine.EventServer, Data: engine.ServerData{Server: s.Name, State: engine.StateResolving, Transport: s.Transport}})
 		}
-		r, err := consent.Resolve(declarationOf(s), inv.Env.Getenv("PATH"))
-		if err != nil {
-			if selected(s.Name) {
-				return nil, withSource(err, s)
-			}
-			continue // not connected: its digest cannot be asked for
+	}
+	resolved, byName, failed := resolveStdio(inv, servers)
+	for _, s := range servers {
+		if err, ok := failed[s.Name]; ok && selected(s.Name) {
+			return nil, err // a server not connected here needs no digest
 		}
-		resolved = append(resolved, r)
-		byName[s.Name] = r
 	}
 
 	decider := co.decider
@@ -299,4 +290,24 @@ func warnStore(w io.Writer, decisions []consent.Decision) {
 			return
 		}
 	}
+}
+
+// resolveStdio resolves every declared stdio server: the absolute command
+// its digest names and that is later spawned. A server that does not
+// resolve is in failed (the error names its source), not in resolved.
+func resolveStdio(inv *Invocation, servers []config.Server) (resolved []*consent.Resolved, byName map[string]*consent.Resolved, failed map[string]error) {
+	byName, failed = map[string]*consent.Resolved{}, map[string]error{}
+	for _, s := range servers {
+		if s.Transport != host.TransportStdio {
+			continue
+		}
+		r, err := consent.Resolve(declarationOf(s), inv.Env.Getenv("PATH"))
+		if err != nil {
+			failed[s.Name] = withSource(err, s)
+			continue
+		}
+		resolved = append(resolved, r)
+		byName[s.Name] = r
+	}
+	return resolved, byName, failed
 }
