@@ -277,6 +277,16 @@ func (c *conn) watch() {
 		var sessionErr error
 		select {
 		case <-exited:
+			// The child's exit can be seen before the session's end even when
+			// the session broke first (a garbage line closes stdin, the child
+			// exits on EOF): give the session a moment to say why it ended.
+			t := time.NewTimer(500 * time.Millisecond)
+			select {
+			case sessionErr = <-ended:
+				ended <- sessionErr
+			case <-t.C:
+			}
+			t.Stop()
 		case sessionErr = <-ended:
 			ended <- sessionErr // keep it for the final receive
 		case <-c.ctx.Done():
