@@ -41,6 +41,18 @@ func openPTY(t *testing.T) (master, slave *os.File) {
 	return m, s
 }
 
+// drain lets the reader take everything the child wrote before the terminal
+// went away: it stops by itself with EIO once the slave side is gone. Closing
+// the master first would throw away output still in the terminal's buffer.
+func drain(master *os.File, readDone <-chan struct{}) {
+	select {
+	case <-readDone:
+	case <-time.After(10 * time.Second):
+		master.Close()
+		<-readDone
+	}
+}
+
 // onTerminal runs relavium with stdin, stdout and stderr on a real terminal,
 // types answer once the prompt shows, and returns the screen and exit code.
 // With answer "" it types nothing and expects no prompt.
@@ -84,8 +96,7 @@ func (w *world) onTerminal(extraEnv []string, answer string, args ...string) (st
 	}()
 	if answer == "" {
 		err := cmd.Wait()
-		master.Close()
-		<-readDone
+		drain(master, readDone)
 		var ee *exec.ExitError
 		if !errors.As(err, &ee) {
 			w.t.Fatalf("want a failing exit, got %v", err)
@@ -104,8 +115,7 @@ func (w *world) onTerminal(extraEnv []string, answer string, args ...string) (st
 		w.t.Fatal("no prompt appeared")
 	}
 	err := cmd.Wait()
-	master.Close()
-	<-readDone
+	drain(master, readDone)
 	code := 0
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
