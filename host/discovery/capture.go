@@ -64,6 +64,9 @@ func (c *Capture) WrapHTTPClient(hc *http.Client) *http.Client {
 
 // slot receives the raw result of one tools/list request.
 type slot struct {
+	// stub asks a connection-level capture to hand the SDK an empty page in
+	// place of the result it captured (see stubPage).
+	stub   bool
 	mu     sync.Mutex
 	id     jsonrpc.ID
 	hasID  bool
@@ -173,10 +176,21 @@ func (cc *captureConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	if r, ok := msg.(*jsonrpc.Response); ok && err == nil {
 		if s := cc.c.take(r.ID); s != nil {
 			s.deliver(r.Result, r.Error)
+			if s.stub && r.Error == nil {
+				r.Result = json.RawMessage(stubPage)
+			}
 		}
 	}
 	return msg, err
 }
+
+// stubPage is what the SDK decodes in place of a captured tools/list page.
+// Discovery reads the page from the capture and ignores the SDK's typed
+// copy, so decoding and re-validating a megabyte of schemas a second time
+// would only add latency (about as much as the whole discovery budget).
+// Only the connection-level capture swaps the page; the Streamable HTTP tee
+// passes the body through unchanged.
+const stubPage = `{"tools":[]}`
 
 // captureRoundTripper tees the response of a tools/list POST (and of any
 // stream the SDK resumes for it, which carries the same context).

@@ -134,9 +134,12 @@ func resolveLocalRef(root *node, anchors map[string]*node, ref string) *node {
 // schema locations as JSON pointers.
 func compileSchema(root *node, field string) (*jsonschema.Resolved, []byte, *skip) {
 	src := compileSource(root)
-	var s jsonschema.Schema
-	if err := json.Unmarshal(src, &s); err != nil {
-		return nil, nil, skipf(ReasonSchemaInvalid, "%s does not compile: %s", field, show(err.Error()))
+	s, ok := buildSchema(withoutID(root))
+	if !ok {
+		s = &jsonschema.Schema{}
+		if err := json.Unmarshal(src, s); err != nil {
+			return nil, nil, skipf(ReasonSchemaInvalid, "%s does not compile: %s", field, show(err.Error()))
+		}
 	}
 	rs, err := s.Resolve(&jsonschema.ResolveOptions{})
 	if err != nil {
@@ -155,8 +158,13 @@ func compileSchema(root *node, field string) (*jsonschema.Resolved, []byte, *ski
 
 // compileSource is the canonical JSON the validator is built from.
 func compileSource(root *node) []byte {
+	return appendCanonical(nil, withoutID(root))
+}
+
+// withoutID is root without its top-level $id member.
+func withoutID(root *node) *node {
 	if root.kind != kObject || root.get("$id") == nil {
-		return appendCanonical(nil, root)
+		return root
 	}
 	cp := *root
 	cp.obj = make([]member, 0, len(root.obj))
@@ -165,7 +173,7 @@ func compileSource(root *node) []byte {
 			cp.obj = append(cp.obj, m)
 		}
 	}
-	return appendCanonical(nil, &cp)
+	return &cp
 }
 
 // rootIsObjectType reports whether the root schema declares type "object"

@@ -39,7 +39,7 @@ func NewLister(cs *mcp.ClientSession, c *Capture) *SessionLister {
 // tool breaks its typed decode) is still returned raw: discovery then
 // skips just the bad tool instead of failing the whole server.
 func (l *SessionLister) ListToolsRaw(ctx context.Context, cursor string) (json.RawMessage, error) {
-	s := &slot{}
+	s := &slot{stub: !l.sdkCachesPages()}
 	_, err := l.session.ListTools(withSlot(ctx, s), &mcp.ListToolsParams{Cursor: cursor})
 	l.capture.forget(s)
 	if ctx.Err() != nil {
@@ -55,4 +55,12 @@ func (l *SessionLister) ListToolsRaw(ctx context.Context, cursor string) (json.R
 		return nil, err
 	}
 	return nil, errNotCaptured
+}
+
+// sdkCachesPages reports whether the SDK keeps the tools/list pages it
+// decodes (protocol 2026-07-28 and later: a TTL cache that CallTool also
+// consults). Only when it does not may the capture hand it a stub page.
+func (l *SessionLister) sdkCachesPages() bool {
+	res := l.session.InitializeResult()
+	return res == nil || res.ProtocolVersion >= "2026-07-28"
 }
