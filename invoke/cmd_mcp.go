@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/engine/sanitize"
@@ -147,6 +149,7 @@ func (l *MCPList) WriteHuman(w io.Writer) error {
 		b.WriteString("no MCP server is declared (add [[mcp_servers]] to .relavium/config.toml)\n")
 	}
 	b.WriteString("SERVERS\n")
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	for _, s := range l.Servers {
 		mark := "●"
 		detail := fmt.Sprintf("%d tools", s.Tools)
@@ -163,19 +166,25 @@ func (l *MCPList) WriteHuman(w io.Writer) error {
 		case s.URL != "":
 			where = sanitize.Line(s.URL)
 		}
-		fmt.Fprintf(&b, "  %s %-16s %-9s %-12s %6s  %-10s  %s\n", mark, sanitize.Line(s.Name), s.Transport, where,
+		fmt.Fprintf(tw, "  %s %s\t%s\t%s\t%s\t%s\t%s\n", mark, sanitize.Line(s.Name), s.Transport, sanitize.Line(where),
 			msString(s.ConnectMS), s.Protocol, detail)
 	}
+	_ = tw.Flush() // writes to a strings.Builder
 	if len(l.Tools) > 0 {
 		b.WriteString("TOOLS\n")
 	}
+	// Each tool's row is followed by its description line, which tabwriter
+	// would treat as the end of a column block: the widths are measured here.
+	type row struct{ name, hint, args, changed, title string }
+	rows := make([]row, 0, len(l.Tools))
+	nameW, hintW := 0, 0
 	for _, t := range l.Tools {
-		hint := "⚠ writes"
+		r := row{name: sanitize.Line(t.Name), hint: "⚠ writes"}
 		switch {
 		case t.Annotations.IsReadOnly():
-			hint = "read-only"
+			r.hint = "read-only"
 		case t.Annotations.IsDestructive():
-			hint = "⚠ destructive"
+			r.hint = "⚠ destructive"
 		}
 		var args []string
 		for _, a := range t.Args {
@@ -188,13 +197,23 @@ func (l *MCPList) WriteHuman(w io.Writer) error {
 			}
 			args = append(args, s)
 		}
-		changed := ""
+		r.args = sanitize.Line(strings.Join(args, " "))
 		if t.Changed {
-			changed = "  (changed since last seen)"
+			r.changed = "  (changed since last seen)"
 		}
-		fmt.Fprintf(&b, "  %-40s %-14s %s%s\n", sanitize.Line(t.Name), hint, sanitize.Line(strings.Join(args, " ")), changed)
 		if title := firstNonEmpty(t.Title, t.Description); title != "" {
-			fmt.Fprintf(&b, "      %s\n", truncate(sanitize.Line(title), 100))
+			r.title = truncate(sanitize.Line(title), 100)
+		}
+		nameW = max(nameW, utf8.RuneCountInString(r.name))
+		hintW = max(hintW, utf8.RuneCountInString(r.hint))
+		rows = append(rows, r)
+	}
+	for _, r := range rows {
+		line := fmt.Sprintf("  %-*s  %-*s  %s%s", nameW, r.name, hintW, r.hint, r.args, r.changed)
+		b.WriteString(strings.TrimRight(line, " "))
+		b.WriteByte('\n')
+		if r.title != "" {
+			fmt.Fprintf(&b, "      %s\n", r.title)
 		}
 	}
 	if len(l.Skipped) > 0 {

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"text/tabwriter"
 
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/engine"
@@ -286,7 +287,8 @@ func (l *workflowList) WriteHuman(w io.Writer) error {
 		_, err := io.WriteString(w, b.String())
 		return err
 	}
-	fmt.Fprintf(&b, "%-20s %-9s %-12s %-28s %s\n", "ID", "TRIGGER", "SIDE EFFECT", "INPUTS", "DESCRIPTION")
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", "ID", "TRIGGER", "SIDE EFFECT", "INPUTS", "DESCRIPTION")
 	for _, r := range l.Workflows {
 		var in []string
 		for _, i := range r.Inputs {
@@ -304,8 +306,9 @@ func (l *workflowList) WriteHuman(w io.Writer) error {
 		if inputs == "" {
 			inputs = "-"
 		}
-		fmt.Fprintf(&b, "%-20s %-9s %-12s %-28s %s\n", r.ID, r.Trigger, r.SideEffect, sanitize.Line(inputs), sanitize.Line(r.Description))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", sanitize.Line(r.ID), r.Trigger, r.SideEffect, sanitize.Line(inputs), sanitize.Line(r.Description))
 	}
+	_ = tw.Flush() // writes to a strings.Builder
 	rel, err := filepath.Rel(l.Project, engine.WorkflowDir(l.Project))
 	if err != nil {
 		rel = engine.WorkflowDir(l.Project)
