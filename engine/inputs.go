@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/big"
 	"sort"
 	"strconv"
 	"strings"
@@ -176,15 +177,24 @@ func parseTyped(typ, s string) (any, error) {
 	case "string":
 		return s, nil
 	case "integer":
-		n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+		lit := strings.TrimSpace(s)
+		n, err := strconv.ParseInt(lit, 10, 64)
 		if err != nil {
 			return nil, fmt.Errorf("%q is not an integer", s)
 		}
+		// int64 holds it, but a plan (JSON, float64 numbers) could not.
+		if err := exactInteger(lit, float64(n)); err != nil {
+			return nil, err
+		}
 		return n, nil
 	case "number":
-		f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+		lit := strings.TrimSpace(s)
+		f, err := strconv.ParseFloat(lit, 64)
 		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
 			return nil, fmt.Errorf("%q is not a number", s)
+		}
+		if err := exactInteger(lit, f); err != nil {
+			return nil, err
 		}
 		return f, nil
 	case "boolean":
@@ -199,6 +209,16 @@ func parseTyped(typ, s string) (any, error) {
 		var v any
 		if err := json.Unmarshal([]byte(s), &v); err != nil {
 			return nil, fmt.Errorf("%q is not a JSON %s: %v", s, typ, err)
+		}
+		// Again with the literals kept, so no integer is rounded unseen.
+		dec := json.NewDecoder(strings.NewReader(s))
+		dec.UseNumber()
+		if err := dec.Decode(&v); err != nil {
+			return nil, fmt.Errorf("%q is not a JSON %s: %v", s, typ, err)
+		}
+		var err error
+		if v, err = floatsOf(v); err != nil {
+			return nil, err
 		}
 		if _, isArr := v.([]any); typ == "array" && !isArr {
 			return nil, fmt.Errorf("%q is not a JSON array", s)
@@ -241,6 +261,13 @@ func (w *Workflow) ResolveInputs(given map[string]any) (map[string]any, error) {
 			problems = append(problems, Problem{Field: "inputs." + in.Name, Message: fmt.Sprintf("%s does not fit input %s (%s%s)", compact(v), in.Name, in.Type, enumNote(in))})
 			continue
 		}
+		// A value the plan could not spell faithfully (an integer beyond
+		// float64) is the person's input mistake, refused here with the
+		// others rather than later as a plan that cannot be encoded.
+		if _, err := canonicalValue(v); err != nil {
+			problems = append(problems, Problem{Field: "inputs." + in.Name, Message: fmt.Sprintf("input %s: %v", in.Name, err)})
+			continue
+		}
 		out[in.Name] = v
 	}
 	if len(problems) > 0 {
@@ -257,4 +284,51 @@ func describeInput(in *Input) string {
 		return ""
 	}
 	return ": " + in.Description
+}
+
+// floatsOf turns the json.Numbers of a decoded value into the float64s
+// encoding/json would give, refusing an integer that would be rounded.
+func floatsOf(v any) (any, error) {
+	switch x := v.(type) {
+	case json.Number:
+		f, err := strconv.ParseFloat(string(x), 64)
+		if err != nil {
+			return nil, fmt.Errorf("%s is not a float64 number: %v", x, err)
+		}
+		return f, exactInteger(string(x), f)
+	case []any:
+		for i := range x {
+			e, err := floatsOf(x[i])
+			if err != nil {
+				return nil, err
+			}
+			x[i] = e
+		}
+	case map[string]any:
+		for k := range x {
+			e, err := floatsOf(x[k])
+			if err != nil {
+				return nil, err
+			}
+			x[k] = e
+		}
+	}
+	return v, nil
+}
+
+// exactInteger refuses an integer literal (no fraction, no exponent) that
+// f, its float64, does not hold exactly: 9007199254740993 would silently
+// become 9007199254740992, another value than the person typed.
+func exactInteger(lit string, f float64) error {
+	if strings.ContainsAny(lit, ".eE") {
+		return nil
+	}
+	want, ok := new(big.Int).SetString(strings.TrimPrefix(lit, "+"), 10)
+	if !ok {
+		return nil
+	}
+	if got, _ := big.NewFloat(f).Int(nil); got.Cmp(want) != 0 {
+		return fmt.Errorf("the integer %s has no exact JSON number form (it would become %s)", lit, got)
+	}
+	return nil
 }

@@ -94,6 +94,33 @@ func TestResolveInputsDefaultsRequiredTypesAndEnums(t *testing.T) {
 	}
 }
 
+// An integer no float64 holds exactly is the person's input mistake
+// (E603, exit 2), refused with the others — never rounded into another
+// value, never left to fail later as a plan that cannot be encoded.
+func TestInputsRefuseIntegersJSONCannotHold(t *testing.T) {
+	w := loadTyped(t)
+	_, err := ParseInputArgs(w, []string{"s=x", "i=9007199254740993", "f=9007199254740993", `a=[1,{"n":9007199254740993}]`, `o={"k":[-9007199254740993]}`})
+	var pe *ProblemsError
+	if !errors.As(err, &pe) || pe.Code() != CodeInputsInvalid || pe.ExitCode() != 2 {
+		t.Fatalf("got %v", err)
+	}
+	text := render(pe.Problems)
+	if len(pe.Problems) != 4 || !strings.Contains(text, "the integer 9007199254740993 has no exact JSON number form (it would become 9007199254740992)") {
+		t.Fatalf("want i, f, a and o refused:\n%s", text)
+	}
+	// 2^53 itself, fractions and exponents are numbers as JSON has them.
+	if _, err := ParseInputArgs(w, []string{"f=9007199254740992", `a=[0.1,1e300,-0]`}); err != nil {
+		t.Fatal(err)
+	}
+
+	// Inputs that arrive decoded (the machine surface) meet the same rule.
+	_, err = w.ResolveInputs(map[string]any{"s": "x", "i": int64(1<<53 + 1)})
+	if !errors.As(err, &pe) || pe.Code() != CodeInputsInvalid || pe.ExitCode() != 2 ||
+		!strings.Contains(render(pe.Problems), "input i: $: the integer 9007199254740993 is written 9007199254740992 by JavaScript") {
+		t.Fatalf("got %v", err)
+	}
+}
+
 func TestInputSchemaIsPublishable(t *testing.T) {
 	w := loadTyped(t)
 	var s struct {

@@ -102,8 +102,11 @@ func Plan(w *Workflow, inputs map[string]any, servers []PlanServer) (*WorkflowPl
 // encoding/json writes it, so struct tags and omitempty apply. Numbers pass
 // through as json.Number literals; an integer no float64 holds exactly is
 // refused rather than rounded into another plan's id.
-func canonicalPlan(p *WorkflowPlan) ([]byte, error) {
-	raw, err := json.Marshal(p)
+func canonicalPlan(p *WorkflowPlan) ([]byte, error) { return canonicalValue(p) }
+
+// canonicalValue is canonicalPlan for any value (a plan, one input).
+func canonicalValue(v any) ([]byte, error) {
+	raw, err := json.Marshal(v)
 	if err != nil {
 		return nil, err
 	}
