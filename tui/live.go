@@ -29,7 +29,6 @@ type live struct {
 	cancel context.CancelFunc
 
 	mu         sync.Mutex
-	decided    bool
 	el         engine.Elicitor
 	hosts      map[string]*host.Host
 	connecting map[string]context.CancelFunc
@@ -87,17 +86,8 @@ func (l *live) emitServer(d engine.ServerData) {
 }
 
 func (l *live) Decide(ctx context.Context) ([]consent.Decision, error) {
-	l.mu.Lock()
-	first := !l.decided
-	l.decided = true
-	l.mu.Unlock()
-	if first { // later decisions (a re-ask, a retry) concern one server the model tracks itself
-		for _, s := range l.sess.Servers() {
-			if s.Transport == host.TransportStdio {
-				l.emitServer(engine.ServerData{Server: s.Name, State: engine.StateResolving, Transport: s.Transport})
-			}
-		}
-	}
+	// Every row starts as resolving (the model's initial state), and the
+	// connect that follows consent announces resolving itself: no event here.
 	ds, failed, err := l.sess.Decide()
 	if err != nil {
 		return nil, err
