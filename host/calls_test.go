@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -182,6 +183,48 @@ func TestElicitationPolicies(t *testing.T) {
 				t.Errorf("%d elicitation:resolved events", n)
 			}
 		})
+	}
+}
+
+// The form a person fills in lists the fields in the server's order, even
+// though the go-sdk hands the schema over as a map.
+func TestElicitationKeepsTheServersFieldOrder(t *testing.T) {
+	var got json.RawMessage
+	el := funcElicitor(func(_ context.Context, r engine.ElicitRequest) (engine.ElicitResponse, error) {
+		got = r.Schema
+		return engine.ElicitResponse{Action: "accept", Content: map[string]any{"name": "ada", "count": 1}}, nil
+	})
+	h := startHost(t, Options{Elicitor: el, Servers: []Server{stdioServer(t, "e", "ok")}})
+	if out := callText(t, h, "mcp_e_elicit", `{}`); out != `accept {"count":1,"name":"ada"}` {
+		t.Fatalf("elicit = %q", out)
+	}
+	want := `{"properties":{"name":{"default":"anon","type":"string"},"count":{"default":3,"type":"integer"}},"type":"object"}`
+	if string(got) != want {
+		t.Fatalf("schema handed to the elicitor:\n got %s\nwant %s", got, want)
+	}
+}
+
+func TestFieldOrdersOnlyReorder(t *testing.T) {
+	var f fieldOrders
+	f.remember(json.RawMessage(`{"message":"m","requestedSchema":{"type":"object","properties":{"z":{"type":"string"},"a":{"type":"number"},"z":{"type":"string"}}}}`))
+	// A decoded schema that differs from every remembered one stays as it is.
+	other := json.RawMessage(`{"properties":{"a":{"type":"number"},"z":{"type":"boolean"}},"type":"object"}`)
+	if got := f.apply(other); string(got) != string(other) {
+		t.Fatalf("a different schema was changed: %s", got)
+	}
+	same := json.RawMessage(`{"properties":{"a":{"type":"number"},"z":{"type":"string"}},"type":"object"}`)
+	if got := f.apply(same); string(got) != `{"properties":{"z":{"type":"string"},"a":{"type":"number"}},"type":"object"}` {
+		t.Fatalf("reordered: %s", got)
+	}
+	// Used once: the second request for the same schema has no order left.
+	if got := f.apply(same); string(got) != string(same) {
+		t.Fatalf("an order was used twice: %s", got)
+	}
+	for i := range maxFieldOrders + 4 {
+		f.remember(json.RawMessage(fmt.Sprintf(`{"requestedSchema":{"properties":{"b%d":{},"a":{}}}}`, i)))
+	}
+	if len(f.keys) != maxFieldOrders || len(f.orders) != maxFieldOrders {
+		t.Fatalf("%d keys, %d orders kept", len(f.keys), len(f.orders))
 	}
 }
 

@@ -29,21 +29,22 @@ type conn struct {
 	env     []string          // stdio: the child's whole environment
 	secrets map[string]string // secret name → injected value, for redaction only
 
-	mu         sync.Mutex
-	state      string
-	ch         *child
-	cs         *mcp.ClientSession
-	fail       *Error
-	connectMS  int64
-	protocol   string
-	info       *mcp.Implementation
-	cat        *discovery.Catalogue
-	capture    *discovery.Capture // raw tools/list results for discovery
-	admitted   int
-	skipped    int
-	everLive   bool         // a child was spawned or a session opened
-	httpClient *http.Client // the guard's client (http, sse): idle connections closed on shutdown
-	observed   bool         // progress is read off the connection, in wire order
+	mu          sync.Mutex
+	state       string
+	ch          *child
+	cs          *mcp.ClientSession
+	fail        *Error
+	connectMS   int64
+	protocol    string
+	info        *mcp.Implementation
+	cat         *discovery.Catalogue
+	capture     *discovery.Capture // raw tools/list results for discovery
+	admitted    int
+	skipped     int
+	everLive    bool         // a child was spawned or a session opened
+	httpClient  *http.Client // the guard's client (http, sse): idle connections closed on shutdown
+	observed    bool         // progress is read off the connection, in wire order
+	fieldOrders fieldOrders  // elicitation field order, read off the connection (elicit_order.go)
 
 	// notifications/cancelled owed to the server (calls retired by a
 	// cancellation or deadline) and seen written. The SDK sends them from a

@@ -56,7 +56,7 @@ func (c *conn) onElicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.Elici
 	var schema json.RawMessage
 	if req.Params.RequestedSchema != nil {
 		if b, err := json.Marshal(req.Params.RequestedSchema); err == nil {
-			schema = b
+			schema = c.fieldOrders.apply(b)
 		}
 	}
 	ereq := engine.ElicitRequest{Server: c.srv.Name, Message: c.redactText(req.Params.Message), Schema: c.redactJSON(schema)}

@@ -120,6 +120,9 @@ const methodCancelled = "notifications/cancelled"
 func (o *observedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	msg, err := o.Connection.Read(ctx)
 	if err == nil {
+		if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() && req.Method == "elicitation/create" {
+			o.c.fieldOrders.remember(req.Params)
+		}
 		if req, ok := msg.(*jsonrpc.Request); ok && !req.IsCall() && req.Method == "notifications/progress" {
 			var p struct {
 				Token    any     `json:"progressToken"`

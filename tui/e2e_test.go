@@ -139,9 +139,12 @@ func TestE2ETmuxDemo(t *testing.T) {
 	tm.keys("BTab", "/", "C-u")
 	tm.text("ask_user")
 	tm.keys("Enter", "Enter", "C-s")
-	tm.waitFor("the elicitation dialog", "demo asks for input", "Tell the demo server about yourself.", "Name*", "[ctrl+s] Accept")
-	tm.keys("Tab", "Tab", "Tab")
-	tm.text("Ada")
+	screen = tm.waitFor("the elicitation dialog", "demo asks for input", "Tell the demo server about yourself.", "Name*", "[ctrl+s] Accept")
+	// The fields in the server's order (the go-sdk hands host a map).
+	if n, e, c := strings.Index(screen, "Name*"), strings.Index(screen, "Email"), strings.Index(screen, "Favourite colour"); !(n >= 0 && n < e && e < c) {
+		t.Fatalf("elicitation fields not in the server's order (name, email, colour):\n%s", screen)
+	}
+	tm.text("Ada") // the first field has the focus
 	tm.keys("C-s")
 	tm.waitFor("the greeting", "Hello, Ada!")
 

@@ -17,6 +17,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -222,13 +223,10 @@ func newServer(mode string, grandchild int) *mcp.Server {
 		})
 	s.AddTool(&mcp.Tool{Name: "elicit", Description: "ask the client for a name and a count", InputSchema: obj(nil)},
 		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			res, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Message: "who are you?", RequestedSchema: &jsonschema.Schema{
-				Type: "object",
-				Properties: map[string]*jsonschema.Schema{
-					"name":  {Type: "string", Default: []byte(`"anon"`)},
-					"count": {Type: "integer", Default: []byte(`3`)},
-				},
-			}})
+			// name before count: not alphabetical, so the client's form
+			// order shows whether the server's order survived.
+			res, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Message: "who are you?", RequestedSchema: json.RawMessage(
+				`{"type":"object","properties":{"name":{"type":"string","default":"anon"},"count":{"type":"integer","default":3}}}`)})
 			if err != nil {
 				return nil, err
 			}

@@ -1,0 +1,170 @@
+package host
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"maps"
+	"slices"
+	"sync"
+
+	"github.com/relavium/relavium/consent/canonjson"
+)
+
+// The go-sdk hands an elicitation's requestedSchema to the handler decoded
+// into a map, so the order in which the server declared its fields is lost
+// (a form would show them alphabetically). The connection sees the raw
+// request first: fieldOrders keeps the order of each requested schema's
+// properties, keyed by the schema's canonical JSON, and onElicit writes the
+// decoded schema back with its properties in that order. Only the order is
+// taken from the raw bytes; every value is the SDK's. A schema that does
+// not match (or was evicted) keeps the decoded form.
+//
+// Only connections relavium reads itself (stdio, in-memory) feed it; over
+// the network transports the decoded order is used.
+
+const (
+	maxFieldOrders    = 16       // requests waiting for their handler
+	maxRawSchemaBytes = 64 << 10 // a bigger schema is not kept (elicitation schemas are flat)
+)
+
+type fieldOrders struct {
+	mu     sync.Mutex
+	keys   []string // FIFO: the oldest is evicted first
+	orders map[string][]string
+}
+
+// remember records the property order of one elicitation/create's
+// requestedSchema.
+func (f *fieldOrders) remember(params json.RawMessage) {
+	var p struct {
+		RequestedSchema json.RawMessage `json:"requestedSchema"`
+	}
+	if json.Unmarshal(params, &p) != nil || len(p.RequestedSchema) == 0 || len(p.RequestedSchema) > maxRawSchemaBytes {
+		return
+	}
+	var s struct {
+		Properties memberOrder `json:"properties"`
+	}
+	key, ok := schemaKey(p.RequestedSchema)
+	if !ok || json.Unmarshal(p.RequestedSchema, &s) != nil || len(s.Properties) < 2 {
+		return
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.orders == nil {
+		f.orders = map[string][]string{}
+	}
+	if _, dup := f.orders[key]; !dup {
+		f.keys = append(f.keys, key)
+	}
+	f.orders[key] = s.Properties
+	for len(f.keys) > maxFieldOrders {
+		delete(f.orders, f.keys[0])
+		f.keys = f.keys[1:]
+	}
+}
+
+// apply returns schema (the SDK's decoded requestedSchema, marshalled) with
+// its properties in the order the server sent them, when that is known.
+func (f *fieldOrders) apply(schema json.RawMessage) json.RawMessage {
+	key, ok := schemaKey(schema)
+	if !ok {
+		return schema
+	}
+	f.mu.Lock()
+	order, found := f.orders[key]
+	if found {
+		delete(f.orders, key)
+		f.keys = slices.DeleteFunc(f.keys, func(k string) bool { return k == key })
+	}
+	f.mu.Unlock()
+	if !found {
+		return schema
+	}
+	var top map[string]json.RawMessage
+	var props map[string]json.RawMessage
+	if json.Unmarshal(schema, &top) != nil || json.Unmarshal(top["properties"], &props) != nil {
+		return schema
+	}
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, k := range slices.Sorted(maps.Keys(top)) {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		writeKey(&b, k)
+		if k != "properties" {
+			b.Write(top[k])
+			continue
+		}
+		b.WriteByte('{')
+		n := 0
+		for _, name := range append(order, slices.Sorted(maps.Keys(props))...) {
+			v, ok := props[name]
+			if !ok {
+				continue
+			}
+			delete(props, name) // written once: the order first, then any it lacked
+			if n > 0 {
+				b.WriteByte(',')
+			}
+			n++
+			writeKey(&b, name)
+			b.Write(v)
+		}
+		b.WriteByte('}')
+	}
+	b.WriteByte('}')
+	return b.Bytes()
+}
+
+func writeKey(b *bytes.Buffer, k string) {
+	q, _ := json.Marshal(k)
+	b.Write(q)
+	b.WriteByte(':')
+}
+
+// memberOrder decodes a JSON object into its member names, in order, each
+// once.
+type memberOrder []string
+
+func (m *memberOrder) UnmarshalJSON(b []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return errNotObject
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		k, _ := t.(string)
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return err
+		}
+		if !seen[k] {
+			seen[k] = true
+			*m = append(*m, k)
+		}
+	}
+	return nil
+}
+
+var errNotObject = errors.New("not a JSON object")
+
+// schemaKey is the canonical JSON of a schema: the same for the raw bytes
+// and for the SDK's decoded map marshalled back.
+func schemaKey(b json.RawMessage) (string, bool) {
+	var v any
+	if json.Unmarshal(b, &v) != nil {
+		return "", false
+	}
+	c, err := canonjson.Marshal(v)
+	if err != nil {
+		return "", false
+	}
+	return string(c), true
+}
