@@ -23,6 +23,8 @@ NODE_MAJOR=22
 
 log() { printf 'peers: %s\n' "$*" >&2; }
 
+. "$ROOT/.ci/retry.sh"
+
 need_npm() {
 	if command -v npm >/dev/null 2>&1; then
 		return
@@ -30,8 +32,8 @@ need_npm() {
 	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 		log "npm missing: installing nodejs and npm with apt-get"
 		export DEBIAN_FRONTEND=noninteractive
-		apt-get update -qq >/dev/null
-		apt-get install -y -qq nodejs npm >/dev/null
+		retry apt-get update -qq >/dev/null
+		retry apt-get install -y -qq nodejs npm >/dev/null
 		return
 	fi
 	log "npm is not installed and cannot be installed here (need root and apt-get)"
@@ -70,7 +72,7 @@ else
 	(
 		cd "$P"
 		[ -f package.json ] || printf '{"name":"relavium-peers","private":true}\n' >package.json
-		npm install --no-audit --no-fund --loglevel=error \
+		retry npm install --no-audit --no-fund --loglevel=error \
 			"@modelcontextprotocol/conformance@$CONFORMANCE" \
 			"@modelcontextprotocol/server-everything@$EVERYTHING" \
 			"@modelcontextprotocol/server-filesystem@$FILESYSTEM" \
@@ -88,7 +90,7 @@ else
 	(
 		cd "$P/node22"
 		[ -f package.json ] || printf '{"name":"relavium-node22","private":true}\n' >package.json
-		npm install --no-audit --no-fund --loglevel=error "node@$NODE_MAJOR" >&2
+		retry npm install --no-audit --no-fund --loglevel=error "node@$NODE_MAJOR" >&2
 	)
 	node22_ok || { log "node $NODE_MAJOR did not install"; exit 1; }
 fi
