@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -80,6 +81,32 @@ func TestValidateNamesPointerAndRule(t *testing.T) {
 		}
 		if de.ExitCode() != 2 || de.ErrorData() == nil {
 			t.Errorf("Validate(%s): exit %d data %v", tc.args, de.ExitCode(), de.ErrorData())
+		}
+	}
+}
+
+// A bound failure reads as a person writes numbers, not as the library's
+// fraction and %f ("300/1 is greater than 5.000000").
+func TestValidateNumericBoundsReadPlainly(t *testing.T) {
+	tool := oneTool(t, `{"type":"object","properties":{
+		"days":{"type":"integer","maximum":5},
+		"ratio":{"type":"number","exclusiveMinimum":0.25},
+		"step":{"type":"number","multipleOf":0.5}}}`)
+	for args, want := range map[string]string{
+		`{"days":300}`:   "maximum: 300 is greater than 5",
+		`{"ratio":0.25}`: "exclusiveMinimum: 0.25 is less than or equal to 0.25",
+		`{"step":1.3}`:   "multipleOf: 1.3 is not a multiple of 0.5",
+		`{"days":-1e2}`:  "", // valid
+	} {
+		err := tool.Validate(json.RawMessage(args))
+		if want == "" {
+			if err != nil {
+				t.Errorf("Validate(%s) = %v", args, err)
+			}
+			continue
+		}
+		if err == nil || !strings.HasSuffix(err.Error(), want) {
+			t.Errorf("Validate(%s) = %v; want it to end %q", args, err, want)
 		}
 	}
 }

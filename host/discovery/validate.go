@@ -3,6 +3,7 @@ package discovery
 import (
 	"encoding/json"
 	"fmt"
+	"math/big"
 	"reflect"
 	"sort"
 	"strconv"
@@ -104,7 +105,7 @@ func (t *Tool) locate(instance any, verr error) (ptr, rule, msg string) {
 		rest = r
 	}
 	rule = ruleOf(rest)
-	msg = escapeText(rest, 300, false)
+	msg = escapeText(tidyNumbers(rule, rest), 300, false)
 	cur := reflect.ValueOf(instance)
 	prev := ""
 	for _, next := range chain[min(1, len(chain)):] {
@@ -299,4 +300,38 @@ func ruleOf(msg string) string {
 		}
 	}
 	return head
+}
+
+// tidyNumbers rewrites jsonschema-go's numeric-bound messages, which print
+// the instance as a fraction and the bound with %f ("maximum: 300/1 is
+// greater than 5.000000"), with both numbers as a person writes them
+// ("maximum: 300 is greater than 5"). Other messages pass unchanged.
+func tidyNumbers(rule, msg string) string {
+	switch rule {
+	case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf":
+	default:
+		return msg
+	}
+	head, tail, ok := strings.Cut(msg, ": ")
+	if !ok {
+		return msg
+	}
+	value, rel, ok := strings.Cut(tail, " is ")
+	i := strings.LastIndexByte(rel, ' ')
+	if !ok || i < 0 {
+		return msg
+	}
+	r, ok := new(big.Rat).SetString(value)
+	if !ok {
+		return msg
+	}
+	bound, err := strconv.ParseFloat(rel[i+1:], 64)
+	if err != nil {
+		return msg
+	}
+	v := r.RatString()
+	if f, exact := r.Float64(); !r.IsInt() && exact {
+		v = strconv.FormatFloat(f, 'g', -1, 64)
+	}
+	return head + ": " + v + " is " + rel[:i+1] + strconv.FormatFloat(bound, 'g', -1, 64)
 }
