@@ -111,6 +111,7 @@ func (h *Host) browse(ctx context.Context, server, what string, fn func(context.
 	deadline := &deadlineCause{what: what, d: h.opts.Timeouts.Call}
 	tctx, tcancel := context.WithTimeoutCause(callCtx, h.opts.Timeouts.Call, deadline)
 	defer tcancel()
+	tctx = c.trapRefusals(tctx)
 	if err := fn(tctx, c, cs); err != nil {
 		return c.callFailure(ctx, tctx, deadline, what, err)
 	}

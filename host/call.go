@@ -64,6 +64,7 @@ func (h *Host) Call(ctx context.Context, id engine.ToolID, args json.RawMessage,
 	deadline := &deadlineCause{what: "tools/call " + t.def.Name, d: timeout}
 	tctx, tcancel := context.WithTimeoutCause(callCtx, timeout, deadline)
 	defer tcancel()
+	tctx = c.trapRefusals(tctx)
 
 	params := &mcp.CallToolParams{Name: t.def.Tool, Arguments: args}
 	var stream *callStream
@@ -72,7 +73,7 @@ func (h *Host) Call(ctx context.Context, id engine.ToolID, args json.RawMessage,
 		// Progress is asked of the server only when the caller takes it: a
 		// progress token costs every request and response its _meta.
 		token = "relavium-" + strconv.FormatUint(seq, 10)
-		stream = &callStream{onProgress: opts.OnProgress}
+		stream = &callStream{conn: c, onProgress: opts.OnProgress}
 		h.router.add(token, stream)
 		params.SetProgressToken(token)
 	}
@@ -113,6 +114,16 @@ func (c *conn) callFailure(ctx, tctx context.Context, deadline *deadlineCause, t
 	}
 	if errors.Is(context.Cause(tctx), deadline) {
 		return &Error{ErrCode: CodeCallDeadline, Server: c.srv.Name, Msg: deadline.Error() + "; raise it with --timeout"}
+	}
+	// The guard refused this call's own request, or the server's stream the
+	// answer was to come on: that is the failure, typed, whatever the SDK
+	// made of it. (After the deadline: a lookup the deadline interrupted is
+	// not a refusal worth the name.)
+	if r := trappedRefusal(tctx); r != nil {
+		return &Error{ErrCode: r.Code(), Server: c.srv.Name, Msg: tool + " refused by the network guard", Cause: r}
+	}
+	if r := c.stream.refused(); r != nil {
+		return &Error{ErrCode: r.Code(), Server: c.srv.Name, Msg: tool + ": the server was cut off by the network guard", Cause: r}
 	}
 	if ch := c.child(); ch != nil && ch.waitExit(200*time.Millisecond) {
 		ch.waitStderr(100 * time.Millisecond)

@@ -53,6 +53,11 @@ type conn struct {
 	cancelsOwed atomic.Int64
 	cancelsSent atomic.Int64
 
+	// stream traps the guard's refusals on the requests that outlive a
+	// call (the legacy SSE stream, Streamable HTTP's standalone stream):
+	// such a refusal is why the session ended.
+	stream refusalTrap
+
 	shutOnce  sync.Once
 	watchDone chan struct{} // closed when the watcher ended (nil: no watcher)
 }
@@ -115,7 +120,13 @@ func (c *conn) connect(ctx context.Context) (*mcp.ClientSession, *Error) {
 	if err != nil {
 		return nil, c.connectFailure(ctx, cctx, cause, err)
 	}
-	cs, err := c.newClient().Connect(cctx, tr, &mcp.ClientSessionOptions{ProtocolVersion: ProtocolVersion})
+	// Streamable HTTP keeps the connect context (detached) for the requests
+	// that outlive the handshake: the server's stream trap rides on it.
+	sctx := cctx
+	if c.srv.Target != nil {
+		sctx = netguard.WithRefusalNote(cctx, c.stream.note)
+	}
+	cs, err := c.newClient().Connect(sctx, tr, &mcp.ClientSessionOptions{ProtocolVersion: ProtocolVersion})
 	if err != nil {
 		return nil, c.connectFailure(ctx, cctx, cause, err)
 	}
@@ -303,10 +314,12 @@ func (c *conn) watch() {
 		// stdout, an oversized frame) is what broke the server, even when the
 		// child then exits on the closed stdin; an EOF is the child's exit.
 		broke := sessionErr != nil && !errors.Is(sessionErr, io.EOF) && !errors.Is(sessionErr, mcp.ErrConnectionClosed)
-		if !broke && ch != nil && ch.waitExit(200*time.Millisecond) {
+		if r := c.stream.refused(); r != nil {
+			e = c.failure0(r.Code(), "was cut off by the network guard", r)
+		} else if !broke && ch != nil && ch.waitExit(200*time.Millisecond) {
 			e = c.withProcess(c.failure0(CodeServerExited, "exited mid-session", nil))
 		} else {
-			e = c.withProcess(c.failure0(CodeConnectionLost, "the session ended", sessionErr))
+			e = c.withProcess(c.failure0(CodeConnectionLost, "ended the session", sessionErr))
 		}
 		if ch != nil {
 			ch.waitStderr(100 * time.Millisecond)
@@ -419,6 +432,10 @@ func (c *conn) status() ServerStatus {
 			st.Error += ": " + c.fail.Cause.Error()
 		}
 		st.ExitStatus, st.StderrTail = c.fail.ExitStatus, c.fail.StderrTail
+		if r, ok := netguard.AsRefusal(c.fail.Cause); ok {
+			d := r.ErrorData().(netguard.Data)
+			st.Refusal = &d
+		}
 	}
 	return st
 }

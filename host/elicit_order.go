@@ -20,8 +20,9 @@ import (
 // taken from the raw bytes; every value is the SDK's. A schema that does
 // not match (or was evicted) keeps the decoded form.
 //
-// Only connections relavium reads itself (stdio, in-memory) feed it; over
-// the network transports the decoded order is used.
+// Only connections relavium reads itself (stdio, in-memory, legacy SSE,
+// websocket: observedConn) feed it; over Streamable HTTP, whose connection
+// the SDK keeps to itself, the decoded order is used.
 
 const (
 	maxFieldOrders    = 16       // requests waiting for their handler
@@ -30,8 +31,15 @@ const (
 
 type fieldOrders struct {
 	mu     sync.Mutex
-	keys   []string // FIFO: the oldest is evicted first
-	orders map[string][]string
+	keys   []string // one per remembered request, FIFO: the oldest is evicted first
+	orders map[string]*pendingOrder
+}
+
+// pendingOrder is the property order of a schema and how many remembered
+// requests (the same schema may be asked for twice at once) still await it.
+type pendingOrder struct {
+	names []string
+	n     int
 }
 
 // remember records the property order of one elicitation/create's
@@ -53,15 +61,27 @@ func (f *fieldOrders) remember(params json.RawMessage) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.orders == nil {
-		f.orders = map[string][]string{}
+		f.orders = map[string]*pendingOrder{}
 	}
-	if _, dup := f.orders[key]; !dup {
-		f.keys = append(f.keys, key)
+	po := f.orders[key]
+	if po == nil {
+		po = &pendingOrder{}
+		f.orders[key] = po
 	}
-	f.orders[key] = s.Properties
+	po.names, po.n = s.Properties, po.n+1
+	f.keys = append(f.keys, key)
 	for len(f.keys) > maxFieldOrders {
-		delete(f.orders, f.keys[0])
+		f.release(f.keys[0])
 		f.keys = f.keys[1:]
+	}
+}
+
+// release drops one request's claim on key's order (f.mu held).
+func (f *fieldOrders) release(key string) {
+	if p := f.orders[key]; p != nil {
+		if p.n--; p.n <= 0 {
+			delete(f.orders, key)
+		}
 	}
 }
 
@@ -73,10 +93,14 @@ func (f *fieldOrders) apply(schema json.RawMessage) json.RawMessage {
 		return schema
 	}
 	f.mu.Lock()
-	order, found := f.orders[key]
+	var order []string
+	p, found := f.orders[key]
 	if found {
-		delete(f.orders, key)
-		f.keys = slices.DeleteFunc(f.keys, func(k string) bool { return k == key })
+		order = p.names
+		f.release(key)
+		if i := slices.Index(f.keys, key); i >= 0 { // every claim has its key
+			f.keys = slices.Delete(f.keys, i, i+1)
+		}
 	}
 	f.mu.Unlock()
 	if !found {

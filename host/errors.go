@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/relavium/relavium/engine/sanitize"
 	"github.com/relavium/relavium/host/discovery"
 )
 
@@ -115,10 +116,12 @@ func (e *Error) ErrorData() any {
 // Unwrap returns the cause.
 func (e *Error) Unwrap() error { return e.Cause }
 
-// WriteHuman prints the error, then the server's stderr tail indented.
+// WriteHuman prints the error, then the server's stderr tail indented. What
+// a server said (a cause, a tail) is cleaned of terminal control sequences
+// before it reaches the person's terminal.
 func (e *Error) WriteHuman(w io.Writer) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "relavium: %s\n", e.Error())
+	fmt.Fprintf(&b, "relavium: %s\n", sanitize.Text(e.Error()))
 	writeTail(&b, e.ExitStatus, e.StderrTail)
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -126,13 +129,13 @@ func (e *Error) WriteHuman(w io.Writer) error {
 
 func writeTail(b *strings.Builder, status, tail string) {
 	if status != "" {
-		fmt.Fprintf(b, "    %s\n", status)
+		fmt.Fprintf(b, "    %s\n", sanitize.Line(status))
 	}
 	if tail == "" {
 		return
 	}
 	b.WriteString("    stderr (last lines):\n")
-	for _, line := range strings.Split(strings.TrimRight(tail, "\n"), "\n") {
+	for _, line := range strings.Split(strings.TrimRight(sanitize.Text(tail), "\n"), "\n") {
 		fmt.Fprintf(b, "      | %s\n", line)
 	}
 }
@@ -188,7 +191,7 @@ func (e *StartError) WriteHuman(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "relavium: %s: %s\n", CodeStartFailed, e.Message())
 	for _, f := range e.Failures {
-		fmt.Fprintf(&b, "  ✗ %s\n", f.Error())
+		fmt.Fprintf(&b, "  ✗ %s\n", sanitize.Text(f.Error()))
 		writeTail(&b, f.ExitStatus, f.StderrTail)
 	}
 	_, err := io.WriteString(w, b.String())

@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"sync/atomic"
 
 	"github.com/coder/websocket"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -73,7 +74,9 @@ func (t *sseTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	}
 	done := make(chan result, 1)
 	go func() {
-		conn, err := t.inner.Connect(t.c.ctx)
+		// The hanging GET carries the server's stream trap: a refusal on it
+		// (the message bound) is what ends the session.
+		conn, err := t.inner.Connect(netguard.WithRefusalNote(t.c.ctx, t.c.stream.note))
 		done <- result{conn, err}
 	}()
 	select {
@@ -149,4 +152,38 @@ func (cc cancelCounter) CloseIdleConnections() {
 	if ci, ok := cc.inner.(interface{ CloseIdleConnections() }); ok {
 		ci.CloseIdleConnections()
 	}
+}
+
+// refusalTrap keeps the first refusal the guard met for the requests of one
+// context (netguard.WithRefusalNote). The SDK transports do not keep the
+// typed cause of a response they could not read (Streamable HTTP reports
+// "request terminated without response", the legacy SSE stream just ends),
+// so a call or a stream learns from its trap that the guard refused it.
+type refusalTrap struct {
+	first atomic.Pointer[netguard.Error]
+}
+
+func (r *refusalTrap) note(e *netguard.Error) { r.first.CompareAndSwap(nil, e) }
+
+// refused returns the trapped refusal, or nil.
+func (r *refusalTrap) refused() *netguard.Error { return r.first.Load() }
+
+type trapKey struct{}
+
+// trapRefusals returns ctx carrying a fresh trap for a network server's
+// requests made with it (a stdio or in-memory server has no guard).
+func (c *conn) trapRefusals(ctx context.Context) context.Context {
+	if c.srv.Target == nil {
+		return ctx
+	}
+	tr := &refusalTrap{}
+	return context.WithValue(netguard.WithRefusalNote(ctx, tr.note), trapKey{}, tr)
+}
+
+// trappedRefusal is the refusal the guard met for ctx's requests, or nil.
+func trappedRefusal(ctx context.Context) *netguard.Error {
+	if tr, ok := ctx.Value(trapKey{}).(*refusalTrap); ok {
+		return tr.refused()
+	}
+	return nil
 }

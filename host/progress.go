@@ -40,15 +40,16 @@ func (r *progressRouter) remove(token string) {
 	r.mu.Unlock()
 }
 
-// deliver routes one progress notification by its token; a token of no
-// in-flight call (late, forged, or another client's) is dropped.
-func (r *progressRouter) deliver(token any, p engine.Progress) {
+// deliver routes one progress notification that server from sent by its
+// token; a token of no in-flight call on that same server (late, forged, or
+// another server's call: tokens are predictable) is dropped.
+func (r *progressRouter) deliver(from *conn, token any, p engine.Progress) {
 	tok, ok := token.(string)
 	if !ok {
 		return
 	}
 	r.mu.Lock()
-	if s := r.streams[tok]; s != nil {
+	if s := r.streams[tok]; s != nil && s.conn == from {
 		s.push(p)
 	}
 	r.mu.Unlock()
@@ -60,6 +61,7 @@ func (r *progressRouter) deliver(token any, p engine.Progress) {
 // engine.Trace turns the caller's progress into events, under the caller's
 // call id, so there is exactly one event per notification.
 type callStream struct {
+	conn       *conn // the server the call went to: the only one whose progress it takes
 	onProgress func(engine.Progress)
 
 	mu      sync.Mutex
@@ -113,5 +115,5 @@ func (c *conn) onProgress(_ context.Context, req *mcp.ProgressNotificationClient
 		return
 	}
 	p := req.Params
-	c.h.router.deliver(p.ProgressToken, engine.Progress{Progress: p.Progress, Total: p.Total, Message: c.redactText(p.Message)})
+	c.h.router.deliver(c, p.ProgressToken, engine.Progress{Progress: p.Progress, Total: p.Total, Message: c.redactText(p.Message)})
 }

@@ -4,6 +4,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/relavium/relavium/engine/sanitize"
 )
 
 // Bounds of what is kept of a stdio server's stderr.
@@ -39,7 +41,10 @@ func (r *stderrRing) Write(p []byte) (int, error) {
 }
 
 // Tail returns the last lines of what was written, with every secret value
-// replaced by its {{secrets.NAME}} reference, as valid UTF-8.
+// replaced by its {{secrets.NAME}} reference, cleaned for display (a server's
+// terminal control sequences, bidi and invisible characters removed: the tail
+// is shown to a person by mcp ls, the TUI and every failure report), as valid
+// UTF-8.
 func (r *stderrRing) Tail(secrets map[string]string) string {
 	r.mu.Lock()
 	s := string(r.buf)
@@ -52,7 +57,7 @@ func (r *stderrRing) Tail(secrets map[string]string) string {
 			s = ""
 		}
 	}
-	s = redact(s, secrets)
+	s = sanitize.Text(redact(s, secrets))
 	s = strings.TrimRight(s, "\n")
 	lines := strings.Split(s, "\n")
 	if len(lines) > tailLines {

@@ -1,5 +1,7 @@
 package host
 
+import "github.com/relavium/relavium/host/netguard"
+
 // ServerStatus is one server as `mcp ls` and the TUI report it.
 type ServerStatus struct {
 	Name          string `json:"name"`
@@ -18,4 +20,7 @@ type ServerStatus struct {
 	Error         string `json:"error,omitempty"`
 	ExitStatus    string `json:"exit_status,omitempty"`
 	StderrTail    string `json:"stderr_tail,omitempty"`
+	// Refusal is the network guard's refusal of this server (reason, url,
+	// the address that was refused, remedy), when the guard refused it.
+	Refusal *netguard.Data `json:"refusal,omitempty"`
 }

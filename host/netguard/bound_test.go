@@ -2,6 +2,7 @@ package netguard
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"strconv"
 	"strings"
@@ -37,7 +38,7 @@ func readBounded(r io.Reader, contentType string, limit int64) (over bool, got i
 	b := &boundedBody{
 		rc:    io.NopCloser(r),
 		count: newCounter(contentType, limit),
-		over:  func() error { return tg.note(boundRefusal(tg, contentType, limit)) },
+		over:  func() error { return tg.note(context.Background(), boundRefusal(tg, contentType, limit)) },
 	}
 	data, err := io.ReadAll(b)
 	if err != nil {
@@ -183,7 +184,7 @@ func TestBoundErrorIsStickyAndReturnsNoBytes(t *testing.T) {
 	b := &boundedBody{
 		rc:    io.NopCloser(strings.NewReader(strings.Repeat("a", 100))),
 		count: newCounter("application/json", 10),
-		over:  func() error { return tg.note(boundRefusal(tg, "application/json", 10)) },
+		over:  func() error { return tg.note(context.Background(), boundRefusal(tg, "application/json", 10)) },
 	}
 	buf := make([]byte, 64)
 	n, err := b.Read(buf)

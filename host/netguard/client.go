@@ -70,7 +70,7 @@ type guardedTransport struct {
 func (rt *guardedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if !rt.t.inScope(req.URL) {
 		closeRequestBody(req)
-		return nil, rt.t.note(scopeRefusal(rt.t, "a request to", redactURL(req.URL)))
+		return nil, rt.t.note(req.Context(), scopeRefusal(rt.t, "a request to", redactURL(req.URL)))
 	}
 	resp, err := rt.base.RoundTrip(req)
 	if err != nil {
@@ -79,7 +79,7 @@ func (rt *guardedTransport) RoundTrip(req *http.Request) (*http.Response, error)
 	if resp.StatusCode >= 300 && resp.StatusCode < 400 {
 		loc := resp.Header.Get("Location")
 		_ = resp.Body.Close()
-		return nil, rt.t.note(redirectRefusal(rt.t, req.URL, resp.StatusCode, loc))
+		return nil, rt.t.note(req.Context(), redirectRefusal(rt.t, req.URL, resp.StatusCode, loc))
 	}
 	if rt.t.websocket && resp.StatusCode == http.StatusSwitchingProtocols {
 		return resp, nil // the upgraded stream: websocket has application bounds only
@@ -88,7 +88,7 @@ func (rt *guardedTransport) RoundTrip(req *http.Request) (*http.Response, error)
 	resp.Body = &boundedBody{
 		rc:    resp.Body,
 		count: newCounter(ct, rt.limit),
-		over:  func() error { return rt.t.note(boundRefusal(rt.t, ct, rt.limit)) },
+		over:  func() error { return rt.t.note(req.Context(), boundRefusal(rt.t, ct, rt.limit)) },
 	}
 	return resp, nil
 }

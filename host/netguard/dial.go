@@ -24,7 +24,7 @@ type pinSet struct {
 func (g *Guard) dial(ctx context.Context, t *Target, network, address string) (net.Conn, error) {
 	host, port, err := net.SplitHostPort(address)
 	if err != nil || !t.sameHostPort(host, port) {
-		return nil, t.note(scopeRefusal(t, "a connection to", address))
+		return nil, t.note(ctx, scopeRefusal(t, "a connection to", address))
 	}
 	var answers []netip.Addr
 	if t.host.literal.IsValid() {
@@ -32,15 +32,15 @@ func (g *Guard) dial(ctx context.Context, t *Target, network, address string) (n
 	} else {
 		answers, err = g.resolver.LookupNetIP(ctx, "ip", t.host.name)
 		if err != nil {
-			return nil, t.note(resolutionRefusal(t, err))
+			return nil, t.note(ctx, resolutionRefusal(t, err))
 		}
 		if len(answers) == 0 {
-			return nil, t.note(resolutionRefusal(t, nil))
+			return nil, t.note(ctx, resolutionRefusal(t, nil))
 		}
 	}
 	addrs, e := g.ranges.decide(t, answers)
 	if e != nil {
-		return nil, t.note(e)
+		return nil, t.note(ctx, e)
 	}
 	pins := &pinSet{t: t}
 	for _, a := range addrs {
@@ -54,7 +54,7 @@ func (g *Guard) dial(ctx context.Context, t *Target, network, address string) (n
 			return conn, nil
 		}
 		if r, ok := AsRefusal(err); ok {
-			return nil, t.note(r)
+			return nil, t.note(ctx, r)
 		}
 		if first == nil {
 			first = err
@@ -91,21 +91,21 @@ func (p *pinnedDialer) control(ctx context.Context, network, address string, _ s
 		return pinMismatch(nil, address, "no validated address travels with this dial (the dialer was used outside the guard)")
 	}
 	if network != "tcp4" && network != "tcp6" {
-		return pins.t.note(pinMismatch(pins.t, address, "network "+network+" is not tcp"))
+		return pins.t.note(ctx, pinMismatch(pins.t, address, "network "+network+" is not tcp"))
 	}
 	ap, err := netip.ParseAddrPort(address)
 	if err != nil {
-		return pins.t.note(pinMismatch(pins.t, address, "the address does not parse"))
+		return pins.t.note(ctx, pinMismatch(pins.t, address, "the address does not parse"))
 	}
 	ap = netip.AddrPortFrom(ap.Addr().Unmap(), ap.Port())
 	if !slices.Contains(pins.addrs, ap) {
-		return pins.t.note(pinMismatch(pins.t, address, "it is not the address this dial validated"))
+		return pins.t.note(ctx, pinMismatch(pins.t, address, "it is not the address this dial validated"))
 	}
 	switch c := p.ranges.classify(ap.Addr()); {
 	case c.kind == kindPublic, c.kind == kindLocal && pins.t.local:
 		return nil
 	default:
-		return pins.t.note(pinMismatch(pins.t, address, "the range policy refuses it"))
+		return pins.t.note(ctx, pinMismatch(pins.t, address, "the range policy refuses it"))
 	}
 }
 

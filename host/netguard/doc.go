@@ -32,5 +32,7 @@
 //   - Every refusal is an *Error with its own code (E550–E570), a reason, the
 //     refused address and a remedy; an ordinary connection failure is never
 //     an *Error. Target.Refusal keeps the first refusal met while connecting
-//     for when an SDK transport drops the cause.
+//     for when an SDK transport drops the cause; WithRefusalNote reports each
+//     refusal to an observer carried by the request's own context, so a
+//     failed call (or stream) is classified by its own refusal.
 package netguard

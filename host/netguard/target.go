@@ -1,6 +1,7 @@
 package netguard
 
 import (
+	"context"
 	"net"
 	"net/netip"
 	"net/url"
@@ -59,10 +60,29 @@ func (t *Target) hostString() string {
 // host reads the typed reason from here when the SDK's error has lost it.
 func (t *Target) Refusal() *Error { return t.refusal.Load() }
 
-// note records the first refusal and returns it.
-func (t *Target) note(e *Error) *Error {
+// note records the first refusal, reports it to the observer the request's
+// context carries (WithRefusalNote), and returns it.
+func (t *Target) note(ctx context.Context, e *Error) *Error {
 	t.refusal.CompareAndSwap(nil, e)
+	if f, ok := ctx.Value(refusalNoteKey{}).(func(*Error)); ok && f != nil {
+		f(e)
+	}
 	return e
+}
+
+// refusalNoteKey carries a caller's refusal observer in a context.
+type refusalNoteKey struct{}
+
+// WithRefusalNote returns ctx carrying note: every refusal the guard meets
+// for a request made with ctx (or a stream opened with it) — its dial, a
+// redirect, its scope, the message bound on its response — is also passed
+// to note. A caller whose SDK transport drops the typed cause (a broken
+// response stream reads as "request terminated", a broken legacy SSE stream
+// only ends the session) classifies its own failure from what note saw,
+// which, unlike Target.Refusal, belongs to that request alone. note must
+// not block; it may be called more than once.
+func WithRefusalNote(ctx context.Context, note func(*Error)) context.Context {
+	return context.WithValue(ctx, refusalNoteKey{}, note)
 }
 
 // httpScheme is the scheme requests carry on the wire (coder/websocket turns
