@@ -30,6 +30,9 @@ func (p *wfParser) inputs(w *Workflow, k ykey) {
 			case !inputNamePattern.MatchString(s):
 				p.add(nk.val.pos, join(field, "name"), "%q is not an input name: start with a letter or _, then letters, digits or _ (at most 64)", s)
 				valid = false
+			case s == ReservedInputName:
+				p.add(nk.val.pos, join(field, "name"), "input name %q is reserved: the MCP tool relavium_<id> takes the confirmation round trip's value under it; rename the input", s)
+				valid = false
 			case dup:
 				p.add(nk.val.pos, join(field, "name"), "input %q is already declared at %d:%d", s, first.Line, first.Col)
 				valid = false

@@ -74,6 +74,7 @@ func TestWorkflowRules(t *testing.T) {
 		{"input name required", okHead + "inputs:\n  - {type: string}\nsteps: [{id: a, gate: ok}]\n", 4, 6, "inputs[0].name", "needs a name"},
 		{"input name charset", okHead + "inputs:\n  - {name: 1x, type: string}\nsteps: [{id: a, gate: ok}]\n", 4, 12, "inputs[0].name", "not an input name"},
 		{"input name unique", okHead + "inputs:\n  - {name: x, type: string}\n  - {name: x, type: integer}\nsteps: [{id: a, gate: ok}]\n", 5, 12, "inputs[1].name", "already declared at 4:12"},
+		{"input name confirm is reserved", okHead + "inputs:\n  - {name: confirm, type: string}\nsteps: [{id: a, gate: ok}]\n", 4, 12, "inputs[0].name", "reserved"},
 		{"input type required", okHead + "inputs:\n  - {name: x}\nsteps: [{id: a, gate: ok}]\n", 4, 6, "inputs[0].type", "needs a type"},
 		{"input type vocabulary", okHead + "inputs:\n  - {name: x, type: int}\nsteps: [{id: a, gate: ok}]\n", 4, 21, "inputs[0].type", "not an input type"},
 		{"input keys", okHead + "inputs:\n  - {name: x, type: string, optional: true}\nsteps: [{id: a, gate: ok}]\n", 4, 29, "inputs[0].optional", "unknown key"},

@@ -15,6 +15,10 @@ var (
 	outputNamePattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 )
 
+// ReservedInputName is the one name an input may not take: the workflow's
+// MCP tool (relavium_<id>) carries the confirmation value under it.
+const ReservedInputName = "confirm"
+
 // maxStepTimeout bounds timeout_ms (the same ceiling as connect_timeout_ms).
 const maxStepTimeout = 600_000
 

@@ -8,6 +8,9 @@ import (
 // runMCPServe is `relavium mcp serve`: relavium's exposed commands and the
 // project's mcp_call workflows as an MCP server (serve_*.go).
 func runMCPServe(ctx context.Context, inv *Invocation) (any, error) {
+	if inv.Global.JSON && inv.String("transport") == "stdio" { // stdout is the MCP stream
+		return nil, usageErr(CodeUnknownFlag, "mcp serve --transport stdio speaks MCP on stdout, so it takes no --json (a document after the stream would corrupt it); drop --json")
+	}
 	cfg := ServeConfig{
 		Transport:    inv.String("transport"),
 		Host:         inv.String("host"),

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -323,7 +324,11 @@ func checkArgs(cmd *Command, args []string) error {
 	case len(args) < min:
 		return usageErr(CodeBadArgs, "%s needs %s (see relavium %s --help)", cmd.Name(), argSynopsis(cmd), cmd.Name())
 	case max >= 0 && len(args) > max:
-		return usageErr(CodeBadArgs, "%s takes %s, got %d argument(s): %s", cmd.Name(), argSynopsis(cmd), len(args), strings.Join(args, " "))
+		takes, got := argSynopsis(cmd), fmt.Sprintf("%d arguments", len(args))
+		if takes == "" {
+			takes, got = "no arguments", strconv.Itoa(len(args))
+		}
+		return usageErr(CodeBadArgs, "%s takes %s, got %s: %s", cmd.Name(), takes, got, strings.Join(args, " "))
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"strings"
 )
 
 // Envelope is the one JSON document a --json invocation writes to stdout.
@@ -56,7 +57,23 @@ func messageOf(err error) string {
 	if e, ok := err.(*Error); ok {
 		return e.Msg
 	}
-	return err.Error()
+	return bareMessage(err)
+}
+
+// bareMessage is the message of an error without a Message method, whose
+// Error() follows the repository's "CODE: message: cause" shape: the code
+// and the cause have their own envelope members, so neither is repeated.
+func bareMessage(err error) string {
+	s := err.Error()
+	if c, ok := err.(Coded); ok && c.Code() != "" {
+		s = strings.TrimPrefix(s, c.Code()+": ")
+	}
+	if u := errors.Unwrap(err); u != nil {
+		if trimmed := strings.TrimSuffix(s, ": "+u.Error()); trimmed != "" {
+			s = trimmed
+		}
+	}
+	return s
 }
 
 // ErrorEnvelope builds the envelope for err.

@@ -75,12 +75,10 @@ func Exposure(cmd *Command, req *Request, transport Transport, projectDir string
 	}
 	if cmd.SideEffectFor != nil && req != nil {
 		se, err := cmd.SideEffectFor(projectDir, req.Args)
-		if err != nil {
+		if err != nil || !se.known() {
 			se = Destructive // fail closed: what we cannot classify is the strongest
 		}
-		if se.Rank() > v.SideEffect.Rank() {
-			v.SideEffect = se
-		}
+		v.SideEffect = se
 	}
 	if req != nil {
 		for _, name := range req.FlagNames() {

@@ -91,7 +91,7 @@ func TestRunTakesTheWorkflowSideEffect(t *testing.T) {
 	writeWorkflow(t, project, "wipe", "destructive", "")
 	writeWorkflow(t, project, "peek", "read", "")
 	run := Commands().Lookup([]string{"run"})
-	for id, want := range map[string]SideEffect{"wipe": Destructive, "peek": Write, "missing": Destructive} {
+	for id, want := range map[string]SideEffect{"wipe": Destructive, "peek": Read, "missing": Destructive} {
 		v, err := Exposure(run, &Request{Args: []string{id}}, TransportMCPStdio, project)
 		if err != nil || v.SideEffect != want {
 			t.Errorf("run %s: %v %v, want %s", id, v, err, want)

@@ -172,22 +172,28 @@ func (iv *Invoker) invokeParsed(ctx context.Context, c *call, req *Request, opts
 	if _, err := BuildArgv(iv.Table, c.cmd, req, iv.Project); err != nil {
 		return c.refuse(err)
 	}
-	if c.side == Read {
+	conf := c.cmd.Confirm
+	planForm := conf != nil && conf.PlanFlag != "" && conf.IDFlag != ""
+	if c.side == Read && !planForm {
 		if req.Confirm != "" {
 			return c.refuse(badRequest("this request needs no confirmation; send it without confirm"))
 		}
 		return c.exec(ctx, argvPlan{}, false)
 	}
-	if c.iv.Audit == nil {
-		return c.refuse(notExposed(c.cmd, "the server has no audit log"))
+	if c.side != Read {
+		if c.iv.Audit == nil {
+			return c.refuse(notExposed(c.cmd, "the server has no audit log"))
+		}
+		if err := c.iv.Audit.Check(); err != nil {
+			return c.refuse(&Error{ErrCode: CodeNotExposed, Exit: ExitFailure,
+				Msg: "refused: the audit log cannot be opened for append, so nothing that changes state may run", Cause: err})
+		}
 	}
-	if err := c.iv.Audit.Check(); err != nil {
-		return c.refuse(&Error{ErrCode: CodeNotExposed, Exit: ExitFailure,
-			Msg: "refused: the audit log cannot be opened for append, so nothing that changes state may run", Cause: err})
-	}
-	conf := c.cmd.Confirm
 	switch {
-	case conf != nil && conf.PlanFlag != "" && conf.IDFlag != "":
+	case planForm:
+		// A read with a plan form (a read workflow) still goes through its
+		// plan: its gates are put to the client or come back as a kind plan
+		// confirmation. It needs no audit log and is not logged when it runs.
 		return c.planGate(ctx, opts)
 	case c.side == Write:
 		if req.Confirm != "" {

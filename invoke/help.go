@@ -65,7 +65,7 @@ func (t *Table) Help(path []string) *HelpText {
 	if cmd != nil {
 		h.Summary = cmd.Summary
 	}
-	h.Usage = strings.TrimSpace("relavium " + strings.Join(path, " ") + " COMMAND [flags]")
+	h.Usage = strings.Join(append(append([]string{"relavium"}, path...), "COMMAND [flags]"), " ")
 	for _, c := range t.Commands {
 		if c.Hidden || c.Run == nil || len(c.Path) <= len(path) || !equalPath(c.Path[:len(path)], path) {
 			continue

@@ -84,12 +84,10 @@ func effectiveSideEffect(inv *Invocation) SideEffect {
 	se := cmd.SideEffect
 	if cmd.SideEffectFor != nil {
 		s, err := cmd.SideEffectFor(inv.Global.Project, inv.Args)
-		if err != nil {
+		if err != nil || !s.known() {
 			s = Destructive
 		}
-		if s.Rank() > se.Rank() {
-			se = s
-		}
+		se = s
 	}
 	for _, f := range cmd.Flags {
 		if f.Escalates == "" || !inv.Changed(f.Name) {

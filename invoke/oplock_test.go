@@ -122,3 +122,27 @@ func TestInvokePathRecheck(t *testing.T) {
 		t.Fatalf("help under an invoke path: exit %d %s", code, out.Bytes())
 	}
 }
+
+// A read workflow is a read (the run row takes the workflow's declared side
+// effect): it takes no operation lock, so it runs while another command holds
+// one, and two read runs never refuse each other. A write workflow still
+// waits its turn.
+func TestReadWorkflowRunTakesNoOpLock(t *testing.T) {
+	home, project := t.TempDir(), t.TempDir()
+	writeWorkflow(t, project, "peek", "read", "Look at {{inputs.target}}?")
+	writeWorkflow(t, project, "touch", "write", "Touch {{inputs.target}}?")
+	held, err := AcquireOpLock(home, project)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Release()
+	env, out, _ := machineTestEnv(t, home, project, nil)
+	if code := Main(context.Background(), env, []string{"run", "peek", "--input", "target=x", "--yes", "--json"}); code != ExitOK {
+		t.Fatalf("a read workflow under a held lock: exit %d %s", code, out.Bytes())
+	}
+	env, out, _ = machineTestEnv(t, home, project, nil)
+	Main(context.Background(), env, []string{"run", "touch", "--input", "target=x", "--yes", "--json"})
+	if !strings.Contains(out.String(), CodeOperationLocked) {
+		t.Fatalf("a write workflow must wait for the lock: %s", out.Bytes())
+	}
+}

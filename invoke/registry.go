@@ -31,6 +31,11 @@ func (s SideEffect) Rank() int {
 	return 3 // unknown: treat as the strongest
 }
 
+// known reports whether s is one of the four side effects.
+func (s SideEffect) known() bool {
+	return s == Read || s == Write || s == Remote || s == Destructive
+}
+
 // Output is a command's output kind.
 type Output string
 
@@ -118,9 +123,11 @@ type Command struct {
 	// and flags (the spec's plugin leaf). No built-in command sets it; the
 	// machine surface offers `argv` only where it is set (see expose.go).
 	Argv bool
-	// SideEffectFor, when set, raises SideEffect for one invocation from what
-	// its args name (e.g. `run WORKFLOW` takes the workflow's declared side
-	// effect). An error means the invoker treats the request as destructive.
+	// SideEffectFor, when set, decides the side effect of one invocation from
+	// what its args name (`run WORKFLOW` takes the workflow's declared side
+	// effect, read included); SideEffect is then only the value for a request
+	// that names nothing. An error means the request is treated as
+	// destructive.
 	SideEffectFor func(projectDir string, args []string) (SideEffect, error)
 	Run           Handler // nil for a group (a path with subcommands)
 }

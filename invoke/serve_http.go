@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"path/filepath"
 	"strings"
 	"time"
 )
@@ -38,7 +39,7 @@ func IsLoopbackHost(host string) bool {
 // host is always allowed; any other host needs at least one --allowed-host
 // and a token configured on this run (env, or an existing file; a token this
 // run would generate does not count). A refusal is E426.
-func checkBind(host string, allowed []string, configured *Token) error {
+func checkBind(host string, allowed []string, configured *Token, home string) error {
 	if IsLoopbackHost(host) {
 		return nil
 	}
@@ -47,7 +48,7 @@ func checkBind(host string, allowed []string, configured *Token) error {
 		if shown == "" {
 			shown = `""`
 		}
-		return tokenErr("--host %s is not loopback: a non-loopback bind needs at least one --allowed-host NAME and a token configured with %s or an existing ~/.relavium/%s", shown, EnvMCPToken, tokenFileName)
+		return tokenErr("--host %s is not loopback: a non-loopback bind needs at least one --allowed-host NAME and a token configured with %s or an existing %s", shown, EnvMCPToken, filepath.Join(home, tokenFileName))
 	}
 	return nil
 }

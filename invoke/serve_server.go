@@ -62,7 +62,7 @@ func Serve(ctx context.Context, env *Env, iv *Invoker, cfg ServeConfig) error {
 	if err != nil {
 		return err
 	}
-	if err := checkBind(cfg.Host, cfg.AllowedHosts, existing); err != nil {
+	if err := checkBind(cfg.Host, cfg.AllowedHosts, existing, env.Home); err != nil {
 		return err
 	}
 	ln, err := net.Listen("tcp", net.JoinHostPort(cfg.Host, strconv.Itoa(cfg.Port)))

@@ -47,7 +47,7 @@ func workflowTool(w *engine.Workflow) (*mcp.Tool, error) {
 		props = map[string]any{}
 		schema["properties"] = props
 	}
-	props["confirm"] = map[string]any{"type": "string", "pattern": confirmPattern,
+	props[engine.ReservedInputName] = map[string]any{"type": "string", "pattern": confirmPattern,
 		"description": "the confirm value (plan id) of a confirmation this server returned for the identical call"}
 	se := SideEffect(w.SideEffect)
 	desc := w.Description
@@ -208,7 +208,7 @@ func workflowRequest(w *engine.Workflow, raw json.RawMessage) (*Request, error) 
 		if err := dec.Decode(&v); err != nil {
 			return nil, badRequest("member %s does not parse as JSON", quoteName(name))
 		}
-		if name == "confirm" {
+		if name == engine.ReservedInputName {
 			var s string
 			if json.Unmarshal(v, &s) != nil || !isConfirmValue(s) {
 				return nil, badRequest("confirm must be 64 lowercase hex characters")

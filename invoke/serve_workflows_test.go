@@ -1,9 +1,12 @@
 package invoke
 
 import (
+	"context"
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -81,5 +84,47 @@ func TestWorkflowToolSchemaAndGates(t *testing.T) {
 	}
 	if ans, _ := answerGates(loadTestWorkflow(t, "write", ""), nil); ans != GateApproved {
 		t.Fatal("a workflow without gates needs no answer")
+	}
+}
+
+// A read workflow reaches the invoker as a read: it needs no audit log, a run
+// is not logged and takes no operation lock, and its gates still go through
+// the plan (a kind plan confirmation, or the client's answer).
+func TestReadWorkflowOverTheMachineSurface(t *testing.T) {
+	bin := buildMachineProgram(t, ".")
+	home, project := t.TempDir(), t.TempDir()
+	writeWorkflow(t, project, "peek", "read", "Look at {{inputs.target}}?")
+	iv := &Invoker{Table: Commands(), Exe: bin, Project: project,
+		Environ: []string{"PATH=" + os.Getenv("PATH"), "RELAVIUM_HOME=" + home, "HOME=" + home},
+		Timeout: 60 * time.Second, Nonces: NewNonceStore(nil), Audit: NewAuditLog(home), Stderr: &strings.Builder{}}
+	held, err := AcquireOpLock(home, project) // a mutation of this project is in flight
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Release()
+	ctx := context.Background()
+	req := &Request{Args: []string{"peek"}, Flags: map[string]FlagValue{"input": {Kind: KindList, List: []string{"target=x"}}}}
+
+	res := iv.InvokeRequest(ctx, TransportMCPStdio, []string{"run"}, req, Options{})
+	if res.Confirm == nil || res.Confirm.Kind != KindPlan || res.Confirm.SideEffect != Read || res.ExitCode != nil {
+		t.Fatalf("a gated read workflow: want a kind plan confirmation of a read, got %s", res.Envelope)
+	}
+	confirmed := req.Clone()
+	confirmed.Confirm = res.Confirm.Confirm
+	if run := iv.InvokeRequest(ctx, TransportMCPStdio, []string{"run"}, confirmed, Options{}); !run.OK || run.ExitCode == nil || *run.ExitCode != 0 {
+		t.Fatalf("confirmed read run: %s", run.Envelope)
+	}
+
+	iv.Audit = nil // a read needs no audit log
+	asked := 0
+	gates := func(context.Context, json.RawMessage) (GateAnswer, error) { asked++; return GateApproved, nil }
+	if run := iv.InvokeRequest(ctx, TransportMCPStdio, []string{"run"}, req, Options{Gates: gates}); !run.OK || asked != 1 ||
+		!strings.Contains(string(run.Envelope), `"outputs":{"target":"x"}`) {
+		t.Fatalf("gates answered by the client (asked %d): %s", asked, run.Envelope)
+	}
+	for _, r := range auditLines(t, home) {
+		if r["decision"] == DecisionRun {
+			t.Fatalf("a read run was logged: %v", r)
+		}
 	}
 }

@@ -111,20 +111,20 @@ func TestTokenCheckRequest(t *testing.T) {
 }
 
 func TestBindRules(t *testing.T) {
-	tok := newToken(TokenFromEnv, "", "x")
+	tok, home := newToken(TokenFromEnv, "", "x"), t.TempDir()
 	for _, h := range []string{"127.0.0.1", "localhost", "127.1.2.3", "::1", "[::1]"} {
-		if err := checkBind(h, nil, nil); err != nil {
+		if err := checkBind(h, nil, nil, home); err != nil {
 			t.Errorf("%s: %v", h, err)
 		}
 	}
 	for _, h := range []string{"", "0.0.0.0", "::", "192.168.1.5", "example.com"} {
-		if err := checkBind(h, nil, tok); CodeOf(err) != CodeToken {
+		if err := checkBind(h, nil, tok, home); CodeOf(err) != CodeToken {
 			t.Errorf("%q without --allowed-host: %v", h, err)
 		}
-		if err := checkBind(h, []string{"box.lan"}, nil); CodeOf(err) != CodeToken {
+		if err := checkBind(h, []string{"box.lan"}, nil, home); CodeOf(err) != CodeToken || !strings.Contains(err.Error(), filepath.Join(home, "mcp-token")) {
 			t.Errorf("%q without a configured token: %v", h, err)
 		}
-		if err := checkBind(h, []string{"box.lan"}, tok); err != nil {
+		if err := checkBind(h, []string{"box.lan"}, tok, home); err != nil {
 			t.Errorf("%q with both: %v", h, err)
 		}
 	}

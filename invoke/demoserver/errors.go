@@ -46,6 +46,10 @@ func (e *Error) ExitCode() int {
 	return 1
 }
 
+// Message is the text of the envelope's message: without the code, which
+// the envelope carries on its own, and without the cause.
+func (e *Error) Message() string { return e.Msg }
+
 // Unwrap returns the cause.
 func (e *Error) Unwrap() error { return e.Cause }
 

@@ -1,0 +1,63 @@
+package invoke
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// A command whose row has no JSON envelope (it speaks a protocol on its
+// streams) refuses --json before it starts: exit 2 and exactly one error
+// envelope on stdout, never a protocol stream followed by a document.
+func TestCommandsWithoutJSONRefuseTheJSONFlag(t *testing.T) {
+	for _, cmd := range Commands().Commands {
+		if cmd.JSON || cmd.Run == nil {
+			continue
+		}
+		t.Run(cmd.Name(), func(t *testing.T) {
+			home, project := t.TempDir(), t.TempDir()
+			env, out, _ := machineTestEnv(t, home, project, nil)
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel() // a command that started serving anyway returns at once
+			args := append(append([]string{}, cmd.Path...), "--json")
+			if code := Main(ctx, env, args); code != ExitUsage {
+				t.Fatalf("exit %d, want 2; stdout %q", code, out.Bytes())
+			}
+			dec := json.NewDecoder(bytes.NewReader(out.Bytes()))
+			var e machineEnvelope
+			if err := dec.Decode(&e); err != nil || e.OK || e.Error == nil || dec.More() {
+				t.Fatalf("stdout must be exactly one error envelope: %q", out.Bytes())
+			}
+			if strings.HasPrefix(e.Error.Message, e.Error.Code) {
+				t.Fatalf("the message repeats the code: %q", e.Error.Message)
+			}
+		})
+	}
+}
+
+func TestHelpUsageLines(t *testing.T) {
+	tab := Commands()
+	for path, want := range map[string]string{"": "relavium COMMAND [flags]", "mcp": "relavium mcp COMMAND [flags]",
+		"run": "relavium run WORKFLOW [flags]"} {
+		if got := tab.Help(strings.Fields(path)).Usage; got != want {
+			t.Errorf("help %q: usage %q, want %q", path, got, want)
+		}
+	}
+}
+
+func TestTooManyArgumentsNamesWhatTheCommandTakes(t *testing.T) {
+	tab := Commands()
+	for args, want := range map[string]string{
+		"version extra":     "version takes no arguments, got 1: extra",
+		"consent grant a b": "consent grant takes DIGEST|SERVER, got 2 arguments: a b",
+	} {
+		home, project := t.TempDir(), t.TempDir()
+		env, _, _ := machineTestEnv(t, home, project, nil)
+		_, err := tab.Parse(env, strings.Fields(args))
+		if CodeOf(err) != CodeBadArgs || ExitCodeOf(err) != ExitUsage || messageOf(err) != want {
+			t.Errorf("%s: %v, want E103 %q", args, err, want)
+		}
+	}
+}
