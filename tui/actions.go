@@ -62,9 +62,11 @@ func (m *Model) disconnectCmd(server string) tea.Cmd {
 
 func (m *Model) catalogueCmd() tea.Cmd {
 	b := m.b
+	m.catSeq++
+	seq := m.catSeq
 	return func() tea.Msg {
 		t, s := b.Catalogue()
-		return catalogueMsg{tools: t, skipped: s}
+		return catalogueMsg{seq: seq, tools: t, skipped: s}
 	}
 }
 

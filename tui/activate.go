@@ -79,6 +79,14 @@ func (m *Model) submitForm() tea.Cmd {
 		return nil
 	}
 	t := m.formFor
+	if t.kind != jobTool { // a tool's own schema judges its arguments (validateCmd)
+		var content map[string]any
+		_ = json.Unmarshal(args, &content) // args built above: one object
+		if !m.form.requireFilled(content) {
+			m.setStatus("not sent: fill the required fields (marked *)", true)
+			return nil
+		}
+	}
 	switch t.kind {
 	case jobTool:
 		m.formSeq++

@@ -58,22 +58,7 @@ func (d *elicitDialog) accept() (action, tea.Cmd) {
 	}
 	// Checked here, not by the server's client library after the answer
 	// left (which fails the whole call): the dialog stays open.
-	missing := false
-	if !d.form.raw {
-		for _, fld := range d.form.fields {
-			if _, ok := content[fld.spec.Name]; fld.spec.Required && !ok {
-				fld.err, missing = "required", true
-			}
-		}
-	}
-	if missing {
-		d.form.err = "fill the required fields (marked *)"
-		for i, fld := range d.form.fields {
-			if fld.err != "" {
-				d.form.focusField(i)
-				break
-			}
-		}
+	if !d.form.requireFilled(content) {
 		return nil, nil
 	}
 	if d.schema != nil {

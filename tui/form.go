@@ -3,6 +3,7 @@ package tui
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/cursor"
@@ -311,7 +312,9 @@ func (f *form) view(w, h int, focused bool) []string {
 	if len(f.fields) == 0 {
 		lines = append(lines, st.Muted.Render("no arguments"))
 	}
+	starts := make([]int, len(f.fields)) // each field's first line
 	for i, fld := range f.fields {
+		starts[i] = len(lines)
 		if i == f.focus {
 			focusTop = len(lines)
 		}
@@ -327,12 +330,41 @@ func (f *form) view(w, h int, focused bool) []string {
 	if len(lines)+len(errLines) <= h {
 		return append(lines, errLines...)
 	}
+	// Clipped: a line says how many fields are out of view, so that a
+	// field below the fold is never a surprise (when there is room for it).
 	fh := max(1, h-len(errLines))
+	more := fh >= 3
+	if more {
+		fh--
+	}
 	top := 0
 	if focusBottom > fh {
 		top = min(focusTop, focusBottom-fh)
 	}
-	return append(lines[top:min(len(lines), top+fh)], errLines...)
+	end := min(len(lines), top+fh)
+	out := append([]string(nil), lines[top:end]...)
+	if more {
+		above, below := 0, 0
+		for _, s := range starts {
+			switch {
+			case s < top:
+				above++
+			case s >= end:
+				below++
+			}
+		}
+		var parts []string
+		if above > 0 {
+			parts = append(parts, fmt.Sprintf("↑ %d more above", above))
+		}
+		if below > 0 {
+			parts = append(parts, fmt.Sprintf("↓ %d more below", below))
+		}
+		if len(parts) > 0 {
+			out = append(out, cut(st.Muted.Render("  "+strings.Join(parts, " · ")+" (↑/↓ move)"), w))
+		}
+	}
+	return append(out, errLines...)
 }
 
 func (f *form) fieldLines(fld *formField, focused bool, w int) []string {
@@ -365,7 +397,12 @@ func (f *form) fieldLines(fld *formField, focused bool, w int) []string {
 	if d := serverLine(fld.spec.Description); d != "" {
 		head += st.Faint.Render(" · " + d)
 	}
+	// The focused field shows its whole description (wrapped); the others
+	// keep to one line.
 	lines := []string{cut(head, w)}
+	if focused {
+		lines = wrapIndent(head, w, "    ")
+	}
 	var value string
 	switch fld.kind {
 	case kindPicker:
@@ -387,7 +424,19 @@ func (f *form) fieldLines(fld *formField, focused bool, w int) []string {
 			}
 			parts[i] = p
 		}
-		value = strings.Join(parts, "  ")
+		// every choice stays on screen: they wrap, one never split
+		row := ""
+		for _, p := range parts {
+			if row != "" && 4+width(row)+2+width(p) > w {
+				lines = append(lines, cut("    "+row, w))
+				row = ""
+			}
+			if row != "" {
+				row += "  "
+			}
+			row += p
+		}
+		value = row
 	default:
 		fld.input.Width = max(4, w-8)
 		value = fld.input.View()

@@ -181,3 +181,27 @@ func (fld *formField) value() (any, bool, error) {
 	}
 	return s, true, nil
 }
+
+// requireFilled marks every required field left empty, focusing the first,
+// and reports whether all are filled. In raw JSON mode the object is taken
+// as typed: whoever receives it judges it.
+func (f *form) requireFilled(content map[string]any) bool {
+	if f.raw {
+		return true
+	}
+	first := -1
+	for i, fld := range f.fields {
+		if _, ok := content[fld.spec.Name]; fld.spec.Required && !ok {
+			fld.err = "required"
+			if first < 0 {
+				first = i
+			}
+		}
+	}
+	if first < 0 {
+		return true
+	}
+	f.err = "fill the required fields (marked *)"
+	f.focusField(first)
+	return false
+}

@@ -1,6 +1,9 @@
 package tui
 
-import "github.com/charmbracelet/bubbles/key"
+import (
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+)
 
 // keyMap is every key the workbench answers, described once: the footer's
 // short help and the ? dialog's full help are generated from it.
@@ -62,4 +65,24 @@ func (k keyMap) fullHelp() [][]key.Binding {
 		{k.Approve, k.Reconnect, k.Disconnect, k.Cancel, k.History, k.Export, k.Load},
 		{k.Submit, k.RawJSON, k.FieldNext, k.FieldPrev, k.PickPrev, k.PickNext, k.Toggle, k.Help, k.Quit},
 	}
+}
+
+// splitKeys turns a message holding several typed runes into one key per
+// rune. Bubble Tea delivers runes read together as one message (keys typed
+// or repeated faster than the program reads them), and a binding matches
+// one key only: "jj" would move nothing and "/note" open no filter. A paste
+// stays whole: it is text, never a run of commands.
+func splitKeys(msg tea.KeyMsg) []tea.KeyMsg {
+	if msg.Type != tea.KeyRunes || msg.Paste || len(msg.Runes) < 2 {
+		return []tea.KeyMsg{msg}
+	}
+	out := make([]tea.KeyMsg, 0, len(msg.Runes))
+	for _, r := range msg.Runes {
+		k := tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt}
+		if r == ' ' {
+			k.Type = tea.KeySpace
+		}
+		out = append(out, k)
+	}
+	return out
 }

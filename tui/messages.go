@@ -68,6 +68,7 @@ type disconnectedMsg struct {
 }
 
 type catalogueMsg struct {
+	seq     int // the request this answers: an older one never replaces a newer
 	tools   []engine.ToolDef
 	skipped []engine.SkippedTool
 }

@@ -120,6 +120,8 @@ type Model struct {
 	wfLoaded   bool
 	wfLoading  bool
 	catalogued bool
+	catSeq     int // catalogue requests made
+	catShown   int // the newest request whose answer is shown
 
 	form    *form
 	formFor formTarget
@@ -242,9 +244,14 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 	case tea.KeyMsg:
-		cmds = append(cmds, m.onKey(msg))
+		for _, k := range splitKeys(msg) {
+			cmds = append(cmds, m.onKey(k))
+			if m.quitting {
+				break
+			}
+		}
 	case tea.MouseMsg:
-		m.onMouse(msg)
+		cmds = append(cmds, m.onMouse(msg))
 	case tickMsg:
 		m.ticking = false
 		if m.animating() {
@@ -273,8 +280,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		cmds = append(cmds, m.catalogueCmd())
 	case catalogueMsg:
-		m.tools, m.skipped, m.catalogued = msg.tools, msg.skipped, true
-		m.rowsKey = ""
+		if msg.seq >= m.catShown { // snapshots may answer out of order
+			m.catShown = msg.seq
+			m.tools, m.skipped, m.catalogued = msg.tools, msg.skipped, true
+			m.rowsKey = ""
+		}
 	case validatedMsg:
 		cmds = append(cmds, m.onValidated(msg))
 	case callDoneMsg:

@@ -7,8 +7,9 @@ import (
 )
 
 // onMouse scrolls the pane under the pointer with the wheel, and focuses
-// (and selects in) a pane on a click.
-func (m *Model) onMouse(msg tea.MouseMsg) {
+// (and selects in) a pane on a click. Selecting a server this way is
+// selecting it (selectServer), as with the keys.
+func (m *Model) onMouse(msg tea.MouseMsg) tea.Cmd {
 	if len(m.overlay) > 0 {
 		if d, ok := m.topDialog().(interface{ scrollBy(int) }); ok && msg.Action == tea.MouseActionPress {
 			switch msg.Button {
@@ -18,7 +19,7 @@ func (m *Model) onMouse(msg tea.MouseMsg) {
 				d.scrollBy(3)
 			}
 		}
-		return
+		return nil
 	}
 	g := m.geometry()
 	p := m.focus
@@ -41,7 +42,7 @@ func (m *Model) onMouse(msg tea.MouseMsg) {
 		}
 		switch p {
 		case paneServers:
-			m.sel = max(0, min(len(m.servers)-1, m.sel+delta/3))
+			return m.selectServer(max(0, min(len(m.servers)-1, m.sel+delta/3)))
 		case paneTools:
 			m.cursor = max(0, min(len(m.listRows())-1, m.cursor+delta))
 		case paneCall:
@@ -60,7 +61,7 @@ func (m *Model) onMouse(msg tea.MouseMsg) {
 		switch p {
 		case paneServers:
 			if i := m.srvOffset + row; row >= 0 && i < len(m.servers) {
-				m.sel = i
+				return m.selectServer(i)
 			}
 		case paneTools:
 			if i := m.offset + row - 1; row >= 1 && i < len(m.listRows()) {
@@ -68,6 +69,7 @@ func (m *Model) onMouse(msg tea.MouseMsg) {
 			}
 		}
 	}
+	return nil
 }
 
 // scrollBy scrolls a dialog body (mouse wheel).

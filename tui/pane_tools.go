@@ -259,11 +259,15 @@ func (m *Model) rowContent(r listRow, w int) string {
 		left = st.OK.Render("✓") + " " + serverLine(r.tool.Tool)
 		right = m.badge(r.tool)
 	case rowSkipped:
+		// the name first: when the row is narrow, the reason is what is cut
+		// (details, i, shows it whole)
 		left = st.Error.Render("✗") + " " + serverLine(r.skip.Tool)
 		right = st.Error.Render(serverLine(r.skip.Code))
-		if w >= 38 {
-			return fit(left+" "+right+st.Faint.Render(" "+serverLine(r.skip.Detail)), w)
+		row := left + " " + right
+		if width(row)+4 < w {
+			row += st.Faint.Render(" " + serverLine(r.skip.Detail))
 		}
+		return fit(row, w)
 	case rowResource:
 		name := r.res.Title
 		if name == "" {

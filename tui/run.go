@@ -6,6 +6,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
 
 	"github.com/relavium/relavium/invoke"
 	"github.com/relavium/relavium/themes"
@@ -39,6 +40,9 @@ func Run(ctx context.Context, inv *invoke.Invocation, demo bool) error {
 		renderer.SetHasDarkBackground(choice.Name != themes.Light) // no terminal query needed
 	}
 	palette, _ := themes.ByName(choice.Name)
+	if renderer.ColorProfile() == termenv.Ascii { // NO_COLOR, or a terminal that draws nothing
+		renderer.SetColorProfile(drawProfile(choice, palette.Mono, termenv.NewOutput(inv.Env.Stdout).ColorProfile()))
+	}
 	// NewStyles asks the terminal for its background (auto) now, before the
 	// program reads stdin.
 	st := themes.NewStyles(renderer, palette)
@@ -64,4 +68,29 @@ func Run(ctx context.Context, inv *invoke.Invocation, demo bool) error {
 		return closeErr
 	}
 	return nil
+}
+
+// drawProfile is the colour profile to draw with when termenv answered
+// Ascii (it does for NO_COLOR whatever the terminal can do); term is what
+// the terminal itself can draw, NO_COLOR aside.
+//   - A theme chosen explicitly (--theme, RELAVIUM_THEME, config) overrides
+//     NO_COLOR, as themes.Choose documents and no-color.org asks: it draws
+//     with the terminal's own profile.
+//   - mono (chosen, or NO_COLOR's theme) marks the focused pane, the
+//     selection, the focused button and the text cursor with bold,
+//     underline and reverse — emphasis, which NO_COLOR does not forbid —
+//     so it gets the basic profile: its palette holds no colour, so only
+//     attributes are ever written.
+//   - Otherwise (the default theme, or a terminal that draws nothing) Ascii
+//     stands.
+func drawProfile(choice themes.Choice, mono bool, term termenv.Profile) termenv.Profile {
+	switch {
+	case term == termenv.Ascii:
+		return termenv.Ascii
+	case mono:
+		return termenv.ANSI
+	case choice.Source != "default" && choice.Source != "NO_COLOR":
+		return term
+	}
+	return termenv.Ascii
 }

@@ -140,12 +140,9 @@ func moveKey(msg tea.KeyMsg, k keyMap, cursor *int, n, page int) bool {
 }
 
 func (m *Model) serversKey(msg tea.KeyMsg) tea.Cmd {
-	before := m.sel
-	if moveKey(msg, m.keys, &m.sel, len(m.servers), 5) {
-		if m.sel != before {
-			m.cursor, m.offset = 0, 0
-		}
-		return m.ensureBrowse()
+	sel := m.sel
+	if moveKey(msg, m.keys, &sel, len(m.servers), 5) {
+		return m.selectServer(sel)
 	}
 	if key.Matches(msg, m.keys.Enter) {
 		if r := m.selected(); r != nil {
@@ -153,6 +150,16 @@ func (m *Model) serversKey(msg tea.KeyMsg) tea.Cmd {
 		}
 	}
 	return nil
+}
+
+// selectServer selects server row i (by key or mouse): the middle pane
+// starts at the top of that server's list, and loads it when needed.
+func (m *Model) selectServer(i int) tea.Cmd {
+	if i != m.sel {
+		m.sel = i
+		m.cursor, m.offset = 0, 0
+	}
+	return m.ensureBrowse()
 }
 
 func (m *Model) toolsKey(msg tea.KeyMsg) tea.Cmd {

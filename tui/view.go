@@ -44,7 +44,7 @@ func (m *Model) geometry() geometry {
 		g.footer = append(g.footer, cut(style.Render(m.status), w))
 	}
 	m.help.Width = w
-	g.footer = append(g.footer, m.help.ShortHelpView(m.shortHelp()))
+	g.footer = append(g.footer, m.shortHelpLine(w))
 	g.bodyY = 1 + len(g.banner)
 	g.bodyH = max(2, m.height-g.bodyY-len(g.footer))
 	if w >= multiPaneWidth {
@@ -107,9 +107,9 @@ func (m *Model) headerLine(w int) string {
 			pending++
 		}
 	}
-	right := fmt.Sprintf("%d servers · %d tools · %d skipped", len(m.servers), len(m.tools), len(m.skipped))
+	right := counted(len(m.servers), "server", "servers") + " · " + counted(len(m.tools), "tool", "tools") + fmt.Sprintf(" · %d skipped", len(m.skipped))
 	if w < 80 {
-		right = fmt.Sprintf("%d srv · %d tools · %d skip", len(m.servers), len(m.tools), len(m.skipped))
+		right = fmt.Sprintf("%d srv · %s · %d skip", len(m.servers), counted(len(m.tools), "tool", "tools"), len(m.skipped))
 	}
 	if pending > 0 {
 		right += st.Warn.Render(fmt.Sprintf(" · %d pending", pending))
@@ -184,6 +184,37 @@ func (m *Model) paneStrip(w int) string {
 	return fit(strings.Join(parts, st.Separator.Render(" │ "))+st.Faint.Render("  tab"), w)
 }
 
+// shortHelpLine renders the short help within w cells. When it does not
+// fit, the pane's own keys go first, from the last: help, quit and cancel
+// (the keys that lead to every other one, and the way out of a running
+// call) stay in view.
+func (m *Model) shortHelpLine(w int) string {
+	b := m.shortHelp()
+	pinned := func(x key.Binding) bool {
+		h := x.Help()
+		for _, p := range []key.Binding{m.keys.Help, m.keys.Quit, m.keys.Cancel} {
+			if h == p.Help() {
+				return true
+			}
+		}
+		return false
+	}
+	for width(m.help.ShortHelpView(b)) > w || strings.HasSuffix(stripANSI(m.help.ShortHelpView(b)), "…") {
+		drop := -1
+		for i := len(b) - 1; i >= 0; i-- {
+			if !pinned(b[i]) {
+				drop = i
+				break
+			}
+		}
+		if drop < 0 {
+			break
+		}
+		b = append(b[:drop:drop], b[drop+1:]...)
+	}
+	return m.help.ShortHelpView(b)
+}
+
 // shortHelp is the footer's key help for what has the focus now.
 func (m *Model) shortHelp() []key.Binding {
 	k := m.keys
@@ -213,4 +244,12 @@ func (m *Model) shortHelp() []key.Binding {
 		b = append(b, k.Cancel)
 	}
 	return append(b, k.Help, k.Quit)
+}
+
+// counted is "1 server" or "n servers".
+func counted(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

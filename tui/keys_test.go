@@ -1,0 +1,248 @@
+package tui
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/muesli/termenv"
+
+	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/themes"
+)
+
+// Keys typed faster than the program reads them (key repeat, a busy
+// machine, ssh) arrive as one message holding several runes. Each rune is
+// still a key: "jj" moves two rows, "/note" opens the filter and types
+// "note".
+func TestRunesTypedInOneBurstAreEachAKey(t *testing.T) {
+	f := newFake(t)
+	for _, n := range []string{"a", "b", "c"} {
+		f.addHTTP(n)
+	}
+	h := newHarness(t, f, 120, 30)
+	h.until("every server ready", func() bool {
+		for _, r := range h.m.servers {
+			if r.state != engine.StateReady {
+				return false
+			}
+		}
+		return true
+	})
+	h.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("jj")})
+	if h.m.sel != 2 {
+		t.Fatalf(`"jj" in one message moved the selection to %d, want 2`, h.m.sel)
+	}
+	h.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("k")})
+	if h.m.sel != 1 {
+		t.Fatalf("k moved the selection to %d, want 1", h.m.sel)
+	}
+}
+
+func TestFilterTypedInOneBurst(t *testing.T) {
+	h := ready(t, 120, 30)
+	h.key("tab")
+	h.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("/note")})
+	if !h.m.filtering || h.m.filter.Value() != "note" {
+		t.Fatalf(`"/note" in one message: filtering=%v filter=%q, want the filter open holding "note"`, h.m.filtering, h.m.filter.Value())
+	}
+}
+
+// A paste stays one message: it is text, never a run of commands.
+func TestPasteIsNeverKeys(t *testing.T) {
+	h := ready(t, 120, 30)
+	h.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("qx"), Paste: true})
+	if h.m.quitting {
+		t.Fatal("a pasted q quit the workbench")
+	}
+}
+
+// The short help keeps "? help" and "q quit" (and "c cancel call" while a
+// call runs) however narrow the terminal: the keys that lead to every
+// other key are the last to go.
+func TestShortHelpKeepsHelpQuitAndCancelWhenNarrow(t *testing.T) {
+	h := ready(t, 60, 16)
+	for _, focus := range []pane{paneServers, paneTools, paneCall} {
+		h.m.focus = focus
+		lines := strings.Split(h.view(), "\n")
+		footer := lines[len(lines)-1]
+		for _, want := range []string{"? help", "q quit"} {
+			if !strings.Contains(footer, want) {
+				t.Errorf("pane %s at 60 columns: the footer %q lacks %q", focus.title(), footer, want)
+			}
+		}
+	}
+	h.m.jobs = append(h.m.jobs, &job{id: "t1", kind: jobTool, title: "long_operation"})
+	h.m.focus = paneServers
+	lines := strings.Split(h.view(), "\n")
+	if footer := lines[len(lines)-1]; !strings.Contains(footer, "c cancel call") || !strings.Contains(footer, "? help") {
+		t.Errorf("a call runs: the footer %q lacks the cancel or the help key", footer)
+	}
+}
+
+// A form taller than its room scrolls with the focused field and says how
+// many fields are out of view, above and below.
+func TestClippedFormSaysWhatIsOutOfView(t *testing.T) {
+	specs, err := schemaFields(json.RawMessage(`{"type":"object","properties":{
+		"a":{"type":"string"},"b":{"type":"string"},"c":{"type":"string"},"d":{"type":"string"},"e":{"type":"string"}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newForm(testStyles(termenv.Ascii, themes.Mono), specs, nil)
+	view := strings.Join(f.view(50, 5, true), "\n")
+	if !strings.Contains(view, "↓ 3 more below") || strings.Contains(view, "above") {
+		t.Fatalf("first field focused, 5 lines of room: want a line saying 3 fields are below:\n%s", view)
+	}
+	f.focusField(4)
+	view = strings.Join(f.view(50, 5, true), "\n")
+	if !strings.Contains(view, "↑ 3 more above") || strings.Contains(view, "below") {
+		t.Fatalf("last field focused: want a line saying 3 fields are above:\n%s", view)
+	}
+	if got := len(f.view(50, 5, true)); got > 5 {
+		t.Fatalf("the clipped form takes %d lines, room is 5", got)
+	}
+	f.focusField(0)
+	if view := strings.Join(f.view(50, 20, true), "\n"); strings.Contains(view, "more") {
+		t.Fatalf("a form that fits says something is out of view:\n%s", view)
+	}
+}
+
+// A prompt's required argument and a resource template's variable are
+// checked in the form before anything is sent: nothing goes to the server
+// with a hole in it (a template read would otherwise ask for the wrong URI).
+func TestRequiredPromptAndTemplateFieldsCheckedBeforeSending(t *testing.T) {
+	h := ready(t, 120, 30)
+	h.key("tab", "]")
+	h.until("resources", func() bool { return len(h.m.listRows()) == 2 })
+	h.key("down", "enter")
+	jobs := len(h.m.jobs)
+	h.key("ctrl+s")
+	if len(h.m.jobs) != jobs {
+		t.Fatalf("an empty template variable was read: %q", h.m.jobs[len(h.m.jobs)-1].title)
+	}
+	if h.m.form == nil || h.m.form.fields[0].err != "required" || !strings.Contains(h.view(), "fill the required fields") {
+		t.Fatalf("the empty template variable is not marked:\n%s", h.view())
+	}
+	h.key("esc", "esc", "shift+tab", "]")
+	h.until("prompts", func() bool { r := h.m.listRows(); return len(r) == 1 && r[0].kind == rowPrompt })
+	h.key("enter")
+	h.key("ctrl+s")
+	if len(h.m.jobs) != jobs {
+		t.Fatalf("a prompt was fetched without its required argument")
+	}
+	if h.m.form == nil || h.m.form.fields[0].err != "required" {
+		t.Fatalf("the empty required prompt argument is not marked:\n%s", h.view())
+	}
+	h.typeText("x := 1")
+	h.key("ctrl+s")
+	h.until("the prompt", func() bool { j := h.m.shownJob(); return j != nil && j.prompt != nil })
+	if h.m.form.fields[0].err != "" || h.m.form.err != "" {
+		t.Fatalf("the marks stay once the field is filled: %q %q", h.m.form.fields[0].err, h.m.form.err)
+	}
+}
+
+// The header counts in words a person reads: "1 server", not "1 servers".
+func TestHeaderCountsAreSingularForOne(t *testing.T) {
+	h := ready(t, 120, 30)
+	header := strings.Split(h.view(), "\n")[0]
+	if !strings.Contains(header, "1 server ·") || strings.Contains(header, "1 servers") {
+		t.Fatalf("header %q: want \"1 server\"", header)
+	}
+}
+
+// Selecting a server with the mouse (wheel or click) is selecting it: the
+// middle pane starts at its top and loads what its tab lists for that
+// server, as the keys do — never a "loading resources…" that nothing loads.
+func TestMouseSelectionLoadsTheServersLists(t *testing.T) {
+	for _, how := range []string{"wheeldown", "click"} {
+		t.Run(how, func(t *testing.T) {
+			f := newFake(t)
+			f.addHTTP("a")
+			f.addHTTP("b")
+			h := newHarness(t, f, 120, 30)
+			h.until("both ready", func() bool {
+				return h.m.server("a").state == engine.StateReady && h.m.server("b").state == engine.StateReady
+			})
+			h.key("tab", "]")
+			h.until("a's resources", func() bool { return h.m.resources["a"] != nil })
+			h.key("down")
+			g := h.m.geometry()
+			if how == "click" {
+				h.send(teaMouse(2, g.bodyY+2, "left")) // the second server's row
+			} else {
+				h.send(teaMouse(2, g.bodyY+2, how))
+			}
+			if h.m.sel != 1 {
+				t.Fatalf("the mouse selected server %d, want 1", h.m.sel)
+			}
+			if h.m.cursor != 0 {
+				t.Fatalf("the list cursor stayed at %d from the other server", h.m.cursor)
+			}
+			h.until("b's resources", func() bool { return h.m.resources["b"] != nil })
+		})
+	}
+}
+
+// Catalogue snapshots run in their own goroutines and may answer out of
+// order: an older snapshot arriving last never replaces a newer one (a
+// ready server would show no tools until something else changed).
+func TestAnOlderCatalogueNeverReplacesANewerOne(t *testing.T) {
+	h := ready(t, 120, 30)
+	older := h.m.catalogueCmd()() // taken before the change
+	h.f.setTools("demo", demoTools()[:2], nil)
+	newer := h.m.catalogueCmd()()
+	h.send(newer)
+	h.send(older)
+	if len(h.m.tools) != 2 {
+		t.Fatalf("the older catalogue (4 tools) replaced the newer one (2 tools): %d tools shown", len(h.m.tools))
+	}
+}
+
+// A form cuts nothing a person needs to answer: every choice of a
+// multi-select is on screen (wrapped), and the focused field shows its
+// whole description (an elicitation has no other view of it).
+func TestFormShowsEveryChoiceAndTheFocusedDescription(t *testing.T) {
+	specs, err := schemaFields(json.RawMessage(`{"type":"object","properties":{
+		"instruments":{"type":"array","items":{"enum":["Guitar","Piano","Violin","Drums","Bass","Flute","Cello","Harp"]}},
+		"email":{"type":"string","description":"Your email address (will be verified, and never shared with anyone else)"}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newForm(testStyles(termenv.Ascii, themes.Mono), specs, nil)
+	view := strings.Join(f.view(40, 30, true), "\n")
+	for _, opt := range []string{"Guitar", "Piano", "Violin", "Drums", "Bass", "Flute", "Cello", "Harp"} {
+		if !strings.Contains(view, "[ ] "+opt) {
+			t.Fatalf("choice %s is not on screen at 40 columns:\n%s", opt, view)
+		}
+	}
+	f.focusField(1)
+	lines := f.view(40, 30, true)
+	view = strings.Join(lines, " ")
+	for _, word := range []string{"verified,", "shared", "else)"} {
+		if !strings.Contains(view, word) {
+			t.Fatalf("the focused field's description is cut (%q missing):\n%s", word, strings.Join(lines, "\n"))
+		}
+	}
+	for i, l := range lines {
+		if width(l) > 40 {
+			t.Fatalf("line %d is %d cells wide, room is 40: %q", i, width(l), l)
+		}
+	}
+}
+
+// A skipped tool's row names the tool first: when the row is too narrow
+// for name, code and detail, the reason is what gets cut, never the name
+// down to a few letters (the demo's control_char_property showed as "con…").
+func TestSkippedRowKeepsTheToolName(t *testing.T) {
+	f := newFake(t)
+	f.addStdio("demo", "demo-server")
+	f.setTools("demo", demoTools(), []engine.SkippedTool{{Tool: "control_char_property", Code: "control_char_in_semantic_field", Detail: "a control character"}})
+	h := newHarness(t, f, 120, 30)
+	h.until("the consent dialog", func() bool { _, ok := h.m.topDialog().(*consentDialog); return ok })
+	h.key("o")
+	h.until("demo ready", func() bool { return len(h.m.skipped) == 1 })
+	if !strings.Contains(h.view(), "✗ control_char_property ") {
+		t.Fatalf("the skipped tool's name is cut:\n%s", h.view())
+	}
+}
