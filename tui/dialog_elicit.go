@@ -8,6 +8,7 @@ import (
 
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/engine/sanitize"
+	"github.com/relavium/relavium/host/discovery"
 	"github.com/relavium/relavium/themes"
 )
 
@@ -65,7 +66,7 @@ func (d *elicitDialog) accept() (action, tea.Cmd) {
 		var v any
 		_ = json.Unmarshal(raw, &v) // raw decoded above
 		if err := d.schema.Validate(v); err != nil {
-			d.form.err = "does not match the requested schema: " + err.Error()
+			d.form.err = "does not match the requested schema: " + discovery.Explain(err)
 			return nil, nil
 		}
 	}

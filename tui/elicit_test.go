@@ -46,6 +46,10 @@ func TestElicitationValidatedBeforeAccept(t *testing.T) {
 	if _, ok := h.m.topDialog().(*elicitDialog); !ok {
 		t.Fatal("a value breaking minLength was accepted")
 	}
+	// The refusal names the field and reads as a person writes numbers.
+	if !strings.Contains(d.form.err, "name: minLength") {
+		t.Fatalf("form error = %q", d.form.err)
+	}
 	h.typeText("da")
 	h.key("ctrl+s")
 	select {

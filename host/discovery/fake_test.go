@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/google/jsonschema-go/jsonschema"
 )
 
 // fakeLister serves fixed raw pages by cursor.
@@ -107,6 +109,28 @@ func TestValidateNumericBoundsReadPlainly(t *testing.T) {
 		}
 		if err == nil || !strings.HasSuffix(err.Error(), want) {
 			t.Errorf("Validate(%s) = %v; want it to end %q", args, err, want)
+		}
+	}
+}
+
+func TestExplainNamesThePropertyAndReadsPlainly(t *testing.T) {
+	var s jsonschema.Schema
+	if err := json.Unmarshal([]byte(`{"type":"object","properties":{"cups":{"type":"integer","maximum":20},"a/b":{"type":"string"}},"required":["cups"]}`), &s); err != nil {
+		t.Fatal(err)
+	}
+	rs, err := s.Resolve(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for inst, want := range map[string]string{
+		`{"cups":20000}`:        "cups: maximum: 20000 is greater than 20",
+		`{"cups":1,"a/b":true}`: `a/b: type: true has type "boolean", want "string"`,
+		`{}`:                    `required: missing properties: ["cups"]`,
+	} {
+		var v any
+		_ = json.Unmarshal([]byte(inst), &v)
+		if got := Explain(rs.Validate(v)); got != want {
+			t.Errorf("Explain(%s) = %q, want %q", inst, got, want)
 		}
 	}
 }

@@ -89,21 +89,7 @@ func repeatedKey(n *node, ptr string) (string, string) {
 // that references the subschema inside the tool's own schema — and the
 // first that fails is named.
 func (t *Tool) locate(instance any, verr error) (ptr, rule, msg string) {
-	text := verr.Error()
-	first, _, _ := strings.Cut(text, "\n")
-	var chain []string
-	rest := first
-	for strings.HasPrefix(rest, "validating ") {
-		p, r, ok := strings.Cut(rest[len("validating "):], ": ")
-		if !ok {
-			break
-		}
-		if p == "root" {
-			p = ""
-		}
-		chain = append(chain, p)
-		rest = r
-	}
+	chain, rest := schemaChain(verr)
 	rule = ruleOf(rest)
 	msg = escapeText(tidyNumbers(rule, rest), 300, false)
 	cur := reflect.ValueOf(instance)
@@ -300,6 +286,43 @@ func ruleOf(msg string) string {
 		}
 	}
 	return head
+}
+
+// schemaChain splits a jsonschema-go failure ("validating root: validating
+// /properties/a: type: ...") into the schema locations it passed ("" for
+// the root) and the message of the rule that failed.
+func schemaChain(verr error) (chain []string, rest string) {
+	rest, _, _ = strings.Cut(verr.Error(), "\n")
+	for strings.HasPrefix(rest, "validating ") {
+		p, r, ok := strings.Cut(rest[len("validating "):], ": ")
+		if !ok {
+			break
+		}
+		if p == "root" {
+			p = ""
+		}
+		chain = append(chain, p)
+		rest = r
+	}
+	return chain, rest
+}
+
+// Explain renders a jsonschema-go validation failure of a flat object
+// schema (an elicitation form, a workflow's inputs) for a person: the
+// property it concerns, when the schema location names one, and the
+// broken rule with its numbers as a person writes them:
+// "cups: maximum: 20000 is greater than 20". Tool arguments get the fuller
+// Tool.Validate, which names the instance pointer of any depth.
+func Explain(verr error) string {
+	chain, rest := schemaChain(verr)
+	msg := escapeText(tidyNumbers(ruleOf(rest), rest), 300, false)
+	if len(chain) == 0 {
+		return msg
+	}
+	if toks := splitPointer(chain[len(chain)-1]); len(toks) >= 2 && toks[len(toks)-2] == "properties" {
+		return displayName(toks[len(toks)-1]) + ": " + msg
+	}
+	return msg
 }
 
 // tidyNumbers rewrites jsonschema-go's numeric-bound messages, which print
