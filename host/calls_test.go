@@ -253,7 +253,7 @@ func TestCloseDuringCallAndPendingElicitation(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("Close deadlocked on a pending elicitation")
 	}
-	if err := <-errc; codeOf(err) != CodeCallCancelled || !strings.Contains(err.Error(), "shutting down") {
+	if err := <-errc; codeOf(err) != CodeCallCancelled || !strings.Contains(err.Error(), "relavium closed the connection") {
 		t.Errorf("in-flight call: %v", err)
 	}
 	assertNoProcesses(t, pid)

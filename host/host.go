@@ -43,8 +43,9 @@ type toolEntry struct {
 	validate func(args json.RawMessage) error
 }
 
-// errHostClosing is the cancellation cause Close gives every call and handler.
-var errHostClosing = errors.New("relavium is shutting down")
+// errHostClosing is the cancellation cause Close gives every call and
+// handler: at shutdown, or when a person disconnects the server.
+var errHostClosing = errors.New("relavium closed the connection to the server")
 
 // Start connects every server concurrently under the spec's deadlines, walks
 // each server's tools/list, namespaces the tools across servers and returns
