@@ -325,3 +325,18 @@ func TestDiscoveryDeadlineIsADeadline(t *testing.T) {
 		t.Errorf("failure = %v, want the discovery deadline %s", f, discovery.CodeDeadline)
 	}
 }
+
+// A server that never answers logging/setLevel still connects: the wait
+// for that answer is a share of the discovery window, and tools/list gets
+// the rest (before, the mute answer spent the whole window and the server
+// failed with a "tools/list discovery" deadline it never reached).
+func TestMuteSetLevelDoesNotSpendTheDiscoveryWindow(t *testing.T) {
+	h := startHost(t, Options{Servers: []Server{stdioServer(t, "q", "mute-setlevel")},
+		Timeouts: Timeouts{Discovery: 2 * time.Second}})
+	if st := h.Servers()[0]; st.State != engine.StateReady || st.Tools == 0 {
+		t.Fatalf("status = %+v", st)
+	}
+	if got := callText(t, h, "mcp_q_echo", `{"message":"still here"}`); got != "still here" {
+		t.Fatalf("echo = %q", got)
+	}
+}

@@ -142,6 +142,9 @@ func (c *conn) connect(ctx context.Context) (*mcp.ClientSession, *Error) {
 	return cs, nil
 }
 
+// setLevelWait bounds the wait for an answer to logging/setLevel.
+const setLevelWait = 10 * time.Second
+
 // setup sets the log level where the protocol needs it and walks tools/list
 // under the discovery deadline.
 func (c *conn) setup(ctx context.Context, cs *mcp.ClientSession) *Error {
@@ -150,8 +153,12 @@ func (c *conn) setup(ctx context.Context, cs *mcp.ClientSession) *Error {
 	defer cancel()
 	if res := cs.InitializeResult(); res != nil && res.Capabilities != nil && res.Capabilities.Logging != nil {
 		// Legacy protocols send no log notification until a level is set.
-		// A server that refuses is still usable: its logs are just not shown.
-		_ = cs.SetLoggingLevel(dctx, &mcp.SetLoggingLevelParams{Level: mcp.LoggingLevel(c.h.opts.LogLevel)})
+		// A server that refuses, or never answers, is still usable: its
+		// logs are just not shown. It gets a share of the discovery window,
+		// never the whole of it.
+		lctx, lcancel := context.WithTimeout(dctx, min(setLevelWait, c.h.opts.Timeouts.Discovery/4))
+		_ = cs.SetLoggingLevel(lctx, &mcp.SetLoggingLevelParams{Level: mcp.LoggingLevel(c.h.opts.LogLevel)})
+		lcancel()
 	}
 	cat, err := c.discover(dctx, cs)
 	if err != nil {

@@ -8,6 +8,7 @@
 //	stubborn      ignores SIGTERM and stdin EOF (only SIGKILL ends it)
 //	grandchild    spawns a grandchild that ignores SIGTERM, then serves
 //	ignore-cancel serves, but `slow` ignores cancellation
+//	mute-setlevel serves, but never answers logging/setLevel
 //	sleeper       (the grandchild) ignores SIGTERM and sleeps
 //
 // Tools: echo, add, slow, cancelled, progress, flood, log, big, crash, env,
@@ -259,6 +260,17 @@ func newServer(mode string, grandchild int) *mcp.Server {
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return text("must never be called"), nil
 		})
+	if mode == "mute-setlevel" {
+		s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+			return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+				if method == "logging/setLevel" {
+					<-ctx.Done() // never answers; a cancellation ends the wait
+					return nil, ctx.Err()
+				}
+				return next(ctx, method, req)
+			}
+		})
+	}
 	if mode == "garbage" {
 		s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 			return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
