@@ -177,10 +177,13 @@ func displayField(field string) string {
 
 func displayValue(field, v string) string {
 	if strings.HasPrefix(field, "env ") {
-		if v == "" {
+		switch EnvKind(v) {
+		case "":
 			return "(kind unknown)"
+		case KindLiteral, KindSecretRef:
+			return "(" + v + ")"
 		}
-		return "(" + v + ")"
+		return "(" + quoteArg(v) + ")" // a kind read from the store is text from a file
 	}
 	return quoteArg(v)
 }

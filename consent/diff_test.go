@@ -108,3 +108,25 @@ func TestClosestGrant(t *testing.T) {
 		}
 	}
 }
+
+// TestDiffLinesQuoteStoredKinds: an env kind read back from the store is
+// text from a file (another host, a hand edit), not one of relavium's two
+// words; the diff the prompt and headless output show must render it
+// escaped, so a control sequence in it can neither recolour nor hide lines.
+func TestDiffLinesQuoteStoredKinds(t *testing.T) {
+	now := mustResolved("s", "/bin/x", nil, []EnvEntry{TagEnv("A", "v")}, "/w")
+	prev := &Grant{Digest: "v1:" + strings.Repeat("0", 64), Command: "/bin/x", Args: []string{}, EnvNames: []string{"A", "B"},
+		EnvKinds: []EnvKindOf{{Name: "A", Kind: "\x1b[2Jsecret-ref"}, {Name: "B", Kind: "\x1b]0;x\a"}}, Cwd: "/w"}
+	lines := DiffAgainst(now, prev).Lines()
+	if len(lines) != 3 {
+		t.Fatalf("want a changed kind (2 lines) and a removed name, got %q", lines)
+	}
+	for _, l := range lines {
+		if strings.ContainsAny(l, "\x1b\a") {
+			t.Errorf("diff line carries a raw control character: %q", l)
+		}
+	}
+	if !slices.Contains(lines, `- env A ($'\E[2Jsecret-ref')`) || !slices.Contains(lines, "+ env A (literal)") {
+		t.Errorf("the stored kind must be shown escaped beside the current one: %q", lines)
+	}
+}

@@ -16,7 +16,8 @@
 //     (keys in UTF-16 order, JSON.stringify escaping); a lone surrogate or
 //     invalid UTF-8 has no digest (E307).
 //   - Store: <home>/mcp-consent.ndjson, append-only grants and tombstones
-//     under flock, 0600 in 0700, symlinks refused, env names only. Fold fails
+//     under flock, 0600 in 0700, symlinks refused, env names only; an append
+//     the file system cuts short is cut back, never left torn. Fold fails
 //     closed on any unparseable line with a *FoldError (line, reason).
 //     Grant lines carry one additive field beyond the spec's shape, envKinds
 //     (name → kind, never a value), so a diff can show a changed kind.
@@ -27,5 +28,5 @@
 //     exit 2) whose data lists pending[] and whose human text names the
 //     --allow-mcp-stdio flag per server.
 //
-// Error codes E300–E316 are listed in errors.go.
+// Error codes E300–E317 are listed in errors.go.
 package consent

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"go.uber.org/goleak"
+	"golang.org/x/sys/unix"
 )
 
 // appenderEnv switches the test binary into the appender child used by
@@ -31,6 +32,24 @@ func runAppender() int {
 	if home == "" || err1 != nil || err2 != nil {
 		fmt.Fprintln(os.Stderr, "appender: bad environment")
 		return 3
+	}
+	if limit := os.Getenv("APPENDER_FSIZE"); limit != "" {
+		// Cap the file size this process may write, as a full disk would:
+		// write(2) then stores part of a line and fails (EFBIG; Go ignores
+		// SIGXFSZ).
+		b, err := strconv.ParseUint(limit, 10, 64)
+		var rl unix.Rlimit
+		if err == nil {
+			err = unix.Getrlimit(unix.RLIMIT_FSIZE, &rl)
+		}
+		if err == nil {
+			rl.Cur = b
+			err = unix.Setrlimit(unix.RLIMIT_FSIZE, &rl)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "appender: cannot limit the file size:", err)
+			return 3
+		}
 	}
 	s := Open(home)
 	for i := 0; i < n; i++ {

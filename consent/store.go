@@ -64,7 +64,8 @@ func (s *Store) Revoke(digest string, now time.Time) error {
 	return s.appendLine(line)
 }
 
-// appendLine writes one complete line: nothing or everything. If the file
+// appendLine writes one complete line: nothing or everything (a write cut
+// short is cut back to the old size). If the file
 // does not end in a newline (a writer died mid-line) a newline is written
 // first in the same write, so the new line stays whole; the damaged line
 // still fails the fold closed until a person repairs it.
@@ -88,7 +89,8 @@ func (s *Store) appendLine(line []byte) error {
 	if st, err = f.Stat(); err != nil {         // the size may have moved while we waited
 		return s.ioError("cannot stat", err)
 	}
-	if size := st.Size(); size > 0 {
+	size := st.Size()
+	if size > 0 {
 		last := make([]byte, 1)
 		if _, err := f.ReadAt(last, size-1); err != nil {
 			return s.ioError("cannot read", err)
@@ -101,6 +103,12 @@ func (s *Store) appendLine(line []byte) error {
 	if err != nil || n != len(line) {
 		if err == nil {
 			err = io.ErrShortWrite
+		}
+		// A full disk or a size limit can store part of the line before
+		// failing. Cut exactly what this write added (we hold the only
+		// write lock), so no torn line fails every later fold closed.
+		if terr := f.Truncate(size); terr != nil {
+			return s.ioError("cannot append to", fmt.Errorf("%w; and removing the partial line failed too, so the store's last line is torn until it is removed by hand: %v", err, terr))
 		}
 		return s.ioError("cannot append to", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -181,6 +182,46 @@ func TestStoreAppendAfterTruncatedLineKeepsNewLineWhole(t *testing.T) {
 	var fe *FoldError
 	if _, err := s.Fold(); !errors.As(err, &fe) || fe.Line != 2 {
 		t.Fatalf("the damaged line must still fail the fold closed: %v", err)
+	}
+}
+
+// TestStoreFailedAppendLeavesNoPartialLine: an append that the file system
+// cuts short (a full disk, a file-size limit) is an error and leaves the
+// store exactly as it was — never a torn line that would fail every later
+// fold closed until someone edits the file by hand. A real process with a
+// file-size limit makes write(2) store part of the line and then fail.
+func TestStoreFailedAppendLeavesNoPartialLine(t *testing.T) {
+	home := tempHome(t)
+	s := Open(home)
+	if err := s.Grant(fakeResolved("first"), now); err != nil {
+		t.Fatal(err)
+	}
+	before, err := os.ReadFile(s.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, "-test.run=^$")
+	cmd.Env = append(os.Environ(), appenderEnv+"=1", "APPENDER_HOME="+home, "APPENDER_ID=9", "APPENDER_N=1",
+		fmt.Sprintf("APPENDER_FSIZE=%d", len(before)+40))
+	out, err := cmd.CombinedOutput()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 || !strings.Contains(string(out), CodeStoreIO) {
+		t.Fatalf("the cut-short append must fail with %s (exit 1), got %v:\n%s", CodeStoreIO, err, out)
+	}
+	after, err := os.ReadFile(s.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(after) != string(before) {
+		t.Fatalf("a failed append left the store changed:\nbefore %q\nafter  %q", before, after)
+	}
+	grants, err := s.Fold()
+	if err != nil || grants.Len() != 1 {
+		t.Fatalf("the store must still fold to its one grant: %d grants, %v", grants.Len(), err)
 	}
 }
 

@@ -239,6 +239,9 @@ func (l *loader) agentServers(f *field, regs []Server) []Server {
 			seen[k] = raw.pos
 		}
 		if !d.ok {
+			if d.isRef && d.name != "" {
+				l.registration(d, path, regs) // every problem at once: an unknown name too
+			}
 			continue
 		}
 		if !d.isRef {
@@ -256,32 +259,8 @@ func (l *loader) agentServers(f *field, regs []Server) []Server {
 // base is the entry's field path (mcp_servers[2]).
 func (l *loader) resolve(d decl, base string, regs []Server) (Server, bool) {
 	c := &l.c
-	var reg *Server
-	for i := range regs {
-		if regs[i].Name == d.name {
-			reg = &regs[i]
-			break
-		}
-	}
+	reg := l.registration(d, base, regs)
 	if reg == nil {
-		if l.declared[strings.ToLower(d.name)] {
-			return Server{}, false // the registration itself has problems, reported there
-		}
-		names := make([]string, 0, len(l.declared))
-		for n := range l.declared {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		msg := fmt.Sprintf("ref %q names no [[mcp_servers]] registration in %s or %s", d.name, GlobalFile(l.home), ProjectFile(l.project))
-		if s := engine.Suggest(d.name, names); s != "" {
-			msg += fmt.Sprintf("; did you mean %q?", s)
-		}
-		if len(names) > 0 {
-			msg += " (registered: " + strings.Join(names, ", ") + ")"
-		} else {
-			msg += "; no server is registered: add a [[mcp_servers]] table with this name, or declare the server inline with id"
-		}
-		c.add(CodeUnknownRef, d.namePos, join(base, "ref"), "%s", msg)
 		return Server{}, false
 	}
 	s := cloneServer(*reg)
@@ -304,6 +283,37 @@ func (l *loader) resolve(d decl, base string, regs []Server) (Server, bool) {
 		s.ToolsAllowlist = slices.Clone(d.allow)
 	}
 	return s, true
+}
+
+// registration returns the registration a ref names, or nil. An unknown
+// name is reported (E220); a name whose registration exists but has problems
+// of its own is nil without a second report: those are reported where the
+// registration is written.
+func (l *loader) registration(d decl, base string, regs []Server) *Server {
+	for i := range regs {
+		if regs[i].Name == d.name {
+			return &regs[i]
+		}
+	}
+	if l.declared[strings.ToLower(d.name)] {
+		return nil
+	}
+	names := make([]string, 0, len(l.declared))
+	for n := range l.declared {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	msg := fmt.Sprintf("ref %q names no [[mcp_servers]] registration in %s or %s", d.name, GlobalFile(l.home), ProjectFile(l.project))
+	if s := engine.Suggest(d.name, names); s != "" {
+		msg += fmt.Sprintf("; did you mean %q?", s)
+	}
+	if len(names) > 0 {
+		msg += " (registered: " + strings.Join(names, ", ") + ")"
+	} else {
+		msg += "; no server is registered: add a [[mcp_servers]] table with this name, or declare the server inline with id"
+	}
+	l.c.add(CodeUnknownRef, d.namePos, join(base, "ref"), "%s", msg)
+	return nil
 }
 
 func cloneServer(s Server) Server {

@@ -17,6 +17,10 @@
 //   - Env entries are checked with consent.CheckEnv (the shared denylist)
 //     and urls with netguard.AdmitURL: config applies those rules, it does
 //     not own them. Declared values are never echoed in a message.
+//   - Files are read only when they are regular files (a FIFO or a device
+//     a checkout links to is refused, never waited on), and a YAML escape
+//     that names no Unicode character (a lone surrogate) is refused rather
+//     than decoded to something other than what was written.
 //   - Nothing here reads the process environment or keeps global state:
 //     the relavium home and project directory are passed in.
 package config

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/relavium/relavium/engine"
 )
@@ -170,7 +171,9 @@ func rawName(v *node, key string) named {
 // read returns a file's bytes; a missing file is not a problem.
 func (l *loader) read(path string) ([]byte, bool) {
 	at := Pos{File: path, Line: 1, Col: 1}
-	f, err := os.Open(path)
+	// O_NONBLOCK: opening a FIFO must not wait for a writer; the file is
+	// refused below unless it is regular (where O_NONBLOCK changes nothing).
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, false
 	}
@@ -182,8 +185,17 @@ func (l *loader) read(path string) ([]byte, bool) {
 	defer f.Close()
 	l.files = append(l.files, path)
 	st, err := f.Stat()
-	if err == nil && st.IsDir() {
+	switch {
+	case err != nil:
+		l.c.add(CodeUnreadable, at, "", "cannot read the file: %v", err)
+		return nil, false
+	case st.IsDir():
 		l.c.add(CodeUnreadable, at, "", "is a directory, not a file")
+		return nil, false
+	case !st.Mode().IsRegular():
+		// A FIFO or a device (a symlink a checkout carries to /dev/tty)
+		// would block the read or never end.
+		l.c.add(CodeUnreadable, at, "", "is not a regular file but %s; a configuration file is read only from a plain file", fileKind(st.Mode()))
 		return nil, false
 	}
 	data, err := io.ReadAll(io.LimitReader(f, maxConfigFileBytes+1))
@@ -219,4 +231,19 @@ func sortProblems(ps []Problem, files []string) []Problem {
 		return cmp.Or(cmp.Compare(rank(a.File), rank(b.File)), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column))
 	})
 	return out
+}
+
+// fileKind names what a non-regular file is, for a person.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "a special file (" + m.Type().String() + ")"
 }

@@ -146,6 +146,16 @@ func TestRuleUnknownRef(t *testing.T) {
 			projectTOML: stdioReg("local"),
 			agentYAML:   "mcp_servers:\n  - ref: local\n",
 		}},
+		// config validate reports every problem at once: a ref entry with
+		// another mistake still says when its name matches no registration.
+		{name: "an unknown ref beside another mistake is still reported", files: map[string]string{
+			globalTOML: stdioReg("github"),
+			agentYAML:  "mcp_servers:\n  - ref: githb\n    transport: stdio\n    tools_allowlist: [a, a]\n",
+		}, want: []want{
+			{code: CodeUnknownRef, file: agentYAML, line: 2, col: 10, field: "mcp_servers[0].ref", msg: `did you mean "github"`},
+			{code: CodeRefExcludes, file: agentYAML, line: 3, col: 5, field: "mcp_servers[0].transport"},
+			{code: CodeToolsAllowlist, file: agentYAML, line: 4, col: 26, field: "mcp_servers[0].tools_allowlist[1]"},
+		}},
 		{name: "a ref to a broken registration reports the registration only", files: map[string]string{
 			globalTOML: "[[mcp_servers]]\nname = \"gh\"\ntransport = \"stdio\"\n",
 			agentYAML:  "mcp_servers:\n  - ref: gh\n",

@@ -175,6 +175,28 @@ func TestRuleValue(t *testing.T) {
 	})
 }
 
+// TestRuleValueYAMLEscapeHasNoText: a double-quoted YAML escape that names no
+// Unicode scalar value — a lone UTF-16 surrogate (\udc00, \U0000D800), a
+// code point past U+10FFFF, non-hex digits — has no UTF-8 form. The YAML
+// library would silently put U+FFFD (or garbage) in its place, so the
+// argument digested and spawned would not be the one authored; the spec
+// refuses a lone surrogate outright. TOML refuses the same escapes as syntax.
+func TestRuleValueYAMLEscapeHasNoText(t *testing.T) {
+	entry := func(arg string) map[string]string {
+		return map[string]string{agentYAML: "mcp_servers:\n  - id: a\n    transport: stdio\n    command: /bin/true\n    args: [\"ok\", \"" + arg + "\"]\n"}
+	}
+	field := "mcp_servers[0].args[1]"
+	runRule(t, []ruleCase{
+		{name: "lone low surrogate", files: entry(`x\udc00`), want: []want{{code: CodeValue, file: agentYAML, line: 5, col: 18, field: field, msg: `\udc00`}}},
+		{name: "surrogate through \\U", files: entry(`\U0000D800`), want: []want{{code: CodeValue, file: agentYAML, line: 5, col: 18, field: field, msg: `\U0000D800`}}},
+		{name: "past U+10FFFF", files: entry(`\U00110000`), want: []want{{code: CodeValue, file: agentYAML, line: 5, col: 18, field: field, msg: `\U00110000`}}},
+		{name: "not hex", files: entry(`\uZZZZ`), want: []want{{code: CodeValue, file: agentYAML, line: 5, col: 18, field: field, msg: `\uZZZZ`}}},
+		{name: "env value too", files: map[string]string{agentYAML: "mcp_servers:\n  - id: a\n    transport: stdio\n    command: /bin/true\n    env: {A: \"\\udfff\"}\n"},
+			want: []want{{code: CodeValue, file: agentYAML, line: 5, col: 14, field: "mcp_servers[0].env.A", msg: "surrogate"}}},
+		{name: "a surrogate pair, \\U, \\x and the named escapes are text", files: entry(`\ud83d\ude00 \U0001F600 \x41 \u00e9 \\udc00 \N \_ \t`)},
+	})
+}
+
 func TestRuleYAMLFeature(t *testing.T) {
 	runRule(t, []ruleCase{
 		{name: "fixture: alias, tag, merge key, key type, two documents", fixture: "yaml-feature", want: []want{

@@ -36,7 +36,7 @@ func readYAML(file string, data []byte, c *checker) *node {
 		c.add(CodeSyntax, pos, "", "%s (fix the YAML syntax; nothing else in this file was checked)", msg)
 		return nil
 	}
-	r := &yamlReader{file: file, c: c}
+	r := &yamlReader{file: file, c: c, data: data}
 	var root *node
 	for _, doc := range f.Docs {
 		if doc == nil || doc.Body == nil {
@@ -56,8 +56,10 @@ func readYAML(file string, data []byte, c *checker) *node {
 }
 
 type yamlReader struct {
-	file string
-	c    *checker
+	file       string
+	c          *checker
+	data       []byte // the file, for the escapes a token does not keep
+	runeStarts []int  // byte offset of each rune of data, built on first need
 }
 
 func (r *yamlReader) pos(t *token.Token) Pos {
@@ -94,7 +96,14 @@ func (r *yamlReader) convert(n ast.Node, path string) *node {
 		}
 		return s
 	case *ast.StringNode:
-		return &node{kind: kindString, pos: r.pos(v.Token), str: v.Value}
+		p := r.pos(v.Token)
+		if v.Token != nil && v.Token.Type == token.DoubleQuoteType {
+			if esc, why := badYAMLEscape(r.quotedSource(v.Token)); esc != "" {
+				r.c.add(CodeValue, p, path, "the escape %s is %s; the YAML reader would silently put another character in its place, so the value used would differ from the one written: remove it, or write the intended character itself (one past U+FFFF as a pair like \\ud83d\\ude00, or as \\U0001f600)", esc, why)
+				return bad(p)
+			}
+		}
+		return &node{kind: kindString, pos: p, str: v.Value}
 	case *ast.LiteralNode:
 		s := ""
 		if v.Value != nil {
