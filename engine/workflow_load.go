@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 )
 
 // maxWorkflowBytes bounds a workflow file; a larger one is refused unread.
@@ -127,7 +128,9 @@ func loadWorkflowFile(path, wantID string) (*Workflow, []Problem) {
 
 // readBounded reads a regular file of at most maxWorkflowBytes.
 func readBounded(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	// O_NONBLOCK: opening a FIFO (a hostile checkout) must not wait for a
+	// writer; it is refused below, as is every file that is not regular.
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -6,7 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // project writes files (relative to .relavium/workflows) into a temp project.
@@ -278,5 +280,40 @@ func TestTestdataWorkflowsLoad(t *testing.T) {
 	}
 	if len(ws) != 6 {
 		t.Fatalf("%d workflows", len(ws))
+	}
+}
+
+// A workflow file that is a FIFO (or a symlink to a device) in a hostile
+// checkout is refused as an authored problem; opening it never waits for a
+// writer, so workflow ls, run and mcp serve cannot hang on it.
+func TestWorkflowFileThatIsAFIFOIsRefused(t *testing.T) {
+	dir := project(t, map[string]string{"ok.yaml": "id: ok\nside_effect: read\nsteps:\n  - {id: g, gate: go?}\n"})
+	if err := syscall.Mkfifo(filepath.Join(WorkflowDir(dir), "pipe.yaml"), 0o644); err != nil {
+		t.Skipf("no FIFOs here: %v", err)
+	}
+	if err := os.Symlink("/dev/zero", filepath.Join(WorkflowDir(dir), "dev.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { _, err := LoadWorkflows(dir); done <- err }()
+	select {
+	case err := <-done:
+		var pe *ProblemsError
+		if !errors.As(err, &pe) || pe.ExitCode() != 2 {
+			t.Fatalf("err = %v", err)
+		}
+		text := render(pe.Problems)
+		for _, want := range []string{"pipe.yaml", "dev.yaml", "not a regular file"} {
+			if !strings.Contains(text, want) {
+				t.Errorf("problems lack %q:\n%s", want, text)
+			}
+		}
+	case <-time.After(30 * time.Second):
+		// Unblock the open so the goroutine can end, then fail.
+		if f, err := os.OpenFile(filepath.Join(WorkflowDir(dir), "pipe.yaml"), os.O_WRONLY, 0); err == nil {
+			f.Close()
+		}
+		<-done
+		t.Fatal("loading the workflows hung on the FIFO")
 	}
 }

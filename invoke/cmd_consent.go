@@ -39,7 +39,7 @@ func (l ConsentList) WriteHuman(w io.Writer) error {
 			for i, n := range g.EnvNames {
 				names[i] = consent.Display(n)
 				if k, ok := g.KindOf(n); ok {
-					names[i] += " (" + string(k) + ")"
+					names[i] += " (" + consent.Display(string(k)) + ")"
 				}
 			}
 			fmt.Fprintf(&b, "  env      %s\n", strings.Join(names, ", "))
@@ -377,20 +377,11 @@ func consentNothingToGrant(target string, byDigest bool, rows []consentRow) erro
 		Msg: fmt.Sprintf("no declared stdio server %s (declared: %s)", what, strings.Join(declared, ", "))}
 }
 
-// consentLooksLikeDigest tells a digest argument ("v1:…", any "vN:") from a
-// server name (names cannot hold ':').
-func consentLooksLikeDigest(s string) bool {
-	i := strings.IndexByte(s, ':')
-	if i < 2 || s[0] != 'v' {
-		return false
-	}
-	for _, c := range s[1:i] {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
-}
+// consentLooksLikeDigest tells a digest argument from a server name: a
+// name cannot hold ':', so anything that does is judged as a digest (a
+// mistyped "V1:…" or "v1-…:" gets the digest's own error, E303, not "no
+// server is named …").
+func consentLooksLikeDigest(s string) bool { return strings.Contains(s, ":") }
 
 // consentNow is the invocation's clock.
 func consentNow(inv *Invocation) time.Time {

@@ -163,6 +163,7 @@ func TestConsentRefusals(t *testing.T) {
 		{[]string{"consent", "grant", typo}, "E313", []string{"has digest " + typo, "declared: spy v1:", "shell v1:"}},
 		{[]string{"consent", "grant", "nosuch"}, "E313", []string{"is named nosuch"}},
 		{[]string{"consent", "grant", "v1:abc"}, "E303", []string{"not a consent digest"}},
+		{[]string{"consent", "grant", "V1:" + strings.Repeat("0", 64)}, "E303", []string{"not a consent digest"}}, // a name never holds ':'
 		{[]string{"consent", "grant", "web"}, "E313", []string{"is named web"}},
 		{[]string{"consent", "revoke", "spy", "--yes"}, "E303", []string{"not a consent digest"}},
 		{[]string{"consent", "revoke", typo, "--yes"}, "E314", []string{"no live grant"}},
