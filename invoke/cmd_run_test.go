@@ -439,6 +439,28 @@ func TestWorkflowCommandsE2E(t *testing.T) {
 		}
 	})
 
+	// A machine child (mcp serve's exec of `relavium run`) reads the time
+	// its invoker gives it and stops before the kill, answering with its
+	// own envelope instead of being killed into E423.
+	t.Run("a machine child stops before its request's timeout", func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+		defer cancel()
+		c := e.cmd(ctx, "run", "slow", "--json", "--allow-mcp-stdio", allow(t))
+		c.Env = append(c.Env, EnvInvokePath+"=run", EnvDeadlineMS+"=4000")
+		var so, se bytes.Buffer
+		c.Stdout, c.Stderr = &so, &se
+		err := c.Run()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 1 {
+			t.Fatalf("exit: %v\n%s", err, se.String())
+		}
+		env := runEnvelope(t, runOutcome{so.String(), se.String(), 1})
+		e, _ := env["error"].(map[string]any)
+		if e["code"] != "E609" || !strings.Contains(fmt.Sprint(e["cause"]), "timeout is near") {
+			t.Fatalf("envelope %v", env)
+		}
+	})
+
 	t.Run("Ctrl-C mid-step cancels and leaves no process", func(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 		defer cancel()

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/pflag"
 
@@ -27,8 +28,9 @@ type HumanWriter interface {
 func Main(ctx context.Context, env *Env, args []string) int {
 	t := Commands()
 	inv, err := t.Parse(env, args)
+	machineChild := false
 	if cenv, cerr := checkInvokePath(env, inv); cenv != env { // a machine child (gate.go)
-		env = cenv
+		env, machineChild = cenv, true
 		if err == nil {
 			err = cerr
 		}
@@ -44,6 +46,11 @@ func Main(ctx context.Context, env *Env, args []string) int {
 		return finish(env, inv, nil, err)
 	}
 	defer lock.Release()
+	if machineChild {
+		var cancel context.CancelFunc
+		ctx, cancel = childDeadline(ctx, env, time.Now())
+		defer cancel()
+	}
 	data, err := inv.Cmd.Run(ctx, inv)
 	return finish(env, inv, data, err)
 }

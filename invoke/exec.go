@@ -338,3 +338,29 @@ func checkInvokePath(env *Env, inv *Invocation) (*Env, error) {
 	}
 	return &clean, nil
 }
+
+// errRequestDeadline is why a machine child stops early: the invoker's
+// timeout is about to kill its process group.
+var errRequestDeadline = errors.New("the machine request's timeout is near: stopped before the server kills this command")
+
+// childDeadline gives a machine child (one run with RELAVIUM_INVOKE_DEADLINE_MS
+// set) a context that ends a little before the invoker's timeout, so a long
+// command (a tool call, a workflow) stops by itself and answers with its own
+// envelope rather than being killed into E423. The margin is a fifth of the
+// time left, at most 2 s. Without the variable (a person's command, an NDJSON
+// request) ctx is returned as it is.
+func childDeadline(ctx context.Context, env *Env, now time.Time) (context.Context, context.CancelFunc) {
+	if env == nil || env.LookupEnv == nil {
+		return ctx, func() {}
+	}
+	v, ok := env.LookupEnv(EnvDeadlineMS)
+	if !ok {
+		return ctx, func() {}
+	}
+	ms, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+	if err != nil || ms <= 0 {
+		return ctx, func() {}
+	}
+	left := time.Duration(ms) * time.Millisecond
+	return context.WithDeadlineCause(ctx, now.Add(left-min(2*time.Second, left/5)), errRequestDeadline)
+}
