@@ -45,6 +45,18 @@ func (t browseTab) String() string {
 	return [...]string{"tools", "resources", "prompts", "workflows"}[t]
 }
 
+// short is the tab's label when the strip must be narrower: every tab
+// stays in sight, however narrow the pane.
+func (t browseTab) short(level int) string {
+	switch level {
+	case 0:
+		return t.String()
+	case 1:
+		return [...]string{"tools", "res", "prompts", "flows"}[t]
+	}
+	return [...]string{"t", "r", "p", "w"}[t]
+}
+
 // serverRow is one declared server as the servers pane shows it.
 type serverRow struct {
 	spec      ServerSpec

@@ -200,17 +200,25 @@ func (m *Model) badge(t engine.ToolDef) string {
 func (m *Model) viewToolsBody(w, h int, focused bool) []string {
 	st := m.st
 	var lines []string
-	// tab strip: the current tab bracketed (visible without colour)
-	var tabs []string
-	for t := browseTab(0); t < tabCount; t++ {
-		label := t.String()
-		if t == m.tab {
-			tabs = append(tabs, st.PaneTitleFocused.Render("["+label+"]"))
-		} else {
-			tabs = append(tabs, st.Muted.Render(label))
+	// tab strip: the current tab bracketed (visible without colour); the
+	// labels shorten before any tab would be cut off
+	strip := ""
+	for level := 0; level < 3; level++ {
+		var tabs []string
+		for t := browseTab(0); t < tabCount; t++ {
+			label := t.short(level)
+			if t == m.tab {
+				tabs = append(tabs, st.PaneTitleFocused.Render("["+label+"]"))
+			} else {
+				tabs = append(tabs, st.Muted.Render(label))
+			}
+		}
+		strip = strings.Join(tabs, " ")
+		if width(strip) <= w {
+			break
 		}
 	}
-	lines = append(lines, cut(strings.Join(tabs, " "), w))
+	lines = append(lines, cut(strip, w))
 	if m.filtering || m.filter.Value() != "" {
 		m.filter.Width = max(4, w-4)
 		lines = append(lines, cut(m.filter.View(), w))
