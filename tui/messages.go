@@ -129,6 +129,9 @@ type exportedMsg struct {
 	err  error
 }
 
+// statusExpiredMsg ends the status line numbered seq (model.expireStatus).
+type statusExpiredMsg struct{ seq int }
+
 // tickMsg drives spinners and elapsed times while something is moving.
 type tickMsg time.Time
 

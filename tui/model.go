@@ -154,7 +154,10 @@ type Model struct {
 
 	status    string
 	statusErr bool
-	banner    string
+	// statusSeq numbers each status; statusTimed is the last one whose
+	// expiry is scheduled (a status line says what just happened, then goes).
+	statusSeq, statusTimed int
+	banner                 string
 
 	events       []engine.Event
 	droppedEvts  int
@@ -342,10 +345,15 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmds = append(cmds, m.onAsk(msg.req), m.ask.listen())
 	case askGoneMsg:
 		m.dropAsk(msg.req)
+	case statusExpiredMsg:
+		if msg.seq == m.statusSeq { // a newer status keeps its own time
+			m.status, m.statusErr = "", false
+		}
 	}
 	if m.quitting {
 		return m, tea.Quit
 	}
+	cmds = append(cmds, m.expireStatus())
 	m.syncViewport()
 	cmds = append(cmds, m.startTicking())
 	return m, tea.Batch(cmds...)
@@ -383,6 +391,36 @@ func (m *Model) spinFrame() string { return spinFrames[m.frame%len(spinFrames)] 
 
 func (m *Model) setStatus(s string, isErr bool) {
 	m.status, m.statusErr = serverLine(s), isErr
+	m.statusSeq++
+}
+
+// statusLife is how long a status line stays; an error stays longer.
+const (
+	statusLife    = 8 * time.Second
+	statusErrLife = 20 * time.Second
+)
+
+// expireStatus schedules the current status's removal, once per status.
+func (m *Model) expireStatus() tea.Cmd {
+	if m.status == "" || m.statusTimed == m.statusSeq {
+		return nil
+	}
+	m.statusTimed = m.statusSeq
+	seq, life := m.statusSeq, statusLife
+	if m.statusErr {
+		life = statusErrLife
+	}
+	ctx := m.ctx
+	return func() tea.Msg { // a timer that ends with the model
+		t := time.NewTimer(life)
+		defer t.Stop()
+		select {
+		case <-t.C:
+			return statusExpiredMsg{seq: seq}
+		case <-ctx.Done():
+			return nil
+		}
+	}
 }
 
 func (m *Model) server(name string) *serverRow {
