@@ -246,3 +246,20 @@ func TestSkippedRowKeepsTheToolName(t *testing.T) {
 		t.Fatalf("the skipped tool's name is cut:\n%s", h.view())
 	}
 }
+
+// Approve, reconnect and disconnect act on the selected server only from
+// the servers pane, where the footer lists them: an x pressed in the call
+// pane or the tools pane never drops the server and its calls.
+func TestServerKeysActOnlyInTheServersPane(t *testing.T) {
+	h := ready(t, 120, 30)
+	for _, focus := range []pane{paneTools, paneCall} {
+		h.m.focus = focus
+		h.key("x")
+		if st := h.m.server("demo").state; st != engine.StateReady {
+			t.Fatalf("x in pane %d changed the server to %s", focus, st)
+		}
+	}
+	h.m.focus = paneServers
+	h.key("x")
+	h.until("demo disconnected", func() bool { return h.m.server("demo").state == engine.StateClosed })
+}

@@ -83,12 +83,6 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Export):
 		m.setStatus("exporting the session…", false)
 		return m.exportCmd()
-	case key.Matches(msg, k.Approve):
-		return m.approveSelected()
-	case key.Matches(msg, k.Reconnect):
-		return m.reconnectSelected()
-	case key.Matches(msg, k.Disconnect):
-		return m.disconnectSelected()
 	}
 	switch m.focus {
 	case paneServers:
@@ -139,7 +133,19 @@ func moveKey(msg tea.KeyMsg, k keyMap, cursor *int, n, page int) bool {
 	return true
 }
 
+// serversKey handles the servers pane's keys. Approve, reconnect and
+// disconnect act on the selected server only from here, where the footer
+// lists them and the selection is in view: an x meant for another pane
+// never drops a server and the calls running on it.
 func (m *Model) serversKey(msg tea.KeyMsg) tea.Cmd {
+	switch k := m.keys; {
+	case key.Matches(msg, k.Approve):
+		return m.approveSelected()
+	case key.Matches(msg, k.Reconnect):
+		return m.reconnectSelected()
+	case key.Matches(msg, k.Disconnect):
+		return m.disconnectSelected()
+	}
 	sel := m.sel
 	if moveKey(msg, m.keys, &sel, len(m.servers), 5) {
 		return m.selectServer(sel)
