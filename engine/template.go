@@ -300,6 +300,32 @@ func renderValue(v any, sc *scope) (any, error) {
 	return v, nil
 }
 
+// Preview renders what is known before a run: with the run's resolved
+// inputs, each inputs lookup renders as the run will render it; a step
+// lookup (known only once that step ran), an input that cannot be read and,
+// with nil inputs, every lookup stay as written. A gate asked before the
+// run (the machine surface asks a client before anything starts) shows it.
+func (t *Template) Preview(inputs map[string]any) string {
+	sc := &scope{inputs: inputs}
+	var b strings.Builder
+	for _, p := range t.parts {
+		if p.ref == nil {
+			b.WriteString(p.lit)
+			continue
+		}
+		if p.ref.Root == "inputs" && inputs != nil {
+			if v, err := sc.lookup(p.ref); err == nil {
+				if s, err := stringify(v); err == nil {
+					b.WriteString(s)
+					continue
+				}
+			}
+		}
+		b.WriteString("{{" + p.ref.Source + "}}")
+	}
+	return b.String()
+}
+
 // renderString renders a template to text (gate messages).
 func renderString(t *Template, sc *scope) (string, error) {
 	v, err := t.render(sc)

@@ -122,3 +122,20 @@ func TestTemplateSyntax(t *testing.T) {
 		t.Fatalf("a template marshals as its source: %s", b)
 	}
 }
+
+// A gate asked before its run shows what the inputs already say; what only
+// an earlier step can say stays as written, as does everything when the
+// inputs are not known.
+func TestTemplatePreview(t *testing.T) {
+	tp, err := parseTemplate("Wipe {{inputs.target}} ({{inputs.opts.mode}}, {{inputs.limit}}) after {{steps.check.text}}?{{inputs.opts.nope}}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := map[string]any{"target": "prod-db", "opts": map[string]any{"mode": "hard"}, "limit": json.Number("3")}
+	if got, want := tp.Preview(in), "Wipe prod-db (hard, 3) after {{steps.check.text}}?{{inputs.opts.nope}}"; got != want {
+		t.Errorf("Preview = %q, want %q", got, want)
+	}
+	if got := tp.Preview(nil); got != tp.Source {
+		t.Errorf("Preview(nil) = %q, want the source", got)
+	}
+}

@@ -91,6 +91,15 @@ type Step struct {
 	gate *Template
 }
 
+// GatePreview is the gate's message as far as inputs fill it in before the
+// run (Template.Preview); a lookup of an earlier step stays as written.
+func (s *Step) GatePreview(inputs map[string]any) string {
+	if s.gate == nil {
+		return s.Gate
+	}
+	return s.gate.Preview(inputs)
+}
+
 // Kind is StepTool or StepGate.
 func (s *Step) Kind() string {
 	if s.Tool == "" {

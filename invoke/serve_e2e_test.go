@@ -150,7 +150,7 @@ func exerciseServer(t *testing.T, f *serveFixture, cs *mcp.ClientSession, e *eli
 	if res.IsError || !env.OK || e.asked.Load() != before+1 {
 		t.Fatalf("confirmed run: %+v (asked %d)", env, e.asked.Load()-before)
 	}
-	if !strings.Contains(string(env.Data), `"outputs":{"target":"prod-db"}`) || !strings.Contains(e.lastMsg.Load().(string), "Wipe {{inputs.target}}?") {
+	if !strings.Contains(string(env.Data), `"outputs":{"target":"prod-db"}`) || !strings.Contains(e.lastMsg.Load().(string), "Wipe prod-db?") {
 		t.Fatalf("run data %s, asked %q", env.Data, e.lastMsg.Load())
 	}
 	// a confirmed plan for other inputs is the child's E450, unchanged

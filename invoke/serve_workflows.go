@@ -116,8 +116,8 @@ func callWorkflow(ctx context.Context, iv *Invoker, transport Transport, id stri
 	var opts Options
 	var ask mcp.InputRequestMap
 	if caps := req.ClientCapabilities(); caps != nil && caps.Elicitation != nil {
-		opts.Gates = func(ctx context.Context, _ json.RawMessage) (GateAnswer, error) {
-			ans, pending := answerGates(w, req.Params.InputResponses)
+		opts.Gates = func(ctx context.Context, plan json.RawMessage) (GateAnswer, error) {
+			ans, pending := answerGates(w, planInputs(plan), req.Params.InputResponses)
 			ask = pending
 			return ans, nil
 		}
@@ -133,7 +133,7 @@ func callWorkflow(ctx context.Context, iv *Invoker, transport Transport, id stri
 // when every gate was accepted with approve=true, declined when any was
 // declined, cancelled or not approved, pending (with the requests to send)
 // while some are unanswered.
-func answerGates(w *engine.Workflow, responses mcp.InputResponseMap) (GateAnswer, mcp.InputRequestMap) {
+func answerGates(w *engine.Workflow, inputs map[string]any, responses mcp.InputResponseMap) (GateAnswer, mcp.InputRequestMap) {
 	gates := w.Gates()
 	if len(gates) == 0 {
 		return GateApproved, nil
@@ -143,7 +143,7 @@ func answerGates(w *engine.Workflow, responses mcp.InputResponseMap) (GateAnswer
 		key := gateKeyPrefix + g.ID
 		resp, ok := responses[key]
 		if !ok {
-			ask[key] = gateElicitation(w, g)
+			ask[key] = gateElicitation(w, g, inputs)
 			continue
 		}
 		er, ok := resp.(*mcp.ElicitResult)
@@ -160,11 +160,27 @@ func answerGates(w *engine.Workflow, responses mcp.InputResponseMap) (GateAnswer
 	return GateApproved, nil
 }
 
-func gateElicitation(w *engine.Workflow, g *engine.Step) *mcp.ElicitParams {
+// planInputs reads the resolved inputs (defaults applied) out of the plan
+// the gate is asked for; nil when the plan holds none.
+func planInputs(plan json.RawMessage) map[string]any {
+	var p struct {
+		Inputs map[string]any `json:"inputs"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(plan))
+	dec.UseNumber() // numbers as the plan spells them
+	if dec.Decode(&p) != nil {
+		return nil
+	}
+	return p.Inputs
+}
+
+// gateElicitation asks one gate before the run: the message is filled in
+// with the run's inputs; what only an earlier step can say stays as written.
+func gateElicitation(w *engine.Workflow, g *engine.Step, inputs map[string]any) *mcp.ElicitParams {
 	return &mcp.ElicitParams{
 		Mode: "form",
 		Message: fmt.Sprintf("Workflow %s (side effect %s) asks at step %q: %s\nApprove to let the run go on; decline to cancel it.",
-			w.ID, w.SideEffect, g.ID, g.Gate),
+			w.ID, w.SideEffect, g.ID, g.GatePreview(inputs)),
 		RequestedSchema: &jsonschema.Schema{
 			Type: "object",
 			Properties: map[string]*jsonschema.Schema{

@@ -65,24 +65,29 @@ func TestWorkflowToolSchemaAndGates(t *testing.T) {
 		!strings.Contains(string(b), `"destructiveHint":true`) || !strings.Contains(string(b), `"target"`) {
 		t.Fatalf("tool %s", b)
 	}
-	ans, ask := answerGates(w, nil)
+	ans, ask := answerGates(w, nil, nil)
 	if ans != GatePending || len(ask) != 1 {
 		t.Fatalf("unanswered: %v %v", ans, ask)
 	}
 	p := ask["gate:approve"].(*mcp.ElicitParams)
-	if !strings.Contains(p.Message, "Wipe {{inputs.target}}?") {
+	if !strings.Contains(p.Message, "Wipe {{inputs.target}}?") { // no input given: as written
+		t.Fatalf("message %q", p.Message)
+	}
+	// The run's inputs fill the gate in, read from the plan it is asked for.
+	_, ask = answerGates(w, planInputs(json.RawMessage(`{"inputs":{"target":"prod-db"},"workflow":"wf"}`)), nil)
+	if p := ask["gate:approve"].(*mcp.ElicitParams); !strings.Contains(p.Message, "Wipe prod-db?") {
 		t.Fatalf("message %q", p.Message)
 	}
 	yes := mcp.InputResponseMap{"gate:approve": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"approve": true}}}
-	if ans, _ := answerGates(w, yes); ans != GateApproved {
+	if ans, _ := answerGates(w, nil, yes); ans != GateApproved {
 		t.Fatal("accepted gate not approved")
 	}
 	for _, r := range []*mcp.ElicitResult{{Action: "decline"}, {Action: "cancel"}, {Action: "accept", Content: map[string]any{"approve": false}}, {Action: "accept"}} {
-		if ans, _ := answerGates(w, mcp.InputResponseMap{"gate:approve": r}); ans != GateDeclined {
+		if ans, _ := answerGates(w, nil, mcp.InputResponseMap{"gate:approve": r}); ans != GateDeclined {
 			t.Errorf("%+v: not declined", r)
 		}
 	}
-	if ans, _ := answerGates(loadTestWorkflow(t, "write", ""), nil); ans != GateApproved {
+	if ans, _ := answerGates(loadTestWorkflow(t, "write", ""), nil, nil); ans != GateApproved {
 		t.Fatal("a workflow without gates needs no answer")
 	}
 }
