@@ -37,6 +37,10 @@ func Require(decisions []Decision, canPrompt bool) error {
 type PendingError struct {
 	Pending  []Decision
 	StoreErr error
+	// Undeclared: no pending server is declared in a config or agent file
+	// (the demo, an ad-hoc --stdio server), so `consent grant` cannot
+	// remember it; only --allow-mcp-stdio approves it.
+	Undeclared bool
 }
 
 func (e *PendingError) Error() string { return CodeConsentRequired + ": " + e.Message() }
@@ -158,7 +162,11 @@ func (e *PendingError) WriteHuman(w io.Writer) error {
 		flags = append(flags, "--allow-mcp-stdio "+r.Digest)
 	}
 	ew.printf("\nReview each command above; to approve them for one run, add:\n  %s\n", strings.Join(flags, " "))
-	ew.printf("or remember one on this machine with: relavium consent grant DIGEST\n")
+	if e.Undeclared {
+		ew.printf("(not declared in a config or agent file, so it cannot be remembered with consent grant)\n")
+	} else {
+		ew.printf("or remember one on this machine with: relavium consent grant DIGEST\n")
+	}
 	return ew.err
 }
 

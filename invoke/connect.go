@@ -89,6 +89,10 @@ func connectWith(ctx context.Context, inv *Invocation, servers []config.Server, 
 		}
 	}
 	if err := consent.Require(pending, inv.CanPrompt() && !co.noPrompt); err != nil {
+		var pe *consent.PendingError
+		if errors.As(err, &pe) {
+			pe.Undeclared = !anyDeclared(servers, pending)
+		}
 		return nil, err
 	}
 	if len(pending) == 0 && !co.noPrompt {
@@ -310,4 +314,18 @@ func resolveStdio(inv *Invocation, servers []config.Server) (resolved []*consent
 		byName[s.Name] = r
 	}
 	return resolved, byName, failed
+}
+
+// anyDeclared reports whether a pending server comes from a config or agent
+// file (which `consent grant` can remember), not the demo or an ad-hoc
+// --stdio server (which carry no source position).
+func anyDeclared(servers []config.Server, pending []consent.Decision) bool {
+	for _, d := range pending {
+		for _, s := range servers {
+			if s.Name == d.Server.Name && s.Pos.File != "" {
+				return true
+			}
+		}
+	}
+	return false
 }

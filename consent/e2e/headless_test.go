@@ -51,8 +51,16 @@ args = ["--root", "/data"]
 		}
 	}
 	r := w.run("mcp", "ls")
-	if r.code != 2 || r.stdout != "" || !strings.Contains(r.stderr, "--allow-mcp-stdio "+digest) {
+	if r.code != 2 || r.stdout != "" || !strings.Contains(r.stderr, "--allow-mcp-stdio "+digest) ||
+		!strings.Contains(r.stderr, "relavium consent grant DIGEST") {
 		t.Fatalf("human headless: exit %d\nstdout %q\nstderr %s", r.code, r.stdout, r.stderr)
+	}
+	// An ad-hoc server is declared nowhere, so consent grant cannot
+	// remember it: the hint does not send anyone to a command that fails.
+	r = w.run("mcp", "call", "x", "--stdio", "spy --root /data")
+	if r.code != 2 || !strings.Contains(r.stderr, "--allow-mcp-stdio v1:") || strings.Contains(r.stderr, "consent grant DIGEST") ||
+		!strings.Contains(r.stderr, "cannot be remembered") {
+		t.Fatalf("ad-hoc headless: exit %d\nstderr %s", r.code, r.stderr)
 	}
 
 	typo := "v1:" + strings.Repeat("f", 64)
