@@ -66,7 +66,7 @@ func cfgRel(base, p string) string {
 // compiler's; under --json they are also in the envelope.
 func runConfigValidate(_ context.Context, inv *Invocation) (any, error) {
 	project := inv.Global.Project
-	rep, err := config.Validate(inv.Env.Home, project)
+	rep, err := config.Validate(inv.Env.Home, project, inv.Global.Agent)
 	wfFiles, wfProblems := validateWorkflows(inv)
 	var cerr *config.Error
 	switch {

@@ -3,6 +3,7 @@ package config
 import (
 	"encoding/json"
 	"errors"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -243,7 +244,7 @@ func TestResolveRefs(t *testing.T) {
 
 func TestValidateGood(t *testing.T) {
 	home, project := goodDirs(t)
-	rep, err := Validate(home, project)
+	rep, err := Validate(home, project, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -255,6 +256,30 @@ func TestValidateGood(t *testing.T) {
 	}
 }
 
+// The agent an invocation names is checked too: a FILE outside the
+// project's agents folder (which the folder walk never reads) with its
+// problems, a NAME the project lacks as E223; one inside the folder is
+// read once.
+func TestValidateChecksTheNamedAgent(t *testing.T) {
+	home, project := goodDirs(t)
+	bad := filepath.Join(t.TempDir(), "outside.yaml")
+	if err := os.WriteFile(bad, []byte("mcp_servers:\n  - name: x\n    transport: stdio\n    command: /bin/true\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Validate(home, project, bad)
+	if ps := problemsOf(t, err); len(ps) == 0 || ps[0].File != bad {
+		t.Fatalf("problems of %s: %v", bad, ps)
+	}
+	var nf *AgentNotFoundError
+	if _, err := Validate(home, project, "nosuch"); !errors.As(err, &nf) {
+		t.Fatalf("unknown agent: %v", err)
+	}
+	rep, err := Validate(home, project, "reviewer")
+	if err != nil || len(rep.Agents) != 2 {
+		t.Fatalf("a project agent by name: %v %+v", err, rep)
+	}
+}
+
 // TestErrorRendering: the human form is one compiler-style line per problem
 // (paths relative to the project), warnings interleaved by place, then a
 // summary; the envelope data holds the arrays.
@@ -262,7 +287,7 @@ func TestErrorRendering(t *testing.T) {
 	root := writeTree(t, map[string]string{
 		projectTOML: "theme = \"neon\"\n[[mcp_servers]]\nname = \"old\"\ntransport = \"sse\"\nurl = \"https://x.example/sse\"\ncommand = \"x\"\n",
 	})
-	_, err := Validate(filepath.Join(root, "home"), filepath.Join(root, "project"))
+	_, err := Validate(filepath.Join(root, "home"), filepath.Join(root, "project"), "")
 	var ce *Error
 	if !errors.As(err, &ce) {
 		t.Fatal(err)
@@ -306,7 +331,7 @@ func TestValidateReportArraysAreNeverNull(t *testing.T) {
 	root := writeTree(t, map[string]string{
 		projectTOML: "[[mcp_servers]]\nname = \"x\"\ntransport = \"stdio\"\ncommand = \"/bin/true\"\n",
 	})
-	rep, err := Validate(filepath.Join(root, "home"), filepath.Join(root, "project"))
+	rep, err := Validate(filepath.Join(root, "home"), filepath.Join(root, "project"), "")
 	if err != nil {
 		t.Fatal(err)
 	}

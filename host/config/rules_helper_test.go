@@ -44,7 +44,7 @@ func runRule(t *testing.T, cases []ruleCase) {
 		t.Run(tc.name, func(t *testing.T) {
 			root := caseRoot(t, tc)
 			home, project := filepath.Join(root, "home"), filepath.Join(root, "project")
-			rep, err := Validate(home, project)
+			rep, err := Validate(home, project, "")
 			matchProblems(t, root, "problem", problemsOf(t, err), tc.want)
 			if rep == nil {
 				t.Fatal("Validate returned no report")

@@ -44,7 +44,7 @@ func TestRuleUnreadableSpecialFile(t *testing.T) {
 	}
 	done := make(chan result, 1)
 	go func() {
-		_, err := Validate(home, project)
+		_, err := Validate(home, project, "")
 		done <- result{err}
 	}()
 	var res result

@@ -30,10 +30,12 @@ type AgentSummary struct {
 }
 
 // Validate checks both config files and every agent file of the project in
-// one pass. With any problem it returns the Report of what was read and an
-// *Error holding every problem of every file (exit 2); nothing is spawned or
-// dialled either way.
-func Validate(home, project string) (*Report, error) {
+// one pass, and the agent the invocation names (agent, as --agent takes it:
+// a NAME in the project or a FILE anywhere) when it is not one of them.
+// With any problem it returns the Report of what was read and an *Error
+// holding every problem of every file (exit 2); an agent that does not exist
+// is an *AgentNotFoundError (exit 2). Nothing is spawned or dialled.
+func Validate(home, project, agent string) (*Report, error) {
 	l := newLoader(home, project)
 	cfg := l.configs()
 	rep := &Report{Servers: []ServerSummary{}, Agents: []AgentSummary{}}
@@ -45,15 +47,20 @@ func Validate(home, project string) (*Report, error) {
 		l.c.add(CodeUnreadable, Pos{File: AgentsDir(l.project), Line: 1, Col: 1}, "", "cannot list the agents folder: %v", err)
 	}
 	for _, f := range files {
-		a := l.agent(f, true, cfg.Servers)
-		if a == nil {
-			continue
+		if a := l.agent(f, true, cfg.Servers); a != nil {
+			rep.Agents = append(rep.Agents, summarize(a))
 		}
-		sum := AgentSummary{Name: a.Name, File: a.File, Servers: []string{}}
-		for _, s := range a.Servers {
-			sum.Servers = append(sum.Servers, s.Name)
+	}
+	if agent != "" {
+		path, inDir, err := cfg.agentPath(agent)
+		if err != nil {
+			return rep, err
 		}
-		rep.Agents = append(rep.Agents, sum)
+		if !inDir { // a FILE outside the agents folder: not read above
+			if a := l.agent(path, false, cfg.Servers); a != nil {
+				rep.Agents = append(rep.Agents, summarize(a))
+			}
+		}
 	}
 	stray, _ := filepath.Glob(filepath.Join(AgentsDir(l.project), "*.yml"))
 	for _, s := range stray {
@@ -63,4 +70,12 @@ func Validate(home, project string) (*Report, error) {
 	rep.Files = append([]string{}, l.files...)
 	rep.Warnings = nonNil(sortProblems(l.c.warnings, l.files))
 	return rep, l.err()
+}
+
+func summarize(a *Agent) AgentSummary {
+	sum := AgentSummary{Name: a.Name, File: a.File, Servers: []string{}}
+	for _, s := range a.Servers {
+		sum.Servers = append(sum.Servers, s.Name)
+	}
+	return sum
 }
