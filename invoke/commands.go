@@ -12,7 +12,8 @@ func Commands() *Table {
 			{Name: "agent", Type: String, Usage: "agent NAME (.relavium/agents/NAME.yaml) or FILE whose mcp_servers to use"},
 			{Name: "json", Type: Bool, Usage: "print exactly one JSON envelope on stdout; never prompt"},
 			{Name: "allow-mcp-stdio", Type: StringArray, Usage: "approve a stdio server's consent DIGEST for this invocation (repeatable)"},
-			{Name: "theme", Type: String, Usage: "TUI theme: auto, dark, light, high-contrast, mono"},
+			{Name: "theme", Type: String, Enum: []string{"auto", "dark", "light", "high-contrast", "mono"}, // = themes.Names(), pinned by TestThemeFlagNamesEveryTheme
+				Usage: "TUI theme: auto, dark, light, high-contrast, mono"},
 		},
 		Commands: []*Command{
 			{Path: []string{"session"}, Summary: "interactive workbench on a TTY; headless inventory otherwise",

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -199,7 +200,7 @@ func (t *Table) Parse(env *Env, args []string) (*Invocation, error) {
 		if err := checkArgs(cmd, inv.Args); err != nil {
 			return inv, err
 		}
-		for _, f := range cmd.Flags {
+		for _, f := range append(slices.Clone(t.Globals), cmd.Flags...) {
 			if len(f.Enum) > 0 && fs.Changed(f.Name) {
 				v, _ := fs.GetString(f.Name)
 				if !contains(f.Enum, v) {

@@ -61,3 +61,18 @@ func TestTooManyArgumentsNamesWhatTheCommandTakes(t *testing.T) {
 		}
 	}
 }
+
+// A global flag with a closed list is checked on every command, not only
+// by the command that reads it: --theme bogus is a usage mistake on mcp ls
+// too, before anything is loaded or spawned.
+func TestGlobalEnumFlagsCheckedOnEveryCommand(t *testing.T) {
+	home, project := t.TempDir(), t.TempDir()
+	env, _, _ := machineTestEnv(t, home, project, nil)
+	_, err := Commands().Parse(env, []string{"mcp", "ls", "--theme", "bogus"})
+	if CodeOf(err) != CodeBadFlag || !strings.Contains(err.Error(), `--theme must be one of auto|dark|light|high-contrast|mono, not "bogus"`) {
+		t.Fatalf("err = %v", err)
+	}
+	if _, err := Commands().Parse(env, []string{"--theme", "mono", "version"}); err != nil {
+		t.Fatalf("a listed theme refused: %v", err)
+	}
+}
