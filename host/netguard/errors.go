@@ -117,7 +117,7 @@ func (e *Error) Unwrap() error { return e.Cause }
 // WriteHuman renders the refusal for a person: the message, the refused
 // address and the remedy on their own lines.
 func (e *Error) WriteHuman(w io.Writer) error {
-	if _, err := fmt.Fprintf(w, "%s: refused: %s\n", e.ErrCode, e.Msg); err != nil {
+	if _, err := fmt.Fprintf(w, "relavium: %s: refused: %s\n", e.ErrCode, e.Msg); err != nil {
 		return err
 	}
 	if e.Address != "" {
