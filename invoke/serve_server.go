@@ -103,8 +103,8 @@ func Serve(ctx context.Context, env *Env, iv *Invoker, cfg ServeConfig) error {
 	var allowed []string
 	allowed = append(allowed, cfg.AllowedHosts...)
 	srv := newHTTPServer(&httpGuard{token: token, allowed: allowed, next: mux})
-	fmt.Fprintf(env.Stderr, "relavium mcp serve: listening on http://%s%s (%s transport; bearer token from %s)\n",
-		ln.Addr().String(), mountPath, cfg.Transport, token.Source)
+	fmt.Fprintf(env.Stderr, "relavium mcp serve: listening on http://%s%s (%s transport; %s)\n",
+		ln.Addr().String(), mountPath, cfg.Transport, token.Describe())
 	err = serveHTTP(ctx, srv, ln)
 	life.wait(callWaitLimit)
 	closeSessions(s)

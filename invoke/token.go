@@ -38,6 +38,17 @@ type Token struct {
 	sum    [32]byte
 }
 
+// Describe says where the token is, for the serve banner: never the value.
+func (t *Token) Describe() string {
+	switch t.Source {
+	case TokenFromEnv:
+		return "bearer token from $" + EnvMCPToken
+	case TokenFromGenerated:
+		return "bearer token generated into " + t.Path
+	}
+	return "bearer token from " + t.Path
+}
+
 func newToken(source, path, value string) *Token {
 	return &Token{Source: source, Path: path, sum: sha256.Sum256([]byte(value))}
 }

@@ -129,3 +129,16 @@ func TestBindRules(t *testing.T) {
 		}
 	}
 }
+
+// The serve banner says where the token is, never what it is.
+func TestTokenDescribeNamesWhereNeverWhat(t *testing.T) {
+	for tok, want := range map[*Token]string{
+		newToken(TokenFromEnv, "", "s3cret"):                   "bearer token from $RELAVIUM_MCP_TOKEN",
+		newToken(TokenFromFile, "/h/mcp-token", "s3cret"):      "bearer token from /h/mcp-token",
+		newToken(TokenFromGenerated, "/h/mcp-token", "s3cret"): "bearer token generated into /h/mcp-token",
+	} {
+		if got := tok.Describe(); got != want || strings.Contains(got, "s3cret") {
+			t.Errorf("Describe() = %q, want %q", got, want)
+		}
+	}
+}
