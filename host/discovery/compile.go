@@ -3,6 +3,7 @@ package discovery
 import (
 	"encoding/json"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -147,6 +148,9 @@ func compileSchema(root *node, field string) (*jsonschema.Resolved, []byte, *ski
 		code := ReasonSchemaInvalid
 		switch {
 		case strings.Contains(msg, "regexp"):
+			if sk := badPattern(root, field); sk != nil {
+				return nil, nil, sk
+			}
 			code = ReasonSchemaBadPattern
 		case strings.Contains(msg, "remote"):
 			code = ReasonSchemaRemoteRef
@@ -190,4 +194,56 @@ func rootIsObjectType(root *node) bool {
 		return len(t.arr) == 1 && t.arr[0].kind == kString && t.arr[0].str == "object"
 	}
 	return false
+}
+
+// badPattern finds the first pattern or patternProperties key (in
+// declaration order, schema positions only) that RE2 cannot compile and
+// names it by its JSON pointer. It runs only after the compiler refused a
+// regular expression, so a good schema never pays for it.
+func badPattern(n *node, field string) *skip {
+	var walk func(n *node, ptr string) *skip
+	walk = func(n *node, ptr string) *skip {
+		if n.kind != kObject {
+			return nil
+		}
+		for _, m := range n.obj {
+			kp := ptr + "/" + pointerToken(m.key)
+			v := m.val
+			switch k := m.key; {
+			case k == "pattern" && v.kind == kString:
+				if _, err := regexp.Compile(v.str); err != nil {
+					return skipf(ReasonSchemaBadPattern, "%s%s %s does not compile as an RE2 regular expression: %s", field, kp, show(v.str), show(err.Error()))
+				}
+			case schemaMapKeywords[k] || k == "dependencies":
+				if v.kind != kObject {
+					continue
+				}
+				for _, sub := range v.obj {
+					if k == "patternProperties" {
+						if _, err := regexp.Compile(sub.key); err != nil {
+							return skipf(ReasonSchemaBadPattern, "%s%s key %s does not compile as an RE2 regular expression: %s", field, kp, show(sub.key), show(err.Error()))
+						}
+					}
+					if sk := walk(sub.val, kp+"/"+pointerToken(sub.key)); sk != nil {
+						return sk
+					}
+				}
+			case schemaArrayKeywords[k] || k == "items" && v.kind == kArray:
+				if v.kind != kArray {
+					continue
+				}
+				for j, e := range v.arr {
+					if sk := walk(e, kp+"/"+strconv.Itoa(j)); sk != nil {
+						return sk
+					}
+				}
+			case singleSchemaKeywords[k] || k == "items":
+				if sk := walk(v, kp); sk != nil {
+					return sk
+				}
+			}
+		}
+		return nil
+	}
+	return walk(n, "")
 }

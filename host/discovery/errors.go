@@ -17,7 +17,7 @@ const (
 	CodeMalformedPage  = "E586" // a tools/list result that is not {"tools":[...],"nextCursor"?:string}
 	CodeNotCaptured    = "E587" // the raw tools/list result was not observed (transport not wrapped, or served from the SDK cache)
 	CodeInvalidArgs    = "E588" // call arguments fail the tool's input schema
-	CodeMalformedArgs  = "E589" // call arguments are not a JSON object (syntax, duplicate key)
+	CodeMalformedArgs  = "E589" // call arguments are not a JSON object (syntax, duplicate key, invalid UTF-8, too deep)
 	CodePinStore       = "E590" // the tool-pin store could not be read or written
 	CodeUnknownTool    = "E591" // no admitted tool has this name or id
 	CodeInvalidOptions = "E592" // discovery called with invalid options (a bug in the caller)
@@ -70,6 +70,9 @@ func (e *Error) ErrorData() any {
 	return map[string]string{"pointer": e.Pointer, "rule": e.Rule}
 }
 
+// maxHuman bounds the text WriteHuman shows of one error.
+const maxHuman = 4096
+
 // WriteHuman renders the error for a person.
 func (e *Error) WriteHuman(w io.Writer) error {
 	var err error
@@ -80,7 +83,9 @@ func (e *Error) WriteHuman(w io.Writer) error {
 		}
 		_, err = fmt.Fprintf(w, "error %s: %s\n  at %s, rule %s\n", e.ErrCode, e.Msg, ptr, e.Rule)
 	} else {
-		_, err = fmt.Fprintf(w, "error %s: %s\n", e.ErrCode, e.Error()[len(e.ErrCode)+2:])
+		// The cause may be the server's own words (a JSON-RPC error
+		// message): what a terminal would act on is shown escaped.
+		_, err = fmt.Fprintf(w, "error %s: %s\n", e.ErrCode, escapeText(e.Error()[len(e.ErrCode)+2:], maxHuman, false))
 	}
 	return err
 }

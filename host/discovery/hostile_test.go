@@ -99,7 +99,8 @@ var hostileCases = map[string]outcome{
 			"dynamic_ref=" + ReasonSchemaUnsupported,
 			"embedded_id=" + ReasonSchemaUnsupported,
 			"bad_keyword_type=" + ReasonSchemaInvalid,
-			"huge_number=" + ReasonSchemaInvalid,
+			"huge_number=" + ReasonSchemaUnsupported,
+			"huge_default=" + ReasonSchemaUnsupported,
 			"output_remote_ref=" + ReasonSchemaRemoteRef,
 		},
 	},
@@ -331,6 +332,21 @@ func TestPaginationBombStopsPaging(t *testing.T) {
 			}
 			if cat.Tools[255].Def.Tool != "bomb_2_55" || cat.Skipped[0].Tool != "bomb_2_56" || cat.Skipped[0].Code != ReasonTooManyTools {
 				t.Errorf("the 257th tool in declaration order must be the first refused: last admitted %s, first skipped %+v", cat.Tools[255].Def.Tool, cat.Skipped[0])
+			}
+		})
+		// Once 256 tools are admitted nothing later can be: the page after
+		// the one that filled the cap is never fetched.
+		t.Run(string(kind)+"/cap-at-a-page-boundary", func(t *testing.T) {
+			s := connect(t, kind, "-case", "bomb-edge")
+			cat, err := Discover(context.Background(), "bomb", s.lister, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(cat.Tools) != MaxToolsPerServer || s.lister.calls != 2 || cat.Pages != 2 || !cat.Truncated {
+				t.Fatalf("admitted %d over %d pages (catalogue says %d, truncated=%v); want 256 over 2", len(cat.Tools), s.lister.calls, cat.Pages, cat.Truncated)
+			}
+			if len(cat.Skipped) != 1 || cat.Skipped[0].Code != ReasonPagingStopped || !strings.Contains(cat.Skipped[0].Detail, ReasonTooManyTools) {
+				t.Errorf("skipped %+v; want only the paging_stopped row naming %s", cat.Skipped, ReasonTooManyTools)
 			}
 		})
 	}

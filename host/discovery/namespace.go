@@ -43,6 +43,7 @@ func Namespace(cats []*Catalogue) []*Tool {
 	var out []*Tool
 	for _, c := range cats {
 		kept := c.Tools[:0]
+		var collided []engine.SkippedTool
 		for _, t := range c.Tools {
 			g := groups[strings.ToLower(t.Def.Name)]
 			if len(g) == 1 {
@@ -50,12 +51,20 @@ func Namespace(cats []*Catalogue) []*Tool {
 				continue
 			}
 			c.PayloadBytes -= t.Size
-			c.Skipped = append(c.Skipped, engine.SkippedTool{
+			collided = append(collided, engine.SkippedTool{
 				Server: c.Server, Tool: t.Def.Tool, Code: ReasonNameCollision,
 				Detail: fmt.Sprintf("%s collides with %s; no colliding tool is admitted", t.Def.Name, others(g, t)),
 			})
 		}
 		c.Tools = kept
+		if len(collided) > 0 {
+			// Refused tools come before the pseudo rows (Tool "*").
+			at := len(c.Skipped)
+			for at > 0 && isPseudo(c.Skipped[at-1]) {
+				at--
+			}
+			c.Skipped = slices.Insert(c.Skipped, at, collided...)
+		}
 		out = append(out, kept...)
 	}
 	return out
@@ -70,4 +79,10 @@ func others(g []*Tool, self *Tool) string {
 	}
 	sort.Strings(names)
 	return strings.Join(names, ", ")
+}
+
+// isPseudo reports whether a row is a summary (paging_stopped,
+// skipped_list_truncated) rather than one refused tool.
+func isPseudo(sk engine.SkippedTool) bool {
+	return sk.Tool == "*" && (sk.Code == ReasonPagingStopped || sk.Code == ReasonSkippedListTruncate)
 }

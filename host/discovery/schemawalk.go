@@ -262,6 +262,11 @@ func (w *schemaWalk) data(n *node, ptr string, depth int) *skip {
 			return skipf(ReasonLiteralTooLarge, "%s is %d bytes, bound %d", w.at(ptr), len(n.str), MaxLiteral)
 		}
 		return semanticSkip(n.str, n.bad, w.at(ptr))
+	case kNumber:
+		if !numberInRange(n.str) {
+			return skipf(ReasonSchemaUnsupported, "%s is the number %s, beyond what a float64 (and so JSON.parse or the validator) can hold", w.at(ptr), show(n.str))
+		}
+		return nil
 	case kObject, kArray:
 		if depth > w.maxDepth {
 			return skipf(ReasonSchemaTooDeep, "%s nests deeper than %d levels", w.at(ptr), w.maxDepth)
@@ -339,4 +344,14 @@ func compareKeys(a, b, ptr, field string, fold bool) *skip {
 		return skipf(ReasonCaseVariantKey, "%s has keys %s and %s that differ only in case", where, show(a), show(b))
 	}
 	return nil
+}
+
+// numberInRange reports whether the JSON number literal lit is finite as a
+// float64. Without an exponent, a literal of up to 308 digits always is.
+func numberInRange(lit string) bool {
+	if len(lit) <= 308 && !strings.ContainsAny(lit, "eE") {
+		return true
+	}
+	_, err := strconv.ParseFloat(lit, 64)
+	return err == nil
 }

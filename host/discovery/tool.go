@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -196,7 +197,8 @@ func checkName(s string) *skip {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-') {
-			return skipf(ReasonInvalidName, "name %s has %s at byte %d; allowed: A-Z a-z 0-9 _ . -", show(s), show(s[i:i+1]), i)
+			_, size := utf8.DecodeRuneInString(s[i:])
+			return skipf(ReasonInvalidName, "name %s has %s at byte %d; allowed: A-Z a-z 0-9 _ . -", show(s), show(s[i:i+size]), i)
 		}
 	}
 	return nil

@@ -14,10 +14,11 @@ import (
 
 // Validate checks call arguments against the tool's compiled input schema;
 // the host calls it before every dispatch. Empty args mean {}. Arguments
-// must be one JSON object without repeated keys (the server might read the
-// other copy). A failure is an *Error (E588, or E589 for arguments that
-// are not a JSON object) naming the JSON pointer of the offending value
-// and the schema rule it breaks.
+// must be one JSON object the server cannot read differently from the
+// validator: no repeated key, no invalid UTF-8 or lone surrogate, no
+// nesting deeper than the parser builds (see malformedArg). A failure is
+// an *Error (E588, or E589 for arguments that are not such an object)
+// naming the JSON pointer of the offending value and the rule it breaks.
 func (t *Tool) Validate(args json.RawMessage) error {
 	if len(args) == 0 {
 		args = json.RawMessage("{}")
@@ -29,8 +30,8 @@ func (t *Tool) Validate(args json.RawMessage) error {
 	if root.kind != kObject {
 		return t.argErr(CodeMalformedArgs, "", "type", "the arguments must be a JSON object")
 	}
-	if ptr, key := repeatedKey(root, ""); ptr != "" || key != "" {
-		return t.argErr(CodeMalformedArgs, ptr, "duplicate key", "the arguments repeat the key "+show(key))
+	if p := malformedArg(root, ""); p != nil {
+		return t.argErr(CodeMalformedArgs, p.ptr, p.rule, p.msg)
 	}
 	var v any
 	if err := json.Unmarshal(args, &v); err != nil {
@@ -52,30 +53,47 @@ func (t *Tool) argErr(code, ptr, rule, msg string) error {
 	return &Error{ErrCode: code, Server: t.Def.Server, Msg: fmt.Sprintf("arguments for %s: %s", name, msg), Pointer: ptr, Rule: rule}
 }
 
-// repeatedKey finds the first object in n (depth first) that repeats a key.
-func repeatedKey(n *node, ptr string) (string, string) {
+// argProblem is why arguments cannot be validated faithfully.
+type argProblem struct{ ptr, rule, msg string }
+
+// malformedArg finds the first place (depth first) where the server could
+// read the arguments differently from the validator: an object that
+// repeats a key (the server might read the other copy), a string or key
+// holding invalid UTF-8 or a lone surrogate (the validator reads U+FFFD,
+// the server gets the raw bytes), or nesting deeper than the parser builds
+// (what lies below is not checked for either).
+func malformedArg(n *node, ptr string) *argProblem {
 	switch n.kind {
+	case kTooDeep:
+		return &argProblem{ptr, "depth", fmt.Sprintf("the arguments nest deeper than %d levels", maxParseDepth)}
+	case kString:
+		if n.bad {
+			return &argProblem{ptr, "utf8", "the arguments hold a string with invalid UTF-8 or a lone surrogate"}
+		}
 	case kObject:
 		seen := make(map[string]bool, len(n.obj))
 		for _, m := range n.obj {
+			if m.keyBad {
+				return &argProblem{ptr, "utf8", "the arguments hold a key with invalid UTF-8 or a lone surrogate"}
+			}
 			if seen[m.key] {
-				return ptr + "/" + pointerToken(m.key), m.key
+				return &argProblem{ptr + "/" + pointerToken(m.key), "duplicate key", "the arguments repeat the key " + show(m.key)}
 			}
 			seen[m.key] = true
 		}
 		for _, m := range n.obj {
-			if p, k := repeatedKey(m.val, ptr+"/"+pointerToken(m.key)); p != "" || k != "" {
-				return p, k
+			if p := malformedArg(m.val, ptr+"/"+pointerToken(m.key)); p != nil {
+				return p
 			}
 		}
 	case kArray:
 		for i, e := range n.arr {
-			if p, k := repeatedKey(e, ptr+"/"+strconv.Itoa(i)); p != "" || k != "" {
-				return p, k
+			if p := malformedArg(e, ptr+"/"+strconv.Itoa(i)); p != nil {
+				return p
 			}
 		}
 	}
-	return "", ""
+	return nil
 }
 
 // locate turns a jsonschema-go failure into (instance pointer, rule,

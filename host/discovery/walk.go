@@ -33,7 +33,8 @@ type Options struct {
 	Deadline time.Duration
 	// MaxPages caps tools/list requests (0 = 512); more is a failed walk.
 	MaxPages int
-	// MaxEmptyPages caps consecutive empty pages with a next cursor (0 = 8).
+	// MaxEmptyPages caps consecutive empty pages with a next cursor (0 = 8);
+	// one more fails the walk.
 	MaxEmptyPages int
 	// MaxSchemaDepth caps JSON nesting inside a schema (0 = 32).
 	MaxSchemaDepth int
@@ -129,7 +130,7 @@ func Discover(ctx context.Context, server string, l Lister, opts Options) (*Cata
 		}
 		if len(tools) == 0 {
 			empty++
-			if empty >= o.MaxEmptyPages {
+			if empty > o.MaxEmptyPages {
 				return nil, &Error{ErrCode: CodeEmptyPages, Server: server, Msg: fmt.Sprintf("the server sent %d empty tools/list pages in a row, each with a next cursor", empty)}
 			}
 		} else {
@@ -186,7 +187,8 @@ func classify(ctx context.Context, server string, page int, deadline time.Durati
 }
 
 // parsePage reads {"tools":[...],"nextCursor":"..."}; unknown members
-// (_meta, ttlMs, ...) are ignored.
+// (_meta, ttlMs, ...) are ignored, but a case variant of either member is
+// refused (the SDK would read it as that member).
 func parsePage(raw []byte) ([]*node, string, error) {
 	root, err := parseJSON(raw)
 	if err != nil {
@@ -200,6 +202,10 @@ func parsePage(raw []byte) ([]*node, string, error) {
 	seen := map[string]bool{}
 	for _, m := range root.obj {
 		if m.key != "tools" && m.key != "nextCursor" {
+			if strings.EqualFold(m.key, "tools") || strings.EqualFold(m.key, "nextCursor") {
+				// The SDK's typed decode would read it as that member.
+				return nil, "", fmt.Errorf("the result has %s, a case variant of a tools/list member", show(m.key))
+			}
 			continue
 		}
 		if seen[m.key] {
@@ -309,7 +315,11 @@ func (st *walkState) add(n *node, b *built) {
 		if reason == "" {
 			return // cancelled mid-page: the walk fails, nothing is recorded
 		}
-		st.skip(name, reason, "refused after the server's discovery budget was spent")
+		detail := "refused after the server's discovery budget was spent"
+		if reason == ReasonTooManyTools {
+			detail = fmt.Sprintf("refused: the server already has %d admitted tools", MaxToolsPerServer)
+		}
+		st.skip(name, reason, detail)
 		return
 	}
 	t, name, key, sk := b.t, b.name, b.key, b.sk
@@ -333,7 +343,19 @@ func (st *walkState) add(n *node, b *built) {
 	}
 	st.cat.PayloadBytes += t.Size
 	st.cat.Tools = append(st.cat.Tools, t)
+	// When nothing later can be admitted, stop here rather than fetch a
+	// page only to refuse all of it.
+	switch {
+	case len(st.cat.Tools) == MaxToolsPerServer:
+		st.stopped = ReasonTooManyTools
+	case MaxPayload-st.cat.PayloadBytes < minToolSize:
+		st.stopped = ReasonAggregateBudget
+	}
 }
+
+// minToolSize is the smallest budget a tool can count: a one-byte name and
+// the inputSchema {"type":"object"}.
+const minToolSize = 1 + len(`{"type":"object"}`)
 
 func (st *walkState) skip(tool, code, detail string) {
 	if len(st.cat.Skipped) >= st.o.MaxSkipped {

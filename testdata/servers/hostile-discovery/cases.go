@@ -40,6 +40,8 @@ var catalogues = map[string]func(variant string) func(cursor string) page{
 	},
 	"bomb":       func(string) func(string) page { return bomb(100, 5000) },
 	"bomb-count": func(string) func(string) page { return bomb(100, 10) },
+	// 256 tools fill the cap exactly at the end of page 2 (of endless pages).
+	"bomb-edge": func(string) func(string) page { return bomb(128, 10) },
 	"cursor-loop": func(string) func(string) page {
 		return func(c string) page {
 			next := map[string]string{"": "a", "a": "b", "b": "a"}[c]
@@ -66,7 +68,11 @@ var catalogues = map[string]func(variant string) func(cursor string) page{
 	"malformed-cursor": func(string) func(string) page {
 		return func(string) page { return page{raw: `{"tools":[],"nextCursor":5}`} }
 	},
-	"rpc-error": func(string) func(string) page {
+	"rpc-error": func(variant string) func(string) page {
+		if variant == "controls" {
+			// A message that would retitle, clear and reverse a terminal.
+			return func(string) page { return page{err: true, msg: "boom\x1b]0;pwned\x07\x1b[2J\u202eevil\x9b31m"} }
+		}
 		return func(string) page { return page{err: true} }
 	},
 	"pins":  pinsCatalogue,
@@ -192,6 +198,7 @@ func schemaTools() []string {
 		tool("embedded_id", "", obj(props("a", `{"$id":"https://x.example/a","type":"string"}`))),
 		tool("bad_keyword_type", "", obj(props("a", `{"type":"string","minLength":"a"}`))),
 		tool("huge_number", "", obj(props("a", `{"type":"number","maximum":1e400}`))),
+		tool("huge_default", "", obj(props("a", `{"type":"number","default":-1e400}`))),
 		tool("output_remote_ref", "", obj(), `"outputSchema":{"type":"object","properties":{"r":{"$ref":"http://evil.example/o"}}}`),
 		tool("output_ok", "", obj(), `"outputSchema":{"type":"object","properties":{"r":{"type":"string"}}}`),
 	}

@@ -52,7 +52,8 @@ type page struct {
 	next  string
 	delay time.Duration
 	raw   string
-	err   bool // answer with a JSON-RPC error
+	err   bool   // answer with a JSON-RPC error
+	msg   string // the error's message ("" = a plain one)
 }
 
 type server struct {
@@ -92,7 +93,11 @@ func (s *server) handle(ctx context.Context, data []byte) []byte {
 			}
 		}
 		if pg.err {
-			return rpcError(req.ID, -32603, "tools/list exploded")
+			msg := "tools/list exploded"
+			if pg.msg != "" {
+				msg = pg.msg
+			}
+			return rpcError(req.ID, -32603, msg)
 		}
 		result = pg.raw
 		if result == "" {
