@@ -81,11 +81,11 @@ func (e *Error) WriteHuman(w io.Writer) error {
 		if ptr == "" {
 			ptr = "(the arguments object)"
 		}
-		_, err = fmt.Fprintf(w, "error %s: %s\n  at %s, rule %s\n", e.ErrCode, e.Msg, ptr, e.Rule)
+		_, err = fmt.Fprintf(w, "relavium: %s: %s\n  at %s, rule %s\n", e.ErrCode, e.Msg, ptr, e.Rule)
 	} else {
 		// The cause may be the server's own words (a JSON-RPC error
 		// message): what a terminal would act on is shown escaped.
-		_, err = fmt.Fprintf(w, "error %s: %s\n", e.ErrCode, escapeText(e.Error()[len(e.ErrCode)+2:], maxHuman, false))
+		_, err = fmt.Fprintf(w, "relavium: %s: %s\n", e.ErrCode, escapeText(e.Error()[len(e.ErrCode)+2:], maxHuman, false))
 	}
 	return err
 }

@@ -223,3 +223,16 @@ func TestDuplicateOfRefusedTool(t *testing.T) {
 		t.Errorf("rows %q", r)
 	}
 }
+
+// A discovery error reads like every other relavium error on a terminal.
+func TestWriteHumanStartsLikeEveryError(t *testing.T) {
+	for _, e := range []*Error{
+		{ErrCode: CodeInvalidArgs, Server: "s", Msg: "arguments for t: type", Pointer: "/a", Rule: "type"},
+		{ErrCode: CodeMalformedPage, Server: "s", Msg: "tools/list page 1 is malformed"},
+	} {
+		var b strings.Builder
+		if err := e.WriteHuman(&b); err != nil || !strings.HasPrefix(b.String(), "relavium: "+e.ErrCode+": ") {
+			t.Errorf("WriteHuman = %q (%v)", b.String(), err)
+		}
+	}
+}

@@ -323,6 +323,9 @@ func TestRefusalRendering(t *testing.T) {
 	if err := r.WriteHuman(&b); err != nil {
 		t.Fatal(err)
 	}
+	if !strings.HasPrefix(b.String(), "relavium: E559: refused: ") { // like every relavium error
+		t.Errorf("human text starts %q", b.String())
+	}
 	for _, want := range []string{"E559", "api.example.com:443", "remedy", "Streamable HTTP"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("human text lacks %q:\n%s", want, b.String())
