@@ -340,3 +340,27 @@ func TestMuteSetLevelDoesNotSpendTheDiscoveryWindow(t *testing.T) {
 		t.Fatalf("echo = %q", got)
 	}
 }
+
+// A failed walk says its code and the server once: discovery's message is
+// the failure's, not a cause repeating "E580: server m: …" inside it.
+func TestDiscoveryFailureSaysItsCodeOnce(t *testing.T) {
+	s := inprocServer()
+	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method == "tools/list" {
+				return nil, errors.New("no list today")
+			}
+			return next(ctx, method, req)
+		}
+	})
+	_, err := Start(context.Background(), Options{Servers: []Server{memoryServer(t, "m", s)}})
+	var se *StartError
+	if !errors.As(err, &se) || len(se.Failures) != 1 {
+		t.Fatalf("err = %v", err)
+	}
+	f := se.Failures[0]
+	msg := f.Error()
+	if strings.Count(msg, f.ErrCode) != 1 || strings.Count(msg, "server m") != 1 || !strings.Contains(msg, "no list today") {
+		t.Fatalf("failure %q", msg)
+	}
+}

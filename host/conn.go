@@ -172,12 +172,13 @@ func (c *conn) setup(ctx context.Context, cs *mcp.ClientSession) *Error {
 		}
 		// discovery's own codes (cursor loop, page cap, malformed page, its
 		// deadline) say what went wrong; keep them.
-		code := CodeDiscoveryFailed
+		// Its message is taken as it is, so the code and the server are
+		// said once, not again inside the cause.
 		var de *discovery.Error
 		if errors.As(err, &de) {
-			code = de.Code()
+			return c.withProcess(c.failure0(de.Code(), de.Msg, de.Cause))
 		}
-		return c.withProcess(c.failure0(code, "tools/list failed", err))
+		return c.withProcess(c.failure0(CodeDiscoveryFailed, "tools/list failed", err))
 	}
 	c.mu.Lock()
 	c.cat = cat
