@@ -136,6 +136,11 @@ func runMCPCall(ctx context.Context, inv *Invocation) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Arguments that would be refused are said before anyone is asked to
+	// confirm the call (the call path validates them again).
+	if err := h.Validate(def.ID, args); err != nil {
+		return nil, err
+	}
 	if err := confirmCall(ctx, inv, pr, bus, def); err != nil {
 		return nil, err
 	}

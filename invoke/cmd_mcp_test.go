@@ -194,6 +194,7 @@ func TestMCPListAndCallEndToEnd(t *testing.T) {
 		{"bad KEY=VALUE", []string{"mcp_ok_echo", "message"}, 2, "E541"},
 		{"args twice", []string{"mcp_ok_echo", "a=1", "--args", "{}"}, 2, "E541"},
 		{"invalid arguments", []string{"mcp_ok_add", "a=x", "b=1"}, 2, "E588"},
+		{"invalid arguments are said before --yes is asked for", []string{"mcp_ok_slow", "ms=soon"}, 2, "E588"},
 		{"deadline", []string{"mcp_ok_slow", "ms=30000", "--yes", "--timeout", "300ms"}, 1, "E510"},
 		{"oversized result", []string{"mcp_ok_big", "bytes=1048577", "--yes"}, 1, "E512"},
 		{"server dies mid-call", []string{"mcp_ok_crash", "--yes"}, 1, "E505"},
