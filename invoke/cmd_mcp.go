@@ -175,11 +175,11 @@ func (l *MCPList) WriteHuman(w io.Writer) error {
 	}
 	// Each tool's row is followed by its description line, which tabwriter
 	// would treat as the end of a column block: the widths are measured here.
-	type row struct{ name, hint, args, changed, title string }
+	type row struct{ server, name, hint, args, changed, title string }
 	rows := make([]row, 0, len(l.Tools))
 	nameW, hintW := 0, 0
 	for _, t := range l.Tools {
-		r := row{name: sanitize.Line(t.Name), hint: "⚠ writes"}
+		r := row{server: t.Server, name: sanitize.Line(t.Name), hint: "⚠ writes"}
 		switch {
 		case t.Annotations.IsReadOnly():
 			r.hint = "read-only"
@@ -208,7 +208,14 @@ func (l *MCPList) WriteHuman(w io.Writer) error {
 		hintW = max(hintW, utf8.RuneCountInString(r.hint))
 		rows = append(rows, r)
 	}
+	labelled := map[string]bool{}
 	for _, r := range rows {
+		// A description is the server's own text: the first one shown from
+		// each server comes after the line that says so.
+		if r.title != "" && !labelled[r.server] {
+			labelled[r.server] = true
+			fmt.Fprintf(&b, "  %s\n", sanitize.ExternalLabel(r.server))
+		}
 		line := fmt.Sprintf("  %-*s  %-*s  %s%s", nameW, r.name, hintW, r.hint, r.args, r.changed)
 		b.WriteString(strings.TrimRight(line, " "))
 		b.WriteByte('\n')

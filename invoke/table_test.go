@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/engine/sanitize"
 	"github.com/relavium/relavium/host"
 )
 
@@ -70,5 +71,26 @@ func TestMCPListAlignsLongNames(t *testing.T) {
 	columnsAlign(t, b.String(), []string{"mcp_s_t", "mcp_a-server"}, func(string) string { return "⚠ destructive" })
 	if strings.Contains(b.String(), " \n") {
 		t.Errorf("trailing spaces:\n%q", b.String())
+	}
+}
+
+// The descriptions mcp ls shows are the servers' own text: each server's
+// first one comes after the line that says so (spec: untrusted definitions).
+func TestMCPListLabelsServerText(t *testing.T) {
+	l := &MCPList{Tools: []MCPTool{
+		{Name: "mcp_a_x", Server: "a", Description: "first of a"},
+		{Name: "mcp_a_y", Server: "a", Description: "second of a"},
+		{Name: "mcp_b_z", Server: "b", Description: "only of b"},
+		{Name: "mcp_c_q", Server: "c"}, // nothing shown, nothing to label
+	}}
+	var b strings.Builder
+	if err := l.WriteHuman(&b); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	la, lb := sanitize.ExternalLabel("a"), sanitize.ExternalLabel("b")
+	if strings.Count(out, la) != 1 || strings.Count(out, lb) != 1 || strings.Contains(out, sanitize.ExternalLabel("c")) ||
+		strings.Index(out, la) > strings.Index(out, "first of a") || strings.Index(out, lb) > strings.Index(out, "only of b") {
+		t.Fatalf("labels:\n%s", out)
 	}
 }
