@@ -147,8 +147,9 @@ func (l *MCPList) WriteHuman(w io.Writer) error {
 	var b strings.Builder
 	if len(l.Servers) == 0 {
 		b.WriteString("no MCP server is declared (add [[mcp_servers]] to .relavium/config.toml)\n")
+	} else {
+		b.WriteString("SERVERS\n")
 	}
-	b.WriteString("SERVERS\n")
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	for _, s := range l.Servers {
 		mark := "●"

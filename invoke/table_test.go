@@ -94,3 +94,13 @@ func TestMCPListLabelsServerText(t *testing.T) {
 		t.Fatalf("labels:\n%s", out)
 	}
 }
+
+func TestMCPListWithNoServerSaysSoOnce(t *testing.T) {
+	var b strings.Builder
+	if err := (&MCPList{}).WriteHuman(&b); err != nil {
+		t.Fatal(err)
+	}
+	if got := b.String(); got != "no MCP server is declared (add [[mcp_servers]] to .relavium/config.toml)\n" {
+		t.Fatalf("%q", got)
+	}
+}
