@@ -51,3 +51,29 @@ func discoverRaw(t *testing.T, page string) *Catalogue {
 	}
 	return cat
 }
+
+// A number the validator (float64) would read as another value than the
+// one sent is refused: a bound near 2^53 could pass the check and fail at
+// the server, or the reverse.
+func TestValidateRefusesNumbersItWouldReadAsOthers(t *testing.T) {
+	tool := oneTool(t, `{"type":"object","properties":{"n":{"type":"integer","maximum":9007199254740992},"f":{"type":"number"}}}`)
+	for args, want := range map[string]string{
+		`{"n":9007199254740993}`:  "the integer 9007199254740993 would be validated as 9007199254740992",
+		`{"f":[1e400]}`:           "beyond what a JSON number validator reads",
+		`{"n":9007199254740992}`:  "",
+		`{"f":0.1}`:               "",
+		`{"n":-9007199254740992}`: "",
+	} {
+		err := tool.Validate(json.RawMessage(args))
+		if want == "" {
+			if err != nil {
+				t.Errorf("Validate(%s) = %v", args, err)
+			}
+			continue
+		}
+		var de *Error
+		if !errors.As(err, &de) || de.Code() != CodeMalformedArgs || de.Rule != "number" || !strings.Contains(err.Error(), want) {
+			t.Errorf("Validate(%s) = %v, want E589 rule number %q", args, err, want)
+		}
+	}
+}

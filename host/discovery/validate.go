@@ -45,6 +45,28 @@ func (t *Tool) Validate(args json.RawMessage) error {
 	return t.argErr(CodeInvalidArgs, ptr, rule, msg)
 }
 
+// inexactNumber says why a number literal cannot be validated as the
+// server will read it: the validator reads float64, so a value beyond its
+// range, or an integer it cannot hold exactly (2^53+1), would be checked as
+// another number than the one sent. "" when it can.
+func inexactNumber(lit string) string {
+	f, err := strconv.ParseFloat(lit, 64)
+	if err != nil {
+		return fmt.Sprintf("the number %s is beyond what a JSON number validator reads (float64)", show(lit))
+	}
+	if strings.ContainsAny(lit, ".eE") {
+		return ""
+	}
+	want, ok := new(big.Int).SetString(lit, 10)
+	if !ok {
+		return ""
+	}
+	if got, _ := big.NewFloat(f).Int(nil); got.Cmp(want) != 0 {
+		return fmt.Sprintf("the integer %s would be validated as %s (float64 holds integers exactly only up to 2^53)", lit, got)
+	}
+	return ""
+}
+
 func (t *Tool) argErr(code, ptr, rule, msg string) error {
 	name := t.Def.Name
 	if name == "" {
@@ -69,6 +91,10 @@ func malformedArg(n *node, ptr string) *argProblem {
 	case kString:
 		if n.bad {
 			return &argProblem{ptr, "utf8", "the arguments hold a string with invalid UTF-8 or a lone surrogate"}
+		}
+	case kNumber:
+		if msg := inexactNumber(n.str); msg != "" {
+			return &argProblem{ptr, "number", msg}
 		}
 	case kObject:
 		seen := make(map[string]bool, len(n.obj))
