@@ -21,7 +21,12 @@
 //     when classified: the caller's cancellation wins.
 //   - Calls are routed by engine.ToolID, validated by discovery before
 //     dispatch; a result whose text exceeds 1 MiB fails (E512); isError is a
-//     result. Nothing host does blocks the SDK's notification goroutine.
+//     result. Progress reaches a call only from its own server. Nothing host
+//     does blocks the SDK's notification goroutine.
+//   - Elicitation goes to the Elicitor (declined without one) with the
+//     server's field order restored where host reads the connection itself
+//     (elicit_order.go); a server that never answers logging/setLevel gets
+//     a share of the discovery window, not all of it.
 //   - Close cancels every call and handler first, then closes sessions, then
 //     stdin EOF → SIGTERM → grace → SIGKILL to each child's process group,
 //     and returns once every child is reaped. A server that dies mid-session

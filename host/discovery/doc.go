@@ -8,7 +8,9 @@
 //   - WrapTransport wraps every client transport the host connects, so
 //     each tools/list result is read RAW (member order, duplicate and
 //     case-variant keys, invalid UTF-8 are all visible); NewLister issues
-//     tools/list through the SDK session and reads that raw result.
+//     tools/list through the SDK session and reads that raw result (on a
+//     connection-level transport the SDK decodes an empty stub page in its
+//     place: its typed copy was never used).
 //   - Discover walks the pages under a page cap, cursor-loop and empty-page
 //     detection and one deadline for the whole walk (60 s), stops paging as
 //     soon as the server's 1 MiB / 256-tool budget is spent, and checks
@@ -17,13 +19,15 @@
 //     control, bidi or invisible character skips the tool), presentation
 //     text (descriptions and titles, nested ones included, sanitized with
 //     engine/sanitize), duplicate and case-variant keys, and the schema
-//     subset (compiled with jsonschema-go; nothing is ever fetched). A bad
+//     subset (compiled with jsonschema-go, its Schema built from the
+//     parsed tree when that is exact; nothing is ever fetched). A bad
 //     tool becomes an engine.SkippedTool with a stable reason code
 //     (reasons.go); only a failed walk is an error (E580–E592).
 //   - Namespace names tools mcp_{server}_{tool} across a session and skips
 //     every tool of a case-insensitive collision.
 //   - (*Tool).Validate checks call arguments before dispatch and names the
-//     JSON pointer and rule of a failure.
+//     JSON pointer and rule of a failure; Explain renders a flat schema's
+//     failure (an elicitation form) the same plain way.
 //   - PinStore remembers each admitted tool's canonical sanitized
 //     definition per server identity in <home>/tool-pins.json and flags a
 //     changed tool (ToolDef.Changed, Tool.Changes) on a later connect.
