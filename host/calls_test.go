@@ -14,6 +14,7 @@ import (
 
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/host/discovery"
+	"github.com/relavium/relavium/host/netguard"
 )
 
 func TestCallDeadlineAndCancellationAreDistinct(t *testing.T) {
@@ -362,5 +363,18 @@ func TestDiscoveryFailureSaysItsCodeOnce(t *testing.T) {
 	msg := f.Error()
 	if strings.Count(msg, f.ErrCode) != 1 || strings.Count(msg, "server m") != 1 || !strings.Contains(msg, "no list today") {
 		t.Fatalf("failure %q", msg)
+	}
+}
+
+// A failure whose cause carries the same code (the guard's refusal, kept
+// for its refusal data) says the code once.
+func TestErrorSaysASharedCodeOnce(t *testing.T) {
+	r := &netguard.Error{ErrCode: netguard.CodePrivateAddress, Msg: "mcp.example.com:443 resolves to the local address 127.0.0.1"}
+	e := &Error{ErrCode: r.ErrCode, Server: "pub", Msg: "refused by the network guard", Cause: r}
+	if got := e.Error(); strings.Count(got, r.ErrCode) != 1 || !strings.Contains(got, "resolves to the local address") {
+		t.Fatalf("Error() = %q", got)
+	}
+	if _, ok := netguard.AsRefusal(e.Cause); !ok {
+		t.Fatal("the refusal is no longer the cause")
 	}
 }

@@ -67,7 +67,13 @@ type Error struct {
 func (e *Error) Error() string {
 	msg := e.ErrCode + ": " + e.Message()
 	if e.Cause != nil {
-		msg += ": " + e.Cause.Error()
+		cause := e.Cause.Error()
+		// A cause carrying the same code (the guard's refusal kept for its
+		// data) is not made to say the code twice.
+		if c, ok := e.Cause.(interface{ Code() string }); ok && c.Code() == e.ErrCode {
+			cause = strings.TrimPrefix(cause, e.ErrCode+": ")
+		}
+		msg += ": " + cause
 	}
 	return msg
 }
