@@ -4,12 +4,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"math/big"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/relavium/relavium/consent/canonjson"
 )
 
 const draft202012 = "https://json-schema.org/draft/2020-12/schema"
@@ -183,7 +184,7 @@ func parseTyped(typ, s string) (any, error) {
 			return nil, fmt.Errorf("%q is not an integer", s)
 		}
 		// int64 holds it, but a plan (JSON, float64 numbers) could not.
-		if err := exactInteger(lit, float64(n)); err != nil {
+		if err := canonjson.CheckInteger(lit); err != nil {
 			return nil, err
 		}
 		return n, nil
@@ -193,7 +194,7 @@ func parseTyped(typ, s string) (any, error) {
 		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
 			return nil, fmt.Errorf("%q is not a number", s)
 		}
-		if err := exactInteger(lit, f); err != nil {
+		if err := canonjson.CheckInteger(lit); err != nil {
 			return nil, err
 		}
 		return f, nil
@@ -295,7 +296,7 @@ func floatsOf(v any) (any, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s is not a float64 number: %v", x, err)
 		}
-		return f, exactInteger(string(x), f)
+		return f, canonjson.CheckInteger(string(x))
 	case []any:
 		for i := range x {
 			e, err := floatsOf(x[i])
@@ -314,21 +315,4 @@ func floatsOf(v any) (any, error) {
 		}
 	}
 	return v, nil
-}
-
-// exactInteger refuses an integer literal (no fraction, no exponent) that
-// f, its float64, does not hold exactly: 9007199254740993 would silently
-// become 9007199254740992, another value than the person typed.
-func exactInteger(lit string, f float64) error {
-	if strings.ContainsAny(lit, ".eE") {
-		return nil
-	}
-	want, ok := new(big.Int).SetString(strings.TrimPrefix(lit, "+"), 10)
-	if !ok {
-		return nil
-	}
-	if got, _ := big.NewFloat(f).Int(nil); got.Cmp(want) != 0 {
-		return fmt.Errorf("the integer %s has no exact JSON number form (it would become %s)", lit, got)
-	}
-	return nil
 }

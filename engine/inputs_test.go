@@ -105,7 +105,7 @@ func TestInputsRefuseIntegersJSONCannotHold(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 	text := render(pe.Problems)
-	if len(pe.Problems) != 4 || !strings.Contains(text, "the integer 9007199254740993 has no exact JSON number form (it would become 9007199254740992)") {
+	if len(pe.Problems) != 4 || !strings.Contains(text, "the integer 9007199254740993 is written 9007199254740992 by JavaScript") {
 		t.Fatalf("want i, f, a and o refused:\n%s", text)
 	}
 	// 2^53 itself, fractions and exponents are numbers as JSON has them.

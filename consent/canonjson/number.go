@@ -72,10 +72,40 @@ func appendLiteral(b []byte, lit string) ([]byte, error) {
 	if b, err = AppendNumber(b, f); err != nil {
 		return nil, err
 	}
-	if isLongInteger(lit) && !sameNumber(lit, string(b[n:])) {
-		return nil, &Error{Reason: fmt.Sprintf("the integer %s is written %s by JavaScript and has no faithful JSON number form", lit, b[n:])}
+	if err := inexactInteger(lit, string(b[n:])); err != nil {
+		return nil, err
 	}
 	return b, nil
+}
+
+// CheckInteger refuses an integer literal (digits with an optional sign, no
+// fraction or exponent) that no float64 holds exactly: two such integers
+// share one JSON form, so a reader that decodes numbers as float64 (a
+// schema validator, JavaScript, a plan id) would see another value than the
+// one written. Other literals pass; whether they are numbers at all is the
+// caller's concern.
+func CheckInteger(lit string) error {
+	if strings.ContainsAny(lit, ".eE") {
+		return nil
+	}
+	f, err := strconv.ParseFloat(lit, 64)
+	if err != nil {
+		return nil
+	}
+	b, err := AppendNumber(nil, f)
+	if err != nil {
+		return err
+	}
+	return inexactInteger(strings.TrimPrefix(lit, "+"), string(b))
+}
+
+// inexactInteger refuses the integer literal lit when written, its
+// JSON.stringify form, denotes another number.
+func inexactInteger(lit, written string) error {
+	if isLongInteger(lit) && !sameNumber(lit, written) {
+		return &Error{Reason: fmt.Sprintf("the integer %s is written %s by JavaScript and has no faithful JSON number form", lit, written)}
+	}
+	return nil
 }
 
 // isLongInteger reports whether lit is an integer literal with more than 15

@@ -58,7 +58,7 @@ func discoverRaw(t *testing.T, page string) *Catalogue {
 func TestValidateRefusesNumbersItWouldReadAsOthers(t *testing.T) {
 	tool := oneTool(t, `{"type":"object","properties":{"n":{"type":"integer","maximum":9007199254740992},"f":{"type":"number"}}}`)
 	for args, want := range map[string]string{
-		`{"n":9007199254740993}`:  "the integer 9007199254740993 would be validated as 9007199254740992",
+		`{"n":9007199254740993}`:  "the integer 9007199254740993 is written 9007199254740992 by JavaScript",
 		`{"f":[1e400]}`:           "beyond what a JSON number validator reads",
 		`{"n":9007199254740992}`:  "",
 		`{"f":0.1}`:               "",

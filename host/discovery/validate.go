@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/relavium/relavium/consent/canonjson"
 )
 
 // Validate checks call arguments against the tool's compiled input schema;
@@ -50,19 +52,11 @@ func (t *Tool) Validate(args json.RawMessage) error {
 // range, or an integer it cannot hold exactly (2^53+1), would be checked as
 // another number than the one sent. "" when it can.
 func inexactNumber(lit string) string {
-	f, err := strconv.ParseFloat(lit, 64)
-	if err != nil {
+	if _, err := strconv.ParseFloat(lit, 64); err != nil {
 		return fmt.Sprintf("the number %s is beyond what a JSON number validator reads (float64)", show(lit))
 	}
-	if strings.ContainsAny(lit, ".eE") {
-		return ""
-	}
-	want, ok := new(big.Int).SetString(lit, 10)
-	if !ok {
-		return ""
-	}
-	if got, _ := big.NewFloat(f).Int(nil); got.Cmp(want) != 0 {
-		return fmt.Sprintf("the integer %s would be validated as %s (float64 holds integers exactly only up to 2^53)", lit, got)
+	if err := canonjson.CheckInteger(lit); err != nil {
+		return err.Error() + ": the validator (float64) would check another value than the one sent"
 	}
 	return ""
 }
