@@ -44,8 +44,9 @@ const (
 // arrive in different reads, so "x\r\n" repeated never looks like a blank line.
 type sseCounter struct {
 	n, limit   int64
-	hasContent bool // the current line has at least one byte that is not a line ending
-	cr         int  // crNone, crLine or crBoundary
+	hasContent bool  // the current line has at least one byte that is not a line ending
+	cr         int   // crNone, crLine or crBoundary
+	events     int64 // event boundaries seen (blank lines), for the tests' reference check
 }
 
 func (c *sseCounter) feed(p []byte) bool {
@@ -105,8 +106,10 @@ func (c *sseCounter) feed(p []byte) bool {
 			c.hasContent = false
 		case p[i] == '\r':
 			c.cr = crBoundary // reset once we know whether an LF follows
+			c.events++
 		default:
 			c.n = 0
+			c.events++
 		}
 		pos = i + 1
 	}
@@ -123,24 +126,65 @@ func indexFrom(p []byte, from int, b byte) int {
 
 // boundedBody enforces the bound on a response body as it is read. Once over,
 // every read fails with the same typed error and no byte of the offending
-// read is returned.
+// read is returned. On text/event-stream it also rewrites every line ending
+// to LF (eolNormalizer: the SDK's scanner knows LF only), after the bound
+// has counted the raw bytes. On JSON and SSE bodies it gauges each
+// message's nesting (depth.go): a message past MaxMessageDepth is refused
+// with the bytes before it delivered, so messages earlier in the same read
+// still reach the SDK.
 type boundedBody struct {
 	rc    io.ReadCloser
 	count counter
+	norm  *eolNormalizer // nil: not an event stream
+	depth depthScanner   // nil: not JSON
 	err   error
-	over  func() error
+	over  func() error // the bound's refusal
+	deep  func() error // the depth refusal
+}
+
+// newBoundedBody frames rc by its content type.
+func newBoundedBody(rc io.ReadCloser, contentType string, limit int64, over, deep func() error) *boundedBody {
+	b := &boundedBody{rc: rc, count: newCounter(contentType, limit), over: over, deep: deep}
+	mt, _, err := mime.ParseMediaType(contentType)
+	switch {
+	case err != nil:
+	case mt == "text/event-stream":
+		b.norm = &eolNormalizer{}
+		b.depth = newSSEDepth()
+	case mt == "application/json":
+		b.depth = &jsonDepth{}
+	}
+	return b
 }
 
 func (b *boundedBody) Read(p []byte) (int, error) {
 	if b.err != nil {
 		return 0, b.err
 	}
-	n, err := b.rc.Read(p)
-	if n > 0 && b.count.feed(p[:n]) {
-		b.err = b.over()
-		return 0, b.err
+	for {
+		n, err := b.rc.Read(p)
+		if n > 0 && b.count.feed(p[:n]) {
+			b.err = b.over()
+			return 0, b.err
+		}
+		raw := n
+		if b.norm != nil {
+			n = b.norm.apply(p[:n])
+		}
+		if b.depth != nil && n > 0 {
+			if i := b.depth.scan(p[:n]); i >= 0 {
+				b.err = b.deep()
+				if i == 0 {
+					return 0, b.err
+				}
+				return i, nil // the next read returns the refusal
+			}
+		}
+		if n == 0 && raw > 0 && err == nil {
+			continue // the read held only the LF of a split CRLF
+		}
+		return n, err
 	}
-	return n, err
 }
 
 func (b *boundedBody) Close() error { return b.rc.Close() }
@@ -152,6 +196,12 @@ func boundRefusal(t *Target, contentType string, limit int64) *Error {
 	}
 	return refusal(CodeMessageBound, ReasonMessageBound, exitRuntime,
 		"%s from %s exceeded the transport bound of %s", what, t.HostPort(), sizeString(limit)).
+		at(t.shown, t.HostPort())
+}
+
+func depthRefusal(t *Target) *Error {
+	return refusal(CodeMessageDepth, ReasonMessageDepth, exitRuntime,
+		"a message from %s nests arrays and objects deeper than %d levels; it was refused before decoding", t.HostPort(), MaxMessageDepth).
 		at(t.shown, t.HostPort())
 }
 

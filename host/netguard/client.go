@@ -85,11 +85,9 @@ func (rt *guardedTransport) RoundTrip(req *http.Request) (*http.Response, error)
 		return resp, nil // the upgraded stream: websocket has application bounds only
 	}
 	ct := resp.Header.Get("Content-Type")
-	resp.Body = &boundedBody{
-		rc:    resp.Body,
-		count: newCounter(ct, rt.limit),
-		over:  func() error { return rt.t.note(req.Context(), boundRefusal(rt.t, ct, rt.limit)) },
-	}
+	resp.Body = newBoundedBody(resp.Body, ct, rt.limit,
+		func() error { return rt.t.note(req.Context(), boundRefusal(rt.t, ct, rt.limit)) },
+		func() error { return rt.t.note(req.Context(), depthRefusal(rt.t)) })
 	return resp, nil
 }
 

@@ -28,8 +28,14 @@
 //   - Any 3xx is refused after exactly one request (E565); every request
 //     must stay on the admitted origin (E567); each response message is
 //     bounded at 4 MiB of raw bytes (E566), per SSE event on
-//     text/event-stream and per body otherwise.
-//   - Every refusal is an *Error with its own code (E550–E570), a reason, the
+//     text/event-stream and per body otherwise. An event ends at a blank
+//     line whatever its line endings (LF, CRLF, lone CR, mixed); the body
+//     reaches its reader with every SSE line ending rewritten to LF (the
+//     SDK's scanner splits at LF only). Each JSON message (an
+//     application/json body, the data of one SSE event) nesting arrays and
+//     objects deeper than MaxMessageDepth (512) is refused while it is read,
+//     before anything decodes it (E572); DepthGauge is that streaming check.
+//   - Every refusal is an *Error with its own code (E550–E579), a reason, the
 //     refused address and a remedy; an ordinary connection failure is never
 //     an *Error. Target.Refusal keeps the first refusal met while connecting
 //     for when an SDK transport drops the cause; WithRefusalNote reports each

@@ -32,6 +32,8 @@ const (
 	CodeNotAdmitted         = "E568" // a Target the guard did not admit (zero value, other guard, wrong transport)
 	CodePinMismatch         = "E569" // the connect-time check saw an address other than the validated pin
 	CodeHostName            = "E570" // a host that is not a clean DNS name (empty label, bad character, escape)
+	CodeSessionID           = "E571" // an Mcp-Session-Id that is not 1–1024 visible ASCII characters
+	CodeMessageDepth        = "E572" // a message nesting arrays and objects deeper than 512 levels
 )
 
 // Stable reasons, the machine-readable twin of each code (ErrorData "reason").
@@ -57,6 +59,8 @@ const (
 	ReasonNotAdmitted         = "not-admitted"
 	ReasonPinMismatch         = "pin-mismatch"
 	ReasonHostName            = "host-name"
+	ReasonSessionID           = "session-id"
+	ReasonMessageDepth        = "message-depth"
 )
 
 // Exit classes (DESIGN.md): authored refusals exit 2, refusals met while

@@ -3,11 +3,11 @@ package netguard
 import (
 	"bytes"
 	"context"
-	"io"
 	"math/rand/v2"
 	"net"
 	"net/netip"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -135,31 +135,56 @@ func checkAdmitted(t *testing.T, tg *Target, raw, transport string, local bool) 
 	}
 }
 
-// FuzzSSEBound checks the streaming SSE counter against a whole-input
-// reference, whatever the read boundaries; the seed corpus is
-// testdata/fuzz/FuzzSSEBound.
+// FuzzSSEBound checks the streaming SSE counter and line-ending normaliser
+// against whole-input references, whatever the read boundaries: the bound
+// fires exactly when the reference says; the counter sees exactly the event
+// boundaries of the reference parser, which are exactly the blank lines the
+// SDK's LF-only scanner finds in the normalised output; and the output is
+// the reference normalisation. The seed corpus is testdata/fuzz/FuzzSSEBound.
 func FuzzSSEBound(f *testing.F) {
 	f.Add([]byte("data: x\r\n\r\ndata: y\n\n"), uint16(8), uint64(1))
 	f.Add([]byte("data: x\r\rdata: y\r\n"), uint16(5), uint64(2))
+	f.Add([]byte("data: x\r\r\n\ndata: y\n\r\r\n"), uint16(300), uint64(3))
 	f.Fuzz(func(t *testing.T, data []byte, limit16 uint16, seed uint64) {
 		limit := int64(limit16%512) + 1
 		want := referenceOver(data, limit)
+		wantEvents := referenceEvents(data)
+		norm := referenceNormalize(data)
+		if got := lfBlankLines(norm); got != wantEvents {
+			t.Fatalf("normalised output has %d blank lines, the reference %d events (%q)", got, wantEvents, data)
+		}
 
 		whole := &sseCounter{limit: limit}
 		if got := whole.feed(data); got != want {
 			t.Fatalf("whole input: over=%v, reference %v (limit %d, %q)", got, want, limit, data)
+		}
+		unbounded := &sseCounter{limit: int64(len(data)) + 1}
+		if unbounded.feed(data) || unbounded.events != wantEvents {
+			t.Fatalf("whole input: %d event boundaries, reference %d (%q)", unbounded.events, wantEvents, data)
 		}
 		rng := rand.New(rand.NewPCG(seed, seed>>1|1))
 		var sizes []int
 		for range len(data) + 1 {
 			sizes = append(sizes, 1+rng.IntN(17))
 		}
-		over, got := readBounded(&chunked{data: bytes.Clone(data), sizes: sizes}, "text/event-stream", limit)
+		out, over := readBoundedOut(&chunked{data: bytes.Clone(data), sizes: slices.Clone(sizes)}, "text/event-stream", limit)
 		if over != want {
 			t.Fatalf("chunked %v: over=%v, reference %v (limit %d, %q)", sizes, over, want, limit, data)
 		}
-		if !over && got != len(data) {
-			t.Fatalf("passed %d of %d bytes", got, len(data))
+		if !over && !bytes.Equal(out, norm) {
+			t.Fatalf("chunked %v: passed %q, want %q", sizes, out, norm)
+		}
+		if out, _ := readBoundedOut(&chunked{data: bytes.Clone(data), sizes: sizes}, "text/event-stream", int64(len(data))+1); !bytes.Equal(out, norm) {
+			t.Fatalf("chunked %v, unbounded: passed %q, want %q", sizes, out, norm)
+		}
+		split := &sseCounter{limit: int64(len(data)) + 1}
+		for rest, i := data, 0; len(rest) > 0; i++ {
+			k := min(sizes[i], len(rest))
+			split.feed(rest[:k])
+			rest = rest[k:]
+		}
+		if split.events != wantEvents {
+			t.Fatalf("chunked %v: %d event boundaries, reference %d", sizes, split.events, wantEvents)
 		}
 		byByte := &sseCounter{limit: limit}
 		o := false
@@ -174,12 +199,45 @@ func FuzzSSEBound(f *testing.F) {
 		}
 		if want {
 			// Over the bound is sticky and typed.
-			r := &boundedBody{rc: io.NopCloser(bytes.NewReader(data)), count: &sseCounter{limit: limit}, over: func() error { return boundRefusal(&Target{}, "text/event-stream", limit) }}
-			if _, err := io.ReadAll(r); !isCode(err, CodeMessageBound) {
-				t.Fatalf("over the bound without the typed error: %v", err)
+			if _, over := readBoundedOut(bytes.NewReader(data), "text/event-stream", limit); !over {
+				t.Fatalf("over the bound without the typed error")
 			}
 		}
 	})
+}
+
+// referenceEvents counts the event boundaries of the whole input by the
+// spec's rule: a blank line (a line ending at the start of a line, where
+// \r\n, \r and \n are each one line ending) ends an event.
+func referenceEvents(data []byte) int64 {
+	var n int64
+	atLineStart := true
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		if c != '\r' && c != '\n' {
+			atLineStart = false
+			continue
+		}
+		if c == '\r' && i+1 < len(data) && data[i+1] == '\n' {
+			i++
+		}
+		if atLineStart {
+			n++
+		}
+		atLineStart = true
+	}
+	return n
+}
+
+// lfBlankLines counts the blank lines an LF-only scanner (the SDK's) finds.
+func lfBlankLines(data []byte) int64 {
+	var n int64
+	for i, c := range data {
+		if c == '\n' && (i == 0 || data[i-1] == '\n') {
+			n++
+		}
+	}
+	return n
 }
 
 // referenceOver is the spec's rule on the whole input at once: line endings

@@ -77,8 +77,8 @@ func TestTransportBoundOverHTTP(t *testing.T) {
 			defer hc.CloseIdleConnections()
 			n, err := readAll(t, hc, tg.URL())
 			if !c.over {
-				if err != nil || n != len(body) {
-					t.Fatalf("read %d of %d bytes: %v", n, len(body), err)
+				if want := len(wantOut(c.contentType, body)); err != nil || n != want {
+					t.Fatalf("read %d of %d bytes: %v", n, want, err)
 				}
 				return
 			}
