@@ -20,7 +20,9 @@ import (
 //     range-checked, connect pinned to a validated address, the hostname kept
 //     as SNI with TLS verification on, no proxy;
 //   - gets any 3xx as a typed error (E565) after exactly one request;
-//   - has its response body bounded at MessageLimit per message (E566).
+//   - has its response body bounded at MessageLimit per message (E566);
+//   - gets a response whose Mcp-Session-Id is not 1–MaxSessionIDLen visible
+//     ASCII characters as a typed error (E571), before the SDK reads it.
 //
 // The client has no Timeout (it would kill the long-lived SSE stream); the
 // caller's context bounds each request. Each call builds a fresh connection
@@ -74,12 +76,19 @@ func (rt *guardedTransport) RoundTrip(req *http.Request) (*http.Response, error)
 	}
 	resp, err := rt.base.RoundTrip(req)
 	if err != nil {
+		if e := malformedSessionID(rt.t, err); e != nil {
+			return nil, rt.t.note(req.Context(), e)
+		}
 		return nil, err
 	}
 	if resp.StatusCode >= 300 && resp.StatusCode < 400 {
 		loc := resp.Header.Get("Location")
 		_ = resp.Body.Close()
 		return nil, rt.t.note(req.Context(), redirectRefusal(rt.t, req.URL, resp.StatusCode, loc))
+	}
+	if e := checkSessionID(rt.t, resp.Header); e != nil {
+		_ = resp.Body.Close()
+		return nil, rt.t.note(req.Context(), e)
 	}
 	if rt.t.websocket && resp.StatusCode == http.StatusSwitchingProtocols {
 		return resp, nil // the upgraded stream: websocket has application bounds only

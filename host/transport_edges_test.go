@@ -1,0 +1,101 @@
+package host
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/host/netguard"
+)
+
+// A server whose Mcp-Session-Id is 61 000 bytes long fails its start with
+// the guard's E571, and the id appears nowhere in the failure.
+func TestOversizeSessionIDFailsTheStart(t *testing.T) {
+	// Stateless: the server keeps no session the refused client cannot end.
+	inner := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return inprocServer() }, &mcp.StreamableHTTPOptions{Stateless: true})
+	id := strings.Repeat("Q", 61000)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		inner.ServeHTTP(&fixedSessionID{ResponseWriter: w, id: id}, r)
+	}))
+	t.Cleanup(srv.Close)
+	g := netguard.New()
+	_, err := Start(context.Background(), Options{Guard: g, Servers: []Server{networkServer(t, g, "n", TransportHTTP, srv.URL+"/mcp")}})
+	var se *StartError
+	if !errors.As(err, &se) || len(se.Servers) != 1 {
+		t.Fatalf("err = %v", err)
+	}
+	if row := se.Servers[0]; row.ErrorCode != netguard.CodeSessionID || row.Refusal == nil || row.Refusal.Reason != netguard.ReasonSessionID {
+		t.Fatalf("row = %+v", row)
+	}
+	var human strings.Builder
+	_ = se.WriteHuman(&human)
+	for _, s := range []string{err.Error(), human.String(), se.Servers[0].Error} {
+		if strings.Contains(s, "QQQQ") {
+			t.Fatalf("the server's session id is echoed (%d bytes)", len(s))
+		}
+	}
+}
+
+// fixedSessionID keeps the server's session id header at id whatever the
+// SDK sets, from the first response (initialize) on.
+type fixedSessionID struct {
+	http.ResponseWriter
+	id    string
+	wrote bool
+}
+
+func (w *fixedSessionID) WriteHeader(code int) {
+	if !w.wrote {
+		w.wrote = true
+		w.Header().Set("Mcp-Session-Id", w.id)
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *fixedSessionID) Write(p []byte) (int, error) {
+	if !w.wrote {
+		w.WriteHeader(http.StatusOK)
+	}
+	return w.ResponseWriter.Write(p)
+}
+
+func (w *fixedSessionID) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// A result nested past netguard.MaxMessageDepth fails its call with E572,
+// typed, on Streamable HTTP and on legacy SSE.
+func TestDeepResultDuringACallIsTheGuardsRefusal(t *testing.T) {
+	s := inprocServer()
+	s.AddTool(&mcp.Tool{Name: "deep", InputSchema: &jsonschema.Schema{Type: "object"}},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			var v any = 1
+			for range 2000 {
+				v = []any{v}
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "x"}}, StructuredContent: v}, nil
+		})
+	base := serveHTTP(t, s)
+	for _, tc := range []struct{ transport, url string }{{TransportHTTP, base + "/mcp"}, {TransportSSE, base + "/sse"}} {
+		t.Run(tc.transport, func(t *testing.T) {
+			g := netguard.New()
+			h := startHost(t, Options{Guard: g, Servers: []Server{networkServer(t, g, "n", tc.transport, tc.url)}})
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			_, err := callTool(t, h, ctx, "mcp_n_deep", `{}`, engine.CallOptions{})
+			if codeOf(err) != netguard.CodeMessageDepth {
+				t.Fatalf("a deep result: %v, want %s", err, netguard.CodeMessageDepth)
+			}
+		})
+	}
+}
