@@ -125,6 +125,9 @@ func (c *conn) callFailure(ctx, tctx context.Context, deadline *deadlineCause, t
 	if r := c.stream.refused(); r != nil {
 		return &Error{ErrCode: r.Code(), Server: c.srv.Name, Msg: tool + ": the server was cut off by the network guard", Cause: r}
 	}
+	if r := c.frameRefusal.Load(); r != nil {
+		return &Error{ErrCode: r.ErrCode, Server: c.srv.Name, Msg: tool + ": the server " + r.Msg}
+	}
 	if ch := c.child(); ch != nil && ch.waitExit(200*time.Millisecond) {
 		ch.waitStderr(100 * time.Millisecond)
 		return &Error{ErrCode: CodeServerExited, Server: c.srv.Name, Msg: tool + ": the server exited during the call",

@@ -58,6 +58,10 @@ type conn struct {
 	// such a refusal is why the session ended.
 	stream refusalTrap
 
+	// frameRefusal is why a stdio session's stream was cut: a message the
+	// transport refused before decoding (E518, depthreader.go).
+	frameRefusal atomic.Pointer[Error]
+
 	shutOnce  sync.Once
 	watchDone chan struct{} // closed when the watcher ended (nil: no watcher)
 }
@@ -174,6 +178,9 @@ func (c *conn) setup(ctx context.Context, cs *mcp.ClientSession) *Error {
 		// deadline) say what went wrong; keep them.
 		// Its message is taken as it is, so the code and the server are
 		// said once, not again inside the cause.
+		if r := c.frameRefusal.Load(); r != nil {
+			return c.withProcess(c.failure0(r.ErrCode, r.Msg, nil))
+		}
 		var de *discovery.Error
 		if errors.As(err, &de) {
 			return c.withProcess(c.failure0(de.Code(), de.Msg, de.Cause))
@@ -219,6 +226,9 @@ func (c *conn) connectFailure(ctx, cctx context.Context, cause *deadlineCause, e
 		return c.failure0(CodeSpawnFailed, "cannot start "+se.command, se.err)
 	case errors.As(err, &ge):
 		return c.failure0(ge.Code(), "refused by the network guard", ge)
+	}
+	if r := c.frameRefusal.Load(); r != nil {
+		return c.withProcess(c.failure0(r.ErrCode, r.Msg, nil))
 	}
 	if c.srv.Target != nil {
 		if r := c.srv.Target.Refusal(); r != nil {
@@ -324,6 +334,8 @@ func (c *conn) watch() {
 		broke := sessionErr != nil && !errors.Is(sessionErr, io.EOF) && !errors.Is(sessionErr, mcp.ErrConnectionClosed)
 		if r := c.stream.refused(); r != nil {
 			e = c.failure0(r.Code(), "was cut off by the network guard", r)
+		} else if r := c.frameRefusal.Load(); r != nil {
+			e = c.withProcess(c.failure0(r.ErrCode, r.Msg, nil))
 		} else if !broke && ch != nil && ch.waitExit(200*time.Millisecond) {
 			e = c.withProcess(c.failure0(CodeServerExited, "exited mid-session", nil))
 		} else {

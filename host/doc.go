@@ -19,6 +19,9 @@
 //     up to 10 min; 60 s for the whole tools/list walk; 60 s per call) and
 //     cancellation are distinct typed failures (E502/E584/E510 vs E511), classified
 //     when classified: the caller's cancellation wins.
+//   - Every message a server sends is gauged for nesting before the SDK
+//     decodes it: past netguard.MaxMessageDepth (512) the stream is cut,
+//     E518 on stdio (depthreader.go), E572 from the guard on the network.
 //   - Calls are routed by engine.ToolID, validated by discovery before
 //     dispatch; a result whose text exceeds 1 MiB fails (E512); isError is a
 //     result. Progress reaches a call only from its own server. Nothing host

@@ -28,6 +28,7 @@ const (
 	CodeCallFailed       = "E515" // the call failed at the protocol or transport level
 	CodeHostClosed       = "E516" // the host is closed
 	CodeBadOptions       = "E517" // Start called with options it cannot honour (a caller bug)
+	CodeMessageDepth     = "E518" // a stdio server's message nests arrays and objects deeper than 512 levels
 	CodeSecretMissing    = "E520" // a {{secrets.NAME}} with no value in any secret store
 	CodeSecretFileUnsafe = "E521" // the secrets file is group/other-accessible, a symlink or not a file
 	CodeSecretFileBad    = "E522" // the secrets file does not parse

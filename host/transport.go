@@ -69,7 +69,8 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	t.c.mu.Unlock()
 	t.c.h.addPID(ch.pid)
 	t.c.emit(engine.StateConnecting, nil) // again, now with the pid
-	inner, err := (&mcp.IOTransport{Reader: ch.stdout, Writer: ch.stdin}).Connect(ctx)
+	reader := &depthReader{r: ch.stdout, refused: &t.c.frameRefusal}
+	inner, err := (&mcp.IOTransport{Reader: reader, Writer: ch.stdin}).Connect(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -3,9 +3,11 @@ package host
 import (
 	"context"
 	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -97,5 +99,50 @@ func TestDeepResultDuringACallIsTheGuardsRefusal(t *testing.T) {
 				t.Fatalf("a deep result: %v, want %s", err, netguard.CodeMessageDepth)
 			}
 		})
+	}
+}
+
+// A stdio server's message nested past netguard.MaxMessageDepth is refused
+// before the SDK decodes it: the call fails with E518, the server is failed
+// with it, and nothing of it is left running. A message at the cap passes.
+func TestStdioMessageDepth(t *testing.T) {
+	h := startHost(t, Options{Servers: []Server{stdioServer(t, "d", "ok")}})
+	// The envelope adds {"result":{"structuredContent": …}}: 2 levels.
+	res, err := callTool(t, h, context.Background(), "mcp_d_deep", `{"levels":510}`, engine.CallOptions{})
+	if err != nil || res.Structured == nil {
+		t.Fatalf("a message at the cap: %v", err)
+	}
+	pid := h.Servers()[0].PID
+	_, err = callTool(t, h, context.Background(), "mcp_d_deep", `{"levels":5000}`, engine.CallOptions{})
+	if codeOf(err) != CodeMessageDepth {
+		t.Fatalf("a message 5000 deep: %v, want %s", err, CodeMessageDepth)
+	}
+	row := h.Servers()[0]
+	for end := time.Now().Add(20 * time.Second); row.State != engine.StateFailed && time.Now().Before(end); row = h.Servers()[0] {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if row.State != engine.StateFailed || row.ErrorCode != CodeMessageDepth {
+		t.Errorf("server row after the refusal: %+v", row)
+	}
+	_ = h.Close()
+	assertNoProcesses(t, pid)
+}
+
+// The messages before a too-deep one in the same read are delivered; the
+// refusal comes after them, and stays.
+func TestDepthReaderDeliversWhatCameBefore(t *testing.T) {
+	ok := `{"jsonrpc":"2.0","method":"a","params":{"s":"[[[["}}` + "\n"
+	deep := strings.Repeat("[", netguard.MaxMessageDepth+1)
+	var kept atomic.Pointer[Error]
+	r := &depthReader{r: io.NopCloser(strings.NewReader(ok + ok + deep)), refused: &kept}
+	got, err := io.ReadAll(r)
+	if codeOf(err) != CodeMessageDepth || kept.Load() != err {
+		t.Fatalf("err = %v, kept %v", err, kept.Load())
+	}
+	if want := ok + ok + deep[:netguard.MaxMessageDepth]; string(got) != want {
+		t.Fatalf("delivered %d bytes, want %d", len(got), len(want))
+	}
+	if n, err2 := r.Read(make([]byte, 8)); n != 0 || err2 != err {
+		t.Fatalf("after the refusal: %d %v", n, err2)
 	}
 }

@@ -7,12 +7,17 @@
 //	garbage       prints a non-JSON line on stdout after initialize
 //	stubborn      ignores SIGTERM and stdin EOF (only SIGKILL ends it)
 //	grandchild    spawns a grandchild that ignores SIGTERM, then serves
+//	escapee       spawns a grandchild that calls setsid (leaves the group), then serves
+//	daemon        spawns a child that starts a setsid grandchild and exits
+//	              (a double fork: the grandchild is orphaned), then serves
 //	ignore-cancel serves, but `slow` ignores cancellation
 //	mute-setlevel serves, but never answers logging/setLevel
 //	sleeper       (the grandchild) ignores SIGTERM and sleeps
+//	daemonize     (the daemon's child) starts a setsid sleeper, prints its
+//	              pid, waits -delay-exit, exits
 //
 // Tools: echo, add, slow, cancelled, progress, flood, log, big, crash, env,
-// cwd, elicit, fail, leak, grandchild_pid, and weird (which relavium must skip). Everything it is told on stderr ends up
+// cwd, elicit, fail, leak, grandchild_pid, deep, and weird (which relavium must skip). Everything it is told on stderr ends up
 // in relavium's stderr ring.
 package main
 
@@ -37,6 +42,7 @@ import (
 func main() {
 	mode := flag.String("mode", "ok", "behaviour")
 	delay := flag.Duration("delay", 0, "wait this long before serving (a slow start, like a cold npx)")
+	delayExit := flag.Duration("delay-exit", 0, "daemonize: wait this long before exiting")
 	flag.Parse()
 	time.Sleep(*delay)
 	fmt.Fprintf(os.Stderr, "hostile: mode %s pid %d\n", *mode, os.Getpid())
@@ -54,6 +60,15 @@ func main() {
 				select {}
 			}
 		}
+	case "daemonize":
+		cmd := exec.Command(os.Args[0], "-mode", "sleeper")
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		if err := cmd.Start(); err != nil {
+			os.Exit(4)
+		}
+		fmt.Println(cmd.Process.Pid)
+		time.Sleep(*delayExit)
+		os.Exit(0)
 	case "exit-early":
 		fmt.Fprintln(os.Stderr, "hostile: fatal: cannot start (this is on purpose)")
 		os.Exit(3)
@@ -70,6 +85,33 @@ func main() {
 		}
 		grandchild = cmd.Process.Pid
 		fmt.Fprintf(os.Stderr, "hostile: grandchild pid %d\n", grandchild)
+	}
+	switch *mode {
+	case "escapee":
+		cmd := exec.Command(os.Args[0], "-mode", "sleeper")
+		cmd.Stderr = os.Stderr
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		if err := cmd.Start(); err != nil {
+			fmt.Fprintln(os.Stderr, "hostile: cannot start grandchild:", err)
+			os.Exit(4)
+		}
+		grandchild = cmd.Process.Pid
+	case "daemon":
+		// The child prints the orphan's pid and exits after -delay-exit,
+		// while this server serves.
+		cmd := exec.Command(os.Args[0], "-mode", "daemonize", "-delay-exit", delayExit.String())
+		out, err := cmd.StdoutPipe()
+		if err == nil {
+			err = cmd.Start()
+		}
+		if err == nil {
+			_, err = fmt.Fscan(out, &grandchild)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "hostile: cannot daemonize:", err)
+			os.Exit(4)
+		}
+		go func() { _ = cmd.Wait() }()
 	}
 	s := newServer(*mode, grandchild)
 	err := s.Run(context.Background(), &mcp.StdioTransport{})
@@ -253,6 +295,18 @@ func newServer(mode string, grandchild int) *mcp.Server {
 	s.AddTool(&mcp.Tool{Name: "grandchild_pid", Description: "the pid of the grandchild", InputSchema: obj(nil), Annotations: readOnly},
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return text(fmt.Sprint(st.grandchild)), nil
+		})
+	s.AddTool(&mcp.Tool{Name: "deep", Description: "structured content nested levels deep", InputSchema: obj(map[string]*jsonschema.Schema{"levels": itg}, "levels")},
+		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			var in struct{ Levels int }
+			_ = jsonUnmarshal(req.Params.Arguments, &in)
+			var v any = "bottom"
+			for range in.Levels {
+				v = []any{v}
+			}
+			res := text("deep")
+			res.StructuredContent = v
+			return res, nil
 		})
 	// A tool relavium must skip: a control character in a property name
 	// (a semantic field).
