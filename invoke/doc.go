@@ -17,8 +17,14 @@
 // the same binary — `relavium <path> --json --project=<dir> <flags> -- <args>`,
 // no shell, own process group, no stdin — and returns exactly one JSON
 // document: the child's envelope, a confirmation, or a refusal (E420–E426,
-// E432; E450 and E460 come from the child). Every non-read run and every
-// refusal is appended to <home>/logs/machine-audit.jsonl. A command whose
+// E432; E450 and E460 come from the child). Every confirmation is a
+// server-issued nonce, single use, expiring after 10 minutes, bound to the
+// MCP session (and bearer token) that received it, to the tool and to the
+// exact request (nonce.go); a plan id never confirms by itself. On sse/http
+// at most MaxSessions sessions live, idle ones close after 5 minutes and the
+// least recently used idle one makes room for a new one (serve_sessions.go;
+// E427 when all are busy). Every non-read run and every refusal is appended
+// to <home>/logs/machine-audit.jsonl. A command whose
 // effective side effect is not read holds the project operation lock while
 // it runs (oplock.go), typed or invoked alike. relavium has no plugins, so
 // `argv` is offered only for a leaf whose registry row sets Argv (none

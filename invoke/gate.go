@@ -3,9 +3,12 @@ package invoke
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 
@@ -19,7 +22,7 @@ const (
 	CodeNotExposed      = "E421" // refused by the exposure rules, the gate or the audit check
 	CodeNoDocument      = "E422" // the child did not print exactly one JSON object
 	CodeTimeout         = "E423" // the child timed out or the request was cancelled
-	CodeBadConfirm      = "E424" // a reused, expired, unknown or mismatched confirm nonce
+	CodeBadConfirm      = "E424" // a reused, expired, unknown or mismatched confirmation (another session, tool or request)
 	CodeInvokerFlag     = "E425" // the request set a consent, plan or plan-id flag
 	CodeToken           = "E426" // machine token or bind problem on sse/http
 	CodeNoSuchCommand   = "E432" // no command at that path
@@ -33,7 +36,10 @@ const (
 )
 
 // Confirmation is the data of a confirmation envelope (a success envelope:
-// nothing has changed yet). Resend the identical request with Confirm.
+// nothing has changed yet). Resend the identical request, through the same
+// tool and in the same session, with Confirm: a server-issued nonce, single
+// use, valid for NonceTTL. For kind plan, PlanID names the plan it confirms
+// (for review; it confirms nothing by itself).
 type Confirmation struct {
 	ConfirmationRequired bool            `json:"confirmation_required"`
 	Kind                 string          `json:"kind"`
@@ -41,6 +47,7 @@ type Confirmation struct {
 	SideEffect           SideEffect      `json:"side_effect"`
 	Reason               string          `json:"reason"`
 	Plan                 json.RawMessage `json:"plan"`
+	PlanID               string          `json:"plan_id,omitempty"`
 }
 
 // Result is the outcome of one machine request: always exactly one JSON
@@ -79,7 +86,7 @@ type Invoker struct {
 	Project string   // absolute project directory: the child's cwd
 	Environ []string // the server's environment; the child's base
 	Timeout time.Duration
-	Nonces  *NonceStore // nil: every remote/destructive request without a plan form is E421
+	Nonces  *NonceStore // nil: every request that needs a confirmation is E421
 	Audit   *AuditLog   // nil: every non-read run is E421
 	Stderr  io.Writer   // one line per failed audit write
 	Now     func() time.Time
@@ -90,6 +97,15 @@ type Options struct {
 	// Gates, when set, answers a plan's gates instead of returning a kind
 	// plan confirmation for a write whose plan requires confirmation.
 	Gates GateFunc
+	// Session names who carries the request: the MCP session and, on sse and
+	// http, the bearer identity it was opened with (never a secret). Every
+	// confirmation is bound to it. Empty: the request can neither get nor
+	// spend a confirmation (E421).
+	Session string
+	// Tool is the MCP tool that carries the request: a confirmation is good
+	// only through the tool it was issued by (a workflow tool's confirmation
+	// does not confirm relavium-run, nor the reverse).
+	Tool string
 }
 
 func (iv *Invoker) now() time.Time {
@@ -200,29 +216,54 @@ func (iv *Invoker) invokeParsed(ctx context.Context, c *call, req *Request, opts
 			return c.refuse(badRequest("this request needs no confirmation; send it without confirm"))
 		}
 		return c.exec(ctx, argvPlan{}, true)
-	case iv.Nonces == nil:
-		return c.refuse(notExposed(c.cmd, "this server has no confirmation store"))
 	case req.Confirm == "":
-		nonce, err := iv.Nonces.Issue(fullDigest(c.path, req))
-		if err != nil {
-			return c.refuse(&Error{ErrCode: CodeNotExposed, Msg: "cannot issue a confirmation", Cause: err})
-		}
-		return c.confirmation(KindRequest, nonce, nil)
+		return c.confirmation(opts, KindRequest, "", nil)
 	default:
-		if !iv.Nonces.Spend(req.Confirm, fullDigest(c.path, req)) {
-			return c.refuse(&Error{ErrCode: CodeBadConfirm, Exit: ExitUsage,
-				Msg: "confirm is not a live confirmation of this server for this identical request (reused, expired, unknown or a different request); send the request without confirm to start again"})
+		if _, ok := c.spend(opts); !ok {
+			return c.badConfirm()
 		}
 		return c.exec(ctx, argvPlan{consent: true}, true)
 	}
 }
 
-// planGate is the gate of a command with a plan form.
+// bindDigest is what a confirmation is bound to besides its session: the
+// tool that carries the request and the full, unredacted request (confirm
+// left out), so another tool, another argument or another secret value is
+// another request.
+func (c *call) bindDigest(opts Options) [32]byte {
+	req := fullDigest(c.path, c.req)
+	return sha256.Sum256([]byte(strconv.Quote(opts.Tool) + "\n" + hex.EncodeToString(req[:])))
+}
+
+// spend spends the request's confirm value; false for anything that is not a
+// live confirmation issued to this session, through this tool, for this
+// identical request.
+func (c *call) spend(opts Options) (Grant, bool) {
+	if c.iv.Nonces == nil || opts.Session == "" {
+		return Grant{}, false
+	}
+	return c.iv.Nonces.Spend(c.req.Confirm, opts.Session, c.bindDigest(opts))
+}
+
+// badConfirm is E424.
+func (c *call) badConfirm() Result {
+	return c.refuse(&Error{ErrCode: CodeBadConfirm, Exit: ExitUsage,
+		Msg: "confirm is not a live confirmation of this server for this identical request in this session through this tool " +
+			"(reused, expired, unknown, issued to another session or tool, or a different request); send the request without confirm to start again"})
+}
+
+// planGate is the gate of a command with a plan form. What confirms a plan
+// is never its plan id (anyone who saw it could replay it): it is a nonce
+// bound to the plan id, spent once.
 func (c *call) planGate(ctx context.Context, opts Options) Result {
 	remote := c.side == Remote || c.side == Destructive
 	if c.req.Confirm != "" {
+		g, ok := c.spend(opts)
+		if !ok {
+			return c.badConfirm()
+		}
 		if opts.Gates == nil {
-			return c.exec(ctx, argvPlan{consent: true, planID: c.req.Confirm}, true)
+			return c.exec(ctx, argvPlan{consent: true, planID: g.PlanID}, true)
 		}
 		// Re-plan to put the gates to the client; when the plan moved, the
 		// run is refused by the child (E450) and comes back unchanged.
@@ -230,10 +271,16 @@ func (c *call) planGate(ctx context.Context, opts Options) Result {
 		if !ok {
 			return res
 		}
-		if planID != c.req.Confirm {
-			return c.exec(ctx, argvPlan{consent: true, planID: c.req.Confirm}, true)
+		if planID != g.PlanID {
+			return c.exec(ctx, argvPlan{consent: true, planID: g.PlanID}, true)
 		}
-		return c.answerGates(ctx, opts, plan, c.req.Confirm)
+		res = c.answerGates(ctx, opts, plan, g.PlanID)
+		if res.Pending {
+			// Nothing ran: the client answers the gates and resends this
+			// very call, which spends the confirmation then.
+			c.iv.Nonces.Reinstate(c.req.Confirm, g)
+		}
+		return res
 	}
 	plan, planID, needs, res, ok := c.plan(ctx)
 	if !ok {
@@ -241,11 +288,11 @@ func (c *call) planGate(ctx context.Context, opts Options) Result {
 	}
 	switch {
 	case remote:
-		return c.confirmation(KindPlan, planID, plan)
+		return c.confirmation(opts, KindPlan, planID, plan)
 	case needs && opts.Gates != nil:
 		return c.answerGates(ctx, opts, plan, planID)
 	case needs:
-		return c.confirmation(KindPlan, planID, plan)
+		return c.confirmation(opts, KindPlan, planID, plan)
 	}
 	return c.exec(ctx, argvPlan{planID: planID}, true)
 }
@@ -297,16 +344,30 @@ func (c *call) plan(ctx context.Context) (plan json.RawMessage, planID string, n
 	return env.Data, *data.PlanID, *data.RequiresConfirmation, Result{}, true
 }
 
-// confirmation returns a confirmation envelope; nothing ran.
-func (c *call) confirmation(kind, confirm string, plan json.RawMessage) Result {
+// confirmation issues a confirmation (a nonce bound to this session, this
+// tool, this request and, for kind plan, the plan id) and returns its
+// envelope; nothing ran. A server without a confirmation store, or a request
+// that arrived outside any session, gets E421 instead.
+func (c *call) confirmation(opts Options, kind, planID string, plan json.RawMessage) Result {
+	if c.iv.Nonces == nil {
+		return c.refuse(notExposed(c.cmd, "this server has no confirmation store"))
+	}
+	if opts.Session == "" {
+		return c.refuse(notExposed(c.cmd, "the request reached the invoker outside an MCP session, so there is no session to bind its confirmation to"))
+	}
+	nonce, err := c.iv.Nonces.Issue(opts.Session, c.bindDigest(opts), planID)
+	if err != nil {
+		return c.refuse(&Error{ErrCode: CodeNotExposed, Msg: "cannot issue a confirmation", Cause: err})
+	}
 	if plan == nil {
 		plan = json.RawMessage("null")
 	}
-	reason := fmt.Sprintf("%q is %s: send the identical request again with \"confirm\": \"<confirm>\" to run it", c.path, c.side)
+	once := fmt.Sprintf("it is good once, in this session, through this tool, for %s", NonceTTL)
+	reason := fmt.Sprintf("%q is %s: send the identical request again with \"confirm\": \"<confirm>\" to run it (%s)", c.path, c.side, once)
 	if kind == KindPlan {
-		reason = fmt.Sprintf("%q (%s) needs the plan confirmed: review plan, then send the identical request again with \"confirm\" set to its plan id", c.path, c.side)
+		reason = fmt.Sprintf("%q (%s) needs plan %s confirmed: review plan, then send the identical request again with \"confirm\" set to this confirmation's confirm value, not the plan id (%s)", c.path, c.side, planID, once)
 	}
-	conf := &Confirmation{ConfirmationRequired: true, Kind: kind, Confirm: confirm, SideEffect: c.side, Reason: reason, Plan: plan}
+	conf := &Confirmation{ConfirmationRequired: true, Kind: kind, Confirm: nonce, SideEffect: c.side, Reason: reason, Plan: plan, PlanID: planID}
 	env, _ := json.Marshal(Envelope{OK: true, Data: conf})
 	k := kind
 	c.audit(DecisionConfirmation, &k, nil, nil)

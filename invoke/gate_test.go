@@ -26,8 +26,15 @@ func stubMarkLines(t *testing.T, path string) []string {
 	return strings.Split(strings.TrimSpace(string(b)), "\n")
 }
 
+// stubSession is the session binding of the stub invocations.
+var stubSession = Options{Session: "session:test bearer:test", Tool: "relavium-stub"}
+
 func invokeStub(iv *Invoker, path, req string) Result {
-	return iv.Invoke(context.Background(), TransportMCPHTTP, strings.Fields(path), []byte(req), Options{})
+	return invokeStubAs(iv, stubSession, path, req)
+}
+
+func invokeStubAs(iv *Invoker, opts Options, path, req string) Result {
+	return iv.Invoke(context.Background(), TransportMCPHTTP, strings.Fields(path), []byte(req), opts)
 }
 
 // alive reports whether pid is a live (not zombie) process.
@@ -79,6 +86,8 @@ func TestInvokerHardening(t *testing.T) {
 		noStore := *iv.Invoker
 		noStore.Nonces = nil
 		wantMachineCode(t, invokeStub(&noStore, "stub remote", `{"args":["t"]}`), CodeNotExposed)
+		// outside any session there is nothing to bind a confirmation to
+		wantMachineCode(t, invokeStubAs(iv.Invoker, Options{Tool: "relavium-stub"}, "stub remote", `{"args":["t"]}`), CodeNotExposed)
 		noAudit := *iv.Invoker
 		noAudit.Audit = nil
 		wantMachineCode(t, invokeStub(&noAudit, "stub write", `{}`), CodeNotExposed)
@@ -211,6 +220,13 @@ func TestInvokerHardening(t *testing.T) {
 		wantMachineCode(t, invokeStub(iv.Invoker, "stub remote", `{"args":["prod"],"flags":{"token":"t0k3n-value"},"confirm":"`+res.Confirm.Confirm+`"}`), CodeBadConfirm)
 		// the request id is public, never a confirmation
 		wantMachineCode(t, invokeStub(iv.Invoker, "stub remote", `{"args":["prod"],"confirm":"`+res.RequestID+`"}`), CodeBadConfirm)
+		// another session, or the same session through another tool: refused, and the nonce is spent
+		for _, as := range []Options{{Session: "session:other bearer:test", Tool: stubSession.Tool}, {Session: stubSession.Session, Tool: "relavium-other"}} {
+			res = invokeStub(iv.Invoker, "stub remote", req)
+			withConfirm := `{"args":["prod"],"flags":{"token":"t0k3n-value"},"confirm":"` + res.Confirm.Confirm + `"}`
+			wantMachineCode(t, invokeStubAs(iv.Invoker, as, "stub remote", withConfirm), CodeBadConfirm)
+			wantMachineCode(t, invokeStub(iv.Invoker, "stub remote", withConfirm), CodeBadConfirm)
+		}
 		// expiry
 		clk := &nonceClock{t: time.Now()}
 		iv.Nonces = NewNonceStore(clk.now)
@@ -253,19 +269,32 @@ func TestInvokerHardening(t *testing.T) {
 		planID := strings.Repeat("ab", 32)
 		iv := newStubInvoker(t, stub, "plan", "STUB_MARK="+mark, "STUB_PLAN_ID="+planID, "STUB_REQUIRES=true")
 		res := invokeStub(iv.Invoker, "stub plan", `{"args":["w"]}`)
-		if res.Confirm == nil || res.Confirm.Kind != KindPlan || res.Confirm.Confirm != planID || !strings.Contains(string(res.Confirm.Plan), `"steps":["a","b"]`) {
-			t.Fatalf("want a plan confirmation, got %s", res.Envelope)
+		if res.Confirm == nil || res.Confirm.Kind != KindPlan || res.Confirm.PlanID != planID || !isConfirmValue(res.Confirm.Confirm) ||
+			res.Confirm.Confirm == planID || !strings.Contains(string(res.Confirm.Plan), `"steps":["a","b"]`) {
+			t.Fatalf("want a plan confirmation (plan id for review, a nonce to confirm), got %s", res.Envelope)
 		}
-		moved := invokeStub(iv.Invoker, "stub plan", `{"args":["w"],"confirm":"`+strings.Repeat("cd", 32)+`"}`)
-		if string(moved.Envelope) != `{"ok":false,"error":{"code":"E450","message":"the plan moved","cause":null}}` || *moved.ExitCode != 1 {
-			t.Fatalf("the child's E450 must come back unchanged: %s", moved.Envelope)
-		}
-		ok := invokeStub(iv.Invoker, "stub plan", `{"args":["w"],"confirm":"`+planID+`"}`)
+		// the plan id is for review: it confirms nothing
+		wantMachineCode(t, invokeStub(iv.Invoker, "stub plan", `{"args":["w"],"confirm":"`+planID+`"}`), CodeBadConfirm)
+		ok := invokeStub(iv.Invoker, "stub plan", `{"args":["w"],"confirm":"`+res.Confirm.Confirm+`"}`)
 		if !ok.OK {
 			t.Fatalf("confirmed plan: %s", ok.Envelope)
 		}
+		// the same value a second time: refused, nothing runs
+		wantMachineCode(t, invokeStub(iv.Invoker, "stub plan", `{"args":["w"],"confirm":"`+res.Confirm.Confirm+`"}`), CodeBadConfirm)
+		// changed arguments
+		res = invokeStub(iv.Invoker, "stub plan", `{"args":["w"]}`)
+		wantMachineCode(t, invokeStub(iv.Invoker, "stub plan", `{"args":["x"],"confirm":"`+res.Confirm.Confirm+`"}`), CodeBadConfirm)
+		// the plan moved between the confirmation and the run: the child's E450, unchanged
+		res = invokeStub(iv.Invoker, "stub plan", `{"args":["w"]}`)
+		moved := *iv.Invoker
+		moved.Environ = append(append([]string(nil), iv.Environ...), "STUB_PLAN_ID="+strings.Repeat("cd", 32))
+		got := invokeStub(&moved, "stub plan", `{"args":["w"],"confirm":"`+res.Confirm.Confirm+`"}`)
+		if string(got.Envelope) != `{"ok":false,"error":{"code":"E450","message":"the plan moved","cause":null}}` || *got.ExitCode != 1 {
+			t.Fatalf("the child's E450 must come back unchanged: %s", got.Envelope)
+		}
 		lines := stubMarkLines(t, mark)
-		if len(lines) != 3 || !strings.HasSuffix(lines[0], "--plan=true -- w") || !strings.HasSuffix(lines[2], "--plan-id="+planID+" --yes=true -- w") {
+		if len(lines) != 5 || !strings.HasSuffix(lines[0], "--plan=true -- w") || !strings.HasSuffix(lines[1], "--plan-id="+planID+" --yes=true -- w") ||
+			!strings.HasSuffix(lines[4], "--plan-id="+planID+" --yes=true -- w") {
 			t.Fatalf("children %q", lines)
 		}
 	})
@@ -294,7 +323,9 @@ func TestInvokerHardening(t *testing.T) {
 		planID := strings.Repeat("12", 32)
 		iv := newStubInvoker(t, stub, "plan", "STUB_MARK="+mark, "STUB_PLAN_ID="+planID, "STUB_REQUIRES=true")
 		ask := func(a GateAnswer) Options {
-			return Options{Gates: func(context.Context, json.RawMessage) (GateAnswer, error) { return a, nil }}
+			o := stubSession
+			o.Gates = func(context.Context, json.RawMessage) (GateAnswer, error) { return a, nil }
+			return o
 		}
 		call := func(a GateAnswer) Result {
 			return iv.Invoke(context.Background(), TransportMCPStdio, []string{"stub", "plan"}, []byte(`{"args":["w"]}`), ask(a))

@@ -153,10 +153,18 @@ func exerciseServer(t *testing.T, f *serveFixture, cs *mcp.ClientSession, e *eli
 	if !strings.Contains(string(env.Data), `"outputs":{"target":"prod-db"}`) || !strings.Contains(e.lastMsg.Load().(string), "Wipe prod-db?") {
 		t.Fatalf("run data %s, asked %q", env.Data, e.lastMsg.Load())
 	}
-	// a confirmed plan for other inputs is the child's E450, unchanged
-	res, env = callTool(t, cs, "relavium_wipe", map[string]any{"target": "other", "confirm": c.Confirm})
-	if !res.IsError || env.Error.Code != engine.CodePlanChanged {
-		t.Fatalf("moved plan: %+v", env)
+	if c.PlanID == "" || c.Confirm == c.PlanID || !strings.Contains(string(c.Plan), c.PlanID) {
+		t.Fatalf("the plan id is kept for review and is not what confirms: %+v", c)
+	}
+	// the same value again, or for other inputs: E424, nothing runs
+	for _, args := range []map[string]any{{"target": "prod-db", "confirm": c.Confirm}, {"target": "other", "confirm": c.Confirm}} {
+		if res, env = callTool(t, cs, "relavium_wipe", args); !res.IsError || env.Error.Code != CodeBadConfirm {
+			t.Fatalf("replayed confirmation: %+v", env)
+		}
+	}
+	// nor is the plan id a confirmation
+	if res, env = callTool(t, cs, "relavium_wipe", map[string]any{"target": "prod-db", "confirm": c.PlanID}); !res.IsError || env.Error.Code != CodeBadConfirm {
+		t.Fatalf("plan id as confirm: %+v", env)
 	}
 
 	// a write workflow whose gate the client declines: the run is cancelled, nothing ran
@@ -193,7 +201,7 @@ func exerciseServer(t *testing.T, f *serveFixture, cs *mcp.ClientSession, e *eli
 		decisions = append(decisions, r["command"].(string)+"/"+r["decision"].(string)+"/"+k+"/"+code)
 	}
 	joined := strings.Join(decisions, " ")
-	for _, want := range []string{"run/confirmation_required/plan/", "run/run/plan/", "run/refused//" + engine.CodeGateRefused,
+	for _, want := range []string{"run/confirmation_required/plan/", "run/run/plan/", "run/refused//" + engine.CodeGateRefused, "run/refused//" + CodeBadConfirm,
 		"mcp call/confirmation_required/request/", "mcp call/run/request/", "mcp call/refused//" + CodeBadConfirm, "version/refused//" + CodeInvalidRequest} {
 		if !strings.Contains(joined, want) {
 			t.Errorf("audit lacks %s: %s", want, joined)

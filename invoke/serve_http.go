@@ -58,7 +58,8 @@ func checkBind(host string, allowed []string, configured *Token, home string) er
 // checks against DNS rebinding (403), then the body read under the read
 // timeout and capped at MaxBodyBytes (413), after which the read deadline is
 // cleared so long responses (SSE streams, long tool calls) are not cut.
-// Headers, bodies and tokens are never logged.
+// Headers, bodies and tokens are never logged. A request that passes
+// carries the token's identity (withPrincipal) for the sessions it opens.
 type httpGuard struct {
 	token   *Token
 	allowed []string // extra host names (lowercase) besides loopback
@@ -96,7 +97,7 @@ func (g *httpGuard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		r.Body = io.NopCloser(bytes.NewReader(body))
 	}
 	_ = rc.SetReadDeadline(time.Time{})
-	g.next.ServeHTTP(w, r)
+	g.next.ServeHTTP(w, withPrincipal(r, g.token.id))
 }
 
 func hostOnly(hostport string) string {

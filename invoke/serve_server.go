@@ -21,23 +21,22 @@ type ServeConfig struct {
 	Timeout      time.Duration
 }
 
-// sessionIdleTimeout closes an HTTP session nobody has used for this long.
-const sessionIdleTimeout = 30 * time.Minute
-
 // newServer builds the MCP server: one tool per exposed command and one per
-// mcp_call workflow, each running through iv.
-func newServer(iv *Invoker, version string, transport Transport, life *serveLife) (*mcp.Server, error) {
+// mcp_call workflow, each running through iv, with the session table that
+// tracks (and on sse/http caps) its sessions.
+func newServer(iv *Invoker, version string, transport Transport, life *serveLife) (*mcp.Server, *sessionTable, error) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "relavium", Title: "relavium", Version: version}, &mcp.ServerOptions{
 		Instructions: "relavium's own commands (tools relavium-<command>) and the project's mcp_call workflows " +
 			"(tools relavium_<id>). Every result is one JSON envelope {ok, data|error}. A write, remote or destructive " +
 			"request may first return data.confirmation_required: review it and send the identical call again with confirm.",
 	})
-	s.AddReceivingMiddleware(life.middleware)
+	sessions := newSessionTable(s, iv.Nonces, iv.Now)
+	s.AddReceivingMiddleware(life.middleware, sessions.middleware)
 	addCommandTools(s, iv, transport)
 	if _, err := addWorkflowTools(s, iv, transport); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return s, nil
+	return s, sessions, nil
 }
 
 // Serve runs the MCP server on cfg's transport until ctx ends (or, on
@@ -46,7 +45,7 @@ func Serve(ctx context.Context, env *Env, iv *Invoker, cfg ServeConfig) error {
 	transport := transportOf(cfg.Transport)
 	life := newServeLife(ctx)
 	defer life.wait(callWaitLimit) // no call's child outlives the server
-	s, err := newServer(iv, env.Version, transport, life)
+	s, sessions, err := newServer(iv, env.Version, transport, life)
 	if err != nil {
 		return err
 	}
@@ -80,9 +79,27 @@ func Serve(ctx context.Context, env *Env, iv *Invoker, cfg ServeConfig) error {
 	if !IsLoopbackHost(cfg.Host) {
 		fmt.Fprintln(env.Stderr, "relavium mcp serve: warning: the bearer token crosses the network over cleartext HTTP; put a TLS terminator in front of this server")
 	}
-	// httpGuard owns the Host check (loopback names plus --allowed-host), so
-	// the SDK's own loopback-only Host check is off: it would refuse an
-	// allowed host on a loopback bind (a TLS terminator in front).
+	h, mountPath := httpHandler(s, sessions, iv, cfg, token)
+	srv := newHTTPServer(h)
+	sctx, stopSweep := context.WithCancel(ctx)
+	defer stopSweep()
+	go sessions.sweepEvery(sctx, sessionSweepEvery)
+	fmt.Fprintf(env.Stderr, "relavium mcp serve: listening on http://%s%s (%s transport; %s)\n",
+		ln.Addr().String(), mountPath, cfg.Transport, token.Describe())
+	err = serveHTTP(ctx, srv, ln)
+	life.wait(callWaitLimit)
+	closeSessions(s)
+	return err
+}
+
+// httpHandler is the whole HTTP side of the sse and http transports: the
+// guard (bearer, Host, Origin, body cap), the session
+// table's admission, then the SDK handler, mounted at /mcp (http) or /sse.
+//
+// httpGuard owns the Host check (loopback names plus --allowed-host), so
+// the SDK's own loopback-only Host check is off: it would refuse an allowed
+// host on a loopback bind (a TLS terminator in front).
+func httpHandler(s *mcp.Server, sessions *sessionTable, iv *Invoker, cfg ServeConfig, token *Token) (http.Handler, string) {
 	var h http.Handler
 	mountPath := "/mcp"
 	if cfg.Transport == "sse" {
@@ -94,21 +111,14 @@ func Serve(ctx context.Context, env *Env, iv *Invoker, cfg ServeConfig) error {
 	} else {
 		h = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{
 			MaxRequestBodyBytes:        MaxBodyBytes,
-			SessionTimeout:             sessionIdleTimeout,
+			SessionTimeout:             SessionIdleTimeout,
 			DisableLocalhostProtection: true,
 		})
 	}
 	mux := http.NewServeMux()
-	mux.Handle(mountPath, h)
-	var allowed []string
-	allowed = append(allowed, cfg.AllowedHosts...)
-	srv := newHTTPServer(&httpGuard{token: token, allowed: allowed, next: mux})
-	fmt.Fprintf(env.Stderr, "relavium mcp serve: listening on http://%s%s (%s transport; %s)\n",
-		ln.Addr().String(), mountPath, cfg.Transport, token.Describe())
-	err = serveHTTP(ctx, srv, ln)
-	life.wait(callWaitLimit)
-	closeSessions(s)
-	return err
+	mux.Handle(mountPath, sessions.handler(h, cfg.Transport == "sse", nil))
+	allowed := append([]string(nil), cfg.AllowedHosts...)
+	return &httpGuard{token: token, allowed: allowed, next: mux}, mountPath
 }
 
 // closeSessions ends every session still open when the server stops.

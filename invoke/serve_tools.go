@@ -57,7 +57,7 @@ func commandTool(t *Table, cmd *Command) *mcp.Tool {
 	se := toolSideEffect(cmd)
 	desc := cmd.Summary + ". Runs `relavium " + cmd.Name() + " --json` and returns its envelope ({ok, data|error})."
 	if cmd.Confirm != nil && se != Read {
-		desc += " A " + string(se) + " request first returns data.confirmation_required with a confirm value: review it, then send the identical request again with \"confirm\" set to it."
+		desc += " A " + string(se) + " request first returns data.confirmation_required with a confirm value: review it, then send the identical request again, in the same session, with \"confirm\" set to it (good once, for 10 minutes)."
 	}
 	return &mcp.Tool{
 		Name:        CommandToolName(cmd),
@@ -93,9 +93,10 @@ func transportOf(flag string) Transport {
 // addCommandTools publishes every exposed command.
 func addCommandTools(s *mcp.Server, iv *Invoker, transport Transport) {
 	for _, cmd := range Exposed(iv.Table) {
-		path := cmd.Path
-		s.AddTool(commandTool(iv.Table, cmd), func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return toolResult(iv.Invoke(ctx, transport, path, req.Params.Arguments, Options{})), nil
+		path, tool := cmd.Path, commandTool(iv.Table, cmd)
+		s.AddTool(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			opts := Options{Session: sessionBinding(ctx), Tool: tool.Name}
+			return toolResult(iv.Invoke(ctx, transport, path, req.Params.Arguments, opts)), nil
 		})
 	}
 }

@@ -48,7 +48,7 @@ func workflowTool(w *engine.Workflow) (*mcp.Tool, error) {
 		schema["properties"] = props
 	}
 	props[engine.ReservedInputName] = map[string]any{"type": "string", "pattern": confirmPattern,
-		"description": "the confirm value (plan id) of a confirmation this server returned for the identical call"}
+		"description": "the confirm value of a confirmation this server returned for the identical call in this session (not the plan id; good once, for 10 minutes)"}
 	se := SideEffect(w.SideEffect)
 	desc := w.Description
 	if desc == "" {
@@ -59,7 +59,7 @@ func workflowTool(w *engine.Workflow) (*mcp.Tool, error) {
 		desc += " Its gates are put to you as elicitation requests; declining cancels the run."
 	}
 	if se == Remote || se == Destructive {
-		desc += " The first call returns data.confirmation_required with the plan: call again with \"confirm\" set to its plan id."
+		desc += " The first call returns data.confirmation_required with the plan: review it, then call again in the same session with \"confirm\" set to its confirm value (good once, for 10 minutes)."
 	}
 	return &mcp.Tool{
 		Name:        WorkflowToolName(w.ID),
@@ -113,7 +113,7 @@ func callWorkflow(ctx context.Context, iv *Invoker, transport Transport, id stri
 	if err != nil {
 		return toolResult(iv.Refuse(transport, path, &Request{Args: []string{id}}, err))
 	}
-	var opts Options
+	opts := Options{Session: sessionBinding(ctx), Tool: WorkflowToolName(id)}
 	var ask mcp.InputRequestMap
 	if caps := req.ClientCapabilities(); caps != nil && caps.Elicitation != nil {
 		opts.Gates = func(ctx context.Context, plan json.RawMessage) (GateAnswer, error) {

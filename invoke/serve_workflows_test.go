@@ -110,20 +110,22 @@ func TestReadWorkflowOverTheMachineSurface(t *testing.T) {
 	ctx := context.Background()
 	req := &Request{Args: []string{"peek"}, Flags: map[string]FlagValue{"input": {Kind: KindList, List: []string{"target=x"}}}}
 
-	res := iv.InvokeRequest(ctx, TransportMCPStdio, []string{"run"}, req, Options{})
+	as := Options{Session: "session:test bearer:", Tool: WorkflowToolName("peek")}
+	res := iv.InvokeRequest(ctx, TransportMCPStdio, []string{"run"}, req, as)
 	if res.Confirm == nil || res.Confirm.Kind != KindPlan || res.Confirm.SideEffect != Read || res.ExitCode != nil {
 		t.Fatalf("a gated read workflow: want a kind plan confirmation of a read, got %s", res.Envelope)
 	}
 	confirmed := req.Clone()
 	confirmed.Confirm = res.Confirm.Confirm
-	if run := iv.InvokeRequest(ctx, TransportMCPStdio, []string{"run"}, confirmed, Options{}); !run.OK || run.ExitCode == nil || *run.ExitCode != 0 {
+	if run := iv.InvokeRequest(ctx, TransportMCPStdio, []string{"run"}, confirmed, as); !run.OK || run.ExitCode == nil || *run.ExitCode != 0 {
 		t.Fatalf("confirmed read run: %s", run.Envelope)
 	}
 
 	iv.Audit = nil // a read needs no audit log
 	asked := 0
 	gates := func(context.Context, json.RawMessage) (GateAnswer, error) { asked++; return GateApproved, nil }
-	if run := iv.InvokeRequest(ctx, TransportMCPStdio, []string{"run"}, req, Options{Gates: gates}); !run.OK || asked != 1 ||
+	as.Gates = gates
+	if run := iv.InvokeRequest(ctx, TransportMCPStdio, []string{"run"}, req, as); !run.OK || asked != 1 ||
 		!strings.Contains(string(run.Envelope), `"outputs":{"target":"x"}`) {
 		t.Fatalf("gates answered by the client (asked %d): %s", asked, run.Envelope)
 	}

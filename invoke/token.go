@@ -36,6 +36,10 @@ type Token struct {
 	Source string
 	Path   string // the file, for source file and generated
 	sum    [32]byte
+	// id names this token as a bearer identity inside the process (sessions
+	// and confirmations are bound to it): random, never derived from the
+	// value, never printed.
+	id string
 }
 
 // Describe says where the token is, for the serve banner: never the value.
@@ -50,7 +54,9 @@ func (t *Token) Describe() string {
 }
 
 func newToken(source, path, value string) *Token {
-	return &Token{Source: source, Path: path, sum: sha256.Sum256([]byte(value))}
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return &Token{Source: source, Path: path, sum: sha256.Sum256([]byte(value)), id: hex.EncodeToString(b[:])}
 }
 
 // Check compares a presented value with the token. Both sides are hashed
