@@ -23,8 +23,9 @@
 // exact request (nonce.go); a plan id never confirms by itself. On sse/http
 // at most MaxSessions sessions live, idle ones close after 5 minutes and the
 // least recently used idle one makes room for a new one (serve_sessions.go;
-// E427 when all are busy). Every non-read run and every refusal is appended
-// to <home>/logs/machine-audit.jsonl. A command whose
+// E427 when all are busy). Every non-read run and every refusal, the HTTP
+// layer's 401/403/413/503 included, is appended to
+// <home>/logs/machine-audit.jsonl. A command whose
 // effective side effect is not read holds the project operation lock while
 // it runs (oplock.go), typed or invoked alike. relavium has no plugins, so
 // `argv` is offered only for a leaf whose registry row sets Argv (none

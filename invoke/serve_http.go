@@ -53,32 +53,48 @@ func checkBind(host string, allowed []string, configured *Token, home string) er
 	return nil
 }
 
+// HTTP refusal codes of `mcp serve` (besides E426 for a missing or wrong
+// bearer token): what the audit log records for a 403 and a 413.
+const (
+	CodeForbiddenHost = "E433" // Host or Origin is not a name this server is reachable under (403)
+	CodeBodyTooLarge  = "E434" // an HTTP request body over MaxBodyBytes (413)
+)
+
 // httpGuard fronts the MCP handler: bearer check first (401 with
 // WWW-Authenticate before any body byte is read), then Host and Origin
 // checks against DNS rebinding (403), then the body read under the read
 // timeout and capped at MaxBodyBytes (413), after which the read deadline is
 // cleared so long responses (SSE streams, long tool calls) are not cut.
-// Headers, bodies and tokens are never logged. A request that passes
-// carries the token's identity (withPrincipal) for the sessions it opens.
+// Every refusal is reported to refused (the audit log); headers, bodies and
+// tokens are never logged. A request that passes carries the token's
+// identity (withPrincipal) for the sessions it opens.
 type httpGuard struct {
 	token   *Token
 	allowed []string // extra host names (lowercase) besides loopback
 	next    http.Handler
+	refused func(r *http.Request, err *Error) // nil: not reported
+}
+
+func (g *httpGuard) refuse(w http.ResponseWriter, r *http.Request, status int, code, msg string) {
+	if g.refused != nil {
+		g.refused(r, &Error{ErrCode: code, Msg: msg, Exit: ExitUsage})
+	}
+	http.Error(w, msg, status)
 }
 
 func (g *httpGuard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !g.token.CheckRequest(r) {
 		w.Header().Set("WWW-Authenticate", tokenRealm)
 		w.Header().Set("Connection", "close")
-		http.Error(w, "unauthorized", http.StatusUnauthorized)
+		g.refuse(w, r, http.StatusUnauthorized, CodeToken, "unauthorized")
 		return
 	}
 	if !g.hostAllowed(hostOnly(r.Host)) {
-		http.Error(w, "forbidden: Host is not a name this server is reachable under", http.StatusForbidden)
+		g.refuse(w, r, http.StatusForbidden, CodeForbiddenHost, "forbidden: Host is not a name this server is reachable under")
 		return
 	}
 	if origin := r.Header.Get("Origin"); origin != "" && !g.originAllowed(origin) {
-		http.Error(w, "forbidden: Origin is not allowed", http.StatusForbidden)
+		g.refuse(w, r, http.StatusForbidden, CodeForbiddenHost, "forbidden: Origin is not allowed")
 		return
 	}
 	rc := http.NewResponseController(w)
@@ -88,7 +104,7 @@ func (g *httpGuard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			var tooBig *http.MaxBytesError
 			if errors.As(err, &tooBig) {
 				w.Header().Set("Connection", "close")
-				http.Error(w, fmt.Sprintf("request body larger than %d bytes", MaxBodyBytes), http.StatusRequestEntityTooLarge)
+				g.refuse(w, r, http.StatusRequestEntityTooLarge, CodeBodyTooLarge, fmt.Sprintf("request body larger than %d bytes", MaxBodyBytes))
 				return
 			}
 			http.Error(w, "cannot read the request body", http.StatusBadRequest)

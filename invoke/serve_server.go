@@ -93,13 +93,15 @@ func Serve(ctx context.Context, env *Env, iv *Invoker, cfg ServeConfig) error {
 }
 
 // httpHandler is the whole HTTP side of the sse and http transports: the
-// guard (bearer, Host, Origin, body cap), the session
+// guard (bearer, Host, Origin, body cap; refusals audited), the session
 // table's admission, then the SDK handler, mounted at /mcp (http) or /sse.
 //
 // httpGuard owns the Host check (loopback names plus --allowed-host), so
 // the SDK's own loopback-only Host check is off: it would refuse an allowed
 // host on a loopback bind (a TLS terminator in front).
 func httpHandler(s *mcp.Server, sessions *sessionTable, iv *Invoker, cfg ServeConfig, token *Token) (http.Handler, string) {
+	transport := transportOf(cfg.Transport)
+	refusals := newHTTPRefusals(iv, transport)
 	var h http.Handler
 	mountPath := "/mcp"
 	if cfg.Transport == "sse" {
@@ -116,9 +118,9 @@ func httpHandler(s *mcp.Server, sessions *sessionTable, iv *Invoker, cfg ServeCo
 		})
 	}
 	mux := http.NewServeMux()
-	mux.Handle(mountPath, sessions.handler(h, cfg.Transport == "sse", nil))
+	mux.Handle(mountPath, sessions.handler(h, cfg.Transport == "sse", refusals.refused))
 	allowed := append([]string(nil), cfg.AllowedHosts...)
-	return &httpGuard{token: token, allowed: allowed, next: mux}, mountPath
+	return &httpGuard{token: token, allowed: allowed, next: mux, refused: refusals.refused}, mountPath
 }
 
 // closeSessions ends every session still open when the server stops.

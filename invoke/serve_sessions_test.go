@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"runtime"
 	"strings"
 	"sync"
@@ -262,6 +263,15 @@ func TestServeSessionCapRefusesWhenAllBusy(t *testing.T) {
 			if n := h.sdkSessions(); n != 2 {
 				t.Fatalf("a busy session was cut: %d left", n)
 			}
+			found := false
+			for _, r := range auditLines(t, h.home) {
+				if r["decision"] == DecisionRefused && r["error_code"] == CodeSessionsFull && r["transport"] == string(transportOf(tr)) {
+					found = true
+				}
+			}
+			if !found {
+				t.Fatalf("the refusal was not audited: %v", auditLines(t, h.home))
+			}
 
 			close(release)
 			calls.Wait()
@@ -311,5 +321,82 @@ func BenchmarkRatioSessionFlood(b *testing.B) {
 		b.ReportMetric(float64(after)/float64(one), "ratio")
 		b.ReportMetric(float64(one+64<<20)/float64(one), "target")
 		b.ReportMetric(float64(maxSDK), "peak-sessions")
+	}
+}
+
+// The HTTP layer's refusals are audit-logged like every other refusal: a
+// bad or missing token (401, E426), a Host or Origin not allowed (403,
+// E433) and an oversize body (413, E434); never the token or the body.
+// 401 lines are bounded per minute.
+func TestServeHTTPRefusalsAreAudited(t *testing.T) {
+	h := newHTTPServe(t, "http")
+	var stderr strings.Builder
+	h.iv.Stderr = &stderr
+	send := func(token, host, origin string, body string) int {
+		t.Helper()
+		req, _ := http.NewRequest("POST", h.url, strings.NewReader(body))
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		if host != "" {
+			req.Host = host
+		}
+		if origin != "" {
+			req.Header.Set("Origin", origin)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	for _, c := range []struct {
+		token, host, origin, body string
+		status                    int
+		code                      string
+	}{
+		{"wrong-token-value", "", "", initializeBody, http.StatusUnauthorized, CodeToken},
+		{"", "", "", initializeBody, http.StatusUnauthorized, CodeToken},
+		{h.token, "evil.example.com", "", initializeBody, http.StatusForbidden, CodeForbiddenHost},
+		{h.token, "", "http://evil.example.com", initializeBody, http.StatusForbidden, CodeForbiddenHost},
+		{h.token, "", "", strings.Repeat(" ", MaxBodyBytes+1), http.StatusRequestEntityTooLarge, CodeBodyTooLarge},
+	} {
+		before := len(auditLines(t, h.home))
+		if got := send(c.token, c.host, c.origin, c.body); got != c.status {
+			t.Fatalf("%+v: status %d", c.code, got)
+		}
+		recs := auditLines(t, h.home)
+		if len(recs) != before+1 {
+			t.Fatalf("%s: %d new audit lines, want 1", c.code, len(recs)-before)
+		}
+		r := recs[len(recs)-1]
+		if r["decision"] != DecisionRefused || r["error_code"] != c.code || r["transport"] != string(TransportMCPHTTP) ||
+			r["command"] != "" || r["side_effect"] != string(Destructive) || r["exit_code"] != nil {
+			t.Fatalf("%s: audit line %v", c.code, r)
+		}
+	}
+	raw, _ := os.ReadFile(h.iv.Audit.Path)
+	if strings.Contains(string(raw), "wrong-token-value") || strings.Contains(string(raw), h.token) || strings.Contains(string(raw), "evil.example.com") {
+		t.Fatal("the audit log holds a token or a header")
+	}
+
+	// at most unauthAuditPerMinute 401 lines a minute; the rest is counted on stderr
+	h.clk.advance(time.Minute)
+	before := len(auditLines(t, h.home))
+	for i := 0; i < unauthAuditPerMinute+15; i++ {
+		if send("nope", "", "", "{}") != http.StatusUnauthorized {
+			t.Fatal("401 expected")
+		}
+	}
+	if n := len(auditLines(t, h.home)) - before; n != unauthAuditPerMinute {
+		t.Fatalf("%d 401 lines in a minute, want %d", n, unauthAuditPerMinute)
+	}
+	h.clk.advance(time.Minute)
+	send("nope", "", "", "{}")
+	if n := len(auditLines(t, h.home)) - before; n != unauthAuditPerMinute+1 || !strings.Contains(stderr.String(), "15 more unauthenticated requests") {
+		t.Fatalf("after the minute: %d lines, stderr %q", n, stderr.String())
 	}
 }
