@@ -134,7 +134,11 @@ func resolveLocalRef(root *node, anchors map[string]*node, ref string) *node {
 // local references it changes nothing, and without it every error names
 // schema locations as JSON pointers.
 func compileSchema(root *node, field string) (*jsonschema.Resolved, []byte, *skip) {
-	src := compileSource(root)
+	return compileFrom(root, compileSource(root), field)
+}
+
+// compileFrom is compileSchema with root's compile source already built.
+func compileFrom(root *node, src []byte, field string) (*jsonschema.Resolved, []byte, *skip) {
 	s, ok := buildSchema(withoutID(root))
 	if !ok {
 		s = &jsonschema.Schema{}

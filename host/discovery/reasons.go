@@ -22,8 +22,9 @@ const (
 	ReasonLiteralTooLarge      = "literal_too_large"       // a string inside a schema over 4 KiB
 	ReasonEnumMemberTooLarge   = "enum_member_too_large"   // an enum member over 4 KiB (canonical JSON for non-strings)
 	ReasonPropertyNameTooLarge = "property_name_too_large" // a property name (any key in a schema) over 256 B
-	ReasonAggregateBudget      = "aggregate_budget_spent"  // the server's 1 MiB discovery budget is spent; this and every later tool is refused
+	ReasonAggregateBudget      = "aggregate_budget_spent"  // the server's discovery budget (1 MiB, 16 384 schema objects) is spent; this and every later tool is refused
 	ReasonTooManyTools         = "too_many_tools"          // the server already has 256 admitted tools; this and every later tool is refused
+	ReasonToolTooLarge         = "tool_too_large"          // one tool alone is over the server's whole budget (1 MiB as sent, 65 536 JSON values, 16 384 schema objects); refused unread, later tools are still read
 
 	// Schemas.
 	ReasonSchemaNotObject        = "schema_not_object"        // inputSchema missing, not an object, or its type is not "object"
@@ -64,8 +65,9 @@ var reasonDescriptions = map[string]string{
 	ReasonLiteralTooLarge:        "a string inside the schema is over 4 KiB",
 	ReasonEnumMemberTooLarge:     "an enum member is over 4 KiB",
 	ReasonPropertyNameTooLarge:   "a property name is over 256 bytes",
-	ReasonAggregateBudget:        "the server's 1 MiB discovery budget is spent",
+	ReasonAggregateBudget:        "the server's discovery budget (1 MiB, 16 384 schema objects) is spent",
 	ReasonTooManyTools:           "the server already has 256 admitted tools",
+	ReasonToolTooLarge:           "the tool alone is over the server's whole discovery budget; refused unread",
 	ReasonSchemaNotObject:        "inputSchema is missing or is not an object schema",
 	ReasonSchemaDraftUnsupported: "the schema names an unsupported JSON Schema draft",
 	ReasonSchemaRemoteRef:        "the schema has a remote $ref (never fetched)",

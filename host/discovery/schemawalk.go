@@ -16,6 +16,11 @@ const (
 	MaxLiteral        = 4 << 10
 	MaxPropertyName   = 256
 	MaxToolName       = 128 // MCP: names SHOULD be 1–128 characters of [A-Za-z0-9_.-]
+	// MaxSchemaObjects bounds the schema objects (subschemas) a server's
+	// admitted tools may hold together: each becomes a compiled validator
+	// node of about a kilobyte kept for the session, so the 1 MiB byte
+	// budget alone (a subschema can be 7 bytes) would allow ~150 MB.
+	MaxSchemaObjects = 16384
 	// DefaultMaxSchemaDepth caps JSON nesting inside one schema (the root
 	// object is depth 1). 32 levels is about 15 levels of nested objects.
 	DefaultMaxSchemaDepth = 32

@@ -31,6 +31,9 @@ type Tool struct {
 	input     *jsonschema.Resolved
 	inputSrc  []byte // canonical source the validator was compiled from
 	draft     string // the root $schema, if any
+	// schemaObjects counts the schema objects of both schemas (what the
+	// compiled validators cost), against MaxSchemaObjects.
+	schemaObjects int
 
 	locMu sync.Mutex
 	loc   map[string]*jsonschema.Resolved // schema pointer -> validator (argument error locator)
@@ -50,7 +53,7 @@ func (t *Tool) Canonical() []byte { return t.canonical }
 // buildTool checks one entry of a tools/list page. name is the tool's
 // display-safe name for a SkippedTool row (a placeholder when it has
 // none); key is the raw name for duplicate detection ("" when invalid).
-func buildTool(server string, index int, n *node, allow map[string]bool, maxDepth int) (t *Tool, name, key string, sk *skip) {
+func buildTool(server string, index int, n *node, allow map[string]bool, maxDepth int, cc *compileCache) (t *Tool, name, key string, sk *skip) {
 	name = "#" + strconv.Itoa(index)
 	if n.kind != kObject {
 		return nil, name, "", skipf(ReasonInvalidTool, "tools[%d] is not an object", index)
@@ -117,10 +120,14 @@ func buildTool(server string, index int, n *node, allow map[string]bool, maxDept
 		return nil, name, raw, skipf(ReasonSchemaNotObject, "inputSchema is missing or not a JSON object")
 	}
 	inSize := canonicalLen(in)
-	if sk := checkSchema(in, "inputSchema", maxDepth); sk != nil {
+	objects, sk := checkSchema(in, "inputSchema", maxDepth)
+	if sk != nil {
 		return nil, name, raw, sk
 	}
-	rs, src, sk := compileSchema(in, "inputSchema")
+	if sk := schemaObjectsSkip(objects); sk != nil {
+		return nil, name, raw, sk
+	}
+	rs, src, sk := cc.compile(in, "inputSchema", objects)
 	if sk != nil {
 		return nil, name, raw, sk
 	}
@@ -138,16 +145,22 @@ func buildTool(server string, index int, n *node, allow map[string]bool, maxDept
 			return nil, name, raw, skipf(ReasonSchemaNotObject, "outputSchema is not a JSON object")
 		}
 		size += canonicalLen(out)
-		if sk := checkSchema(out, "outputSchema", maxDepth); sk != nil {
+		more, sk := checkSchema(out, "outputSchema", maxDepth)
+		if sk != nil {
 			return nil, name, raw, sk
 		}
-		if _, _, sk := compileSchema(out, "outputSchema"); sk != nil {
+		objects += more
+		if sk := schemaObjectsSkip(objects); sk != nil {
+			return nil, name, raw, sk
+		}
+		if _, _, sk := cc.compile(out, "outputSchema", more); sk != nil {
 			return nil, name, raw, sk
 		}
 		def.OutputSchema = appendOrdered(nil, out)
 	}
 	tool.Def = def
 	tool.Size = size
+	tool.schemaObjects = objects
 	tool.canonical = canonicalDefinition(def, in, out)
 	return tool, name, raw, nil
 }
@@ -172,16 +185,26 @@ func checkFieldCase(n *node, fields []string, where string) *skip {
 	return nil
 }
 
-// checkSchema runs the walk, the root checks and the cycle check.
-func checkSchema(root *node, field string, maxDepth int) *skip {
+// checkSchema runs the walk, the root checks and the cycle check, and
+// counts the schema's schema objects.
+func checkSchema(root *node, field string, maxDepth int) (int, *skip) {
 	w := newSchemaWalk(field, maxDepth)
 	if sk := w.schema(root, "", 1, true); sk != nil {
-		return sk
+		return 0, sk
 	}
 	if !rootIsObjectType(root) {
-		return skipf(ReasonSchemaNotObject, "%s: the root type must be \"object\"", field)
+		return 0, skipf(ReasonSchemaNotObject, "%s: the root type must be \"object\"", field)
 	}
-	return w.refCycle(root)
+	return len(w.schemas), w.refCycle(root)
+}
+
+// schemaObjectsSkip refuses, before it is compiled, a tool whose schemas
+// alone hold more schema objects than a whole server may.
+func schemaObjectsSkip(n int) *skip {
+	if n > MaxSchemaObjects {
+		return skipf(ReasonToolTooLarge, "the tool's schemas hold %d schema objects, over the server's whole budget of %d", n, MaxSchemaObjects)
+	}
+	return nil
 }
 
 // checkName applies the MCP naming rule: 1–128 bytes of [A-Za-z0-9_.-].

@@ -110,11 +110,16 @@ func Discover(ctx context.Context, server string, l Lister, opts Options) (*Cata
 		if err := ctx.Err(); err != nil {
 			return nil, classify(ctx, server, st.cat.Pages, o.Deadline, err)
 		}
-		tools, next, err := parsePage(raw)
+		ps, err := scanPage(raw)
 		if err != nil {
 			return nil, &Error{ErrCode: CodeMalformedPage, Server: server, Msg: fmt.Sprintf("tools/list page %d is malformed", st.cat.Pages), Cause: err}
 		}
-		st.addPage(ctx, tools)
+		next := ps.next
+		count, err := st.addPage(ctx, ps)
+		raw, ps = nil, nil // the page is judged: nothing of it is kept but what was admitted
+		if err != nil {
+			return nil, &Error{ErrCode: CodeMalformedPage, Server: server, Msg: fmt.Sprintf("tools/list page %d is malformed", st.cat.Pages), Cause: err}
+		}
 		if err := ctx.Err(); err != nil {
 			return nil, classify(ctx, server, st.cat.Pages, o.Deadline, err)
 		}
@@ -128,7 +133,7 @@ func Discover(ctx context.Context, server string, l Lister, opts Options) (*Cata
 		if next == "" {
 			break
 		}
-		if len(tools) == 0 {
+		if count == 0 {
 			empty++
 			if empty > o.MaxEmptyPages {
 				return nil, &Error{ErrCode: CodeEmptyPages, Server: server, Msg: fmt.Sprintf("the server sent %d empty tools/list pages in a row, each with a next cursor", empty)}
@@ -186,53 +191,6 @@ func classify(ctx context.Context, server string, page int, deadline time.Durati
 	return &Error{ErrCode: CodeListFailed, Server: server, Msg: fmt.Sprintf("tools/list page %d failed", page), Cause: err}
 }
 
-// parsePage reads {"tools":[...],"nextCursor":"..."}; unknown members
-// (_meta, ttlMs, ...) are ignored, but a case variant of either member is
-// refused (the SDK would read it as that member).
-func parsePage(raw []byte) ([]*node, string, error) {
-	root, err := parseJSON(raw)
-	if err != nil {
-		return nil, "", err
-	}
-	if root.kind != kObject {
-		return nil, "", errNotObject
-	}
-	var tools *node
-	next := ""
-	seen := map[string]bool{}
-	for _, m := range root.obj {
-		if m.key != "tools" && m.key != "nextCursor" {
-			if strings.EqualFold(m.key, "tools") || strings.EqualFold(m.key, "nextCursor") {
-				// The SDK's typed decode would read it as that member.
-				return nil, "", fmt.Errorf("the result has %s, a case variant of a tools/list member", show(m.key))
-			}
-			continue
-		}
-		if seen[m.key] {
-			return nil, "", fmt.Errorf("the result repeats %q", m.key)
-		}
-		seen[m.key] = true
-		if m.key == "tools" {
-			tools = m.val
-			continue
-		}
-		switch m.val.kind {
-		case kNull:
-		case kString:
-			if m.val.bad || len(m.val.str) > maxCursorBytes {
-				return nil, "", fmt.Errorf("nextCursor is not valid UTF-8 or is over %d bytes", maxCursorBytes)
-			}
-			next = m.val.str
-		default:
-			return nil, "", errors.New("nextCursor is not a string")
-		}
-	}
-	if tools == nil || tools.kind != kArray {
-		return nil, "", errors.New(`"tools" is missing or not an array`)
-	}
-	return tools.arr, next, nil
-}
-
 // walkState accumulates one walk's decisions.
 type walkState struct {
 	server   string
@@ -244,10 +202,14 @@ type walkState struct {
 	stopped  string         // the reason paging stopped, once spent
 	overflow map[string]int // skipped rows not kept, by code
 	offered  map[string]bool
+	// schemaObjects counts the admitted tools' schema objects (each is a
+	// compiled validator node kept for the session).
+	schemaObjects int
+	compiled      *compileCache
 }
 
 func newWalkState(server string, o Options) *walkState {
-	st := &walkState{server: server, o: o, cat: &Catalogue{Server: server}, names: map[string]int{}, overflow: map[string]int{}, offered: map[string]bool{}}
+	st := &walkState{server: server, o: o, cat: &Catalogue{Server: server}, names: map[string]int{}, overflow: map[string]int{}, offered: map[string]bool{}, compiled: newCompileCache()}
 	if o.Allowlist != nil {
 		st.allow = make(map[string]bool, len(o.Allowlist))
 		for _, n := range o.Allowlist {
@@ -259,57 +221,106 @@ func newWalkState(server string, o Options) *walkState {
 
 // built is buildTool's answer for one entry of a page.
 type built struct {
+	rt        rawTool
 	t         *Tool
 	name, key string
 	sk        *skip
 	done      bool
 }
 
-// addPage checks a page's tools in parallel (each tool's checks and schema
-// compile are independent) and then admits or refuses them one by one in
-// declaration order, so the outcome is the same as a sequential walk.
-func (st *walkState) addPage(ctx context.Context, tools []*node) {
-	res := make([]built, len(tools))
-	if st.stopped == "" {
-		workers := min(runtime.GOMAXPROCS(0), len(tools))
-		next := make(chan int)
-		var wg sync.WaitGroup
-		for range workers {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for i := range next {
-					if ctx.Err() != nil {
-						continue
-					}
-					r := &res[i]
-					r.t, r.name, r.key, r.sk = buildTool(st.server, st.index+i, tools[i], st.allow, st.o.MaxSchemaDepth)
-					r.done = true
-				}
-			}()
+// addPage reads a page's tools as they come, a bounded batch at a time
+// (batchTools tools, batchBytes bytes): each tool is measured and, when
+// its raw measure refuses it, skipped unread; the rest of the batch is
+// built and checked in parallel (each tool's checks and schema compile are
+// independent), then admitted or refused one by one in declaration order,
+// so the outcome is the same as a sequential walk. It returns how many
+// tools the page listed.
+func (st *walkState) addPage(ctx context.Context, ps *pageScan) (int, error) {
+	count := 0
+	var batch []built
+	bytes := 0
+	flush := func() {
+		st.buildBatch(ctx, batch)
+		for i := range batch {
+			st.add(&batch[i])
+			batch[i] = built{} // release the tool's bytes and tree
 		}
-		for i := range tools {
-			next <- i
+		batch, bytes = batch[:0], 0
+	}
+	err := ps.eachTool(func(rt rawTool) bool {
+		count++
+		batch = append(batch, built{rt: rt})
+		bytes += len(rt.data)
+		if len(batch) >= batchTools || bytes >= batchBytes {
+			flush()
 		}
-		close(next)
-		wg.Wait()
+		return ctx.Err() == nil
+	})
+	if err != nil {
+		return count, err
 	}
-	for i, n := range tools {
-		st.add(n, &res[i])
-	}
+	flush()
+	return count, nil
 }
 
-func (st *walkState) add(n *node, b *built) {
+// buildBatch judges the batch's tools (unless paging already stopped):
+// those the raw measure refuses are skipped unread, the rest are parsed,
+// checked and compiled by up to GOMAXPROCS workers.
+func (st *walkState) buildBatch(ctx context.Context, batch []built) {
+	if st.stopped != "" || len(batch) == 0 {
+		return
+	}
+	workers := min(runtime.GOMAXPROCS(0), len(batch))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				if ctx.Err() != nil {
+					continue
+				}
+				b := &batch[i]
+				b.build(st, st.index+i)
+			}
+		}()
+	}
+	for i := range batch {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+}
+
+// build judges one tool: unread when its raw measure refuses it, else
+// parsed into a tree (bounded by that measure) and checked.
+func (b *built) build(st *walkState, index int) {
+	defer func() { b.done = true }()
+	if sk := b.rt.prejudge(index); sk != nil {
+		b.name, b.key = b.rt.name(index)
+		if sk.code == ReasonInvalidTool {
+			b.key = "" // not an object: it has no name
+		}
+		b.sk = sk
+		return
+	}
+	n, err := parseJSON(b.rt.data)
+	if err != nil { // the page scan accepted it: not reached
+		b.name, b.sk = fmt.Sprintf("#%d", index), skipf(ReasonInvalidTool, "tools[%d] does not parse: %s", index, err)
+		return
+	}
+	b.t, b.name, b.key, b.sk = buildTool(st.server, index, n, st.allow, st.o.MaxSchemaDepth, st.compiled)
+}
+
+func (st *walkState) add(b *built) {
 	idx := st.index
 	st.index++
 	if st.stopped != "" || !b.done {
-		name := "#" + fmt.Sprint(idx)
-		if nn := n.get("name"); nn != nil && nn.kind == kString {
-			name = displayName(nn.str)
-			if checkName(nn.str) == nil {
-				st.names[strings.ToLower(nn.str)]++
-				st.offered[nn.str] = true
-			}
+		name, key := b.rt.name(idx)
+		if key != "" {
+			st.names[strings.ToLower(key)]++
+			st.offered[key] = true
 		}
 		reason := st.stopped
 		if reason == "" {
@@ -341,14 +352,20 @@ func (st *walkState) add(n *node, b *built) {
 		st.skip(name, ReasonAggregateBudget, fmt.Sprintf("%d bytes would bring the server's discovery payload to %d, bound %d", t.Size, st.cat.PayloadBytes+t.Size, MaxPayload))
 		return
 	}
+	if st.schemaObjects+t.schemaObjects > MaxSchemaObjects {
+		st.stopped = ReasonAggregateBudget
+		st.skip(name, ReasonAggregateBudget, fmt.Sprintf("%d schema objects would bring the server's discovery total to %d, bound %d", t.schemaObjects, st.schemaObjects+t.schemaObjects, MaxSchemaObjects))
+		return
+	}
 	st.cat.PayloadBytes += t.Size
+	st.schemaObjects += t.schemaObjects
 	st.cat.Tools = append(st.cat.Tools, t)
 	// When nothing later can be admitted, stop here rather than fetch a
 	// page only to refuse all of it.
 	switch {
 	case len(st.cat.Tools) == MaxToolsPerServer:
 		st.stopped = ReasonTooManyTools
-	case MaxPayload-st.cat.PayloadBytes < minToolSize:
+	case MaxPayload-st.cat.PayloadBytes < minToolSize, st.schemaObjects >= MaxSchemaObjects:
 		st.stopped = ReasonAggregateBudget
 	}
 }
