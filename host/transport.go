@@ -69,7 +69,13 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	t.c.mu.Unlock()
 	t.c.h.addPID(ch.pid)
 	t.c.emit(engine.StateConnecting, nil) // again, now with the pid
-	reader := &depthReader{r: ch.stdout, refused: &t.c.frameRefusal}
+	// The capture (set by transport before Connect) takes a tools/list
+	// page off the byte stream first, before the SDK decodes anything
+	// (discovery.Capture.Reader): discovery judges such a page tool by tool,
+	// a tool nested too deep included, instead of the session ending over
+	// it. Every other message, and the stub page the SDK reads in its
+	// place, goes through the depth gauge.
+	reader := &depthReader{r: t.c.capture.Reader(ch.stdout), refused: &t.c.frameRefusal}
 	inner, err := (&mcp.IOTransport{Reader: reader, Writer: ch.stdin}).Connect(ctx)
 	if err != nil {
 		return nil, err

@@ -36,13 +36,21 @@ type Capture struct {
 // streamable connection receives session updates (protocol version header,
 // standalone stream) through an unexported interface a wrapper would hide;
 // every other transport (stdio, SSE, in-memory, custom) is wrapped at the
-// connection. t itself is not modified.
+// connection, and an mcp.IOTransport's reader too (see Reader). t itself is
+// not modified.
 func WrapTransport(t mcp.Transport) (mcp.Transport, *Capture) {
 	c := &Capture{pending: map[jsonrpc.ID]*slot{}}
 	if st, ok := t.(*mcp.StreamableClientTransport); ok {
 		cp := *st
 		cp.HTTPClient = c.WrapHTTPClient(st.HTTPClient)
 		return &cp, c
+	}
+	if it, ok := t.(*mcp.IOTransport); ok {
+		// A newline-delimited stream: the page is also taken off the
+		// bytes, before the SDK decodes them (Reader).
+		cp := *it
+		cp.Reader = c.Reader(it.Reader)
+		t = &cp
 	}
 	return &captureTransport{inner: t, c: c}, c
 }

@@ -217,47 +217,47 @@ func skipWS(data []byte, i int) int {
 	return i
 }
 
-// objectMembers calls fn for each member of the object at data[i] (which
-// must already be known to be valid JSON, e.g. scanned) with the raw key
-// literal (quotes included) and the value's span, until fn returns false.
-// Nothing is built; each value is skipped with scanValue.
-func objectMembers(data []byte, i int, fn func(key []byte, val []byte) bool) error {
+// objectMembers calls fn for each member of the object at data[i] with the
+// raw key literal (quotes included) and the value's span, until fn returns
+// false, and returns the offset after the object. Nothing is built: each
+// value is checked and skipped with scanValue.
+func objectMembers(data []byte, i int, fn func(key []byte, val []byte) bool) (int, error) {
 	i = skipWS(data, i)
 	if i >= len(data) || data[i] != '{' {
-		return errNotObject
+		return i, errNotObject
 	}
 	i = skipWS(data, i+1)
 	if i < len(data) && data[i] == '}' {
-		return nil
+		return i + 1, nil
 	}
 	for {
 		ks := i
 		ke, err := scanString(data, i)
 		if err != nil {
-			return err
+			return ke, err
 		}
 		vs, err := scanKey(data, ks)
 		if err != nil {
-			return err
+			return vs, err
 		}
 		ve, _, err := scanValue(data, vs)
 		if err != nil {
-			return err
+			return ve, err
 		}
 		if !fn(data[ks:ke], data[vs:ve]) {
-			return nil
+			return ve, nil
 		}
 		i = skipWS(data, ve)
 		if i >= len(data) {
-			return &syntaxError{off: i, msg: "unterminated object"}
+			return i, &syntaxError{off: i, msg: "unterminated object"}
 		}
 		switch data[i] {
 		case ',':
 			i = skipWS(data, i+1)
 		case '}':
-			return nil
+			return i + 1, nil
 		default:
-			return &syntaxError{off: i, msg: "expected ',' or '}' in an object"}
+			return i, &syntaxError{off: i, msg: "expected ',' or '}' in an object"}
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -56,12 +57,17 @@ func (c cleanupM) Run() int {
 type transportKind string
 
 const (
-	viaStdio   transportKind = "stdio"
-	viaHTTP    transportKind = "http"
-	viaHTTPSSE transportKind = "http-sse"
+	// viaStdio reads the server's stdout through mcp.IOTransport, as host
+	// does, so a tools/list page is taken off the byte stream (Reader).
+	viaStdio transportKind = "stdio"
+	// viaStdioSDK lets the SDK own the pipes (mcp.CommandTransport): only
+	// the connection-level capture sees the page.
+	viaStdioSDK transportKind = "stdio-sdk"
+	viaHTTP     transportKind = "http"
+	viaHTTPSSE  transportKind = "http-sse"
 )
 
-var allTransports = []transportKind{viaStdio, viaHTTP, viaHTTPSSE}
+var allTransports = []transportKind{viaStdio, viaStdioSDK, viaHTTP, viaHTTPSSE}
 
 // session is a live client session to one hostile server process.
 type session struct {
@@ -92,9 +98,25 @@ func connect(t testing.TB, kind transportKind, args ...string) *session {
 	var cmd *exec.Cmd
 	var stopHTTP func()
 	switch kind {
-	case viaStdio:
+	case viaStdioSDK:
 		cmd = exec.Command(hostileBin, args...)
 		base = &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}
+	case viaStdio:
+		cmd = exec.Command(hostileBin, args...)
+		stdin, err := cmd.StdinPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		stdout, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd.Stderr = os.Stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		base = &mcp.IOTransport{Reader: stdout, Writer: stdin}
+		stopHTTP = func() { waitExit(t, cmd, stdin) }
 	default:
 		hargs := append([]string{"-http", "127.0.0.1:0"}, args...)
 		if kind == viaHTTPSSE {
@@ -123,16 +145,7 @@ func connect(t testing.TB, kind transportKind, args ...string) *session {
 		base = &mcp.StreamableClientTransport{Endpoint: strings.TrimSpace(url), HTTPClient: &http.Client{Transport: tr}}
 		stopHTTP = func() {
 			tr.CloseIdleConnections()
-			_ = stdin.Close()
-			done := make(chan error, 1)
-			go func() { done <- cmd.Wait() }()
-			select {
-			case <-done:
-			case <-time.After(10 * time.Second):
-				_ = cmd.Process.Kill()
-				<-done
-				t.Errorf("the HTTP server did not exit after stdin closed")
-			}
+			waitExit(t, cmd, stdin)
 		}
 	}
 	wrapped, capture := WrapTransport(base)
@@ -162,6 +175,21 @@ func connect(t testing.TB, kind transportKind, args ...string) *session {
 		}
 	})
 	return s
+}
+
+// waitExit closes the server's stdin and waits for it to exit (it does at
+// EOF), killing it after 10 s.
+func waitExit(t testing.TB, cmd *exec.Cmd, stdin io.Closer) {
+	_ = stdin.Close()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		_ = cmd.Process.Kill()
+		<-done
+		t.Errorf("the server did not exit after stdin closed")
+	}
 }
 
 // assertDisplaySafe fails when s holds a character a display would act on.

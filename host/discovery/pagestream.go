@@ -54,7 +54,7 @@ func scanPage(raw []byte) (*pageScan, error) {
 	}
 	seen := map[string]bool{}
 	var fail error
-	err = objectMembers(raw, 0, func(klit, val []byte) bool {
+	_, err = objectMembers(raw, 0, func(klit, val []byte) bool {
 		key, ok := pageKey(klit)
 		if !ok {
 			return true // too long to be either member, or a variant of one
@@ -175,7 +175,7 @@ func (rt rawTool) name(index int) (display, key string) {
 	if rt.data[0] != '{' {
 		return display, ""
 	}
-	_ = objectMembers(rt.data, 0, func(klit, val []byte) bool {
+	_, _ = objectMembers(rt.data, 0, func(klit, val []byte) bool {
 		if k, ok := pageKey(klit); !ok || k != "name" {
 			return true
 		}

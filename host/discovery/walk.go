@@ -226,6 +226,7 @@ type built struct {
 	name, key string
 	sk        *skip
 	done      bool
+	bailed    bool // left unbuilt: the batch had spent the budget
 }
 
 // addPage reads a page's tools as they come, a bounded batch at a time
@@ -242,7 +243,7 @@ func (st *walkState) addPage(ctx context.Context, ps *pageScan) (int, error) {
 	flush := func() {
 		st.buildBatch(ctx, batch)
 		for i := range batch {
-			st.add(&batch[i])
+			st.add(ctx, &batch[i])
 			batch[i] = built{} // release the tool's bytes and tree
 		}
 		batch, bytes = batch[:0], 0
@@ -265,10 +266,21 @@ func (st *walkState) addPage(ctx context.Context, ps *pageScan) (int, error) {
 
 // buildBatch judges the batch's tools (unless paging already stopped):
 // those the raw measure refuses are skipped unread, the rest are parsed,
-// checked and compiled by up to GOMAXPROCS workers.
+// checked and compiled by up to GOMAXPROCS workers. Once the tools built
+// in this batch would spend what is left of the budget, a worker leaves
+// the remaining ones unbuilt (bailed): add builds such a tool itself when
+// its turn comes and the walk has not stopped, so the outcome is the
+// sequential one, but a page of tools past the budget is not compiled.
 func (st *walkState) buildBatch(ctx context.Context, batch []built) {
 	if st.stopped != "" || len(batch) == 0 {
 		return
+	}
+	var mu sync.Mutex
+	bytes, objects, tools := st.cat.PayloadBytes, st.schemaObjects, len(st.cat.Tools)
+	spent := func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return tools >= MaxToolsPerServer || MaxPayload-bytes < minToolSize || objects >= MaxSchemaObjects
 	}
 	workers := min(runtime.GOMAXPROCS(0), len(batch))
 	next := make(chan int)
@@ -278,11 +290,20 @@ func (st *walkState) buildBatch(ctx context.Context, batch []built) {
 		go func() {
 			defer wg.Done()
 			for i := range next {
+				b := &batch[i]
 				if ctx.Err() != nil {
 					continue
 				}
-				b := &batch[i]
+				if spent() {
+					b.bailed = true
+					continue
+				}
 				b.build(st, st.index+i)
+				if b.t != nil {
+					mu.Lock()
+					bytes, objects, tools = bytes+b.t.Size, objects+b.t.schemaObjects, tools+1
+					mu.Unlock()
+				}
 			}
 		}()
 	}
@@ -313,9 +334,12 @@ func (b *built) build(st *walkState, index int) {
 	b.t, b.name, b.key, b.sk = buildTool(st.server, index, n, st.allow, st.o.MaxSchemaDepth, st.compiled)
 }
 
-func (st *walkState) add(b *built) {
+func (st *walkState) add(ctx context.Context, b *built) {
 	idx := st.index
 	st.index++
+	if b.bailed && st.stopped == "" && ctx.Err() == nil {
+		b.build(st, idx)
+	}
 	if st.stopped != "" || !b.done {
 		name, key := b.rt.name(idx)
 		if key != "" {

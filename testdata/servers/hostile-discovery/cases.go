@@ -75,6 +75,22 @@ var catalogues = map[string]func(variant string) func(cursor string) page{
 		}
 		return func(string) page { return page{err: true} }
 	},
+	// One tools/list line of about 14.6 MiB (under the 16 MiB stdio line
+	// bound): small tools around one giant tool (variant desc: a giant
+	// description; schema: a giant schema of many properties; meta: a giant
+	// _meta; values: a giant array of tiny values).
+	"giant-line": func(variant string) func(string) page { return single(giantLine(variant)...) },
+	// A page of about 1.3 MB whose tools are small in bytes but hold many
+	// distinct subschemas each (what compiled validators cost).
+	"subschemas": func(string) func(string) page { return single(subschemaTools()...) },
+	// Nesting: one tool 1,000,000 levels deep (2 MB), one 30,000 deep
+	// (60 KB, under the byte and value bounds), between well-formed tools.
+	"deep": func(string) func(string) page {
+		return single(simple("shallow_a"),
+			tool("deep_million", "", obj(`"default":`+strings.Repeat("[", 1_000_000)+strings.Repeat("]", 1_000_000))),
+			tool("deep_30k", "", obj(`"default":`+strings.Repeat("[", 30_000)+strings.Repeat("]", 30_000))),
+			simple("shallow_b"))
+	},
 	"pins":  pinsCatalogue,
 	"bench": func(string) func(string) page { return benchCatalogue() },
 }
@@ -268,4 +284,50 @@ func benchCatalogue() func(string) page {
 		}
 		return page{tools: tools[n:end], next: next}
 	}
+}
+
+// giantLineBytes is the size of the giant-line page: 14.6 MiB.
+const giantLineBytes = 146 * (1 << 20) / 10
+
+// giantLine returns small tools around one giant tool of the given shape,
+// sized so the whole page is about giantLineBytes.
+func giantLine(variant string) []string {
+	small := []string{simple("before"), simple("after_1"), simple("after_2")}
+	fill := giantLineBytes - 400
+	var giant string
+	switch variant {
+	case "schema":
+		var b strings.Builder
+		for i := 0; b.Len() < fill-64; i++ {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, `"p%d":{}`, i)
+		}
+		giant = tool("giant", "", `{"type":"object","properties":{`+b.String()+`}}`)
+	case "meta":
+		giant = tool("giant", "", obj(), `"_meta":{"blob":`+q(sized("m", fill))+`}`)
+	case "values":
+		giant = tool("giant", "", obj(`"default":[`+strings.Repeat("1,", fill/2)+`1]`))
+	default:
+		giant = tool("giant", sized("d", fill), obj())
+	}
+	return []string{small[0], giant, small[1], small[2]}
+}
+
+// subschemaTools: about 1.3 MB of tools, each with 1,000 distinct empty
+// property schemas.
+func subschemaTools() []string {
+	var tools []string
+	total := 0
+	for i := 0; total < 1_300_000; i++ {
+		var ps []string
+		for j := 0; j < 1000; j++ {
+			ps = append(ps, fmt.Sprintf("t%d_%d", i, j), `{}`)
+		}
+		t := tool(fmt.Sprintf("many_%03d", i), "", obj(props(ps...)))
+		tools = append(tools, t)
+		total += len(t)
+	}
+	return append(tools, simple("last_small"))
 }
