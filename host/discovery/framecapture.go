@@ -27,7 +27,7 @@ const maxFrameBytes = mcp.DefaultMaxLineLength
 // where it caches pages), passes through byte for byte; the connection
 // capture still sees those.
 func (c *Capture) Reader(r io.ReadCloser) io.ReadCloser {
-	return &frameReader{c: c, rc: r, br: bufio.NewReaderSize(r, 64<<10), start: true}
+	return &frameReader{c: c, rc: r, br: bufio.NewReaderSize(r, 64<<10), start: true, limit: maxFrameBytes}
 }
 
 type frameReader struct {
@@ -37,6 +37,7 @@ type frameReader struct {
 	out   []byte // bytes for the SDK not yet read
 	line  []byte // the line being held
 	start bool   // at the start of a line
+	limit int    // the longest line held (maxFrameBytes)
 	err   error
 }
 
@@ -69,7 +70,7 @@ func (f *frameReader) fill() {
 		f.out = chunk
 		return
 	}
-	if len(f.line)+len(chunk) > maxFrameBytes {
+	if len(f.line)+len(chunk) > f.limit {
 		// Over the SDK's bound: give it what was held and let it refuse
 		// (the rest of the line follows straight through).
 		f.out = append(f.line, chunk...)
