@@ -10,17 +10,28 @@
 //     case-variant keys, invalid UTF-8 are all visible); NewLister issues
 //     tools/list through the SDK session and reads that raw result (on a
 //     connection-level transport the SDK decodes an empty stub page in its
-//     place: its typed copy was never used).
+//     place: its typed copy was never used). On a newline-delimited stream
+//     (stdio: Capture.Reader, which host puts under mcp.IOTransport) the
+//     page is taken off the bytes before the SDK decodes anything, so the
+//     SDK never buffers, copies or depth-checks a page of up to 16 MiB.
+//   - A page is read as a stream of tools (pagestream.go): scanned without
+//     building, each tool measured as it comes and refused unread
+//     (tool_too_large) when it alone is over the whole budget (1 MiB as
+//     sent, 65 536 JSON values, 16 384 schema objects); later tools are
+//     still read. Only tools that pass are parsed, a bounded batch at a
+//     time, so memory follows the caps, not what the server sends.
 //   - Discover walks the pages under a page cap, cursor-loop and empty-page
 //     detection and one deadline for the whole walk (60 s), stops paging as
-//     soon as the server's 1 MiB / 256-tool budget is spent, and checks
+//     soon as the server's budget (1 MiB, 16 384 schema objects, 256
+//     tools) is spent, and checks
 //     every tool in declaration order: name rules, sizes (UTF-8 bytes,
 //     schemas as canonical JSON), semantic fields (never rewritten; a
 //     control, bidi or invisible character skips the tool), presentation
 //     text (descriptions and titles, nested ones included, sanitized with
 //     engine/sanitize), duplicate and case-variant keys, and the schema
 //     subset (compiled with jsonschema-go, its Schema built from the
-//     parsed tree when that is exact; nothing is ever fetched). A bad
+//     parsed tree when that is exact; compiled once per identical schema
+//     in a walk; nothing is ever fetched). A bad
 //     tool becomes an engine.SkippedTool with a stable reason code
 //     (reasons.go); only a failed walk is an error (E580–E592).
 //   - Namespace names tools mcp_{server}_{tool} across a session and skips

@@ -193,3 +193,16 @@ func TestPrejudgeRefusesUnread(t *testing.T) {
 		t.Fatalf("tree walk: %v %v", admittedNames(ref), err)
 	}
 }
+
+// token is pointerToken with a fast path: the same text for every input.
+func TestTokenIsPointerToken(t *testing.T) {
+	in := []string{"", "a", "field_01", "a/b", "a~b", `q"`, `b\s`, "tab\t", "é", "\u202e", strings.Repeat("x", maxShown), strings.Repeat("x", maxShown+1)}
+	for c := 0; c < 256; c++ {
+		in = append(in, "k"+string(rune(c)), "k"+string([]byte{byte(c)}))
+	}
+	for _, s := range in {
+		if token(s) != pointerToken(s) {
+			t.Errorf("token(%q) = %q, pointerToken %q", s, token(s), pointerToken(s))
+		}
+	}
+}

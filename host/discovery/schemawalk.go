@@ -101,7 +101,7 @@ func (w *schemaWalk) schema(n *node, ptr string, depth int, root bool) *skip {
 	}
 	for i := range n.obj {
 		m := &n.obj[i]
-		kp := ptr + "/" + pointerToken(m.key)
+		kp := ptr + "/" + token(m.key)
 		if sk := w.key(m, ptr, MaxPropertyName); sk != nil {
 			return sk
 		}
@@ -138,7 +138,7 @@ func (w *schemaWalk) schema(n *node, ptr string, depth int, root bool) *skip {
 				if sk := w.key(sub, kp, limit); sk != nil {
 					return sk
 				}
-				if sk := w.schema(sub.val, kp+"/"+pointerToken(sub.key), depth+2, false); sk != nil {
+				if sk := w.schema(sub.val, kp+"/"+token(sub.key), depth+2, false); sk != nil {
 					return sk
 				}
 			}
@@ -167,7 +167,7 @@ func (w *schemaWalk) schema(n *node, ptr string, depth int, root bool) *skip {
 				if sk := w.key(sub, kp, MaxPropertyName); sk != nil {
 					return sk
 				}
-				sp := kp + "/" + pointerToken(sub.key)
+				sp := kp + "/" + token(sub.key)
 				var sk *skip
 				if sub.val.kind == kArray {
 					sk = w.data(sub.val, sp, depth+2)
@@ -245,6 +245,9 @@ func (w *schemaWalk) schema(n *node, ptr string, depth int, root bool) *skip {
 
 // key checks one object key: a semantic string within its size bound.
 func (w *schemaWalk) key(m *member, ptr string, limit int) *skip {
+	if len(m.key) <= limit && !m.keyBad && sanitize.Check(m.key) == nil {
+		return nil // the common case: no detail to render
+	}
 	where := w.at(ptr) + " key " + show(m.key)
 	if len(m.key) > limit {
 		code := ReasonPropertyNameTooLarge
@@ -254,6 +257,21 @@ func (w *schemaWalk) key(m *member, ptr string, limit int) *skip {
 		return skipf(code, "%s is %d bytes, bound %d", where, len(m.key), limit)
 	}
 	return semanticSkip(m.key, m.keyBad, where)
+}
+
+// token is pointerToken without its cost for the common plain key: one
+// of printable ASCII but for the characters pointerToken escapes, short
+// enough not to be truncated, is its own display form.
+func token(s string) string {
+	if len(s) > maxShown {
+		return pointerToken(s)
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '~' || c == '/' || c == '"' || c == '\\' {
+			return pointerToken(s)
+		}
+	}
+	return s
 }
 
 // data walks a value that is instance data or a keyword argument: every
@@ -296,7 +314,7 @@ func (w *schemaWalk) data(n *node, ptr string, depth int) *skip {
 		if sk := w.key(m, ptr, MaxPropertyName); sk != nil {
 			return sk
 		}
-		if sk := w.data(m.val, ptr+"/"+pointerToken(m.key), depth+1); sk != nil {
+		if sk := w.data(m.val, ptr+"/"+token(m.key), depth+1); sk != nil {
 			return sk
 		}
 	}
