@@ -10,7 +10,7 @@ import (
 func Text(s string) string { return clean(s, false) }
 
 // Line cleans single-line presentation text (a title, a name in a list):
-// like Text, but every line break and TAB becomes one space.
+// like Text, but every line break becomes one space too.
 func Line(s string) string { return clean(s, true) }
 
 // C1 code points that open a control sequence or end a control string.
@@ -48,7 +48,12 @@ func clean(s string, line bool) string {
 			case c == esc:
 				i = skipEscape(s, i+1)
 				continue
-			case c == '\n' || c == '\t':
+			case c == '\t':
+				// A TAB's width is the terminal's tab stops, not one cell:
+				// it would break the column arithmetic of a table or a
+				// frame, and let a name look like two. One space, always.
+				b.WriteByte(' ')
+			case c == '\n':
 				if line {
 					b.WriteByte(' ')
 				} else {
@@ -110,7 +115,7 @@ func firstDirty(s string, line bool) int {
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if c < 0x20 || c == 0x7f {
-				if (c == '\n' || c == '\t') && !line {
+				if c == '\n' && !line {
 					i++
 					continue
 				}

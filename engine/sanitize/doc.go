@@ -9,12 +9,22 @@
 //     their 7-bit ESC and 8-bit C1 forms, plus the short ESC forms), every
 //     remaining C0/C1 control and DEL, the bidi controls, zero-width and
 //     other invisible format characters, the BOM, variation selectors and
-//     Unicode tags. Invalid UTF-8 becomes U+FFFD. Text keeps LF and TAB
-//     (descriptions are multi-line prose; neither can move the cursor
-//     backwards or hide text), turns CRLF into LF and a lone CR, U+2028 and
-//     U+2029 into LF (a lone CR would let later text overprint earlier
-//     text). Line is for single-line slots and turns every line break and
-//     TAB into a space.
+//     Unicode tags. Invalid UTF-8 becomes U+FFFD. Text keeps LF
+//     (descriptions are multi-line prose), turns CRLF into LF and a lone
+//     CR, U+2028 and U+2029 into LF (a lone CR would let later text
+//     overprint earlier text). TAB becomes one space in both: its width is
+//     the terminal's tab stops, so it would break the columns of a table or
+//     a frame, and it would make one name look like two; a tool result's
+//     exact bytes are what `mcp call --output FILE` is for. Line is for
+//     single-line slots — names, titles, labels, versions, log levels, any
+//     one-line field — and turns every line break into a space too.
+//   - Writer applies Text to everything written through it: human output
+//     passes through one at its boundary, whatever its callers cleaned.
+//   - EscapeJSON rewrites encoded JSON so that no code point Text removes
+//     appears raw in its bytes (each becomes a \uXXXX escape, surrogate
+//     pairs beyond the BMP; invalid UTF-8 becomes \ufffd), without changing
+//     the decoded value. Every JSON document relavium writes to stdout,
+//     stderr or a file goes through it.
 //   - Check decides a semantic string (a tool name, property name, enum or
 //     const value, required entry, pattern, ...): such a string is never
 //     rewritten, so any C0/C1 control (TAB and LF included), bidi control,

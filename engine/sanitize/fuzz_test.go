@@ -13,7 +13,7 @@ var fuzzSeeds = []string{
 }
 
 // FuzzSanitize: the output of Text and Line is valid UTF-8 with no control,
-// bidi or invisible character (Text keeps LF and TAB), cleaning is
+// bidi or invisible character (Text keeps LF; TAB becomes a space), cleaning is
 // idempotent, and a string that is already clean comes back unchanged.
 func FuzzSanitize(f *testing.F) {
 	for _, s := range fuzzSeeds {
