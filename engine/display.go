@@ -23,6 +23,10 @@ func (m textMapper) apply(s string) string {
 // control sequences. It never changes what is sent to the tool.
 func displayJSON(args json.RawMessage) json.RawMessage { return displayJSONWith(args, nil) }
 
+// DisplayJSON is displayJSON for the host: a server's log data is shown,
+// never used, so its event carries the cleaned copy as a result does.
+func DisplayJSON(v json.RawMessage) json.RawMessage { return displayJSON(v) }
+
 // displayJSONWith is displayJSON with every value string also passed
 // through m (secret redaction).
 func displayJSONWith(args json.RawMessage, m textMapper) json.RawMessage {

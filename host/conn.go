@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/engine/sanitize"
 	"github.com/relavium/relavium/host/discovery"
 	"github.com/relavium/relavium/host/netguard"
 )
@@ -435,7 +436,9 @@ func (c *conn) status() ServerStatus {
 		st.State = engine.StateConnecting
 	}
 	if c.info != nil {
-		st.ServerName, st.ServerVersion = c.info.Name, c.info.Version
+		// serverInfo is the server's word, shown in mcp ls --json and the
+		// TUI: one-line fields, cleaned as such.
+		st.ServerName, st.ServerVersion = sanitize.Line(c.info.Name), sanitize.Line(c.info.Version)
 	}
 	if c.srv.Stdio != nil {
 		st.Digest = c.srv.Stdio.Digest

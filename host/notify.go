@@ -8,6 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/engine/sanitize"
 )
 
 // onLog turns a server's notifications/message into an agent:tool_log event.
@@ -23,9 +24,9 @@ func (c *conn) onLog(_ context.Context, req *mcp.LoggingMessageRequest) {
 	}
 	c.h.em.Emit(engine.Event{Type: engine.EventToolLog, Data: engine.ToolLogData{LogEntry: engine.LogEntry{
 		Server: c.srv.Name,
-		Level:  string(p.Level),
-		Logger: c.redactText(p.Logger),
-		Data:   c.redactJSON(data),
+		Level:  sanitize.Line(string(p.Level)),
+		Logger: sanitize.Line(c.redactText(p.Logger)),
+		Data:   engine.DisplayJSON(c.redactJSON(data)),
 	}}})
 }
 
@@ -59,7 +60,7 @@ func (c *conn) onElicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.Elici
 			schema = c.fieldOrders.apply(b)
 		}
 	}
-	ereq := engine.ElicitRequest{Server: c.srv.Name, Message: c.redactText(req.Params.Message), Schema: c.redactJSON(schema)}
+	ereq := engine.ElicitRequest{Server: c.srv.Name, Message: sanitize.Text(c.redactText(req.Params.Message)), Schema: c.redactJSON(schema)}
 	c.h.em.Emit(engine.Event{Type: engine.EventElicitationRequest, Data: ereq})
 
 	ectx, cancel := context.WithCancelCause(ctx)

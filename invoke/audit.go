@@ -1,7 +1,6 @@
 package invoke
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -129,7 +128,7 @@ func (a *AuditLog) Check() error {
 
 // Append writes one record as one line.
 func (a *AuditLog) Append(rec AuditRecord) error {
-	line, err := json.Marshal(rec)
+	line, err := MarshalJSON(rec)
 	if err != nil {
 		return &auditError{"encode record", a.Path, err}
 	}

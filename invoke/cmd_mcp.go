@@ -168,7 +168,7 @@ func (l *MCPList) WriteHuman(w io.Writer) error {
 			where = sanitize.Line(s.URL)
 		}
 		fmt.Fprintf(tw, "  %s %s\t%s\t%s\t%s\t%s\t%s\n", mark, sanitize.Line(s.Name), s.Transport, sanitize.Line(where),
-			msString(s.ConnectMS), s.Protocol, detail)
+			msString(s.ConnectMS), sanitize.Line(s.Protocol), detail)
 	}
 	_ = tw.Flush() // writes to a strings.Builder
 	if len(l.Tools) > 0 {

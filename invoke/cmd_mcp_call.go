@@ -23,33 +23,35 @@ type MCPCallResult struct {
 	Server     string             `json:"server"`
 	DurationMS int64              `json:"duration_ms"`
 	Result     *engine.ToolResult `json:"result"`
-	tty        bool
+	Output     *CallOutput        `json:"output,omitempty"` // --output: where the exact text went
 }
 
 // WriteHuman prints the result: every text part on its own, other parts as
 // one descriptive line, structured content as JSON when there is no text.
-// On a terminal, server text is sanitized (no control sequences reach it).
+// Server text is always sanitized, terminal or not (a pipe to less -R or
+// tee, or a file that is cat later, delivers escapes as well); the exact
+// bytes are what --output is for. With --output, the text is not printed:
+// one line says where it went.
 func (r *MCPCallResult) WriteHuman(w io.Writer) error {
 	var b strings.Builder
-	show := func(s string) string {
-		if r.tty {
-			return sanitize.Text(s)
-		}
-		return s
+	if r.Output != nil {
+		fmt.Fprintf(&b, "%s: %d bytes of result text written to %s\n", r.Tool, r.Output.Bytes, sanitize.Line(r.Output.Path))
 	}
 	hasText := false
 	for _, c := range r.Result.Content {
 		switch c.Type {
 		case "text":
 			hasText = true
-			b.WriteString(show(c.Text))
-			if !strings.HasSuffix(c.Text, "\n") {
-				b.WriteByte('\n')
+			if r.Output == nil {
+				b.WriteString(sanitize.Text(c.Text))
+				if !strings.HasSuffix(c.Text, "\n") {
+					b.WriteByte('\n')
+				}
 			}
 		case "resource":
 			if c.Text != "" {
 				hasText = true
-				b.WriteString(show(c.Text))
+				b.WriteString(sanitize.Text(c.Text))
 				b.WriteByte('\n')
 			} else {
 				fmt.Fprintf(&b, "[resource %s %s, %d bytes]\n", sanitize.Line(c.URI), sanitize.Line(c.MIMEType), len(c.Data))
@@ -57,14 +59,14 @@ func (r *MCPCallResult) WriteHuman(w io.Writer) error {
 		case "resource_link":
 			fmt.Fprintf(&b, "[link %s %s]\n", sanitize.Line(c.Name), sanitize.Line(c.URI))
 		default:
-			fmt.Fprintf(&b, "[%s %s, %d bytes]\n", c.Type, sanitize.Line(c.MIMEType), len(c.Data))
+			fmt.Fprintf(&b, "[%s %s, %d bytes]\n", sanitize.Line(c.Type), sanitize.Line(c.MIMEType), len(c.Data))
 		}
 	}
-	if !hasText && len(r.Result.Structured) > 0 {
+	if !hasText && r.Output == nil && len(r.Result.Structured) > 0 {
 		var v any
 		if json.Unmarshal(r.Result.Structured, &v) == nil {
 			out, _ := json.MarshalIndent(v, "", "  ")
-			b.WriteString(show(string(out)) + "\n")
+			b.WriteString(sanitize.Text(string(out)) + "\n")
 		}
 	}
 	_, err := w.Write([]byte(b.String()))
@@ -78,6 +80,10 @@ func runMCPCall(ctx context.Context, inv *Invocation) (any, error) {
 		return nil, err
 	}
 	argText, kv, err := callArgs(inv)
+	if err != nil {
+		return nil, err
+	}
+	dest, err := outputPath(inv)
 	if err != nil {
 		return nil, err
 	}
@@ -150,7 +156,12 @@ func runMCPCall(ctx context.Context, inv *Invocation) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &MCPCallResult{Tool: def.Name, Server: def.Server, DurationMS: dur, Result: res, tty: inv.Env.StdoutTTY}
+	out := &MCPCallResult{Tool: def.Name, Server: def.Server, DurationMS: dur, Result: res}
+	if dest != "" {
+		if out.Output, err = writeCallOutput(dest, res); err != nil {
+			return nil, err
+		}
+	}
 	if res.IsError {
 		return nil, &toolErrorResult{out: out}
 	}
@@ -179,14 +190,13 @@ func (e *toolErrorResult) ExitCode() int { return ExitFailure }
 // ErrorData is the whole result.
 func (e *toolErrorResult) ErrorData() any { return e.out }
 
-// WriteHuman prints the tool's error text.
+// WriteHuman prints the tool's error text (sanitized, as every human
+// rendering of server text is).
 func (e *toolErrorResult) WriteHuman(w io.Writer) error {
 	if _, err := fmt.Fprintf(w, "relavium: %s: %s returned an error:\n", host.CodeToolError, e.out.Tool); err != nil {
 		return err
 	}
-	out := *e.out
-	out.tty = true // stderr: always sanitized
-	return out.WriteHuman(w)
+	return e.out.WriteHuman(w)
 }
 
 // toolNotFound explains why name is not callable: skipped (with the
@@ -307,8 +317,9 @@ func confirmCall(ctx context.Context, inv *Invocation, pr *eventPrinter, bus *en
 }
 
 // startMCPPrinter writes server state changes, progress and server logs to
-// stderr for a person.
+// stderr for a person, through sanitize.Writer.
 func startMCPPrinter(bus *engine.Bus, w io.Writer) *eventPrinter {
+	w = sanitize.NewWriter(w)
 	p := newPrinter(bus, w, w)
 	go p.loop(func(e engine.Event, _ bool) bool {
 		line := ""

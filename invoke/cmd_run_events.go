@@ -2,7 +2,6 @@ package invoke
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"sync"
@@ -26,8 +25,10 @@ type eventPrinter struct {
 	moved   chan struct{} // closed and replaced whenever printed moves
 }
 
+// newPrinter prints events to w; notes are human lines, cleaned by
+// sanitize.Writer on their way out (as is w, by the human printers).
 func newPrinter(bus *engine.Bus, w, notes io.Writer) *eventPrinter {
-	return &eventPrinter{sub: bus.Subscribe(), done: make(chan struct{}), w: w, notes: notes, moved: make(chan struct{})}
+	return &eventPrinter{sub: bus.Subscribe(), done: make(chan struct{}), w: w, notes: sanitize.NewWriter(notes), moved: make(chan struct{})}
 }
 
 // startNDJSONPrinter writes every event as one JSON line, up to and
@@ -40,9 +41,9 @@ func startNDJSONPrinter(bus *engine.Bus, w, notes io.Writer) *eventPrinter {
 		if ended {
 			return true
 		}
-		b, err := json.Marshal(e)
+		b, err := MarshalJSON(e)
 		if err != nil {
-			b, _ = json.Marshal(map[string]any{"seq": e.Seq, "type": e.Type, "time": e.Time, "error": "event not encodable: " + err.Error()})
+			b, _ = MarshalJSON(map[string]any{"seq": e.Seq, "type": e.Type, "time": e.Time, "error": "event not encodable: " + err.Error()})
 		}
 		_, _ = p.w.Write(append(b, '\n'))
 		return engine.IsTerminal(e.Type) && e.RunID != ""
@@ -51,8 +52,9 @@ func startNDJSONPrinter(bus *engine.Bus, w, notes io.Writer) *eventPrinter {
 }
 
 // startHumanPrinter writes a short line per step and per server state
-// change to w (stderr).
+// change to w (stderr), through sanitize.Writer.
 func startHumanPrinter(bus *engine.Bus, w io.Writer) *eventPrinter {
+	w = sanitize.NewWriter(w)
 	p := newPrinter(bus, w, w)
 	go p.loop(func(e engine.Event, _ bool) bool {
 		if line := humanLine(e); line != "" {

@@ -52,6 +52,7 @@ func Commands() *Table {
 					{Name: "allow-local-endpoint", Type: Bool, Usage: "allow a loopback/private --url", CLIOnly: true},
 					{Name: "elicit", Type: String, Default: "decline", Enum: []string{"decline", "defaults"}, Usage: "headless answer to elicitation requests"},
 					{Name: "yes", Type: Bool, Usage: "call a tool not annotated read-only without asking", CLIOnly: true},
+					{Name: "output", Type: String, Usage: "write the result text byte for byte to this file (atomically, mode 0600, replacing it); stdout says where it went", CLIOnly: true},
 				},
 				SideEffect: Remote, JSON: true, Output: Document, Surface: Machine, Confirm: consentYes, Run: runMCPCall},
 			{Path: []string{"mcp", "serve"}, Summary: "publish relavium's commands and mcp_call workflows as an MCP server",

@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/engine/sanitize"
 )
 
 // HumanWriter is implemented by results (and errors) that have a human
@@ -74,7 +75,7 @@ func finish(env *Env, inv *Invocation, data any, err error) int {
 		if jsonMode {
 			_ = WriteEnvelope(env.Stdout, ErrorEnvelope(err))
 		}
-		writeHumanError(env.Stderr, err)
+		writeHumanError(sanitize.NewWriter(env.Stderr), err)
 		return ExitCodeOf(err)
 	}
 	if jsonMode {
@@ -90,13 +91,16 @@ func finish(env *Env, inv *Invocation, data any, err error) int {
 		return ExitOK
 	}
 	if h, ok := data.(HumanWriter); ok {
-		if werr := h.WriteHuman(env.Stdout); werr != nil {
+		// Human output is cleaned at this boundary whether or not stdout is
+		// a terminal: a pipe to less -R, tee or a file that is cat later
+		// delivers escapes just the same.
+		if werr := h.WriteHuman(sanitize.NewWriter(env.Stdout)); werr != nil {
 			return ExitFailure
 		}
 		return ExitOK
 	}
 	b, _ := json.MarshalIndent(data, "", "  ")
-	fmt.Fprintln(env.Stdout, string(b))
+	fmt.Fprintln(env.Stdout, string(sanitize.EscapeJSON(b)))
 	return ExitOK
 }
 

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"io"
 	"strings"
+
+	"github.com/relavium/relavium/engine/sanitize"
 )
 
 // Envelope is the one JSON document a --json invocation writes to stdout.
@@ -94,11 +96,26 @@ func ErrorEnvelope(err error) Envelope {
 
 // WriteEnvelope writes exactly one JSON document and a newline.
 func WriteEnvelope(w io.Writer, env Envelope) error {
-	b, err := json.Marshal(env)
+	b, err := MarshalJSON(env)
 	if err != nil {
-		b, _ = json.Marshal(ErrorEnvelope(&Error{ErrCode: CodeInternal, Msg: "cannot encode result", Cause: err}))
+		b, _ = MarshalJSON(ErrorEnvelope(&Error{ErrCode: CodeInternal, Msg: "cannot encode result", Cause: err}))
 	}
 	b = append(b, '\n')
 	_, err = w.Write(b)
 	return err
+}
+
+// MarshalJSON is json.Marshal followed by sanitize.EscapeJSON: the one way
+// invoke encodes a JSON document that a person, a pipe or a file receives
+// (envelopes, NDJSON events, audit lines, mcp serve answers). Server text
+// keeps its exact value, but every code point the display sanitizer would
+// remove (C1 controls, DEL, bidi controls, zero-width characters, Unicode
+// tags; encoding/json already escapes C0) is written as a \uXXXX escape,
+// so `cat`, `tee` or `less -R` of the output cannot deliver it raw.
+func MarshalJSON(v any) ([]byte, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return sanitize.EscapeJSON(b), nil
 }

@@ -368,7 +368,7 @@ func (c *call) confirmation(opts Options, kind, planID string, plan json.RawMess
 		reason = fmt.Sprintf("%q (%s) needs plan %s confirmed: review plan, then send the identical request again with \"confirm\" set to this confirmation's confirm value, not the plan id (%s)", c.path, c.side, planID, once)
 	}
 	conf := &Confirmation{ConfirmationRequired: true, Kind: kind, Confirm: nonce, SideEffect: c.side, Reason: reason, Plan: plan, PlanID: planID}
-	env, _ := json.Marshal(Envelope{OK: true, Data: conf})
+	env, _ := MarshalJSON(Envelope{OK: true, Data: conf})
 	k := kind
 	c.audit(DecisionConfirmation, &k, nil, nil)
 	return Result{Envelope: env, OK: true, RequestID: c.id, SideEffect: c.side, Confirm: conf}
@@ -377,7 +377,7 @@ func (c *call) confirmation(opts Options, kind, planID string, plan json.RawMess
 // refuse returns an invoker refusal envelope, audited.
 func (c *call) refuse(err error) Result {
 	code := CodeOf(err)
-	env, _ := json.Marshal(ErrorEnvelope(err))
+	env, _ := MarshalJSON(ErrorEnvelope(err))
 	c.audit(DecisionRefused, nil, nil, &code)
 	return Result{Envelope: env, ErrorCode: code, RequestID: c.id, SideEffect: c.side}
 }

@@ -1,12 +1,12 @@
 package tui
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/invoke"
 )
 
 // Export writes the events as JSONL under <home>/sessions: to a temp file
@@ -25,9 +25,15 @@ func (l *live) Export(events []engine.Event) (string, error) {
 	}
 	tmp := f.Name()
 	defer os.Remove(tmp) // a no-op once renamed
-	enc := json.NewEncoder(f)
+	// One JSON line per event, through invoke.MarshalJSON: a person may
+	// cat the file, so no server code point the display sanitizer removes
+	// is written raw.
 	for _, e := range events {
-		if err := enc.Encode(e); err != nil {
+		b, err := invoke.MarshalJSON(e)
+		if err == nil {
+			_, err = f.Write(append(b, '\n'))
+		}
+		if err != nil {
 			f.Close()
 			return fail(err)
 		}

@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/relavium/relavium/engine/sanitize"
 )
 
 // PinFile is the tool-pin store's name inside the relavium home.
@@ -160,6 +162,7 @@ func writeAtomic(path string, pf *pinFile) error {
 	if err != nil {
 		return err
 	}
+	data = sanitize.EscapeJSON(data) // a person may cat the store
 	f, err := os.CreateTemp(filepath.Dir(path), ".tool-pins-*.tmp")
 	if err != nil {
 		return err

@@ -12,6 +12,9 @@
 //	              (a double fork: the grandchild is orphaned), then serves
 //	ignore-cancel serves, but `slow` ignores cancellation
 //	mute-setlevel serves, but never answers logging/setLevel
+//	escapes       serves, with terminal escapes, C1, bidi and tags in its
+//	              name, version, instructions, a tool's title and
+//	              description, results, errors, logs and progress (escapes.go)
 //	sleeper       (the grandchild) ignores SIGTERM and sleeps
 //	daemonize     (the daemon's child) starts a setsid sleeper, prints its
 //	              pid, waits -delay-exit, exits
@@ -146,7 +149,7 @@ var (
 
 func newServer(mode string, grandchild int) *mcp.Server {
 	st := &state{mode: mode, grandchild: grandchild}
-	s := mcp.NewServer(&mcp.Implementation{Name: "hostile", Version: "1.0.0"}, nil)
+	s := mcp.NewServer(implementation(mode))
 	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true}
 
 	type echoIn struct {
@@ -314,6 +317,9 @@ func newServer(mode string, grandchild int) *mcp.Server {
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return text("must never be called"), nil
 		})
+	if mode == "escapes" {
+		addEscapeTools(s) // escapes.go
+	}
 	if mode == "mute-setlevel" {
 		s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 			return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
