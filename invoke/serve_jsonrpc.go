@@ -1,7 +1,6 @@
 package invoke
 
 import (
-	"encoding/json"
 	"net/http"
 )
 
@@ -25,7 +24,7 @@ func jsonrpcErrorDoc(code int, err *Error) []byte {
 		Message string `json:"message"`
 		Data    data   `json:"data"`
 	}
-	doc, _ := json.Marshal(struct {
+	doc, _ := MarshalJSON(struct {
 		JSONRPC string  `json:"jsonrpc"`
 		ID      *string `json:"id"`
 		Error   jerr    `json:"error"`
