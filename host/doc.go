@@ -22,6 +22,9 @@
 //   - Every message a server sends is gauged for nesting before the SDK
 //     decodes it: past netguard.MaxMessageDepth (512) the stream is cut,
 //     E518 on stdio (depthreader.go), E572 from the guard on the network.
+//     On stdio a tools/list page is taken off the stream before that
+//     (discovery.Capture.Reader, transport.go): discovery judges it tool by
+//     tool and the SDK reads an empty stub page.
 //   - Calls are routed by engine.ToolID, validated by discovery before
 //     dispatch; a result whose text exceeds 1 MiB fails (E512); isError is a
 //     result. Progress reaches a call only from its own server. Nothing host
