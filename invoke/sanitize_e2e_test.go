@@ -94,6 +94,20 @@ func escapesE2E(t *testing.T) (*mcpE2E, []string) {
 	t.Helper()
 	e := newMCPE2E(t)
 	e.declare(t, map[string]string{"esc": "escapes"}, "")
+	// Workflows whose outputs and failures are the server's text.
+	wf := filepath.Join(e.project, ".relavium", "workflows")
+	if err := os.MkdirAll(wf, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for name, body := range map[string]string{
+		"hostile":      "id: hostile\nside_effect: read\nmcp_servers: [{ref: esc}]\nsteps:\n  - {id: a, tool: mcp_esc_escapes, args: {}}\noutputs:\n  text: \"{{steps.a.text}}\"\n",
+		"hostile-two":  "id: hostile-two\nside_effect: read\nmcp_servers: [{ref: esc}]\nsteps:\n  - {id: a, tool: mcp_esc_escapes, args: {}}\noutputs:\n  text: \"{{steps.a.text}}\"\n  again: \"{{steps.a.text}}\"\n",
+		"hostile-fail": "id: hostile-fail\nside_effect: read\nmcp_servers: [{ref: esc}]\nsteps:\n  - {id: a, tool: mcp_esc_escapes_error, args: {}}\n",
+	} {
+		if err := os.WriteFile(filepath.Join(wf, name+".yaml"), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	r := e.run(t, nil, "mcp", "ls", "--json")
 	if r.code != 2 || r.errCode() != "E301" {
 		t.Fatalf("ls without consent: %d %s\n%s", r.code, r.stdout, r.stderr)
@@ -129,6 +143,12 @@ func TestServerTextNeverReachesOutputRaw(t *testing.T) {
 		{"call tool error --json", []string{"mcp", "call", "mcp_esc_escapes_fail", "--yes", "--json"}, 1, `"E543"`},
 		{"call protocol error", []string{"mcp", "call", "mcp_esc_escapes_error", "--yes"}, 1, ""},
 		{"call protocol error --json", []string{"mcp", "call", "mcp_esc_escapes_error", "--yes", "--json"}, 1, `"ok":false`},
+		{"run", []string{"run", "hostile"}, 0, "start"},
+		{"run two outputs", []string{"run", "hostile-two"}, 0, "again: start"},
+		{"run --json", []string{"run", "hostile", "--json"}, 0, `"ok":true`},
+		{"run --events", []string{"run", "hostile", "--events"}, 0, `"run:completed"`},
+		{"run failing", []string{"run", "hostile-fail"}, 1, ""},
+		{"run failing --events", []string{"run", "hostile-fail", "--events"}, 1, `"run:failed"`},
 	}
 	for _, tc := range cases {
 		for _, toFile := range []bool{false, true} {
