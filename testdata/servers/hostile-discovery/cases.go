@@ -92,7 +92,7 @@ var catalogues = map[string]func(variant string) func(cursor string) page{
 			simple("shallow_b"))
 	},
 	"pins":  pinsCatalogue,
-	"bench": func(string) func(string) page { return benchCatalogue() },
+	"bench": func(variant string) func(string) page { return benchCatalogue(variant == "distinct") },
 }
 
 // bomb serves endless pages of per tools, each with a description of
@@ -263,14 +263,15 @@ func pinsCatalogue(variant string) func(string) page {
 }
 
 // benchCatalogue: 256 tools totalling about 1,000,000 bytes of schema,
-// 64 tools per page.
-func benchCatalogue() func(string) page {
+// 64 tools per page; every tool has the same schema, or (distinct) each its
+// own (another maxLength per tool).
+func benchCatalogue(distinct bool) func(string) page {
 	tools := make([]string, 256)
 	for i := range tools {
 		var ps []string
 		for j := 0; j < 24; j++ {
 			ps = append(ps, fmt.Sprintf("field_%02d", j),
-				fmt.Sprintf(`{"type":"string","description":%s,"maxLength":%d}`, q(sized("Describes one input field of a benchmark tool. ", 100)), 100+j))
+				fmt.Sprintf(`{"type":"string","description":%s,"maxLength":%d}`, q(sized("Describes one input field of a benchmark tool. ", 100)), 100+j+boolInt(distinct)*i*100))
 		}
 		tools[i] = tool(fmt.Sprintf("bench_tool_%03d", i), "A benchmark tool with a realistic schema.",
 			obj(props(ps...), `"required":["field_00","field_01"]`))
@@ -330,4 +331,11 @@ func subschemaTools() []string {
 		total += len(t)
 	}
 	return append(tools, simple("last_small"))
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
