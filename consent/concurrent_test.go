@@ -76,7 +76,7 @@ func TestConcurrentAppendersLoseNothing(t *testing.T) {
 		t.Fatalf("%d lines in the store, want %d", len(lines), workers*each)
 	}
 	for i, l := range lines {
-		if _, reason := parseLine(l, i+1, nil); reason != "" {
+		if _, reason := parseLine(l, i+1, nil, nil); reason != "" {
 			t.Fatalf("line %d torn or interleaved: %s: %q", i+1, reason, l)
 		}
 	}

@@ -28,5 +28,5 @@
 //     exit 2) whose data lists pending[] and whose human text names the
 //     --allow-mcp-stdio flag per server.
 //
-// Error codes E300–E317 are listed in errors.go.
+// Error codes E300–E318 are listed in errors.go.
 package consent

@@ -22,6 +22,7 @@ const (
 	CodeNeedsYes        = "E315" // a destructive consent command with no one to ask and no --yes
 	CodeRevokeCancelled = "E316" // the person answered no
 	CodeNoStdioServers  = "E317" // consent grant: nothing declared to grant
+	CodeHomeUnsafe      = "E318" // the relavium home is not a directory of yours that only you can write
 )
 
 const (

@@ -1,7 +1,10 @@
 package consent
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"time"
@@ -18,6 +21,10 @@ type Grant struct {
 	Cwd       string      `json:"cwd"`
 	GrantedAt time.Time   `json:"granted_at"`
 	Line      int         `json:"line"` // 1-based line of the grant in the store
+
+	text *chunk // the chunk its strings live in (foldmem.go)
+	box  *chunk // the chunk it lives in, if any
+	own  int    // bytes of its own allocations
 }
 
 // KindOf returns the recorded kind of env name; false when the writer
@@ -115,17 +122,29 @@ func (e *FoldError) Error() string { return CodeStoreUnreadable + ": " + e.Messa
 // Code is E311.
 func (e *FoldError) Code() string { return CodeStoreUnreadable }
 
-// Message names the file, line and reason and says what follows from it.
+// Message names the file, line and reason, says what follows from it and
+// what the person can do. It never offers to drop lines silently: which line
+// to repair is the person's call, and a damaged line may be a revocation.
 func (e *FoldError) Message() string {
 	const then = "; the store reads as holding no grants, so every stdio server is asked about again until"
 	if e.Line == 0 {
-		return fmt.Sprintf("grant store %s: %s%s it is repaired", quoteArg(e.Path), e.Reason, then)
+		return fmt.Sprintf("grant store %s: %s%s it is repaired (delete grants no longer needed, or move the file away to start with no grants)",
+			quoteArg(e.Path), e.Reason, then)
 	}
-	return fmt.Sprintf("grant store %s line %d: %s%s the line is repaired or removed", quoteArg(e.Path), e.Line, e.Reason, then)
+	return fmt.Sprintf("grant store %s line %d: %s%s you repair or delete line %d (if it was a revocation, revoke that digest again once it is deleted)",
+		quoteArg(e.Path), e.Line, e.Reason, then, e.Line)
 }
 
 // ErrorData is the failure as data for an envelope.
 func (e *FoldError) ErrorData() any { return e }
+
+// maxLiveBytes bounds the memory the live grants of one fold may hold (each
+// live grant counts its line and its bookkeeping). A fold reads the store one
+// line at a time, so with this bound its memory is independent of the
+// file's size: one line (maxLineBytes), a read buffer, and at most this much
+// of live grants. A store beyond it fails the fold closed; no person grants
+// that much (100 000 typical grants hold about 60 MiB).
+const maxLiveBytes = 96 << 20
 
 // Fold reads the store and folds it in order: a grant adds (or refreshes) its
 // digest, a revocation removes an earlier grant. Blank lines separate nothing
@@ -134,58 +153,82 @@ func (e *FoldError) ErrorData() any { return e }
 // is empty and the error is a *FoldError naming the line and the reason — a
 // truncated last line may be a revocation, and skipping it would resurrect
 // revoked trust. A refused or unreadable file is an *Error (E310/E312) with
-// empty grants too. The returned *Grants is never nil.
+// empty grants too, and so is a home CheckHome refuses (E318). The returned
+// *Grants is never nil. The file is read line by line (see maxLiveBytes):
+// memory does not grow with its size.
 func (s *Store) Fold() (*Grants, error) {
-	empty := &Grants{byDigest: map[string]*Grant{}}
-	data, err := s.read()
-	if err != nil {
-		return empty, err
-	}
-	g, ferr := foldBytes(data)
-	if ferr != nil {
-		ferr.Path = s.path
-		return empty, ferr
-	}
-	return g, nil
+	f := newFolder()
+	return f.result(s.scan(f.add), s.path)
 }
 
-// foldBytes folds the store's content. Every parsed field is a substring of
-// data, so a 100 000-line fold allocates per record, not per field.
-func foldBytes(data string) (*Grants, *FoldError) {
-	g := &Grants{byDigest: make(map[string]*Grant, strings.Count(data, "\n")+1)}
-	var a arena
-	lineNo := 0
-	for len(data) > 0 {
-		lineNo++
-		var line string
-		nl := strings.IndexByte(data, '\n')
-		complete := nl >= 0
-		if complete {
-			line, data = data[:nl], data[nl+1:]
-		} else {
-			line, data = data, ""
-		}
-		if len(line) > maxLineBytes {
-			return nil, &FoldError{Line: lineNo, Reason: fmt.Sprintf("longer than %d bytes", maxLineBytes)}
-		}
-		line = strings.Trim(line, " \t\r")
-		if line == "" {
-			continue
-		}
-		rec, reason := parseLine(line, lineNo, &a)
-		if reason != "" {
-			if !complete {
-				reason = "truncated last line (no newline) that does not parse: " + reason
-			}
-			return nil, &FoldError{Line: lineNo, Reason: reason}
-		}
-		if rec.grant != nil {
-			g.byDigest[rec.grant.Digest] = rec.grant
-		} else {
-			delete(g.byDigest, rec.revokes)
-		}
+// foldReader folds store content read from r, with the store's line cap but
+// no file-size bound; Fold is this over the file under its lock.
+func foldReader(r io.Reader, path string) (*Grants, error) {
+	f := newFolder()
+	return f.result(readLines(r, maxLineBytes, f.add), path)
+}
+
+// folder folds lines as they are read (see foldmem.go for what it keeps).
+type folder struct {
+	g       *Grants
+	a       arena // per-line scratch for the decoder
+	text    textArena
+	boxes   boxArena
+	live    int // bytes the live grants hold
+	maxLive int // the bound on live: maxLiveBytes
+}
+
+func newFolder() *folder {
+	return &folder{g: &Grants{byDigest: map[string]*Grant{}}, maxLive: maxLiveBytes}
+}
+
+// add folds one line; a *FoldError stops the fold.
+func (f *folder) add(raw []byte, lineNo int, complete bool) error {
+	raw = bytes.Trim(raw, " \t\r")
+	if len(raw) == 0 {
+		return nil
 	}
-	return g, nil
+	f.a.reset()
+	line, text := f.text.add(raw)
+	rec, reason := parseLine(line, lineNo, &f.a, &f.boxes)
+	if reason != "" {
+		if !complete {
+			reason = "truncated last line (no newline) that does not parse: " + reason
+		}
+		return &FoldError{Line: lineNo, Reason: reason}
+	}
+	if g := rec.grant; g != nil {
+		if old, ok := f.g.byDigest[g.Digest]; ok {
+			f.unpin(old)
+		}
+		g.text = text
+		f.g.byDigest[g.Digest] = g
+		f.pin(g)
+		if f.live > f.maxLive {
+			return &FoldError{Reason: fmt.Sprintf("by line %d the live grants hold more than %d MiB, more than a grant store may hold in memory", lineNo, f.maxLive>>20)}
+		}
+	} else if old, ok := f.g.byDigest[rec.revokes]; ok {
+		f.unpin(old)
+		delete(f.g.byDigest, rec.revokes)
+	}
+	return nil
+}
+
+// result is the fold's outcome: the grants, or no grants and why.
+func (f *folder) result(err error, path string) (*Grants, error) {
+	if err == nil {
+		return f.g, nil
+	}
+	empty := &Grants{byDigest: map[string]*Grant{}}
+	var lf *lineFault
+	if errors.As(err, &lf) {
+		return empty, &FoldError{Path: path, Line: lf.Line, Reason: lf.Reason}
+	}
+	var fe *FoldError
+	if errors.As(err, &fe) {
+		fe.Path = path
+	}
+	return empty, err
 }
 
 // describeStoreProblem is one line for a person about why grants were not

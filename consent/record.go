@@ -134,10 +134,15 @@ type record struct {
 
 // parseLine parses one non-blank line strictly. The returned string is the
 // reason a line is refused; any refusal fails the whole fold closed.
-// a may be nil (one line on its own).
-func parseLine(line string, lineNo int, a *arena) (record, string) {
+// a is the decoder's scratch and nothing returned points into it; boxes is
+// where a grant is allocated (both nil: one line on its own). A grant's
+// strings are substrings of line.
+func parseLine(line string, lineNo int, a *arena, boxes *boxArena) (record, string) {
 	if a == nil {
 		a = &arena{}
+	}
+	if boxes == nil {
+		boxes = &boxArena{}
 	}
 	if len(line) == 0 || line[0] != '{' {
 		return record{}, "not a JSON object"
@@ -149,11 +154,11 @@ func parseLine(line string, lineNo int, a *arena) (record, string) {
 			return record{}, reason
 		}
 	}
-	return w.record(lineNo, a)
+	return w.record(lineNo, boxes)
 }
 
 // record applies the record rules to a decoded line.
-func (w *wireLine) record(lineNo int, a *arena) (record, string) {
+func (w *wireLine) record(lineNo int, boxes *boxArena) (record, string) {
 	if w.has&hasV == 0 {
 		return record{}, `no "v" field`
 	}
@@ -190,9 +195,10 @@ func (w *wireLine) record(lineNo int, a *arena) (record, string) {
 		if err != nil {
 			return record{}, fmt.Sprintf(`"grantedAt" %q is not an ISO-8601 time`, trimText(w.GrantedAt))
 		}
-		g := a.grant()
-		*g = Grant{Digest: w.Digest, Command: w.Command, Args: w.Args, EnvNames: w.EnvNames,
-			EnvKinds: w.EnvKinds, Cwd: w.Cwd, GrantedAt: at, Line: lineNo}
+		// The decoder's slices may live in its per-line scratch: the grant
+		// gets its own copies.
+		g := boxes.newGrant(w.Args, w.EnvNames, w.EnvKinds)
+		g.Digest, g.Command, g.Cwd, g.GrantedAt, g.Line = w.Digest, w.Command, w.Cwd, at, lineNo
 		return record{grant: g}, ""
 	}
 	return record{}, `neither "digest" (a grant) nor "revokes" (a revocation)`

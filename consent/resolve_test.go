@@ -165,7 +165,7 @@ func assertCode(t *testing.T, err error, code, says string) {
 		t.Errorf("err %q does not say %q", err, says)
 	}
 	var ec interface{ ExitCode() int }
-	if errors.As(err, &ec) && code != CodeStoreIO && code != CodeStoreRefused && code != CodeStoreUnreadable && ec.ExitCode() != 2 {
+	if errors.As(err, &ec) && code != CodeStoreIO && code != CodeStoreRefused && code != CodeStoreUnreadable && code != CodeHomeUnsafe && ec.ExitCode() != 2 {
 		t.Errorf("err %v exits %d, want 2", err, ec.ExitCode())
 	}
 }

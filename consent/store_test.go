@@ -126,8 +126,8 @@ func TestStoreRefusesUnsafeModes(t *testing.T) {
 		}
 		s := Open(home)
 		_, err := s.Fold()
-		assertCode(t, err, CodeStoreRefused, "chmod 700")
-		assertCode(t, s.Grant(fakeResolved("x"), now), CodeStoreRefused, "group or others can write")
+		assertCode(t, err, CodeHomeUnsafe, "chmod 700")
+		assertCode(t, s.Grant(fakeResolved("x"), now), CodeHomeUnsafe, "group or others can write")
 	}
 	// A readable-but-not-writable home (0755) is fine.
 	home := tempHome(t)
@@ -176,7 +176,7 @@ func TestStoreAppendAfterTruncatedLineKeepsNewLineWhole(t *testing.T) {
 	if len(lines) != 3 {
 		t.Fatalf("want 3 lines, got %q", lines)
 	}
-	if _, reason := parseLine(lines[2], 3, nil); reason != "" {
+	if _, reason := parseLine(lines[2], 3, nil, nil); reason != "" {
 		t.Fatalf("the appended line was damaged: %s", reason)
 	}
 	var fe *FoldError

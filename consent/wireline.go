@@ -357,15 +357,20 @@ func sortKinds(k []EnvKindOf) {
 	slices.SortFunc(k, func(a, b EnvKindOf) int { return strings.Compare(a.Name, b.Name) })
 }
 
-// arena hands out the small slices and Grant values of one fold from shared
-// chunks, so folding a long store costs a few large allocations instead of
-// several per line. A slice is handed out capped (s[i:j:j]), so nobody can
-// append into the arena; a full chunk is replaced by a new one, never grown
-// in place, so everything handed out stays valid.
+// arena is the decoder's scratch for one line: the string and kind slices
+// of the line being decoded come from shared chunks, so decoding costs no
+// allocation per field. The fold resets it before each line, so nothing may
+// keep a slice of it: a grant gets its own copies (wireLine.record). A
+// slice is handed out capped (s[i:j:j]); a full chunk is replaced by a new
+// one, never grown in place, so a slice stays valid until the next reset.
 type arena struct {
-	strs   []string
-	kvs    []EnvKindOf
-	grants []Grant
+	strs []string
+	kvs  []EnvKindOf
+}
+
+// reset makes the chunks reusable for the next line.
+func (a *arena) reset() {
+	a.strs, a.kvs = a.strs[:0], a.kvs[:0]
 }
 
 const arenaChunk = 4096
@@ -393,13 +398,4 @@ func (a *arena) addKind(start int, v EnvKindOf) int {
 	}
 	a.kvs = append(a.kvs, v)
 	return start
-}
-
-// grant returns a zeroed *Grant from the arena.
-func (a *arena) grant() *Grant {
-	if len(a.grants) == cap(a.grants) {
-		a.grants = make([]Grant, 0, arenaChunk/4)
-	}
-	a.grants = a.grants[:len(a.grants)+1]
-	return &a.grants[len(a.grants)-1]
 }
