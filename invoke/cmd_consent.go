@@ -123,13 +123,12 @@ func runConsentDigest(_ context.Context, inv *Invocation) (any, error) {
 
 // ConsentGrantResult is the data of `relavium consent grant`.
 type ConsentGrantResult struct {
-	Servers        []string              `json:"servers"`
-	Digest         string                `json:"digest"`
-	CommandLine    string                `json:"command_line"`
-	Cwd            string                `json:"cwd"`
-	AlreadyGranted bool                  `json:"already_granted"`
-	GrantedAt      string                `json:"granted_at,omitempty"`
-	StoreError     *consent.StoreProblem `json:"store_error,omitempty"`
+	Servers        []string `json:"servers"`
+	Digest         string   `json:"digest"`
+	CommandLine    string   `json:"command_line"`
+	Cwd            string   `json:"cwd"`
+	AlreadyGranted bool     `json:"already_granted"`
+	GrantedAt      string   `json:"granted_at,omitempty"`
 }
 
 // WriteHuman says what was granted.
@@ -141,9 +140,6 @@ func (g ConsentGrantResult) WriteHuman(w io.Writer) error {
 	}
 	fmt.Fprintf(&b, "%s %s for %s\n  command  %s\n  cwd      %s\n", verb, g.Digest, strings.Join(g.Servers, ", "),
 		g.CommandLine, consent.Display(g.Cwd))
-	if g.StoreError != nil {
-		fmt.Fprintf(&b, "warning: the grant store is unreadable, so this grant takes effect only once it is repaired: %s\n", g.StoreError.Message)
-	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -180,8 +176,12 @@ func runConsentGrant(_ context.Context, inv *Invocation) (any, error) {
 	r := match[0]
 	store := consent.Open(inv.Env.Home)
 	grants, ferr := store.Fold()
-	res := ConsentGrantResult{Servers: names, Digest: r.Digest, CommandLine: r.CommandLine(), Cwd: r.Cwd,
-		StoreError: consent.ProblemOf(ferr)}
+	if ferr != nil {
+		// A grant appended to a store that fails closed would have no
+		// effect: refuse, write nothing, and say why and what to do.
+		return nil, consentStoreBlocks(ferr, fmt.Sprintf("consent grant wrote nothing for %s: a grant has no effect while the grant store cannot be read", r.Digest))
+	}
+	res := ConsentGrantResult{Servers: names, Digest: r.Digest, CommandLine: r.CommandLine(), Cwd: r.Cwd}
 	if g, ok := grants.Get(r.Digest); ok {
 		res.AlreadyGranted, res.GrantedAt = true, g.GrantedAt.UTC().Format(time.RFC3339)
 		return res, nil
@@ -196,10 +196,9 @@ func runConsentGrant(_ context.Context, inv *Invocation) (any, error) {
 
 // ConsentRevokeResult is the data of `relavium consent revoke`.
 type ConsentRevokeResult struct {
-	Digest      string                `json:"digest"`
-	CommandLine string                `json:"command_line,omitempty"`
-	RevokedAt   string                `json:"revoked_at"`
-	StoreError  *consent.StoreProblem `json:"store_error,omitempty"`
+	Digest      string `json:"digest"`
+	CommandLine string `json:"command_line,omitempty"`
+	RevokedAt   string `json:"revoked_at"`
 }
 
 // WriteHuman says what was revoked.
@@ -210,9 +209,6 @@ func (r ConsentRevokeResult) WriteHuman(w io.Writer) error {
 		fmt.Fprintf(&b, " (%s)", r.CommandLine)
 	}
 	b.WriteString("\n")
-	if r.StoreError != nil {
-		fmt.Fprintf(&b, "warning: the grant store is unreadable; the revocation is recorded all the same: %s\n", r.StoreError.Message)
-	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -220,7 +216,9 @@ func (r ConsentRevokeResult) WriteHuman(w io.Writer) error {
 // runConsentRevoke appends a revocation. It is destructive: it asks on a
 // terminal, and with no one to ask it needs --yes (exit 2 otherwise). When
 // the fold failed closed the live grants are unknown, so the tombstone is
-// written anyway (a revocation of nothing is harmless; a lost one is not).
+// written anyway (a revocation of nothing is harmless; a lost one is not),
+// and the command then fails with the store's code: the store still needs
+// a person's repair.
 func runConsentRevoke(ctx context.Context, inv *Invocation) (any, error) {
 	digest := inv.Args[0]
 	if err := consent.CheckDigest("consent revoke", digest); err != nil {
@@ -228,7 +226,7 @@ func runConsentRevoke(ctx context.Context, inv *Invocation) (any, error) {
 	}
 	store := consent.Open(inv.Env.Home)
 	grants, ferr := store.Fold()
-	res := ConsentRevokeResult{Digest: digest, StoreError: consent.ProblemOf(ferr)}
+	res := ConsentRevokeResult{Digest: digest}
 	g, live := grants.Get(digest)
 	if ferr == nil && !live {
 		return nil, &consent.Error{ErrCode: consent.CodeNoSuchGrant, Exit: ExitUsage,
@@ -254,8 +252,22 @@ func runConsentRevoke(ctx context.Context, inv *Invocation) (any, error) {
 	if err := store.Revoke(digest, at); err != nil {
 		return nil, err
 	}
+	if ferr != nil {
+		// The tombstone is in (a lost revocation is the failure that
+		// matters), but the store still fails closed: say so, with its code.
+		return nil, consentStoreBlocks(ferr, fmt.Sprintf("the revocation of %s is recorded, but the grant store cannot be read", digest))
+	}
 	res.RevokedAt = at.UTC().Format(time.RFC3339)
 	return res, nil
+}
+
+// consentStoreBlocks is the refusal of a consent command on a store whose
+// fold failed: the store's own code (E311 for an unparseable line, E310 or
+// E312 for a refused or unreadable file), what happened, and the store's
+// message, which names the file and line and what to do.
+func consentStoreBlocks(ferr error, what string) error {
+	p := consent.ProblemOf(ferr)
+	return &consent.Error{ErrCode: p.Code, Msg: what + ": " + p.Message, Data: map[string]any{"store_error": p}}
 }
 
 func consentConfirmRevoke(ctx context.Context, inv *Invocation, digest string, g *consent.Grant, ferr error) (bool, error) {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/engine/sanitize"
 )
@@ -42,6 +43,12 @@ func Main(ctx context.Context, env *Env, args []string) int {
 	}
 	if inv.Cmd.Run == nil { // help
 		return finish(env, inv, nil, usageErr(CodeGroupCommand, "%q needs a subcommand: %s", inv.Cmd.Name(), childNames(t, inv.Cmd.Path)))
+	}
+	// The home is checked once, here, before any command reads or writes
+	// it (the TUI and mcp serve included): a home someone else can write
+	// could have its grants, config or token replaced (consent.CheckHome).
+	if err := consent.CheckHome(env.Home); err != nil {
+		return finish(env, inv, nil, err)
 	}
 	lock, err := holdOpLock(inv) // mutations serialise per project (oplock.go)
 	if err != nil {

@@ -204,15 +204,47 @@ func TestConsentLsShowsFoldFailure(t *testing.T) {
 	if !strings.Contains(string(env.Data), `"granted":false`) || !strings.Contains(string(env.Data), `"store_error":{"code":"E311"`) {
 		t.Fatalf("digest of a broken store: %s", env.Data)
 	}
-	// A revocation still goes in (after the damaged line, on a line of its own).
+	// A grant would have no effect: it is refused with the store's code,
+	// naming the file and line and what to do, and nothing is written.
 	d := decode[digests](t, env.Data)
-	env, r = w.json("consent", "revoke", d.Servers[0].Digest, "--yes")
-	if r.code != 0 || !strings.Contains(string(env.Data), `"store_error"`) {
-		t.Fatalf("revoke on a broken store: %d %s", r.code, r.stdout)
+	before := w.store()
+	env, r = w.json("consent", "grant", "shell")
+	w.fail(r, env, "E311", 1, "consent grant wrote nothing", "has no effect", w.storePath(), "line 2", "truncated last line",
+		"repair or delete line 2", "revoke that digest again")
+	if !strings.Contains(string(env.Data), `"store_error":{"code":"E311"`) || !strings.Contains(string(env.Data), `"line":2`) {
+		t.Fatalf("grant refusal data: %s", env.Data)
 	}
+	if w.store() != before {
+		t.Fatal("a refused grant wrote to the store")
+	}
+	r = w.run("consent", "grant", "shell")
+	if r.code != 1 || r.stdout != "" || !strings.Contains(r.stderr, "E311") || !strings.Contains(r.stderr, "line 2") {
+		t.Fatalf("human grant on a broken store: %+v", r)
+	}
+
+	// A revocation still goes in (after the damaged line, on a line of its
+	// own: a lost revocation is the failure that matters), and the command
+	// fails all the same with the store's code.
+	env, r = w.json("consent", "revoke", d.Servers[0].Digest, "--yes")
+	w.fail(r, env, "E311", 1, "revocation of "+d.Servers[0].Digest+" is recorded", "line 2")
 	lines := strings.Split(strings.TrimSuffix(w.store(), "\n"), "\n")
 	if len(lines) != 3 || !strings.HasPrefix(lines[2], `{"v":1,"revokes":"`+d.Servers[0].Digest) {
 		t.Fatalf("store after revoke: %q", lines)
+	}
+
+	// Once the person deletes the damaged line, grant works again and the
+	// revocation holds.
+	if err := os.WriteFile(w.storePath(), []byte(lines[0]+"\n"+lines[2]+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env, r = w.json("consent", "grant", "shell")
+	if r.code != 0 || !strings.Contains(string(env.Data), `"already_granted":false`) {
+		t.Fatalf("grant after the repair: %d %s %s", r.code, r.stdout, r.stderr)
+	}
+	env, _ = w.json("consent", "ls")
+	l = decode[listing](t, env.Data)
+	if len(l.Grants) != 1 || l.Grants[0].Digest == d.Servers[0].Digest || l.StoreError != nil {
+		t.Fatalf("ls after the repair: %s", env.Data)
 	}
 }
 
