@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -16,6 +17,14 @@ import (
 
 // PinFile is the tool-pin store's name inside the relavium home.
 const PinFile = "tool-pins.json"
+
+// maxPinFileBytes bounds the tool-pin store, read whole as one JSON
+// document: a larger file is refused (E590) before it is read, and a write
+// that would make it larger is refused, leaving the file as it was. Each
+// server's pinned definitions are bounded by its 1 MiB discovery budget, so
+// this holds the pins of 16 servers at their full budget and of hundreds
+// of ordinary ones.
+const maxPinFileBytes = 16 << 20
 
 // ServerIdentity is what a pin is keyed by: the registration name, the
 // transport and the command (stdio, resolved path) or URL (network).
@@ -140,9 +149,22 @@ func readPins(path string) (*pinFile, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s is not a regular file", path)
 	}
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil {
+		return nil, err
+	} else if st.Size() > maxPinFileBytes {
+		return nil, fmt.Errorf("the file is %d bytes, over the %d MiB a tool-pin store may hold", st.Size(), maxPinFileBytes>>20)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxPinFileBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxPinFileBytes {
+		return nil, fmt.Errorf("the file grew past the %d MiB a tool-pin store may hold while it was read", maxPinFileBytes>>20)
 	}
 	var pf pinFile
 	if err := json.Unmarshal(data, &pf); err != nil {
@@ -163,6 +185,9 @@ func writeAtomic(path string, pf *pinFile) error {
 		return err
 	}
 	data = sanitize.EscapeJSON(data) // a person may cat the store
+	if len(data) > maxPinFileBytes {
+		return fmt.Errorf("the tool-pin store would grow to %d bytes, over the %d MiB it may hold, so it is left as it was (remove the file to pin afresh)", len(data), maxPinFileBytes>>20)
+	}
 	f, err := os.CreateTemp(filepath.Dir(path), ".tool-pins-*.tmp")
 	if err != nil {
 		return err

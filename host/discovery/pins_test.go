@@ -2,10 +2,12 @@ package discovery
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -138,5 +140,46 @@ func TestDiffDefinitions(t *testing.T) {
 	got := DiffDefinitions(a, b)
 	if len(got) != 2 || got[0].Pointer != "/description" || got[0].New != `"x\u202e"` || got[1].Pointer != "/inputSchema/properties/q" || got[1].Old != "" {
 		t.Fatalf("diff %+v", got)
+	}
+}
+
+// TestPinStoreSizeIsBounded: the tool-pin store is read whole, so its size
+// is bounded: a file over maxPinFileBytes is refused (E590) before it is
+// read and left alone, and a write that would pass the bound is refused
+// with the old file kept.
+func TestPinStoreSizeIsBounded(t *testing.T) {
+	home := t.TempDir()
+	path := filepath.Join(home, PinFile)
+	if err := os.WriteFile(path, []byte(`{"v":1,"servers":[]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(path, maxPinFileBytes+1); err != nil { // sparse: no disk used
+		t.Fatal(err)
+	}
+	cat, err := Discover(context.Background(), "s", fakeLister{"": `{"tools":[{"name":"t","inputSchema":{"type":"object"}}]}`}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = NewPinStore(home).Observe(ServerIdentity{Name: "s"}, cat)
+	var de *Error
+	if !errors.As(err, &de) || de.Code() != CodePinStore || !strings.Contains(err.Error(), "over the 16 MiB") {
+		t.Fatalf("oversized pin store: %v", err)
+	}
+	if st, _ := os.Stat(path); st.Size() != maxPinFileBytes+1 {
+		t.Fatalf("the oversized store was rewritten (%d bytes)", st.Size())
+	}
+
+	// A write past the bound leaves the old file.
+	old := []byte(`{"v":1,"servers":[]}`)
+	if err := os.WriteFile(path, old, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	big := &pinFile{V: 1, Servers: []pinServer{{ServerIdentity: ServerIdentity{Name: "s"}, Tools: map[string]pinTool{
+		"t": {Digest: "sha256:0", Def: json.RawMessage(`"` + strings.Repeat("x", maxPinFileBytes) + `"`)}}}}}
+	if err := writeAtomic(path, big); err == nil || !strings.Contains(err.Error(), "left as it was") {
+		t.Fatalf("oversized write: %v", err)
+	}
+	if data, _ := os.ReadFile(path); string(data) != string(old) {
+		t.Fatal("the store changed on a refused write")
 	}
 }
