@@ -15,12 +15,20 @@
 //     {transport, command, args, env, cwd}, encoded by package canonjson
 //     (keys in UTF-16 order, JSON.stringify escaping); a lone surrogate or
 //     invalid UTF-8 has no digest (E307).
+//   - CheckHome: the relavium home must be a directory the user owns that
+//     group and others cannot write (a symlink is resolved, its target
+//     judged); else E318. invoke calls it before any command; every store
+//     of the home calls it again before each read or write.
 //   - Store: <home>/mcp-consent.ndjson, append-only grants and tombstones
 //     under flock, 0600 in 0700, symlinks refused, env names only; an append
 //     the file system cuts short is cut back, never left torn. Fold fails
 //     closed on any unparseable line with a *FoldError (line, reason).
 //     Grant lines carry one additive field beyond the spec's shape, envKinds
 //     (name → kind, never a value), so a diff can show a changed kind.
+//     The file primitives are lineFile (linefile.go), reusable by any other
+//     append-only store of the home: it reads through lineReader (lines.go),
+//     one line at a time under a per-line cap, so a fold holds one line and
+//     its live grants (bounded, foldmem.go), never the file.
 //   - Decider: per server Approved (grant, --allow-mcp-stdio, approved once),
 //     NeedsConsent (with a Diff against the closest earlier grant) or Denied;
 //     ApproveOnce / Remember / Deny / Reask are the session's answers.
