@@ -45,9 +45,9 @@ func causeOf(err error) any {
 func describe(err error) any {
 	var c Coded
 	if errors.As(err, &c) && c == err {
-		return map[string]any{"code": c.Code(), "message": messageOf(err), "cause": causeOf(err)}
+		return map[string]any{"code": c.Code(), "message": sanitize.Text(messageOf(err)), "cause": causeOf(err)}
 	}
-	return err.Error()
+	return sanitize.Text(err.Error())
 }
 
 // messageOf is the human message of a coded error without its code prefix or
@@ -78,14 +78,17 @@ func bareMessage(err error) string {
 	return s
 }
 
-// ErrorEnvelope builds the envelope for err.
+// ErrorEnvelope builds the envelope for err. Messages are for people and
+// can quote a server (a protocol error's text), so they are cleaned like
+// the human form: even `jq -r .error.message` prints no control sequence.
+// The data an error carries (an isError result) stays exact.
 func ErrorEnvelope(err error) Envelope {
 	env := Envelope{OK: false}
 	var c Coded
 	if errors.As(err, &c) {
-		env.Error = &EnvelopeError{Code: c.Code(), Message: messageOf(c), Cause: causeOf(c)}
+		env.Error = &EnvelopeError{Code: c.Code(), Message: sanitize.Text(messageOf(c)), Cause: causeOf(c)}
 	} else {
-		env.Error = &EnvelopeError{Code: CodeInternal, Message: err.Error()}
+		env.Error = &EnvelopeError{Code: CodeInternal, Message: sanitize.Text(err.Error())}
 	}
 	var d DataCarrier
 	if errors.As(err, &d) {

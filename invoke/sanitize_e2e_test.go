@@ -213,6 +213,25 @@ func TestJSONKeepsServerTextExact(t *testing.T) {
 		t.Errorf("server_name %q, server_version %q: not cleaned", s.ServerName, s.ServerVersion)
 	}
 	assertNoRaw(t, "server_name", []byte(s.ServerName))
+
+	// An error message quoting the server is for people: cleaned in the
+	// envelope as on stderr, so even decoded it holds no control.
+	r = e.run(t, nil, append([]string{"mcp", "call", "mcp_esc_escapes_error", "--yes", "--json"}, allow...)...)
+	var failed struct {
+		Error struct {
+			Message string `json:"message"`
+			Cause   any    `json:"cause"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &failed); err != nil {
+		t.Fatalf("error envelope: %v %s", err, r.stdout)
+	}
+	// Re-encoded by encoding/json, C1, bidi and tags would be raw here.
+	decoded, _ := json.Marshal(failed.Error)
+	if !bytes.Contains(decoded, []byte("upstream said start")) {
+		t.Fatalf("error envelope lacks the server's message: %s", r.stdout)
+	}
+	assertNoRaw(t, "decoded error", decoded)
 }
 
 // TestCallOutputFile: --output FILE receives the result text byte for
