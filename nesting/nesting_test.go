@@ -235,3 +235,24 @@ func TestStandardLibraryOnly(t *testing.T) {
 		}
 	}
 }
+
+func TestFieldNames(t *testing.T) {
+	doc := "name: a\nmcp_servers: [[[[\n  [[\n"
+	if k := YAMLTopKey([]byte(doc), len(doc)-2); k != "mcp_servers" {
+		t.Fatalf("YAML key %q", k)
+	}
+	if k := YAMLTopKey([]byte("- [[["), 3); k != "" {
+		t.Fatalf("YAML key of a list %q", k)
+	}
+	if k := YAMLTopKey([]byte("\"steps\": {a: {a:"), 14); k != "steps" {
+		t.Fatalf("quoted YAML key %q", k)
+	}
+	toml := "theme = 'x'\n[[mcp_servers]]\nargs = [[[[\n"
+	if k := TOMLKey([]byte(toml), len(toml)-2); k != "mcp_servers.args" {
+		t.Fatalf("TOML key %q", k)
+	}
+	long := strings.Repeat("a.", 10000) + "b = 1"
+	if k := TOMLKey([]byte(long), 500); len([]rune(k)) != maxFieldLen+1 {
+		t.Fatalf("long key not clipped: %d", len(k))
+	}
+}
