@@ -19,6 +19,8 @@ func ruleOf(code string) string {
 	switch code {
 	case CodeSyntax:
 		return "syntax"
+	case CodeNesting:
+		return "nesting"
 	case CodeUnknownKey:
 		return "unknown-key"
 	case CodeType:

@@ -2,13 +2,22 @@ package config
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
 	"github.com/pelletier/go-toml/v2/unstable"
+
+	"github.com/relavium/relavium/nesting"
 )
+
+// fileLimits are the caps on an authored file's nesting and size, checked
+// before any parser runs.
+func fileLimits() nesting.Limits {
+	return nesting.Limits{MaxDepth: nesting.FileDepth, MaxNodes: nesting.FileNodes}
+}
 
 // readTOML turns a config.toml into a node tree in which every key and
 // value keeps its line and column. The go-toml decoder checks the document
@@ -16,6 +25,14 @@ import (
 // unstable parser that gives positions does not enforce those rules; a
 // document it refuses yields exactly that one syntax problem.
 func readTOML(file string, data []byte) (*node, []Problem) {
+	if _, over := nesting.TOML(data, fileLimits()); over != nil {
+		return nil, []Problem{{
+			Code: CodeNesting, Rule: ruleOf(CodeNesting), Severity: severityError, File: file, Line: over.Line, Column: over.Col,
+			Field: nesting.TOMLKey(data, over.Offset),
+			Message: fmt.Sprintf("%s: nothing in this file was parsed (agent and config files nest at most %d levels and hold at most %d values)",
+				over.Describe(), nesting.FileDepth, nesting.FileNodes),
+		}}
+	}
 	var probe map[string]any
 	if err := toml.Unmarshal(data, &probe); err != nil {
 		pos := Pos{File: file, Line: 1, Col: 1}

@@ -10,6 +10,8 @@ import (
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
 	"github.com/goccy/go-yaml/token"
+
+	"github.com/relavium/relavium/nesting"
 )
 
 // readYAML turns an agent file into a node tree with goccy/go-yaml's
@@ -20,6 +22,14 @@ import (
 func readYAML(file string, data []byte, c *checker) *node {
 	if !utf8.Valid(data) {
 		c.add(CodeSyntax, Pos{File: file, Line: 1, Col: 1}, "", "the file is not valid UTF-8")
+		return nil
+	}
+	// Nesting and size are measured before goccy builds anything: its tree
+	// of a deeply nested text costs memory with the square of the depth.
+	if _, over := nesting.YAML(data, fileLimits()); over != nil {
+		c.add(CodeNesting, Pos{File: file, Line: over.Line, Col: over.Col}, nesting.YAMLTopKey(data, over.Offset),
+			"%s: nothing in this file was parsed (agent and config files nest at most %d levels and hold at most %d values)",
+			over.Describe(), nesting.FileDepth, nesting.FileNodes)
 		return nil
 	}
 	f, err := parser.ParseBytes(data, 0)
