@@ -11,6 +11,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/relavium/relavium/consent/canonjson"
+	"github.com/relavium/relavium/nesting"
 )
 
 const draft202012 = "https://json-schema.org/draft/2020-12/schema"
@@ -207,6 +208,9 @@ func parseTyped(typ, s string) (any, error) {
 		}
 		return nil, fmt.Errorf("%q is not a boolean: write true or false", s)
 	case "array", "object":
+		if _, over := nesting.JSON([]byte(s), nesting.Limits{MaxDepth: nesting.JSONDepth}); over != nil {
+			return nil, fmt.Errorf("the JSON %s is refused before it is parsed: %s (column %d)", typ, over.Describe(), over.Col)
+		}
 		var v any
 		if err := json.Unmarshal([]byte(s), &v); err != nil {
 			return nil, fmt.Errorf("%q is not a JSON %s: %v", s, typ, err)

@@ -9,6 +9,8 @@ import (
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
 	"github.com/goccy/go-yaml/token"
+
+	"github.com/relavium/relavium/nesting"
 )
 
 // ynode is a YAML value with the position of every node and every mapping
@@ -37,6 +39,9 @@ type ykey struct {
 }
 
 // maxYAMLDepth bounds nesting; deeper documents are refused, not recursed.
+// nesting.FileDepth bounds the same before parse, counted in collections
+// (64: a value at depth 64 sits in 64 of them; only an empty collection at
+// depth 64, a 65th, passes this check and not that one).
 const maxYAMLDepth = 64
 
 func (k ykind) String() string {
@@ -73,6 +78,14 @@ func (n *ynode) describe() string {
 // JSON form (anchors, aliases, tags, merge keys, non-finite numbers, several
 // documents) become problems.
 func parseYAML(file string, src []byte) (*ynode, []Problem) {
+	// Depth and size are measured before goccy builds its tree: that tree
+	// costs memory with the square of the depth, so the check on the
+	// converted tree below would come after the damage.
+	if _, over := nesting.YAML(src, nesting.Limits{MaxDepth: nesting.FileDepth, MaxNodes: nesting.FileNodes}); over != nil {
+		return nil, []Problem{{Pos: Pos{File: file, Line: over.Line, Col: over.Col}, Field: nesting.YAMLTopKey(src, over.Offset),
+			Message: fmt.Sprintf("%s (a workflow nests at most %d levels and holds at most %d values); the file was refused before it was parsed",
+				over.Describe(), maxYAMLDepth, nesting.FileNodes)}}
+	}
 	f, err := parser.ParseBytes(src, 0)
 	if err != nil {
 		return nil, []Problem{syntaxProblem(file, err)}

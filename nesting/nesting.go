@@ -9,9 +9,9 @@ import (
 // are the documented numbers.
 const (
 	// FileDepth bounds authored YAML and TOML files (agents, workflows,
-	// config): the workflow language's 64 levels, plus the one an empty
-	// collection at the deepest allowed level adds.
-	FileDepth = 65
+	// config): the workflow language's 64 levels, counted as collections
+	// (a top-level mapping is one).
+	FileDepth = 64
 	// FileNodes bounds the values of one authored file: far above any real
 	// agent, workflow or config file, and low enough that the parser's tree
 	// of an accepted file stays in tens of MiB.

@@ -53,7 +53,7 @@ func TestYAMLRefusesEveryNestingForm(t *testing.T) {
 		if over.Offset <= 0 || over.Offset >= len(doc) || over.Line < 1 || over.Col < 1 {
 			t.Errorf("%s: refusal at %+v", name, over)
 		}
-		if !strings.Contains(over.Error(), "nesting deeper than 65 levels") {
+		if !strings.Contains(over.Error(), "nesting deeper than 64 levels") {
 			t.Errorf("%s: %v", name, over)
 		}
 	}

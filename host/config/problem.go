@@ -37,7 +37,7 @@ const (
 	CodeAgentNotFound    = "E223" // --agent names no agent file
 	CodeValue            = "E224" // an empty or unusable value (empty command, NUL byte)
 	CodeYAMLFeature      = "E225" // a YAML feature agent files do not accept (alias, tag, merge, several documents)
-	CodeNesting          = "E226" // a file nested deeper than 65 levels or holding more than 20 000 values, refused before it is parsed
+	CodeNesting          = "E226" // a file nested deeper than 64 levels or holding more than 20 000 values, refused before it is parsed
 	severityError        = "error"
 	severityWarning      = "warning"
 	maxConfigFileBytes   = 1 << 20

@@ -26,41 +26,41 @@ func deepBlock(key string, n int) string {
 }
 
 // TestRuleNesting: an agent or config file nested past the cap is refused
-// with E226 at the character that passed it, before any parser runs,
+// with E226 at the character that passed it (the 64th level is the last allowed), before any parser runs,
 // whatever the nesting form.
 func TestRuleNesting(t *testing.T) {
-	msg := "nesting deeper than 65 levels"
+	msg := "nesting deeper than 64 levels"
 	runRule(t, []ruleCase{
 		{name: "agent flow sequence 30000", files: map[string]string{
 			agentYAML: agentHead + "mcp_servers: " + strings.Repeat("[", 30000) + strings.Repeat("]", 30000) + "\n",
-		}, want: []want{{code: CodeNesting, file: agentYAML, line: 3, col: 14 + 64, field: "mcp_servers", msg: msg}}},
+		}, want: []want{{code: CodeNesting, file: agentYAML, line: 3, col: 14 + 63, field: "mcp_servers", msg: msg}}},
 		{name: "agent flow sequence 100000", files: map[string]string{
 			agentYAML: agentHead + "mcp_servers: " + strings.Repeat("[", 100000) + "\n",
-		}, want: []want{{code: CodeNesting, file: agentYAML, line: 3, col: 14 + 64, field: "mcp_servers", msg: msg}}},
+		}, want: []want{{code: CodeNesting, file: agentYAML, line: 3, col: 14 + 63, field: "mcp_servers", msg: msg}}},
 		{name: "agent flow mappings", files: map[string]string{
 			agentYAML: agentHead + "mcp_servers: " + strings.Repeat("{a: ", 50000) + "1" + strings.Repeat("}", 50000) + "\n",
-		}, want: []want{{code: CodeNesting, file: agentYAML, line: 3, col: 14 + 4*64, field: "mcp_servers", msg: msg}}},
+		}, want: []want{{code: CodeNesting, file: agentYAML, line: 3, col: 14 + 4*63, field: "mcp_servers", msg: msg}}},
 		{name: "agent block mappings", files: map[string]string{
 			agentYAML: agentHead + deepBlock("a", 100),
-		}, want: []want{{code: CodeNesting, file: agentYAML, line: 3 + 65, col: 67, field: "a", msg: msg}}},
+		}, want: []want{{code: CodeNesting, file: agentYAML, line: 3 + 64, col: 66, field: "a", msg: msg}}},
 		{name: "agent compact sequences", files: map[string]string{
 			agentYAML: agentHead + "mcp_servers:\n" + strings.Repeat("- ", 30000) + "a\n",
-		}, want: []want{{code: CodeNesting, file: agentYAML, line: 4, col: 1 + 2*64, field: "mcp_servers", msg: msg}}},
+		}, want: []want{{code: CodeNesting, file: agentYAML, line: 4, col: 1 + 2*63, field: "mcp_servers", msg: msg}}},
 		{name: "agent mixed forms", files: map[string]string{
 			agentYAML: agentHead + "mcp_servers:\n" + strings.Repeat("- a: [ {b: ", 20000) + "\n",
-		}, want: []want{{code: CodeNesting, file: agentYAML, line: 4, msg: msg, field: "mcp_servers", col: 1 + 11*21}}},
+		}, want: []want{{code: CodeNesting, file: agentYAML, line: 4, msg: msg, field: "mcp_servers", col: 1 + 11*20 + 7}}},
 		{name: "agent values", files: map[string]string{
 			agentYAML: agentHead + "mcp_servers: [" + strings.Repeat("a, ", 30000) + "]\n",
 		}, want: []want{{code: CodeNesting, file: agentYAML, line: 3, col: 15 + 3*(20000-6), field: "mcp_servers", msg: "more than 20000 values"}}},
 		{name: "config array 100000", files: map[string]string{
 			globalTOML: "theme = \"dark\"\n[[mcp_servers]]\nname = \"x\"\nargs = " + strings.Repeat("[", 100000) + "\n",
-		}, want: []want{{code: CodeNesting, file: globalTOML, line: 4, col: 8 + 62, field: "mcp_servers.args", msg: msg}}},
+		}, want: []want{{code: CodeNesting, file: globalTOML, line: 4, col: 8 + 61, field: "mcp_servers.args", msg: msg}}},
 		{name: "config inline tables", files: map[string]string{
 			projectTOML: "[[mcp_servers]]\nenv = " + strings.Repeat("{a = ", 50000) + "\n",
-		}, want: []want{{code: CodeNesting, file: projectTOML, line: 2, col: 7 + 5*62, field: "mcp_servers.env", msg: msg}}},
+		}, want: []want{{code: CodeNesting, file: projectTOML, line: 2, col: 7 + 5*61, field: "mcp_servers.env", msg: msg}}},
 		{name: "config dotted table", files: map[string]string{
 			globalTOML: "[" + strings.Repeat("a.", 50000) + "b]\n",
-		}, want: []want{{code: CodeNesting, file: globalTOML, line: 1, col: 2 + 2*64 - 1, field: strings.Repeat("a.", 32) + "…", msg: msg}}},
+		}, want: []want{{code: CodeNesting, file: globalTOML, line: 1, col: 2 + 2*63 - 1, field: strings.Repeat("a.", 32) + "…", msg: msg}}},
 	})
 }
 
