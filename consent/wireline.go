@@ -2,10 +2,13 @@ package consent
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/relavium/relavium/nesting"
 )
 
 // Presence bits of a wireLine's fields.
@@ -51,6 +54,10 @@ func slowDecode(line string) (wireLine, string) {
 }
 
 func (w *wireLine) slowFill(line string) string {
+	// Measured before encoding/json builds anything from the line.
+	if _, over := nesting.JSON([]byte(line), nesting.Limits{MaxDepth: nesting.JSONDepth}); over != nil {
+		return fmt.Sprintf("%s at column %d (refused before it was parsed)", over.Describe(), over.Col)
+	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal([]byte(line), &obj); err != nil {
 		return "not valid JSON (" + trimJSONError(err) + ")"

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -12,6 +13,8 @@ import (
 	"sync"
 
 	"github.com/pelletier/go-toml/v2"
+
+	"github.com/relavium/relavium/nesting"
 )
 
 // SecretStore resolves the NAME of a {{secrets.NAME}} reference. ok is false
@@ -94,6 +97,9 @@ func (f *FileSecrets) load() {
 	f.values, f.err = readSecretFile(found[0])
 }
 
+// maxSecretFileBytes bounds the secrets file, like a config file.
+const maxSecretFileBytes = 1 << 20
+
 func readSecretFile(path string) (map[string]string, error) {
 	st, err := os.Lstat(path)
 	if err != nil {
@@ -117,8 +123,22 @@ func readSecretFile(path string) (map[string]string, error) {
 	}
 	defer fh.Close()
 	var buf bytes.Buffer
-	if _, err := buf.ReadFrom(fh); err != nil {
+	if _, err := buf.ReadFrom(io.LimitReader(fh, maxSecretFileBytes+1)); err != nil {
 		return nil, &Error{ErrCode: CodeSecretFileBad, Msg: "cannot read " + path, Cause: err, Exit: exitUsage}
+	}
+	if buf.Len() > maxSecretFileBytes {
+		return nil, &Error{ErrCode: CodeSecretFileBad, Exit: exitUsage,
+			Msg: fmt.Sprintf("%s is larger than %d bytes; a secrets file is a flat table of names and values", path, maxSecretFileBytes)}
+	}
+	// Nesting and size are measured before a parser builds anything; the
+	// refusal names a place, never the file's bytes.
+	scan := nesting.TOML
+	if strings.HasSuffix(path, ".json") {
+		scan = nesting.JSON
+	}
+	if _, over := scan(buf.Bytes(), nesting.Limits{MaxDepth: nesting.FileDepth, MaxNodes: nesting.FileNodes}); over != nil {
+		return nil, &Error{ErrCode: CodeSecretFileBad, Exit: exitUsage,
+			Msg: fmt.Sprintf("%s must be a flat table of name = \"value\" strings: %s (line %d, column %d), refused before it was parsed", path, over.Describe(), over.Line, over.Col)}
 	}
 	values := map[string]string{}
 	if strings.HasSuffix(path, ".json") {

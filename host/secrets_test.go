@@ -81,6 +81,15 @@ func TestFileSecrets(t *testing.T) {
 		{"syntax error", func(t *testing.T, home string) {
 			write(t, home, "secrets.toml", "k = \""+secret+"\n", 0o600)
 		}, CodeSecretFileBad, "line"},
+		{"toml nested 100000 deep", func(t *testing.T, home string) {
+			write(t, home, "secrets.toml", "k = \""+secret+"\"\nx = "+strings.Repeat("[", 100000)+"\n", 0o600)
+		}, CodeSecretFileBad, "nesting deeper than 64 levels (line 2, column 68)"},
+		{"json nested 100000 deep", func(t *testing.T, home string) {
+			write(t, home, "secrets.json", `{"k":"`+secret+`","x":`+strings.Repeat("[", 100000), 0o600)
+		}, CodeSecretFileBad, "nesting deeper than 64 levels"},
+		{"larger than 1 MiB", func(t *testing.T, home string) {
+			write(t, home, "secrets.toml", "k = \""+secret+strings.Repeat("x", 1<<20)+"\"\n", 0o600)
+		}, CodeSecretFileBad, "larger than 1048576 bytes"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			home := t.TempDir()

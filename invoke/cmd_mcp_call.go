@@ -15,6 +15,7 @@ import (
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/config"
 	"github.com/relavium/relavium/host/discovery"
+	"github.com/relavium/relavium/nesting"
 )
 
 // MCPCallResult is the data of `relavium mcp call`.
@@ -254,6 +255,9 @@ func callArgs(inv *Invocation) (string, []string, error) {
 // a string.
 func buildArgs(argText string, kv []string, schema json.RawMessage) (json.RawMessage, error) {
 	if argText != "" {
+		if err := checkNesting("--args", argText); err != nil {
+			return nil, err
+		}
 		var obj map[string]json.RawMessage
 		if err := json.Unmarshal([]byte(argText), &obj); err != nil || obj == nil {
 			return nil, &host.Error{ErrCode: host.CodeBadCallArgs, Exit: ExitUsage, Msg: "--args must be one JSON object", Cause: err}
@@ -274,6 +278,11 @@ func buildArgs(argText string, kv []string, schema json.RawMessage) (json.RawMes
 			return nil, &host.Error{ErrCode: host.CodeBadCallArgs, Exit: ExitUsage, Msg: fmt.Sprintf("argument %s is given twice", k)}
 		}
 		var parsed any
+		if types[k] != "string" {
+			if err := checkNesting(fmt.Sprintf("argument %q", k), v); err != nil {
+				return nil, err
+			}
+		}
 		if types[k] != "string" && json.Unmarshal([]byte(v), &parsed) == nil {
 			obj[k] = parsed
 		} else {
@@ -282,6 +291,17 @@ func buildArgs(argText string, kv []string, schema json.RawMessage) (json.RawMes
 	}
 	b, err := json.Marshal(obj)
 	return b, err
+}
+
+// checkNesting refuses JSON typed on the command line that nests deeper
+// than nesting.JSONDepth (the depth discovery accepts in a server's schema),
+// before encoding/json builds anything from it.
+func checkNesting(what, text string) error {
+	if _, over := nesting.JSON([]byte(text), nesting.Limits{MaxDepth: nesting.JSONDepth}); over != nil {
+		return usageErr(CodeNestedJSON, "%s: %s at column %d; it was refused before it was parsed (a value meant as text goes in --args as a JSON string)",
+			what, over.Describe(), over.Col)
+	}
+	return nil
 }
 
 // confirmCall asks before calling a tool the server did not annotate

@@ -306,6 +306,9 @@ func TestMCPCallUsageMistakesExitTwoBeforeAnySpawn(t *testing.T) {
 		{"--args not an object", []string{"mcp_ok_echo", "--args", "[1]"}, "E541"},
 		{"negative --timeout", []string{"mcp_ok_echo", "message=a", "--timeout", "-1s"}, "E102"},
 		{"zero --timeout", []string{"mcp_ok_echo", "message=a", "--timeout", "0s"}, "E102"},
+		{"--args 100000 deep", []string{"mcp_ok_echo", "--args", strings.Repeat("[", 100000)}, "E105"},
+		{"--args objects 20000 deep", []string{"mcp_ok_echo", "--args", strings.Repeat(`{"a":`, 20000)}, "E105"},
+		{"KEY=VALUE 30000 deep", []string{"mcp_ok_echo", "message=" + strings.Repeat("[", 30000) + strings.Repeat("]", 30000)}, "E105"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := e.run(t, nil, append(append([]string{"mcp", "call", "--json"}, tc.args...), allow...)...)

@@ -72,6 +72,7 @@ const (
 	CodeBadFlag        = "E102" // a flag value that does not parse
 	CodeBadArgs        = "E103" // too few or too many positional arguments
 	CodeGroupCommand   = "E104" // a command group named without a subcommand
+	CodeNestedJSON     = "E105" // JSON on the command line (--args, a KEY=VALUE value) nested deeper than 256 levels
 	CodeInternal       = "E900" // a bug: an error without a code
 )
 

@@ -177,6 +177,10 @@ func (f *form) toggleRaw() {
 		f.raw, f.err = true, ""
 		return
 	}
+	if err := jsonTooDeep(f.rawIn.Value()); err != nil {
+		f.err = "raw JSON: " + err.Error()
+		return
+	}
 	var obj map[string]any
 	if err := json.Unmarshal([]byte(f.rawIn.Value()), &obj); err != nil || obj == nil {
 		f.err = "raw JSON must be one JSON object to go back to the fields"

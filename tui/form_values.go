@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/relavium/relavium/nesting"
 )
 
 // A form's values: defaults and replayed arguments in, the arguments
@@ -71,6 +73,12 @@ func (f *form) build(mark bool) (json.RawMessage, bool) {
 		text := strings.TrimSpace(f.rawIn.Value())
 		if text == "" {
 			text = "{}"
+		}
+		if err := jsonTooDeep(text); err != nil {
+			if mark {
+				f.err = "raw JSON: " + err.Error()
+			}
+			return nil, false
 		}
 		var obj map[string]json.RawMessage
 		if err := json.Unmarshal([]byte(text), &obj); err != nil || obj == nil {
@@ -170,16 +178,31 @@ func (fld *formField) value() (any, bool, error) {
 		}
 		return json.Number(t), true, nil
 	case "array", "object":
+		if err := jsonTooDeep(s); err != nil {
+			return nil, false, err
+		}
 		var v any
 		if err := json.Unmarshal([]byte(s), &v); err != nil {
 			return nil, false, fmt.Errorf("not a JSON %s: %v", fld.spec.Type, err)
 		}
 		return json.RawMessage(s), true, nil
 	}
+	if err := jsonTooDeep(s); err != nil {
+		return nil, false, err
+	}
 	if json.Valid([]byte(s)) {
 		return json.RawMessage(s), true, nil
 	}
 	return s, true, nil
+}
+
+// jsonTooDeep refuses typed JSON nested deeper than nesting.JSONDepth (the
+// depth discovery accepts in a schema) before it is decoded.
+func jsonTooDeep(s string) error {
+	if _, over := nesting.JSON([]byte(s), nesting.Limits{MaxDepth: nesting.JSONDepth}); over != nil {
+		return fmt.Errorf("%s at line %d, column %d: refused before it is parsed", over.Describe(), over.Line, over.Col)
+	}
+	return nil
 }
 
 // requireFilled marks every required field left empty, focusing the first,

@@ -335,3 +335,30 @@ func TestValidArgumentsClearTheNotSentStatus(t *testing.T) {
 		t.Fatalf("valid arguments awaiting confirmation still say %q", h.m.status)
 	}
 }
+
+// TestFormRefusesDeepJSON: JSON typed in the form (raw mode, or a field)
+// that nests past 256 levels is refused inline before it is decoded, and
+// nothing is dispatched.
+func TestFormRefusesDeepJSON(t *testing.T) {
+	h := ready(t, 120, 30)
+	h.key("tab", "enter")
+	h.key("ctrl+t")
+	h.m.form.rawIn.SetValue(`{"message":` + strings.Repeat("[", 100000))
+	h.key("ctrl+t") // back to the fields: refused
+	if !h.m.form.raw || !strings.Contains(h.m.form.err, "nesting deeper than 256 levels") {
+		t.Fatalf("toggle back: raw=%v err=%q", h.m.form.raw, h.m.form.err)
+	}
+	h.m.form.err = ""
+	h.key("ctrl+s")
+	if !strings.Contains(h.m.form.err, "raw JSON: nesting deeper than 256 levels at line 1, column 267") || len(h.m.jobs) != 0 {
+		t.Fatalf("ctrl+s: err=%q jobs=%d", h.m.form.err, len(h.m.jobs))
+	}
+	h.key("ctrl+t")
+	h.m.form.raw = false
+	h.m.form.fields[0].spec.Type = "array"
+	h.m.form.fields[0].input.SetValue(strings.Repeat("[", 30000))
+	h.key("ctrl+s")
+	if !strings.Contains(h.m.form.fields[0].err, "nesting deeper than 256 levels") || len(h.m.jobs) != 0 {
+		t.Fatalf("field: err=%q jobs=%d", h.m.form.fields[0].err, len(h.m.jobs))
+	}
+}
