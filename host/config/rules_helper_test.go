@@ -82,7 +82,7 @@ func caseRoot(t *testing.T, tc ruleCase) string {
 }
 
 // writeTree writes files (paths relative to a new temp root) and returns the root.
-func writeTree(t *testing.T, files map[string]string) string {
+func writeTree(t testing.TB, files map[string]string) string {
 	t.Helper()
 	root := t.TempDir()
 	for rel, body := range files {
