@@ -27,15 +27,18 @@ const defaultLockWait = 10 * time.Second
 // memory whatever the file holds. A lineFile holds no open file between
 // calls and is safe for concurrent use.
 //
-// Its refusals are *Error values with CodeStoreRefused (E310) and I/O
-// failures CodeStoreIO (E312), their messages naming the file as name.
+// Its refusals are *Error values with refusedCode and its I/O failures
+// ioCode (the grant store's: E310, E312), their messages naming the file as
+// name. The home's own refusal is CheckHome's (E318).
 type lineFile struct {
-	home     string
-	path     string
-	name     string // what the file is, for messages ("grant store")
-	maxLine  int    // bytes in one line, the '\n' not counted
-	maxBytes int64  // bytes in the whole file
-	lockWait time.Duration
+	home        string
+	path        string
+	name        string // what the file is, for messages ("grant store")
+	refusedCode string // a symlink, not a regular file, not ours, not 0600
+	ioCode      string // reading, writing or locking failed
+	maxLine     int    // bytes in one line, the '\n' not counted
+	maxBytes    int64  // bytes in the whole file
+	lockWait    time.Duration
 }
 
 // lineFault is a line file that cannot be read as lines: the whole file
@@ -102,7 +105,7 @@ func (f *lineFile) scan(each func(line []byte, no int, complete bool) error) err
 // stays for a person to judge.
 func (f *lineFile) appendLine(line []byte) error {
 	if len(line) == 0 || line[len(line)-1] != '\n' || len(line)-1 > f.maxLine {
-		return &Error{ErrCode: CodeStoreIO, Msg: fmt.Sprintf("refusing to append a line of %d bytes to the %s %s (not one line of at most %d bytes)",
+		return &Error{ErrCode: f.ioCode, Msg: fmt.Sprintf("refusing to append a line of %d bytes to the %s %s (not one line of at most %d bytes)",
 			len(line), f.name, quoteArg(f.path), f.maxLine)}
 	}
 	if err := os.MkdirAll(f.home, 0o700); err != nil {
@@ -195,7 +198,7 @@ func (f *lineFile) lock(file *os.File, how int) error {
 			return f.ioError("cannot lock", err)
 		}
 		if time.Now().After(deadline) {
-			return &Error{ErrCode: CodeStoreIO, Msg: fmt.Sprintf("%s is locked by another process (waited %s)", quoteArg(f.path), f.lockWait)}
+			return &Error{ErrCode: f.ioCode, Msg: fmt.Sprintf("%s is locked by another process (waited %s)", quoteArg(f.path), f.lockWait)}
 		}
 		time.Sleep(wait)
 		wait = min(wait*2, 50*time.Millisecond)
@@ -210,9 +213,9 @@ func (f *lineFile) openError(err error) error {
 }
 
 func (f *lineFile) refused(format string, a ...any) error {
-	return &Error{ErrCode: CodeStoreRefused, Msg: f.name + " refused: " + fmt.Sprintf(format, a...)}
+	return &Error{ErrCode: f.refusedCode, Msg: f.name + " refused: " + fmt.Sprintf(format, a...)}
 }
 
 func (f *lineFile) ioError(what string, err error) error {
-	return &Error{ErrCode: CodeStoreIO, Msg: fmt.Sprintf("%s the %s %s", what, f.name, quoteArg(f.path)), Cause: err}
+	return &Error{ErrCode: f.ioCode, Msg: fmt.Sprintf("%s the %s %s", what, f.name, quoteArg(f.path)), Cause: err}
 }

@@ -24,6 +24,7 @@ type Store struct {
 // Open returns the store under home. Nothing is touched until a read or write.
 func Open(home string) *Store {
 	return &Store{lineFile{home: home, path: filepath.Join(home, StoreFile), name: "grant store",
+		refusedCode: CodeStoreRefused, ioCode: CodeStoreIO,
 		maxLine: maxLineBytes, maxBytes: maxStoreBytes, lockWait: defaultLockWait}}
 }
 
