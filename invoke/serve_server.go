@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/relavium/relavium/engine/sanitize"
 )
 
 // ServeConfig is `relavium mcp serve`'s flags.
@@ -134,7 +136,18 @@ func closeSessions(s *mcp.Server) {
 	}
 }
 
-// stdoutCloser keeps the process's stdout open when the session closes.
+// stdoutCloser keeps the process's stdout open when the session closes, and
+// passes each message through sanitize.EscapeJSON, as every JSON document
+// relavium writes does (a person may run mcp serve in a terminal). The SDK
+// writes one whole message and its newline per Write, so the escaping is
+// exact: the client decodes the same message.
 type stdoutCloser struct{ io.Writer }
+
+func (s stdoutCloser) Write(p []byte) (int, error) {
+	if _, err := s.Writer.Write(sanitize.EscapeJSON(p)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
 
 func (stdoutCloser) Close() error { return nil }
