@@ -14,6 +14,7 @@ import (
 
 	"github.com/mattn/go-isatty"
 
+	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/invoke"
 	"github.com/relavium/relavium/tui"
 )
@@ -26,6 +27,11 @@ func main() {
 }
 
 func run() int {
+	// Before any MCP server is spawned: orphans of a server's process tree
+	// (a setsid grandchild whose parent exited) are reparented to relavium,
+	// which kills and reaps them with their server. Linux only; elsewhere
+	// (or on a kernel without it) teardown reaches the process group only.
+	_ = host.BecomeSubreaper()
 	wd, err := os.Getwd()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "relavium: cannot read the working directory:", err)

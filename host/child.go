@@ -19,6 +19,7 @@ type child struct {
 	stdout *os.File // parent's read end (the server's stdout)
 	stderr *os.File // parent's read end (the server's stderr)
 	ring   *stderrRing
+	tree   *lineage // every process seen below the server, setsid escapees included
 
 	exited     chan struct{} // closed once Wait returned
 	waitErr    error         // set before exited is closed
@@ -66,6 +67,7 @@ func spawn(command string, args, env []string, dir string) (*child, error) {
 		stdout:     outR,
 		stderr:     errR,
 		ring:       &stderrRing{},
+		tree:       newLineage(cmd.Process.Pid),
 		exited:     make(chan struct{}),
 		stderrDone: make(chan struct{}),
 	}
@@ -134,11 +136,13 @@ func (c *child) exitStatus() string {
 	return c.waitErr.Error()
 }
 
-// terminate ends the child and its whole process group and returns only
-// once the child is reaped, no member of its group is left alive and its
-// stderr is drained (the MCP stdio shutdown, extended to the group): the
+// terminate ends the child, its whole process group and every process
+// recorded below it that left the group (lineage.go), and returns only
+// once the child is reaped, nothing of its tree is left alive and its
+// stderr is drained (the MCP stdio shutdown, extended to the tree): the
 // session has already closed stdin, and the server gets eofWait to exit on
-// that EOF; then the group gets SIGTERM, and grace later SIGKILL.
+// that EOF; then the group and the escapees get SIGTERM, and grace later
+// SIGKILL. Orphans relavium received as subreaper are reaped.
 // Idempotent in effect; safe to call on an exited child.
 func (c *child) terminate(eofWait, grace time.Duration) {
 	_ = c.stdin.Close() // EOF: the polite request (already closed by the session, normally)
@@ -148,16 +152,21 @@ func (c *child) terminate(eofWait, grace time.Duration) {
 	case <-timer.C:
 	}
 	timer.Stop()
-	if c.groupAlive() {
+	c.tree.halt()
+	c.tree.record()
+	if c.treeAlive() {
 		_ = syscall.Kill(-c.pid, syscall.SIGTERM)
-		if !c.waitGroupGone(grace) {
+		c.tree.signal(syscall.SIGTERM)
+		if !c.waitGone(c.treeAlive, grace) {
 			_ = syscall.Kill(-c.pid, syscall.SIGKILL)
-			c.waitGroupGone(0)
+			c.tree.signal(syscall.SIGKILL)
+			c.waitGone(c.groupAlive, 0)
 		}
 	}
 	<-c.exited
-	// Every writer of the stderr pipe is dead now, unless a member escaped the
-	// group (setsid): then stop reading rather than wait for it.
+	c.sweepTree()
+	// Every writer of the stderr pipe is dead now, unless a member escaped
+	// unrecorded: then stop reading rather than wait for it.
 	timer = time.NewTimer(200 * time.Millisecond)
 	select {
 	case <-c.stderrDone:
@@ -170,6 +179,30 @@ func (c *child) terminate(eofWait, grace time.Duration) {
 	_ = c.stdout.Close()
 }
 
+// sweepTree kills what is left of the recorded tree once the server is
+// gone (an escapee may have started children since the last walk) and
+// reaps the orphans relavium received, until none is left, or sweepLimit
+// has passed (a process relavium may not signal: setuid).
+func (c *child) sweepTree() {
+	pause := time.Millisecond
+	deadline := time.Now().Add(sweepLimit)
+	for {
+		c.tree.record()
+		c.tree.reap()
+		alive := len(c.tree.alive()) > 0
+		if !alive && !c.tree.ownZombies() || time.Now().After(deadline) {
+			return
+		}
+		if alive {
+			c.tree.signal(syscall.SIGKILL)
+		}
+		time.Sleep(pause)
+		if pause < 20*time.Millisecond {
+			pause *= 2
+		}
+	}
+}
+
 // groupAlive reports whether the child or any process of its group is still
 // alive (a zombie is not).
 func (c *child) groupAlive() bool {
@@ -179,17 +212,25 @@ func (c *child) groupAlive() bool {
 	return groupAlive(c.pid)
 }
 
-// waitGroupGone polls until the child has exited and its group is empty.
-// With limit 0 it waits without bound (after SIGKILL, which cannot be
-// ignored). It reports whether the group is gone.
-func (c *child) waitGroupGone(limit time.Duration) bool {
+// treeAlive reports whether the group or any recorded escapee is alive.
+func (c *child) treeAlive() bool {
+	return c.groupAlive() || len(c.tree.alive()) > 0
+}
+
+// sweepLimit bounds sweepTree.
+const sweepLimit = 5 * time.Second
+
+// waitGone polls until the child has exited and alive reports false. With
+// limit 0 it waits without bound (after SIGKILL, which cannot be ignored).
+// It reports whether everything is gone.
+func (c *child) waitGone(alive func() bool, limit time.Duration) bool {
 	var deadline time.Time
 	if limit > 0 {
 		deadline = time.Now().Add(limit)
 	}
 	pause := 5 * time.Millisecond
 	for {
-		if !c.groupAlive() {
+		if !alive() {
 			return true
 		}
 		if limit > 0 && time.Now().After(deadline) {

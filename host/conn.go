@@ -367,6 +367,11 @@ func (c *conn) finishWatch() {
 func (c *conn) shutdown() {
 	c.shutOnce.Do(func() {
 		c.cancel(errHostClosing)
+		if ch := c.child(); ch != nil {
+			// While the server still runs (closing the session ends it):
+			// its tree is whole, escapees included.
+			ch.tree.record()
+		}
 		if cs := c.session(); cs != nil {
 			c.awaitCancels(cancelFlush)
 			_ = cs.Close()

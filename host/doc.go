@@ -34,8 +34,11 @@
 //     (elicit_order.go); a server that never answers logging/setLevel gets
 //     a share of the discovery window, not all of it.
 //   - Close cancels every call and handler first, then closes sessions, then
-//     stdin EOF → SIGTERM → grace → SIGKILL to each child's process group,
-//     and returns once every child is reaped. A server that dies mid-session
+//     stdin EOF → SIGTERM → grace → SIGKILL to each child's process group
+//     and to every process recorded below the child that left the group
+//     (lineage.go: pid + start time, walked every 50 ms), and returns once
+//     every child and every recorded orphan relavium received is reaped.
+//     BecomeSubreaper (Linux) is the command's to call, once, at start. A server that dies mid-session
 //     is marked failed (exit status, stderr tail); the others keep working.
 //
 // host implements engine.ToolHost. It may import consent and engine; never

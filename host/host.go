@@ -214,9 +214,20 @@ func (h *Host) Servers() []ServerStatus {
 // still initializing) and not yet reaped.
 func (h *Host) PIDs() []int {
 	h.mu.Lock()
-	defer h.mu.Unlock()
-	out := make([]int, 0, len(h.live))
+	live := make(map[int]struct{}, len(h.live))
 	for pid := range h.live {
+		live[pid] = struct{}{}
+	}
+	h.mu.Unlock()
+	// A child whose Wait returned is reaped, even while its teardown (the
+	// rest of its tree) is still under way.
+	for _, c := range h.conns {
+		if ch := c.child(); ch != nil && ch.hasExited() {
+			delete(live, ch.pid)
+		}
+	}
+	out := make([]int, 0, len(live))
+	for pid := range live {
 		out = append(out, pid)
 	}
 	sort.Ints(out)

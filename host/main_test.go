@@ -20,6 +20,12 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
+	// As the command's main does: orphans of the servers the tests spawn
+	// come back to the test process (lineage.go).
+	if err := BecomeSubreaper(); err != nil {
+		fmt.Fprintln(os.Stderr, "cannot become a child subreaper:", err)
+		os.Exit(1)
+	}
 	hostileBin = filepath.Join(dir, "hostile")
 	build := exec.Command("go", "build", "-o", hostileBin, "./testdata/servers/hostile")
 	build.Dir = ".."

@@ -54,9 +54,11 @@ type procStat struct {
 	state byte
 	ppid  int
 	pgrp  int
+	start uint64 // start time since boot, in clock ticks: with the pid, names one process
 }
 
-// readProcStat parses /proc/<pid>/stat: "pid (comm) state ppid pgrp …";
+// readProcStat parses /proc/<pid>/stat: "pid (comm) state ppid pgrp …
+// starttime …" (starttime is field 22);
 // comm may hold spaces and parentheses, so fields start after the LAST ')'.
 func readProcStat(pid int) (procStat, bool) {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
@@ -68,13 +70,14 @@ func readProcStat(pid int) (procStat, bool) {
 		return procStat{}, false
 	}
 	f := bytes.Fields(b[i+2:])
-	if len(f) < 3 || len(f[0]) != 1 {
+	if len(f) < 20 || len(f[0]) != 1 {
 		return procStat{}, false
 	}
 	ppid, err1 := strconv.Atoi(string(f[1]))
 	pgrp, err2 := strconv.Atoi(string(f[2]))
-	if err1 != nil || err2 != nil {
+	start, err3 := strconv.ParseUint(string(f[19]), 10, 64)
+	if err1 != nil || err2 != nil || err3 != nil {
 		return procStat{}, false
 	}
-	return procStat{state: f[0][0], ppid: ppid, pgrp: pgrp}, true
+	return procStat{state: f[0][0], ppid: ppid, pgrp: pgrp, start: start}, true
 }

@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -438,5 +440,91 @@ func TestResolvedSecretValueIsCheckedAgainstTheDenylist(t *testing.T) {
 	})
 	if codeOf(err) != consent.CodeEnvRefused || strings.Contains(err.Error(), "pwned") {
 		t.Fatalf("err = %v, want %s without the value", err, consent.CodeEnvRefused)
+	}
+}
+
+// A grandchild that calls setsid (leaving the server's process group) dies
+// with its server: it is recorded below the server while it runs and
+// killed at teardown. So does one orphaned by a double fork whose middle
+// process lived long enough to be seen (the orphan comes back to the
+// subreaper, is killed and reaped). Another server's processes are not
+// touched by the first one's teardown.
+func TestCloseKillsSetsidEscapees(t *testing.T) {
+	for _, mode := range []string{"escapee", "daemon"} {
+		t.Run(mode, func(t *testing.T) {
+			srv := stdioServer(t, "e", mode)
+			if mode == "daemon" {
+				srv.Stdio.Args = append(srv.Stdio.Args, "-delay-exit", "300ms")
+			}
+			other := startHost(t, Options{Servers: []Server{stdioServer(t, "o", "escapee")}})
+			otherGC, err := strconv.Atoi(callText(t, other, "mcp_o_grandchild_pid", `{}`))
+			if err != nil || !processAlive(otherGC) {
+				t.Fatalf("other grandchild %d: %v", otherGC, err)
+			}
+			h := startHost(t, Options{Servers: []Server{srv}})
+			gc, err := strconv.Atoi(callText(t, h, "mcp_e_grandchild_pid", `{}`))
+			if err != nil || !processAlive(gc) {
+				t.Fatalf("grandchild pid %d alive=%v err=%v", gc, processAlive(gc), err)
+			}
+			if st, _ := readProcStat(gc); st.pgrp == h.PIDs()[0] {
+				t.Fatalf("the grandchild did not leave the server's group: %+v", st)
+			}
+			if mode == "daemon" {
+				// Wait for the middle process to exit: the grandchild is an
+				// orphan, reparented to this (subreaper) process.
+				for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+					if st, ok := readProcStat(gc); ok && st.ppid == os.Getpid() {
+						break
+					}
+				}
+				if st, _ := readProcStat(gc); st.ppid != os.Getpid() {
+					t.Fatalf("the orphan was not reparented to the subreaper: %+v", st)
+				}
+			}
+			pids := h.PIDs()
+			if err := h.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if _, ok := readProcStat(gc); ok {
+				st, _ := readProcStat(gc)
+				t.Fatalf("the setsid grandchild %d survives (or is an unreaped zombie): %+v", gc, st)
+			}
+			for _, p := range pids {
+				if processAlive(p) {
+					t.Errorf("server %d survives", p)
+				}
+			}
+			if !processAlive(otherGC) {
+				t.Fatalf("closing one host killed another server's grandchild %d", otherGC)
+			}
+			_ = other.Close()
+			if _, ok := readProcStat(otherGC); ok {
+				t.Fatalf("the other setsid grandchild %d survives its own teardown", otherGC)
+			}
+			assertNoProcesses(t, append(pids, gc, otherGC)...)
+		})
+	}
+}
+
+// A recorded process is signalled only while its pid still names the
+// process that started at the recorded time: a reused pid is left alone.
+func TestSignalExactChecksTheStartTime(t *testing.T) {
+	cmd := exec.Command(hostileBin, "-mode", "sleeper")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	st, ok := readProcStat(cmd.Process.Pid)
+	if !ok {
+		t.Fatal("no /proc entry for the sleeper")
+	}
+	signalExact(cmd.Process.Pid, st.start+1, syscall.SIGKILL)
+	time.Sleep(50 * time.Millisecond)
+	if !processAlive(cmd.Process.Pid) {
+		t.Fatal("a process with another start time was signalled")
+	}
+	signalExact(cmd.Process.Pid, st.start, syscall.SIGKILL)
+	if err := cmd.Wait(); err == nil || !strings.Contains(err.Error(), "killed") {
+		t.Fatalf("the recorded process was not killed: %v", err)
 	}
 }
