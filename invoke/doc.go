@@ -23,8 +23,10 @@
 // exact request (nonce.go); a plan id never confirms by itself. On sse/http
 // at most MaxSessions sessions live, idle ones close after 5 minutes and the
 // least recently used idle one makes room for a new one (serve_sessions.go;
-// E427 when all are busy). Every non-read run and every refusal, the HTTP
-// layer's 401/403/413/503 included, is appended to
+// E427 when all are busy). On stdio a line that is not one JSON-RPC message,
+// nests past 512 or exceeds 4 MiB gets a coded JSON-RPC error and the
+// session goes on (serve_stdio.go: E428–E430). Every non-read run and every
+// refusal, the HTTP layer's 401/403/413/503 included, is appended to
 // <home>/logs/machine-audit.jsonl. A command whose
 // effective side effect is not read holds the project operation lock while
 // it runs (oplock.go), typed or invoked alike. relavium has no plugins, so

@@ -52,7 +52,8 @@ func Serve(ctx context.Context, env *Env, iv *Invoker, cfg ServeConfig) error {
 		return err
 	}
 	if cfg.Transport == "stdio" || cfg.Transport == "" {
-		t := &mcp.IOTransport{Reader: io.NopCloser(env.Stdin), Writer: stdoutCloser{env.Stdout}}
+		out := &lockedWriter{w: stdoutCloser{env.Stdout}}
+		t := &mcp.IOTransport{Reader: newStdioFilter(env.Stdin, out), Writer: out, MaxLineLength: MaxStdioLineBytes + 1}
 		err := s.Run(ctx, t)
 		if ctx.Err() != nil {
 			return nil
