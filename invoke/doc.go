@@ -8,6 +8,11 @@
 // stdout ({"ok":true,"data":…} or {"ok":false,"error":{…}}); human text goes
 // to stderr. Exit codes: 0 success, 1 runtime failure or failed/cancelled run,
 // 2 authored or usage error, or consent no one was there to give.
+// Server text never leaves raw, terminal or not: every JSON document invoke
+// writes (envelopes, NDJSON events, audit lines, mcp serve answers and its
+// stdio messages) goes through MarshalJSON / sanitize.EscapeJSON, and every
+// human rendering (results, errors, event lines) through sanitize.Writer.
+// `mcp call --output FILE` is the one way to the exact bytes (E530, E531).
 //
 // invoke may import host, consent and engine; never tui. The interactive
 // session is injected by main through Env.Session.
