@@ -5,7 +5,7 @@ import (
 	"io"
 	"sync/atomic"
 
-	"github.com/relavium/relavium/host/netguard"
+	"github.com/relavium/relavium/nesting"
 )
 
 // depthReader gauges the nesting of every JSON-RPC message a stdio server
@@ -13,13 +13,13 @@ import (
 // decoder's own limit is 10 000 levels). The SDK reads the stream as a
 // sequence of JSON values, so the gauge runs over the whole stream: between
 // two well-formed messages it is back at depth 0. A message past
-// netguard.MaxMessageDepth ends the stream: the bytes before it are
+// nesting.MessageDepth ends the stream: the bytes before it are
 // delivered (earlier messages in the same read still count), then every
 // read fails with E518, which the connection keeps as the reason the
 // session ended.
 type depthReader struct {
 	r       io.ReadCloser
-	gauge   netguard.DepthGauge
+	gauge   nesting.JSONGauge
 	err     error
 	refused *atomic.Pointer[Error] // where the refusal is kept for classification
 }
@@ -31,7 +31,7 @@ func (d *depthReader) Read(p []byte) (int, error) {
 	n, err := d.r.Read(p)
 	if i := d.gauge.Scan(p[:n]); i >= 0 {
 		e := &Error{ErrCode: CodeMessageDepth,
-			Msg: fmt.Sprintf("sent a message nesting arrays and objects deeper than %d levels; it was refused before decoding", netguard.MaxMessageDepth)}
+			Msg: fmt.Sprintf("sent a message nesting arrays and objects deeper than %d levels; it was refused before decoding", nesting.MessageDepth)}
 		d.refused.CompareAndSwap(nil, e)
 		d.err = e
 		if i == 0 {

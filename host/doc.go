@@ -20,7 +20,7 @@
 //     cancellation are distinct typed failures (E502/E584/E510 vs E511), classified
 //     when classified: the caller's cancellation wins.
 //   - Every message a server sends is gauged for nesting before the SDK
-//     decodes it: past netguard.MaxMessageDepth (512) the stream is cut,
+//     decodes it: past nesting.MessageDepth (512) the stream is cut,
 //     E518 on stdio (depthreader.go), E572 from the guard on the network.
 //     On stdio a tools/list page is taken off the stream before that
 //     (discovery.Capture.Reader, transport.go): discovery judges it tool by

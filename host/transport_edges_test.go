@@ -16,6 +16,7 @@ import (
 
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/host/netguard"
+	"github.com/relavium/relavium/nesting"
 )
 
 // A server whose Mcp-Session-Id is 61 000 bytes long fails its start with
@@ -75,7 +76,7 @@ func (w *fixedSessionID) Flush() {
 	}
 }
 
-// A result nested past netguard.MaxMessageDepth fails its call with E572,
+// A result nested past nesting.MessageDepth fails its call with E572,
 // typed, on Streamable HTTP and on legacy SSE.
 func TestDeepResultDuringACallIsTheGuardsRefusal(t *testing.T) {
 	s := inprocServer()
@@ -102,7 +103,7 @@ func TestDeepResultDuringACallIsTheGuardsRefusal(t *testing.T) {
 	}
 }
 
-// A stdio server's message nested past netguard.MaxMessageDepth is refused
+// A stdio server's message nested past nesting.MessageDepth is refused
 // before the SDK decodes it: the call fails with E518, the server is failed
 // with it, and nothing of it is left running. A message at the cap passes.
 func TestStdioMessageDepth(t *testing.T) {
@@ -132,14 +133,14 @@ func TestStdioMessageDepth(t *testing.T) {
 // refusal comes after them, and stays.
 func TestDepthReaderDeliversWhatCameBefore(t *testing.T) {
 	ok := `{"jsonrpc":"2.0","method":"a","params":{"s":"[[[["}}` + "\n"
-	deep := strings.Repeat("[", netguard.MaxMessageDepth+1)
+	deep := strings.Repeat("[", nesting.MessageDepth+1)
 	var kept atomic.Pointer[Error]
 	r := &depthReader{r: io.NopCloser(strings.NewReader(ok + ok + deep)), refused: &kept}
 	got, err := io.ReadAll(r)
 	if codeOf(err) != CodeMessageDepth || kept.Load() != err {
 		t.Fatalf("err = %v, kept %v", err, kept.Load())
 	}
-	if want := ok + ok + deep[:netguard.MaxMessageDepth]; string(got) != want {
+	if want := ok + ok + deep[:nesting.MessageDepth]; string(got) != want {
 		t.Fatalf("delivered %d bytes, want %d", len(got), len(want))
 	}
 	if n, err2 := r.Read(make([]byte, 8)); n != 0 || err2 != err {

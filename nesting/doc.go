@@ -19,6 +19,11 @@
 //     real parser.
 //   - A text the parser would refuse may be measured arbitrarily (it never
 //     becomes a tree); the caller still runs its parser and reports syntax.
+//   - JSONGauge is JSON's depth rule for bytes that arrive in pieces (a
+//     server's messages on a pipe or a response body): its state is three
+//     fields, and any split of the input is refused at the same byte as
+//     JSON refuses the whole (FuzzJSONGauge). MessageDepth (512) is the cap
+//     of one JSON-RPC message from a server.
 //   - Nothing here keeps global state.
 //
 // Allowed imports: the standard library only (engine, which must stay

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"mime"
+
+	"github.com/relavium/relavium/nesting"
 )
 
 // counter counts one response's raw bytes against the per-message bound.
@@ -129,7 +131,7 @@ func indexFrom(p []byte, from int, b byte) int {
 // read is returned. On text/event-stream it also rewrites every line ending
 // to LF (eolNormalizer: the SDK's scanner knows LF only), after the bound
 // has counted the raw bytes. On JSON and SSE bodies it gauges each
-// message's nesting (depth.go): a message past MaxMessageDepth is refused
+// message's nesting (depth.go): a message past nesting.MessageDepth is refused
 // with the bytes before it delivered, so messages earlier in the same read
 // still reach the SDK.
 type boundedBody struct {
@@ -201,7 +203,7 @@ func boundRefusal(t *Target, contentType string, limit int64) *Error {
 
 func depthRefusal(t *Target) *Error {
 	return refusal(CodeMessageDepth, ReasonMessageDepth, exitRuntime,
-		"a message from %s nests arrays and objects deeper than %d levels; it was refused before decoding", t.HostPort(), MaxMessageDepth).
+		"a message from %s nests arrays and objects deeper than %d levels; it was refused before decoding", t.HostPort(), nesting.MessageDepth).
 		at(t.shown, t.HostPort())
 }
 

@@ -1,76 +1,16 @@
 package netguard
 
-import "bytes"
+import (
+	"bytes"
 
-// MaxMessageDepth caps how deeply one JSON-RPC message from a server may
-// nest arrays and objects. The SDK decodes each message with encoding/json,
-// whose own limit is 10 000 levels: a few kilobytes of brackets would build
-// a tree that deep. No MCP message needs more than a few dozen levels;
-// discovery already refuses a schema nested past 256, so 512 leaves every
-// legitimate result room while the message is refused before any decoding.
-const MaxMessageDepth = 512
+	"github.com/relavium/relavium/nesting"
+)
 
-// DepthGauge follows the nesting of a stream of JSON values as its bytes
-// arrive, without building anything: a counter and the string/escape state.
-// For well-formed JSON the depth is exact; malformed JSON is refused by the
-// decoder anyway, so the gauge only has to be right where the JSON is.
-// The zero value with Max 0 means MaxMessageDepth.
-type DepthGauge struct {
-	Max      int // levels allowed (0: MaxMessageDepth)
-	depth    int
-	inString bool
-	escaped  bool
-}
-
-// Scan feeds p and returns the index of the first byte that opens a level
-// past Max, or -1 when every byte of p stays within it. Once over, the
-// gauge stays over: the caller refuses the stream.
-func (g *DepthGauge) Scan(p []byte) int {
-	limit := g.Max
-	if limit <= 0 {
-		limit = MaxMessageDepth
-	}
-	for i := 0; i < len(p); i++ {
-		if g.inString {
-			// Skip to the next quote or backslash in one call.
-			j := bytes.IndexAny(p[i:], `"\`)
-			if g.escaped {
-				g.escaped = false
-				continue // the escaped byte, whatever it is
-			}
-			if j < 0 {
-				return -1
-			}
-			i += j
-			if p[i] == '\\' {
-				g.escaped = true
-			} else {
-				g.inString = false
-			}
-			continue
-		}
-		switch p[i] {
-		case '"':
-			g.inString = true
-		case '[', '{':
-			g.depth++
-			if g.depth > limit {
-				return i
-			}
-		case ']', '}':
-			if g.depth > 0 {
-				g.depth--
-			}
-		}
-	}
-	return -1
-}
-
-// Depth is the current nesting level.
-func (g *DepthGauge) Depth() int { return g.depth }
-
-// Reset starts a new message.
-func (g *DepthGauge) Reset() { g.depth, g.inString, g.escaped = 0, false, false }
+// Every JSON message a network server sends is gauged for nesting while its
+// bytes arrive (nesting.JSONGauge), before the SDK decodes it: an
+// application/json body is one message (or one batch), the data lines of
+// one SSE event are one message. Past nesting.MessageDepth the body is
+// refused (E572).
 
 // depthScanner is the depth check of one response body.
 type depthScanner interface {
@@ -78,7 +18,7 @@ type depthScanner interface {
 }
 
 // jsonDepth gauges an application/json body: one message (or one batch).
-type jsonDepth struct{ g DepthGauge }
+type jsonDepth struct{ g nesting.JSONGauge }
 
 func (d *jsonDepth) scan(p []byte) int { return d.g.Scan(p) }
 
@@ -94,7 +34,7 @@ const (
 // the data lines of one event are one message (the SDK joins them with
 // LF), and a blank line ends the event and starts a new message.
 type sseDepth struct {
-	g       DepthGauge
+	g       nesting.JSONGauge
 	state   int
 	nameLen int  // bytes of the current line's field name so far
 	isData  bool // the field name read so far is a prefix of "data"

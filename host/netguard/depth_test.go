@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/relavium/relavium/nesting"
 )
 
 // nested is JSON nesting n levels: arrays and objects alternating, with a
@@ -37,86 +39,6 @@ func nested(n int) string {
 	return b.String()
 }
 
-// referenceDepth is the deepest nesting of valid JSON, by encoding/json's
-// own tokenizer.
-func referenceDepth(data []byte) int {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	depth, deepest := 0, 0
-	for {
-		tok, err := dec.Token()
-		if err != nil {
-			return deepest
-		}
-		switch tok {
-		case json.Delim('['), json.Delim('{'):
-			depth++
-			deepest = max(deepest, depth)
-		case json.Delim(']'), json.Delim('}'):
-			depth--
-		}
-	}
-}
-
-func TestDepthGaugeIsExactOnValidJSON(t *testing.T) {
-	for _, n := range []int{0, 1, 2, 7, 64, 511, 512} {
-		doc := []byte(nested(n))
-		if !json.Valid(doc) || referenceDepth(doc) != n {
-			t.Fatalf("fixture %d is not %d deep", n, n)
-		}
-		for how, r := range splits(doc) {
-			g := &DepthGauge{}
-			data, _ := io.ReadAll(r())
-			if i := g.Scan(data); i >= 0 || g.Depth() != 0 {
-				t.Fatalf("%d deep, %s: refused at %d, depth left %d", n, how, i, g.Depth())
-			}
-		}
-	}
-	for _, n := range []int{513, 600, 10000} {
-		doc := []byte(nested(n))
-		g := &DepthGauge{}
-		i := g.Scan(doc)
-		if i < 0 {
-			t.Fatalf("%d deep passed", n)
-		}
-		if referenceDepth(doc[:i]) != MaxMessageDepth || doc[i] != '[' && doc[i] != '{' {
-			t.Fatalf("%d deep refused at byte %d (%q), not at the bracket opening level %d", n, i, doc[i], MaxMessageDepth+1)
-		}
-	}
-}
-
-// FuzzDepthGauge: on valid JSON the gauge refuses exactly when the
-// reference depth is over the cap; on any input, every read split gives the
-// same answer at the same byte.
-func FuzzDepthGauge(f *testing.F) {
-	f.Add([]byte(`{"a":[1,{"b":"]]}}"}]}`), uint8(2), uint64(1))
-	f.Add([]byte(`["\\\"[[[", [[]]]`), uint8(1), uint64(2))
-	f.Add([]byte(nested(40)), uint8(39), uint64(3))
-	f.Fuzz(func(t *testing.T, data []byte, cap8 uint8, seed uint64) {
-		limit := int(cap8%64) + 1
-		whole := &DepthGauge{Max: limit}
-		at := whole.Scan(data)
-		if json.Valid(data) {
-			if over := referenceDepth(data) > limit; over != (at >= 0) {
-				t.Fatalf("valid JSON %d deep, cap %d: refused at %d", referenceDepth(data), limit, at)
-			}
-		}
-		rng := rand.New(rand.NewPCG(seed, seed>>1|1))
-		g := &DepthGauge{Max: limit}
-		got := -1
-		for off := 0; off < len(data); {
-			k := min(1+rng.IntN(9), len(data)-off)
-			if i := g.Scan(data[off : off+k]); i >= 0 {
-				got = off + i
-				break
-			}
-			off += k
-		}
-		if got != at {
-			t.Fatalf("split scan refused at %d, whole at %d (%q)", got, at, data)
-		}
-	})
-}
-
 // readDepth drains body as contentType through a bounded body and returns
 // what came through and the error.
 func readDepth(r io.Reader, contentType string) ([]byte, error) {
@@ -128,7 +50,7 @@ func readDepth(r io.Reader, contentType string) ([]byte, error) {
 }
 
 func TestSSEDepthCountsDataOnlyAndResetsPerEvent(t *testing.T) {
-	deep := nested(MaxMessageDepth)
+	deep := nested(nesting.MessageDepth)
 	ok := []string{
 		// Field names and other fields' values are not JSON.
 		"id: " + strings.Repeat("[", 2000) + "\nevent: {{{{\ndata: " + deep + "\n\n",
@@ -151,10 +73,10 @@ func TestSSEDepthCountsDataOnlyAndResetsPerEvent(t *testing.T) {
 	// nesting adds up.
 	half := strings.Repeat("[", 300)
 	bad := []string{
-		"data: " + nested(MaxMessageDepth+1) + "\n\n",
+		"data: " + nested(nesting.MessageDepth+1) + "\n\n",
 		"data: 1\n\ndata: " + half + "\ndata: " + half + "\n\n",
-		"event: message\r\ndata: " + nested(MaxMessageDepth+1) + "\r\n\r\n",
-		"data: x\r\rdata: " + nested(MaxMessageDepth+1) + "\r\r",
+		"event: message\r\ndata: " + nested(nesting.MessageDepth+1) + "\r\n\r\n",
+		"data: x\r\rdata: " + nested(nesting.MessageDepth+1) + "\r\r",
 	}
 	for i, s := range bad {
 		for how, r := range splits([]byte(s)) {
@@ -162,7 +84,7 @@ func TestSSEDepthCountsDataOnlyAndResetsPerEvent(t *testing.T) {
 			if !isCode(err, CodeMessageDepth) {
 				t.Fatalf("stream %d, %s: %v, want %s", i, how, err, CodeMessageDepth)
 			}
-			if bytes.Count(got, []byte("[")) > MaxMessageDepth {
+			if bytes.Count(got, []byte("[")) > nesting.MessageDepth {
 				t.Fatalf("stream %d, %s: %d brackets came through", i, how, bytes.Count(got, []byte("[")))
 			}
 		}
@@ -170,10 +92,10 @@ func TestSSEDepthCountsDataOnlyAndResetsPerEvent(t *testing.T) {
 }
 
 func TestJSONBodyDepth(t *testing.T) {
-	if _, err := readDepth(strings.NewReader(nested(MaxMessageDepth)), "application/json"); err != nil {
+	if _, err := readDepth(strings.NewReader(nested(nesting.MessageDepth)), "application/json"); err != nil {
 		t.Fatalf("at the cap: %v", err)
 	}
-	if _, err := readDepth(strings.NewReader(nested(MaxMessageDepth+1)), "application/json; charset=utf-8"); !isCode(err, CodeMessageDepth) {
+	if _, err := readDepth(strings.NewReader(nested(nesting.MessageDepth+1)), "application/json; charset=utf-8"); !isCode(err, CodeMessageDepth) {
 		t.Fatalf("over the cap: %v", err)
 	}
 	// Not JSON (an error page): no depth check.
@@ -230,7 +152,7 @@ func TestServerMessageDepthOverRealTransports(t *testing.T) {
 			}
 			defer cs.Close()
 			// The envelope adds {"result":{"structuredContent": …}}: 2 levels.
-			if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "deep", Arguments: map[string]any{"levels": MaxMessageDepth - 2}}); err != nil {
+			if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "deep", Arguments: map[string]any{"levels": nesting.MessageDepth - 2}}); err != nil {
 				t.Fatalf("a message at the cap: %v (refusal %v)", err, tg.Refusal())
 			}
 			if r := tg.Refusal(); r != nil {
@@ -250,4 +172,64 @@ func TestServerMessageDepthOverRealTransports(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzSSEDepth: for any LF-normalised event stream and any split of it, the
+// SSE gauge refuses exactly when a whole-input reference does (events at
+// blank lines, data values joined by LF, the JSON scan on each), and at the
+// same byte whatever the split. The seed corpus is
+// testdata/fuzz/FuzzSSEDepth.
+func FuzzSSEDepth(f *testing.F) {
+	f.Add([]byte("id: [[[\ndata: [[1]]\n\ndata: [\ndata: [\n\n"), uint8(2), uint64(1))
+	f.Add([]byte(": {{{\nevent: x\ndata: \"[[\n\ndata: [[[]]]\n"), uint8(3), uint64(2))
+	f.Add([]byte("data:[\ndata\ndatax: [\ndata: ]\n\ndata: [[\n"), uint8(1), uint64(3))
+	f.Fuzz(func(t *testing.T, raw []byte, cap8 uint8, seed uint64) {
+		data := referenceNormalize(raw)
+		limit := int(cap8%16) + 1
+		want := referenceSSEOver(data, limit)
+		whole := newSSEDepth()
+		whole.g.Max = limit
+		at := whole.scan(data)
+		if (at >= 0) != want {
+			t.Fatalf("whole input: refused at %d, reference over=%v (cap %d, %q)", at, want, limit, data)
+		}
+		rng := rand.New(rand.NewPCG(seed, seed>>1|1))
+		split := newSSEDepth()
+		split.g.Max = limit
+		got := -1
+		for off := 0; off < len(data); {
+			k := min(1+rng.IntN(9), len(data)-off)
+			if i := split.scan(data[off : off+k]); i >= 0 {
+				got = off + i
+				break
+			}
+			off += k
+		}
+		if got != at {
+			t.Fatalf("split scan refused at %d, whole at %d (%q)", got, at, data)
+		}
+	})
+}
+
+// referenceSSEOver parses a whole LF-only event stream the SDK's way and
+// reports whether any event's data nests past limit.
+func referenceSSEOver(data []byte, limit int) bool {
+	var event []byte
+	over := func() bool {
+		_, e := nesting.JSON(event, nesting.Limits{MaxDepth: limit})
+		return e != nil
+	}
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		if len(line) == 0 {
+			if over() {
+				return true
+			}
+			event = event[:0]
+			continue
+		}
+		if name, value, ok := bytes.Cut(line, []byte(":")); ok && string(name) == "data" {
+			event = append(append(event, value...), '\n')
+		}
+	}
+	return over()
 }

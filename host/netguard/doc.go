@@ -33,8 +33,8 @@
 //     reaches its reader with every SSE line ending rewritten to LF (the
 //     SDK's scanner splits at LF only). Each JSON message (an
 //     application/json body, the data of one SSE event) nesting arrays and
-//     objects deeper than MaxMessageDepth (512) is refused while it is read,
-//     before anything decodes it (E572); DepthGauge is that streaming check.
+//     objects deeper than nesting.MessageDepth (512) is refused while it is read,
+//     before anything decodes it (E572); nesting.JSONGauge is that streaming check.
 //   - Every refusal is an *Error with its own code (E550–E579), a reason, the
 //     refused address and a remedy; an ordinary connection failure is never
 //     an *Error. Target.Refusal keeps the first refusal met while connecting
