@@ -11,7 +11,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
-	"github.com/relavium/relavium/host/netguard"
+	"github.com/relavium/relavium/nesting"
 )
 
 // MaxStdioLineBytes bounds one line (one JSON-RPC message) a client sends to
@@ -24,7 +24,7 @@ const MaxStdioLineBytes = 4 << 20
 const (
 	CodeStdioNotMessage = "E428" // a line that is not JSON (-32700) or not a JSON-RPC message (-32600)
 	CodeStdioLineTooBig = "E429" // a line over MaxStdioLineBytes, discarded unread (-32600)
-	CodeStdioTooDeep    = "E430" // a line nesting deeper than netguard.MaxMessageDepth, refused before decoding (-32600)
+	CodeStdioTooDeep    = "E430" // a line nesting deeper than nesting.MessageDepth, refused before decoding (-32600)
 )
 
 // stdioReadChunk is how much of a line is read at a time.
@@ -39,7 +39,7 @@ const stdioReadChunk = 64 << 10
 // data.code) and the next line is read:
 //
 //   - a line over MaxStdioLineBytes is consumed without being kept (E429);
-//   - a line nested past netguard.MaxMessageDepth is refused as its bytes
+//   - a line nested past nesting.MessageDepth is refused as its bytes
 //     arrive, before anything decodes it, and the rest is discarded (E430);
 //   - a line that is not JSON (-32700) or not a JSON-RPC message (-32600)
 //     is E428.
@@ -51,7 +51,7 @@ type stdioFilter struct {
 	out     *lockedWriter
 	line    []byte // the line being read (kept only while it is in bounds)
 	pending []byte // a checked line (with its newline) the SDK has not read yet
-	gauge   netguard.DepthGauge
+	gauge   nesting.JSONGauge
 	err     error
 }
 
@@ -101,7 +101,7 @@ func (f *stdioFilter) next() {
 		default:
 			if f.gauge.Scan(chunk) >= 0 {
 				refusal = &Error{ErrCode: CodeStdioTooDeep,
-					Msg: fmt.Sprintf("a line nesting arrays and objects deeper than %d levels was refused before decoding", netguard.MaxMessageDepth)}
+					Msg: fmt.Sprintf("a line nesting arrays and objects deeper than %d levels was refused before decoding", nesting.MessageDepth)}
 				f.line = f.line[:0]
 				break
 			}
