@@ -59,6 +59,13 @@ func (l *lineReader) next() ([]byte, error) {
 			}
 			return nil, errLineTooLong
 		}
+		if nl && len(l.buf) == 0 {
+			// The whole line is in the read buffer, which stays as it is
+			// until the next call: no copy.
+			l.no++
+			l.complete = true
+			return body, nil
+		}
 		l.buf = append(l.buf, body...)
 		switch {
 		case nl:
