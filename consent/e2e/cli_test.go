@@ -204,6 +204,14 @@ func TestConsentLsShowsFoldFailure(t *testing.T) {
 	if !strings.Contains(string(env.Data), `"granted":false`) || !strings.Contains(string(env.Data), `"store_error":{"code":"E311"`) {
 		t.Fatalf("digest of a broken store: %s", env.Data)
 	}
+	// A connect that needs consent says why no grant was trusted, and what
+	// to do, headless as in the envelope.
+	r = w.run("mcp", "ls")
+	if r.code != 2 || !strings.Contains(r.stderr, "no remembered grant was trusted") || !strings.Contains(r.stderr, "line 2") ||
+		!strings.Contains(r.stderr, "repair or delete line 2") {
+		t.Fatalf("mcp ls on a broken store: %+v", r)
+	}
+
 	// A grant would have no effect: it is refused with the store's code,
 	// naming the file and line and what to do, and nothing is written.
 	d := decode[digests](t, env.Data)
