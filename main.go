@@ -4,12 +4,9 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"github.com/mattn/go-isatty"
@@ -59,8 +56,9 @@ func run() int {
 		Now:        time.Now,
 	}
 	// A one-shot command tears everything down on any of these signals; the
-	// TUI reads its own keys in raw mode.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
+	// TUI reads its own keys in raw mode. A second signal, or a command that
+	// has not ended 2 s after the first, exits at once (signals.go).
+	ctx, stop := handleSignals(saveTerminal(os.Stdin, os.Stdout, env.StdinTTY, env.StdoutTTY))
 	defer stop()
 	return invoke.Main(ctx, env, os.Args[1:])
 }

@@ -40,6 +40,10 @@
 //     every child and every recorded orphan relavium received is reaped.
 //     BecomeSubreaper (Linux) is the command's to call, once, at start. A server that dies mid-session
 //     is marked failed (exit status, stderr tail); the others keep working.
+//   - KillChildren is the exit that cannot wait for Close (main calls it on
+//     a second signal, or when a command has not ended 2 s after the
+//     first): every child of the process, and the process group of each
+//     that leads one, is SIGKILLed at once (children found in /proc).
 //
 // host implements engine.ToolHost. It may import consent and engine; never
 // tui or invoke. Sub-packages: config (authored files), discovery (the
