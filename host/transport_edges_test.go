@@ -2,7 +2,9 @@ package host
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -145,5 +147,69 @@ func TestDepthReaderDeliversWhatCameBefore(t *testing.T) {
 	}
 	if n, err2 := r.Read(make([]byte, 8)); n != 0 || err2 != err {
 		t.Fatalf("after the refusal: %d %v", n, err2)
+	}
+}
+
+// crWriter rewrites the LF line endings of an event stream into nl.
+type crWriter struct {
+	http.ResponseWriter
+	nl string
+}
+
+func (w *crWriter) Write(p []byte) (int, error) {
+	if !strings.HasPrefix(w.Header().Get("Content-Type"), "text/event-stream") {
+		return w.ResponseWriter.Write(p)
+	}
+	if _, err := w.ResponseWriter.Write([]byte(strings.ReplaceAll(string(p), "\n", w.nl))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+func (w *crWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// Through the host (its transports, its event size, the legacy SSE
+// wrapper), servers whose events end in CR, CRLF or LF all work, small
+// events and 3 MiB ones alike.
+func TestSSELineEndingsThroughTheHost(t *testing.T) {
+	s := inprocServer()
+	s.AddTool(&mcp.Tool{Name: "blob", InputSchema: &jsonschema.Schema{Type: "object"}},
+		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			var in struct{ Bytes int }
+			_ = json.Unmarshal(req.Params.Arguments, &in)
+			// Image data: text over 1 MiB is refused by the host (E512);
+			// an event of 3 MiB is not.
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.ImageContent{MIMEType: "image/png", Data: []byte(strings.Repeat("b", in.Bytes))}}}, nil
+		})
+	get := func(*http.Request) *mcp.Server { return s }
+	for name, nl := range map[string]string{"CR": "\r", "CRLF": "\r\n", "LF": "\n"} {
+		mux := http.NewServeMux()
+		mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(get, nil))
+		mux.Handle("/sse", mcp.NewSSEHandler(get, nil))
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			mux.ServeHTTP(&crWriter{ResponseWriter: w, nl: nl}, r)
+		}))
+		t.Cleanup(srv.Close)
+		for _, tc := range []struct{ transport, path string }{{TransportHTTP, "/mcp"}, {TransportSSE, "/sse"}} {
+			t.Run(name+"/"+tc.transport, func(t *testing.T) {
+				g := netguard.New()
+				h := startHost(t, Options{Guard: g, Servers: []Server{networkServer(t, g, "n", tc.transport, srv.URL+tc.path)}})
+				// 2.25 MiB of image data: an event of 3 MiB in base64.
+				for _, n := range []int{5, 9 << 18, 5} {
+					res, err := callTool(t, h, context.Background(), "mcp_n_blob", fmt.Sprintf(`{"bytes":%d}`, n), engine.CallOptions{})
+					if err != nil {
+						t.Fatalf("a %d-byte result: %v", n, err)
+					}
+					if got := len(res.Content[0].Data); got != n {
+						t.Fatalf("a %d-byte result came as %d bytes", n, got)
+					}
+				}
+				_ = h.Close()
+			})
+		}
 	}
 }

@@ -35,20 +35,12 @@ func (g *JSONGauge) Scan(p []byte) int {
 	}
 	for i := 0; i < len(p); i++ {
 		if g.inString {
-			if g.escaped {
-				g.escaped = false
-				continue // the escaped byte, whatever it is
-			}
-			j := bytes.IndexAny(p[i:], `"\`)
-			if j < 0 {
+			end := g.skipString(p, i)
+			if end < 0 {
 				return -1
 			}
-			i += j
-			if p[i] == '\\' {
-				g.escaped = true
-			} else {
-				g.inString = false
-			}
+			i = end // the closing quote
+			g.inString = false
 			continue
 		}
 		switch p[i] {
@@ -64,6 +56,53 @@ func (g *JSONGauge) Scan(p []byte) int {
 				g.depth--
 			}
 		}
+	}
+	return -1
+}
+
+// skipString skips string bytes from p[i] on and returns the index of the
+// closing quote, or -1 when the string goes on past p (with the escape
+// state kept for the next Scan). Linear in the bytes skipped: each search
+// for a quote starts past the last quote found, and backslashes are looked
+// for only before it.
+func (g *JSONGauge) skipString(p []byte, i int) int {
+	if g.escaped {
+		if i >= len(p) {
+			return -1
+		}
+		g.escaped = false
+		i++ // the escaped byte, whatever it is
+	}
+	for i < len(p) {
+		j := bytes.IndexByte(p[i:], '"')
+		end := len(p)
+		if j >= 0 {
+			end = i + j
+		}
+		quoteEscaped := false
+		for {
+			k := bytes.IndexByte(p[i:end], '\\')
+			if k < 0 {
+				break
+			}
+			i += k + 1 // the escaped byte
+			if i == len(p) {
+				g.escaped = true
+				return -1
+			}
+			if i == end {
+				quoteEscaped = true
+				break
+			}
+			i++
+		}
+		if j < 0 {
+			return -1
+		}
+		if !quoteEscaped {
+			return end
+		}
+		i = end + 1 // an escaped quote: look for the next one
 	}
 	return -1
 }

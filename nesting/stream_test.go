@@ -117,3 +117,33 @@ func FuzzJSONGauge(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkJSONGaugeEscapes gauges one 4 MiB string made of escapes and
+// escaped quotes, split into 32 KiB reads: the scan stays linear.
+func BenchmarkJSONGaugeEscapes(b *testing.B) {
+	doc := []byte(`{"s":"` + strings.Repeat(`\n\"`, 1<<20) + `"}`)
+	b.SetBytes(int64(len(doc)))
+	for b.Loop() {
+		g := &JSONGauge{}
+		for off := 0; off < len(doc); off += 32 << 10 {
+			if g.Scan(doc[off:min(off+32<<10, len(doc))]) >= 0 {
+				b.Fatal("refused")
+			}
+		}
+		if g.Depth() != 0 {
+			b.Fatal("depth left")
+		}
+	}
+}
+
+// BenchmarkJSONGaugeText gauges 4 MiB of JSON that is mostly one string.
+func BenchmarkJSONGaugeText(b *testing.B) {
+	doc := []byte(`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"` + strings.Repeat("x", 4<<20) + `"}]}}`)
+	b.SetBytes(int64(len(doc)))
+	for b.Loop() {
+		g := &JSONGauge{}
+		if g.Scan(doc) >= 0 || g.Depth() != 0 {
+			b.Fatal("refused")
+		}
+	}
+}

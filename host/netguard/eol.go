@@ -17,24 +17,33 @@ type eolNormalizer struct {
 // apply normalises p in place and returns how many bytes of p are the
 // normalised output (never more than len(p)).
 func (e *eolNormalizer) apply(p []byte) int {
+	if len(p) == 0 {
+		return 0
+	}
 	if !e.afterCR && bytes.IndexByte(p, '\r') < 0 {
 		return len(p) // LF-only text passes untouched
 	}
-	w := 0
-	for _, c := range p {
-		switch {
-		case c == '\r':
-			p[w] = '\n'
-			w++
-			e.afterCR = true
-			continue
-		case c == '\n' && e.afterCR:
-			// the LF of a CRLF: already written as the CR's LF
-		default:
-			p[w] = c
-			w++
+	w, r := 0, 0
+	if e.afterCR && len(p) > 0 && p[0] == '\n' {
+		r = 1 // the LF of a CRLF split across reads
+	}
+	e.afterCR = false
+	for r < len(p) {
+		i := bytes.IndexByte(p[r:], '\r')
+		if i < 0 {
+			w += copy(p[w:], p[r:])
+			break
 		}
-		e.afterCR = false
+		w += copy(p[w:], p[r:r+i])
+		p[w] = '\n'
+		w++
+		r += i + 1
+		switch {
+		case r == len(p):
+			e.afterCR = true // an LF may start the next read
+		case p[r] == '\n':
+			r++ // the LF of this CRLF
+		}
 	}
 	return w
 }
