@@ -528,3 +528,36 @@ func TestSignalExactChecksTheStartTime(t *testing.T) {
 		t.Fatalf("the recorded process was not killed: %v", err)
 	}
 }
+
+// A recorded orphan that dies while its server still runs is reaped by the
+// walk (relavium is its parent now, as subreaper): no zombie piles up.
+func TestDeadOrphanIsReapedWhileTheServerRuns(t *testing.T) {
+	srv := stdioServer(t, "d", "daemon")
+	srv.Stdio.Args = append(srv.Stdio.Args, "-delay-exit", "300ms")
+	h := startHost(t, Options{Servers: []Server{srv}})
+	gc, err := strconv.Atoi(callText(t, h, "mcp_d_grandchild_pid", `{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+		if st, ok := readProcStat(gc); ok && st.ppid == os.Getpid() {
+			break
+		}
+	}
+	if st, _ := readProcStat(gc); st.ppid != os.Getpid() {
+		t.Fatalf("the orphan was not reparented to the subreaper: %+v", st)
+	}
+	_ = syscall.Kill(gc, syscall.SIGKILL)
+	gone := false
+	for end := time.Now().Add(10 * time.Second); !gone && time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+		_, ok := readProcStat(gc)
+		gone = !ok
+	}
+	if !gone {
+		st, _ := readProcStat(gc)
+		t.Fatalf("the dead orphan %d was not reaped: %+v", gc, st)
+	}
+	if got := callText(t, h, "mcp_d_echo", `{"message":"still"}`); got != "still" {
+		t.Fatalf("the server after its orphan died: %q", got)
+	}
+}
