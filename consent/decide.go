@@ -168,9 +168,14 @@ func (d *Decider) ApproveOnce(digest string) {
 }
 
 // Remember writes a grant for r (approve and remember) and approves it for
-// the session too, so it stays approved even when the store cannot be folded.
-// On a write error nothing is approved and the error says why.
+// the session too. On a store that fails closed a grant would have no
+// effect, so nothing is written and nothing approved: the error (the
+// store's code) says why and what to do, and the person can still approve
+// once. On a write error nothing is approved either.
 func (d *Decider) Remember(r *Resolved) error {
+	if _, err := d.store.Fold(); err != nil {
+		return StoreBlocks(err, fmt.Sprintf("server %s was not approved: a grant has no effect while the grant store cannot be read (approve it once instead, or repair the store)", quoteArg(r.Name)))
+	}
 	if err := d.store.Grant(r, d.now()); err != nil {
 		return err
 	}

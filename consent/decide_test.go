@@ -2,6 +2,7 @@ package consent
 
 import (
 	"errors"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -135,13 +136,20 @@ func TestDecideStoreFailureIsReported(t *testing.T) {
 	if decs[0].State != Approved {
 		t.Fatal("allow flag ignored when the store is unreadable")
 	}
-	// Remember still approves this session even though the fold stays closed.
+	// Remember would write a grant no fold sees: it refuses with the store's
+	// code, writes nothing and approves nothing; approving once still works.
 	d := NewDecider(Open(home), nil, clock)
-	if err := d.Remember(a); err != nil {
-		t.Fatal(err)
+	before, _ := os.ReadFile(Open(home).Path())
+	assertCode(t, d.Remember(a), CodeStoreUnreadable, "line 2")
+	if after, _ := os.ReadFile(Open(home).Path()); string(after) != string(before) {
+		t.Fatal("Remember wrote to a store that fails closed")
 	}
+	if decs, _ = d.Decide([]*Resolved{a}); decs[0].State != NeedsConsent {
+		t.Fatal("a refused Remember approved the server")
+	}
+	d.ApproveOnce(a.Digest)
 	if decs, _ = d.Decide([]*Resolved{a}); decs[0].State != Approved {
-		t.Fatal("Remember did not approve for the session")
+		t.Fatal("ApproveOnce did not approve for the session")
 	}
 }
 

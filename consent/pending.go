@@ -118,6 +118,17 @@ func ProblemOf(err error) *StoreProblem {
 	return p
 }
 
+// StoreBlocks is the refusal of a write a store that fails closed would
+// make pointless (a grant no fold will see) or of a command that must not
+// report success on it: the store's own code (E311 for an unparseable line,
+// E310/E312 for a refused or unreadable file, E318 for the home), what
+// happened, and the store's message, which names the file and line and what
+// to do. Its envelope data is {"store_error": …}.
+func StoreBlocks(ferr error, what string) error {
+	p := ProblemOf(ferr)
+	return &Error{ErrCode: p.Code, Msg: what + ": " + p.Message, Data: map[string]any{"store_error": p}}
+}
+
 // ErrorData is {"pending":[…], "store_error":…}.
 func (e *PendingError) ErrorData() any {
 	data := PendingData{Pending: make([]PendingServer, 0, len(e.Pending)), StoreError: ProblemOf(e.StoreErr)}

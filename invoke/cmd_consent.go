@@ -179,7 +179,7 @@ func runConsentGrant(_ context.Context, inv *Invocation) (any, error) {
 	if ferr != nil {
 		// A grant appended to a store that fails closed would have no
 		// effect: refuse, write nothing, and say why and what to do.
-		return nil, consentStoreBlocks(ferr, fmt.Sprintf("consent grant wrote nothing for %s: a grant has no effect while the grant store cannot be read", r.Digest))
+		return nil, consent.StoreBlocks(ferr, fmt.Sprintf("consent grant wrote nothing for %s: a grant has no effect while the grant store cannot be read", r.Digest))
 	}
 	res := ConsentGrantResult{Servers: names, Digest: r.Digest, CommandLine: r.CommandLine(), Cwd: r.Cwd}
 	if g, ok := grants.Get(r.Digest); ok {
@@ -255,19 +255,10 @@ func runConsentRevoke(ctx context.Context, inv *Invocation) (any, error) {
 	if ferr != nil {
 		// The tombstone is in (a lost revocation is the failure that
 		// matters), but the store still fails closed: say so, with its code.
-		return nil, consentStoreBlocks(ferr, fmt.Sprintf("the revocation of %s is recorded, but the grant store cannot be read", digest))
+		return nil, consent.StoreBlocks(ferr, fmt.Sprintf("the revocation of %s is recorded, but the grant store cannot be read", digest))
 	}
 	res.RevokedAt = at.UTC().Format(time.RFC3339)
 	return res, nil
-}
-
-// consentStoreBlocks is the refusal of a consent command on a store whose
-// fold failed: the store's own code (E311 for an unparseable line, E310 or
-// E312 for a refused or unreadable file), what happened, and the store's
-// message, which names the file and line and what to do.
-func consentStoreBlocks(ferr error, what string) error {
-	p := consent.ProblemOf(ferr)
-	return &consent.Error{ErrCode: p.Code, Msg: what + ": " + p.Message, Data: map[string]any{"store_error": p}}
 }
 
 func consentConfirmRevoke(ctx context.Context, inv *Invocation, digest string, g *consent.Grant, ferr error) (bool, error) {
