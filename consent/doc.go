@@ -35,6 +35,15 @@
 //   - Require: headless, any NeedsConsent becomes a *PendingError (E301,
 //     exit 2) whose data lists pending[] and whose human text names the
 //     --allow-mcp-stdio flag per server.
+//   - Approvals: <home>/tool-approvals.ndjson, the person's "always for this
+//     definition" answers to a tool call, keyed by server, tool and the
+//     tool's pin digest (so an approval lapses when the definition changes),
+//     kept with the grant store's primitives (lock, append, the same file
+//     and home checks) and folded fail-closed (E320–E322). ClearCall is the
+//     one rule for whether a call may go ahead unasked: --yes, the tool's
+//     exact name in tools_auto_approve, or a remembered approval of this
+//     exact definition — never a server's annotations, and for a definition
+//     changed since it was accepted nothing but a per-call --yes.
 //
-// Error codes E300–E318 are listed in errors.go.
+// Error codes E300–E322 are listed in errors.go.
 package consent

@@ -23,6 +23,10 @@ const (
 	CodeRevokeCancelled = "E316" // the person answered no
 	CodeNoStdioServers  = "E317" // consent grant: nothing declared to grant
 	CodeHomeUnsafe      = "E318" // the relavium home is not a directory of yours that only you can write
+
+	CodeApprovalsRefused    = "E320" // the tool-approval store path is a symlink, not a regular file, or unsafe
+	CodeApprovalsUnreadable = "E321" // the tool-approval fold failed closed: an unparseable line
+	CodeApprovalsIO         = "E322" // reading, writing or locking the tool-approval store failed (or a bad key)
 )
 
 const (

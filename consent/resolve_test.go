@@ -165,7 +165,16 @@ func assertCode(t *testing.T, err error, code, says string) {
 		t.Errorf("err %q does not say %q", err, says)
 	}
 	var ec interface{ ExitCode() int }
-	if errors.As(err, &ec) && code != CodeStoreIO && code != CodeStoreRefused && code != CodeStoreUnreadable && code != CodeHomeUnsafe && ec.ExitCode() != 2 {
+	if errors.As(err, &ec) && !storeCode(code) && ec.ExitCode() != 2 {
 		t.Errorf("err %v exits %d, want 2", err, ec.ExitCode())
 	}
+}
+
+// storeCode reports a store's runtime code (exit 1, not an authored error).
+func storeCode(code string) bool {
+	switch code {
+	case CodeStoreIO, CodeStoreRefused, CodeStoreUnreadable, CodeHomeUnsafe, CodeApprovalsRefused, CodeApprovalsUnreadable, CodeApprovalsIO:
+		return true
+	}
+	return false
 }
