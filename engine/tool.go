@@ -43,8 +43,12 @@ type ToolDef struct {
 	InputSchema  json.RawMessage `json:"input_schema,omitempty"`
 	OutputSchema json.RawMessage `json:"output_schema,omitempty"`
 	Annotations  Annotations     `json:"annotations"`
-	// Changed is set when the tool's pinned definition differs from the one
-	// seen on an earlier connect (a possible "rug pull").
+	// Digest is the pin digest of the tool's canonical sanitized definition
+	// ("sha256:…"): what a remembered call approval is keyed by.
+	Digest string `json:"digest,omitempty"`
+	// Changed is set while the tool's definition differs from the one the
+	// person accepted (pinned on first sight, or accepted since): a possible
+	// "rug pull", flagged until accepted.
 	Changed bool `json:"changed,omitempty"`
 }
 

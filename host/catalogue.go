@@ -65,7 +65,9 @@ func namespace(conns []*conn) ([]*toolEntry, []engine.SkippedTool) {
 	for _, cat := range cats {
 		c := owner[cat]
 		for _, t := range cat.Tools {
-			tools = append(tools, &toolEntry{def: t.Def, conn: c, tool: t, validate: t.Validate})
+			def := t.Def
+			def.Digest = discovery.Digest(t.Canonical())
+			tools = append(tools, &toolEntry{def: def, conn: c, tool: t, validate: t.Validate})
 		}
 		skipped = append(skipped, cat.Skipped...)
 		c.mu.Lock()

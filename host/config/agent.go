@@ -320,6 +320,7 @@ func cloneServer(s Server) Server {
 	s.Args = slices.Clone(s.Args)
 	s.Env = slices.Clone(s.Env)
 	s.ToolsAllowlist = slices.Clone(s.ToolsAllowlist)
+	s.ToolsAutoApprove = slices.Clone(s.ToolsAutoApprove)
 	if s.Ref != nil {
 		p := *s.Ref
 		s.Ref = &p

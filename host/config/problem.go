@@ -29,7 +29,7 @@ const (
 	CodeURL              = "E215" // a url the network guard refuses (netguard.AdmitURL)
 	CodeSecretRef        = "E216" // a {{…}} in an env value that is not exactly {{secrets.NAME}}
 	CodeTheme            = "E217" // theme outside auto|dark|light|high-contrast|mono
-	CodeToolsAllowlist   = "E218" // a malformed, duplicate or widening tools_allowlist entry
+	CodeToolsAllowlist   = "E218" // a malformed, duplicate or widening tools_allowlist entry, or a malformed or duplicate tools_auto_approve entry
 	CodeAgentName        = "E219" // an agent name that differs from its file name
 	CodeUnknownRef       = "E220" // `ref` naming no registration
 	CodeSSEDeprecated    = "E221" // warning: transport sse is a deprecated alias of http

@@ -1,6 +1,9 @@
 package config
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // Rules about server declarations: ref vs inline, field placement per
 // transport (symmetric on both surfaces), deadlines, allowlists, names.
@@ -182,6 +185,35 @@ func TestRuleSSEDeprecated(t *testing.T) {
 		{name: "fixture: a warning on both surfaces, never an error", fixture: "sse-deprecated", warnings: []want{
 			{code: CodeSSEDeprecated, file: globalTOML, line: 3, col: 13, field: "mcp_servers[0].transport", msg: `prefer "http"`},
 			{code: CodeSSEDeprecated, file: agentYAML, line: 3, col: 16, field: "mcp_servers[0].transport", msg: "deprecated alias of http"},
+		}},
+	})
+}
+
+func TestRuleToolsAutoApprove(t *testing.T) {
+	runRule(t, []ruleCase{
+		{name: "registration and inline agent entry", files: map[string]string{
+			globalTOML: stdioReg("fs") + "tools_auto_approve = [\"read_file\", \"list_dir\"]\n",
+			agentYAML:  "mcp_servers:\n  - ref: fs\n  - id: other\n    transport: stdio\n    command: other\n    tools_auto_approve: [echo]\n",
+		}},
+		{name: "an empty list approves nothing and is harmless", files: map[string]string{
+			globalTOML: stdioReg("fs") + "tools_auto_approve = []\n",
+		}},
+		{name: "duplicate, blank, white space, non-string, too long, not a list", files: map[string]string{
+			globalTOML: stdioReg("fs") + "tools_auto_approve = [\"read\", \"read\", \"\", \"two words\", 7, \"" + strings.Repeat("x", 129) + "\"]\n",
+			agentYAML:  "mcp_servers:\n  - id: other\n    transport: stdio\n    command: other\n    tools_auto_approve: echo\n",
+		}, want: []want{
+			{code: CodeToolsAllowlist, file: globalTOML, line: 5, col: 31, field: "mcp_servers[0].tools_auto_approve[1]", msg: "twice", related: globalTOML + ":5:23"},
+			{code: CodeToolsAllowlist, file: globalTOML, line: 5, col: 39, field: "mcp_servers[0].tools_auto_approve[2]", msg: "empty"},
+			{code: CodeToolsAllowlist, file: globalTOML, line: 5, col: 43, field: "mcp_servers[0].tools_auto_approve[3]", msg: "white space"},
+			{code: CodeToolsAllowlist, file: globalTOML, line: 5, col: 56, field: "mcp_servers[0].tools_auto_approve[4]", msg: "got an integer"},
+			{code: CodeToolsAllowlist, file: globalTOML, line: 5, col: 59, field: "mcp_servers[0].tools_auto_approve[5]", msg: "at most 128"},
+			{code: CodeToolsAllowlist, file: agentYAML, line: 5, col: 25, field: "mcp_servers[0].tools_auto_approve", msg: "array"},
+		}},
+		{name: "a ref takes the registration's list and cannot set its own", files: map[string]string{
+			globalTOML: stdioReg("fs"),
+			agentYAML:  "mcp_servers:\n  - ref: fs\n    tools_auto_approve: [delete_all_files]\n",
+		}, want: []want{
+			{code: CodeRefExcludes, file: agentYAML, line: 3, col: 5, field: "mcp_servers[0].tools_auto_approve", msg: "only tools_allowlist"},
 		}},
 	})
 }

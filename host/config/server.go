@@ -29,9 +29,9 @@ func (s surface) nameKey() string {
 
 func (s surface) keys() []string {
 	if s == registration {
-		return []string{"name", "transport", "command", "args", "env", "url", "allow_local_endpoint", "tools_allowlist", "connect_timeout_ms", "autostart"}
+		return []string{"name", "transport", "command", "args", "env", "url", "allow_local_endpoint", "tools_allowlist", "tools_auto_approve", "connect_timeout_ms", "autostart"}
 	}
-	return []string{"id", "ref", "transport", "command", "args", "env", "url", "allow_local_endpoint", "connect_timeout_ms", "tools_allowlist"}
+	return []string{"id", "ref", "transport", "command", "args", "env", "url", "allow_local_endpoint", "connect_timeout_ms", "tools_allowlist", "tools_auto_approve"}
 }
 
 // keyHint explains the keys people carry over from the other surface.
@@ -199,6 +199,9 @@ func (c *checker) inlineEntry(v *node, path string, surf surface, project string
 	if f := v.get("tools_allowlist"); f != nil {
 		s.ToolsAllowlist, _, _ = c.allowlist(f, join(path, "tools_allowlist"))
 	}
+	if f := v.get("tools_auto_approve"); f != nil {
+		s.ToolsAutoApprove, _, _ = c.toolList(f, join(path, "tools_auto_approve"), "")
+	}
 	if f := v.get("autostart"); f != nil && surf == registration {
 		s.Autostart, _ = c.boolean(f, join(path, "autostart"))
 	}
@@ -329,12 +332,22 @@ func (c *checker) connectTimeout(f *field, path string) time.Duration {
 // allowlist checks tools_allowlist: tool names, each once, never empty.
 // present is false when the field reads as absent (YAML null).
 func (c *checker) allowlist(f *field, path string) (vals []string, at []Pos, present bool) {
+	return c.toolList(f, path, "is empty, which would admit no tool at all: name the tools to admit, or remove tools_allowlist to admit every tool")
+}
+
+// toolList checks a list of exact tool names (tools_allowlist,
+// tools_auto_approve): each a possible MCP tool name, each once. An empty
+// list is refused with ifEmpty, unless ifEmpty is "" (tools_auto_approve =
+// [] approves nothing, which is harmless).
+func (c *checker) toolList(f *field, path, ifEmpty string) (vals []string, at []Pos, present bool) {
 	items, present, ok := c.strItems(f, path, CodeToolsAllowlist, "tool names", "a tool name")
 	if !present {
 		return nil, nil, false
 	}
 	if ok && len(items) == 0 {
-		c.add(CodeToolsAllowlist, f.at(), path, "is empty, which would admit no tool at all: name the tools to admit, or remove tools_allowlist to admit every tool")
+		if ifEmpty != "" {
+			c.add(CodeToolsAllowlist, f.at(), path, "%s", ifEmpty)
+		}
 		return nil, nil, true
 	}
 	seen := map[string]strItem{}

@@ -28,7 +28,10 @@ type Server struct {
 	AllowLocalEndpoint bool          `json:"allow_local_endpoint,omitempty"`
 	ConnectTimeout     time.Duration `json:"-"` // 0 = the transport's default
 	ToolsAllowlist     []string      `json:"tools_allowlist,omitempty"`
-	Autostart          bool          `json:"autostart,omitempty"`
+	// ToolsAutoApprove are exact tool names (the server's own names) whose
+	// calls are never asked about: the person's own word, never a server's.
+	ToolsAutoApprove []string `json:"tools_auto_approve,omitempty"`
+	Autostart        bool     `json:"autostart,omitempty"`
 	// Pos is where the connection is declared: the [[mcp_servers]]
 	// registration, or the agent's inline entry.
 	Pos Pos `json:"source"`

@@ -40,8 +40,11 @@
 //     JSON pointer and rule of a failure; Explain renders a flat schema's
 //     failure (an elicitation form) the same plain way.
 //   - PinStore remembers each admitted tool's canonical sanitized
-//     definition per server identity in <home>/tool-pins.json and flags a
-//     changed tool (ToolDef.Changed, Tool.Changes) on a later connect.
+//     definition per server identity in <home>/tool-pins.json (its Digest
+//     is what a remembered call approval is keyed by) and flags a changed
+//     tool (ToolDef.Changed, Tool.Changes: the field diff against the pin)
+//     on every later connect until the person accepts the new definition
+//     (PinStore.Accept): a changed definition is never re-pinned silently.
 //
 // Descriptions in ToolDef are sanitized but unlabelled; whoever shows one
 // to a person or a model wraps it with sanitize.LabelExternal.

@@ -64,14 +64,60 @@ type pinTool struct {
 }
 
 // Observe compares cat's admitted tools with the definitions pinned for
-// id on an earlier connect. A tool whose canonical sanitized definition
-// differs gets Def.Changed and Changes (a field diff); a pure key-order or
-// whitespace change is not a change, because both sides are canonical.
-// The pins are then updated to what was seen now ("changed since last
-// seen"): new tools are pinned, changed ones re-pinned, tools not offered
-// this time keep their pin. A corrupt store is reported (E590) and left
-// untouched rather than overwritten.
+// id. A tool seen for the first time is pinned ("trust on first use"). A
+// tool whose canonical sanitized definition differs from its pin gets
+// Def.Changed and Changes (a field diff against the pin); a pure key-order
+// or whitespace change is not a change, because both sides are canonical.
+// A changed definition is NOT re-pinned: it stays flagged on every later
+// connect until the person accepts it (Accept), so a rug pull cannot be
+// waved through by being seen twice. A definition that changes back to its
+// pin is simply unflagged. Tools not offered this time keep their pin. A
+// corrupt store is reported (E590) and left untouched rather than
+// overwritten.
 func (p *PinStore) Observe(id ServerIdentity, cat *Catalogue) error {
+	return p.update(func(srv *pinServer, now time.Time) bool {
+		added := false
+		for _, t := range cat.Tools {
+			digest := Digest(t.canonical)
+			old, ok := srv.Tools[t.Def.Tool]
+			switch {
+			case ok && old.Digest == digest:
+				t.Def.Changed, t.Changes = false, nil
+			case ok:
+				t.Def.Changed = true
+				t.Changes = DiffDefinitions(old.Def, t.canonical)
+			default:
+				srv.Tools[t.Def.Tool] = pinTool{Digest: digest, Def: json.RawMessage(t.canonical), PinnedAt: now}
+				added = true
+			}
+		}
+		return added
+	}, id)
+}
+
+// Accept pins the definitions of tools (admitted tools of id's server, as
+// seen now) as the person's accepted ones, and clears their Changed flag
+// and Changes. The pin store is updated before any flag is cleared: a
+// failed write leaves every tool flagged.
+func (p *PinStore) Accept(id ServerIdentity, tools []*Tool) error {
+	err := p.update(func(srv *pinServer, now time.Time) bool {
+		for _, t := range tools {
+			srv.Tools[t.Def.Tool] = pinTool{Digest: Digest(t.canonical), Def: json.RawMessage(t.canonical), PinnedAt: now}
+		}
+		return len(tools) > 0
+	}, id)
+	if err != nil {
+		return err
+	}
+	for _, t := range tools {
+		t.Def.Changed, t.Changes = false, nil
+	}
+	return nil
+}
+
+// update runs change on id's pins under the store's lock and writes the
+// store when change reports it changed something.
+func (p *PinStore) update(change func(srv *pinServer, now time.Time) bool, id ServerIdentity) error {
 	if err := os.MkdirAll(p.home, 0o700); err != nil {
 		return p.err("cannot create the relavium home", err)
 	}
@@ -95,22 +141,7 @@ func (p *PinStore) Observe(id ServerIdentity, cat *Catalogue) error {
 	if srv.Tools == nil {
 		srv.Tools = map[string]pinTool{}
 	}
-	changed := false
-	now := p.now().UTC()
-	for _, t := range cat.Tools {
-		digest := Digest(t.canonical)
-		old, ok := srv.Tools[t.Def.Tool]
-		if ok && old.Digest == digest {
-			continue
-		}
-		if ok {
-			t.Def.Changed = true
-			t.Changes = DiffDefinitions(old.Def, t.canonical)
-		}
-		srv.Tools[t.Def.Tool] = pinTool{Digest: digest, Def: json.RawMessage(t.canonical), PinnedAt: now}
-		changed = true
-	}
-	if !changed {
+	if !change(srv, p.now().UTC()) {
 		return nil
 	}
 	if err := writeAtomic(path, pf); err != nil {

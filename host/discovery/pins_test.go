@@ -74,13 +74,52 @@ func TestPinsFlagChangedTools(t *testing.T) {
 		}
 	}
 
-	// Seen again unchanged: nothing is flagged any more ("since last seen").
+	// Seen again: still flagged, with the same diff against the accepted
+	// pin. Being seen twice is not being accepted (a rug pull stays
+	// visible until the person accepts it).
 	third := discoverVariant(t, "2")
 	if err := store.Observe(id, third); err != nil {
 		t.Fatal(err)
 	}
-	if c := changed(third); len(c) != 0 {
-		t.Fatalf("third sight flagged %q", c)
+	if got := changed(third); !slices.Equal(got, []string{"a", "c"}) {
+		t.Fatalf("third sight: changed = %q, want [a c] still flagged", got)
+	}
+	for _, tool := range third.Tools {
+		if tool.Def.Tool == "a" && (len(tool.Changes) != 1 || tool.Changes[0].Old != `"Version one."`) {
+			t.Errorf("third sight: a's diff is not against the accepted pin: %+v", tool.Changes)
+		}
+	}
+
+	// The person accepts a only: it is unflagged now and on the next
+	// connect; c stays flagged.
+	var accept []*Tool
+	for _, tool := range third.Tools {
+		if tool.Def.Tool == "a" {
+			accept = append(accept, tool)
+		}
+	}
+	if err := store.Accept(id, accept); err != nil {
+		t.Fatal(err)
+	}
+	if got := changed(third); !slices.Equal(got, []string{"c"}) || accept[0].Changes != nil {
+		t.Fatalf("after accepting a: changed = %q", got)
+	}
+	fourth := discoverVariant(t, "2")
+	if err := store.Observe(id, fourth); err != nil {
+		t.Fatal(err)
+	}
+	if got := changed(fourth); !slices.Equal(got, []string{"c"}) {
+		t.Fatalf("after accepting a, next connect: changed = %q, want [c]", got)
+	}
+
+	// Back to version one: a now differs from what was accepted (flagged),
+	// c matches its pin again (unflagged, nothing to accept).
+	fifth := discoverVariant(t, "1")
+	if err := store.Observe(id, fifth); err != nil {
+		t.Fatal(err)
+	}
+	if got := changed(fifth); !slices.Equal(got, []string{"a"}) {
+		t.Fatalf("back to version one: changed = %q, want [a]", got)
 	}
 
 	// Another identity (same name, other command) has its own pins.
