@@ -34,10 +34,12 @@ const (
 	CodeSecretFileBad    = "E522" // the secrets file does not parse
 	CodeToolNotFound     = "E540" // mcp call: no admitted tool has that name
 	CodeBadCallArgs      = "E541" // mcp call: --args / KEY=VALUE that do not parse
-	CodeNeedsYes         = "E542" // mcp call: a tool not annotated read-only, no one to ask, no --yes
+	CodeNeedsYes         = "E542" // mcp call: no --yes, no remembered approval, not in tools_auto_approve, and no one to ask
 	CodeToolError        = "E543" // mcp call: the tool returned isError
 	CodeBadTarget        = "E544" // --url/--stdio misuse (both given, empty, --allow-local-endpoint without --url)
-	CodeCallRefused      = "E545" // mcp call: the person answered no to a tool not annotated read-only
+	CodeCallRefused      = "E545" // mcp call: the person answered no
+	CodeNotFlagged       = "E546" // mcp accept: the tool's definition is the accepted one (nothing to accept)
+	CodeAcceptUsage      = "E547" // mcp accept: give TOOL or --all (not both, not neither)
 )
 
 const (

@@ -9,10 +9,12 @@ import (
 	"text/tabwriter"
 	"unicode/utf8"
 
+	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/engine/sanitize"
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/config"
+	"github.com/relavium/relavium/host/discovery"
 )
 
 // adhocServer is the name of the one unnamed server --url or --stdio
@@ -65,6 +67,15 @@ type MCPList struct {
 	Servers []host.ServerStatus  `json:"servers"`
 	Tools   []MCPTool            `json:"tools"`
 	Skipped []engine.SkippedTool `json:"skipped"`
+	// AutoApproveUnmatched are tools_auto_approve entries naming no tool
+	// the server admitted: harmless, but likely a typo.
+	AutoApproveUnmatched []ServerTool `json:"auto_approve_unmatched,omitempty"`
+}
+
+// ServerTool names one tool of one server by the server's own tool name.
+type ServerTool struct {
+	Server string `json:"server"`
+	Tool   string `json:"tool"`
 }
 
 // MCPTool is one admitted tool as `mcp ls` lists it.
@@ -76,7 +87,19 @@ type MCPTool struct {
 	Description string             `json:"description,omitempty"`
 	Annotations engine.Annotations `json:"annotations"`
 	Args        []MCPArg           `json:"args"`
-	Changed     bool               `json:"changed,omitempty"`
+	// Digest is the pin digest of the definition (what an approval is
+	// remembered against).
+	Digest string `json:"digest,omitempty"`
+	// Changed: the definition differs from the one the person accepted; it
+	// stays set on every listing until `relavium mcp accept`. Changes is
+	// the field diff against the accepted definition.
+	Changed bool                    `json:"changed,omitempty"`
+	Changes []discovery.FieldChange `json:"changes,omitempty"`
+	// Approval says what lets a call go ahead unasked: "auto-approve"
+	// (tools_auto_approve) or "remembered" (an approval of this exact
+	// definition); "" means a call asks (or needs --yes). A changed
+	// definition has none.
+	Approval string `json:"approval,omitempty"`
 }
 
 // MCPArg summarises one input property.
@@ -199,8 +222,13 @@ func (l *MCPList) WriteHuman(w io.Writer) error {
 			args = append(args, s)
 		}
 		r.args = sanitize.Line(strings.Join(args, " "))
-		if t.Changed {
-			r.changed = "  (changed since last seen)"
+		switch {
+		case t.Changed:
+			r.changed = "  ⚑ changed since you accepted it: relavium mcp accept " + r.name + " --diff"
+		case t.Approval == "auto-approve":
+			r.changed = "  (auto-approved)"
+		case t.Approval == "remembered":
+			r.changed = "  (approved)"
 		}
 		if title := firstNonEmpty(t.Title, t.Description); title != "" {
 			r.title = truncate(sanitize.Line(title), 100)
@@ -223,6 +251,10 @@ func (l *MCPList) WriteHuman(w io.Writer) error {
 		if r.title != "" {
 			fmt.Fprintf(&b, "      %s\n", r.title)
 		}
+	}
+	for _, u := range l.AutoApproveUnmatched {
+		fmt.Fprintf(&b, "  note: tools_auto_approve of %s names %s, which %s does not offer (harmless)\n",
+			sanitize.Line(u.Server), sanitize.Line(u.Tool), sanitize.Line(u.Server))
 	}
 	if len(l.Skipped) > 0 {
 		b.WriteString("SKIPPED\n")
@@ -256,4 +288,35 @@ func truncate(s string, n int) string {
 		return s
 	}
 	return string(r[:n-1]) + "…"
+}
+
+// markApprovals sets each tool's Approval and lists the tools_auto_approve
+// entries that name no admitted tool. A tool approval store that cannot be
+// read marks no tool remembered (it fails closed).
+func (l *MCPList) markApprovals(inv *Invocation, servers []config.Server, tools []engine.ToolDef) {
+	offered := map[ServerTool]bool{}
+	for _, d := range tools {
+		offered[ServerTool{d.Server, d.Tool}] = true
+	}
+	adhoc := false
+	for _, s := range servers {
+		adhoc = adhoc || s.Name == adhocServer && s.Pos.File == ""
+		for _, t := range s.ToolsAutoApprove {
+			if !offered[ServerTool{s.Name, t}] {
+				l.AutoApproveUnmatched = append(l.AutoApproveUnmatched, ServerTool{s.Name, t})
+			}
+		}
+	}
+	set, _ := consent.OpenApprovals(inv.Env.Home, nil).Fold(func(server, tool string) bool { return offered[ServerTool{server, tool}] })
+	for i, t := range l.Tools {
+		if t.Changed || adhoc { // an ad-hoc server has no remembered approvals
+			continue
+		}
+		switch {
+		case autoApproved(servers, tools[i]):
+			l.Tools[i].Approval = "auto-approve"
+		case set.Approved(consent.ToolKey{Server: t.Server, Tool: t.Tool, Digest: t.Digest}):
+			l.Tools[i].Approval = "remembered"
+		}
+	}
 }

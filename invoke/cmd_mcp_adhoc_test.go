@@ -37,11 +37,11 @@ func TestMCPAdhocTargets(t *testing.T) {
 	e := newMCPE2E(t)
 	url := echoHTTPServer(t)
 
-	r := e.run(t, nil, "mcp", "call", "echo", "message=over http", "--url", url, "--allow-local-endpoint")
+	r := e.run(t, nil, "mcp", "call", "echo", "message=over http", "--url", url, "--allow-local-endpoint", "--yes")
 	if r.code != 0 || r.stdout != "over http\n" {
 		t.Errorf("--url: %d %q %s", r.code, r.stdout, r.stderr)
 	}
-	r = e.run(t, nil, "mcp", "call", "mcp_adhoc_echo", "message=namespaced", "--url", url, "--allow-local-endpoint")
+	r = e.run(t, nil, "mcp", "call", "mcp_adhoc_echo", "message=namespaced", "--url", url, "--allow-local-endpoint", "--yes")
 	if r.code != 0 || r.stdout != "namespaced\n" {
 		t.Errorf("--url namespaced: %d %q %s", r.code, r.stdout, r.stderr)
 	}
@@ -68,7 +68,7 @@ func TestMCPAdhocTargets(t *testing.T) {
 		t.Fatalf("--stdio without consent: %d %s", r.code, r.stdout)
 	}
 	allow := allowFlags(r.pendingDigests(t))
-	r = e.run(t, nil, append([]string{"mcp", "call", "echo", "message=over stdio", "--stdio", line}, allow...)...)
+	r = e.run(t, nil, append([]string{"mcp", "call", "echo", "message=over stdio", "--stdio", line, "--yes"}, allow...)...)
 	if r.code != 0 || r.stdout != "over stdio\n" {
 		t.Errorf("--stdio: %d %q %s", r.code, r.stdout, r.stderr)
 	}

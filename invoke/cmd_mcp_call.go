@@ -3,7 +3,6 @@ package invoke
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -148,7 +147,7 @@ func runMCPCall(ctx context.Context, inv *Invocation) (any, error) {
 	if err := h.Validate(def.ID, args); err != nil {
 		return nil, err
 	}
-	if err := confirmCall(ctx, inv, pr, bus, def); err != nil {
+	if err := confirmCall(ctx, inv, pr, bus, def, servers, adhoc); err != nil {
 		return nil, err
 	}
 
@@ -302,38 +301,6 @@ func checkNesting(what, text string) error {
 			what, over.Describe(), over.Col)
 	}
 	return nil
-}
-
-// confirmCall asks before calling a tool the server did not annotate
-// read-only: on a terminal y/N, otherwise --yes is required (exit 2).
-func confirmCall(ctx context.Context, inv *Invocation, pr *eventPrinter, bus *engine.Bus, def engine.ToolDef) error {
-	if def.Annotations.IsReadOnly() || inv.Bool("yes") {
-		return nil
-	}
-	what := "may change things"
-	if def.Annotations.IsDestructive() {
-		what = "may be destructive"
-	}
-	if !inv.CanPrompt() {
-		return &host.Error{ErrCode: host.CodeNeedsYes, Exit: ExitUsage, Server: def.Server,
-			Msg: fmt.Sprintf("%s is not annotated read-only (it %s) and no one can be asked here; pass --yes to call it", def.Name, what)}
-	}
-	if err := pr.catchUp(ctx, bus.Seq()); err != nil {
-		return err
-	}
-	pr.mu.Lock()
-	defer pr.mu.Unlock()
-	fmt.Fprintf(inv.Env.Stderr, "? %s is not annotated read-only (it %s). Call it? [y/N] ", def.Name, what)
-	line, err := readLine(ctx, inv.Env.Stdin)
-	if err != nil && !errors.Is(err, io.EOF) {
-		fmt.Fprintln(inv.Env.Stderr)
-		return err
-	}
-	switch strings.ToLower(strings.TrimSpace(line)) {
-	case "y", "yes":
-		return nil
-	}
-	return &host.Error{ErrCode: host.CodeCallRefused, Server: def.Server, Msg: def.Name + " was not called (you answered no)"}
 }
 
 // startMCPPrinter writes server state changes, progress and server logs to

@@ -161,15 +161,15 @@ func TestMCPListAndCallEndToEnd(t *testing.T) {
 	}
 
 	// A call: the result on stdout; schema-aware KEY=VALUE.
-	r = e.run(t, nil, append([]string{"mcp", "call", "mcp_ok_add", "a=2", "b=3.5"}, allow...)...)
+	r = e.run(t, nil, append([]string{"mcp", "call", "mcp_ok_add", "a=2", "b=3.5", "--yes"}, allow...)...)
 	if r.code != 0 || r.stdout != "5.5\n" {
 		t.Errorf("call add: %d %q %s", r.code, r.stdout, r.stderr)
 	}
-	r = e.run(t, nil, append([]string{"mcp", "call", "mcp_ok_echo", "message=42", "--json"}, allow...)...)
+	r = e.run(t, nil, append([]string{"mcp", "call", "mcp_ok_echo", "message=42", "--json", "--yes"}, allow...)...)
 	if data, _ := r.env["data"].(map[string]any); r.code != 0 || !strings.Contains(r.stdout, `"text":"42"`) || data["server"] != "ok" {
 		t.Errorf("echo 42 (a string property keeps the string): %d %s", r.code, r.stdout)
 	}
-	r = e.run(t, nil, append([]string{"mcp", "call", "mcp_ok_echo", "--args", `{"message":"json args"}`}, allow...)...)
+	r = e.run(t, nil, append([]string{"mcp", "call", "mcp_ok_echo", "--yes", "--args", `{"message":"json args"}`}, allow...)...)
 	if r.stdout != "json args\n" {
 		t.Errorf("--args: %q %s", r.stdout, r.stderr)
 	}
@@ -189,6 +189,7 @@ func TestMCPListAndCallEndToEnd(t *testing.T) {
 	}{
 		{"tool error", []string{"mcp_ok_fail", "--yes"}, 1, "E543"},
 		{"not read-only without --yes", []string{"mcp_ok_fail"}, 2, "E542"},
+		{"annotated read-only without --yes", []string{"mcp_ok_echo", "message=x"}, 2, "E542"},
 		{"unknown tool", []string{"mcp_ok_ech"}, 2, "E540"},
 		{"no such server prefix", []string{"mcp_nope_x"}, 2, "E540"},
 		{"bad KEY=VALUE", []string{"mcp_ok_echo", "message"}, 2, "E541"},

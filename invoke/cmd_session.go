@@ -58,10 +58,16 @@ func inventory(ctx context.Context, inv *Invocation, servers []config.Server) (*
 	if list.Skipped == nil {
 		list.Skipped = []engine.SkippedTool{}
 	}
-	for _, d := range h.Tools() {
-		list.Tools = append(list.Tools, MCPTool{Name: d.Name, Server: d.Server, Tool: d.Tool, Title: d.Title,
-			Description: d.Description, Annotations: d.Annotations, Args: argSummary(d.InputSchema), Changed: d.Changed})
+	tools := h.Tools()
+	for _, d := range tools {
+		t := MCPTool{Name: d.Name, Server: d.Server, Tool: d.Tool, Title: d.Title,
+			Description: d.Description, Annotations: d.Annotations, Args: argSummary(d.InputSchema), Changed: d.Changed, Digest: d.Digest}
+		if d.Changed {
+			t.Changes, _ = h.Changes(d.ID)
+		}
+		list.Tools = append(list.Tools, t)
 	}
+	list.markApprovals(inv, servers, tools)
 	return list, nil
 }
 

@@ -51,10 +51,19 @@ func Commands() *Table {
 					{Name: "stdio", Type: String, Usage: "ad-hoc target: one unnamed stdio server, command line split on spaces (no shell)", CLIOnly: true},
 					{Name: "allow-local-endpoint", Type: Bool, Usage: "allow a loopback/private --url", CLIOnly: true},
 					{Name: "elicit", Type: String, Default: "decline", Enum: []string{"decline", "defaults"}, Usage: "headless answer to elicitation requests"},
-					{Name: "yes", Type: Bool, Usage: "call a tool not annotated read-only without asking", CLIOnly: true},
+					{Name: "yes", Type: Bool, Usage: "call the tool this once without asking (annotations never skip the question)", CLIOnly: true},
 					{Name: "output", Type: String, Usage: "write the result text byte for byte to this file (atomically, mode 0600, replacing it); stdout says where it went", CLIOnly: true},
 				},
 				SideEffect: Remote, JSON: true, Output: Document, Surface: Machine, Confirm: consentYes, Run: runMCPCall},
+			{Path: []string{"mcp", "accept"}, Summary: "accept a tool's changed definition (flagged until accepted); --diff shows the change",
+				// Accepting a changed definition is the person's act: never
+				// offered on the machine surface.
+				Args: []Arg{{Name: "TOOL", Usage: "namespaced tool name (mcp_<server>_<tool>); omit with --all"}},
+				Flags: []Flag{
+					{Name: "all", Type: Bool, Usage: "accept every flagged tool of the declared servers"},
+					{Name: "diff", Type: Bool, Usage: "show each flagged tool's field diff against the accepted definition; accept nothing"},
+				},
+				SideEffect: Write, JSON: true, Output: Document, Surface: CLIOnly, Run: runMCPAccept},
 			{Path: []string{"mcp", "serve"}, Summary: "publish relavium's commands and mcp_call workflows as an MCP server",
 				Flags: []Flag{
 					{Name: "transport", Type: String, Default: "stdio", Enum: []string{"stdio", "sse", "http"}, Usage: "stdio, sse or http"},
