@@ -40,6 +40,7 @@ const (
 	CodeCallRefused      = "E545" // mcp call: the person answered no
 	CodeNotFlagged       = "E546" // mcp accept: the tool's definition is the accepted one (nothing to accept)
 	CodeAcceptUsage      = "E547" // mcp accept: give TOOL or --all (not both, not neither)
+	CodeApproveChanged   = "E548" // an approval asked for a definition changed since it was accepted (accept it first)
 )
 
 const (

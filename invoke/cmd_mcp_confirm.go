@@ -39,25 +39,16 @@ type CallNeedsApproval struct {
 // --url/--stdio server has no remembered approvals (its name says nothing
 // about which server it is).
 func confirmCall(ctx context.Context, inv *Invocation, pr *eventPrinter, bus *engine.Bus, def engine.ToolDef, servers []config.Server, adhoc bool) error {
-	req := consent.CallRequest{
-		Key:         consent.ToolKey{Server: def.Server, Tool: def.Tool, Digest: def.Digest},
-		Yes:         inv.Bool("yes"),
-		AutoApprove: !adhoc && autoApproved(servers, def),
-		Changed:     def.Changed,
-	}
 	approvals := consent.OpenApprovals(inv.Env.Home, inv.Env.Now)
-	var set *consent.ApprovalSet
-	var storeErr error
-	if !adhoc && !req.Yes && !req.Changed && !req.AutoApprove { // only then can an approval matter
-		set, storeErr = approvals.Fold(func(server, tool string) bool { return server == def.Server && tool == def.Tool })
-	}
-	if consent.ClearCall(req, set) != "" {
+	cleared, storeErr := clearCall(approvals, servers, def, inv.Bool("yes"), adhoc)
+	if cleared != "" {
 		return nil
 	}
 	if storeErr != nil {
 		fmt.Fprintf(inv.Env.Stderr, "relavium: warning: %s\n", sanitize.Line(storeErr.Error()))
 	}
-	canRemember := !adhoc && !req.Changed
+	key := toolKey(def)
+	canRemember := !adhoc && !def.Changed
 	if !inv.CanPrompt() {
 		return needsApproval(def, adhoc)
 	}
@@ -69,7 +60,7 @@ func confirmCall(ctx context.Context, inv *Invocation, pr *eventPrinter, bus *en
 	w := inv.Env.Stderr
 	fmt.Fprintf(w, "? call %s (server %s)?\n", sanitize.Line(def.Name), sanitize.Line(def.Server))
 	fmt.Fprintf(w, "  server's hint: %s — the server's own claim; hints never skip this question\n", hintWords(def.Annotations))
-	if req.Changed {
+	if def.Changed {
 		fmt.Fprintf(w, "  ⚑ its definition changed since you accepted it: see relavium mcp accept %s --diff\n", sanitize.Line(def.Name))
 		fmt.Fprint(w, "  [y] this call  [N] no: ")
 	} else {
@@ -87,13 +78,32 @@ func confirmCall(ctx context.Context, inv *Invocation, pr *eventPrinter, bus *en
 		if !canRemember {
 			break
 		}
-		if err := approvals.Approve(req.Key); err != nil {
+		if err := approvals.Approve(key); err != nil {
 			// The person said yes to this call; only remembering failed.
 			fmt.Fprintf(w, "relavium: warning: approved for this call only, not remembered: %s\n", sanitize.Line(err.Error()))
 		}
 		return nil
 	}
 	return &host.Error{ErrCode: host.CodeCallRefused, Server: def.Server, Msg: def.Name + " was not called (you answered no)"}
+}
+
+// clearCall is consent.ClearCall over what the person said beforehand:
+// --yes, the server's tools_auto_approve, and the approval store (read
+// only when it can matter). A store that cannot be read clears nothing; its
+// error comes back for a warning. The ad-hoc server has neither
+// tools_auto_approve nor remembered approvals.
+func clearCall(approvals *consent.Approvals, servers []config.Server, def engine.ToolDef, yes, adhoc bool) (consent.Clearance, error) {
+	req := consent.CallRequest{Key: toolKey(def), Yes: yes, AutoApprove: !adhoc && autoApproved(servers, def), Changed: def.Changed}
+	var set *consent.ApprovalSet
+	var storeErr error
+	if !adhoc && !req.Yes && !req.Changed && !req.AutoApprove {
+		set, storeErr = approvals.Fold(func(server, tool string) bool { return server == def.Server && tool == def.Tool })
+	}
+	return consent.ClearCall(req, set), storeErr
+}
+
+func toolKey(def engine.ToolDef) consent.ToolKey {
+	return consent.ToolKey{Server: def.Server, Tool: def.Tool, Digest: def.Digest}
 }
 
 // autoApproved reports whether def's server lists the tool's exact name in

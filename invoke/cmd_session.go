@@ -153,6 +153,25 @@ func (s *Session) Resolved(name string) (*consent.Resolved, error) {
 	return nil, &Error{ErrCode: CodeInternal, Msg: fmt.Sprintf("no stdio server %q is declared", name)}
 }
 
+// Clearance says whether a call of def may go ahead without asking: the
+// session's tools_auto_approve or an approval remembered for def's exact
+// definition (never the server's annotations; for a definition changed
+// since it was accepted, nothing). "" means ask; err is an approval store
+// that could not be read (it clears nothing).
+func (s *Session) Clearance(def engine.ToolDef) (consent.Clearance, error) {
+	return clearCall(consent.OpenApprovals(s.inv.Env.Home, s.inv.Env.Now), s.servers, def, false, false)
+}
+
+// Approve remembers "always for this definition" for def. A definition
+// changed since it was accepted is refused (E548): accept it first.
+func (s *Session) Approve(def engine.ToolDef) error {
+	if def.Changed {
+		return &host.Error{ErrCode: host.CodeApproveChanged, Exit: ExitUsage, Server: def.Server,
+			Msg: def.Name + "'s definition changed since you accepted it: accept it before remembering an approval"}
+	}
+	return consent.OpenApprovals(s.inv.Env.Home, s.inv.Env.Now).Approve(toolKey(def))
+}
+
 // Decider is the session's consent decider: every answer the person gives
 // goes through it.
 func (s *Session) Decider() *consent.Decider { return s.decider }

@@ -70,6 +70,24 @@ func (m *Model) catalogueCmd() tea.Cmd {
 	}
 }
 
+func (m *Model) approveCmd(tool engine.ToolDef) tea.Cmd {
+	b := m.b
+	return func() tea.Msg { return approvedMsg{tool: tool, err: b.Approve(tool)} }
+}
+
+func (m *Model) changesCmd(tool engine.ToolDef) tea.Cmd {
+	b := m.b
+	return func() tea.Msg {
+		c, err := b.Changes(tool.ID)
+		return changesMsg{tool: tool, changes: c, err: err}
+	}
+}
+
+func (m *Model) acceptCmd(tool engine.ToolDef) tea.Cmd {
+	b := m.b
+	return func() tea.Msg { return acceptedMsg{tool: tool, err: b.Accept(tool.ID)} }
+}
+
 func (m *Model) validateCmd(seq int, id engine.ToolID, args json.RawMessage) tea.Cmd {
 	b := m.b
 	return func() tea.Msg {

@@ -7,6 +7,7 @@ import (
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/host"
+	"github.com/relavium/relavium/host/discovery"
 	"github.com/relavium/relavium/themes"
 )
 
@@ -49,6 +50,20 @@ type Backend interface {
 	Catalogue() ([]engine.ToolDef, []engine.SkippedTool)
 	// Validate checks arguments against a tool's schema without calling it.
 	Validate(id engine.ToolID, args json.RawMessage) error
+	// Clearance says whether a call of tool may go ahead without asking
+	// (consent.ClearCall over the session's tools_auto_approve and the
+	// remembered approvals; never the tool's annotations, and nothing for
+	// a definition changed since it was accepted). "" means ask; err is an
+	// approval store that could not be read (it clears nothing).
+	Clearance(tool engine.ToolDef) (consent.Clearance, error)
+	// Approve remembers "always for this definition" for tool.
+	Approve(tool engine.ToolDef) error
+	// Changes is a flagged tool's field diff against the definition the
+	// person accepted.
+	Changes(id engine.ToolID) ([]discovery.FieldChange, error)
+	// Accept accepts a flagged tool's definition as it is now: its
+	// remembered approvals lapse, and the flag is cleared.
+	Accept(id engine.ToolID) error
 	// Call calls a tool through the engine's registry; agent:tool_call,
 	// agent:tool_progress and agent:tool_result for callID go to the event
 	// stream. Cancelling ctx cancels the call at the server.

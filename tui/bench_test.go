@@ -21,6 +21,7 @@ func largeSession(tb testing.TB) *harness {
 		tools = append(tools, engine.ToolDef{Tool: fmt.Sprintf("tool_%03d", i), Description: "a tool",
 			Annotations: engine.Annotations{ReadOnly: boolp(i%3 == 0)}, InputSchema: json.RawMessage(`{"type":"object"}`)})
 	}
+	f.autoApprove["big"] = []string{"tool_000"} // the person's own word: the call below is not asked about
 	f.setTools("big", tools, nil)
 	var text strings.Builder
 	for i := 0; i < 10_000; i++ {
@@ -80,6 +81,7 @@ func BenchmarkRatioViewLarge(b *testing.B) {
 func BenchmarkRatioProgressBurst(b *testing.B) {
 	f := newFake(b)
 	f.addHTTP("big")
+	f.autoApprove["big"] = []string{"slow"} // the person's own word: calls of slow are not asked about
 	f.setTools("big", []engine.ToolDef{{Tool: "slow", Annotations: engine.Annotations{ReadOnly: boolp(true)}, InputSchema: json.RawMessage(`{"type":"object"}`)}}, nil)
 	started, release := make(chan string, 1), make(chan struct{})
 	f.call = func(ctx context.Context, id string, _ engine.ToolDef, _ json.RawMessage, _ func(engine.Progress)) (*engine.ToolResult, error) {
@@ -121,6 +123,7 @@ func BenchmarkRatioProgressBurst(b *testing.B) {
 func TestProgressBurstIsCoalesced(t *testing.T) {
 	f := newFake(t)
 	f.addHTTP("big")
+	f.autoApprove["big"] = []string{"slow"} // the person's own word: calls of slow are not asked about
 	f.setTools("big", []engine.ToolDef{{Tool: "slow", Annotations: engine.Annotations{ReadOnly: boolp(true)}, InputSchema: json.RawMessage(`{"type":"object"}`)}}, nil)
 	started, release := make(chan string, 1), make(chan struct{})
 	f.call = func(ctx context.Context, id string, _ engine.ToolDef, _ json.RawMessage, _ func(engine.Progress)) (*engine.ToolResult, error) {

@@ -12,8 +12,11 @@ import (
 
 func itoa(i int) string { return strconv.Itoa(i) }
 
-// toolConfirmDialog asks before calling a tool the server did not annotate
-// read-only. The annotation is the server's own claim: the dialog says so.
+// toolConfirmDialog asks before a call that nothing the person said
+// beforehand (tools_auto_approve, a remembered approval of this exact
+// definition) covers: this call, always for this definition, or no. The
+// server's annotations are shown as its own claim and never skip it. For a
+// definition changed since it was accepted, "always" is not offered.
 type toolConfirmDialog struct {
 	tool  engine.ToolDef
 	args  json.RawMessage
@@ -30,29 +33,45 @@ type pendingCall struct {
 }
 
 type toolConfirmAction struct {
-	call    pendingCall
-	allow   bool
-	session bool
+	call   pendingCall
+	allow  bool
+	always bool // remember an approval of this exact definition
 }
 
-var toolConfirmButtons = []string{"[a] Allow once", "[s] Allow for this session", "[d] Deny"}
+var (
+	toolConfirmButtons        = []string{"[y] This call", "[a] Always for this definition", "[n] No"}
+	toolConfirmChangedButtons = []string{"[y] This call", "[n] No"}
+)
 
+func (d *toolConfirmDialog) buttons() []string {
+	if d.tool.Changed {
+		return toolConfirmChangedButtons
+	}
+	return toolConfirmButtons
+}
+
+// decide answers with button i of d.buttons().
 func (d *toolConfirmDialog) decide(i int) action {
-	return toolConfirmAction{call: d.then, allow: i < 2, session: i == 1}
+	n := len(d.buttons())
+	return toolConfirmAction{call: d.then, allow: i < n-1, always: n == 3 && i == 1}
 }
 
 func (d *toolConfirmDialog) handle(msg tea.KeyMsg, _ keyMap) (action, tea.Cmd) {
+	n := len(d.buttons())
+	d.focus = min(d.focus, n-1)
 	switch msg.String() {
-	case "a", "y":
+	case "y":
 		return d.decide(0), nil
-	case "s":
-		return d.decide(1), nil
-	case "d", "n", "esc":
-		return d.decide(2), nil
+	case "a":
+		if n == 3 {
+			return d.decide(1), nil
+		}
+	case "n", "d", "esc":
+		return d.decide(n - 1), nil
 	case "left", "shift+tab":
-		d.focus = (d.focus + 2) % 3
+		d.focus = (d.focus + n - 1) % n
 	case "right", "tab":
-		d.focus = (d.focus + 1) % 3
+		d.focus = (d.focus + 1) % n
 	case "enter":
 		return d.decide(d.focus), nil
 	default:
@@ -87,15 +106,15 @@ func (d *toolConfirmDialog) view(st *themes.Styles, w, h int) string {
 		style = st.BadgeDestructive
 	}
 	body = append(body, labelled(st, "hint", style.Render(hint), iw)...)
-	body = append(body, wrapIndent(st.Advisory.Render("The hint is advisory: it is the server's own annotation, and a server may be wrong or lie."), iw, "")...)
+	body = append(body, wrapIndent(st.Advisory.Render("The hint is advisory: it is the server's own annotation, and a server may be wrong or lie. It never skips this question."), iw, "")...)
 	if d.tool.Changed {
-		body = append(body, wrap(st.BadgeChanged.Render("⚑ this tool's definition changed since it was first seen"), iw)...)
+		body = append(body, wrap(st.BadgeChanged.Render("⚑ this tool's definition changed since you accepted it: review and accept it (a on the tool) before remembering an approval"), iw)...)
 	}
 	body = append(body, "")
 	body = append(body, labelled(st, "args", serverLine(string(d.args)), iw)...)
-	d.box.title = "Call a tool that may change things?"
+	d.box.title = "Call " + serverLine(d.tool.Name) + "?"
 	d.box.body = body
-	d.box.actions = buttons(st, toolConfirmButtons, d.focus) + st.Muted.Render("  esc = deny")
+	d.box.actions = buttons(st, d.buttons(), min(d.focus, len(d.buttons())-1)) + st.Muted.Render("  esc = no")
 	return d.box.render(st, dw, h)
 }
 

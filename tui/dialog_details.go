@@ -30,7 +30,7 @@ func (m *Model) detailsDialog(r listRow) dialog {
 			}
 			out = append(out, labelled(st, "hint", m.badge(t)+st.Advisory.Render(" (advisory: the server's own annotation)"), iw)...)
 			if t.Changed {
-				out = append(out, wrap(st.BadgeChanged.Render("⚑ the definition changed since it was pinned on an earlier connect: review it before calling"), iw)...)
+				out = append(out, wrap(st.BadgeChanged.Render("⚑ the definition changed since you accepted it: A shows the field diff and accepts it; until then every call asks"), iw)...)
 			}
 			out = append(out, "")
 			desc := serverText(t.Description)

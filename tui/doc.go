@@ -17,8 +17,14 @@
 //     session), one host per server, engine's registry and runner, and one
 //     engine.Bus. Model tests use a fake Backend over the real consent
 //     package.
-//   - Every consent decision goes through package consent; a tool not
-//     annotated read-only asks first (the hint is advisory); elicitations and
+//   - Every consent decision goes through package consent; a tool call
+//     goes ahead unasked only on the person's word (consent.ClearCall:
+//     tools_auto_approve, or an approval remembered for the tool's exact
+//     definition), never on its annotations, which are shown as advisory;
+//     otherwise it asks "this call / always for this definition / no"
+//     (a definition changed since it was accepted: "this call / no" only,
+//     and A on the flagged tool shows the field diff and accepts it);
+//     elicitations and
 //     workflow gates arrive through an asker (engine.Elicitor / GateFunc)
 //     that sends a message into the program and waits on a channel,
 //     honouring the requester's context.

@@ -17,7 +17,7 @@ import (
 // The end-to-end test runs the built binary in a real terminal: tmux runs
 // `relavium demo` with a temp RELAVIUM_HOME; send-keys drives it and
 // capture-pane asserts each screen. It approves consent, calls the progress
-// tool, cancels a call (and sees the server report the cancellation),
+// tool (asked once: always for this definition), cancels a call (and sees the server report the cancellation),
 // answers an elicitation, opens help, resizes, exports, quits — and walks
 // /proc to show that no child process is left.
 
@@ -122,15 +122,22 @@ func TestE2ETmuxDemo(t *testing.T) {
 	tm.keys("Enter", "Enter")
 	tm.waitFor("the long_operation form", "CALL · mcp_demo_long_operation", "steps", "duration_ms")
 	tm.keys("C-s")
+	// Annotated read-only, it is still asked about (once): "always for this
+	// definition" is remembered in the approval store.
+	tm.waitFor("the call confirmation", "Call mcp_demo_long_operation?", "read-only", "[a] Always for this definition")
+	tm.keys("a")
 	tm.waitFor("progress", "running", "step 1 of 5", "█")
 	tm.waitFor("the result", "Long operation finished: 5 steps", "done in")
+	if b, err := os.ReadFile(filepath.Join(home, "tool-approvals.ndjson")); err != nil || !bytes.Contains(b, []byte(`"server":"demo","tool":"long_operation","digest":"sha256:`)) {
+		t.Fatalf("no approval in the store after always for this definition: %v %s", err, b)
+	}
 
 	// Cancel: a long call, then c; the server says the cancel arrived.
 	tm.keys("Enter", "C-u")
 	tm.text("100")
 	tm.keys("Down", "C-u")
 	tm.text("60000")
-	tm.keys("C-s")
+	tm.keys("C-s") // remembered: not asked again
 	tm.waitFor("the long call running", "running", "step 2 of 100")
 	tm.keys("c")
 	tm.waitFor("the call cancelled", "cancelled", "E511")
@@ -139,6 +146,8 @@ func TestE2ETmuxDemo(t *testing.T) {
 	tm.keys("BTab", "/", "C-u")
 	tm.text("ask_user")
 	tm.keys("Enter", "Enter", "C-s")
+	tm.waitFor("the call confirmation", "Call mcp_demo_ask_user?", "[y] This call")
+	tm.keys("y")
 	screen = tm.waitFor("the elicitation dialog", "demo asks for input", "Tell the demo server about yourself.", "Name*", "[ctrl+s] Accept")
 	// The fields in the server's order (the go-sdk hands host a map).
 	if n, e, c := strings.Index(screen, "Name*"), strings.Index(screen, "Email"), strings.Index(screen, "Favourite colour"); !(n >= 0 && n < e && e < c) {

@@ -2,9 +2,12 @@ package tui
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -12,6 +15,7 @@ import (
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/host"
+	"github.com/relavium/relavium/host/discovery"
 	"github.com/relavium/relavium/themes"
 )
 
@@ -26,6 +30,12 @@ type fakeBackend struct {
 	decl    map[string]consent.Declaration
 	decider *consent.Decider
 	store   *consent.Store
+	// approvals is the real tool-approval store in the fake's home;
+	// autoApprove is each server's tools_auto_approve.
+	approvals   *consent.Approvals
+	autoApprove map[string][]string
+	changes     map[engine.ToolID][]discovery.FieldChange
+	accepted    []string
 
 	mu         sync.Mutex
 	connected  map[string]bool
@@ -48,9 +58,11 @@ func newFake(t testing.TB) *fakeBackend {
 	st := consent.Open(home)
 	f := &fakeBackend{
 		t: t, bus: engine.NewBus(engine.BusOptions{Now: func() time.Time { return fixedNow }}),
-		info:      SessionInfo{Project: "/work/app", Theme: themes.Choice{Name: "mono", Source: "test"}},
-		decl:      map[string]consent.Declaration{},
-		store:     st,
+		info:        SessionInfo{Project: "/work/app", Theme: themes.Choice{Name: "mono", Source: "test"}},
+		decl:        map[string]consent.Declaration{},
+		store:       st,
+		approvals:   consent.OpenApprovals(home, func() time.Time { return fixedNow }),
+		autoApprove: map[string][]string{}, changes: map[engine.ToolID][]discovery.FieldChange{},
 		decider:   consent.NewDecider(st, nil, func() time.Time { return fixedNow }),
 		connected: map[string]bool{}, catalog: map[string][]engine.ToolDef{}, skip: map[string][]engine.SkippedTool{},
 		connectErr: map[string]error{},
@@ -88,11 +100,55 @@ func (f *fakeBackend) setTools(server string, tools []engine.ToolDef, skipped []
 		tools[i].Server = server
 		tools[i].Name = "mcp_" + server + "_" + tools[i].Tool
 		tools[i].ID = engine.ToolID(server + "/" + tools[i].Tool)
+		if tools[i].Digest == "" {
+			sum := sha256.Sum256([]byte(tools[i].Name + "\x00" + tools[i].Description + "\x00" + string(tools[i].InputSchema)))
+			tools[i].Digest = "sha256:" + hex.EncodeToString(sum[:])
+		}
 	}
 	for i := range skipped {
 		skipped[i].Server = server
 	}
 	f.catalog[server], f.skip[server] = tools, skipped
+}
+
+// Clearance applies consent's one rule over the fake's tools_auto_approve
+// and its real approval store, as the live session does.
+func (f *fakeBackend) Clearance(tool engine.ToolDef) (consent.Clearance, error) {
+	f.mu.Lock()
+	auto := slices.Contains(f.autoApprove[tool.Server], tool.Tool)
+	f.mu.Unlock()
+	set, err := f.approvals.Fold(nil)
+	return consent.ClearCall(consent.CallRequest{Key: consent.ToolKey{Server: tool.Server, Tool: tool.Tool, Digest: tool.Digest},
+		AutoApprove: auto, Changed: tool.Changed}, set), err
+}
+
+func (f *fakeBackend) Approve(tool engine.ToolDef) error {
+	return f.approvals.Approve(consent.ToolKey{Server: tool.Server, Tool: tool.Tool, Digest: tool.Digest})
+}
+
+func (f *fakeBackend) Changes(id engine.ToolID) ([]discovery.FieldChange, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.changes[id], nil
+}
+
+// Accept clears the flag, gives the definition a new digest and lapses
+// the tool's approvals, as host.Accept does.
+func (f *fakeBackend) Accept(id engine.ToolID) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for server, tools := range f.catalog {
+		for i := range tools {
+			if tools[i].ID == id {
+				if err := f.approvals.Lapse(server, tools[i].Tool); err != nil {
+					return err
+				}
+				tools[i].Changed = false
+				f.accepted = append(f.accepted, tools[i].Name)
+			}
+		}
+	}
+	return nil
 }
 
 func (f *fakeBackend) Info() SessionInfo                      { return f.info }

@@ -11,7 +11,7 @@ type keyMap struct {
 	Quit, Help, NextPane, PrevPane          key.Binding
 	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
 	Enter, Back, Filter, Details            key.Binding
-	Approve, Reconnect, Disconnect          key.Binding
+	Approve, Reconnect, Disconnect, Accept  key.Binding
 	Cancel, History, Export, Replay, Load   key.Binding
 	PrevTab, NextTab                        key.Binding
 	Submit, RawJSON, FieldNext, FieldPrev   key.Binding
@@ -38,6 +38,7 @@ func newKeyMap() keyMap {
 		Filter:     b([]string{"/"}, "/", "filter"),
 		Details:    b([]string{"i"}, "i", "details"),
 		Approve:    b([]string{"a"}, "a", "approve"),
+		Accept:     b([]string{"A"}, "A", "accept changed tool"),
 		Reconnect:  b([]string{"r"}, "r", "reconnect"),
 		Disconnect: b([]string{"x"}, "x", "disconnect"),
 		Cancel:     b([]string{"c"}, "c", "cancel call"),
@@ -61,7 +62,7 @@ func newKeyMap() keyMap {
 func (k keyMap) fullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.NextPane, k.PrevPane, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
-		{k.Enter, k.Back, k.Filter, k.Details, k.PrevTab, k.NextTab},
+		{k.Enter, k.Back, k.Filter, k.Details, k.Accept, k.PrevTab, k.NextTab},
 		{k.Approve, k.Reconnect, k.Disconnect, k.Cancel, k.History, k.Export, k.Load},
 		{k.Submit, k.RawJSON, k.FieldNext, k.FieldPrev, k.PickPrev, k.PickNext, k.Toggle, k.Help, k.Quit},
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/relavium/relavium/engine/sanitize"
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/config"
+	"github.com/relavium/relavium/host/discovery"
 	"github.com/relavium/relavium/invoke"
 )
 
@@ -237,6 +238,30 @@ func (l *live) Validate(id engine.ToolID, args json.RawMessage) error {
 func (l *live) Call(ctx context.Context, callID string, tool engine.ToolDef, args json.RawMessage) (*engine.ToolResult, error) {
 	res, _, err := engine.Trace(ctx, hostSet{l}, l.bus, engine.TracedCall{CallID: callID, Tool: tool, Args: args})
 	return res, err
+}
+
+func (l *live) Clearance(tool engine.ToolDef) (consent.Clearance, error) {
+	return l.sess.Clearance(tool)
+}
+
+func (l *live) Approve(tool engine.ToolDef) error { return l.sess.Approve(tool) }
+
+func (l *live) Changes(id engine.ToolID) ([]discovery.FieldChange, error) {
+	h, inner, err := hostSet{l}.route(id)
+	if err != nil {
+		return nil, err
+	}
+	changes, _ := h.Changes(inner)
+	return changes, nil
+}
+
+func (l *live) Accept(id engine.ToolID) error {
+	h, inner, err := hostSet{l}.route(id)
+	if err != nil {
+		return err
+	}
+	_, err = h.Accept([]engine.ToolID{inner})
+	return err
 }
 
 func (l *live) hostOf(server string) (*host.Host, error) {

@@ -10,6 +10,7 @@ import (
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/host"
+	"github.com/relavium/relavium/host/discovery"
 )
 
 // Messages the model receives. Each is the outcome of a Cmd (IO happens
@@ -71,6 +72,32 @@ type catalogueMsg struct {
 	seq     int // the request this answers: an older one never replaces a newer
 	tools   []engine.ToolDef
 	skipped []engine.SkippedTool
+}
+
+// clearanceMsg says whether a call may go ahead unasked.
+type clearanceMsg struct {
+	call      pendingCall
+	clearance consent.Clearance
+	err       error
+}
+
+// approvedMsg: "always for this definition" was remembered (or not: err).
+type approvedMsg struct {
+	tool engine.ToolDef
+	err  error
+}
+
+// changesMsg carries a flagged tool's field diff, for the accept dialog.
+type changesMsg struct {
+	tool    engine.ToolDef
+	changes []discovery.FieldChange
+	err     error
+}
+
+// acceptedMsg: a flagged tool's definition was accepted (or not: err).
+type acceptedMsg struct {
+	tool engine.ToolDef
+	err  error
 }
 
 type validatedMsg struct {

@@ -148,9 +148,8 @@ type Model struct {
 	vpKey   vpKey
 	follow  bool
 
-	overlay        []dialog
-	consentQueue   []string
-	sessionAllowed map[string]bool
+	overlay      []dialog
+	consentQueue []string
 
 	status    string
 	statusErr bool
@@ -184,21 +183,20 @@ func New(ctx context.Context, b Backend, opts Options) *Model {
 		now = time.Now
 	}
 	m := &Model{
-		ctx:            ctx,
-		b:              b,
-		sub:            b.Subscribe(),
-		ask:            newAsker(),
-		st:             st,
-		keys:           newKeyMap(),
-		now:            now,
-		info:           b.Info(),
-		shown:          -1,
-		sessionAllowed: map[string]bool{},
-		resources:      map[string]*host.ResourceList{},
-		prompts:        map[string][]host.Prompt{},
-		browseErr:      map[string]string{},
-		loading:        map[string]bool{},
-		follow:         true,
+		ctx:       ctx,
+		b:         b,
+		sub:       b.Subscribe(),
+		ask:       newAsker(),
+		st:        st,
+		keys:      newKeyMap(),
+		now:       now,
+		info:      b.Info(),
+		shown:     -1,
+		resources: map[string]*host.ResourceList{},
+		prompts:   map[string][]host.Prompt{},
+		browseErr: map[string]string{},
+		loading:   map[string]bool{},
+		follow:    true,
 	}
 	m.help = help.New()
 	m.help.Styles = help.Styles{Ellipsis: st.HelpSep, ShortKey: st.HelpKey, ShortDesc: st.HelpDesc, ShortSeparator: st.HelpSep,
@@ -302,6 +300,25 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case validatedMsg:
 		cmds = append(cmds, m.onValidated(msg))
+	case clearanceMsg:
+		cmds = append(cmds, m.onClearance(msg))
+	case approvedMsg:
+		if msg.err != nil {
+			m.setStatus("approved for this call only, not remembered: "+messageOf(msg.err), true)
+		}
+	case changesMsg:
+		if msg.err != nil {
+			m.setStatus(messageOf(msg.err), true)
+		} else {
+			m.pushDialog(&acceptDialog{tool: msg.tool, changes: msg.changes, focus: 1})
+		}
+	case acceptedMsg:
+		if msg.err != nil {
+			m.setStatus("not accepted: "+messageOf(msg.err), true)
+		} else {
+			m.setStatus("accepted the new definition of "+msg.tool.Name+"; its remembered approvals lapsed", false)
+		}
+		cmds = append(cmds, m.catalogueCmd())
 	case callDoneMsg:
 		cmds = append(cmds, m.onCallDone(msg))
 	case readDoneMsg:

@@ -40,6 +40,9 @@ func ready(t *testing.T, w, h int) *harness {
 	t.Helper()
 	f := newFake(t)
 	f.addStdio("demo", "demo-server")
+	// The person's tools_auto_approve for the two read-only demo tools:
+	// calls of them go ahead unasked, calls of the others ask.
+	f.autoApprove["demo"] = []string{"echo", "long_operation"}
 	f.setTools("demo", demoTools(), demoSkipped())
 	hs := newHarness(t, f, w, h)
 	hs.until("the consent dialog", func() bool { _, ok := hs.m.topDialog().(*consentDialog); return ok })
@@ -183,16 +186,21 @@ func TestFormFromSchemaAndToolConfirm(t *testing.T) {
 	h.key("ctrl+s")
 	h.until("the tool confirmation", func() bool { _, ok := h.m.topDialog().(*toolConfirmDialog); return ok })
 	h.golden("tool_confirm_120x30")
-	h.key("s") // allow for the session
+	h.key("a") // always for this definition
 	h.until("the result", func() bool { j := h.m.shownJob(); return j != nil && j.finished() })
 	if got := string(h.m.shownJob().args); got != `{"title":"groceries","tags":["home"],"pinned":true,"priority":"low"}` {
 		t.Fatalf("arguments = %s", got)
 	}
-	// Allowed for this session: the next call does not ask.
+	// Remembered for this definition (through package consent): the next
+	// call does not ask.
+	h.until("the approval remembered", func() bool {
+		set, err := h.f.approvals.Fold(nil)
+		return err == nil && set.Approved(consent.ToolKey{Server: "demo", Tool: "create_note", Digest: h.m.tools[2].Digest})
+	})
 	h.key("ctrl+s")
 	h.until("a second call", func() bool { return len(h.m.jobs) == 2 && h.m.jobs[1].finished() })
 	if h.m.topDialog() != nil {
-		t.Fatal("asked again after allow for this session")
+		t.Fatal("asked again after always for this definition")
 	}
 }
 

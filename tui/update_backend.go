@@ -155,14 +155,34 @@ func (m *Model) onValidated(msg validatedMsg) tea.Cmd {
 	return m.startCall(pendingCall{tool: m.formFor.tool, args: msg.args})
 }
 
-// startCall asks first when the tool is not annotated read-only (unless
-// allowed for this session), then dispatches.
+// startCall dispatches only on the person's word: the backend says whether
+// tools_auto_approve or a remembered approval of this exact definition
+// clears it (clearanceMsg); otherwise the person is asked. The tool's
+// annotations never skip the question: they are the server's own claims.
+// A replayed call is judged on the tool as the catalogue has it now (its
+// definition may have changed since).
 func (m *Model) startCall(pc pendingCall) tea.Cmd {
-	if !pc.tool.Annotations.IsReadOnly() && !m.sessionAllowed[pc.tool.Name] {
-		m.pushDialog(&toolConfirmDialog{tool: pc.tool, args: pc.args, then: pc, focus: 2})
-		return nil
+	for _, t := range m.tools {
+		if t.Name == pc.tool.Name && t.Server == pc.tool.Server {
+			pc.tool = t
+		}
 	}
-	return m.dispatch(pc)
+	b := m.b
+	return func() tea.Msg {
+		c, err := b.Clearance(pc.tool)
+		return clearanceMsg{call: pc, clearance: c, err: err}
+	}
+}
+
+func (m *Model) onClearance(msg clearanceMsg) tea.Cmd {
+	if msg.clearance != "" {
+		return m.dispatch(msg.call)
+	}
+	if msg.err != nil {
+		m.setStatus("remembered approvals not read: "+messageOf(msg.err), true)
+	}
+	m.pushDialog(&toolConfirmDialog{tool: msg.call.tool, args: msg.call.args, then: msg.call, focus: 2})
+	return nil
 }
 
 func (m *Model) newJob(kind jobKind, server, title string, args json.RawMessage) (*job, context.Context) {
@@ -369,10 +389,12 @@ func (m *Model) apply(a action) tea.Cmd {
 			m.setStatus("not sent: "+a.call.tool.Name+" (denied)", false)
 			return nil
 		}
-		if a.session {
-			m.sessionAllowed[a.call.tool.Name] = true
+		if a.always && !a.call.tool.Changed {
+			return tea.Batch(m.approveCmd(a.call.tool), m.dispatch(a.call))
 		}
 		return m.dispatch(a.call)
+	case acceptAction:
+		return m.acceptCmd(a.tool)
 	case confirmCallAction:
 		return m.dispatch(a.call)
 	case elicitAction:

@@ -197,6 +197,12 @@ func (m *Model) toolsKey(msg tea.KeyMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, k.Details):
 		m.pushDialog(m.detailsDialog(r))
+	case key.Matches(msg, k.Accept):
+		if r.kind != rowTool || !r.tool.Changed {
+			m.setStatus("nothing to accept: only a tool flagged ⚑ changed has a new definition to review", false)
+			return nil
+		}
+		return m.changesCmd(r.tool)
 	case key.Matches(msg, k.Enter):
 		return m.activate(r)
 	}

@@ -234,6 +234,9 @@ func (m *Model) shortHelp() []key.Binding {
 		b = []key.Binding{k.NextPane, k.Enter, k.Approve, k.Reconnect, k.Disconnect}
 	case paneTools:
 		b = []key.Binding{k.NextPane, k.Enter, k.Filter, k.Details, k.NextTab}
+		if rows := m.listRows(); m.cursor < len(rows) && rows[m.cursor].kind == rowTool && rows[m.cursor].tool.Changed {
+			b = append(b, k.Accept)
+		}
 	case paneCall:
 		b = []key.Binding{k.NextPane, k.History, k.Export}
 		if m.history {
