@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Renders the README screenshot: runs `relavium demo` in a real terminal
 # (tmux, 120x32, a temp RELAVIUM_HOME), approves the demo server, calls the
-# progress tool, captures the pane WITH its colours (capture-pane -e) as
+# progress tool (answering "this call" to its confirmation), captures the pane WITH its colours (capture-pane -e) as
 # testdata/tui/screenshot.ansi, and turns it into testdata/tui/screenshot.png
 # with charmbracelet/freeze from the module proxy. Usage: screenshot.sh BIN
 set -euo pipefail
@@ -35,6 +35,8 @@ tmux -L "$sock" send-keys -t shot -l 8
 keys Down C-u
 tmux -L "$sock" send-keys -t shot -l 8000
 keys C-s
+wait_for "Call mcp_demo_long_operation?" # annotations never skip the question
+keys y
 wait_for "step 5 of 8"
 tmux -L "$sock" capture-pane -e -p -t shot > "$here/screenshot.ansi"
 keys q
