@@ -29,6 +29,13 @@
 //     dispatch; a result whose text exceeds 1 MiB fails (E512); isError is a
 //     result. Progress reaches a call only from its own server. Nothing host
 //     does blocks the SDK's notification goroutine.
+//   - Every admitted tool carries its pin digest (ToolDef.Digest) and, while
+//     its definition differs from the one the person accepted, Changed and
+//     its field diff (Changes). Accept accepts a flagged tool as it is now:
+//     consent's approval store lapses the tool's remembered approvals
+//     first, then discovery's pin store pins it; a failure leaves it
+//     flagged. host never decides whether a call may go ahead: that is
+//     consent.ClearCall, asked by the command or the workbench.
 //   - Elicitation goes to the Elicitor (declined without one) with the
 //     server's field order restored where host reads the connection itself
 //     (elicit_order.go); a server that never answers logging/setLevel gets
