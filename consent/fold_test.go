@@ -1,11 +1,13 @@
 package consent
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
+	"testing/iotest"
 	"time"
 )
 
@@ -130,3 +132,61 @@ func TestFoldListNewestFirstAndRegrantRefreshes(t *testing.T) {
 }
 
 func ptr(s string) *string { return &s }
+
+// FuzzFoldStreamingMatchesWhole folds arbitrary store content through the
+// line reader, one byte per read, and checks it against a fold of the whole
+// content split at '\n' (how the store was folded before it was streamed):
+// the same live grants, or a failure at the same line.
+func FuzzFoldStreamingMatchesWhole(f *testing.F) {
+	for _, s := range []string{
+		"", "\n", gl(dA, t1) + "\n", gl(dA, t1) + "\n" + rl(dA, t2) + "\n", gl(dA, t1) + "\r\n  \n" + gl(dB, t2),
+		gl(dA, t1) + "\n" + rl(dA, t2)[:30], "not json\n", rl(dB, t1) + "\n" + gl(dA, t2) + "\n" + gl(dA, t3) + "\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		want, wantLine := map[string]bool{}, 0
+		segs := strings.Split(string(data), "\n")
+		for i, seg := range segs {
+			if i == len(segs)-1 && seg == "" {
+				break
+			}
+			if len(seg) > maxLineBytes {
+				wantLine = i + 1
+				break
+			}
+			line := strings.Trim(seg, " \t\r")
+			if line == "" {
+				continue
+			}
+			rec, reason := parseLine(line, i+1, nil, nil)
+			if reason != "" {
+				wantLine = i + 1
+				break
+			}
+			if rec.grant != nil {
+				want[rec.grant.Digest] = true
+			} else {
+				delete(want, rec.revokes)
+			}
+		}
+		g, err := foldReader(iotest.OneByteReader(bytes.NewReader(data)), StoreFile)
+		var fe *FoldError
+		switch {
+		case wantLine != 0:
+			if !errors.As(err, &fe) || fe.Line != wantLine || g.Len() != 0 {
+				t.Fatalf("streamed fold: %v (%d grants), want a failure at line %d", err, g.Len(), wantLine)
+			}
+		case err != nil:
+			t.Fatalf("streamed fold failed where the whole fold did not: %v", err)
+		case g.Len() != len(want):
+			t.Fatalf("streamed fold: %d grants, want %d", g.Len(), len(want))
+		default:
+			for d := range want {
+				if !g.Has(d) {
+					t.Fatalf("streamed fold lost %s", d)
+				}
+			}
+		}
+	})
+}
