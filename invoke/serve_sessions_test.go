@@ -27,6 +27,7 @@ type httpServe struct {
 	sessions *sessionTable
 	url      string
 	token    string
+	tokenID  string // the bearer identity sessions are bound to
 }
 
 func newHTTPServe(tb testing.TB, transport string) *httpServe {
@@ -42,7 +43,8 @@ func newHTTPServe(tb testing.TB, transport string) *httpServe {
 		tb.Fatal(err)
 	}
 	sessions.now = clk.now
-	h, mount := httpHandler(s, sessions, iv, ServeConfig{Transport: transport}, newToken(TokenFromEnv, "", "flood-token"))
+	tok := newToken(TokenFromEnv, "", "flood-token")
+	h, mount := httpHandler(s, sessions, iv, ServeConfig{Transport: transport}, tok)
 	ts := httptest.NewServer(h)
 	tb.Cleanup(func() {
 		ts.CloseClientConnections()
@@ -51,7 +53,7 @@ func newHTTPServe(tb testing.TB, transport string) *httpServe {
 		life.wait(callWaitLimit)
 		closeSessions(s)
 	})
-	return &httpServe{iv: iv, home: home, clk: clk, server: s, sessions: sessions, url: ts.URL + mount, token: "flood-token"}
+	return &httpServe{iv: iv, home: home, clk: clk, server: s, sessions: sessions, url: ts.URL + mount, token: "flood-token", tokenID: tok.id}
 }
 
 // sdkSessions is the number of sessions the SDK holds.
@@ -170,6 +172,18 @@ func TestServeIdleSessionsAreClosed(t *testing.T) {
 			defer cs.Close()
 			if h.sdkSessions() != 1 {
 				t.Fatalf("%d sessions", h.sdkSessions())
+			}
+			// the session was linked to its admission: one registered
+			// session, no ticket left open, bound to the bearer identity
+			h.sessions.mu.Lock()
+			var binds []string
+			for _, rec := range h.sessions.live {
+				binds = append(binds, rec.bind)
+			}
+			open := len(h.sessions.open)
+			h.sessions.mu.Unlock()
+			if len(binds) != 1 || open != 0 || !strings.HasSuffix(binds[0], " bearer:"+h.tokenID) || strings.Contains(binds[0], h.token) {
+				t.Fatalf("bindings %q, %d tickets open", binds, open)
 			}
 			h.clk.advance(SessionIdleTimeout - time.Second)
 			h.sessions.sweep()
