@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the official MCP conformance suite (@modelcontextprotocol/conformance,
-# node 22; see /work/shared/notes/peers.md §2) against relavium.
+# run on node 22: 0.1.14 and later will not start on node 20) against relavium.
 #
 #   .ci/conformance.sh server   the SERVER suite against `relavium demo-server
 #                               --transport http --port 0`; all 30 scenarios

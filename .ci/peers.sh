@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the third-party MCP peers relavium's tests run against into
-# <repo>/.peers (gitignored), as /work/shared/notes/peers.md describes:
+# <repo>/.peers (gitignored):
 #   - node 22 from the npm registry (npm install node@22) into .peers/node22
 #     (conformance >= 0.1.14 will not start on node 20);
 #   - @modelcontextprotocol/conformance, server-everything, server-filesystem
@@ -14,7 +14,7 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 P=${1:-${RELAVIUM_PEERS:-$ROOT/.peers}}
 
-# Pinned versions (peers.md §1). Bump deliberately; the cache check compares them.
+# Pinned versions. Bump deliberately; the cache check compares them.
 CONFORMANCE=0.1.16
 EVERYTHING=2026.8.31
 FILESYSTEM=2026.8.31
@@ -95,7 +95,8 @@ else
 	node22_ok || { log "node $NODE_MAJOR did not install"; exit 1; }
 fi
 
-# inspector-cli 1.0.3 needs a CWD whose parent holds a package.json (peers.md gotcha 3).
+# inspector-cli 1.0.3 needs a CWD whose parent holds a package.json
+# (it resolves its own version from ../package.json and fails without one).
 mkdir -p "$P/w"
 
 NODE=$(command -v node)
