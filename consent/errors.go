@@ -1,6 +1,10 @@
 package consent
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/relavium/relavium/consent/canonjson"
+)
 
 // Error codes owned by package consent (E300–E349). They are stable: the
 // README documents them and scripts match on them.
@@ -12,7 +16,6 @@ const (
 	CodeCommandNotFound = "E304" // the command is not on PATH / not at its path
 	CodeNotExecutable   = "E305" // the command is not a regular file with the execute bit
 	CodeBadDeclaration  = "E306" // empty command, relative or missing cwd, duplicate env name
-	CodeNotCanonical    = "E307" // a value with no faithful canonical JSON form (canonjson.CodeNotCanonical)
 	CodeDenied          = "E308" // the person denied consent this session
 	CodeStoreRefused    = "E310" // the grant store path is a symlink, not a regular file, or unsafe
 	CodeStoreUnreadable = "E311" // the fold failed closed: an unparseable line
@@ -28,6 +31,11 @@ const (
 	CodeApprovalsUnreadable = "E321" // the tool-approval fold failed closed: an unparseable line
 	CodeApprovalsIO         = "E322" // reading, writing or locking the tool-approval store failed (or a bad key)
 )
+
+// CodeNotCanonical (E307): a value with no faithful canonical JSON form. The
+// code is canonjson's, which raises it; consent carries it unchanged when a
+// declaration's fingerprint cannot be encoded.
+const CodeNotCanonical = canonjson.CodeNotCanonical
 
 const (
 	exitUsage   = 2
