@@ -27,7 +27,7 @@ func TestServerTextInTheFrame(t *testing.T) {
 	h.until("the result", func() bool { j := h.m.shownJob(); return j != nil && j.finished() })
 	frame := h.view()
 	checkFrame(t, frame, 100, 40)
-	for _, want := range []string{"name size mode", "alpha 12 0644", "tabs end"} {
+	for _, want := range []string{"name    size    mode", "alpha   12      0644", "tabs end"} {
 		if !strings.Contains(frame, want) {
 			t.Fatalf("the frame lacks %q:\n%s", want, frame)
 		}

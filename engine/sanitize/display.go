@@ -41,6 +41,7 @@ func clean(s string, line bool) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	b.WriteString(s[:i])
+	var tabs tabStops
 	for i < len(s) {
 		c := s[i]
 		if c < utf8.RuneSelf {
@@ -50,9 +51,15 @@ func clean(s string, line bool) string {
 				continue
 			case c == '\t':
 				// A TAB's width is the terminal's tab stops, not one cell:
-				// it would break the column arithmetic of a table or a
-				// frame, and let a name look like two. One space, always.
-				b.WriteByte(' ')
+				// left raw it would break the column arithmetic of a table
+				// or a frame. One line: one space (a name must not look
+				// like two). Text: spaces to the next stop of 8, so a
+				// tab-separated result keeps its columns.
+				if line {
+					b.WriteByte(' ')
+				} else {
+					b.WriteString(tabs.expand(&b))
+				}
 			case c == '\n':
 				if line {
 					b.WriteByte(' ')
@@ -222,4 +229,29 @@ func skipString(s string, i int, osc bool) int {
 		i++
 	}
 	return i
+}
+
+// tabStops expands TABs in Text to the next multiple of tabWidth columns,
+// counting one column per code point since the last line break written.
+// The count is kept incrementally (only the output written since the last
+// TAB or line break is counted), so a line of a million TABs stays linear.
+type tabStops struct {
+	at  int // byte offset in the output up to which col is counted
+	col int // columns from the last line break to at
+}
+
+const tabWidth = 8
+
+const spaces = "        " // tabWidth spaces
+
+func (t *tabStops) expand(b *strings.Builder) string {
+	out := b.String()
+	if nl := strings.LastIndexByte(out[t.at:], '\n'); nl >= 0 {
+		t.at, t.col = t.at+nl+1, 0
+	}
+	t.col += utf8.RuneCountInString(out[t.at:])
+	n := tabWidth - t.col%tabWidth
+	t.col += n
+	t.at = len(out) + n
+	return spaces[:n]
 }

@@ -9,7 +9,8 @@ import (
 func TestText(t *testing.T) {
 	cases := []struct{ name, in, want string }{
 		{"plain", "List files in a directory.", "List files in a directory."},
-		{"keeps LF, TAB becomes one space", "a\n\tb\t\tc", "a\n b  c"},
+		{"keeps LF, TAB expands to the next stop of 8", "a\n\tb\t\tc", "a\n        b       \x20       c"},
+		{"tab stops count code points since the line break", "日本\tx\nabcdefgh\ty", "日本      x\nabcdefgh        y"},
 		{"CRLF to LF", "a\r\nb", "a\nb"},
 		{"lone CR to LF", "visible\rhidden", "visible\nhidden"},
 		{"CSI SGR", "a\x1b[31mred\x1b[0m b", "ared b"},

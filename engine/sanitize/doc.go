@@ -12,10 +12,13 @@
 //     Unicode tags. Invalid UTF-8 becomes U+FFFD. Text keeps LF
 //     (descriptions are multi-line prose), turns CRLF into LF and a lone
 //     CR, U+2028 and U+2029 into LF (a lone CR would let later text
-//     overprint earlier text). TAB becomes one space in both: its width is
-//     the terminal's tab stops, so it would break the columns of a table or
-//     a frame, and it would make one name look like two; a tool result's
-//     exact bytes are what `mcp call --output FILE` is for. Line is for
+//     overprint earlier text). No TAB survives: its width is the terminal's
+//     tab stops, so it would break the columns of a table or a frame. Text
+//     expands it with spaces to the next multiple of 8 columns (one column
+//     per code point since the last line break), so tab-separated output
+//     keeps its columns; Line turns it into one space, so one name never
+//     looks like two. A tool result's exact bytes are what
+//     `mcp call --output FILE` is for. Line is for
 //     single-line slots — names, titles, labels, versions, log levels, any
 //     one-line field — and turns every line break into a space too.
 //   - Writer applies Text to everything written through it: human output
