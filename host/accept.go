@@ -76,6 +76,7 @@ func (h *Host) Accept(ids []engine.ToolID) ([]Accepted, error) {
 		}
 		for i, t := range entries {
 			t.def.Changed = false
+			t.tool.Def.Changed = false // kept when the set is renamespaced
 			for j := range h.tools {
 				if h.tools[j].ID == t.def.ID {
 					h.tools[j].Changed = false

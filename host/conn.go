@@ -324,7 +324,9 @@ func (c *conn) watch() {
 			<-ended // the shutdown that cancelled ctx closes the session
 			return
 		}
-		if c.h.isClosing() {
+		if c.h.isClosing() || errors.Is(context.Cause(c.ctx), errHostClosing) {
+			// The host is closing, or the server is being removed: an
+			// end asked for, not a failure.
 			<-ended
 			return
 		}

@@ -25,6 +25,13 @@
 //     On stdio a tools/list page is taken off the stream before that
 //     (discovery.Capture.Reader, transport.go): discovery judges it tool by
 //     tool and the SDK reads an empty stub page.
+//   - The server set changes while the host runs (servers.go): Add connects
+//     one more server under the same checks and deadlines (on failure
+//     nothing of it is left and it is not in the set), Remove takes one out
+//     and returns once its child is reaped, Reconnect is Remove then Add of
+//     the same declaration. Tools are renamespaced across the set on every
+//     change; a tool keeps its id while its connection stays, so one
+//     lookup (Lookup, by namespaced name) serves every face.
 //   - Calls are routed by engine.ToolID, validated by discovery before
 //     dispatch; a result whose text exceeds 1 MiB fails (E512); isError is a
 //     result. Progress reaches a call only from its own server. Nothing host

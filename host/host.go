@@ -13,6 +13,7 @@ import (
 )
 
 // Host is a connected set of MCP servers. It implements engine.ToolHost;
+// the set may change while it runs (Add, Remove, Reconnect: servers.go);
 // Close tears every session and child process group down.
 type Host struct {
 	opts   Options
@@ -23,10 +24,14 @@ type Host struct {
 
 	mu      sync.Mutex
 	closing bool
-	conns   []*conn // declaration order
+	conns   []*conn                // declaration order, then the order servers were added
+	pending map[string]*pendingAdd // servers being added (Add), by name
+	adds    sync.WaitGroup         // Adds under way: Close waits for them
 	tools   []engine.ToolDef
 	byID    map[engine.ToolID]*toolEntry
 	byName  map[string]engine.ToolID
+	ids     map[*discovery.Tool]engine.ToolID // a tool keeps its id while its server stays
+	idSeq   int
 	skipped []engine.SkippedTool
 	live    map[int]struct{} // stdio children not yet reaped
 	calls   sync.WaitGroup   // in-flight Calls
@@ -60,14 +65,16 @@ func Start(ctx context.Context, opts Options) (*Host, error) {
 	}
 	hctx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
 	h := &Host{
-		opts:   opts,
-		em:     opts.Emitter,
-		ctx:    hctx,
-		cancel: cancel,
-		router: newProgressRouter(),
-		byID:   map[engine.ToolID]*toolEntry{},
-		byName: map[string]engine.ToolID{},
-		live:   map[int]struct{}{},
+		opts:    opts,
+		em:      opts.Emitter,
+		ctx:     hctx,
+		cancel:  cancel,
+		router:  newProgressRouter(),
+		byID:    map[engine.ToolID]*toolEntry{},
+		byName:  map[string]engine.ToolID{},
+		ids:     map[*discovery.Tool]engine.ToolID{},
+		pending: map[string]*pendingAdd{},
+		live:    map[int]struct{}{},
 	}
 	// Every secret is resolved before anything is spawned or dialled: a
 	// missing one is an authored error and must not leave half a start.
@@ -120,36 +127,45 @@ func Start(ctx context.Context, opts Options) (*Host, error) {
 
 func checkOptions(o *Options) error {
 	seen := map[string]bool{}
-	bad := func(format string, a ...any) error {
-		return &Error{ErrCode: CodeBadOptions, Msg: fmt.Sprintf(format, a...)}
-	}
 	for i := range o.Servers {
 		s := &o.Servers[i]
 		if s.Name == "" {
-			return bad("server %d has no name", i)
+			return badOptions("server %d has no name", i)
 		}
 		if seen[s.Name] {
-			return bad("server %s is given twice", s.Name)
+			return badOptions("server %s is given twice", s.Name)
 		}
 		seen[s.Name] = true
-		switch {
-		case s.memory != nil:
-		case s.Transport == TransportStdio:
-			if s.Stdio == nil || s.Stdio.Command == "" || s.Stdio.Command[0] != '/' {
-				return bad("stdio server %s needs a consent-resolved declaration with an absolute command", s.Name)
-			}
-		case s.Transport == TransportHTTP, s.Transport == TransportSSE, s.Transport == TransportWebsocket:
-			if s.Target == nil || o.Guard == nil {
-				return bad("%s server %s needs a Target admitted by Options.Guard", s.Transport, s.Name)
-			}
-			if s.Target.Transport() != s.Transport {
-				// The guard's rules differ per transport (a websocket must be
-				// local): a target is used only as what it was admitted for.
-				return bad("%s server %s was admitted by the guard for %s", s.Transport, s.Name, s.Target.Transport())
-			}
-		default:
-			return bad("server %s has unknown transport %q", s.Name, s.Transport)
+		if err := checkServer(o, s); err != nil {
+			return err
 		}
+	}
+	return nil
+}
+
+func badOptions(format string, a ...any) error {
+	return &Error{ErrCode: CodeBadOptions, Msg: fmt.Sprintf(format, a...)}
+}
+
+// checkServer refuses a server the host cannot connect as declared.
+func checkServer(o *Options, s *Server) error {
+	switch {
+	case s.memory != nil:
+	case s.Transport == TransportStdio:
+		if s.Stdio == nil || s.Stdio.Command == "" || s.Stdio.Command[0] != '/' {
+			return badOptions("stdio server %s needs a consent-resolved declaration with an absolute command", s.Name)
+		}
+	case s.Transport == TransportHTTP, s.Transport == TransportSSE, s.Transport == TransportWebsocket:
+		if s.Target == nil || o.Guard == nil {
+			return badOptions("%s server %s needs a Target admitted by Options.Guard", s.Transport, s.Name)
+		}
+		if s.Target.Transport() != s.Transport {
+			// The guard's rules differ per transport (a websocket must be
+			// local): a target is used only as what it was admitted for.
+			return badOptions("%s server %s was admitted by the guard for %s", s.Transport, s.Name, s.Target.Transport())
+		}
+	default:
+		return badOptions("server %s has unknown transport %q", s.Name, s.Transport)
 	}
 	return nil
 }
@@ -157,20 +173,36 @@ func checkOptions(o *Options) error {
 // admit namespaces every server's catalogue across the session, assigns the
 // internal ids calls are routed by, and reports every skipped tool.
 func (h *Host) admit() {
-	tools, skipped := namespace(h.conns)
 	h.mu.Lock()
-	for i, t := range tools {
-		id := engine.ToolID(fmt.Sprintf("t%d", i+1))
+	skipped := h.renamespace()
+	h.mu.Unlock()
+	h.emitSkipped(skipped)
+}
+
+// renamespace names the catalogues of the current server set across the
+// session (h.mu held): a tool keeps the id it had while its server stays,
+// a new one gets the next; the tools of a server that left are forgotten.
+func (h *Host) renamespace() []engine.SkippedTool {
+	tools, skipped := namespace(h.conns)
+	clear(h.byID)
+	clear(h.byName)
+	h.tools = h.tools[:0]
+	kept := make(map[*discovery.Tool]engine.ToolID, len(tools))
+	for _, t := range tools {
+		id, ok := h.ids[t.tool]
+		if !ok {
+			h.idSeq++
+			id = engine.ToolID(fmt.Sprintf("t%d", h.idSeq))
+		}
+		kept[t.tool] = id
 		t.def.ID = id
 		h.byID[id] = t
 		h.byName[t.def.Name] = id
 		h.tools = append(h.tools, t.def)
 	}
+	h.ids = kept
 	h.skipped = skipped
-	h.mu.Unlock()
-	for _, s := range skipped {
-		h.em.Emit(engine.Event{Type: engine.EventToolSkipped, Data: engine.ToolSkippedData(s)})
-	}
+	return skipped
 }
 
 // Tools lists every admitted tool in a stable order (declaration order of
@@ -199,8 +231,9 @@ func (h *Host) Lookup(name string) (engine.ToolID, bool) {
 // Servers reports the status of every server, in declaration order,
 // followed by the servers that were not started.
 func (h *Host) Servers() []ServerStatus {
-	out := make([]ServerStatus, 0, len(h.conns)+len(h.opts.NotStarted))
-	for _, c := range h.conns {
+	conns := h.connList()
+	out := make([]ServerStatus, 0, len(conns)+len(h.opts.NotStarted))
+	for _, c := range conns {
 		out = append(out, c.status())
 	}
 	for _, n := range h.opts.NotStarted {
@@ -221,7 +254,7 @@ func (h *Host) PIDs() []int {
 	h.mu.Unlock()
 	// A child whose Wait returned is reaped, even while its teardown (the
 	// rest of its tree) is still under way.
-	for _, c := range h.conns {
+	for _, c := range h.connList() {
 		if ch := c.child(); ch != nil && ch.hasExited() {
 			delete(live, ch.pid)
 		}
@@ -232,6 +265,13 @@ func (h *Host) PIDs() []int {
 	}
 	sort.Ints(out)
 	return out
+}
+
+// connList is the current server set.
+func (h *Host) connList() []*conn {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]*conn(nil), h.conns...)
 }
 
 func (h *Host) addPID(pid int) {
@@ -259,9 +299,11 @@ func (h *Host) Close() error {
 		h.closing = true
 		h.mu.Unlock()
 		h.cancel(errHostClosing)
+		h.adds.Wait() // each Add under way fails on the cancel and tears its server down
 		h.calls.Wait()
+		conns := h.connList()
 		var wg sync.WaitGroup
-		for _, c := range h.conns {
+		for _, c := range conns {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
@@ -269,7 +311,7 @@ func (h *Host) Close() error {
 			}()
 		}
 		wg.Wait()
-		for _, c := range h.conns {
+		for _, c := range conns {
 			c.finishWatch()
 			c.closed()
 		}

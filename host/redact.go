@@ -97,7 +97,7 @@ func (e *redactedError) Unwrap() error { return e.err }
 // server's process, and any spelling of its url's query, replaced in s.
 // engine.Trace passes every string of a call's events through it.
 func (h *Host) Redact(server, s string) string {
-	for _, c := range h.conns {
+	for _, c := range h.connList() {
 		if c.srv.Name == server {
 			return c.redactText(s)
 		}
