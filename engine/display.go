@@ -18,17 +18,15 @@ func (m textMapper) apply(s string) string {
 	return m(s)
 }
 
-// displayJSON returns args with every string (keys and values) sanitized
-// for display, so a tool input shown in an event cannot carry terminal
-// control sequences. It never changes what is sent to the tool.
-func displayJSON(args json.RawMessage) json.RawMessage { return displayJSONWith(args, nil) }
+// DisplayJSON returns v with every string (keys and values) sanitized for
+// display, so JSON shown in an event cannot carry terminal control
+// sequences. The host uses it for a server's log data, which is shown, never
+// used, so its event carries the cleaned copy as a result does.
+func DisplayJSON(v json.RawMessage) json.RawMessage { return displayJSONWith(v, nil) }
 
-// DisplayJSON is displayJSON for the host: a server's log data is shown,
-// never used, so its event carries the cleaned copy as a result does.
-func DisplayJSON(v json.RawMessage) json.RawMessage { return displayJSON(v) }
-
-// displayJSONWith is displayJSON with every value string also passed
-// through m (secret redaction).
+// displayJSONWith is DisplayJSON with every value string also passed through
+// m (secret redaction). A tool input shown in an event goes through it; what
+// is sent to the tool never changes.
 func displayJSONWith(args json.RawMessage, m textMapper) json.RawMessage {
 	if len(args) == 0 {
 		return nil

@@ -14,7 +14,6 @@ const (
 	TransportMCPStdio   Transport = "mcp-stdio"
 	TransportMCPSSE     Transport = "mcp-sse"
 	TransportMCPHTTP    Transport = "mcp-http"
-	TransportHTTP       Transport = "http"
 	TransportHTTPNDJSON Transport = "http-ndjson"
 )
 

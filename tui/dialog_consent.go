@@ -15,10 +15,9 @@ import (
 // the closest earlier grant. Approve & remember / approve once / deny;
 // Esc denies. The decision itself is made by package consent.
 type consentDialog struct {
-	dec    consent.Decision
-	focus  int
-	scroll int
-	box    dialogBox
+	dec   consent.Decision
+	focus int
+	box   dialogBox
 }
 
 // consentAction is the person's answer.

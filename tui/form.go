@@ -28,7 +28,6 @@ type form struct {
 	raw    bool
 	rawIn  textarea.Model
 	err    string // a form-level error (raw JSON, or one without a field)
-	width  int
 }
 
 type fieldKind int

@@ -474,12 +474,6 @@ func (m *Model) topDialog() dialog {
 	return m.overlay[len(m.overlay)-1]
 }
 
-func (m *Model) popDialog() {
-	if len(m.overlay) > 0 {
-		m.overlay = m.overlay[:len(m.overlay)-1]
-	}
-}
-
 // recordEvent keeps an event for the session export (progress is folded
 // into the job; everything else is kept, bounded).
 func (m *Model) recordEvent(e engine.Event) {

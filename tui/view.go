@@ -22,7 +22,7 @@ type geometry struct {
 	multi          bool
 	banner, footer []string
 	bodyY, bodyH   int
-	srvX, srvW     int
+	srvW           int
 	toolX, toolW   int
 	callX, callW   int
 }

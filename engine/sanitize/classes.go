@@ -16,9 +16,6 @@ const (
 // isC1 reports whether r is a C1 control (U+0080..U+009F).
 func isC1(r rune) bool { return r >= 0x80 && r <= 0x9f }
 
-// isControl reports whether r is C0, DEL or C1.
-func isControl(r rune) bool { return r < 0x20 || r == 0x7f || isC1(r) }
-
 // isBidi reports whether r is one of the 12 Bidi_Control code points.
 func isBidi(r rune) bool {
 	return r >= 0x61c && unicode.Is(unicode.Bidi_Control, r)
