@@ -45,8 +45,8 @@ func displayJSONWith(args json.RawMessage, m textMapper) json.RawMessage {
 	return b
 }
 
-// displayValue sanitizes every string of a JSON-ready tree (a copy).
-func displayValue(v any) any { return displayValueWith(v, nil) }
+// DisplayValue sanitizes every string of a JSON-ready tree (a copy).
+func DisplayValue(v any) any { return displayValueWith(v, nil) }
 
 func displayValueWith(v any, m textMapper) any {
 	switch x := v.(type) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/host/config"
+	"github.com/relavium/relavium/workflow"
 )
 
 // ConfigReport is the data of `relavium config validate`: what was checked
@@ -111,8 +112,8 @@ func cfgNonNil(s []string) []string {
 // config files themselves are valid).
 func validateWorkflows(inv *Invocation) (files []string, problems []config.Problem) {
 	project := inv.Global.Project
-	files, _ = filepath.Glob(filepath.Join(engine.WorkflowDir(project), "*.yaml"))
-	wfs, err := engine.LoadWorkflows(project)
+	files, _ = filepath.Glob(filepath.Join(workflow.WorkflowDir(project), "*.yaml"))
+	wfs, err := workflow.LoadWorkflows(project)
 	var pe *engine.ProblemsError
 	switch {
 	case errors.As(err, &pe):
@@ -124,7 +125,7 @@ func validateWorkflows(inv *Invocation) (files []string, problems []config.Probl
 		}
 	case err != nil:
 		problems = append(problems, config.Problem{Code: CodeOf(err), Rule: "workflow", Severity: "error",
-			File: engine.WorkflowDir(project), Message: err.Error()})
+			File: workflow.WorkflowDir(project), Message: err.Error()})
 	}
 	cfg, cerr := config.Load(inv.Env.Home, project)
 	if cerr != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/engine/sanitize"
 	"github.com/relavium/relavium/host/config"
+	"github.com/relavium/relavium/workflow"
 )
 
 // runWorkflow is `relavium run WORKFLOW [--input k=v]… [--events] [--json]
@@ -22,7 +23,7 @@ import (
 // anything is spawned: the workflow file (E600–E602), the inputs (E603), the
 // servers it names (config E2xx), the plan id (E450) and whether its gates
 // can be answered (E611). Then the servers are connected, the run goes
-// through engine.Run, and the servers are torn down before it returns.
+// through workflow.Run, and the servers are torn down before it returns.
 func runWorkflow(ctx context.Context, inv *Invocation) (any, error) {
 	return runWorkflowWith(ctx, inv, connectServers)
 }
@@ -39,11 +40,11 @@ func runWorkflowWith(ctx context.Context, inv *Invocation, connect connectFunc) 
 	if inv.Bool("plan") && inv.Changed("plan-id") {
 		return nil, usageErr(CodeBadFlag, "--plan prints the plan and --plan-id runs it: pass one of them")
 	}
-	w, err := engine.LoadWorkflow(inv.Global.Project, inv.Args[0])
+	w, err := workflow.LoadWorkflow(inv.Global.Project, inv.Args[0])
 	if err != nil {
 		return nil, err
 	}
-	given, err := engine.ParseInputArgs(w, inv.Strings("input"))
+	given, err := workflow.ParseInputArgs(w, inv.Strings("input"))
 	if err != nil {
 		return nil, err
 	}
@@ -69,7 +70,7 @@ func runWorkflowWith(ctx context.Context, inv *Invocation, connect connectFunc) 
 	}
 	yes := inv.Bool("yes")
 	if gates := w.Gates(); len(gates) > 0 && !yes && !inv.CanPrompt() {
-		return nil, engine.GateUnanswerable(w, gates[0])
+		return nil, workflow.GateUnanswerable(w, gates[0])
 	}
 	res, err := executeRun(ctx, inv, w, inputs, servers, events, yes, connect)
 	if err != nil || events {
@@ -80,8 +81,8 @@ func runWorkflowWith(ctx context.Context, inv *Invocation, connect connectFunc) 
 
 // executeRun connects the servers, runs, tears down, and drains the event
 // printer; nothing it started outlives it.
-func executeRun(ctx context.Context, inv *Invocation, w *engine.Workflow, inputs map[string]any,
-	servers []config.Server, events, yes bool, connect connectFunc) (*engine.RunResult, error) {
+func executeRun(ctx context.Context, inv *Invocation, w *workflow.Workflow, inputs map[string]any,
+	servers []config.Server, events, yes bool, connect connectFunc) (*workflow.RunResult, error) {
 	bus := engine.NewBus(engine.BusOptions{Now: inv.Env.Now})
 	var pr *eventPrinter
 	if events {
@@ -105,14 +106,14 @@ func executeRun(ctx context.Context, inv *Invocation, w *engine.Workflow, inputs
 			}
 		}()
 	}
-	gate := func(ctx context.Context, req engine.GateRequest) (bool, error) {
+	gate := func(ctx context.Context, req workflow.GateRequest) (bool, error) {
 		if yes {
 			_ = pr.catchUp(ctx, bus.Seq())
 			pr.note(fmt.Sprintf("gate %s: %s — approved by --yes", req.Step, sanitize.Line(req.Message)))
 			return true, nil
 		}
 		if !inv.CanPrompt() {
-			return false, engine.GateUnanswerable(w, stepByID(w, req.Step))
+			return false, workflow.GateUnanswerable(w, stepByID(w, req.Step))
 		}
 		if err := pr.catchUp(ctx, bus.Seq()); err != nil {
 			return false, err
@@ -121,36 +122,36 @@ func executeRun(ctx context.Context, inv *Invocation, w *engine.Workflow, inputs
 		defer pr.mu.Unlock()
 		return askGate(ctx, inv.Env.Stdin, inv.Env.Stderr, req)
 	}
-	opts := engine.RunOptions{Emitter: bus, Gate: gate}
+	opts := workflow.RunOptions{Emitter: bus, Gate: gate}
 	if live != nil {
 		opts.Host = live
 	}
-	return engine.Run(ctx, w, inputs, opts)
+	return workflow.Run(ctx, w, inputs, opts)
 }
 
-func hasToolSteps(w *engine.Workflow) bool {
+func hasToolSteps(w *workflow.Workflow) bool {
 	for i := range w.Steps {
-		if w.Steps[i].Kind() == engine.StepTool {
+		if w.Steps[i].Kind() == workflow.StepTool {
 			return true
 		}
 	}
 	return false
 }
 
-func stepByID(w *engine.Workflow, id string) *engine.Step {
+func stepByID(w *workflow.Workflow, id string) *workflow.Step {
 	for i := range w.Steps {
 		if w.Steps[i].ID == id {
 			return &w.Steps[i]
 		}
 	}
-	return &engine.Step{ID: id}
+	return &workflow.Step{ID: id}
 }
 
 // workflowServers resolves what a workflow connects: its mcp_servers refs
 // through the config (an unknown ref or a widening allowlist is an authored
 // error, exit 2); without mcp_servers, the --agent's servers or every
 // registration; nothing for a workflow without tool steps.
-func workflowServers(inv *Invocation, w *engine.Workflow) ([]config.Server, error) {
+func workflowServers(inv *Invocation, w *workflow.Workflow) ([]config.Server, error) {
 	if !hasToolSteps(w) {
 		return nil, nil
 	}
@@ -175,10 +176,10 @@ func workflowServers(inv *Invocation, w *engine.Workflow) ([]config.Server, erro
 // workflowPlan builds the plan: stdio servers with their v1 consent digest
 // (resolved the way consent resolves them, nothing spawned), network
 // servers with their url.
-func workflowPlan(inv *Invocation, w *engine.Workflow, inputs map[string]any, servers []config.Server) (*engine.WorkflowPlan, error) {
-	ps := make([]engine.PlanServer, 0, len(servers))
+func workflowPlan(inv *Invocation, w *workflow.Workflow, inputs map[string]any, servers []config.Server) (*workflow.WorkflowPlan, error) {
+	ps := make([]workflow.PlanServer, 0, len(servers))
 	for _, s := range servers {
-		p := engine.PlanServer{Name: s.Name, Transport: s.Transport, ToolsAllowlist: s.ToolsAllowlist}
+		p := workflow.PlanServer{Name: s.Name, Transport: s.Transport, ToolsAllowlist: s.ToolsAllowlist}
 		if s.Transport == "stdio" {
 			env := make([]consent.EnvVar, len(s.Env))
 			for i, e := range s.Env {
@@ -195,11 +196,11 @@ func workflowPlan(inv *Invocation, w *engine.Workflow, inputs map[string]any, se
 		}
 		ps = append(ps, p)
 	}
-	return engine.Plan(w, inputs, ps)
+	return workflow.Plan(w, inputs, ps)
 }
 
 // runOutput is a completed run as the terminal shows it: its outputs.
-type runOutput struct{ *engine.RunResult }
+type runOutput struct{ *workflow.RunResult }
 
 // WriteHuman prints each output; strings as they are, other values as JSON.
 func (r *runOutput) WriteHuman(w io.Writer) error {
@@ -236,7 +237,7 @@ func (r *runOutput) WriteHuman(w io.Writer) error {
 // a file with problems makes it exit 2 with every problem (the workflows
 // that did load ride along in the error's data).
 func runWorkflowList(_ context.Context, inv *Invocation) (any, error) {
-	ws, err := engine.LoadWorkflows(inv.Global.Project)
+	ws, err := workflow.LoadWorkflows(inv.Global.Project)
 	list := &workflowList{Project: inv.Global.Project, Workflows: []workflowRow{}}
 	for _, w := range ws {
 		list.Workflows = append(list.Workflows, rowOf(w))
@@ -257,22 +258,22 @@ type workflowList struct {
 }
 
 type workflowRow struct {
-	ID          string         `json:"id"`
-	Description string         `json:"description"`
-	Trigger     string         `json:"trigger"`
-	SideEffect  string         `json:"side_effect"`
-	Inputs      []engine.Input `json:"inputs"`
-	Servers     []string       `json:"servers"`
-	Steps       int            `json:"steps"`
-	Gates       int            `json:"gates"`
-	File        string         `json:"file"`
+	ID          string           `json:"id"`
+	Description string           `json:"description"`
+	Trigger     string           `json:"trigger"`
+	SideEffect  string           `json:"side_effect"`
+	Inputs      []workflow.Input `json:"inputs"`
+	Servers     []string         `json:"servers"`
+	Steps       int              `json:"steps"`
+	Gates       int              `json:"gates"`
+	File        string           `json:"file"`
 }
 
-func rowOf(w *engine.Workflow) workflowRow {
+func rowOf(w *workflow.Workflow) workflowRow {
 	r := workflowRow{ID: w.ID, Description: w.Description, Trigger: w.Trigger, SideEffect: w.SideEffect,
 		Inputs: w.Inputs, Servers: []string{}, Steps: len(w.Steps), Gates: len(w.Gates()), File: w.File}
 	if r.Inputs == nil {
-		r.Inputs = []engine.Input{}
+		r.Inputs = []workflow.Input{}
 	}
 	for _, s := range w.Servers {
 		r.Servers = append(r.Servers, s.Ref)
@@ -283,7 +284,7 @@ func rowOf(w *engine.Workflow) workflowRow {
 func (l *workflowList) WriteHuman(w io.Writer) error {
 	var b strings.Builder
 	if len(l.Workflows) == 0 {
-		fmt.Fprintf(&b, "no workflows in %s\n", engine.WorkflowDir(l.Project))
+		fmt.Fprintf(&b, "no workflows in %s\n", workflow.WorkflowDir(l.Project))
 		_, err := io.WriteString(w, b.String())
 		return err
 	}
@@ -309,9 +310,9 @@ func (l *workflowList) WriteHuman(w io.Writer) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", sanitize.Line(r.ID), r.Trigger, r.SideEffect, sanitize.Line(inputs), sanitize.Line(r.Description))
 	}
 	_ = tw.Flush() // writes to a strings.Builder
-	rel, err := filepath.Rel(l.Project, engine.WorkflowDir(l.Project))
+	rel, err := filepath.Rel(l.Project, workflow.WorkflowDir(l.Project))
 	if err != nil {
-		rel = engine.WorkflowDir(l.Project)
+		rel = workflow.WorkflowDir(l.Project)
 	}
 	fmt.Fprintf(&b, "%d workflow(s) in %s · * required · run one with: relavium run ID --input k=v\n", len(l.Workflows), rel)
 	_, err = io.WriteString(w, b.String())

@@ -9,7 +9,7 @@ import (
 
 	"github.com/muesli/cancelreader"
 
-	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/workflow"
 )
 
 // maxAnswer bounds one typed answer; anything longer is not a yes.
@@ -19,7 +19,7 @@ const maxAnswer = 256
 // stderr, a y/N answer read from stdin. Only "y" or "yes" approves; an empty
 // line, anything else or end of input refuses. The read is cancelled when
 // ctx ends (Ctrl-C), so no goroutine is left blocked on the terminal.
-func askGate(ctx context.Context, stdin io.Reader, stderr io.Writer, req engine.GateRequest) (bool, error) {
+func askGate(ctx context.Context, stdin io.Reader, stderr io.Writer, req workflow.GateRequest) (bool, error) {
 	if _, err := fmt.Fprintf(stderr, "? gate %s: %s\n  continue? [y/N] ", req.Step, req.Message); err != nil {
 		return false, err
 	}

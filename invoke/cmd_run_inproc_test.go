@@ -15,6 +15,7 @@ import (
 
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/host/config"
+	"github.com/relavium/relavium/workflow"
 )
 
 // In-process tests of the run handler with a fake LiveHost in place of
@@ -159,7 +160,7 @@ func TestRunInProcHumanAndJSON(t *testing.T) {
 	r = p.run(context.Background(), t, nil, false, "run", "greet", "--json", "--input", "name=Ada", "--input", "b=0.5")
 	var env struct {
 		OK   bool
-		Data engine.RunResult
+		Data workflow.RunResult
 	}
 	if err := json.Unmarshal(r.stdout.Bytes(), &env); err != nil || !env.OK || env.Data.Outputs["sum"] != 2.5 || len(env.Data.Steps) != 3 {
 		t.Fatalf("json: %v %s", err, r.stdout.String())

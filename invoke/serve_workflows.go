@@ -13,7 +13,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/workflow"
 )
 
 // workflowSideEffect is the run row's SideEffectFor column: `run WORKFLOW`
@@ -22,7 +22,7 @@ func workflowSideEffect(projectDir string, args []string) (SideEffect, error) {
 	if len(args) == 0 {
 		return Write, nil // the arg count check refuses it before anything runs
 	}
-	w, err := engine.LoadWorkflow(projectDir, args[0])
+	w, err := workflow.LoadWorkflow(projectDir, args[0])
 	if err != nil {
 		return "", err
 	}
@@ -37,7 +37,7 @@ const gateKeyPrefix = "gate:"
 
 // workflowTool describes an mcp_call workflow as an MCP tool: inputSchema
 // from inputs[] plus the optional confirm member.
-func workflowTool(w *engine.Workflow) (*mcp.Tool, error) {
+func workflowTool(w *workflow.Workflow) (*mcp.Tool, error) {
 	var schema map[string]any
 	if err := json.Unmarshal(w.InputSchema(), &schema); err != nil {
 		return nil, fmt.Errorf("workflow %s: input schema: %w", w.ID, err)
@@ -47,7 +47,7 @@ func workflowTool(w *engine.Workflow) (*mcp.Tool, error) {
 		props = map[string]any{}
 		schema["properties"] = props
 	}
-	props[engine.ReservedInputName] = map[string]any{"type": "string", "pattern": confirmPattern,
+	props[workflow.ReservedInputName] = map[string]any{"type": "string", "pattern": confirmPattern,
 		"description": "the confirm value of a confirmation this server returned for the identical call in this session (not the plan id; good once, for 10 minutes)"}
 	se := SideEffect(w.SideEffect)
 	desc := w.Description
@@ -73,13 +73,13 @@ func workflowTool(w *engine.Workflow) (*mcp.Tool, error) {
 // addWorkflowTools publishes every workflow whose trigger is mcp_call. A
 // workflow file with an authored mistake refuses the start (E600, exit 2).
 func addWorkflowTools(s *mcp.Server, iv *Invoker, transport Transport) ([]string, error) {
-	wfs, err := engine.LoadWorkflows(iv.Project)
+	wfs, err := workflow.LoadWorkflows(iv.Project)
 	if err != nil {
 		return nil, err
 	}
 	var names []string
 	for _, w := range wfs {
-		if w.Trigger != engine.TriggerMCPCall {
+		if w.Trigger != workflow.TriggerMCPCall {
 			continue
 		}
 		tool, err := workflowTool(w)
@@ -101,11 +101,11 @@ func addWorkflowTools(s *mcp.Server, iv *Invoker, transport Transport) ([]string
 // anything starts); otherwise they come back as a kind plan confirmation.
 func callWorkflow(ctx context.Context, iv *Invoker, transport Transport, id string, req *mcp.CallToolRequest) *mcp.CallToolResult {
 	path := []string{"run"}
-	w, err := engine.LoadWorkflow(iv.Project, id)
+	w, err := workflow.LoadWorkflow(iv.Project, id)
 	if err != nil {
 		return toolResult(iv.Refuse(transport, path, &Request{Args: []string{id}}, err))
 	}
-	if w.Trigger != engine.TriggerMCPCall {
+	if w.Trigger != workflow.TriggerMCPCall {
 		return toolResult(iv.Refuse(transport, path, &Request{Args: []string{id}},
 			&Error{ErrCode: CodeNotExposed, Msg: fmt.Sprintf("workflow %s is no longer published (its trigger is %s); restart the server", id, w.Trigger)}))
 	}
@@ -133,7 +133,7 @@ func callWorkflow(ctx context.Context, iv *Invoker, transport Transport, id stri
 // when every gate was accepted with approve=true, declined when any was
 // declined, cancelled or not approved, pending (with the requests to send)
 // while some are unanswered.
-func answerGates(w *engine.Workflow, inputs map[string]any, responses mcp.InputResponseMap) (GateAnswer, mcp.InputRequestMap) {
+func answerGates(w *workflow.Workflow, inputs map[string]any, responses mcp.InputResponseMap) (GateAnswer, mcp.InputRequestMap) {
 	gates := w.Gates()
 	if len(gates) == 0 {
 		return GateApproved, nil
@@ -176,7 +176,7 @@ func planInputs(plan json.RawMessage) map[string]any {
 
 // gateElicitation asks one gate before the run: the message is filled in
 // with the run's inputs; what only an earlier step can say stays as written.
-func gateElicitation(w *engine.Workflow, g *engine.Step, inputs map[string]any) *mcp.ElicitParams {
+func gateElicitation(w *workflow.Workflow, g *workflow.Step, inputs map[string]any) *mcp.ElicitParams {
 	return &mcp.ElicitParams{
 		Mode: "form",
 		Message: fmt.Sprintf("Workflow %s (side effect %s) asks at step %q: %s\nApprove to let the run go on; decline to cancel it.",
@@ -195,7 +195,7 @@ func gateElicitation(w *engine.Workflow, g *engine.Step, inputs map[string]any) 
 // for `run <id>`: strict JSON (no repeated or unknown member), each input as
 // one --input name=value (strings as written, numbers and booleans as JSON
 // text, arrays and objects as compact JSON), confirm passed through.
-func workflowRequest(w *engine.Workflow, raw json.RawMessage) (*Request, error) {
+func workflowRequest(w *workflow.Workflow, raw json.RawMessage) (*Request, error) {
 	rq := &Request{Args: []string{w.ID}}
 	trimmed := bytes.TrimSpace(raw)
 	if len(trimmed) == 0 || string(trimmed) == "null" {
@@ -224,7 +224,7 @@ func workflowRequest(w *engine.Workflow, raw json.RawMessage) (*Request, error) 
 		if err := dec.Decode(&v); err != nil {
 			return nil, badRequest("member %s does not parse as JSON", quoteName(name))
 		}
-		if name == engine.ReservedInputName {
+		if name == workflow.ReservedInputName {
 			var s string
 			if json.Unmarshal(v, &s) != nil || !isConfirmValue(s) {
 				return nil, badRequest("confirm must be 64 lowercase hex characters")

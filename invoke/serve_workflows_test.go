@@ -10,14 +10,14 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/workflow"
 )
 
-func loadTestWorkflow(t *testing.T, sideEffect, gate string) *engine.Workflow {
+func loadTestWorkflow(t *testing.T, sideEffect, gate string) *workflow.Workflow {
 	t.Helper()
 	project := t.TempDir()
 	writeWorkflow(t, project, "wf", sideEffect, gate)
-	w, err := engine.LoadWorkflow(project, "wf")
+	w, err := workflow.LoadWorkflow(project, "wf")
 	if err != nil {
 		t.Fatal(err)
 	}

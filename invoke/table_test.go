@@ -8,6 +8,7 @@ import (
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/engine/sanitize"
 	"github.com/relavium/relavium/host"
+	"github.com/relavium/relavium/workflow"
 )
 
 // columnsAlign reports whether every line holds want at the same rune
@@ -36,9 +37,9 @@ func columnsAlign(t *testing.T, text string, rows []string, want func(row string
 }
 
 func TestWorkflowListAlignsLongCells(t *testing.T) {
-	long := make([]engine.Input, 6)
+	long := make([]workflow.Input, 6)
 	for i := range long {
-		long[i] = engine.Input{Name: "input_number_" + string(rune('a'+i)), Type: "string", Required: true}
+		long[i] = workflow.Input{Name: "input_number_" + string(rune('a'+i)), Type: "string", Required: true}
 	}
 	l := &workflowList{Project: t.TempDir(), Workflows: []workflowRow{
 		{ID: "short", Trigger: "manual", SideEffect: "read", Description: "first"},

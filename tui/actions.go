@@ -9,6 +9,7 @@ import (
 
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/host"
+	"github.com/relavium/relavium/workflow"
 )
 
 // Cmds: the only places the model reaches the backend. Each returns a
@@ -122,7 +123,7 @@ func (m *Model) promptCmd(ctx context.Context, id, server, name string, args map
 	}
 }
 
-func (m *Model) runCmd(ctx context.Context, id string, wf *engine.Workflow, inputs map[string]any) tea.Cmd {
+func (m *Model) runCmd(ctx context.Context, id string, wf *workflow.Workflow, inputs map[string]any) tea.Cmd {
 	b, gate := m.b, m.ask.gate
 	return func() tea.Msg {
 		t0 := time.Now()
@@ -171,7 +172,7 @@ type formTarget struct {
 	server   string
 	prompt   host.Prompt
 	template host.ResourceTemplate
-	wf       *engine.Workflow
+	wf       *workflow.Workflow
 }
 
 func (t formTarget) title() string {

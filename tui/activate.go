@@ -8,7 +8,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/workflow"
 )
 
 // What enter does on a row of the middle pane, and what a submitted form
@@ -128,7 +128,7 @@ func (m *Model) getPrompt(t formTarget, args map[string]string) tea.Cmd {
 
 // confirmRun asks before a workflow whose side effect is remote or
 // destructive (or that has gates: the gates ask on their own), then runs.
-func (m *Model) confirmRun(wf *engine.Workflow, inputs map[string]any) tea.Cmd {
+func (m *Model) confirmRun(wf *workflow.Workflow, inputs map[string]any) tea.Cmd {
 	if wf.SideEffect != "remote" && wf.SideEffect != "destructive" {
 		return m.startRun(wf, inputs)
 	}

@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/workflow"
 )
 
 // asker carries what a backend goroutine needs a person to answer — a
@@ -15,7 +16,7 @@ import (
 // message, and waits for the answer on a channel. Both waits honour the
 // requester's context: a server that gives up, or a run that is cancelled,
 // never leaves a goroutine or a dialog behind. It implements
-// engine.Elicitor, and gate is an engine.GateFunc.
+// engine.Elicitor, and gate is an workflow.GateFunc.
 type asker struct {
 	reqs chan *askRequest
 	done chan struct{}
@@ -26,7 +27,7 @@ type asker struct {
 type askRequest struct {
 	ctx    context.Context
 	elicit *engine.ElicitRequest
-	gate   *engine.GateRequest
+	gate   *workflow.GateRequest
 	reply  chan askAnswer // buffered: the dialog never blocks on it
 }
 
@@ -101,8 +102,8 @@ func (a *asker) Elicit(ctx context.Context, req engine.ElicitRequest) (engine.El
 	return ans.elicit, nil
 }
 
-// gate implements engine.GateFunc: the gate becomes a confirmation dialog.
-func (a *asker) gate(ctx context.Context, req engine.GateRequest) (bool, error) {
+// gate implements workflow.GateFunc: the gate becomes a confirmation dialog.
+func (a *asker) gate(ctx context.Context, req workflow.GateRequest) (bool, error) {
 	ans, err := a.ask(ctx, &askRequest{gate: &req})
 	if err != nil {
 		return false, err

@@ -9,6 +9,7 @@ import (
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/discovery"
 	"github.com/relavium/relavium/themes"
+	"github.com/relavium/relavium/workflow"
 )
 
 // Backend is everything the workbench does outside the terminal: consent,
@@ -75,10 +76,10 @@ type Backend interface {
 	GetPrompt(ctx context.Context, server, name string, args map[string]string) (*host.PromptResult, error)
 
 	// Workflows loads the project's workflows.
-	Workflows() ([]*engine.Workflow, error)
+	Workflows() ([]*workflow.Workflow, error)
 	// RunWorkflow runs wf on the session's connected servers; gate answers
 	// its gate steps. Its events go to the event stream under runID.
-	RunWorkflow(ctx context.Context, runID string, wf *engine.Workflow, inputs map[string]any, gate engine.GateFunc) (*engine.RunResult, error)
+	RunWorkflow(ctx context.Context, runID string, wf *workflow.Workflow, inputs map[string]any, gate workflow.GateFunc) (*workflow.RunResult, error)
 
 	// Export writes events as JSONL and returns the file's path.
 	Export(events []engine.Event) (string, error)

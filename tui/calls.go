@@ -12,6 +12,7 @@ import (
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/themes"
+	"github.com/relavium/relavium/workflow"
 )
 
 // A job is one thing the call pane shows: a tool call, a resource read, a
@@ -76,7 +77,7 @@ type job struct {
 	result   *engine.ToolResult
 	contents []engine.Content
 	prompt   *host.PromptResult
-	run      *engine.RunResult
+	run      *workflow.RunResult
 	runID    string
 	steps    []stepLine
 

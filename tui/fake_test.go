@@ -17,6 +17,7 @@ import (
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/discovery"
 	"github.com/relavium/relavium/themes"
+	"github.com/relavium/relavium/workflow"
 )
 
 // fakeBackend is a Backend for model tests: consent is the real package
@@ -47,7 +48,7 @@ type fakeBackend struct {
 	// call answers a tool call (nil: echo the arguments as text).
 	call      func(ctx context.Context, callID string, tool engine.ToolDef, args json.RawMessage, progress func(engine.Progress)) (*engine.ToolResult, error)
 	validate  func(id engine.ToolID, args json.RawMessage) error
-	workflows []*engine.Workflow
+	workflows []*workflow.Workflow
 	exported  []engine.Event
 }
 
@@ -151,11 +152,11 @@ func (f *fakeBackend) Accept(id engine.ToolID) error {
 	return nil
 }
 
-func (f *fakeBackend) Info() SessionInfo                      { return f.info }
-func (f *fakeBackend) Declared() []ServerSpec                 { return f.specs }
-func (f *fakeBackend) Subscribe() *engine.Subscription        { return f.bus.Subscribe() }
-func (f *fakeBackend) emit(typ string, data any)              { f.bus.Emit(engine.Event{Type: typ, Data: data}) }
-func (f *fakeBackend) Workflows() ([]*engine.Workflow, error) { return f.workflows, nil }
+func (f *fakeBackend) Info() SessionInfo                        { return f.info }
+func (f *fakeBackend) Declared() []ServerSpec                   { return f.specs }
+func (f *fakeBackend) Subscribe() *engine.Subscription          { return f.bus.Subscribe() }
+func (f *fakeBackend) emit(typ string, data any)                { f.bus.Emit(engine.Event{Type: typ, Data: data}) }
+func (f *fakeBackend) Workflows() ([]*workflow.Workflow, error) { return f.workflows, nil }
 
 func (f *fakeBackend) resolved() ([]*consent.Resolved, error) {
 	var out []*consent.Resolved
@@ -330,8 +331,8 @@ func (f *fakeBackend) GetPrompt(ctx context.Context, server, name string, args m
 	return &host.PromptResult{Messages: []host.PromptMessage{{Role: "user", Content: engine.Content{Type: "text", Text: "Review: " + args["code"]}}}}, nil
 }
 
-func (f *fakeBackend) RunWorkflow(ctx context.Context, runID string, wf *engine.Workflow, inputs map[string]any, gate engine.GateFunc) (*engine.RunResult, error) {
-	return engine.Run(ctx, wf, inputs, engine.RunOptions{Emitter: f.bus, Gate: gate, RunID: runID})
+func (f *fakeBackend) RunWorkflow(ctx context.Context, runID string, wf *workflow.Workflow, inputs map[string]any, gate workflow.GateFunc) (*workflow.RunResult, error) {
+	return workflow.Run(ctx, wf, inputs, workflow.RunOptions{Emitter: f.bus, Gate: gate, RunID: runID})
 }
 
 func (f *fakeBackend) Export(events []engine.Event) (string, error) {

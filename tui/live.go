@@ -15,6 +15,7 @@ import (
 	"github.com/relavium/relavium/host/config"
 	"github.com/relavium/relavium/host/discovery"
 	"github.com/relavium/relavium/invoke"
+	"github.com/relavium/relavium/workflow"
 )
 
 // live is the Backend over the real packages: invoke.Session (the connect
@@ -306,14 +307,14 @@ func (l *live) GetPrompt(ctx context.Context, server, name string, args map[stri
 	return h.GetPrompt(ctx, server, name, args)
 }
 
-func (l *live) Workflows() ([]*engine.Workflow, error) {
-	return engine.LoadWorkflows(l.inv.Global.Project)
+func (l *live) Workflows() ([]*workflow.Workflow, error) {
+	return workflow.LoadWorkflows(l.inv.Global.Project)
 }
 
 // RunWorkflow runs wf on the servers this session connected: each server it
 // names must be connected (its tools are found by name through the
 // registry, like `relavium run`).
-func (l *live) RunWorkflow(ctx context.Context, runID string, wf *engine.Workflow, inputs map[string]any, gate engine.GateFunc) (*engine.RunResult, error) {
+func (l *live) RunWorkflow(ctx context.Context, runID string, wf *workflow.Workflow, inputs map[string]any, gate workflow.GateFunc) (*workflow.RunResult, error) {
 	var missing []string
 	for _, ref := range wf.Servers {
 		if !l.isConnected(ref.Ref) {
@@ -324,7 +325,7 @@ func (l *live) RunWorkflow(ctx context.Context, runID string, wf *engine.Workflo
 		return nil, &Error{ErrCode: CodeWorkflowServers, Msg: fmt.Sprintf("workflow %s needs %s, not connected in this session (relavium run %s connects its own)",
 			wf.ID, strings.Join(missing, ", "), wf.ID)}
 	}
-	return engine.Run(ctx, wf, inputs, engine.RunOptions{Host: hostSet{l}, Emitter: l.bus, Gate: gate, RunID: runID})
+	return workflow.Run(ctx, wf, inputs, workflow.RunOptions{Host: hostSet{l}, Emitter: l.bus, Gate: gate, RunID: runID})
 }
 
 // Close cancels every connect, closes every host (each reaps its

@@ -11,6 +11,7 @@ import (
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/discovery"
+	"github.com/relavium/relavium/workflow"
 )
 
 // Messages the model receives. Each is the outcome of a Cmd (IO happens
@@ -140,13 +141,13 @@ type promptDoneMsg struct {
 }
 
 type workflowsMsg struct {
-	workflows []*engine.Workflow
+	workflows []*workflow.Workflow
 	err       error
 }
 
 type runDoneMsg struct {
 	id  string
-	res *engine.RunResult
+	res *workflow.RunResult
 	err error
 	dur time.Duration
 }

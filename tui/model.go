@@ -16,6 +16,7 @@ import (
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/themes"
+	"github.com/relavium/relavium/workflow"
 )
 
 // pane is a focusable column.
@@ -127,7 +128,7 @@ type Model struct {
 	prompts    map[string][]host.Prompt
 	browseErr  map[string]string
 	loading    map[string]bool
-	workflows  []*engine.Workflow
+	workflows  []*workflow.Workflow
 	wfErr      string
 	wfLoaded   bool
 	wfLoading  bool

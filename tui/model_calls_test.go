@@ -13,6 +13,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/workflow"
 )
 
 // progressCall blocks a long_operation after reporting progress until
@@ -241,7 +242,7 @@ func TestResourcesPromptsAndWorkflowGate(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(wfDir, "release.yaml"), []byte(yaml), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	wfs, err := engine.LoadWorkflows(dir)
+	wfs, err := workflow.LoadWorkflows(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

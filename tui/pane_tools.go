@@ -6,6 +6,7 @@ import (
 
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/host"
+	"github.com/relavium/relavium/workflow"
 )
 
 // The middle pane lists, for the selected server, its tools (admitted then
@@ -31,7 +32,7 @@ type listRow struct {
 	res    host.Resource
 	tmpl   host.ResourceTemplate
 	prompt host.Prompt
-	wf     *engine.Workflow
+	wf     *workflow.Workflow
 	note   string
 }
 

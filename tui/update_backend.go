@@ -10,6 +10,7 @@ import (
 
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/workflow"
 )
 
 // Handlers of what the backend answered.
@@ -284,7 +285,7 @@ type gateAction struct {
 }
 
 type runConfirmAction struct {
-	wf     *engine.Workflow
+	wf     *workflow.Workflow
 	inputs map[string]any
 }
 
@@ -418,7 +419,7 @@ func reply(r *askRequest, a askAnswer) {
 	}
 }
 
-func (m *Model) startRun(wf *engine.Workflow, inputs map[string]any) tea.Cmd {
+func (m *Model) startRun(wf *workflow.Workflow, inputs map[string]any) tea.Cmd {
 	raw, _ := json.Marshal(inputs)
 	j, ctx := m.newJob(jobRun, "", wf.ID, raw)
 	j.runID = j.id

@@ -1,8 +1,10 @@
-package engine
+package workflow
 
 import (
 	"slices"
 	"strings"
+
+	"github.com/relavium/relavium/engine"
 )
 
 func (p *wfParser) inputs(w *Workflow, k ykey) {
@@ -13,7 +15,7 @@ func (p *wfParser) inputs(w *Workflow, k ykey) {
 		p.add(k.val.pos, "inputs", "must be a list of {name, type, …}, not %s", k.val.describe())
 		return
 	}
-	seen := map[string]Pos{}
+	seen := map[string]engine.Pos{}
 	for i, item := range k.val.items {
 		field := index("inputs", i)
 		m, ok := p.fields(item, field, inputKeys, "an input")

@@ -1,4 +1,4 @@
-package engine
+package workflow
 
 import (
 	"bytes"
@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/relavium/relavium/consent/canonjson"
+
+	"github.com/relavium/relavium/engine"
 )
 
 // PlanServer is one server a workflow run would connect, as the plan shows
@@ -91,7 +93,7 @@ func Plan(w *Workflow, inputs map[string]any, servers []PlanServer) (*WorkflowPl
 	sort.Strings(p.Digests)
 	b, err := canonicalPlan(p)
 	if err != nil {
-		return nil, &Error{ErrCode: CodeRunOptions, Msg: "cannot encode the plan", Cause: err}
+		return nil, &engine.Error{ErrCode: engine.CodeRunOptions, Msg: "cannot encode the plan", Cause: err}
 	}
 	sum := sha256.Sum256(b)
 	p.PlanID = hex.EncodeToString(sum[:])
@@ -125,7 +127,7 @@ func (p *WorkflowPlan) Check(id string) error {
 	if strings.EqualFold(id, p.PlanID) {
 		return nil
 	}
-	return &Error{ErrCode: CodePlanChanged, Exit: exitUsage,
+	return &engine.Error{ErrCode: engine.CodePlanChanged, Exit: exitUsage,
 		Msg: fmt.Sprintf("the plan of workflow %s moved: --plan-id %s no longer matches (now %s); run with --plan to review the new plan",
 			p.Workflow, short(id), short(p.PlanID)),
 		Extra: map[string]any{"plan_id": p.PlanID, "expected_plan_id": id, "plan": p}}

@@ -1,4 +1,4 @@
-package engine
+package workflow
 
 import (
 	"bytes"
@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/relavium/relavium/engine/sanitize"
+
+	"github.com/relavium/relavium/engine"
 )
 
 // GateRequest is a gate step asking the person to go on.
@@ -20,7 +22,7 @@ type GateRequest struct {
 	Workflow string
 	Step     string
 	Message  string // rendered and sanitized for display
-	Pos      Pos
+	Pos      engine.Pos
 }
 
 // GateFunc answers a gate: true goes on, false refuses (the run stops as a
@@ -32,10 +34,10 @@ type GateFunc func(ctx context.Context, req GateRequest) (bool, error)
 type RunOptions struct {
 	// Host is the capability every tool call goes through. Required when the
 	// workflow has tool steps.
-	Host ToolHost
+	Host engine.ToolHost
 	// Emitter receives the run's events (Discard when nil). A Bus stamps
 	// Seq and Time.
-	Emitter Emitter
+	Emitter engine.Emitter
 	// Gate answers gate steps. Required when the workflow has gates: with no
 	// one to ask, callers pass a GateFunc that approves (--yes) or refuse
 	// before calling Run.
@@ -83,7 +85,7 @@ type RunResult struct {
 // stops half-way for a tool that was never there.
 func Run(ctx context.Context, w *Workflow, inputs map[string]any, opts RunOptions) (*RunResult, error) {
 	if w == nil {
-		return nil, &Error{ErrCode: CodeRunOptions, Msg: "Run needs a workflow"}
+		return nil, &engine.Error{ErrCode: engine.CodeRunOptions, Msg: "Run needs a workflow"}
 	}
 	resolved, err := w.ResolveInputs(inputs)
 	if err != nil {
@@ -93,12 +95,12 @@ func Run(ctx context.Context, w *Workflow, inputs map[string]any, opts RunOption
 	for i := range w.Steps {
 		hasTools = hasTools || w.Steps[i].Kind() == StepTool
 	}
-	var reg *Registry
+	var reg *engine.Registry
 	if hasTools {
 		if opts.Host == nil {
-			return nil, &Error{ErrCode: CodeRunOptions, Msg: "workflow " + w.ID + " calls tools but the run has no ToolHost"}
+			return nil, &engine.Error{ErrCode: engine.CodeRunOptions, Msg: "workflow " + w.ID + " calls tools but the run has no ToolHost"}
 		}
-		if reg, err = NewRegistry(opts.Host); err != nil {
+		if reg, err = engine.NewRegistry(opts.Host); err != nil {
 			return nil, err
 		}
 	}
@@ -108,7 +110,7 @@ func Run(ctx context.Context, w *Workflow, inputs map[string]any, opts RunOption
 	r := &runner{w: w, reg: reg, opts: opts, em: opts.Emitter, runID: opts.RunID,
 		sc: &scope{inputs: resolved, steps: map[string]*stepValue{}}}
 	if r.em == nil {
-		r.em = Discard{}
+		r.em = engine.Discard{}
 	}
 	if r.runID == "" {
 		r.runID = NewRunID()
@@ -119,7 +121,7 @@ func Run(ctx context.Context, w *Workflow, inputs map[string]any, opts RunOption
 // GateUnanswerable is the E611 error (exit 2) for a gate no one can answer:
 // no terminal to ask and no --yes.
 func GateUnanswerable(w *Workflow, g *Step) error {
-	return &Error{ErrCode: CodeGateUnanswerable, Exit: exitUsage, Step: g.ID,
+	return &engine.Error{ErrCode: engine.CodeGateUnanswerable, Exit: exitUsage, Step: g.ID,
 		Msg: fmt.Sprintf("workflow %s has gate %s (%s:%d:%d) %q and no one can be asked: run it on a terminal, or pass --yes to approve its gates",
 			w.ID, g.ID, g.Pos.File, g.Pos.Line, g.Pos.Col, g.Gate)}
 }
@@ -133,9 +135,9 @@ func NewRunID() string {
 
 type runner struct {
 	w     *Workflow
-	reg   *Registry
+	reg   *engine.Registry
 	opts  RunOptions
-	em    Emitter
+	em    engine.Emitter
 	runID string
 	sc    *scope
 	start time.Time
@@ -143,13 +145,13 @@ type runner struct {
 }
 
 func (r *runner) emit(typ string, data any) {
-	r.em.Emit(Event{Type: typ, Time: time.Now(), RunID: r.runID, Data: data})
+	r.em.Emit(engine.Event{Type: typ, Time: time.Now(), RunID: r.runID, Data: data})
 }
 
 func (r *runner) run(ctx context.Context) (*RunResult, error) {
 	r.start = time.Now()
-	r.emit(EventRunStarted, RunStartedData{Workflow: r.w.ID, SideEffect: r.w.SideEffect,
-		Inputs: displayValue(r.sc.inputs).(map[string]any), Steps: len(r.w.Steps)})
+	r.emit(engine.EventRunStarted, engine.RunStartedData{Workflow: r.w.ID, SideEffect: r.w.SideEffect,
+		Inputs: engine.DisplayValue(r.sc.inputs).(map[string]any), Steps: len(r.w.Steps)})
 	if err := r.preflight(); err != nil {
 		return r.end("", err)
 	}
@@ -172,14 +174,14 @@ func (r *runner) run(ctx context.Context) (*RunResult, error) {
 	for _, o := range r.w.Outputs {
 		v, err := renderValue(o.Value, r.sc)
 		if err != nil {
-			return r.end("", &Error{ErrCode: CodeTemplateValue, Msg: "output " + o.Name + ": " + err.Error()})
+			return r.end("", &engine.Error{ErrCode: engine.CodeTemplateValue, Msg: "output " + o.Name + ": " + err.Error()})
 		}
 		if v != absent {
 			outputs[o.Name] = v
 		}
 	}
 	dur := time.Since(r.start).Milliseconds()
-	r.emit(EventRunCompleted, RunCompletedData{Workflow: r.w.ID, Outputs: outputs, DurationMS: dur})
+	r.emit(engine.EventRunCompleted, engine.RunCompletedData{Workflow: r.w.ID, Outputs: outputs, DurationMS: dur})
 	return &RunResult{RunID: r.runID, Workflow: r.w.ID, Status: "completed", Outputs: outputs, Steps: r.steps, DurationMS: dur}, nil
 }
 
@@ -190,7 +192,7 @@ func (r *runner) preflight() error {
 		if st.Kind() != StepTool {
 			continue
 		}
-		if st.Tool != BuiltinMCPCall {
+		if st.Tool != engine.BuiltinMCPCall {
 			if _, err := r.reg.Lookup(st.Tool); err != nil {
 				return withStep(err, st.ID)
 			}
@@ -210,7 +212,7 @@ func (r *runner) preflight() error {
 }
 
 func withStep(err error, step string) error {
-	var e *Error
+	var e *engine.Error
 	if errors.As(err, &e) {
 		c := *e
 		c.Msg = "step " + step + ": " + c.Msg
@@ -221,23 +223,23 @@ func withStep(err error, step string) error {
 }
 
 func (r *runner) cancelled(ctx context.Context, step string) error {
-	return &Error{ErrCode: CodeRunCancelled, Msg: fmt.Sprintf("run of workflow %s cancelled at step %s", r.w.ID, step), Cause: context.Cause(ctx)}
+	return &engine.Error{ErrCode: engine.CodeRunCancelled, Msg: fmt.Sprintf("run of workflow %s cancelled at step %s", r.w.ID, step), Cause: context.Cause(ctx)}
 }
 
 func (r *runner) tool(ctx context.Context, st *Step) error {
 	rendered, err := renderValue(st.Args, r.sc)
 	if err != nil {
-		return &Error{ErrCode: CodeTemplateValue, Msg: "step " + st.ID + ": " + err.Error()}
+		return &engine.Error{ErrCode: engine.CodeTemplateValue, Msg: "step " + st.ID + ": " + err.Error()}
 	}
 	args, err := json.Marshal(rendered)
 	if err != nil {
-		return &Error{ErrCode: CodeTemplateValue, Msg: "step " + st.ID + ": arguments do not encode as JSON", Cause: err}
+		return &engine.Error{ErrCode: engine.CodeTemplateValue, Msg: "step " + st.ID + ": arguments do not encode as JSON", Cause: err}
 	}
 	target, inner, err := r.reg.Resolve(st.Tool, args)
 	if err != nil {
 		return withStep(err, st.ID)
 	}
-	res, took, err := Trace(ctx, r.opts.Host, r.em, TracedCall{
+	res, took, err := engine.Trace(ctx, r.opts.Host, r.em, engine.TracedCall{
 		CallID: r.runID + "/" + st.ID, RunID: r.runID, Step: st.ID, Tool: target, Args: inner, Timeout: st.Timeout})
 	dur := took.Milliseconds()
 	rec := StepRecord{ID: st.ID, Kind: StepTool, Tool: target.Name, Server: target.Server, DurationMS: dur}
@@ -245,13 +247,13 @@ func (r *runner) tool(ctx context.Context, st *Step) error {
 		if ctx.Err() != nil {
 			return r.cancelled(ctx, st.ID)
 		}
-		return &Error{ErrCode: CodeStepCallFailed, Msg: fmt.Sprintf("step %s: calling %s failed", st.ID, target.Name), Cause: err}
+		return &engine.Error{ErrCode: engine.CodeStepCallFailed, Msg: fmt.Sprintf("step %s: calling %s failed", st.ID, target.Name), Cause: err}
 	}
 	rec.IsError = res.IsError
 	r.steps = append(r.steps, rec)
 	r.sc.steps[st.ID] = valueOf(res)
 	if res.IsError && !st.ContinueOnError {
-		return &Error{ErrCode: CodeStepToolError, Msg: fmt.Sprintf("step %s: tool %s returned an error: %s", st.ID, target.Name, clip(sanitize.Line(res.Text()), 400))}
+		return &engine.Error{ErrCode: engine.CodeStepToolError, Msg: fmt.Sprintf("step %s: tool %s returned an error: %s", st.ID, target.Name, clip(sanitize.Line(res.Text()), 400))}
 	}
 	return nil
 }
@@ -259,36 +261,36 @@ func (r *runner) tool(ctx context.Context, st *Step) error {
 func (r *runner) gate(ctx context.Context, st *Step) error {
 	msg, err := renderString(st.gate, r.sc)
 	if err != nil {
-		return &Error{ErrCode: CodeTemplateValue, Msg: "gate " + st.ID + ": " + err.Error()}
+		return &engine.Error{ErrCode: engine.CodeTemplateValue, Msg: "gate " + st.ID + ": " + err.Error()}
 	}
 	msg = sanitize.Text(msg)
-	r.emit(EventGateRequested, GateRequestedData{Step: st.ID, Message: msg})
+	r.emit(engine.EventGateRequested, engine.GateRequestedData{Step: st.ID, Message: msg})
 	t0 := time.Now()
 	ok, err := r.opts.Gate(ctx, GateRequest{RunID: r.runID, Workflow: r.w.ID, Step: st.ID, Message: msg, Pos: st.Pos})
 	approved := ok && err == nil
 	rec := StepRecord{ID: st.ID, Kind: StepGate, Approved: &approved, DurationMS: time.Since(t0).Milliseconds()}
 	if err != nil {
 		if ctx.Err() != nil {
-			r.emit(EventGateResolved, GateResolvedData{Step: st.ID, Approved: false, Error: "cancelled"})
+			r.emit(engine.EventGateResolved, engine.GateResolvedData{Step: st.ID, Approved: false, Error: "cancelled"})
 			return r.cancelled(ctx, st.ID)
 		}
-		r.emit(EventGateResolved, GateResolvedData{Step: st.ID, Approved: false, Error: sanitize.Text(err.Error())})
+		r.emit(engine.EventGateResolved, engine.GateResolvedData{Step: st.ID, Approved: false, Error: sanitize.Text(err.Error())})
 		if _, coded := err.(interface{ Code() string }); coded {
 			return err
 		}
-		return &Error{ErrCode: CodeGateFailed, Msg: "gate " + st.ID + ": asking failed", Cause: err}
+		return &engine.Error{ErrCode: engine.CodeGateFailed, Msg: "gate " + st.ID + ": asking failed", Cause: err}
 	}
-	r.emit(EventGateResolved, GateResolvedData{Step: st.ID, Approved: ok})
+	r.emit(engine.EventGateResolved, engine.GateResolvedData{Step: st.ID, Approved: ok})
 	r.steps = append(r.steps, rec)
 	if !ok {
-		return &Error{ErrCode: CodeGateRefused, Msg: fmt.Sprintf("gate %s refused: the run stops here", st.ID)}
+		return &engine.Error{ErrCode: engine.CodeGateRefused, Msg: fmt.Sprintf("gate %s refused: the run stops here", st.ID)}
 	}
 	return nil
 }
 
 // end emits the terminal event for err and returns it stamped with the run.
 func (r *runner) end(step string, err error) (*RunResult, error) {
-	var e *Error
+	var e *engine.Error
 	if errors.As(err, &e) {
 		c := *e
 		c.RunID = r.runID
@@ -298,27 +300,19 @@ func (r *runner) end(step string, err error) (*RunResult, error) {
 		err = &c
 	}
 	dur := time.Since(r.start).Milliseconds()
-	code := codeOf(err, CodeStepCallFailed)
-	if IsCancellation(err) {
+	code := engine.CodeOf(err, engine.CodeStepCallFailed)
+	if engine.IsCancellation(err) {
 		reason := "cancelled"
-		if code == CodeGateRefused {
+		if code == engine.CodeGateRefused {
 			reason = "gate refused"
 		} else if c := errors.Unwrap(err); c != nil {
 			reason = c.Error()
 		}
-		r.emit(EventRunCancelled, RunCancelledData{Workflow: r.w.ID, Step: step, ErrorCode: code, Reason: reason, DurationMS: dur})
+		r.emit(engine.EventRunCancelled, engine.RunCancelledData{Workflow: r.w.ID, Step: step, ErrorCode: code, Reason: reason, DurationMS: dur})
 	} else {
-		r.emit(EventRunFailed, RunFailedData{Workflow: r.w.ID, Step: step, ErrorCode: code, Error: sanitize.Text(messageOf(err)), DurationMS: dur})
+		r.emit(engine.EventRunFailed, engine.RunFailedData{Workflow: r.w.ID, Step: step, ErrorCode: code, Error: sanitize.Text(messageOf(err)), DurationMS: dur})
 	}
 	return nil, err
-}
-
-func codeOf(err error, fallback string) string {
-	var c interface{ Code() string }
-	if errors.As(err, &c) {
-		return c.Code()
-	}
-	return fallback
 }
 
 func messageOf(err error) string {
@@ -331,7 +325,7 @@ func messageOf(err error) string {
 	return err.Error()
 }
 
-func valueOf(res *ToolResult) *stepValue {
+func valueOf(res *engine.ToolResult) *stepValue {
 	v := &stepValue{text: res.Text(), isError: res.IsError}
 	if len(res.Structured) > 0 && !bytes.Equal(bytes.TrimSpace(res.Structured), []byte("null")) {
 		dec := json.NewDecoder(bytes.NewReader(res.Structured))

@@ -1,4 +1,4 @@
-package engine
+package workflow
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/relavium/relavium/engine"
 )
 
 func loadOne(t *testing.T, id, src string) *Workflow {
@@ -44,10 +46,10 @@ outputs:
 
 func ghHost() *fakeHost {
 	h := newFakeHost()
-	h.add("gh", "search", func(_ context.Context, args json.RawMessage, _ CallOptions) (*ToolResult, error) {
-		return &ToolResult{Content: []Content{{Type: "text", Text: "found"}}, Structured: json.RawMessage(`{"total":2,"ids":[11,12]}`)}, nil
+	h.add("gh", "search", func(_ context.Context, args json.RawMessage, _ engine.CallOptions) (*engine.ToolResult, error) {
+		return &engine.ToolResult{Content: []engine.Content{{Type: "text", Text: "found"}}, Structured: json.RawMessage(`{"total":2,"ids":[11,12]}`)}, nil
 	})
-	h.add("gh", "close", func(_ context.Context, args json.RawMessage, _ CallOptions) (*ToolResult, error) {
+	h.add("gh", "close", func(_ context.Context, args json.RawMessage, _ engine.CallOptions) (*engine.ToolResult, error) {
 		return textResult("closed " + string(args)), nil
 	})
 	return h
@@ -56,7 +58,7 @@ func ghHost() *fakeHost {
 func TestRunCompletesWithTypedArgsGatesAndOutputs(t *testing.T) {
 	w := loadOne(t, "close", closeStale)
 	h := ghHost()
-	bus := NewBus(BusOptions{})
+	bus := engine.NewBus(engine.BusOptions{})
 	sub := bus.Subscribe()
 	var asked []GateRequest
 	res, err := Run(context.Background(), w, map[string]any{"repo": "acme/app"}, RunOptions{
@@ -94,7 +96,7 @@ func TestRunCompletesWithTypedArgsGatesAndOutputs(t *testing.T) {
 		}
 		types = append(types, e.Type)
 	}
-	want := []string{EventRunStarted, EventToolCall, EventToolResult, EventGateRequested, EventGateResolved, EventToolCall, EventToolResult, EventRunCompleted}
+	want := []string{engine.EventRunStarted, engine.EventToolCall, engine.EventToolResult, engine.EventGateRequested, engine.EventGateResolved, engine.EventToolCall, engine.EventToolResult, engine.EventRunCompleted}
 	if fmt.Sprint(types) != fmt.Sprint(want) {
 		t.Fatalf("events\n got %v\nwant %v", types, want)
 	}
@@ -108,8 +110,8 @@ steps:
   - {id: two, tool: mcp_s_ok}
 `)
 	h := newFakeHost()
-	h.add("s", "fail", func(context.Context, json.RawMessage, CallOptions) (*ToolResult, error) {
-		return &ToolResult{Content: []Content{{Type: "text", Text: "disk \x1b[31mfull"}}, IsError: true}, nil
+	h.add("s", "fail", func(context.Context, json.RawMessage, engine.CallOptions) (*engine.ToolResult, error) {
+		return &engine.ToolResult{Content: []engine.Content{{Type: "text", Text: "disk \x1b[31mfull"}}, IsError: true}, nil
 	})
 	h.add("s", "ok", echoArgs)
 	rec := &recorder{}
@@ -117,11 +119,11 @@ steps:
 	if res != nil {
 		t.Fatal("a failed run returned a result")
 	}
-	codeIs(t, err, CodeStepToolError)
-	if IsCancellation(err) || ExitOf(err) != 1 || !strings.Contains(err.Error(), "disk full") {
+	codeIs(t, err, engine.CodeStepToolError)
+	if engine.IsCancellation(err) || ExitOf(err) != 1 || !strings.Contains(err.Error(), "disk full") {
 		t.Fatalf("err %v", err)
 	}
-	var e *Error
+	var e *engine.Error
 	errors.As(err, &e)
 	if e.Step != "one" || e.RunID == "" {
 		t.Fatalf("error does not name run and step: %+v", e)
@@ -131,7 +133,7 @@ steps:
 	}
 	evs := rec.all()
 	last := evs[len(evs)-1]
-	if last.Type != EventRunFailed || last.Data.(RunFailedData).ErrorCode != CodeStepToolError || last.Data.(RunFailedData).Step != "one" {
+	if last.Type != engine.EventRunFailed || last.Data.(engine.RunFailedData).ErrorCode != engine.CodeStepToolError || last.Data.(engine.RunFailedData).Step != "one" {
 		t.Fatalf("terminal %+v", last)
 	}
 }
@@ -146,8 +148,8 @@ outputs:
   two: "{{steps.two.structured}}"
 `)
 	h := newFakeHost()
-	h.add("s", "fail", func(context.Context, json.RawMessage, CallOptions) (*ToolResult, error) {
-		return &ToolResult{Content: []Content{{Type: "text", Text: "nope"}}, IsError: true}, nil
+	h.add("s", "fail", func(context.Context, json.RawMessage, engine.CallOptions) (*engine.ToolResult, error) {
+		return &engine.ToolResult{Content: []engine.Content{{Type: "text", Text: "nope"}}, IsError: true}, nil
 	})
 	h.add("s", "ok", echoArgs)
 	res, err := Run(context.Background(), w, nil, RunOptions{Host: h})
@@ -168,10 +170,12 @@ func (hostErr) Code() string  { return "E512" }
 func TestRunCallFailureIsE607WithTheHostCode(t *testing.T) {
 	w := loadOne(t, "d", "id: d\nside_effect: read\nsteps: [{id: one, tool: mcp_s_slow, timeout_ms: 1500}]\n")
 	h := newFakeHost()
-	h.add("s", "slow", func(context.Context, json.RawMessage, CallOptions) (*ToolResult, error) { return nil, hostErr{} })
+	h.add("s", "slow", func(context.Context, json.RawMessage, engine.CallOptions) (*engine.ToolResult, error) {
+		return nil, hostErr{}
+	})
 	rec := &recorder{}
 	_, err := Run(context.Background(), w, nil, RunOptions{Host: h, Emitter: rec})
-	codeIs(t, err, CodeStepCallFailed)
+	codeIs(t, err, engine.CodeStepCallFailed)
 	if !errors.Is(err, hostErr{}) {
 		t.Fatal("the host's error is not the cause")
 	}
@@ -179,7 +183,7 @@ func TestRunCallFailureIsE607WithTheHostCode(t *testing.T) {
 		t.Fatalf("timeout_ms not passed: %v", h.recorded()[0].Opts.Timeout)
 	}
 	for _, e := range rec.all() {
-		if e.Type == EventToolResult && e.Data.(ToolResultData).ErrorCode != "E512" {
+		if e.Type == engine.EventToolResult && e.Data.(engine.ToolResultData).ErrorCode != "E512" {
 			t.Fatalf("tool_result lost the host's code: %+v", e.Data)
 		}
 	}
@@ -190,18 +194,18 @@ func TestRunGateRefusedIsACancellation(t *testing.T) {
 	h := ghHost()
 	rec := &recorder{}
 	_, err := Run(context.Background(), w, map[string]any{"repo": "a/b"}, RunOptions{Host: h, Emitter: rec, Gate: refuse})
-	codeIs(t, err, CodeGateRefused)
-	if !IsCancellation(err) || ExitOf(err) != 1 {
+	codeIs(t, err, engine.CodeGateRefused)
+	if !engine.IsCancellation(err) || ExitOf(err) != 1 {
 		t.Fatalf("refusal %v", err)
 	}
 	if len(h.recorded()) != 1 {
 		t.Fatal("a step after a refused gate ran")
 	}
 	types := rec.types()
-	if types[len(types)-1] != EventRunCancelled || types[len(types)-2] != EventGateResolved {
+	if types[len(types)-1] != engine.EventRunCancelled || types[len(types)-2] != engine.EventGateResolved {
 		t.Fatalf("events %v", types)
 	}
-	if d := rec.all()[len(types)-1].Data.(RunCancelledData); d.Reason != "gate refused" || d.ErrorCode != CodeGateRefused || d.Step != "approve" {
+	if d := rec.all()[len(types)-1].Data.(engine.RunCancelledData); d.Reason != "gate refused" || d.ErrorCode != engine.CodeGateRefused || d.Step != "approve" {
 		t.Fatalf("cancelled %+v", d)
 	}
 }
@@ -212,26 +216,26 @@ func TestRunGateErrors(t *testing.T) {
 	rec := &recorder{}
 	h := ghHost()
 	_, err := Run(context.Background(), w, map[string]any{"repo": "a/b"}, RunOptions{Host: h, Emitter: rec})
-	codeIs(t, err, CodeGateUnanswerable)
+	codeIs(t, err, engine.CodeGateUnanswerable)
 	if ExitOf(err) != 2 || !strings.Contains(err.Error(), "gate approve") || len(rec.all()) != 0 || len(h.recorded()) != 0 {
 		t.Fatalf("E611: %v, %d events, %d calls", err, len(rec.all()), len(h.recorded()))
 	}
 	// A coded error from the answerer comes back as it is.
-	coded := &Error{ErrCode: "E999", Msg: "x", Exit: 2}
+	coded := &engine.Error{ErrCode: "E999", Msg: "x", Exit: 2}
 	_, err = Run(context.Background(), w, map[string]any{"repo": "a/b"}, RunOptions{Host: ghHost(),
 		Gate: func(context.Context, GateRequest) (bool, error) { return false, coded }})
 	codeIs(t, err, "E999")
 	// An uncoded one is E613.
 	_, err = Run(context.Background(), w, map[string]any{"repo": "a/b"}, RunOptions{Host: ghHost(),
 		Gate: func(context.Context, GateRequest) (bool, error) { return false, errors.New("tty gone") }})
-	codeIs(t, err, CodeGateFailed)
+	codeIs(t, err, engine.CodeGateFailed)
 }
 
 func TestRunCancelledMidStep(t *testing.T) {
 	w := loadOne(t, "long", "id: long\nside_effect: read\nsteps:\n  - {id: wait, tool: mcp_s_wait}\n  - {id: after, tool: mcp_s_wait}\n")
 	h := newFakeHost()
 	started := make(chan struct{})
-	h.add("s", "wait", func(ctx context.Context, _ json.RawMessage, _ CallOptions) (*ToolResult, error) {
+	h.add("s", "wait", func(ctx context.Context, _ json.RawMessage, _ engine.CallOptions) (*engine.ToolResult, error) {
 		close(started)
 		<-ctx.Done()
 		return nil, ctx.Err()
@@ -251,8 +255,8 @@ func TestRunCancelledMidStep(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("Run did not return after cancellation")
 	}
-	codeIs(t, err, CodeRunCancelled)
-	if !IsCancellation(err) || !strings.Contains(err.Error(), "interrupt") {
+	codeIs(t, err, engine.CodeRunCancelled)
+	if !engine.IsCancellation(err) || !strings.Contains(err.Error(), "interrupt") {
 		t.Fatalf("cancel: %v", err)
 	}
 	if len(h.recorded()) != 1 {
@@ -260,10 +264,10 @@ func TestRunCancelledMidStep(t *testing.T) {
 	}
 	evs := rec.all()
 	res := evs[len(evs)-2]
-	if res.Type != EventToolResult || res.Data.(ToolResultData).ErrorCode != CodeRunCancelled {
+	if res.Type != engine.EventToolResult || res.Data.(engine.ToolResultData).ErrorCode != engine.CodeRunCancelled {
 		t.Fatalf("the cancelled call has no closing result: %+v", res)
 	}
-	if last := evs[len(evs)-1]; last.Type != EventRunCancelled || last.Data.(RunCancelledData).ErrorCode != CodeRunCancelled {
+	if last := evs[len(evs)-1]; last.Type != engine.EventRunCancelled || last.Data.(engine.RunCancelledData).ErrorCode != engine.CodeRunCancelled {
 		t.Fatalf("terminal %+v", last)
 	}
 }
@@ -277,16 +281,16 @@ func TestRunCancelledWhileAskingAGate(t *testing.T) {
 			<-ctx.Done()
 			return false, ctx.Err()
 		}})
-	codeIs(t, err, CodeRunCancelled)
+	codeIs(t, err, engine.CodeRunCancelled)
 }
 
 func TestRunProgressIsRoutedAndNeverFollowsTheResult(t *testing.T) {
 	w := loadOne(t, "p", "id: p\nside_effect: read\nsteps: [{id: op, tool: mcp_s_op}]\n")
 	h := newFakeHost()
-	var late func(Progress)
-	h.add("s", "op", func(_ context.Context, _ json.RawMessage, o CallOptions) (*ToolResult, error) {
+	var late func(engine.Progress)
+	h.add("s", "op", func(_ context.Context, _ json.RawMessage, o engine.CallOptions) (*engine.ToolResult, error) {
 		for i := 1; i <= 3; i++ {
-			o.OnProgress(Progress{Progress: float64(i), Total: 3, Message: "step\x1b[2J"})
+			o.OnProgress(engine.Progress{Progress: float64(i), Total: 3, Message: "step\x1b[2J"})
 		}
 		late = o.OnProgress
 		return textResult("done"), nil
@@ -295,16 +299,16 @@ func TestRunProgressIsRoutedAndNeverFollowsTheResult(t *testing.T) {
 	if _, err := Run(context.Background(), w, nil, RunOptions{Host: h, Emitter: rec, RunID: "r"}); err != nil {
 		t.Fatal(err)
 	}
-	late(Progress{Progress: 99})
+	late(engine.Progress{Progress: 99})
 	var seen []string
 	for _, e := range rec.all() {
 		switch d := e.Data.(type) {
-		case ToolProgressData:
+		case engine.ToolProgressData:
 			if d.CallID != "r/op" || strings.Contains(d.Message, "\x1b") {
 				t.Fatalf("progress %+v", d)
 			}
 			seen = append(seen, fmt.Sprint(d.Progress.Progress))
-		case ToolResultData:
+		case engine.ToolResultData:
 			seen = append(seen, "result")
 		}
 	}
@@ -319,11 +323,11 @@ func TestRunPreflightRefusesAMissingToolBeforeAnyCall(t *testing.T) {
 	h.add("s", "ok", echoArgs)
 	rec := &recorder{}
 	_, err := Run(context.Background(), w, nil, RunOptions{Host: h, Emitter: rec})
-	codeIs(t, err, CodeToolUnknown)
+	codeIs(t, err, engine.CodeToolUnknown)
 	if len(h.recorded()) != 0 {
 		t.Fatal("a step ran before the preflight failed")
 	}
-	if types := rec.types(); fmt.Sprint(types) != fmt.Sprint([]string{EventRunStarted, EventRunFailed}) {
+	if types := rec.types(); fmt.Sprint(types) != fmt.Sprint([]string{engine.EventRunStarted, engine.EventRunFailed}) {
 		t.Fatalf("events %v", types)
 	}
 }
@@ -351,7 +355,7 @@ outputs:
 		t.Fatalf("calls %+v outputs %v", c, res.Outputs)
 	}
 	for _, e := range rec.all() {
-		if d, ok := e.Data.(ToolCallData); ok && (d.Tool != "mcp_s_add" || d.Server != "s" || d.Step != "a") {
+		if d, ok := e.Data.(engine.ToolCallData); ok && (d.Tool != "mcp_s_add" || d.Server != "s" || d.Step != "a") {
 			t.Fatalf("tool_call names %+v", d)
 		}
 	}
@@ -405,24 +409,24 @@ func TestRunRefusesBadInputsAndMissingHost(t *testing.T) {
 	w := loadOne(t, "close", closeStale)
 	rec := &recorder{}
 	_, err := Run(context.Background(), w, map[string]any{"days": "x"}, RunOptions{Host: ghHost(), Emitter: rec, Gate: approve})
-	codeIs(t, err, CodeInputsInvalid)
+	codeIs(t, err, engine.CodeInputsInvalid)
 	if len(rec.all()) != 0 {
 		t.Fatal("events emitted for a run that never started")
 	}
 	_, err = Run(context.Background(), w, map[string]any{"repo": "a/b"}, RunOptions{Gate: approve})
-	codeIs(t, err, CodeRunOptions)
+	codeIs(t, err, engine.CodeRunOptions)
 	_, err = Run(context.Background(), nil, nil, RunOptions{})
-	codeIs(t, err, CodeRunOptions)
+	codeIs(t, err, engine.CodeRunOptions)
 }
 
 func TestRunMissingStructuredValueIsE608(t *testing.T) {
 	w := loadOne(t, "v", "id: v\nside_effect: read\nsteps:\n  - {id: a, tool: mcp_s_text}\n  - {id: b, tool: mcp_s_text, args: {x: \"{{steps.a.structured.k}}\"}}\n")
 	h := newFakeHost()
-	h.add("s", "text", func(context.Context, json.RawMessage, CallOptions) (*ToolResult, error) {
+	h.add("s", "text", func(context.Context, json.RawMessage, engine.CallOptions) (*engine.ToolResult, error) {
 		return textResult("plain"), nil
 	})
 	_, err := Run(context.Background(), w, nil, RunOptions{Host: h})
-	codeIs(t, err, CodeTemplateValue)
+	codeIs(t, err, engine.CodeTemplateValue)
 	if len(h.recorded()) != 1 {
 		t.Fatal("step b called without its argument")
 	}

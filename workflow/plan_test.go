@@ -1,4 +1,4 @@
-package engine
+package workflow
 
 import (
 	"crypto/sha256"
@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/relavium/relavium/engine"
 )
 
 func planOf(t *testing.T, w *Workflow, inputs map[string]any, servers []PlanServer) *WorkflowPlan {
@@ -75,11 +77,11 @@ func TestPlanIDMovesWhenAnythingMoves(t *testing.T) {
 			t.Errorf("%s moved but the plan id did not", name)
 		}
 		err := v.Check(base.PlanID)
-		codeIs(t, err, CodePlanChanged)
+		codeIs(t, err, engine.CodePlanChanged)
 		if ExitOf(err) != 2 {
 			t.Fatalf("E450 exit %d", ExitOf(err))
 		}
-		var e *Error
+		var e *engine.Error
 		_ = errorsAs(err, &e)
 		if e.Extra["plan_id"] != v.PlanID || e.Extra["expected_plan_id"] != base.PlanID {
 			t.Fatalf("E450 data %+v", e.Extra)
@@ -87,8 +89,8 @@ func TestPlanIDMovesWhenAnythingMoves(t *testing.T) {
 	}
 }
 
-func errorsAs(err error, e **Error) bool {
-	x, ok := err.(*Error)
+func errorsAs(err error, e **engine.Error) bool {
+	x, ok := err.(*engine.Error)
 	*e = x
 	return ok
 }
@@ -159,7 +161,7 @@ func TestCanonicalPlan(t *testing.T) {
 	}
 
 	_, err = Plan(w, map[string]any{"n": int64(1<<53 + 1)}, nil)
-	codeIs(t, err, CodeRunOptions)
+	codeIs(t, err, engine.CodeRunOptions)
 	if !strings.Contains(err.Error(), "$.inputs.n: the integer 9007199254740993 is written 9007199254740992 by JavaScript") {
 		t.Fatalf("refusal does not say where and why: %v", err)
 	}

@@ -1,9 +1,11 @@
-package engine
+package workflow
 
 import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/relavium/relavium/engine"
 )
 
 func (p *wfParser) steps(w *Workflow, k ykey) {
@@ -27,7 +29,7 @@ func (p *wfParser) steps(w *Workflow, k ykey) {
 		}
 	}
 	env := &refEnv{w: w, stepIndex: all}
-	seen := map[string]Pos{}
+	seen := map[string]engine.Pos{}
 	for i, item := range k.val.items {
 		field := index("steps", i)
 		env.cur = i
@@ -87,10 +89,10 @@ func (p *wfParser) toolStep(st *Step, m map[string]ykey, tk ykey, field string, 
 		} else if v, ok := p.templateTree(ak.val, join(field, "args"), env).(map[string]any); ok {
 			st.Args = v
 		}
-		if st.Tool == BuiltinMCPCall {
+		if st.Tool == engine.BuiltinMCPCall {
 			p.mcpCallArgs(ak, join(field, "args"))
 		}
-	} else if st.Tool == BuiltinMCPCall {
+	} else if st.Tool == engine.BuiltinMCPCall {
 		p.add(tk.pos, join(field, "args"), "mcp_call needs args: {server: NAME, tool: TOOL, arguments: {…}}")
 	}
 	if ck, ok := m["continue_on_error"]; ok {
@@ -195,7 +197,7 @@ type refEnv struct {
 	stepIndex map[string]int // every step id → its index
 }
 
-func (p *wfParser) checkRefs(t *Template, pos Pos, field string, env *refEnv) {
+func (p *wfParser) checkRefs(t *Template, pos engine.Pos, field string, env *refEnv) {
 	for _, r := range t.Refs() {
 		if msg := env.check(r); msg != "" {
 			p.add(pos, field, "{{%s}}: %s", r.Source, msg)

@@ -1,4 +1,4 @@
-package engine
+package workflow
 
 import (
 	"errors"
@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+
+	"github.com/relavium/relavium/engine"
 )
 
 // maxWorkflowBytes bounds a workflow file; a larger one is refused unread.
@@ -31,17 +33,17 @@ func LoadWorkflows(projectDir string) ([]*Workflow, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, &ProblemsError{ErrCode: CodeWorkflowInvalid, Summary: "cannot read the workflow directory",
-			Problems: []Problem{{Pos: Pos{File: dir}, Message: err.Error()}}}
+		return nil, &engine.ProblemsError{ErrCode: engine.CodeWorkflowInvalid, Summary: "cannot read the workflow directory",
+			Problems: []engine.Problem{{Pos: engine.Pos{File: dir}, Message: err.Error()}}}
 	}
 	var out []*Workflow
-	var problems []Problem
+	var problems []engine.Problem
 	for _, e := range entries {
 		name := e.Name()
 		path := filepath.Join(dir, name)
 		switch ext := filepath.Ext(name); {
 		case ext == ".yml":
-			problems = append(problems, Problem{Pos: Pos{File: path, Line: 1, Col: 1}, Field: "file",
+			problems = append(problems, engine.Problem{Pos: engine.Pos{File: path, Line: 1, Col: 1}, Field: "file",
 				Message: "workflow files end in .yaml: rename to " + strings.TrimSuffix(name, ext) + ".yaml"})
 			continue
 		case ext != ".yaml" || strings.HasPrefix(name, "."):
@@ -56,7 +58,7 @@ func LoadWorkflows(projectDir string) ([]*Workflow, error) {
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	if len(problems) > 0 {
 		sortProblems(problems)
-		return out, &ProblemsError{ErrCode: CodeWorkflowInvalid, Summary: "invalid workflow files", Problems: problems}
+		return out, &engine.ProblemsError{ErrCode: engine.CodeWorkflowInvalid, Summary: "invalid workflow files", Problems: problems}
 	}
 	return out, nil
 }
@@ -66,17 +68,17 @@ func LoadWorkflows(projectDir string) ([]*Workflow, error) {
 // a rule E600 with every problem; all exit 2.
 func LoadWorkflow(projectDir, id string) (*Workflow, error) {
 	if !workflowIDPattern.MatchString(id) {
-		return nil, &Error{ErrCode: CodeWorkflowID, Exit: exitUsage,
+		return nil, &engine.Error{ErrCode: engine.CodeWorkflowID, Exit: exitUsage,
 			Msg: fmt.Sprintf("%q is not a workflow id: ids are 1-64 of a-z, 0-9, _ and - (the file name without .yaml)", id)}
 	}
 	path := filepath.Join(WorkflowDir(projectDir), id+".yaml")
 	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
-		return nil, &Error{ErrCode: CodeWorkflowNotFound, Exit: exitUsage,
+		return nil, &engine.Error{ErrCode: engine.CodeWorkflowNotFound, Exit: exitUsage,
 			Msg: fmt.Sprintf("no workflow %q: %s does not exist%s", id, path, available(projectDir))}
 	}
 	w, ps := loadWorkflowFile(path, id)
 	if len(ps) > 0 {
-		return nil, &ProblemsError{ErrCode: CodeWorkflowInvalid, Summary: "invalid workflow " + id, Problems: ps}
+		return nil, &engine.ProblemsError{ErrCode: engine.CodeWorkflowInvalid, Summary: "invalid workflow " + id, Problems: ps}
 	}
 	return w, nil
 }
@@ -100,11 +102,11 @@ func available(projectDir string) string {
 
 // loadWorkflowFile reads, parses and validates one file. It returns the
 // workflow only when there is no problem.
-func loadWorkflowFile(path, wantID string) (*Workflow, []Problem) {
-	filePos := Pos{File: path, Line: 1, Col: 1}
+func loadWorkflowFile(path, wantID string) (*Workflow, []engine.Problem) {
+	filePos := engine.Pos{File: path, Line: 1, Col: 1}
 	src, err := readBounded(path)
 	if err != nil {
-		return nil, []Problem{{Pos: filePos, Field: "file", Message: err.Error()}}
+		return nil, []engine.Problem{{Pos: filePos, Field: "file", Message: err.Error()}}
 	}
 	root, ps := parseYAML(path, src)
 	if len(ps) > 0 {
@@ -121,7 +123,7 @@ func loadWorkflowFile(path, wantID string) (*Workflow, []Problem) {
 		return nil, p.problems
 	}
 	if err := w.compileSchemas(); err != nil {
-		return nil, []Problem{{Pos: filePos, Field: "inputs", Message: "cannot build the input schema: " + err.Error()}}
+		return nil, []engine.Problem{{Pos: filePos, Field: "inputs", Message: "cannot build the input schema: " + err.Error()}}
 	}
 	return w, nil
 }

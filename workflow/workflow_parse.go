@@ -1,4 +1,4 @@
-package engine
+package workflow
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/relavium/relavium/engine"
 )
 
 var (
@@ -39,14 +41,14 @@ var (
 type wfParser struct {
 	file     string
 	wantID   string
-	problems []Problem
+	problems []engine.Problem
 }
 
-func (p *wfParser) add(pos Pos, field, format string, a ...any) {
+func (p *wfParser) add(pos engine.Pos, field, format string, a ...any) {
 	if pos.File == "" {
 		pos.File = p.file
 	}
-	p.problems = append(p.problems, Problem{Pos: pos, Field: field, Message: fmt.Sprintf(format, a...)})
+	p.problems = append(p.problems, engine.Problem{Pos: pos, Field: field, Message: fmt.Sprintf(format, a...)})
 }
 
 // fields checks that n is a mapping with only allowed keys and returns its
@@ -95,7 +97,7 @@ func (p *wfParser) boolean(k ykey, field string) (bool, bool) {
 }
 
 // posOr is the node's position, or the key's when the node has none (null).
-func (n *ynode) posOr(p Pos) Pos {
+func (n *ynode) posOr(p engine.Pos) engine.Pos {
 	if n.pos.Line == 0 {
 		return p
 	}
@@ -108,7 +110,7 @@ func (p *wfParser) parse(root *ynode) *Workflow {
 	if !ok {
 		return w
 	}
-	filePos := Pos{File: p.file, Line: 1, Col: 1}
+	filePos := engine.Pos{File: p.file, Line: 1, Col: 1}
 	if k, ok := top["id"]; ok {
 		if s, ok := p.str(k, "id"); ok {
 			w.ID = s
@@ -182,7 +184,7 @@ func (p *wfParser) servers(w *Workflow, k ykey) {
 		p.add(k.val.pos, "mcp_servers", "must be a list of {ref: NAME}, not %s", k.val.describe())
 		return
 	}
-	seen := map[string]Pos{}
+	seen := map[string]engine.Pos{}
 	for i, item := range k.val.items {
 		field := index("mcp_servers", i)
 		if item.kind == yMap {
@@ -275,7 +277,7 @@ func (p *wfParser) outputs(w *Workflow, k ykey) {
 	}
 }
 
-func sortProblems(ps []Problem) {
+func sortProblems(ps []engine.Problem) {
 	sort.SliceStable(ps, func(i, j int) bool {
 		a, b := ps[i], ps[j]
 		if a.File != b.File {

@@ -1,4 +1,4 @@
-package engine
+package workflow
 
 import (
 	"errors"
@@ -11,13 +11,15 @@ import (
 	"github.com/goccy/go-yaml/token"
 
 	"github.com/relavium/relavium/nesting"
+
+	"github.com/relavium/relavium/engine"
 )
 
 // ynode is a YAML value with the position of every node and every mapping
 // key, so each authored mistake can name file:line:column.
 type ynode struct {
 	kind   ykind
-	pos    Pos
+	pos    engine.Pos
 	scalar any // string, int64, uint64, float64, bool or nil (kind yScalar / yNull)
 	keys   []ykey
 	items  []*ynode
@@ -34,7 +36,7 @@ const (
 
 type ykey struct {
 	name string
-	pos  Pos
+	pos  engine.Pos
 	val  *ynode
 }
 
@@ -77,18 +79,18 @@ func (n *ynode) describe() string {
 // parseYAML parses one YAML document. Syntax errors and constructs with no
 // JSON form (anchors, aliases, tags, merge keys, non-finite numbers, several
 // documents) become problems.
-func parseYAML(file string, src []byte) (*ynode, []Problem) {
+func parseYAML(file string, src []byte) (*ynode, []engine.Problem) {
 	// Depth and size are measured before goccy builds its tree: that tree
 	// costs memory with the square of the depth, so the check on the
 	// converted tree below would come after the damage.
 	if _, over := nesting.YAML(src, nesting.Limits{MaxDepth: nesting.FileDepth, MaxNodes: nesting.FileNodes}); over != nil {
-		return nil, []Problem{{Pos: Pos{File: file, Line: over.Line, Col: over.Col}, Field: nesting.YAMLTopKey(src, over.Offset),
+		return nil, []engine.Problem{{Pos: engine.Pos{File: file, Line: over.Line, Col: over.Col}, Field: nesting.YAMLTopKey(src, over.Offset),
 			Message: fmt.Sprintf("%s (a workflow nests at most %d levels and holds at most %d values); the file was refused before it was parsed",
 				over.Describe(), maxYAMLDepth, nesting.FileNodes)}}
 	}
 	f, err := parser.ParseBytes(src, 0)
 	if err != nil {
-		return nil, []Problem{syntaxProblem(file, err)}
+		return nil, []engine.Problem{syntaxProblem(file, err)}
 	}
 	var docs []*ast.DocumentNode
 	for _, d := range f.Docs {
@@ -97,43 +99,43 @@ func parseYAML(file string, src []byte) (*ynode, []Problem) {
 		}
 	}
 	if len(docs) == 0 {
-		return nil, []Problem{{Pos: Pos{File: file, Line: 1, Col: 1}, Message: "the file is empty: a workflow needs id, side_effect and steps"}}
+		return nil, []engine.Problem{{Pos: engine.Pos{File: file, Line: 1, Col: 1}, Message: "the file is empty: a workflow needs id, side_effect and steps"}}
 	}
 	if len(docs) > 1 {
 		at := docs[1].Start
 		if at == nil {
 			at = docs[1].GetToken()
 		}
-		return nil, []Problem{{Pos: posOf(file, at), Message: "a workflow file holds exactly one YAML document"}}
+		return nil, []engine.Problem{{Pos: posOf(file, at), Message: "a workflow file holds exactly one YAML document"}}
 	}
 	c := &yconv{file: file}
 	n := c.conv(docs[0].Body, 0)
 	return n, c.problems
 }
 
-func syntaxProblem(file string, err error) Problem {
+func syntaxProblem(file string, err error) engine.Problem {
 	var ye yaml.Error
 	if errors.As(err, &ye) && ye.GetToken() != nil {
-		return Problem{Pos: posOf(file, ye.GetToken()), Message: "YAML: " + ye.GetMessage()}
+		return engine.Problem{Pos: posOf(file, ye.GetToken()), Message: "YAML: " + ye.GetMessage()}
 	}
-	return Problem{Pos: Pos{File: file, Line: 1, Col: 1}, Message: "YAML: " + err.Error()}
+	return engine.Problem{Pos: engine.Pos{File: file, Line: 1, Col: 1}, Message: "YAML: " + err.Error()}
 }
 
-func posOf(file string, tk *token.Token) Pos {
+func posOf(file string, tk *token.Token) engine.Pos {
 	if tk == nil || tk.Position == nil {
-		return Pos{File: file}
+		return engine.Pos{File: file}
 	}
-	return Pos{File: file, Line: tk.Position.Line, Col: tk.Position.Column}
+	return engine.Pos{File: file, Line: tk.Position.Line, Col: tk.Position.Column}
 }
 
 type yconv struct {
 	file     string
-	problems []Problem
+	problems []engine.Problem
 }
 
 func (c *yconv) fail(n ast.Node, format string, a ...any) *ynode {
 	p := posOf(c.file, n.GetToken())
-	c.problems = append(c.problems, Problem{Pos: p, Message: fmt.Sprintf(format, a...)})
+	c.problems = append(c.problems, engine.Problem{Pos: p, Message: fmt.Sprintf(format, a...)})
 	return &ynode{kind: yNull, pos: p}
 }
 

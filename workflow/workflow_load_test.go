@@ -1,4 +1,4 @@
-package engine
+package workflow
 
 import (
 	"encoding/json"
@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/relavium/relavium/engine"
 )
 
 // project writes files (relative to .relavium/workflows) into a temp project.
@@ -27,13 +29,13 @@ func project(t *testing.T, files map[string]string) string {
 	return dir
 }
 
-func problemsOf(t *testing.T, err error) []Problem {
+func problemsOf(t *testing.T, err error) []engine.Problem {
 	t.Helper()
-	var pe *ProblemsError
+	var pe *engine.ProblemsError
 	if !errors.As(err, &pe) {
 		t.Fatalf("want *ProblemsError, got %T %v", err, err)
 	}
-	if pe.Code() != CodeWorkflowInvalid || pe.ExitCode() != 2 {
+	if pe.Code() != engine.CodeWorkflowInvalid || pe.ExitCode() != 2 {
 		t.Fatalf("code %s exit %d", pe.Code(), pe.ExitCode())
 	}
 	return pe.Problems
@@ -141,7 +143,7 @@ func TestWorkflowRules(t *testing.T) {
 	}
 }
 
-func render(ps []Problem) string {
+func render(ps []engine.Problem) string {
 	var b strings.Builder
 	for _, p := range ps {
 		b.WriteString("  " + p.String() + "\n")
@@ -162,7 +164,7 @@ func TestWorkflowProblemsComeAllAtOnce(t *testing.T) {
 			t.Fatalf("problems not in file order:\n%s", render(ps))
 		}
 	}
-	var pe *ProblemsError
+	var pe *engine.ProblemsError
 	errors.As(err, &pe)
 	var human strings.Builder
 	if err := pe.WriteHuman(&human); err != nil {
@@ -205,13 +207,13 @@ func TestLoadWorkflowsListsGoodAndReportsBad(t *testing.T) {
 func TestLoadWorkflowNotFoundAndBadID(t *testing.T) {
 	dir := project(t, map[string]string{"hello.yaml": "id: hello\nside_effect: read\nsteps: [{id: s, gate: ok}]\n"})
 	_, err := LoadWorkflow(dir, "nope")
-	codeIs(t, err, CodeWorkflowNotFound)
+	codeIs(t, err, engine.CodeWorkflowNotFound)
 	if !strings.Contains(err.Error(), "workflows: hello") {
 		t.Fatalf("does not list what exists: %v", err)
 	}
 	for _, id := range []string{"../etc/passwd", "Hello", "", "a b"} {
 		_, err = LoadWorkflow(dir, id)
-		codeIs(t, err, CodeWorkflowID)
+		codeIs(t, err, engine.CodeWorkflowID)
 		if ExitOf(err) != 2 {
 			t.Fatalf("bad id exit %d", ExitOf(err))
 		}
@@ -298,7 +300,7 @@ func TestWorkflowFileThatIsAFIFOIsRefused(t *testing.T) {
 	go func() { _, err := LoadWorkflows(dir); done <- err }()
 	select {
 	case err := <-done:
-		var pe *ProblemsError
+		var pe *engine.ProblemsError
 		if !errors.As(err, &pe) || pe.ExitCode() != 2 {
 			t.Fatalf("err = %v", err)
 		}

@@ -1,0 +1,27 @@
+// Package workflow is relavium's workflow language: authored
+// .relavium/workflows/<id>.yaml files, their typed inputs, {{…}} templates,
+// the plan a machine client confirms, and deterministic runs over engine's
+// registry and event stream.
+//
+// Contract:
+//   - workflow is platform-pure like engine: never the MCP SDK, os/exec,
+//     net, net/http, host, invoke or tui (deps_test.go enforces it with
+//     `go list -deps`). Tool calls go through engine.Registry and
+//     engine.Trace, so the host's validation and bounds apply.
+//   - Workflows: LoadWorkflow(s) validate every authored rule and report
+//     every problem at once with file:line:column and field (E600, exit 2).
+//     Templates are {{…}} lookups only (inputs, earlier steps);
+//     {{secrets.*}} is refused. A file is measured by package nesting
+//     before goccy/go-yaml parses it (64 levels, 20 000 values), and an
+//     array or object --input before encoding/json decodes it (256 levels).
+//   - Run: inputs validated against InputSchema (E603), then exactly one
+//     terminal event per started run: run:completed, run:failed, or
+//     run:cancelled (ctx cancelled E609, gate refused E610).
+//   - Plan: the plan form and its plan_id (SHA-256 of the canonical plan
+//     JSON); Check refuses a moved plan with E450.
+//
+// Imports: the standard library, engine, engine/sanitize, nesting,
+// consent/canonjson, github.com/goccy/go-yaml and
+// github.com/google/jsonschema-go. The codes it raises are declared in
+// engine's errors.go.
+package workflow
