@@ -2,9 +2,7 @@ package tui
 
 import (
 	"context"
-	"flag"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -15,10 +13,9 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 
+	"github.com/relavium/relavium/internal/golden"
 	"github.com/relavium/relavium/themes"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden frames in testdata/tui")
 
 // harness drives a Model the way the program does — messages in, Cmds run
 // in goroutines, their messages fed back — without a terminal. Tick
@@ -162,30 +159,14 @@ func (h *harness) until(what string, cond func() bool) {
 
 func (h *harness) view() string { return h.m.View() }
 
-// golden compares the frame with testdata/tui/<name>.golden (-update
-// rewrites it) and checks the frame's shape: exactly h lines of exactly w
-// cells.
+// golden compares the frame with testdata/tui/<name>.golden (golden.Check:
+// RELAVIUM_UPDATE_GOLDEN=1 rewrites it) and checks the frame's shape:
+// exactly h lines of exactly w cells.
 func (h *harness) golden(name string) {
 	h.t.Helper()
 	frame := h.view()
 	checkFrame(h.t, frame, h.m.width, h.m.height)
-	path := filepath.Join("..", "testdata", "tui", name+".golden")
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			h.t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(frame), 0o644); err != nil {
-			h.t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		h.t.Fatalf("golden %s: %v (run go test ./tui -update)", name, err)
-	}
-	if string(want) != frame {
-		h.t.Errorf("frame %s differs from its golden (go test ./tui -run %s -update to accept):\n--- want\n%s\n--- got\n%s", name, h.t.Name(), want, frame)
-	}
+	golden.Check(h.t, filepath.Join("..", "testdata", "tui", name+".golden"), []byte(frame))
 }
 
 // checkFrame asserts a frame is exactly h lines of exactly w cells.
