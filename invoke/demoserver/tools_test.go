@@ -6,14 +6,15 @@ import (
 	"encoding/json"
 	"image/png"
 	"maps"
-	"os"
 	"path/filepath"
-	"sort"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/relavium/relavium/internal/golden"
 )
 
 // answeringClient answers every elicitation with accept(content) and every
@@ -237,46 +238,52 @@ func TestEveryToolSetsAnnotationsExplicitly(t *testing.T) {
 	}
 }
 
-// The annotations of every tool, as a golden file: a change of what a tool
-// claims to do to the world is a reviewed change.
-// RELAVIUM_UPDATE_GOLDEN=1 rewrites testdata/demo/tools.golden.
-func TestToolAnnotationsGolden(t *testing.T) {
-	_, cs := connect(t, legacy, nil)
-	res, err := cs.ListTools(context.Background(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var lines []string
-	for _, tool := range res.Tools {
-		a := tool.Annotations
-		kind := "writes"
-		switch {
-		case a.ReadOnlyHint:
-			kind = "read-only"
-		case *a.DestructiveHint:
-			kind = "destructive"
-		}
-		extra := ""
-		if tool.OutputSchema != nil {
-			extra = " output-schema"
-		}
-		lines = append(lines, tool.Name+" "+kind+map[bool]string{true: " idempotent", false: ""}[a.IdempotentHint]+
-			map[bool]string{true: " open-world", false: " closed-world"}[*a.OpenWorldHint]+extra)
-	}
-	sort.Strings(lines)
-	got := strings.Join(lines, "\n") + "\n"
-	golden := filepath.Join("..", "..", "testdata", "demo", "tools.golden")
-	if os.Getenv("RELAVIUM_UPDATE_GOLDEN") == "1" {
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+// Every tool's full definition (name, title, description, input and output
+// schema, annotations) as a client lists it is a snapshot,
+// testdata/demo/tools/<name>.snap: a change of what a tool declares —
+// what it accepts, returns or claims to do to the world — is a reviewed
+// change. golden.Check compares each (RELAVIUM_UPDATE_GOLDEN=1 rewrites
+// them); a snapshot of a tool that is gone fails too. Both protocol
+// versions list the same definitions.
+func TestToolDefinitionsSnapshot(t *testing.T) {
+	list := func(proto string) []*mcp.Tool {
+		_, cs := connect(t, proto, nil)
+		res, err := cs.ListTools(context.Background(), nil)
+		if err != nil {
 			t.Fatal(err)
 		}
+		return res.Tools
 	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (RELAVIUM_UPDATE_GOLDEN=1 writes it)", err)
+	tools := list(legacy)
+	if len(tools) < 20 {
+		t.Fatalf("only %d tools listed", len(tools))
 	}
-	if got != string(want) {
-		t.Fatalf("tool annotations changed; got:\n%s\nwant:\n%s", got, want)
+	dir := filepath.Join("..", "..", "testdata", "demo", "tools")
+	safe := regexp.MustCompile(`^[a-z0-9_]{1,64}$`)
+	var names []string
+	defs := map[string][]byte{}
+	for _, tool := range tools {
+		if !safe.MatchString(tool.Name) {
+			t.Fatalf("tool name %q cannot name a snapshot file", tool.Name)
+		}
+		b, err := json.MarshalIndent(tool, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		b = append(b, '\n')
+		names = append(names, tool.Name)
+		defs[tool.Name] = b
+		golden.Check(t, filepath.Join(dir, tool.Name+".snap"), b)
+	}
+	golden.CheckDir(t, dir, ".snap", names)
+	for _, tool := range list(latest) {
+		b, err := json.MarshalIndent(tool, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := defs[tool.Name]; string(append(b, '\n')) != string(want) {
+			t.Errorf("%s is listed differently on %s:\n%s\nthan on %s:\n%s", tool.Name, latest, b, legacy, want)
+		}
 	}
 }
 
