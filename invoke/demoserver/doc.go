@@ -14,6 +14,11 @@
 //     `conformance server --url <demo url>` passes every active scenario.
 //   - Every tool states its annotations explicitly (readOnlyHint,
 //     destructiveHint, idempotentHint, openWorldHint).
+//   - Every tool is one constructor returning its full definition together
+//     with its handler (tool.go); the server registers the lists in
+//     tools_conformance.go, tools_demo.go and tools_refused.go. Each tool's
+//     definition as a client lists it is snapshotted in
+//     testdata/demo/tools/<name>.snap (RELAVIUM_UPDATE_GOLDEN=1 rewrites).
 //   - Elicitation and sampling are asked through InputRequests (multi
 //     round-trip), which the SDK bridges to elicitation/create and
 //     sampling/createMessage for clients on protocol <= 2025-11-25.

@@ -68,9 +68,7 @@ func New(opts Options) *Server {
 			SubscribeHandler:   func(context.Context, *mcp.SubscribeRequest) error { return nil },
 			UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
 		})
-	s.addConformanceTools()
-	s.addDemoTools()
-	s.addRefusedTools()
+	s.addTools()
 	s.addPrompts()
 	s.addResources()
 	// Added last, so it is the outermost middleware: the contexts of the

@@ -12,37 +12,53 @@ import (
 // noArgs is the input of a tool that takes no arguments.
 type noArgs struct{}
 
-// The conformance suite's fixture tools (peers.md §2b; the scenarios of
-// @modelcontextprotocol/conformance 0.1.16). Texts follow the suite's
+// conformanceTools are the conformance suite's fixture tools (the scenarios
+// of @modelcontextprotocol/conformance 0.1.16). Texts follow the suite's
 // scenario descriptions.
-func (s *Server) addConformanceTools() {
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "test_simple_text", Description: "Returns one text block (conformance fixture).",
+func conformanceTools() []newTool {
+	return []newTool{
+		simpleTextTool, imageContentTool, audioContentTool, embeddedResourceTool, multipleContentTypesTool,
+		toolWithLoggingTool, toolWithProgressTool, errorHandlingTool, samplingTool, elicitationTool,
+		elicitationDefaultsTool, elicitationEnumsTool, jsonSchema202012Tool, reconnectionTool,
+	}
+}
+
+func simpleTextTool(*Server) tool {
+	return typed(&mcp.Tool{Name: "test_simple_text", Description: "Returns one text block (conformance fixture).",
 		Annotations: annotate("Simple text", readOnly, true)},
 		func(context.Context, *mcp.CallToolRequest, noArgs) (*mcp.CallToolResult, any, error) {
 			return text("This is a simple text response for testing."), nil, nil
 		})
+}
 
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "test_image_content", Description: "Returns an image/png block (conformance fixture).",
+func imageContentTool(*Server) tool {
+	return typed(&mcp.Tool{Name: "test_image_content", Description: "Returns an image/png block (conformance fixture).",
 		Annotations: annotate("Image content", readOnly, true)},
 		func(context.Context, *mcp.CallToolRequest, noArgs) (*mcp.CallToolResult, any, error) {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.ImageContent{Data: pngData(), MIMEType: "image/png"}}}, nil, nil
 		})
+}
 
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "test_audio_content", Description: "Returns an audio/wav block (conformance fixture).",
+func audioContentTool(*Server) tool {
+	return typed(&mcp.Tool{Name: "test_audio_content", Description: "Returns an audio/wav block (conformance fixture).",
 		Annotations: annotate("Audio content", readOnly, true)},
 		func(context.Context, *mcp.CallToolRequest, noArgs) (*mcp.CallToolResult, any, error) {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.AudioContent{Data: wavData(), MIMEType: "audio/wav"}}}, nil, nil
 		})
+}
 
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "test_embedded_resource", Description: "Returns an embedded text resource (conformance fixture).",
+func embeddedResourceTool(*Server) tool {
+	return typed(&mcp.Tool{Name: "test_embedded_resource", Description: "Returns an embedded text resource (conformance fixture).",
 		Annotations: annotate("Embedded resource", readOnly, true)},
 		func(context.Context, *mcp.CallToolRequest, noArgs) (*mcp.CallToolResult, any, error) {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{
 				URI: "test://embedded-resource", MIMEType: "text/plain", Text: "This is an embedded resource content.",
 			}}}}, nil, nil
 		})
+}
 
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "test_multiple_content_types", Description: "Returns text, image and an embedded resource (conformance fixture).",
+func multipleContentTypesTool(*Server) tool {
+	return typed(&mcp.Tool{Name: "test_multiple_content_types", Description: "Returns text, image and an embedded resource (conformance fixture).",
 		Annotations: annotate("Mixed content", readOnly, true)},
 		func(context.Context, *mcp.CallToolRequest, noArgs) (*mcp.CallToolResult, any, error) {
 			return &mcp.CallToolResult{Content: []mcp.Content{
@@ -53,8 +69,10 @@ func (s *Server) addConformanceTools() {
 				}},
 			}}, nil, nil
 		})
+}
 
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "test_tool_with_logging", Description: "Sends three info log messages 50 ms apart (conformance fixture).",
+func toolWithLoggingTool(s *Server) tool {
+	return typed(&mcp.Tool{Name: "test_tool_with_logging", Description: "Sends three info log messages 50 ms apart (conformance fixture).",
 		Annotations: annotate("Logging", readOnly, true)},
 		func(ctx context.Context, req *mcp.CallToolRequest, _ noArgs) (*mcp.CallToolResult, any, error) {
 			msgs := []string{"Tool execution started", "Tool processing data", "Tool execution completed"}
@@ -68,8 +86,10 @@ func (s *Server) addConformanceTools() {
 			}
 			return text("Tool with logging executed successfully"), nil, nil
 		})
+}
 
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "test_tool_with_progress", Description: "Reports progress 0, 50 and 100 of 100, 50 ms apart (conformance fixture).",
+func toolWithProgressTool(s *Server) tool {
+	return typed(&mcp.Tool{Name: "test_tool_with_progress", Description: "Reports progress 0, 50 and 100 of 100, 50 ms apart (conformance fixture).",
 		Annotations: annotate("Progress", readOnly, true)},
 		func(ctx context.Context, req *mcp.CallToolRequest, _ noArgs) (*mcp.CallToolResult, any, error) {
 			tok := req.Params.GetProgressToken()
@@ -86,17 +106,21 @@ func (s *Server) addConformanceTools() {
 			}
 			return text(fmt.Sprintf("Progress reported for token %v", tok)), nil, nil
 		})
+}
 
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "test_error_handling", Description: "Always returns an isError result (conformance fixture).",
+func errorHandlingTool(*Server) tool {
+	return typed(&mcp.Tool{Name: "test_error_handling", Description: "Always returns an isError result (conformance fixture).",
 		Annotations: annotate("Error result", readOnly, true)},
 		func(context.Context, *mcp.CallToolRequest, noArgs) (*mcp.CallToolResult, any, error) {
 			return errorResult("This tool intentionally returns an error for testing"), nil, nil
 		})
+}
 
+func samplingTool(*Server) tool {
 	type samplingIn struct {
 		Prompt string `json:"prompt" jsonschema:"the prompt to send to the client's model"`
 	}
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "test_sampling", Description: "Asks the client's model to complete a prompt (sampling/createMessage, maxTokens 100; conformance fixture).",
+	return typed(&mcp.Tool{Name: "test_sampling", Description: "Asks the client's model to complete a prompt (sampling/createMessage, maxTokens 100; conformance fixture).",
 		Annotations: annotate("Sampling", readOnly, false)},
 		func(_ context.Context, req *mcp.CallToolRequest, in samplingIn) (*mcp.CallToolResult, any, error) {
 			if answer, ok := sampled(req, "completion"); ok {
@@ -110,11 +134,13 @@ func (s *Server) addConformanceTools() {
 				MaxTokens: 100,
 			}), nil, nil
 		})
+}
 
+func elicitationTool(*Server) tool {
 	type elicitIn struct {
 		Message string `json:"message" jsonschema:"the message to show the user"`
 	}
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "test_elicitation", Description: "Asks the user for a username and an email (elicitation/create; conformance fixture).",
+	return typed(&mcp.Tool{Name: "test_elicitation", Description: "Asks the user for a username and an email (elicitation/create; conformance fixture).",
 		Annotations: annotate("Elicitation", readOnly, false)},
 		func(_ context.Context, req *mcp.CallToolRequest, in elicitIn) (*mcp.CallToolResult, any, error) {
 			if r, ok := elicited(req, "user"); ok {
@@ -132,8 +158,10 @@ func (s *Server) addConformanceTools() {
 				"required": ["username", "email"]
 			}`)}), nil, nil
 		})
+}
 
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "test_elicitation_sep1034_defaults", Description: "Elicits one field of every primitive type, each with a default (SEP-1034; conformance fixture).",
+func elicitationDefaultsTool(*Server) tool {
+	return typed(&mcp.Tool{Name: "test_elicitation_sep1034_defaults", Description: "Elicits one field of every primitive type, each with a default (SEP-1034; conformance fixture).",
 		Annotations: annotate("Elicitation defaults", readOnly, false)},
 		func(_ context.Context, req *mcp.CallToolRequest, _ noArgs) (*mcp.CallToolResult, any, error) {
 			if r, ok := elicited(req, "defaults"); ok {
@@ -153,8 +181,10 @@ func (s *Server) addConformanceTools() {
 				}
 			}`)}), nil, nil
 		})
+}
 
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "test_elicitation_sep1330_enums", Description: "Elicits the five enum schema variants (SEP-1330; conformance fixture).",
+func elicitationEnumsTool(*Server) tool {
+	return typed(&mcp.Tool{Name: "test_elicitation_sep1330_enums", Description: "Elicits the five enum schema variants (SEP-1330; conformance fixture).",
 		Annotations: annotate("Elicitation enums", readOnly, false)},
 		func(_ context.Context, req *mcp.CallToolRequest, _ noArgs) (*mcp.CallToolResult, any, error) {
 			if r, ok := elicited(req, "enums"); ok {
@@ -182,8 +212,10 @@ func (s *Server) addConformanceTools() {
 				}
 			}`)}), nil, nil
 		})
+}
 
-	s.mcp.AddTool(&mcp.Tool{Name: "json_schema_2020_12_tool", Description: "Declares an input schema using JSON Schema 2020-12 keywords (SEP-1613; conformance fixture).",
+func jsonSchema202012Tool(*Server) tool {
+	return raw(&mcp.Tool{Name: "json_schema_2020_12_tool", Description: "Declares an input schema using JSON Schema 2020-12 keywords (SEP-1613; conformance fixture).",
 		Annotations: annotate("JSON Schema 2020-12", readOnly, true),
 		InputSchema: json.RawMessage(`{
 			"$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -195,8 +227,10 @@ func (s *Server) addConformanceTools() {
 		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return text("JSON Schema 2020-12 tool called with: " + string(req.Params.Arguments)), nil
 		})
+}
 
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "test_reconnection", Description: "Closes its SSE stream mid-call and answers after the client reconnects (SEP-1699; conformance fixture).",
+func reconnectionTool(s *Server) tool {
+	return typed(&mcp.Tool{Name: "test_reconnection", Description: "Closes its SSE stream mid-call and answers after the client reconnects (SEP-1699; conformance fixture).",
 		Annotations: annotate("Reconnection", readOnly, true)},
 		func(ctx context.Context, req *mcp.CallToolRequest, _ noArgs) (*mcp.CallToolResult, any, error) {
 			// Close the stream only for a client that can resume it (a
