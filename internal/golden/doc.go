@@ -14,9 +14,9 @@
 //     across `go test ./...`, where a flag would break every package that
 //     does not define it.
 //   - CheckDir(t, dir, suffix, names) keeps a directory of per-item
-//     snapshots honest: a file ending in suffix whose name is not in names
-//     (an item that no longer exists) is reported, and removed when the
-//     switch is on.
+//     snapshots honest: it must hold exactly <name><suffix> files for
+//     names. The snapshot of an item that no longer exists is reported,
+//     and removed when the switch is on; any other file is reported.
 //   - It is for tests only; no production package imports it.
 //
 // Allowed imports: the standard library only (testing among it);

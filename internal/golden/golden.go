@@ -41,14 +41,15 @@ func Check(t testing.TB, path string, got []byte) {
 		path, UpdateEnv, t.Name(), firstDiff(string(want), string(got)), want, got)
 }
 
-// CheckDir reports every file in dir ending in suffix whose name (less the
-// suffix) is not in names: the snapshot of an item that is gone. With the
-// update switch on it removes them.
+// CheckDir holds dir to exactly the snapshots of names: every file in it
+// must be <name><suffix> for one of names. A snapshot of an item that is
+// gone is reported, and removed when the update switch is on; any other
+// file is always reported (the switch removes only snapshots).
 func CheckDir(t testing.TB, dir, suffix string, names []string) {
 	t.Helper()
 	keep := make(map[string]bool, len(names))
 	for _, n := range names {
-		keep[n] = true
+		keep[n+suffix] = true
 	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -58,23 +59,27 @@ func CheckDir(t testing.TB, dir, suffix string, names []string) {
 		t.Errorf("golden %s: %v", dir, err)
 		return
 	}
-	var stale []string
+	var stale, stray []string
 	for _, e := range entries {
-		name, ok := strings.CutSuffix(e.Name(), suffix)
-		if !ok || e.IsDir() || keep[name] {
-			continue
-		}
-		if Update() {
+		switch {
+		case keep[e.Name()]:
+		case e.IsDir() || !strings.HasSuffix(e.Name(), suffix):
+			stray = append(stray, e.Name())
+		case Update():
 			if err := os.Remove(filepath.Join(dir, e.Name())); err != nil {
 				t.Fatalf("golden: %v", err)
 			}
-			continue
+		default:
+			stale = append(stale, e.Name())
 		}
-		stale = append(stale, e.Name())
 	}
 	if len(stale) > 0 {
 		sort.Strings(stale)
 		t.Errorf("%s holds snapshots of items that no longer exist: %s (%s=1 removes them)", dir, strings.Join(stale, ", "), UpdateEnv)
+	}
+	if len(stray) > 0 {
+		sort.Strings(stray)
+		t.Errorf("%s holds files that are not %s snapshots: %s", dir, suffix, strings.Join(stray, ", "))
 	}
 }
 
