@@ -1,58 +1,35 @@
 package invoke
 
 import (
-	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/relavium/relavium/internal/golden"
 )
 
 const schemaDir = "../testdata/invoke/schemas"
 
 // TestParamsSchemaSnapshots compares every exposed command's params schema
-// with testdata/invoke/schemas/<tool>.json. RELAVIUM_UPDATE_SNAPSHOTS=1
-// rewrites them; a missing snapshot fails.
+// with testdata/invoke/schemas/<tool>.json (golden.Check:
+// RELAVIUM_UPDATE_GOLDEN=1 rewrites them); a missing snapshot fails, and so
+// does the snapshot of a tool no command exposes any more.
 func TestParamsSchemaSnapshots(t *testing.T) {
-	update := os.Getenv("RELAVIUM_UPDATE_SNAPSHOTS") == "1"
 	tab := Commands()
-	seen := map[string]bool{}
+	var names []string
 	for _, cmd := range Exposed(tab) {
 		name := CommandToolName(cmd)
 		got, err := json.MarshalIndent(ParamsSchema(tab, cmd), "", "  ")
 		if err != nil {
 			t.Fatal(err)
 		}
-		got = append(got, '\n')
-		path := filepath.Join(schemaDir, name+".json")
-		seen[name+".json"] = true
-		if update {
-			if err := os.MkdirAll(schemaDir, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(path, got, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Errorf("%s: no snapshot (%v); run with RELAVIUM_UPDATE_SNAPSHOTS=1 and review it", name, err)
-			continue
-		}
-		if !bytes.Equal(got, want) {
-			t.Errorf("%s: params schema changed; rerun with RELAVIUM_UPDATE_SNAPSHOTS=1 if intended\n got %s\nwant %s", name, got, want)
-		}
+		names = append(names, name)
+		golden.Check(t, filepath.Join(schemaDir, name+".json"), append(got, '\n'))
 	}
-	entries, _ := os.ReadDir(schemaDir)
-	for _, e := range entries {
-		if !seen[e.Name()] {
-			t.Errorf("stale snapshot %s: no exposed command has that tool name", e.Name())
-		}
-	}
+	golden.CheckDir(t, schemaDir, ".json", names)
 }
 
 func TestParamsSchemaValidates(t *testing.T) {
