@@ -87,9 +87,11 @@ func TestConsentAnswersGoThroughPackageConsent(t *testing.T) {
 		t.Fatalf("%d dialogs open, want one at a time", n)
 	}
 	h.key("a") // approve & remember: a grant in the store
-	h.until("b's dialog", func() bool {
+	// b's dialog can open before a's answer is back; wait for both, so the
+	// status line ends on b's denial, not on a late "a: approved".
+	h.until("b's dialog and a's answer", func() bool {
 		d, ok := h.m.topDialog().(*consentDialog)
-		return ok && d.dec.Server.Name == "b"
+		return ok && d.dec.Server.Name == "b" && h.m.server("a").decision == nil
 	})
 	h.key("esc") // Esc denies
 	h.until("a ready, b denied", func() bool {
