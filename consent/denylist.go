@@ -5,8 +5,8 @@ import (
 	"strings"
 )
 
-// envRule is one row of the shared environment denylist (notes/security.md
-// §3). A name matches case-insensitively: exactly, or by prefix when Prefix
+// envRule is one row of the shared environment denylist (docs/security.md;
+// each row's why is beside it below). A name matches case-insensitively: exactly, or by prefix when Prefix
 // is set, unless it is one of Except.
 type envRule struct {
 	Pattern string // upper case; for a prefix rule the prefix itself
@@ -124,7 +124,7 @@ func (e *EnvError) Message() string {
 
 // CheckEnv refuses a declared environment entry that would redirect an
 // interpreter, the dynamic loader, a package manager or a tool's
-// configuration (notes/security.md §3): the name is matched case-insensitively
+// configuration: the name is matched case-insensitively
 // against the shared denylist, including prefix families with their
 // exceptions (PYTHONUNBUFFERED, UV_THREADPOOL_SIZE …); PATH is refused; any
 // value beginning "()" (an exported shell function, "() {") is refused

@@ -1,11 +1,11 @@
-// Package consent implements spec/mcp-integration.md "Consent before a local
+// Package consent implements docs/mcp-integration.md "Consent before a local
 // stdio spawn": no stdio MCP server is spawned unless the person consented to
 // that exact program on this machine. It depends on the standard library and
 // golang.org/x/sys only.
 //
 // Contract, in the order a host uses it:
 //
-//   - CheckEnv: the shared environment denylist (notes/security.md §3). The
+//   - CheckEnv: the shared environment denylist (denylist.go). The
 //     config loader refuses a declared entry with it; Resolve applies it again.
 //   - Resolve: a Declaration becomes a Resolved — absolute command (ambient
 //     PATH walk or relative-to-cwd; a regular file with an execute bit), env
@@ -23,7 +23,7 @@
 //     under flock, 0600 in 0700, symlinks refused, env names only; an append
 //     the file system cuts short is cut back, never left torn. Fold fails
 //     closed on any unparseable line with a *FoldError (line, reason).
-//     Grant lines carry one additive field beyond the spec's shape, envKinds
+//     Grant lines carry one additive field beyond the documented shape, envKinds
 //     (name → kind, never a value), so a diff can show a changed kind.
 //     The file primitives are lineFile (linefile.go), reusable by any other
 //     append-only store of the home: it reads through lineReader (lines.go),

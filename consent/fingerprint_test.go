@@ -11,7 +11,7 @@ import (
 	"github.com/relavium/relavium/consent/canonjson"
 )
 
-// TestGoldenVectors runs the spec's four golden vectors verbatim through
+// TestGoldenVectors runs the four golden vectors of docs/mcp-integration.md verbatim through
 // Digest (package canonjson runs them against the encoder itself).
 func TestGoldenVectors(t *testing.T) {
 	for _, tc := range []struct {

@@ -30,7 +30,7 @@ const timeLayout = "2006-01-02T15:04:05.000Z"
 
 // grantLine and revokeLine are the two line shapes of the store.
 // envKinds is relavium's additive extension (name → kind, never a value) so
-// the diff can report a changed kind; a reader of the spec's shape ignores it.
+// the diff can report a changed kind; a reader of the documented shape ignores it.
 type grantLine struct {
 	V         int               `json:"v"`
 	Digest    string            `json:"digest"`

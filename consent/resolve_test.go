@@ -66,8 +66,8 @@ func TestResolvePaths(t *testing.T) {
 	if err != nil || r.Command != rel {
 		t.Fatalf("relative command with ..: %v, want %s", err, rel)
 	}
-	// The digest names the path as found, not the link target: the spec
-	// digests "the resolved absolute path".
+	// The digest names the path as found, not the link target: the digest
+	// holds "the resolved absolute path" the PATH walk found.
 	r, err = Resolve(Declaration{Name: "link", Command: link, Cwd: cwd}, "")
 	if err != nil || r.Command != link {
 		t.Fatalf("symlinked command: %v, got %v", err, r)

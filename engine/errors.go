@@ -24,7 +24,7 @@ const (
 	CodeGateUnanswerable = "E611" // a gate with no one to ask and no --yes
 	CodeRunOptions       = "E612" // Run called without what the workflow needs (a bug in the caller)
 	CodeGateFailed       = "E613" // asking a gate failed (e.g. the terminal went away)
-	CodePlanChanged      = "E450" // --plan-id no longer matches the plan (spec: machine-invoker Gate)
+	CodePlanChanged      = "E450" // --plan-id no longer matches the plan (docs/machine-invoker.md "Gate")
 )
 
 // exit classes (mirrors invoke's; engine cannot import invoke).

@@ -5,7 +5,8 @@ import (
 	"time"
 )
 
-// Event types (DESIGN.md "Events").
+// Event types: a run's lifecycle, its steps and gates, and each MCP
+// server's and tool call's progress, as --events NDJSON and the TUI see them.
 const (
 	EventRunStarted          = "run:started"
 	EventRunCompleted        = "run:completed"

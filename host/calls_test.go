@@ -229,7 +229,7 @@ func TestFieldOrdersOnlyReorder(t *testing.T) {
 	}
 }
 
-// The go-sdk close deadlock (notes/go-sdk.md §3): a call in flight whose
+// The go-sdk close deadlock (docs/mcp-integration.md): a call in flight whose
 // server waits on an elicitation that nobody answers. Close must cancel
 // first and return.
 func TestCloseDuringCallAndPendingElicitation(t *testing.T) {

@@ -86,8 +86,8 @@ func (c *conn) prepare() error {
 	return nil
 }
 
-// deadlineCause marks a context that ended because a deadline of the spec's
-// table elapsed (as opposed to a cancellation).
+// deadlineCause marks a context that ended because one of the connect,
+// discovery or call deadlines elapsed (as opposed to a cancellation).
 type deadlineCause struct {
 	what string
 	d    time.Duration

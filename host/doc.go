@@ -1,8 +1,9 @@
 // Package host is relavium's MCP client host on go-sdk v1.8.0: it connects
-// every declared server concurrently under the spec's deadlines (stdio only
-// after consent approves it), discovers tools under the spec's bounds,
-// routes calls by internal id, streams progress and logs as engine events,
-// and tears every session and child process group down on Close.
+// every declared server concurrently under relavium's deadlines (stdio only
+// after consent approves it), discovers tools under the ingress bounds (both
+// in docs/mcp-integration.md), routes calls by internal id, streams progress
+// and logs as engine events, and tears every session and child process
+// group down on Close.
 //
 // Contract:
 //   - Start fails loud: any server failing its spawn/dial, initialize or

@@ -10,8 +10,9 @@ import (
 )
 
 // baseEnvNames are the only ambient variables a stdio server inherits
-// (notes/security.md §3): everything else — tokens, proxies, loader and
-// interpreter hooks — stays in relavium's own environment.
+// (docs/security.md "The project cannot redirect an approved program"):
+// everything else — tokens, proxies, loader and interpreter hooks — stays
+// in relavium's own environment.
 var baseEnvNames = [...]string{"HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "LANG", "TZ"}
 
 func inBaseEnv(name string) bool {

@@ -95,8 +95,8 @@ func (t *sseTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 }
 
 // wsMaxMessage bounds one websocket message (the same bound as a stdio
-// frame: a websocket has the application bounds only, spec "Discovery and
-// result ingress bounds").
+// frame: a websocket has the application bounds only, docs/mcp-integration.md
+// "Discovery and result ingress bounds").
 const wsMaxMessage = mcp.DefaultMaxLineLength
 
 // wsTransport dials a local websocket server through the guard; one

@@ -52,7 +52,7 @@ type toolEntry struct {
 // handler: at shutdown, or when a person disconnects the server.
 var errHostClosing = errors.New("relavium closed the connection to the server")
 
-// Start connects every server concurrently under the spec's deadlines, walks
+// Start connects every server concurrently under its deadlines, walks
 // each server's tools/list, namespaces the tools across servers and returns
 // the live host. It fails loud: when any server fails, every other one is
 // torn down, nothing is left running, and the StartError lists EVERY

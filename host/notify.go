@@ -43,7 +43,8 @@ var errElicitorAbandoned = errors.New("elicitation abandoned: the request was ca
 // onElicit answers a server's elicitation/create through the Elicitor. It
 // watches the server's lifetime as well as the request: Close cancels it
 // first, so a pending elicitation can never hold a session Close (the
-// go-sdk close deadlock, notes/go-sdk.md §3). Without an Elicitor, or for a
+// go-sdk close deadlock, docs/mcp-integration.md "What the go-sdk leaves to
+// relavium"). Without an Elicitor, or for a
 // url-mode request (relavium opens no url on a server's behalf), it declines.
 func (c *conn) onElicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 	if req == nil || req.Params == nil {

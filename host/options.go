@@ -19,7 +19,7 @@ const (
 	TransportWebsocket = "websocket" // local only, admitted by the guard
 )
 
-// The spec's deadlines (spec "Connect and call deadlines").
+// The deadlines (docs/mcp-integration.md "Connect and call deadlines").
 const (
 	DefaultStdioConnect   = 120 * time.Second         // spawn through initialize
 	DefaultNetworkConnect = 30 * time.Second          // dial through initialize
@@ -80,7 +80,7 @@ type NotStarted struct {
 	Reason    string
 }
 
-// Timeouts overrides the spec's deadlines (zero keeps each default). Tests
+// Timeouts overrides the connect, discovery and call deadlines (zero keeps each default). Tests
 // lower them; commands pass --timeout through CallOptions instead.
 type Timeouts struct {
 	StdioConnect   time.Duration

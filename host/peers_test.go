@@ -17,7 +17,7 @@ import (
 	"github.com/relavium/relavium/host/netguard"
 )
 
-// Real third-party peers from npm (notes/peers.md), by the project's
+// Real third-party peers from npm (installed by .ci/peers.sh), by the project's
 // convention: RELAVIUM_PEERS is a directory holding node_modules (make
 // peers). Unset, the tests skip — unless RELAVIUM_REQUIRE_PEERS=1, which
 // turns a missing peer into a failure.
@@ -87,7 +87,7 @@ func TestPeerServerEverythingStdio(t *testing.T) {
 		t.Fatalf("long-running: %v %v", res, err)
 	}
 	if n.Load() != 5 {
-		t.Errorf("%d progress notifications, want all 5 (peers.md gotcha 10)", n.Load())
+		t.Errorf("%d progress notifications, want all 5 (all arrive before the result; a client must not lose the last)", n.Load())
 	}
 	st := h.Servers()[0]
 	if st.Protocol != ProtocolVersion || st.ServerName == "" {

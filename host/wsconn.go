@@ -9,7 +9,7 @@ import (
 )
 
 // wsConn is an mcp.Connection over a websocket: one text message is one
-// JSON-RPC message (go-sdk has no websocket transport; notes/go-sdk.md §1).
+// JSON-RPC message (go-sdk v1.8.0 has no websocket client transport).
 // It serves both ends, so tests can run an SDK server over it too.
 type wsConn struct {
 	ws        *websocket.Conn

@@ -138,7 +138,7 @@ func BenchmarkRatioMCPListVsInspector(b *testing.B) {
 	}
 	inspector := func() {
 		// inspector-cli 1.0.3 must run from a subdirectory of a folder with
-		// a package.json (peers.md gotcha 3).
+		// a package.json (it reads ../package.json relative to its working directory).
 		cmd := exec.Command(p.inspector, "--cli", p.node, p.everything, "--method", "tools/list")
 		cmd.Dir = work
 		if out, err := cmd.Output(); err != nil || !strings.Contains(string(out), `"tools"`) {

@@ -42,7 +42,7 @@ type connectOptions struct {
 	// server is still resolved and decided (an --allow-mcp-stdio digest is
 	// checked against all of them).
 	only func(name string) bool
-	// timeouts lowers the spec's deadlines (tests).
+	// timeouts lowers the connect, discovery and call deadlines (tests).
 	timeouts host.Timeouts
 	// decider, when set, decides instead of a fresh Decider, so that a
 	// session's answers (approve once, deny) hold across connects (the TUI).

@@ -5,7 +5,8 @@ import (
 	"fmt"
 )
 
-// Exit codes (DESIGN.md "Command line").
+// Exit codes: 0 success; 1 a runtime failure or a failed or cancelled run;
+// 2 an authored or usage error, or consent no one was there to give.
 const (
 	ExitOK      = 0
 	ExitFailure = 1

@@ -2,7 +2,7 @@ package invoke
 
 // CanPrompt is the one function that decides whether anyone can be asked:
 // a TTY on stdin AND on stdout, no --json, and no CI variable in the
-// environment (spec: "When there is no one to ask"). Everything in relavium
+// environment (docs/mcp-integration.md "When there is no one to ask"). Everything in relavium
 // that would prompt — consent, gates, destructive confirmations, elicitation —
 // goes through it; when it is false those paths fail closed (exit 2) instead.
 func CanPrompt(stdinTTY, stdoutTTY, jsonMode bool, lookupEnv func(string) (string, bool)) bool {

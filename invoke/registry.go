@@ -120,7 +120,7 @@ type Command struct {
 	Hidden     bool
 	Deprecated bool
 	// Argv marks a leaf that takes free-form words instead of declared args
-	// and flags (the spec's plugin leaf). No built-in command sets it; the
+	// and flags (a plugin-style leaf). No built-in command sets it; the
 	// machine surface offers `argv` only where it is set (see expose.go).
 	Argv bool
 	// SideEffectFor, when set, decides the side effect of one invocation from

@@ -76,7 +76,8 @@ func TestMCPListAlignsLongNames(t *testing.T) {
 }
 
 // The descriptions mcp ls shows are the servers' own text: each server's
-// first one comes after the line that says so (spec: untrusted definitions).
+// first one comes after the line that says so (docs/mcp-integration.md
+// "Untrusted definitions").
 func TestMCPListLabelsServerText(t *testing.T) {
 	l := &MCPList{Tools: []MCPTool{
 		{Name: "mcp_a_x", Server: "a", Description: "first of a"},

@@ -39,7 +39,7 @@ type PlanStep struct {
 	TimeoutMS       int64          `json:"timeout_ms,omitempty"`
 }
 
-// WorkflowPlan is the plan form of a run (spec machine-invoker "Gate"):
+// WorkflowPlan is the plan form of a run (docs/machine-invoker.md "Gate"):
 // what would run, on which servers with which digests, and whether a
 // machine client must confirm. PlanID is the SHA-256 hex of the canonical
 // JSON of every other field, so any change to the workflow's steps, outputs

@@ -1,5 +1,5 @@
-// Package canonjson is relavium's one encoder of the spec's canonicalJson
-// (spec/mcp-integration.md, "Consent before a local stdio spawn"): object
+// Package canonjson is relavium's one encoder of canonical JSON
+// (docs/mcp-integration.md, "The fingerprint (digest v1)"): object
 // keys sorted by UTF-16 code units, no insignificant whitespace, strings
 // escaped and numbers formatted exactly as ECMAScript's JSON.stringify does.
 // A value with no faithful form — a non-finite number, an integer a

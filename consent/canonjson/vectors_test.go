@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-// fingerprint builds the object the spec's v1 digest hashes, env already
+// fingerprint builds the object the v1 digest hashes, env already
 // tagged (package consent tags it; here the vectors spell it out).
 func fingerprint(command string, args []string, env map[string]any, cwd string) map[string]any {
 	return map[string]any{"transport": "stdio", "command": command, "args": args, "env": env, "cwd": cwd}
@@ -26,8 +26,8 @@ func digest(t *testing.T, v any) string {
 	return "v1:" + hex.EncodeToString(sum[:])
 }
 
-// TestGoldenVectors runs the spec's four golden vectors
-// (spec/mcp-integration.md) against the encoder itself.
+// TestGoldenVectors runs the four golden vectors
+// (docs/mcp-integration.md) against the encoder itself.
 func TestGoldenVectors(t *testing.T) {
 	for _, tc := range []struct {
 		v    map[string]any

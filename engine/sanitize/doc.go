@@ -2,7 +2,7 @@
 // render, an approval prompt, a log or a model, and decides whether a
 // semantic string may pass through unchanged.
 //
-// Contract (spec/mcp-integration.md "Security", notes/security.md §4):
+// Contract (docs/security.md "Server text never reaches a terminal raw"):
 //
 //   - Text and Line clean presentation text (descriptions, titles). They
 //     drop whole terminal control sequences (CSI, OSC, DCS, SOS, PM, APC in

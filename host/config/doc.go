@@ -7,8 +7,8 @@
 //     (global first) or an *Error (code E200, exit 2) holding EVERY problem
 //     of both files; Validate does the same for the config files and every
 //     agent file at once; (*Config).Agent / Declared read one agent.
-//   - Every authored rule of spec/mcp-integration.md "McpServerRef shape" and
-//     "Security" is checked here, before anything is spawned or dialled.
+//   - Every authored rule of docs/mcp-integration.md "Declaring a server" and
+//     docs/security.md is checked here, before anything is spawned or dialled.
 //     Each refusal is a Problem with a rule code (E201–E225), file, line,
 //     column, field path and an actionable message. TOML positions come from
 //     go-toml's unstable parser, YAML positions from goccy/go-yaml's AST;

@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// Rules of spec "Security": the shared env denylist (consent.CheckEnv), a
+// Security rules (docs/security.md): the shared env denylist (consent.CheckEnv), a
 // declared PATH, env names, secret references, and url admission
 // (netguard.AdmitURL). config applies these rules; consent and netguard own
 // them, so the cases below exercise those packages end to end.

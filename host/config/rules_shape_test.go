@@ -179,8 +179,8 @@ func TestRuleValue(t *testing.T) {
 // Unicode scalar value — a lone UTF-16 surrogate (\udc00, \U0000D800), a
 // code point past U+10FFFF, non-hex digits — has no UTF-8 form. The YAML
 // library would silently put U+FFFD (or garbage) in its place, so the
-// argument digested and spawned would not be the one authored; the spec
-// refuses a lone surrogate outright. TOML refuses the same escapes as syntax.
+// argument digested and spawned would not be the one authored; the digest's
+// canonical JSON refuses a lone surrogate outright. TOML refuses the same escapes as syntax.
 func TestRuleValueYAMLEscapeHasNoText(t *testing.T) {
 	entry := func(arg string) map[string]string {
 		return map[string]string{agentYAML: "mcp_servers:\n  - id: a\n    transport: stdio\n    command: /bin/true\n    args: [\"ok\", \"" + arg + "\"]\n"}

@@ -7,7 +7,7 @@ import (
 	"github.com/relavium/relavium/consent/canonjson"
 )
 
-// Canonical JSON (the spec's canonicalJson, encoded by package canonjson's
+// Canonical JSON (the consent digest's canonical form, encoded by package canonjson's
 // primitives): object keys sorted by UTF-16 code units, no insignificant
 // whitespace, ECMAScript JSON.stringify string escaping and number
 // formatting. Bounds measure this form; pins hash it. The walk is discovery's

@@ -1,7 +1,6 @@
 // Package discovery turns what an MCP server says about its tools into
-// tools the host may admit (spec/mcp-integration.md "Discovery and result
-// ingress bounds", "Tool discovery", and the untrusted-definitions bullet
-// of "Security").
+// tools the host may admit (docs/mcp-integration.md "Discovery and result
+// ingress bounds" and "Untrusted definitions").
 //
 // Contract:
 //

@@ -6,7 +6,7 @@ import (
 )
 
 // Error codes (E580–E599). A failed walk fails the server's start
-// (spec: fail-loud, never a silent capability loss).
+// (fail loud: a server never starts with silently fewer tools).
 const (
 	CodeListFailed     = "E580" // a tools/list request failed (transport or JSON-RPC error)
 	CodeCursorLoop     = "E581" // the server repeated a cursor it already sent

@@ -16,7 +16,7 @@ const (
 	ReasonBidiChar      = "bidi_char_in_semantic_field"      // bidi control (Trojan Source)
 	ReasonInvisibleChar = "invisible_char_in_semantic_field" // zero-width, BOM, tag, variation selector, line separator, other format character
 
-	// Bounds (spec "Discovery and result ingress bounds"), in UTF-8 bytes.
+	// Bounds (docs/mcp-integration.md "Discovery and result ingress bounds"), in UTF-8 bytes.
 	ReasonDescriptionTooLarge  = "description_too_large"   // description over 8 KiB
 	ReasonTitleTooLarge        = "title_too_large"         // title over 8 KiB (the description bound)
 	ReasonLiteralTooLarge      = "literal_too_large"       // a string inside a schema over 4 KiB

@@ -7,7 +7,7 @@ import (
 	"github.com/relavium/relavium/engine/sanitize"
 )
 
-// Bounds from spec/mcp-integration.md "Discovery and result ingress bounds",
+// Bounds from docs/mcp-integration.md "Discovery and result ingress bounds",
 // in UTF-8 bytes (schemas as canonical JSON).
 const (
 	MaxToolsPerServer = 256

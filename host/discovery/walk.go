@@ -15,14 +15,14 @@ import (
 
 // Defaults of Options.
 const (
-	DefaultDeadline      = 60 * time.Second // spec: the WHOLE paged walk
+	DefaultDeadline      = 60 * time.Second // the WHOLE paged walk, so paging slowly cannot outlive it
 	DefaultMaxPages      = 512              // > 256 so a one-tool-per-page server still fits
 	DefaultMaxEmptyPages = 8                // consecutive empty pages that still carry a cursor
 	DefaultMaxSkipped    = 512              // SkippedTool rows kept per server
 	maxCursorBytes       = 4096
 )
 
-// Options tune one discovery walk. The spec's bounds (256 tools, 8 KiB
+// Options tune one discovery walk. The ingress bounds (256 tools, 8 KiB
 // description, 1 MiB payload, 4 KiB literal, 256 B property name) are
 // fixed, not options.
 type Options struct {

@@ -66,7 +66,7 @@ func wantOut(contentType string, data []byte) []byte {
 	return referenceNormalize(data)
 }
 
-// referenceNormalize is the spec's line-ending rule on the whole input: a
+// referenceNormalize is the event-stream line-ending rule on the whole input: a
 // CRLF, a lone CR and a lone LF are each one line ending, written LF.
 func referenceNormalize(data []byte) []byte {
 	s := strings.ReplaceAll(string(data), "\r\n", "\n")

@@ -63,7 +63,7 @@ const (
 	ReasonMessageDepth        = "message-depth"
 )
 
-// Exit classes (DESIGN.md): authored refusals exit 2, refusals met while
+// Exit classes (as every relavium error): authored refusals exit 2, refusals met while
 // connecting are runtime failures and exit 1.
 const (
 	exitRuntime  = 1

@@ -207,7 +207,7 @@ func FuzzSSEBound(f *testing.F) {
 }
 
 // referenceEvents counts the event boundaries of the whole input by the
-// spec's rule: a blank line (a line ending at the start of a line, where
+// event-stream format's rule: a blank line (a line ending at the start of a line, where
 // \r\n, \r and \n are each one line ending) ends an event.
 func referenceEvents(data []byte) int64 {
 	var n int64
@@ -240,7 +240,7 @@ func lfBlankLines(data []byte) int64 {
 	return n
 }
 
-// referenceOver is the spec's rule on the whole input at once: line endings
+// referenceOver is the event-stream rule on the whole input at once: line endings
 // are \r\n, \r or \n (a \r\n is one); a blank line ends an event; an event's
 // bytes, line endings included, must not exceed the limit.
 func referenceOver(data []byte, limit int64) bool {

@@ -8,8 +8,8 @@ import (
 )
 
 // MessageLimit is the transport bound: one message on an http/sse transport,
-// counted on raw bytes before anything parses them (spec: "Discovery and
-// result ingress bounds"). Host should also set the SDK transports'
+// counted on raw bytes before anything parses them (docs/mcp-integration.md
+// "Discovery and result ingress bounds"). Host should also set the SDK transports'
 // MaxEventSize to it so the SDK's own line buffer is bounded the same way.
 const MessageLimit = 4 << 20
 

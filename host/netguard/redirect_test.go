@@ -111,7 +111,7 @@ func TestRedirectWithoutLocationIsRefused(t *testing.T) {
 }
 
 // The SDK's Streamable HTTP client follows redirects on every request when
-// left alone (notes/go-sdk.md §1); through the guard it makes one request and
+// left alone (its http.Client default); through the guard it makes one request and
 // fails with the typed refusal.
 func TestStreamableClientRedirectThroughSDK(t *testing.T) {
 	final := newCountingServer(t, func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNotFound) })

@@ -66,7 +66,7 @@ func TestDialRefusesOtherHostPort(t *testing.T) {
 }
 
 // The legacy SSE transport takes the POST endpoint from the server's
-// `endpoint` event, which may name any host (notes/go-sdk.md §1). Through the
+// `endpoint` event, which may name any host (the SDK does not check it). Through the
 // guard, an endpoint on another origin is refused before any request reaches it.
 func TestLegacySSEEndpointMustStayOnOrigin(t *testing.T) {
 	elsewhere := newCountingServer(t, func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(202) })

@@ -16,8 +16,8 @@ import (
 // opts.HTTPClient and opts.Host are replaced (the guard's client, the
 // admitted host).
 //
-// A websocket stream has the application bounds only (spec: "Discovery and
-// result ingress bounds"); set a read limit on the returned conn.
+// A websocket stream has the application bounds only (docs/mcp-integration.md
+// "Discovery and result ingress bounds"); set a read limit on the returned conn.
 func (g *Guard) DialWebsocket(ctx context.Context, t *Target, opts *websocket.DialOptions) (*websocket.Conn, *http.Response, error) {
 	if e := g.owns(t, true); e != nil {
 		return nil, nil, e

@@ -14,7 +14,7 @@ const (
 
 // annotate returns the explicit annotations for a tool: readOnlyHint,
 // destructiveHint and openWorldHint are always set (none is left to the
-// spec's defaults, which would read an unannotated tool as destructive and
+// MCP spec's defaults, which would read an unannotated tool as destructive and
 // open-world).
 func annotate(title string, a access, idempotent bool) *mcp.ToolAnnotations {
 	ro := a == readOnly

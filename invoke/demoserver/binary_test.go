@@ -212,7 +212,7 @@ func TestBinary(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
 			cmd := exec.CommandContext(ctx, cli, append([]string{"--cli", bin, "demo-server"}, args...)...)
-			cmd.Dir = peerFile(t, dir, "w") // inspector-cli 1.0.3 needs ../package.json (peers.md gotcha 3)
+			cmd.Dir = peerFile(t, dir, "w") // inspector-cli 1.0.3 fails unless its working directory has a ../package.json
 			cmd.Env = append(os.Environ(), "RELAVIUM_HOME="+t.TempDir())
 			cmd.WaitDelay = 5 * time.Second
 			var stderr bytes.Buffer

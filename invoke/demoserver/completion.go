@@ -8,7 +8,7 @@ import (
 )
 
 // maxCompletions is the most values one completion/complete answer holds,
-// the bound the spec sets.
+// the bound the MCP spec sets for a completion result.
 const maxCompletions = 100
 
 // complete answers completion/complete for the prompts' arguments and the

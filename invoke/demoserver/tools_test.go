@@ -200,7 +200,7 @@ func TestEveryToolIsCalled(t *testing.T) {
 
 // Every tool carries a name, a description, an object input schema and
 // explicit annotations: readOnlyHint, destructiveHint and openWorldHint are
-// all on the wire (the spec's defaults read a missing hint as destructive).
+// all on the wire (the MCP spec's defaults read a missing hint as destructive).
 func TestEveryToolSetsAnnotationsExplicitly(t *testing.T) {
 	_, cs := connect(t, legacy, nil)
 	res, err := cs.ListTools(context.Background(), nil)
