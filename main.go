@@ -1,6 +1,7 @@
 // Command relavium is a terminal workbench for the Model Context Protocol.
 // main only wires the process to package invoke: TTY detection, the
-// relavium home, signals and the interactive session.
+// relavium home, signals, and the interactive face (tui.Run) handed to
+// invoke's session command, so that neither face imports the other.
 package main
 
 import (

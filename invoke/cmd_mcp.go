@@ -15,6 +15,7 @@ import (
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/config"
 	"github.com/relavium/relavium/host/discovery"
+	"github.com/relavium/relavium/session"
 )
 
 // adhocServer is the name of the one unnamed server --url or --stdio
@@ -307,13 +308,14 @@ func (l *MCPList) markApprovals(inv *Invocation, servers []config.Server, tools 
 			}
 		}
 	}
+	core := session.New(sessionOptions(inv), servers)
 	set, _ := consent.OpenApprovals(inv.Env.Home, nil).Fold(func(server, tool string) bool { return offered[ServerTool{server, tool}] })
 	for i, t := range l.Tools {
 		if t.Changed || adhoc { // an ad-hoc server has no remembered approvals
 			continue
 		}
 		switch {
-		case autoApproved(servers, tools[i]):
+		case core.AutoApproved(tools[i]):
 			l.Tools[i].Approval = "auto-approve"
 		case set.Approved(consent.ToolKey{Server: t.Server, Tool: t.Tool, Digest: t.Digest}):
 			l.Tools[i].Approval = "remembered"

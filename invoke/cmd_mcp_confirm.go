@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/relavium/relavium/consent"
@@ -13,6 +12,7 @@ import (
 	"github.com/relavium/relavium/engine/sanitize"
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/config"
+	"github.com/relavium/relavium/session"
 )
 
 // CallNeedsApproval is the data of an E542 refusal: which tool, whether its
@@ -40,14 +40,14 @@ type CallNeedsApproval struct {
 // about which server it is).
 func confirmCall(ctx context.Context, inv *Invocation, pr *eventPrinter, bus *engine.Bus, def engine.ToolDef, servers []config.Server, adhoc bool) error {
 	approvals := consent.OpenApprovals(inv.Env.Home, inv.Env.Now)
-	cleared, storeErr := clearCall(approvals, servers, def, inv.Bool("yes"), adhoc)
+	cleared, storeErr := clearCall(inv, servers, def, inv.Bool("yes"), adhoc)
 	if cleared != "" {
 		return nil
 	}
 	if storeErr != nil {
 		fmt.Fprintf(inv.Env.Stderr, "relavium: warning: %s\n", sanitize.Line(storeErr.Error()))
 	}
-	key := toolKey(def)
+	key := session.ToolKey(def)
 	canRemember := !adhoc && !def.Changed
 	if !inv.CanPrompt() {
 		return needsApproval(def, adhoc)
@@ -87,34 +87,11 @@ func confirmCall(ctx context.Context, inv *Invocation, pr *eventPrinter, bus *en
 	return &host.Error{ErrCode: host.CodeCallRefused, Server: def.Server, Msg: def.Name + " was not called (you answered no)"}
 }
 
-// clearCall is consent.ClearCall over what the person said beforehand:
-// --yes, the server's tools_auto_approve, and the approval store (read
-// only when it can matter). A store that cannot be read clears nothing; its
-// error comes back for a warning. The ad-hoc server has neither
-// tools_auto_approve nor remembered approvals.
-func clearCall(approvals *consent.Approvals, servers []config.Server, def engine.ToolDef, yes, adhoc bool) (consent.Clearance, error) {
-	req := consent.CallRequest{Key: toolKey(def), Yes: yes, AutoApprove: !adhoc && autoApproved(servers, def), Changed: def.Changed}
-	var set *consent.ApprovalSet
-	var storeErr error
-	if !adhoc && !req.Yes && !req.Changed && !req.AutoApprove {
-		set, storeErr = approvals.Fold(func(server, tool string) bool { return server == def.Server && tool == def.Tool })
-	}
-	return consent.ClearCall(req, set), storeErr
-}
-
-func toolKey(def engine.ToolDef) consent.ToolKey {
-	return consent.ToolKey{Server: def.Server, Tool: def.Tool, Digest: def.Digest}
-}
-
-// autoApproved reports whether def's server lists the tool's exact name in
-// its tools_auto_approve.
-func autoApproved(servers []config.Server, def engine.ToolDef) bool {
-	for _, s := range servers {
-		if s.Name == def.Server {
-			return slices.Contains(s.ToolsAutoApprove, def.Tool)
-		}
-	}
-	return false
+// clearCall is the session core's Clearance over servers: --yes, the
+// server's tools_auto_approve and the approval store; a store that cannot
+// be read clears nothing and its error comes back for a warning.
+func clearCall(inv *Invocation, servers []config.Server, def engine.ToolDef, yes, adhoc bool) (consent.Clearance, error) {
+	return session.New(sessionOptions(inv), servers).Clearance(def, yes, adhoc)
 }
 
 // hintWords is what the server's annotations claim, for the question.

@@ -9,11 +9,13 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/session"
 )
 
 // sessionEnv is an Env for in-process Main with a temp home; exe is the
@@ -40,8 +42,8 @@ func TestSessionOnATTYOpensTheTUI(t *testing.T) {
 	}{{nil, false}, {[]string{"session"}, false}, {[]string{"demo"}, true}} {
 		env, _, _ := sessionEnv(t, "/bin/true", true)
 		var got []bool
-		env.Session = func(_ context.Context, inv *Invocation, demo bool) error {
-			got = append(got, demo)
+		env.Session = func(_ context.Context, wb session.Workbench) error {
+			got = append(got, wb.Demo)
 			return nil
 		}
 		if code := Main(context.Background(), env, c.args); code != 0 || len(got) != 1 || got[0] != c.demo {
@@ -55,7 +57,7 @@ func TestSessionWithNoOneToAskPrintsTheInventory(t *testing.T) {
 	// CI set: no one can be asked, even on a TTY; the TUI is not opened and
 	// the demo's consent is missing: exit 2 with its digest.
 	env, stdout, _ := sessionEnv(t, bin, true, "CI", "true")
-	env.Session = func(context.Context, *Invocation, bool) error { t.Fatal("the TUI opened under CI"); return nil }
+	env.Session = func(context.Context, session.Workbench) error { t.Fatal("the TUI opened under CI"); return nil }
 	if code := Main(context.Background(), env, []string{"demo", "--json"}); code != ExitUsage {
 		t.Fatalf("demo --json without consent: exit %d\n%s", code, stdout)
 	}
@@ -95,21 +97,36 @@ func TestSessionDecidesOnceAndConnectsOneServerWithoutPrompting(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := OpenSession(inv, true)
+	wb, err := Workbench(inv, true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Agent != "demo" || len(s.Servers()) != 1 || s.Config != nil {
-		t.Fatalf("session = %+v", s)
+	s := wb.Session
+	if wb.Agent != "demo" || !wb.Demo || len(s.Servers()) != 1 || wb.ConfigTheme != "" {
+		t.Fatalf("workbench = %+v", wb)
 	}
 	ds, failed, err := s.Decide()
 	if err != nil || len(failed) != 0 || len(ds) != 1 || ds[0].State != consent.NeedsConsent {
 		t.Fatalf("decide = %+v %v %v", ds, failed, err)
 	}
 	ctx := context.Background()
+	var mu sync.Mutex
+	var states []string
+	em := engine.EmitterFunc(func(e engine.Event) {
+		if d, ok := e.Data.(engine.ServerData); ok {
+			mu.Lock()
+			states = append(states, d.State)
+			mu.Unlock()
+		}
+	})
+	lv, err := s.Using(em, nil).Open(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lv.Close()
 	// Still needing consent: the connect fails (E301) and nothing is asked
 	// in the terminal, although a TTY is there.
-	_, err = s.Connect(ctx, "demo", engine.Discard{}, nil)
+	err = lv.Connect(ctx, "demo")
 	var pe *consent.PendingError
 	if !errors.As(err, &pe) {
 		t.Fatalf("connect before consent: %v", err)
@@ -119,29 +136,32 @@ func TestSessionDecidesOnceAndConnectsOneServerWithoutPrompting(t *testing.T) {
 	}
 	// Approve once through the session's decider: it holds for the connect.
 	s.Decider().ApproveOnce(ds[0].Server.Digest)
-	var states []string
-	em := engine.EmitterFunc(func(e engine.Event) {
-		if d, ok := e.Data.(engine.ServerData); ok {
-			states = append(states, d.State)
-		}
-	})
-	h, err := s.Connect(ctx, "demo", em, nil)
-	if err != nil {
+	mu.Lock()
+	states = nil
+	mu.Unlock()
+	if err := lv.Connect(ctx, "demo"); err != nil {
 		t.Fatalf("connect after approve once: %v", err)
 	}
+	h := lv.Host()
 	if len(h.Tools()) < 10 {
 		t.Fatalf("tools: %d", len(h.Tools()))
 	}
 	pids := h.PIDs()
-	if err := h.Close(); err != nil {
+	if err := lv.Disconnect("demo"); err != nil {
 		t.Fatal(err)
 	}
 	for _, pid := range pids {
 		if b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat")); err == nil && !bytes.Contains(b, []byte(") Z ")) {
-			t.Fatalf("the demo server (pid %d) outlived Close", pid)
+			t.Fatalf("the demo server (pid %d) outlived Disconnect", pid)
 		}
 	}
-	if got := strings.Join(states, ","); !strings.Contains(got, "connecting") || !strings.Contains(got, "ready") || !strings.HasSuffix(got, "closed") {
+	if len(h.Tools()) != 0 {
+		t.Fatalf("a disconnected server's tools stay: %d", len(h.Tools()))
+	}
+	mu.Lock()
+	got := strings.Join(states, ",")
+	mu.Unlock()
+	if !strings.Contains(got, "connecting") || !strings.Contains(got, "ready") || !strings.HasSuffix(got, "closed") {
 		t.Fatalf("states = %s", got)
 	}
 	// A store that already holds a grant approves on its own.
@@ -152,8 +172,8 @@ func TestSessionDecidesOnceAndConnectsOneServerWithoutPrompting(t *testing.T) {
 	if err := s.Decider().Remember(r); err != nil {
 		t.Fatal(err)
 	}
-	s2, _ := OpenSession(inv, true)
-	if ds, _, _ := s2.Decide(); ds[0].State != consent.Approved || ds[0].Why != consent.ByGrant {
+	wb2, _ := Workbench(inv, true)
+	if ds, _, _ := wb2.Session.Decide(); ds[0].State != consent.Approved || ds[0].Why != consent.ByGrant {
 		t.Fatalf("after remember: %+v", ds[0])
 	}
 }

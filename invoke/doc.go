@@ -14,8 +14,11 @@
 // human rendering (results, errors, event lines) through sanitize.Writer.
 // `mcp call --output FILE` is the one way to the exact bytes (E530, E531).
 //
-// invoke may import host, consent and engine; never tui. The interactive
-// session is injected by main through Env.Session.
+// invoke may import session, host, consent and engine; never tui
+// (deps_test.go). Every command connects servers through the session core
+// (connect.go); the terminal's consent question is its Asker (prompt.go).
+// The interactive session is injected by main through Env.Session: invoke
+// loads a session.Workbench and hands it over.
 //
 // The machine surface (spec machine-invoker; gate.go is its core) runs a
 // request {args, flags, argv, confirm} for an exposed command as a child of

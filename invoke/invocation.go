@@ -6,11 +6,14 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
+
+	"github.com/relavium/relavium/session"
 )
 
-// SessionFunc runs the interactive session (the TUI). main injects it so
-// that invoke never imports tui.
-type SessionFunc func(ctx context.Context, inv *Invocation, demo bool) error
+// SessionFunc runs the interactive session (the TUI) over the workbench
+// invoke loaded. main injects it so that invoke never imports tui, nor tui
+// invoke.
+type SessionFunc func(ctx context.Context, wb session.Workbench) error
 
 // Env is everything a command may touch of its surroundings. Nothing in
 // relavium reads os.Getenv, os.Stdout or the home directory directly: tests

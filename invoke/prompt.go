@@ -1,5 +1,17 @@
 package invoke
 
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/relavium/relavium/consent"
+	"github.com/relavium/relavium/engine/sanitize"
+	"github.com/relavium/relavium/session"
+)
+
 // CanPrompt is the one function that decides whether anyone can be asked:
 // a TTY on stdin AND on stdout, no --json, and no CI variable in the
 // environment (docs/mcp-integration.md "When there is no one to ask"). Everything in relavium
@@ -15,4 +27,55 @@ func CanPrompt(stdinTTY, stdoutTTY, jsonMode bool, lookupEnv func(string) (strin
 		}
 	}
 	return true
+}
+
+// terminalAsker is the session core's Asker on the terminal: a pending
+// stdio server is put to the person on stderr — name, full command line,
+// cwd, env names with their kind, digest and the diff against the closest
+// earlier grant — and answered on stdin: [a]pprove & remember, approve
+// [o]nce or [d]eny (the default, as is end of input).
+type terminalAsker struct {
+	w io.Writer
+	r io.Reader
+}
+
+func (t *terminalAsker) Consent(ctx context.Context, dec consent.Decision) (session.Answer, error) {
+	r := dec.Server
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n? relavium wants to start the stdio MCP server %s\n", consent.Display(r.Name))
+	consent.WriteServerDetails(&b, r, "  ")
+	if dec.Diff != nil {
+		_ = dec.Diff.WriteText(&b, "  ")
+	}
+	if dec.StoreErr != nil {
+		fmt.Fprintf(&b, "  note: no remembered grant was trusted: %s\n", sanitize.Line(dec.StoreErr.Error()))
+	}
+	b.WriteString("  [a]pprove & remember / approve [o]nce / [d]eny? ")
+	if _, err := io.WriteString(t.w, b.String()); err != nil {
+		return session.Deny, err
+	}
+	line, err := readLine(ctx, t.r)
+	if err != nil && !errors.Is(err, io.EOF) {
+		fmt.Fprintln(t.w)
+		return session.Deny, err
+	}
+	switch strings.ToLower(strings.TrimSpace(line)) {
+	case "a", "approve":
+		return session.ApproveRemember, nil
+	case "o", "once":
+		return session.ApproveOnce, nil
+	}
+	return session.Deny, nil
+}
+
+// Recorded says what became of the answer.
+func (t *terminalAsker) Recorded(dec consent.Decision, a session.Answer) {
+	switch a {
+	case session.ApproveRemember:
+		fmt.Fprintf(t.w, "  approved and remembered (%s)\n", dec.Server.Digest)
+	case session.ApproveOnce:
+		fmt.Fprintln(t.w, "  approved for this run")
+	default:
+		fmt.Fprintln(t.w, "  denied: the server is not started")
+	}
 }

@@ -1,22 +1,24 @@
 // Package tui is relavium's interactive workbench: a Bubble Tea program over
-// the same host, consent, engine and invoke code as the headless commands.
+// the same session core (package session), host, consent and engine code as
+// the headless commands.
 //
 // Contract:
-//   - Run(ctx, inv, demo) is what main injects as invoke.Env.Session. It
-//     refuses before the alternate screen opens whatever can be refused
-//     (config and agent problems, an unknown theme, an --allow-mcp-stdio
-//     digest matching nothing: exit 2), runs the program, and on q, ctrl-c
-//     or a signal tears every server down (children reaped) before it
-//     returns.
+//   - Run(ctx, wb) is what main injects as invoke.Env.Session: invoke
+//     loads the session.Workbench (config and agent problems are refused
+//     there), Run refuses before the alternate screen opens what is left
+//     (an unknown theme, an --allow-mcp-stdio digest matching nothing:
+//     exit 2), runs the program, and on q, ctrl-c or a signal tears every
+//     server down (children reaped) before it returns.
 //   - One root Model; components (panes, the schema form, dialogs on an
 //     overlay stack) are plain values with methods. Update is the only place
 //     state changes; View only reads state and fills render caches; every
 //     piece of IO runs in a tea.Cmd through the Backend interface
-//     (backend.go), whose live implementation (live.go) is invoke.Session
-//     (the connect path every command takes, one consent Decider for the
-//     session), one host per server, engine's registry and runner, and one
-//     engine.Bus. Model tests use a fake Backend over the real consent
-//     package.
+//     (backend.go), whose live implementation (live.go) is the session
+//     core's Live (the connect path every command takes, one consent
+//     Decider for the session, one host whose server set changes as
+//     servers connect and disconnect: one catalogue, one tool lookup),
+//     engine's runner, and one engine.Bus. Model tests use a fake Backend
+//     over the real consent package.
 //   - Every consent decision goes through package consent; a tool call
 //     goes ahead unasked only on the person's word (consent.ClearCall:
 //     tools_auto_approve, or an approval remembered for the tool's exact
@@ -34,4 +36,7 @@
 //     events arrive in batches so a progress flood costs a frame, not a
 //     backlog.
 //   - Error codes E701–E706 (errors.go); E700 is package themes'.
+//
+// tui may import session, host, consent, engine and themes; never invoke
+// (deps_test.go).
 package tui

@@ -1,18 +1,19 @@
 package tui
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/relavium/relavium/engine"
-	"github.com/relavium/relavium/invoke"
+	"github.com/relavium/relavium/engine/sanitize"
 )
 
 // Export writes the events as JSONL under <home>/sessions: to a temp file
 // first, renamed into place once complete (no half file), 0600 in 0700.
 func (l *live) Export(events []engine.Event) (string, error) {
-	dir := filepath.Join(l.inv.Env.Home, "sessions")
+	dir := filepath.Join(l.core.Home(), "sessions")
 	fail := func(err error) (string, error) {
 		return "", &Error{ErrCode: CodeExportFailed, Msg: "cannot write the session export in " + dir, Cause: err}
 	}
@@ -25,11 +26,14 @@ func (l *live) Export(events []engine.Event) (string, error) {
 	}
 	tmp := f.Name()
 	defer os.Remove(tmp) // a no-op once renamed
-	// One JSON line per event, through invoke.MarshalJSON: a person may
-	// cat the file, so no server code point the display sanitizer removes
-	// is written raw.
+	// One JSON line per event, escaped by sanitize.EscapeJSON as every JSON
+	// document relavium writes: a person may cat the file, so no server
+	// code point the display sanitizer removes is written raw.
 	for _, e := range events {
-		b, err := invoke.MarshalJSON(e)
+		b, err := json.Marshal(e)
+		if err == nil {
+			b = sanitize.EscapeJSON(b)
+		}
 		if err == nil {
 			_, err = f.Write(append(b, '\n'))
 		}
@@ -46,8 +50,8 @@ func (l *live) Export(events []engine.Event) (string, error) {
 		return fail(err)
 	}
 	now := time.Now
-	if l.inv.Env.Now != nil {
-		now = l.inv.Env.Now
+	if l.now != nil {
+		now = l.now
 	}
 	path := filepath.Join(dir, "session-"+now().UTC().Format("20060102T150405.000Z")+".jsonl")
 	if err := os.Rename(tmp, path); err != nil {

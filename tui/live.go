@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/engine"
@@ -14,35 +15,35 @@ import (
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/config"
 	"github.com/relavium/relavium/host/discovery"
-	"github.com/relavium/relavium/invoke"
+	"github.com/relavium/relavium/session"
 	"github.com/relavium/relavium/workflow"
 )
 
-// live is the Backend over the real packages: invoke.Session (the connect
-// path every command takes, with one consent Decider for the session),
-// one host per server (so each connects, fails, reconnects and closes on
-// its own), the engine's registry and runner, and one event bus.
+// live is the Backend over the real packages: the session core's Live
+// (resolution and one consent Decider for the session, one host whose
+// server set changes as servers connect, fail, reconnect and close), the
+// engine's runner, and one event bus.
 type live struct {
-	sess   *invoke.Session
-	inv    *invoke.Invocation
-	info   SessionInfo
-	bus    *engine.Bus
-	ctx    context.Context
-	cancel context.CancelFunc
+	core    *session.Session
+	project string
+	now     func() time.Time
+	info    SessionInfo
+	bus     *engine.Bus
+	ctx     context.Context
+	cancel  context.CancelFunc
 
 	mu         sync.Mutex
 	el         engine.Elicitor
-	hosts      map[string]*host.Host
-	connecting map[string]context.CancelFunc
+	lv         *session.Live
+	connecting map[string]bool
 	closed     bool
 	wg         sync.WaitGroup
 }
 
-func newLive(ctx context.Context, inv *invoke.Invocation, sess *invoke.Session, info SessionInfo) *live {
+func newLive(ctx context.Context, wb session.Workbench, info SessionInfo) *live {
 	lctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	l := &live{sess: sess, inv: inv, info: info, bus: engine.NewBus(engine.BusOptions{Now: inv.Env.Now}),
-		ctx: lctx, cancel: cancel, hosts: map[string]*host.Host{}, connecting: map[string]context.CancelFunc{}}
-	return l
+	return &live{core: wb.Session, project: wb.Project, now: wb.Now, info: info, bus: engine.NewBus(engine.BusOptions{Now: wb.Now}),
+		ctx: lctx, cancel: cancel, connecting: map[string]bool{}}
 }
 
 // setElicitor installs the model's elicitor before anything connects.
@@ -52,11 +53,39 @@ func (l *live) setElicitor(el engine.Elicitor) {
 	l.mu.Unlock()
 }
 
+// host is the session's one host, opened on the first connect (with the
+// model's elicitor, installed by then); nil before it and after Close.
+func (l *live) host() *host.Host {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.lv == nil {
+		return nil
+	}
+	return l.lv.Host()
+}
+
+// open is the session's Live, opened once.
+func (l *live) open() (*session.Live, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return nil, &Error{ErrCode: CodeSessionClosed, Msg: "the session is closing"}
+	}
+	if l.lv == nil {
+		lv, err := l.core.Using(l.bus, l.el).Open(l.ctx)
+		if err != nil {
+			return nil, err
+		}
+		l.lv = lv
+	}
+	return l.lv, nil
+}
+
 func (l *live) Info() SessionInfo { return l.info }
 
 func (l *live) Declared() []ServerSpec {
 	var out []ServerSpec
-	for _, s := range l.sess.Servers() {
+	for _, s := range l.core.Servers() {
 		out = append(out, ServerSpec{Name: s.Name, Transport: s.Transport, Target: target(s)})
 	}
 	return out
@@ -90,14 +119,14 @@ func (l *live) emitServer(d engine.ServerData) {
 func (l *live) Decide(ctx context.Context) ([]consent.Decision, error) {
 	// Every row starts as resolving (the model's initial state), and the
 	// connect that follows consent announces resolving itself: no event here.
-	ds, failed, err := l.sess.Decide()
+	ds, failed, err := l.core.Decide()
 	if err != nil {
 		return nil, err
 	}
-	for _, s := range l.sess.Servers() {
+	for _, s := range l.core.Servers() {
 		if ferr, ok := failed[s.Name]; ok {
 			l.emitServer(engine.ServerData{Server: s.Name, State: engine.StateFailed, Transport: s.Transport,
-				ErrorCode: invoke.CodeOf(ferr), Error: sanitize.Text(messageOf(ferr))})
+				ErrorCode: codeOf(ferr), Error: sanitize.Text(messageOf(ferr))})
 		}
 	}
 	for _, d := range ds {
@@ -118,25 +147,22 @@ func messageOf(err error) string {
 }
 
 func (l *live) isConnected(name string) bool {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	_, ok := l.hosts[name]
-	return ok
+	h := l.host()
+	return h != nil && h.Has(name)
 }
 
 func (l *live) Answer(server string, a Answer) error {
-	r, err := l.sess.Resolved(server)
+	r, err := l.core.Resolved(server)
 	if err != nil {
 		return err
 	}
-	d := l.sess.Decider()
 	switch a {
 	case ApproveRemember:
-		return d.Remember(r)
+		return l.core.Record(r, session.ApproveRemember)
 	case ApproveOnce:
-		d.ApproveOnce(r.Digest)
+		return l.core.Record(r, session.ApproveOnce)
 	case DenyConsent:
-		d.Deny(r.Digest)
+		_ = l.core.Record(r, session.Deny)
 		l.emitServer(engine.ServerData{Server: server, State: engine.StateFailed, Transport: host.TransportStdio, Digest: r.Digest,
 			ErrorCode: consent.CodeDenied, Error: "consent denied"})
 	}
@@ -144,16 +170,16 @@ func (l *live) Answer(server string, a Answer) error {
 }
 
 func (l *live) Reask(server string) error {
-	r, err := l.sess.Resolved(server)
+	r, err := l.core.Resolved(server)
 	if err != nil {
 		return err
 	}
-	l.sess.Decider().Reask(r.Digest)
+	l.core.Decider().Reask(r.Digest)
 	return nil
 }
 
 func (l *live) declared(name string) bool {
-	for _, s := range l.sess.Servers() {
+	for _, s := range l.core.Servers() {
 		if s.Name == name {
 			return true
 		}
@@ -161,115 +187,118 @@ func (l *live) declared(name string) bool {
 	return false
 }
 
+// Connect adds one server to the session's host; a server connected or
+// connecting already is left as it is.
 func (l *live) Connect(ctx context.Context, server string) error {
 	if !l.declared(server) {
 		return &Error{ErrCode: CodeUnknownServer, Msg: fmt.Sprintf("no server %q is declared in this session", server)}
+	}
+	lv, err := l.open()
+	if err != nil {
+		return err
 	}
 	l.mu.Lock()
 	if l.closed {
 		l.mu.Unlock()
 		return &Error{ErrCode: CodeSessionClosed, Msg: "the session is closing"}
 	}
-	if _, ok := l.hosts[server]; ok {
+	if l.connecting[server] || lv.Host().Has(server) {
 		l.mu.Unlock()
 		return nil
 	}
-	if _, ok := l.connecting[server]; ok {
-		l.mu.Unlock()
-		return nil
-	}
-	cctx, cancel := context.WithCancel(ctx)
-	stop := context.AfterFunc(l.ctx, cancel)
-	l.connecting[server] = cancel
-	el := l.el
+	l.connecting[server] = true
 	l.wg.Add(1)
 	l.mu.Unlock()
 	defer l.wg.Done()
-	defer stop()
+	cctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	stop := context.AfterFunc(l.ctx, cancel)
+	defer stop()
 
-	h, err := l.sess.Connect(cctx, server, l.bus, el)
+	err = lv.Connect(cctx, server)
 
 	l.mu.Lock()
 	delete(l.connecting, server)
-	keep := err == nil && !l.closed && cctx.Err() == nil
-	if keep {
-		l.hosts[server] = h
-	}
 	l.mu.Unlock()
-	if err == nil && !keep {
-		_ = h.Close() // disconnected or closing meanwhile
-		return &Error{ErrCode: CodeSessionClosed, Msg: "the connect of " + server + " was called off"}
+	if err != nil && cctx.Err() != nil && ctx.Err() == nil {
+		return &Error{ErrCode: CodeSessionClosed, Msg: "the connect of " + server + " was called off", Cause: err}
 	}
 	return err
 }
 
 func (l *live) Disconnect(server string) error {
-	l.mu.Lock()
-	if cancel, ok := l.connecting[server]; ok {
-		cancel()
-	}
-	h := l.hosts[server]
-	delete(l.hosts, server)
-	l.mu.Unlock()
+	h := l.host()
 	if h == nil {
 		return nil
 	}
-	return h.Close()
+	return h.Remove(server)
 }
 
 // Catalogue lists every connected server's tools in declaration order.
-// Tool ids are made unique across the per-server hosts (see hostSet).
 func (l *live) Catalogue() ([]engine.ToolDef, []engine.SkippedTool) {
-	hs := hostSet{l}
-	return hs.Tools(), hs.Skipped()
+	h := l.host()
+	if h == nil {
+		return nil, nil
+	}
+	return h.Tools(), h.Skipped()
+}
+
+// connected is the session's host, or E701 before anything connected.
+func (l *live) connected() (*host.Host, error) {
+	if h := l.host(); h != nil {
+		return h, nil
+	}
+	return nil, &Error{ErrCode: CodeNotConnected, Msg: "no server is connected (r connects one)"}
 }
 
 func (l *live) Validate(id engine.ToolID, args json.RawMessage) error {
-	h, inner, err := hostSet{l}.route(id)
+	h, err := l.connected()
 	if err != nil {
 		return err
 	}
-	return h.Validate(inner, args)
+	return h.Validate(id, args)
 }
 
-// Call calls through engine.Trace over the session's hosts: the one place
+// Call calls through engine.Trace over the session's host: the one place
 // a tool call becomes events (agent:tool_call with the arguments sanitized
 // for display, agent:tool_progress, agent:tool_result), under callID.
 func (l *live) Call(ctx context.Context, callID string, tool engine.ToolDef, args json.RawMessage) (*engine.ToolResult, error) {
-	res, _, err := engine.Trace(ctx, hostSet{l}, l.bus, engine.TracedCall{CallID: callID, Tool: tool, Args: args})
+	h, err := l.connected()
+	if err != nil {
+		return nil, err
+	}
+	res, _, err := engine.Trace(ctx, h, l.bus, engine.TracedCall{CallID: callID, Tool: tool, Args: args})
 	return res, err
 }
 
 func (l *live) Clearance(tool engine.ToolDef) (consent.Clearance, error) {
-	return l.sess.Clearance(tool)
+	return l.core.Clearance(tool, false, false)
 }
 
-func (l *live) Approve(tool engine.ToolDef) error { return l.sess.Approve(tool) }
+func (l *live) Approve(tool engine.ToolDef) error { return l.core.Approve(tool) }
 
 func (l *live) Changes(id engine.ToolID) ([]discovery.FieldChange, error) {
-	h, inner, err := hostSet{l}.route(id)
+	h, err := l.connected()
 	if err != nil {
 		return nil, err
 	}
-	changes, _ := h.Changes(inner)
+	changes, _ := h.Changes(id)
 	return changes, nil
 }
 
 func (l *live) Accept(id engine.ToolID) error {
-	h, inner, err := hostSet{l}.route(id)
+	h, err := l.connected()
 	if err != nil {
 		return err
 	}
-	_, err = h.Accept([]engine.ToolID{inner})
+	_, err = h.Accept([]engine.ToolID{id})
 	return err
 }
 
+// hostOf is the host when server is connected in it.
 func (l *live) hostOf(server string) (*host.Host, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	h, ok := l.hosts[server]
-	if !ok {
+	h := l.host()
+	if h == nil || !h.Has(server) {
 		return nil, &Error{ErrCode: CodeNotConnected, Msg: "server " + server + " is not connected (r connects it)"}
 	}
 	return h, nil
@@ -308,7 +337,7 @@ func (l *live) GetPrompt(ctx context.Context, server, name string, args map[stri
 }
 
 func (l *live) Workflows() ([]*workflow.Workflow, error) {
-	return workflow.LoadWorkflows(l.inv.Global.Project)
+	return workflow.LoadWorkflows(l.project)
 }
 
 // RunWorkflow runs wf on the servers this session connected: each server it
@@ -325,36 +354,26 @@ func (l *live) RunWorkflow(ctx context.Context, runID string, wf *workflow.Workf
 		return nil, &Error{ErrCode: CodeWorkflowServers, Msg: fmt.Sprintf("workflow %s needs %s, not connected in this session (relavium run %s connects its own)",
 			wf.ID, strings.Join(missing, ", "), wf.ID)}
 	}
-	return workflow.Run(ctx, wf, inputs, workflow.RunOptions{Host: hostSet{l}, Emitter: l.bus, Gate: gate, RunID: runID})
+	h, err := l.connected()
+	if err != nil {
+		return nil, err
+	}
+	return workflow.Run(ctx, wf, inputs, workflow.RunOptions{Host: h, Emitter: l.bus, Gate: gate, RunID: runID})
 }
 
-// Close cancels every connect, closes every host (each reaps its
-// children) and ends the event stream.
+// Close calls every connect off, closes the host (every child reaped) and
+// ends the event stream.
 func (l *live) Close() error {
 	l.mu.Lock()
 	l.closed = true
+	lv := l.lv
 	l.mu.Unlock()
 	l.cancel()
-	l.wg.Wait()
-	l.mu.Lock()
-	hosts := l.hosts
-	l.hosts = map[string]*host.Host{}
-	l.mu.Unlock()
-	var wg sync.WaitGroup
-	errs := make([]error, 0, len(hosts))
-	var emu sync.Mutex
-	for _, h := range hosts {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if err := h.Close(); err != nil {
-				emu.Lock()
-				errs = append(errs, err)
-				emu.Unlock()
-			}
-		}()
+	var err error
+	if lv != nil {
+		err = lv.Close()
 	}
-	wg.Wait()
+	l.wg.Wait()
 	l.bus.Close()
-	return errors.Join(errs...)
+	return err
 }

@@ -8,52 +8,49 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 
-	"github.com/relavium/relavium/invoke"
+	"github.com/relavium/relavium/session"
 	"github.com/relavium/relavium/themes"
 )
 
-// Run opens the interactive session in the alternate screen: the project's
-// declared servers (or, with demo, the embedded demo agent). Everything
-// that can be refused before the screen opens is refused first, exit 2: a
-// config or agent problem, an unknown theme, an --allow-mcp-stdio digest
-// that matches nothing. When the program ends (q, ctrl-c, a signal) every
-// server is torn down and its processes reaped before Run returns.
-func Run(ctx context.Context, inv *invoke.Invocation, demo bool) error {
-	sess, err := invoke.OpenSession(inv, demo)
+// Run opens the interactive session in the alternate screen over wb: the
+// project's declared servers (or the embedded demo agent), as the command
+// line loaded them. Everything that can be refused before the screen opens
+// is refused first, exit 2: an unknown theme, an --allow-mcp-stdio digest
+// that matches nothing (config and agent problems were refused before wb
+// was made). When the program ends (q, ctrl-c, a signal) every server is
+// torn down and its processes reaped before Run returns.
+func Run(ctx context.Context, wb session.Workbench) error {
+	getenv := wb.Getenv
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	choice, err := themes.Choose(wb.ThemeFlag, getenv("RELAVIUM_THEME"), wb.ConfigTheme, getenv("NO_COLOR"))
 	if err != nil {
 		return err
 	}
-	configTheme := ""
-	if sess.Config != nil {
-		configTheme = sess.Config.Theme
-	}
-	choice, err := themes.Choose(inv.Global.Theme, inv.Env.Getenv("RELAVIUM_THEME"), configTheme, inv.Env.Getenv("NO_COLOR"))
-	if err != nil {
-		return err
-	}
-	if _, _, err := sess.Decide(); err != nil {
+	if _, _, err := wb.Session.Decide(); err != nil {
 		return err
 	}
 
-	renderer := lipgloss.NewRenderer(inv.Env.Stdout)
+	renderer := lipgloss.NewRenderer(wb.Stdout)
 	if choice.Name != themes.Auto {
 		renderer.SetHasDarkBackground(choice.Name != themes.Light) // no terminal query needed
 	}
 	palette, _ := themes.ByName(choice.Name)
 	if renderer.ColorProfile() == termenv.Ascii { // NO_COLOR, or a terminal that draws nothing
-		renderer.SetColorProfile(drawProfile(choice, palette.Mono, termenv.NewOutput(inv.Env.Stdout).ColorProfile()))
+		renderer.SetColorProfile(drawProfile(choice, palette.Mono, termenv.NewOutput(wb.Stdout).ColorProfile()))
 	}
 	// NewStyles asks the terminal for its background (auto) now, before the
 	// program reads stdin.
 	st := themes.NewStyles(renderer, palette)
 
-	info := SessionInfo{Project: inv.Global.Project, Agent: sess.Agent, Demo: demo, Theme: choice, Warnings: sess.Warnings()}
-	b := newLive(ctx, inv, sess, info)
-	m := New(ctx, b, Options{Styles: st, Now: inv.Env.Now})
+	info := SessionInfo{Project: wb.Project, Agent: wb.Agent, Demo: wb.Demo, Theme: choice, Warnings: wb.Warnings}
+	b := newLive(ctx, wb, info)
+	m := New(ctx, b, Options{Styles: st, Now: wb.Now})
 	b.setElicitor(m.Elicitor())
 
 	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithAltScreen(), tea.WithMouseCellMotion(),
-		tea.WithInput(inv.Env.Stdin), tea.WithOutput(inv.Env.Stdout)}
+		tea.WithInput(wb.Stdin), tea.WithOutput(wb.Stdout)}
 	_, runErr := tea.NewProgram(m, opts...).Run()
 	m.Shutdown()
 	closeErr := b.Close()

@@ -1,0 +1,88 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/relavium/relavium/consent"
+	"github.com/relavium/relavium/host"
+	"github.com/relavium/relavium/host/netguard"
+)
+
+// Live is a session whose servers connect, disconnect and reconnect one at
+// a time while it runs, over one host whose server set changes: one
+// catalogue, one tool lookup, ids that stay while a connection stays.
+// The workbench sits on it.
+type Live struct {
+	s     *Session
+	guard *netguard.Guard
+
+	mu     sync.Mutex
+	h      *host.Host
+	closed bool
+}
+
+// Open starts the session's host with no server in it; Connect adds them.
+// It asks no one: consent is the face's to ask before Connect (Decide,
+// Record), and a server still needing it fails its connect (E301).
+func (s *Session) Open(ctx context.Context) (*Live, error) {
+	live := &Session{opts: s.opts, servers: s.servers, decider: s.decider}
+	live.opts.Asker, live.opts.Warn = nil, nil
+	opts := live.hostOptions()
+	opts.Guard = netguard.New() // every url this session connects is admitted by it
+	h, err := host.Start(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &Live{s: live, h: h, guard: opts.Guard}, nil
+}
+
+// Session is the session the live host connects for.
+func (l *Live) Session() *Session { return l.s }
+
+// Host is the one host: its catalogue, calls, browsing, accept.
+func (l *Live) Host() *host.Host { return l.h }
+
+// Connect connects one declared server: resolved and decided (a stdio
+// server only once consent approved it), admitted by the guard, then added
+// to the host. A server in the set already is left as it is.
+func (l *Live) Connect(ctx context.Context, name string) error {
+	if !l.s.declared(name) {
+		return fmt.Errorf("no server %q is declared in this session", name)
+	}
+	if l.h.Has(name) {
+		return nil
+	}
+	opts, err := l.s.admit(ctx, func(n string) bool { return n == name }, l.guard)
+	if err != nil {
+		return err
+	}
+	if len(opts.Servers) == 0 {
+		for _, ns := range opts.NotStarted {
+			return &consent.Error{ErrCode: ns.Code, Msg: fmt.Sprintf("%s was not started: %s", ns.Name, ns.Reason)}
+		}
+	}
+	return l.h.Add(ctx, opts.Servers[0])
+}
+
+// Disconnect takes one server out (a connect under way is called off) and
+// returns once its processes are reaped.
+func (l *Live) Disconnect(name string) error { return l.h.Remove(name) }
+
+// Close tears every server down (children reaped).
+func (l *Live) Close() error {
+	l.mu.Lock()
+	l.closed = true
+	l.mu.Unlock()
+	return l.h.Close()
+}
+
+func (s *Session) declared(name string) bool {
+	for _, srv := range s.servers {
+		if srv.Name == name {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,78 @@
+package session
+
+import (
+	"context"
+	"time"
+
+	"github.com/relavium/relavium/consent"
+	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/host"
+)
+
+// Options are what a face knows about the person's environment; nothing
+// here is read from the process itself.
+type Options struct {
+	// Home is the relavium home: grants, approvals, pins and secrets.
+	Home string
+	// Environ is relavium's environment (stdio children inherit only its
+	// allowlisted names); LookupEnv reads one variable (PATH, secrets).
+	Environ   []string
+	LookupEnv func(string) (string, bool)
+	// AllowStdio are digests the person approved on the command line
+	// (--allow-mcp-stdio).
+	AllowStdio []string
+	// Version is reported to servers as clientInfo.version.
+	Version string
+	// Now is the clock grants are stamped with.
+	Now func() time.Time
+	// Asker asks the person; nil when no one can be asked.
+	Asker Asker
+	// Elicitor answers server elicitation (nil declines every request).
+	Elicitor engine.Elicitor
+	// Events receives every mcp:server, mcp:tool_skipped and call event.
+	Events engine.Emitter
+	// Warn receives a warning the person should see once (a grant store
+	// that could not be trusted when no question says so); nil drops it.
+	Warn func(msg string)
+	// AdhocName is the name of the one server given on the command line
+	// (--url): a guard refusal of it names the flag as the remedy.
+	AdhocName string
+	// Timeouts lowers the spec's deadlines (tests).
+	Timeouts host.Timeouts
+}
+
+// Asker is the person, as the face that owns the terminal asks them.
+type Asker interface {
+	// Consent asks whether the pending stdio server of d may start: its
+	// name, command line, cwd, env names, digest and the diff against the
+	// closest earlier grant are in d.
+	Consent(ctx context.Context, d consent.Decision) (Answer, error)
+	// Recorded says that the answer to d was recorded (a grant written for
+	// ApproveRemember).
+	Recorded(d consent.Decision, a Answer)
+}
+
+// Answer is the person's answer to a consent request.
+type Answer int
+
+// Consent answers.
+const (
+	Deny            Answer = iota // do not spawn; ask again only on request
+	ApproveRemember               // write a grant and connect
+	ApproveOnce                   // approve for this session only
+)
+
+func (o *Options) getenv(name string) string {
+	if o.LookupEnv == nil {
+		return ""
+	}
+	v, _ := o.LookupEnv(name)
+	return v
+}
+
+func (o *Options) events() engine.Emitter {
+	if o.Events == nil {
+		return engine.Discard{}
+	}
+	return o.Events
+}

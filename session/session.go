@@ -1,0 +1,232 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/relavium/relavium/consent"
+	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/engine/sanitize"
+	"github.com/relavium/relavium/host"
+	"github.com/relavium/relavium/host/config"
+	"github.com/relavium/relavium/host/netguard"
+)
+
+// Session is one face's session over a set of declared servers: their
+// resolution, one consent Decider for all of its connects, and the
+// connections themselves.
+type Session struct {
+	opts    Options
+	servers []config.Server
+	decider *consent.Decider
+}
+
+// New is a session over servers (in declaration order). Nothing is
+// resolved, asked or connected yet.
+func New(opts Options, servers []config.Server) *Session {
+	return &Session{
+		opts:    opts,
+		servers: append([]config.Server(nil), servers...),
+		decider: consent.NewDecider(consent.Open(opts.Home), opts.AllowStdio, opts.Now),
+	}
+}
+
+// Servers are the declared servers, in declaration order.
+func (s *Session) Servers() []config.Server { return append([]config.Server(nil), s.servers...) }
+
+// Decider is the session's consent decider: every answer goes through it.
+func (s *Session) Decider() *consent.Decider { return s.decider }
+
+// Decide resolves every stdio server and decides each one's consent. A
+// declaration that does not resolve has no decision: its error, naming
+// where it is declared, is in failed. err is a decision that fails as a
+// whole (an --allow-mcp-stdio digest matching nothing).
+func (s *Session) Decide() (decisions []consent.Decision, failed map[string]error, err error) {
+	resolved, _, failed := s.resolveStdio()
+	decisions, err = s.decider.Decide(resolved)
+	return decisions, failed, err
+}
+
+// Start connects the selected servers (nil: every one) at once, fail-loud
+// (host.Start): every stdio server is resolved and decided (an
+// --allow-mcp-stdio digest is checked against all of them), the pending
+// ones are put to the Asker, urls are admitted by the guard.
+func (s *Session) Start(ctx context.Context, only func(name string) bool) (*host.Host, error) {
+	selected := func(name string) bool { return only == nil || only(name) }
+	opts, err := s.admit(ctx, selected, nil)
+	if err != nil {
+		return nil, err
+	}
+	return host.Start(ctx, opts)
+}
+
+// admit runs everything before a connect: resolution, consent (asking the
+// Asker), guard admission. It returns the host options for the selected
+// servers that may connect; a denied one is in NotStarted. Urls are
+// admitted by guard (nil: one made on first need).
+func (s *Session) admit(ctx context.Context, selected func(string) bool, guard *netguard.Guard) (host.Options, error) {
+	em := s.opts.events()
+	for _, srv := range s.servers {
+		if srv.Transport == host.TransportStdio && selected(srv.Name) {
+			em.Emit(engine.Event{Type: engine.EventServer, Data: engine.ServerData{Server: srv.Name, State: engine.StateResolving, Transport: srv.Transport}})
+		}
+	}
+	resolved, byName, failed := s.resolveStdio()
+	for _, srv := range s.servers {
+		if err, ok := failed[srv.Name]; ok && selected(srv.Name) {
+			return host.Options{}, err // a server not connected here needs no digest
+		}
+	}
+	decisions, err := s.decider.Decide(resolved)
+	if err != nil {
+		return host.Options{}, err
+	}
+	var pending []consent.Decision
+	for _, d := range decisions {
+		if d.State == consent.NeedsConsent && selected(d.Server.Name) {
+			pending = append(pending, d)
+			em.Emit(engine.Event{Type: engine.EventServer, Data: engine.ServerData{Server: d.Server.Name, State: engine.StateNeedsConsent,
+				Transport: host.TransportStdio, Digest: d.Server.Digest}})
+		}
+	}
+	if err := consent.Require(pending, s.opts.Asker != nil); err != nil {
+		var pe *consent.PendingError
+		if errors.As(err, &pe) {
+			pe.Undeclared = !s.anyDeclared(pending)
+		}
+		return host.Options{}, err
+	}
+	if len(pending) == 0 {
+		s.warnStore(decisions)
+	}
+	denied := map[string]bool{}
+	for _, d := range decisions {
+		if d.State == consent.Denied {
+			denied[d.Server.Digest] = true
+		}
+	}
+	for _, d := range pending {
+		ok, err := s.ask(ctx, d)
+		if err != nil {
+			return host.Options{}, err
+		}
+		if !ok {
+			denied[d.Server.Digest] = true
+		}
+	}
+
+	opts := s.hostOptions()
+	opts.Guard = guard
+	for _, srv := range s.servers {
+		if !selected(srv.Name) {
+			continue
+		}
+		if srv.Transport == host.TransportStdio && denied[byName[srv.Name].Digest] {
+			r := byName[srv.Name]
+			opts.NotStarted = append(opts.NotStarted, host.NotStarted{Name: srv.Name, Transport: srv.Transport, Digest: r.Digest,
+				Code: consent.CodeDenied, Reason: "consent denied"})
+			em.Emit(engine.Event{Type: engine.EventServer, Data: engine.ServerData{Server: srv.Name, State: engine.StateFailed,
+				Transport: srv.Transport, Digest: r.Digest, ErrorCode: consent.CodeDenied, Error: "consent denied"}})
+			continue
+		}
+		hs, err := s.hostServer(srv, byName, &opts)
+		if err != nil {
+			return host.Options{}, err
+		}
+		opts.Servers = append(opts.Servers, hs)
+	}
+	return opts, nil
+}
+
+// hostOptions are the host's options without servers.
+func (s *Session) hostOptions() host.Options {
+	return host.Options{
+		Home:          s.opts.Home,
+		Environ:       s.opts.Environ,
+		Secrets:       host.SecretChain{host.EnvSecrets{LookupEnv: s.opts.LookupEnv}, host.NewFileSecrets(s.opts.Home)},
+		Emitter:       s.opts.events(),
+		Elicitor:      s.opts.Elicitor,
+		ClientVersion: s.opts.Version,
+		Timeouts:      s.opts.Timeouts,
+	}
+}
+
+// hostServer is srv as host connects it: a stdio server by its approved
+// resolution, a network one by the url the guard admitted (the guard is
+// made on first need and kept in opts).
+func (s *Session) hostServer(srv config.Server, byName map[string]*consent.Resolved, opts *host.Options) (host.Server, error) {
+	hs := host.Server{Name: srv.Name, Transport: srv.Transport, ConnectTimeout: srv.ConnectTimeout, ToolsAllowlist: srv.ToolsAllowlist}
+	if srv.Transport == host.TransportStdio {
+		hs.Stdio = byName[srv.Name]
+		return hs, nil
+	}
+	if opts.Guard == nil {
+		opts.Guard = netguard.New()
+	}
+	t, err := opts.Guard.Admit(srv.URL, srv.Transport, srv.AllowLocalEndpoint)
+	if err != nil {
+		return hs, withSource(s.adhocRefusal(err, srv), srv)
+	}
+	hs.Target = t
+	return hs, nil
+}
+
+// ask puts one pending stdio server to the Asker and records the answer
+// through the session's Decider. End of input, and anything but an
+// approval, is a denial.
+func (s *Session) ask(ctx context.Context, d consent.Decision) (bool, error) {
+	a, err := s.opts.Asker.Consent(ctx, d)
+	if err != nil {
+		return false, err
+	}
+	if err := s.Record(d.Server, a); err != nil {
+		return false, err
+	}
+	s.opts.Asker.Recorded(d, a)
+	return a == ApproveRemember || a == ApproveOnce, nil
+}
+
+// Record records the person's answer for the resolved server r: remember
+// writes a grant; once and deny hold for this session only.
+func (s *Session) Record(r *consent.Resolved, a Answer) error {
+	switch a {
+	case ApproveRemember:
+		return s.decider.Remember(r)
+	case ApproveOnce:
+		s.decider.ApproveOnce(r.Digest)
+	default:
+		s.decider.Deny(r.Digest)
+	}
+	return nil
+}
+
+// warnStore says, once, that the grant store could not be trusted when no
+// question or pending list is there to say it (every server was approved
+// some other way, e.g. --allow-mcp-stdio): a fold failure is never silent.
+func (s *Session) warnStore(decisions []consent.Decision) {
+	if s.opts.Warn == nil {
+		return
+	}
+	for _, d := range decisions {
+		if d.StoreErr != nil {
+			s.opts.Warn(fmt.Sprintf("no remembered consent grant was trusted: %s", sanitize.Line(d.StoreErr.Error())))
+			return
+		}
+	}
+}
+
+// Using is the session with events going to em and elicitation answered by
+// el, sharing its declarations and Decider; it asks no one (a server still
+// needing consent fails its connect) and warns no one.
+func (s *Session) Using(em engine.Emitter, el engine.Elicitor) *Session {
+	c := *s
+	c.opts.Events, c.opts.Asker, c.opts.Warn = em, nil, nil
+	if el != nil {
+		c.opts.Elicitor = el
+	}
+	return &c
+}
+
+// Home is the relavium home the session reads and writes.
+func (s *Session) Home() string { return s.opts.Home }
