@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/relavium/relavium/nesting"
 )
 
 // Machine-request limits (spec: machine-invoker "The machine request").
@@ -102,6 +104,15 @@ func badRequest(format string, a ...any) *Error {
 	return &Error{ErrCode: CodeInvalidRequest, Msg: fmt.Sprintf(format, a...), Exit: ExitUsage}
 }
 
+// requestNesting refuses a client's JSON nested deeper than
+// nesting.JSONDepth before the decoder reads it.
+func requestNesting(what string, doc []byte) error {
+	if _, over := nesting.JSON(doc, nesting.Limits{MaxDepth: nesting.JSONDepth}); over != nil {
+		return badRequest("%s is refused before it is parsed: %s (byte %d)", what, over.Describe(), over.Offset)
+	}
+	return nil
+}
+
 // quoteName renders a client-supplied name for a message: quoted and bounded.
 // Values are never rendered at all.
 func quoteName(s string) string {
@@ -121,6 +132,9 @@ func ParseRequest(data []byte) (*Request, error) {
 	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) == 0 || string(trimmed) == "null" {
 		return &Request{}, nil
+	}
+	if err := requestNesting("the request", trimmed); err != nil {
+		return nil, err
 	}
 	dec := json.NewDecoder(bytes.NewReader(trimmed))
 	dec.UseNumber()

@@ -204,6 +204,9 @@ func workflowRequest(w *workflow.Workflow, raw json.RawMessage) (*Request, error
 	if len(trimmed) > MaxRequestBytes {
 		return nil, badRequest("the arguments are larger than %d bytes", MaxRequestBytes)
 	}
+	if err := requestNesting("the arguments", trimmed); err != nil {
+		return nil, err
+	}
 	dec := json.NewDecoder(bytes.NewReader(trimmed))
 	dec.UseNumber()
 	if err := expectDelim(dec, '{', "the arguments must be a JSON object"); err != nil {
