@@ -9,7 +9,7 @@
 //     agent file at once; (*Config).Agent / Declared read one agent.
 //   - Every authored rule of docs/mcp-integration.md "Declaring a server" and
 //     docs/security.md is checked here, before anything is spawned or dialled.
-//     Each refusal is a Problem with a rule code (E201–E225), file, line,
+//     Each refusal is a Problem with a rule code (E201–E226), file, line,
 //     column, field path and an actionable message. TOML positions come from
 //     go-toml's unstable parser, YAML positions from goccy/go-yaml's AST;
 //     both are read into one positioned tree and checked by one validator,
@@ -21,6 +21,9 @@
 //     a checkout links to is refused, never waited on), and a YAML escape
 //     that names no Unicode character (a lone surrogate) is refused rather
 //     than decoded to something other than what was written.
+//   - Every file is measured by package nesting before its parser runs:
+//     deeper than 64 levels or more than 20 000 values is E226 at the
+//     character that passed the cap, and nothing of that file is parsed.
 //   - Nothing here reads the process environment or keeps global state:
 //     the relavium home and project directory are passed in.
 package config
