@@ -9,14 +9,18 @@
 //     measured and, when a cap was passed, an *Exceeded naming which cap,
 //     the byte offset and the line:column where it was passed.
 //   - Depth counts nested collections (a top-level mapping is depth 1);
-//     nodes count values, keys and collections. Both may over-estimate —
+//     nodes count values, keys and collections, and in YAML every token
+//     the tokenizer keeps besides (comments, anchors, tags, document
+//     markers): goccy/go-yaml spends some hundreds of bytes on each. Both may over-estimate —
 //     the scan is conservative — but never under-estimate what the parser
 //     the caller uses next would build: goccy/go-yaml for YAML,
 //     encoding/json for JSON, go-toml for TOML. The YAML scan follows
 //     goccy/go-yaml's tokenizer (which characters open a quoted scalar, a
 //     comment, a block scalar or a flow collection) and nests block
-//     collections by column; FuzzYAMLDepth checks the bound against the
-//     real parser.
+//     collections by column; an anchor, alias or tag counts as one more level
+//     for the rest of its document (the parser gives it to whatever node
+//     comes next, wherever that is). FuzzYAMLDepth checks the bound
+//     against the real parser, with no slack.
 //   - A text the parser would refuse may be measured arbitrarily (it never
 //     becomes a tree); the caller still runs its parser and reports syntax.
 //   - JSONGauge is JSON's depth rule for bytes that arrive in pieces (a

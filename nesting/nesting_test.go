@@ -256,3 +256,19 @@ func TestFieldNames(t *testing.T) {
 		t.Fatalf("long key not clipped: %d", len(k))
 	}
 }
+
+// TestYAMLCountsEveryKeptToken: comments, documents, anchors and tags cost
+// goccy a token (and a node) each; a file of nothing else still meets the
+// size cap.
+func TestYAMLCountsEveryKeptToken(t *testing.T) {
+	for name, doc := range map[string]string{
+		"comments":  "a: 1\n" + strings.Repeat("#\n", 30000),
+		"documents": strings.Repeat("---\n", 30000),
+		"anchors":   "a: " + strings.Repeat("&a ", 30000) + "1\n",
+		"tags":      "a: " + strings.Repeat("!t ", 30000) + "1\n",
+	} {
+		if _, over := YAML([]byte(doc), Limits{MaxNodes: FileNodes}); over == nil || over.What != WhatNodes {
+			t.Errorf("%s: %+v", name, over)
+		}
+	}
+}

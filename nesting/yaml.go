@@ -31,6 +31,10 @@ type blockEntry struct {
 	// empty: the sequence's last - had nothing after it on its line; the
 	// tokenizer's parser then takes a key at the same column as its value.
 	empty bool
+	// pending: the last - or key: had only an anchor or a tag after it;
+	// the parser gives those to whatever comes next, at the same column
+	// too, so nothing there is a sibling.
+	pending bool
 }
 
 // Last token kinds, where goccy's tokenizer looks back at the last token.
@@ -46,15 +50,21 @@ type yamlScan struct {
 	col int // goccy's column of the next character
 
 	// goccy's tokenizer state, mirrored.
-	first      bool // no token character on this line yet (isFirstCharAtLine)
-	indentNum  int  // goccy's indentNum: leading spaces and the tabs it skips
-	buf        bool // plain text pending (existsBuffer)
-	bufCol     int  // column where the pending text starts
-	bufLen     int  // characters of the pending text
-	bufTrim    int  // characters of the pending text up to its last non-blank
-	savedCol   int  // column goccy gives pending text that spans lines (0: none)
-	lastTok    int
-	quoteCol   int // column of the last quoted scalar
+	first     bool // no token character on this line yet (isFirstCharAtLine)
+	indentNum int  // goccy's indentNum: leading spaces and the tabs it skips
+	buf       bool // plain text pending (existsBuffer)
+	bufCol    int  // column where the pending text starts
+	bufLen    int  // characters of the pending text
+	bufTrim   int  // characters of the pending text up to its last non-blank
+	savedCol  int  // column goccy gives pending text that spans lines (0: none)
+	lastTok   int
+	quoteCol  int // column of the last quoted scalar
+	// lastVal: the last token was a value (plain or quoted scalar, block
+	// scalar, a whole flow collection), starting at lastTokCol; a ':' with
+	// no key of its own makes that value the key.
+	lastVal    bool
+	lastTokCol int
+	flowCol    int // column of the outermost open flow collection
 	lastDelim  int // lastDelimColumn
 	flowSeq    int // startedFlowSequenceNum (may go negative, as goccy's does)
 	flowMap    int // startedFlowMapNum
@@ -69,11 +79,22 @@ type yamlScan struct {
 	ml      bool // inside a block scalar (literal, folded or raw folded)
 	mlFirst int  // its content column, 0 until known
 
-	flow  []byte // open flow levels: '[', '{', 'p' (a pair in a flow sequence)
+	// flow holds the open flow levels: '[' and '{', 'p' for a mapping a ':'
+	// opens inside them (a pair in a sequence, a value that is itself
+	// key: value), and 'c' for the ':' of a flow mapping's own entry (no
+	// level). flowDepth counts all but the 'c's.
+	flow      []byte
+	flowDepth int
+	// props counts the anchors, aliases and tags of this document: the
+	// parser hands an anchor or a tag to whatever node comes next, wherever
+	// that is, and reads an alias much the same way, so each counts as one
+	// more level for the rest of the document (agent and workflow files
+	// have no use for them: aliases and tags are refused there).
+	props int
 	block []blockEntry
 }
 
-func (s *yamlScan) depthNow() int { return len(s.flow) + len(s.block) }
+func (s *yamlScan) depthNow() int { return s.flowDepth + len(s.block) + s.props }
 
 func (s *yamlScan) flowMode() bool { return s.flowSeq > 0 || s.flowMap > 0 }
 
@@ -83,6 +104,10 @@ func (s *yamlScan) inFlow() bool { return len(s.flow) > 0 || s.flowMode() }
 func (s *yamlScan) flush() {
 	if s.buf {
 		s.lastTok = tokOther
+		s.lastVal, s.lastTokCol = true, s.bufCol
+		if s.savedCol != 0 {
+			s.lastTokCol = s.savedCol
+		}
 	}
 	s.buf, s.savedCol, s.bufLen, s.bufTrim = false, 0, 0, 0
 }
@@ -145,8 +170,22 @@ func (s *yamlScan) newline() {
 
 // pushFlow opens a flow level.
 func (s *yamlScan) pushFlow(k byte) bool {
+	if len(s.flow) == 0 {
+		s.flowCol = s.col
+	}
+	s.lastVal = false
 	s.flow = append(s.flow, k)
+	if k != 'c' {
+		s.flowDepth++
+	}
 	return s.depth(s.depthNow(), s.i)
+}
+
+// popPairs closes the mappings ':'s opened in the innermost flow level (at
+// its ',' or closing bracket).
+func (s *yamlScan) popPairs() {
+	for s.popFlow('p') || s.popFlow('c') {
+	}
 }
 
 func (s *yamlScan) topFlow() byte {
@@ -159,6 +198,12 @@ func (s *yamlScan) topFlow() byte {
 func (s *yamlScan) popFlow(k byte) bool {
 	if s.topFlow() == k {
 		s.flow = s.flow[:len(s.flow)-1]
+		if k != 'c' {
+			s.flowDepth--
+		}
+		if len(s.flow) == 0 {
+			s.lastVal, s.lastTokCol = true, s.flowCol
+		}
 		return true
 	}
 	return false
@@ -171,6 +216,13 @@ func (s *yamlScan) open(kind byte, col int) bool {
 		// A block indicator inside a flow collection: goccy refuses most,
 		// but count it as a level that lasts as long as the flow does.
 		s.block = append(s.block, blockEntry{col: 0, kind: kind})
+		return s.depth(s.depthNow(), s.i)
+	}
+	if s.topPending() {
+		// The anchor or tag waiting on the collection open last goes to
+		// this token, wherever it sits: a level inside it.
+		s.block[len(s.block)-1].pending = false
+		s.block = append(s.block, blockEntry{col: col, kind: kind})
 		return s.depth(s.depthNow(), s.i)
 	}
 	s.popDeeper(col)
@@ -188,6 +240,10 @@ func (s *yamlScan) open(kind byte, col int) bool {
 	}
 	s.block = append(s.block, blockEntry{col: col, kind: kind})
 	return s.depth(s.depthNow(), s.i)
+}
+
+func (s *yamlScan) topPending() bool {
+	return len(s.block) > 0 && s.block[len(s.block)-1].pending
 }
 
 // popDeeper closes the block collections opened right of col.
@@ -300,7 +356,10 @@ func (s *yamlScan) lineStart() {
 		return
 	}
 	s.lineCol, s.lineStartI = s.col, s.i
-	if !s.inFlow() {
+	// A ':' first on a line may make the value before it a key, inside the
+	// collections that value sits in, and an anchor or a tag belongs to the
+	// token after it: open pops for those, from the column that counts.
+	if c := s.src[s.i]; !s.inFlow() && !s.topPending() && c != ':' && c != '&' && c != '!' {
 		s.popDeeper(s.col)
 	}
 }
@@ -360,7 +419,7 @@ func (s *yamlScan) token(c byte) bool {
 			s.flush()
 			s.flowMap--
 			s.lastTok = tokOther
-			s.popFlow('p')
+			s.popPairs()
 			s.popFlow('{')
 			s.step()
 			return true
@@ -381,7 +440,7 @@ func (s *yamlScan) token(c byte) bool {
 			s.flush()
 			s.flowSeq--
 			s.lastTok = tokOther
-			s.popFlow('p')
+			s.popPairs()
 			s.popFlow('[')
 			s.step()
 			return true
@@ -389,13 +448,16 @@ func (s *yamlScan) token(c byte) bool {
 	case ',':
 		if s.flowMode() {
 			s.flush()
-			s.lastTok = tokOther
-			s.popFlow('p')
+			s.lastTok, s.lastVal = tokOther, false
+			s.popPairs()
 			s.step()
 			return true
 		}
 	case '.':
 		if s.col == 1 && s.indentNum == 0 && s.repeat('.') == 3 {
+			if !s.node(s.i) {
+				return false
+			}
 			s.flush()
 			s.ml = false
 			s.stepN(3)
@@ -403,18 +465,25 @@ func (s *yamlScan) token(c byte) bool {
 		}
 	case '<':
 		if s.mergeKey() {
+			if !s.node(s.i) {
+				return false
+			}
 			s.lastDelim = s.col
-			s.buf, s.savedCol, s.bufTrim = false, 0, 0
+			s.buf, s.savedCol, s.bufLen, s.bufTrim = false, 0, 0, 0
 			s.lastTok = tokOther
+			s.lastVal, s.lastTokCol = true, s.col // the key of the ':' to come
 			s.stepN(2)
 			return true
 		}
 	case '-':
 		if s.col == 1 && s.indentNum == 0 && s.repeat('-') == 3 && (s.i+3 >= len(s.src) || isBlank(s.src[s.i+3]) || isBreak(s.src[s.i+3])) {
+			if !s.node(s.i) { // each document is a tree of its own
+				return false
+			}
 			s.flush()
 			s.lastTok = tokOther
 			s.lastDelim, s.indentNum = 0, 0
-			s.block = s.block[:0]
+			s.block, s.props = s.block[:0], 0
 			s.stepN(3)
 			return true
 		}
@@ -431,17 +500,20 @@ func (s *yamlScan) token(c byte) bool {
 		}
 		if !s.buf && (nc == 0 || isBlank(nc) || isBreak(nc)) {
 			s.lastDelim = s.col
-			s.lastTok = tokOther
+			s.lastTok, s.lastVal = tokOther, false
 			if !s.node(s.i) || !s.open('s', s.col) {
 				return false
 			}
-			s.block[len(s.block)-1].empty = s.nothingAfter()
+			s.markValue()
 			s.step()
 			return true
 		}
 	case ':':
 		if s.mapValue(nc) {
-			kc := s.lineCol
+			kc := s.col // no key: an empty one, here
+			if s.lastVal {
+				kc = s.lastTokCol // the value before becomes the key
+			}
 			switch {
 			case s.buf:
 				kc = s.bufCol
@@ -454,15 +526,22 @@ func (s *yamlScan) token(c byte) bool {
 				s.lastDelim = kc
 			}
 			s.flush()
-			s.lastTok = tokMapValue
+			s.lastTok, s.lastVal = tokMapValue, false
 			if s.inFlow() {
-				if t := s.topFlow(); t == '[' {
-					if !s.pushFlow('p') {
+				k := byte('p') // a pair in a sequence, or key: key: value
+				if s.topFlow() == '{' {
+					k = 'c' // the mapping's own entry
+				}
+				if len(s.flow) > 0 {
+					if !s.pushFlow(k) {
 						return false
 					}
 				}
-			} else if !s.open('m', kc) {
-				return false
+			} else {
+				if !s.open('m', kc) {
+					return false
+				}
+				s.markValue()
 			}
 			s.step()
 			return true
@@ -473,11 +552,18 @@ func (s *yamlScan) token(c byte) bool {
 		}
 	case '!':
 		if !s.buf && !s.directive {
+			s.props++
+			if !s.node(s.i) || !s.depth(s.depthNow(), s.i) {
+				return false
+			}
 			s.tag()
 			return true
 		}
 	case '%':
 		if !s.buf && s.indentNum == 0 {
+			if !s.node(s.i) {
+				return false
+			}
 			s.flush()
 			s.directive = true
 			s.lastTok = tokOther
@@ -487,7 +573,7 @@ func (s *yamlScan) token(c byte) bool {
 	case '?':
 		if !s.buf && isBlank(nc) {
 			s.lastDelim = s.col
-			s.lastTok = tokOther
+			s.lastTok, s.lastVal = tokOther, false
 			if !s.node(s.i) || !s.open('m', s.col) {
 				return false
 			}
@@ -496,6 +582,10 @@ func (s *yamlScan) token(c byte) bool {
 		}
 	case '&', '*':
 		if !s.buf {
+			s.props++
+			if !s.node(s.i) || !s.depth(s.depthNow(), s.i) {
+				return false
+			}
 			s.flush()
 			s.anchor = true
 			s.lastTok = tokOther
@@ -504,6 +594,9 @@ func (s *yamlScan) token(c byte) bool {
 		}
 	case '#':
 		if !s.buf || isBlank(s.prev) || isBreak(s.prev) {
+			if !s.node(s.i) { // the tokenizer keeps every comment
+				return false
+			}
 			s.flush()
 			s.lastTok = tokOther
 			s.skipLine()
@@ -521,14 +614,28 @@ func (s *yamlScan) token(c byte) bool {
 	return true
 }
 
-// nothingAfter reports whether only blanks, and maybe a comment, follow
-// the indicator at s.i on its line.
-func (s *yamlScan) nothingAfter() bool {
-	j := s.i + 1
-	for j < len(s.src) && isBlank(s.src[j]) {
-		j++
+// markValue records on the block collection just opened or continued
+// what follows its indicator at s.i on the line: nothing at all (empty,
+// for a -), or only anchors and tags (pending).
+func (s *yamlScan) markValue() {
+	j, props := s.i+1, false
+	for {
+		for j < len(s.src) && isBlank(s.src[j]) {
+			j++
+		}
+		if j < len(s.src) && (s.src[j] == '&' || s.src[j] == '!') {
+			props = true
+			for j < len(s.src) && !isBlank(s.src[j]) && !isBreak(s.src[j]) {
+				j++
+			}
+			continue
+		}
+		break
 	}
-	return j == len(s.src) || isBreak(s.src[j]) || (s.src[j] == '#' && j > s.i+1)
+	nothing := j == len(s.src) || isBreak(s.src[j]) || (s.src[j] == '#' && isBlank(s.src[j-1]))
+	top := &s.block[len(s.block)-1]
+	top.empty = nothing && top.kind == 's'
+	top.pending = nothing && props
 }
 
 func (s *yamlScan) stepN(n int) {
@@ -584,6 +691,7 @@ func (s *yamlScan) mapValue(nc byte) bool {
 // blockScalarHeader handles | or > (scanMultiLineHeader): the rest of the
 // line is the header; content follows on the next lines.
 func (s *yamlScan) blockScalarHeader() bool {
+	s.lastVal, s.lastTokCol = true, s.col
 	if s.col == 1 {
 		s.lastDelim = 1
 	}
@@ -643,6 +751,7 @@ func (s *yamlScan) tag() {
 func (s *yamlScan) quoted(q byte) bool {
 	s.flush()
 	s.quoteCol = s.col
+	s.lastVal, s.lastTokCol = true, s.col
 	if !s.node(s.i) {
 		return false
 	}

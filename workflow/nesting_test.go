@@ -30,7 +30,7 @@ func TestWorkflowNestingRefusedBeforeParse(t *testing.T) {
 		{"flow sequences 100000", okHead + "steps: " + strings.Repeat("[", 100000) + "\n", 3, 8 + 63, "steps"},
 		{"block mappings", block.String(), 3 + 64, 65 + 5, "steps"},
 		{"compact sequences", okHead + "steps:\n" + strings.Repeat("- ", 30000) + "x\n", 4, 1 + 2*63, "steps"},
-		{"mixed", okHead + "steps:\n" + strings.Repeat("- a: [ {b: ", 20000) + "\n", 4, 1 + 11*20 + 7, "steps"},
+		{"mixed", okHead + "steps:\n" + strings.Repeat("- a: [ {b: ", 20000) + "\n", 4, 1 + 11*15 + 7, "steps"},
 		{"complex keys", okHead + "steps:\n  " + strings.Repeat("? ", 30000) + "x\n", 4, 3 + 2*63, "steps"},
 	}
 	for _, c := range cases {

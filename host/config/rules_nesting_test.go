@@ -48,7 +48,7 @@ func TestRuleNesting(t *testing.T) {
 		}, want: []want{{code: CodeNesting, file: agentYAML, line: 4, col: 1 + 2*63, field: "mcp_servers", msg: msg}}},
 		{name: "agent mixed forms", files: map[string]string{
 			agentYAML: agentHead + "mcp_servers:\n" + strings.Repeat("- a: [ {b: ", 20000) + "\n",
-		}, want: []want{{code: CodeNesting, file: agentYAML, line: 4, msg: msg, field: "mcp_servers", col: 1 + 11*20 + 7}}},
+		}, want: []want{{code: CodeNesting, file: agentYAML, line: 4, msg: msg, field: "mcp_servers", col: 1 + 11*15 + 7}}},
 		{name: "agent values", files: map[string]string{
 			agentYAML: agentHead + "mcp_servers: [" + strings.Repeat("a, ", 30000) + "]\n",
 		}, want: []want{{code: CodeNesting, file: agentYAML, line: 3, col: 15 + 3*(20000-6), field: "mcp_servers", msg: "more than 20000 values"}}},
