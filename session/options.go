@@ -37,7 +37,7 @@ type Options struct {
 	// AdhocName is the name of the one server given on the command line
 	// (--url): a guard refusal of it names the flag as the remedy.
 	AdhocName string
-	// Timeouts lowers the spec's deadlines (tests).
+	// Timeouts lowers the connect, discovery and call deadlines (tests).
 	Timeouts host.Timeouts
 }
 
