@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/relavium/relavium/consent"
+	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/engine/sanitize"
 	"github.com/relavium/relavium/session"
 )
@@ -33,10 +34,13 @@ func CanPrompt(stdinTTY, stdoutTTY, jsonMode bool, lookupEnv func(string) (strin
 // stdio server is put to the person on stderr — name, full command line,
 // cwd, env names with their kind, digest and the diff against the closest
 // earlier grant — and answered on stdin: [a]pprove & remember, approve
-// [o]nce or [d]eny (the default, as is end of input).
+// [o]nce or [d]eny (the default, as is end of input). A call confirmation
+// is asked in cmd_mcp_confirm.go, after the events printed by pr so far.
 type terminalAsker struct {
-	w io.Writer
-	r io.Reader
+	w   io.Writer
+	r   io.Reader
+	pr  *eventPrinter // nil: no event printer to wait for
+	bus *engine.Bus
 }
 
 func (t *terminalAsker) Consent(ctx context.Context, dec consent.Decision) (session.Answer, error) {

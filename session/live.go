@@ -3,9 +3,10 @@ package session
 import (
 	"context"
 	"fmt"
-	"sync"
+	"slices"
 
 	"github.com/relavium/relavium/consent"
+	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/netguard"
 )
@@ -17,10 +18,7 @@ import (
 type Live struct {
 	s     *Session
 	guard *netguard.Guard
-
-	mu     sync.Mutex
-	h      *host.Host
-	closed bool
+	h     *host.Host
 }
 
 // Open starts the session's host with no server in it; Connect adds them.
@@ -58,10 +56,9 @@ func (l *Live) Connect(ctx context.Context, name string) error {
 	if err != nil {
 		return err
 	}
-	if len(opts.Servers) == 0 {
-		for _, ns := range opts.NotStarted {
-			return &consent.Error{ErrCode: ns.Code, Msg: fmt.Sprintf("%s was not started: %s", ns.Name, ns.Reason)}
-		}
+	if len(opts.Servers) == 0 && len(opts.NotStarted) > 0 {
+		ns := opts.NotStarted[0]
+		return &consent.Error{ErrCode: ns.Code, Msg: fmt.Sprintf("%s was not started: %s", ns.Name, ns.Reason)}
 	}
 	return l.h.Add(ctx, opts.Servers[0])
 }
@@ -71,11 +68,20 @@ func (l *Live) Connect(ctx context.Context, name string) error {
 func (l *Live) Disconnect(name string) error { return l.h.Remove(name) }
 
 // Close tears every server down (children reaped).
-func (l *Live) Close() error {
-	l.mu.Lock()
-	l.closed = true
-	l.mu.Unlock()
-	return l.h.Close()
+func (l *Live) Close() error { return l.h.Close() }
+
+// Catalogue is every connected server's admitted and skipped tools, in
+// declaration order of the servers (whatever order they connected in),
+// then each server's own order.
+func (l *Live) Catalogue() ([]engine.ToolDef, []engine.SkippedTool) {
+	rank := map[string]int{}
+	for i, srv := range l.s.servers {
+		rank[srv.Name] = i
+	}
+	tools, skipped := l.h.Tools(), l.h.Skipped()
+	slices.SortStableFunc(tools, func(a, b engine.ToolDef) int { return rank[a.Server] - rank[b.Server] })
+	slices.SortStableFunc(skipped, func(a, b engine.SkippedTool) int { return rank[a.Server] - rank[b.Server] })
+	return tools, skipped
 }
 
 func (s *Session) declared(name string) bool {

@@ -50,7 +50,22 @@ type Asker interface {
 	// Recorded says that the answer to d was recorded (a grant written for
 	// ApproveRemember).
 	Recorded(d consent.Decision, a Answer)
+	// ConfirmCall asks whether a call of def may go ahead: this call,
+	// always for this definition (offered only when canRemember), or no.
+	// The server's annotations are shown as its own claim; they never
+	// skip the question.
+	ConfirmCall(ctx context.Context, def engine.ToolDef, canRemember bool) (CallAnswer, error)
 }
+
+// CallAnswer is the person's answer to a call confirmation.
+type CallAnswer int
+
+// Call confirmation answers.
+const (
+	CallRefused CallAnswer = iota // no (the default, as is end of input)
+	CallOnce                      // this call
+	CallAlways                    // always for this definition: an approval is remembered
+)
 
 // Answer is the person's answer to a consent request.
 type Answer int

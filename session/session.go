@@ -205,14 +205,18 @@ func (s *Session) Record(r *consent.Resolved, a Answer) error {
 // question or pending list is there to say it (every server was approved
 // some other way, e.g. --allow-mcp-stdio): a fold failure is never silent.
 func (s *Session) warnStore(decisions []consent.Decision) {
-	if s.opts.Warn == nil {
-		return
-	}
 	for _, d := range decisions {
 		if d.StoreErr != nil {
-			s.opts.Warn(fmt.Sprintf("no remembered consent grant was trusted: %s", sanitize.Line(d.StoreErr.Error())))
+			s.warn(fmt.Sprintf("no remembered consent grant was trusted: %s", sanitize.Line(d.StoreErr.Error())))
 			return
 		}
+	}
+}
+
+// warn passes a warning to Options.Warn, if any.
+func (s *Session) warn(msg string) {
+	if s.opts.Warn != nil {
+		s.opts.Warn(msg)
 	}
 }
 

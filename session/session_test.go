@@ -38,6 +38,10 @@ func (a *askerStub) Recorded(_ consent.Decision, ans Answer) {
 	a.recorded = append(a.recorded, ans)
 }
 
+func (a *askerStub) ConfirmCall(context.Context, engine.ToolDef, bool) (CallAnswer, error) {
+	return CallRefused, nil
+}
+
 // recorder keeps every event.
 type recorder struct {
 	mu     sync.Mutex

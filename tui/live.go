@@ -236,11 +236,13 @@ func (l *live) Disconnect(server string) error {
 
 // Catalogue lists every connected server's tools in declaration order.
 func (l *live) Catalogue() ([]engine.ToolDef, []engine.SkippedTool) {
-	h := l.host()
-	if h == nil {
+	l.mu.Lock()
+	lv := l.lv
+	l.mu.Unlock()
+	if lv == nil {
 		return nil, nil
 	}
-	return h.Tools(), h.Skipped()
+	return lv.Catalogue()
 }
 
 // connected is the session's host, or E701 before anything connected.
