@@ -3,8 +3,6 @@ package engine
 import (
 	"errors"
 	"fmt"
-	"io"
-	"strings"
 )
 
 // Error codes owned by engine (E600–E649), plus the machine surface's E450
@@ -32,96 +30,6 @@ const (
 	exitFailure = 1
 	exitUsage   = 2
 )
-
-// Pos is where an authored value sits in a workflow file.
-type Pos struct {
-	File string `json:"file"`
-	Line int    `json:"line"`
-	Col  int    `json:"column"`
-}
-
-func (p Pos) String() string {
-	if p.File == "" {
-		return ""
-	}
-	if p.Line == 0 {
-		return p.File
-	}
-	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
-}
-
-// Problem is one authored mistake: where it is, which field, and what to do.
-type Problem struct {
-	Pos
-	Field   string `json:"field"`
-	Message string `json:"message"`
-}
-
-func (p Problem) String() string {
-	var b strings.Builder
-	if s := p.Pos.String(); s != "" {
-		b.WriteString(s)
-		b.WriteString(": ")
-	}
-	if p.Field != "" {
-		b.WriteString(p.Field)
-		b.WriteString(": ")
-	}
-	b.WriteString(p.Message)
-	return b.String()
-}
-
-// ProblemsError carries every problem found, all at once (exit 2). It is the
-// error of workflow loading (E600) and of input validation (E603).
-type ProblemsError struct {
-	ErrCode  string
-	Summary  string
-	Problems []Problem
-	// Data, when set, is carried in the envelope beside the problems (for
-	// example the workflows that did load).
-	Data map[string]any
-}
-
-func (e *ProblemsError) Error() string {
-	if len(e.Problems) == 1 {
-		return e.ErrCode + ": " + e.Problems[0].String()
-	}
-	return fmt.Sprintf("%s: %s (%d problems; first: %s)", e.ErrCode, e.Summary, len(e.Problems), e.Problems[0].String())
-}
-
-// Code returns the stable code.
-func (e *ProblemsError) Code() string { return e.ErrCode }
-
-// Message is the message without code.
-func (e *ProblemsError) Message() string {
-	if len(e.Problems) == 1 {
-		return e.Summary + ": " + e.Problems[0].String()
-	}
-	return fmt.Sprintf("%s: %d problems", e.Summary, len(e.Problems))
-}
-
-// ExitCode is 2: an authored or usage mistake.
-func (e *ProblemsError) ExitCode() int { return exitUsage }
-
-// ErrorData lists every problem.
-func (e *ProblemsError) ErrorData() any {
-	d := map[string]any{"problems": e.Problems}
-	for k, v := range e.Data {
-		d[k] = v
-	}
-	return d
-}
-
-// WriteHuman prints one compiler-style line per problem.
-func (e *ProblemsError) WriteHuman(w io.Writer) error {
-	var b strings.Builder
-	fmt.Fprintf(&b, "relavium: %s: %s\n", e.ErrCode, e.Summary)
-	for _, p := range e.Problems {
-		fmt.Fprintf(&b, "  %s\n", p.String())
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
-}
 
 // Error is engine's coded error for everything that is not a problem list.
 type Error struct {

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/authored"
 	"github.com/relavium/relavium/host/config"
 	"github.com/relavium/relavium/workflow"
 )
@@ -103,10 +103,11 @@ func cfgNonNil(s []string) []string {
 }
 
 // validateWorkflows is the seam for workflow files
-// (<project>/.relavium/workflows/*.yaml), owned by the engine: it returns
-// every workflow file checked and each of their problems as a
-// config.Problem, so `config validate` reports them with the config and
-// agent problems in one pass. Each problem keeps the engine's code (E600)
+// (<project>/.relavium/workflows/*.yaml), owned by package workflow: it
+// returns every workflow file checked and each of their problems adopted as
+// a config.Problem (both are the authored layer's problems), so `config
+// validate` reports them with the config and agent problems in one pass.
+// Each problem keeps the workflow's code (E600)
 // with rule "workflow"; a workflow's `ref:` naming no registration is
 // config's E220 (resolved through (*config.Config).ResolveRefs when the
 // config files themselves are valid).
@@ -114,18 +115,12 @@ func validateWorkflows(inv *Invocation) (files []string, problems []config.Probl
 	project := inv.Global.Project
 	files, _ = filepath.Glob(filepath.Join(workflow.WorkflowDir(project), "*.yaml"))
 	wfs, err := workflow.LoadWorkflows(project)
-	var pe *engine.ProblemsError
+	var pe *workflow.ProblemsError
 	switch {
 	case errors.As(err, &pe):
-		for _, p := range pe.Problems {
-			problems = append(problems, config.Problem{
-				Code: pe.Code(), Rule: "workflow", Severity: "error",
-				File: p.File, Line: p.Line, Column: p.Col, Field: p.Field, Message: p.Message,
-			})
-		}
+		problems = config.Adopt(pe.Code(), "workflow", pe.Problems)
 	case err != nil:
-		problems = append(problems, config.Problem{Code: CodeOf(err), Rule: "workflow", Severity: "error",
-			File: workflow.WorkflowDir(project), Message: err.Error()})
+		problems = config.Adopt(CodeOf(err), "workflow", []authored.Problem{{Pos: authored.Pos{File: workflow.WorkflowDir(project)}, Message: err.Error()}})
 	}
 	cfg, cerr := config.Load(inv.Env.Home, project)
 	if cerr != nil {
@@ -134,8 +129,7 @@ func validateWorkflows(inv *Invocation) (files []string, problems []config.Probl
 	for _, wf := range wfs {
 		refs := make([]config.Ref, 0, len(wf.Servers))
 		for _, r := range wf.Servers {
-			refs = append(refs, config.Ref{Name: r.Ref, ToolsAllowlist: r.ToolsAllowlist,
-				Pos: config.Pos{File: r.Pos.File, Line: r.Pos.Line, Col: r.Pos.Col}})
+			refs = append(refs, config.Ref{Name: r.Ref, ToolsAllowlist: r.ToolsAllowlist, Pos: r.Pos})
 		}
 		var ce *config.Error
 		if _, err := cfg.ResolveRefs(refs); errors.As(err, &ce) {

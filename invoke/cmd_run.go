@@ -243,7 +243,7 @@ func runWorkflowList(_ context.Context, inv *Invocation) (any, error) {
 		list.Workflows = append(list.Workflows, rowOf(w))
 	}
 	if err != nil {
-		var pe *engine.ProblemsError
+		var pe *workflow.ProblemsError
 		if errors.As(err, &pe) {
 			pe.Data = map[string]any{"workflows": list.Workflows}
 		}

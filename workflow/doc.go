@@ -11,17 +11,20 @@
 //   - Workflows: LoadWorkflow(s) validate every authored rule and report
 //     every problem at once with file:line:column and field (E600, exit 2).
 //     Templates are {{…}} lookups only (inputs, earlier steps);
-//     {{secrets.*}} is refused. A file is measured by package nesting
-//     before goccy/go-yaml parses it (64 levels, 20 000 values), and an
-//     array or object --input before encoding/json decodes it (256 levels).
+//     {{secrets.*}} is refused. A file goes through package authored's one
+//     YAML reader (nesting measured before goccy/go-yaml parses it, 64
+//     levels and 20 000 values; one document; no anchor, alias, tag, merge
+//     key, non-string key or escape naming no character), and an array or
+//     object --input is measured before encoding/json decodes it (256
+//     levels). Problems are authored.Problem, carried by ProblemsError.
 //   - Run: inputs validated against InputSchema (E603), then exactly one
 //     terminal event per started run: run:completed, run:failed, or
 //     run:cancelled (ctx cancelled E609, gate refused E610).
 //   - Plan: the plan form and its plan_id (SHA-256 of the canonical plan
 //     JSON); Check refuses a moved plan with E450.
 //
-// Imports: the standard library, engine, engine/sanitize, nesting,
-// consent/canonjson, github.com/goccy/go-yaml and
+// Imports: the standard library, engine, engine/sanitize, authored,
+// nesting, consent/canonjson, github.com/goccy/go-yaml and
 // github.com/google/jsonschema-go. The codes it raises are declared in
-// engine's errors.go.
+// engine's errors.go; ProblemsError (E600, E603) is in errors.go here.
 package workflow

@@ -14,6 +14,8 @@ import (
 	"github.com/relavium/relavium/nesting"
 
 	"github.com/relavium/relavium/engine"
+
+	"github.com/relavium/relavium/authored"
 )
 
 const draft202012 = "https://json-schema.org/draft/2020-12/schema"
@@ -143,9 +145,9 @@ func (w *Workflow) compileSchemas() error {
 // problem is reported at once (E603, exit 2).
 func ParseInputArgs(w *Workflow, args []string) (map[string]any, error) {
 	out := map[string]any{}
-	var problems []engine.Problem
+	var problems []authored.Problem
 	bad := func(field, format string, a ...any) {
-		problems = append(problems, engine.Problem{Field: field, Message: fmt.Sprintf(format, a...)})
+		problems = append(problems, authored.Problem{Field: field, Message: fmt.Sprintf(format, a...)})
 	}
 	for _, a := range args {
 		k, v, ok := strings.Cut(a, "=")
@@ -171,7 +173,7 @@ func ParseInputArgs(w *Workflow, args []string) (map[string]any, error) {
 		out[k] = val
 	}
 	if len(problems) > 0 {
-		return nil, &engine.ProblemsError{ErrCode: engine.CodeInputsInvalid, Summary: "invalid inputs for workflow " + w.ID, Problems: problems}
+		return nil, &ProblemsError{ErrCode: engine.CodeInputsInvalid, Summary: "invalid inputs for workflow " + w.ID, Problems: problems}
 	}
 	return out, nil
 }
@@ -244,7 +246,7 @@ func parseTyped(typ, s string) (any, error) {
 // The returned map is new; given is not modified.
 func (w *Workflow) ResolveInputs(given map[string]any) (map[string]any, error) {
 	out := make(map[string]any, len(w.Inputs))
-	var problems []engine.Problem
+	var problems []authored.Problem
 	names := make([]string, 0, len(given))
 	for k := range given {
 		names = append(names, k)
@@ -252,7 +254,7 @@ func (w *Workflow) ResolveInputs(given map[string]any) (map[string]any, error) {
 	sort.Strings(names)
 	for _, k := range names {
 		if w.Input(k) == nil {
-			problems = append(problems, engine.Problem{Field: "inputs." + k, Message: fmt.Sprintf("workflow %s has no input %q%s", w.ID, k, declared(w))})
+			problems = append(problems, authored.Problem{Field: "inputs." + k, Message: fmt.Sprintf("workflow %s has no input %q%s", w.ID, k, declared(w))})
 		}
 	}
 	for i := range w.Inputs {
@@ -260,25 +262,25 @@ func (w *Workflow) ResolveInputs(given map[string]any) (map[string]any, error) {
 		v, ok := given[in.Name]
 		if !ok {
 			if in.Required {
-				problems = append(problems, engine.Problem{Field: "inputs." + in.Name, Message: fmt.Sprintf("input %s (%s) is required%s", in.Name, in.Type, describeInput(in))})
+				problems = append(problems, authored.Problem{Field: "inputs." + in.Name, Message: fmt.Sprintf("input %s (%s) is required%s", in.Name, in.Type, describeInput(in))})
 			}
 			continue
 		}
 		if err := w.props[in.Name].Validate(v); err != nil {
-			problems = append(problems, engine.Problem{Field: "inputs." + in.Name, Message: fmt.Sprintf("%s does not fit input %s (%s%s)", compact(v), in.Name, in.Type, enumNote(in))})
+			problems = append(problems, authored.Problem{Field: "inputs." + in.Name, Message: fmt.Sprintf("%s does not fit input %s (%s%s)", compact(v), in.Name, in.Type, enumNote(in))})
 			continue
 		}
 		// A value the plan could not spell faithfully (an integer beyond
 		// float64) is the person's input mistake, refused here with the
 		// others rather than later as a plan that cannot be encoded.
 		if _, err := canonicalValue(v); err != nil {
-			problems = append(problems, engine.Problem{Field: "inputs." + in.Name, Message: fmt.Sprintf("input %s: %v", in.Name, err)})
+			problems = append(problems, authored.Problem{Field: "inputs." + in.Name, Message: fmt.Sprintf("input %s: %v", in.Name, err)})
 			continue
 		}
 		out[in.Name] = v
 	}
 	if len(problems) > 0 {
-		return nil, &engine.ProblemsError{ErrCode: engine.CodeInputsInvalid, Summary: "invalid inputs for workflow " + w.ID, Problems: problems}
+		return nil, &ProblemsError{ErrCode: engine.CodeInputsInvalid, Summary: "invalid inputs for workflow " + w.ID, Problems: problems}
 	}
 	if err := w.root.ApplyDefaults(&out); err != nil {
 		return nil, &engine.Error{ErrCode: engine.CodeInputsInvalid, Msg: "cannot apply input defaults", Cause: err, Exit: exitUsage}

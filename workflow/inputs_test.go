@@ -51,7 +51,7 @@ func TestParseInputArgsByDeclaredType(t *testing.T) {
 func TestParseInputArgsReportsEveryProblem(t *testing.T) {
 	w := loadTyped(t)
 	_, err := ParseInputArgs(w, []string{"novalue", "i=4.5", "f=NaN", "b=yes", "a={}", "o=[1]", "zz=1", "s=x", "s=y"})
-	var pe *engine.ProblemsError
+	var pe *ProblemsError
 	if !errors.As(err, &pe) || pe.Code() != engine.CodeInputsInvalid || pe.ExitCode() != 2 {
 		t.Fatalf("got %v", err)
 	}
@@ -76,7 +76,7 @@ func TestResolveInputsDefaultsRequiredTypesAndEnums(t *testing.T) {
 		t.Fatalf("defaults: %s", b)
 	}
 	_, err = w.ResolveInputs(map[string]any{"i": "ten", "e": "medium", "extra": 1, "a": map[string]any{}})
-	var pe *engine.ProblemsError
+	var pe *ProblemsError
 	if !errors.As(err, &pe) || pe.Code() != engine.CodeInputsInvalid {
 		t.Fatalf("got %v", err)
 	}
@@ -102,7 +102,7 @@ func TestResolveInputsDefaultsRequiredTypesAndEnums(t *testing.T) {
 func TestInputsRefuseIntegersJSONCannotHold(t *testing.T) {
 	w := loadTyped(t)
 	_, err := ParseInputArgs(w, []string{"s=x", "i=9007199254740993", "f=9007199254740993", `a=[1,{"n":9007199254740993}]`, `o={"k":[-9007199254740993]}`})
-	var pe *engine.ProblemsError
+	var pe *ProblemsError
 	if !errors.As(err, &pe) || pe.Code() != engine.CodeInputsInvalid || pe.ExitCode() != 2 {
 		t.Fatalf("got %v", err)
 	}

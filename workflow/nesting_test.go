@@ -72,7 +72,7 @@ func TestWorkflowTreeCheckAgrees(t *testing.T) {
 func TestInputJSONNestingRefused(t *testing.T) {
 	w := loadTyped(t)
 	_, err := ParseInputArgs(w, []string{"s=x", "a=" + strings.Repeat("[", 100000), "o=" + strings.Repeat(`{"a":`, 50000)})
-	var pe *engine.ProblemsError
+	var pe *ProblemsError
 	if !errors.As(err, &pe) || pe.Code() != engine.CodeInputsInvalid || pe.ExitCode() != 2 || len(pe.Problems) != 2 {
 		t.Fatalf("got %v", err)
 	}

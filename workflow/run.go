@@ -14,6 +14,8 @@ import (
 	"github.com/relavium/relavium/engine/sanitize"
 
 	"github.com/relavium/relavium/engine"
+
+	"github.com/relavium/relavium/authored"
 )
 
 // GateRequest is a gate step asking the person to go on.
@@ -22,7 +24,7 @@ type GateRequest struct {
 	Workflow string
 	Step     string
 	Message  string // rendered and sanitized for display
-	Pos      engine.Pos
+	Pos      authored.Pos
 }
 
 // GateFunc answers a gate: true goes on, false refuses (the run stops as a

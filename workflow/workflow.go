@@ -6,7 +6,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
-	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/authored"
 )
 
 // Workflow triggers.
@@ -54,21 +54,21 @@ type Workflow struct {
 // that a workflow uses, optionally narrowing its tools. Inline server
 // entries are refused in workflows.
 type ServerRef struct {
-	Ref            string     `json:"ref"`
-	ToolsAllowlist []string   `json:"tools_allowlist,omitempty"`
-	Pos            engine.Pos `json:"source"`
+	Ref            string       `json:"ref"`
+	ToolsAllowlist []string     `json:"tools_allowlist,omitempty"`
+	Pos            authored.Pos `json:"source"`
 }
 
 // Input is one declared input.
 type Input struct {
-	Name        string     `json:"name"`
-	Type        string     `json:"type"` // string | integer | number | boolean | array | object
-	Required    bool       `json:"required,omitempty"`
-	Description string     `json:"description,omitempty"`
-	Default     any        `json:"default,omitempty"`
-	HasDefault  bool       `json:"-"`
-	Enum        []any      `json:"enum,omitempty"`
-	Pos         engine.Pos `json:"source"`
+	Name        string       `json:"name"`
+	Type        string       `json:"type"` // string | integer | number | boolean | array | object
+	Required    bool         `json:"required,omitempty"`
+	Description string       `json:"description,omitempty"`
+	Default     any          `json:"default,omitempty"`
+	HasDefault  bool         `json:"-"`
+	Enum        []any        `json:"enum,omitempty"`
+	Pos         authored.Pos `json:"source"`
 }
 
 // Step is one step: a tool call or a gate.
@@ -88,7 +88,7 @@ type Step struct {
 	ContinueOnError bool `json:"continue_on_error,omitempty"`
 	// Timeout overrides the tools/call deadline when > 0 (timeout_ms).
 	Timeout time.Duration `json:"-"`
-	Pos     engine.Pos    `json:"source"`
+	Pos     authored.Pos  `json:"source"`
 
 	gate *Template
 }
@@ -112,9 +112,9 @@ func (s *Step) Kind() string {
 
 // Output is one named output: a template tree evaluated after the last step.
 type Output struct {
-	Name  string     `json:"name"`
-	Value any        `json:"value"`
-	Pos   engine.Pos `json:"source"`
+	Name  string       `json:"name"`
+	Value any          `json:"value"`
+	Pos   authored.Pos `json:"source"`
 }
 
 // InputSchema is the JSON Schema (2020-12) of the workflow's inputs: the

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/authored"
 )
 
 func (p *wfParser) inputs(w *Workflow, k ykey) {
@@ -15,7 +15,7 @@ func (p *wfParser) inputs(w *Workflow, k ykey) {
 		p.add(k.val.pos, "inputs", "must be a list of {name, type, …}, not %s", k.val.describe())
 		return
 	}
-	seen := map[string]engine.Pos{}
+	seen := map[string]authored.Pos{}
 	for i, item := range k.val.items {
 		field := index("inputs", i)
 		m, ok := p.fields(item, field, inputKeys, "an input")

@@ -12,6 +12,8 @@ import (
 	"syscall"
 
 	"github.com/relavium/relavium/engine"
+
+	"github.com/relavium/relavium/authored"
 )
 
 // maxWorkflowBytes bounds a workflow file; a larger one is refused unread.
@@ -33,17 +35,17 @@ func LoadWorkflows(projectDir string) ([]*Workflow, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, &engine.ProblemsError{ErrCode: engine.CodeWorkflowInvalid, Summary: "cannot read the workflow directory",
-			Problems: []engine.Problem{{Pos: engine.Pos{File: dir}, Message: err.Error()}}}
+		return nil, &ProblemsError{ErrCode: engine.CodeWorkflowInvalid, Summary: "cannot read the workflow directory",
+			Problems: []authored.Problem{{Pos: authored.Pos{File: dir}, Message: err.Error()}}}
 	}
 	var out []*Workflow
-	var problems []engine.Problem
+	var problems []authored.Problem
 	for _, e := range entries {
 		name := e.Name()
 		path := filepath.Join(dir, name)
 		switch ext := filepath.Ext(name); {
 		case ext == ".yml":
-			problems = append(problems, engine.Problem{Pos: engine.Pos{File: path, Line: 1, Col: 1}, Field: "file",
+			problems = append(problems, authored.Problem{Pos: authored.Pos{File: path, Line: 1, Col: 1}, Field: "file",
 				Message: "workflow files end in .yaml: rename to " + strings.TrimSuffix(name, ext) + ".yaml"})
 			continue
 		case ext != ".yaml" || strings.HasPrefix(name, "."):
@@ -57,8 +59,8 @@ func LoadWorkflows(projectDir string) ([]*Workflow, error) {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	if len(problems) > 0 {
-		sortProblems(problems)
-		return out, &engine.ProblemsError{ErrCode: engine.CodeWorkflowInvalid, Summary: "invalid workflow files", Problems: problems}
+		authored.Problems(problems).Sort()
+		return out, &ProblemsError{ErrCode: engine.CodeWorkflowInvalid, Summary: "invalid workflow files", Problems: problems}
 	}
 	return out, nil
 }
@@ -78,7 +80,7 @@ func LoadWorkflow(projectDir, id string) (*Workflow, error) {
 	}
 	w, ps := loadWorkflowFile(path, id)
 	if len(ps) > 0 {
-		return nil, &engine.ProblemsError{ErrCode: engine.CodeWorkflowInvalid, Summary: "invalid workflow " + id, Problems: ps}
+		return nil, &ProblemsError{ErrCode: engine.CodeWorkflowInvalid, Summary: "invalid workflow " + id, Problems: ps}
 	}
 	return w, nil
 }
@@ -102,15 +104,15 @@ func available(projectDir string) string {
 
 // loadWorkflowFile reads, parses and validates one file. It returns the
 // workflow only when there is no problem.
-func loadWorkflowFile(path, wantID string) (*Workflow, []engine.Problem) {
-	filePos := engine.Pos{File: path, Line: 1, Col: 1}
+func loadWorkflowFile(path, wantID string) (*Workflow, []authored.Problem) {
+	filePos := authored.Pos{File: path, Line: 1, Col: 1}
 	src, err := readBounded(path)
 	if err != nil {
-		return nil, []engine.Problem{{Pos: filePos, Field: "file", Message: err.Error()}}
+		return nil, []authored.Problem{{Pos: filePos, Field: "file", Message: err.Error()}}
 	}
 	root, ps := parseYAML(path, src)
 	if len(ps) > 0 {
-		sortProblems(ps)
+		authored.Problems(ps).Sort()
 		return nil, ps
 	}
 	p := &wfParser{file: path, wantID: wantID}
@@ -119,11 +121,11 @@ func loadWorkflowFile(path, wantID string) (*Workflow, []engine.Problem) {
 	}
 	w := p.parse(root)
 	if len(p.problems) > 0 {
-		sortProblems(p.problems)
+		p.problems.Sort()
 		return nil, p.problems
 	}
 	if err := w.compileSchemas(); err != nil {
-		return nil, []engine.Problem{{Pos: filePos, Field: "inputs", Message: "cannot build the input schema: " + err.Error()}}
+		return nil, []authored.Problem{{Pos: filePos, Field: "inputs", Message: "cannot build the input schema: " + err.Error()}}
 	}
 	return w, nil
 }

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/relavium/relavium/engine"
+
+	"github.com/relavium/relavium/authored"
 )
 
 // project writes files (relative to .relavium/workflows) into a temp project.
@@ -29,9 +31,9 @@ func project(t *testing.T, files map[string]string) string {
 	return dir
 }
 
-func problemsOf(t *testing.T, err error) []engine.Problem {
+func problemsOf(t *testing.T, err error) []authored.Problem {
 	t.Helper()
-	var pe *engine.ProblemsError
+	var pe *ProblemsError
 	if !errors.As(err, &pe) {
 		t.Fatalf("want *ProblemsError, got %T %v", err, err)
 	}
@@ -58,6 +60,11 @@ func TestWorkflowRules(t *testing.T) {
 		{"one document", okHead + "steps: [{id: a, gate: ok}]\n---\nid: x\n", 4, 1, "", "exactly one YAML document"},
 		{"no anchors", okHead + "steps:\n  - &s {id: a, gate: ok}\n", 4, 5, "", "anchors and aliases"},
 		{"no tags", okHead + "steps:\n  - id: a\n    gate: !!str ok\n", 5, 11, "", "tags"},
+		{"no aliases", okHead + "steps:\n  - {id: a, gate: ok}\n  - *s\n", 5, 5, "", "anchors and aliases"},
+		{"no merge keys", okHead + "steps:\n  - <<: {id: a}\n    gate: ok\n", 4, 5, "", "merge keys"},
+		{"keys are plain strings", okHead + "steps: [{id: a, gate: ok}]\n1: x\n", 4, 1, "", "plain string"},
+		{"no escape that names no character", okHead + "steps: [{id: a, gate: \"\\udc00\"}]\n", 3, 23, "", "surrogate"},
+		{"valid UTF-8", okHead + "steps: [{id: a, gate: \"\xff\"}]\n", 1, 1, "", "UTF-8"},
 		{"top level is a mapping", "- 1\n", 1, 1, "", "must be a mapping"},
 		{"unknown top key", okHead + "stepz: []\nsteps: [{id: a, gate: ok}]\n", 3, 1, "stepz", `unknown key "stepz"`},
 		{"id required", "side_effect: read\nsteps: [{id: a, gate: ok}]\n", 1, 1, "id", "id is required"},
@@ -143,7 +150,7 @@ func TestWorkflowRules(t *testing.T) {
 	}
 }
 
-func render(ps []engine.Problem) string {
+func render(ps []authored.Problem) string {
 	var b strings.Builder
 	for _, p := range ps {
 		b.WriteString("  " + p.String() + "\n")
@@ -164,7 +171,7 @@ func TestWorkflowProblemsComeAllAtOnce(t *testing.T) {
 			t.Fatalf("problems not in file order:\n%s", render(ps))
 		}
 	}
-	var pe *engine.ProblemsError
+	var pe *ProblemsError
 	errors.As(err, &pe)
 	var human strings.Builder
 	if err := pe.WriteHuman(&human); err != nil {
@@ -300,7 +307,7 @@ func TestWorkflowFileThatIsAFIFOIsRefused(t *testing.T) {
 	go func() { _, err := LoadWorkflows(dir); done <- err }()
 	select {
 	case err := <-done:
-		var pe *engine.ProblemsError
+		var pe *ProblemsError
 		if !errors.As(err, &pe) || pe.ExitCode() != 2 {
 			t.Fatalf("err = %v", err)
 		}

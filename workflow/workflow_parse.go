@@ -4,10 +4,9 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 
-	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/authored"
 )
 
 var (
@@ -41,14 +40,14 @@ var (
 type wfParser struct {
 	file     string
 	wantID   string
-	problems []engine.Problem
+	problems authored.Problems
 }
 
-func (p *wfParser) add(pos engine.Pos, field, format string, a ...any) {
+func (p *wfParser) add(pos authored.Pos, field, format string, a ...any) {
 	if pos.File == "" {
 		pos.File = p.file
 	}
-	p.problems = append(p.problems, engine.Problem{Pos: pos, Field: field, Message: fmt.Sprintf(format, a...)})
+	p.problems.Add("", pos, field, format, a...)
 }
 
 // fields checks that n is a mapping with only allowed keys and returns its
@@ -97,7 +96,7 @@ func (p *wfParser) boolean(k ykey, field string) (bool, bool) {
 }
 
 // posOr is the node's position, or the key's when the node has none (null).
-func (n *ynode) posOr(p engine.Pos) engine.Pos {
+func (n *ynode) posOr(p authored.Pos) authored.Pos {
 	if n.pos.Line == 0 {
 		return p
 	}
@@ -110,7 +109,7 @@ func (p *wfParser) parse(root *ynode) *Workflow {
 	if !ok {
 		return w
 	}
-	filePos := engine.Pos{File: p.file, Line: 1, Col: 1}
+	filePos := authored.Pos{File: p.file, Line: 1, Col: 1}
 	if k, ok := top["id"]; ok {
 		if s, ok := p.str(k, "id"); ok {
 			w.ID = s
@@ -184,7 +183,7 @@ func (p *wfParser) servers(w *Workflow, k ykey) {
 		p.add(k.val.pos, "mcp_servers", "must be a list of {ref: NAME}, not %s", k.val.describe())
 		return
 	}
-	seen := map[string]engine.Pos{}
+	seen := map[string]authored.Pos{}
 	for i, item := range k.val.items {
 		field := index("mcp_servers", i)
 		if item.kind == yMap {
@@ -275,17 +274,4 @@ func (p *wfParser) outputs(w *Workflow, k ykey) {
 		}
 		w.Outputs = append(w.Outputs, Output{Name: e.name, Value: p.templateTree(e.val, field, env), Pos: e.pos})
 	}
-}
-
-func sortProblems(ps []engine.Problem) {
-	sort.SliceStable(ps, func(i, j int) bool {
-		a, b := ps[i], ps[j]
-		if a.File != b.File {
-			return a.File < b.File
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		return a.Col < b.Col
-	})
 }

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/relavium/relavium/engine"
+
+	"github.com/relavium/relavium/authored"
 )
 
 func (p *wfParser) steps(w *Workflow, k ykey) {
@@ -29,7 +31,7 @@ func (p *wfParser) steps(w *Workflow, k ykey) {
 		}
 	}
 	env := &refEnv{w: w, stepIndex: all}
-	seen := map[string]engine.Pos{}
+	seen := map[string]authored.Pos{}
 	for i, item := range k.val.items {
 		field := index("steps", i)
 		env.cur = i
@@ -197,7 +199,7 @@ type refEnv struct {
 	stepIndex map[string]int // every step id → its index
 }
 
-func (p *wfParser) checkRefs(t *Template, pos engine.Pos, field string, env *refEnv) {
+func (p *wfParser) checkRefs(t *Template, pos authored.Pos, field string, env *refEnv) {
 	for _, r := range t.Refs() {
 		if msg := env.check(r); msg != "" {
 			p.add(pos, field, "{{%s}}: %s", r.Source, msg)

@@ -1,25 +1,21 @@
 package workflow
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
-	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
-	"github.com/goccy/go-yaml/parser"
 	"github.com/goccy/go-yaml/token"
 
+	"github.com/relavium/relavium/authored"
 	"github.com/relavium/relavium/nesting"
-
-	"github.com/relavium/relavium/engine"
 )
 
 // ynode is a YAML value with the position of every node and every mapping
 // key, so each authored mistake can name file:line:column.
 type ynode struct {
 	kind   ykind
-	pos    engine.Pos
+	pos    authored.Pos
 	scalar any // string, int64, uint64, float64, bool or nil (kind yScalar / yNull)
 	keys   []ykey
 	items  []*ynode
@@ -36,7 +32,7 @@ const (
 
 type ykey struct {
 	name string
-	pos  engine.Pos
+	pos  authored.Pos
 	val  *ynode
 }
 
@@ -76,66 +72,64 @@ func (n *ynode) describe() string {
 	return "a scalar"
 }
 
-// parseYAML parses one YAML document. Syntax errors and constructs with no
-// JSON form (anchors, aliases, tags, merge keys, non-finite numbers, several
-// documents) become problems.
-func parseYAML(file string, src []byte) (*ynode, []engine.Problem) {
-	// Depth and size are measured before goccy builds its tree: that tree
-	// costs memory with the square of the depth, so the check on the
-	// converted tree below would come after the damage.
-	if _, over := nesting.YAML(src, nesting.Limits{MaxDepth: nesting.FileDepth, MaxNodes: nesting.FileNodes}); over != nil {
-		return nil, []engine.Problem{{Pos: engine.Pos{File: file, Line: over.Line, Col: over.Col}, Field: nesting.YAMLTopKey(src, over.Offset),
-			Message: fmt.Sprintf("%s (a workflow nests at most %d levels and holds at most %d values); the file was refused before it was parsed",
-				over.Describe(), maxYAMLDepth, nesting.FileNodes)}}
-	}
-	f, err := parser.ParseBytes(src, 0)
-	if err != nil {
-		return nil, []engine.Problem{syntaxProblem(file, err)}
-	}
-	var docs []*ast.DocumentNode
-	for _, d := range f.Docs {
-		if d != nil && d.Body != nil {
-			docs = append(docs, d)
+// workflowYAML words the authored layer's YAML refusals for workflow files
+// (their problems take the file's code, E600, from the error that carries
+// them).
+var workflowYAML = authored.Dialect{Word: func(r authored.Refusal, d ...string) (string, string) {
+	switch r {
+	case authored.RefuseUTF8:
+		return "", "the file is not valid UTF-8"
+	case authored.RefuseNesting:
+		return "", fmt.Sprintf("%s (a workflow nests at most %d levels and holds at most %d values); the file was refused before it was parsed",
+			d[0], maxYAMLDepth, nesting.FileNodes)
+	case authored.RefuseSyntax:
+		return "", "YAML: " + d[0]
+	case authored.RefuseDocuments:
+		return "", "a workflow file holds exactly one YAML document"
+	case authored.RefuseAnchor, authored.RefuseAlias:
+		return "", "YAML anchors and aliases are not supported in workflow files: write the value out"
+	case authored.RefuseTag:
+		return "", fmt.Sprintf("YAML tags (%s) are not supported in workflow files", d[0])
+	case authored.RefuseMergeKey:
+		return "", "YAML merge keys (<<) are not supported in workflow files"
+	case authored.RefuseKey:
+		if len(d) > 1 {
+			return "", "explicit YAML keys (?) are not supported in workflow files"
 		}
+		return "", "a mapping key must be a plain string"
+	case authored.RefuseEscape:
+		return "", fmt.Sprintf("the escape %s is %s; the YAML reader would silently put another character in its place, so the value used would differ from the one written: remove it, or write the intended character itself (one past U+FFFF as a pair like \\ud83d\\ude00, or as \\U0001f600)", d[0], d[1])
 	}
-	if len(docs) == 0 {
-		return nil, []engine.Problem{{Pos: engine.Pos{File: file, Line: 1, Col: 1}, Message: "the file is empty: a workflow needs id, side_effect and steps"}}
+	return "", "unsupported YAML node (" + d[0] + ")"
+}}
+
+// parseYAML reads one workflow file through the authored layer's one YAML
+// reader (its policy is in package authored), then converts the body:
+// values with no JSON form (non-finite numbers) become problems here.
+func parseYAML(file string, src []byte) (*ynode, []authored.Problem) {
+	var ps authored.Problems
+	body := authored.ReadYAML(file, src, workflowYAML, &ps)
+	if len(ps) > 0 {
+		return nil, ps
 	}
-	if len(docs) > 1 {
-		at := docs[1].Start
-		if at == nil {
-			at = docs[1].GetToken()
-		}
-		return nil, []engine.Problem{{Pos: posOf(file, at), Message: "a workflow file holds exactly one YAML document"}}
+	if body == nil {
+		return nil, []authored.Problem{{Pos: authored.Pos{File: file, Line: 1, Col: 1}, Message: "the file is empty: a workflow needs id, side_effect and steps"}}
 	}
 	c := &yconv{file: file}
-	n := c.conv(docs[0].Body, 0)
+	n := c.conv(body, 0)
 	return n, c.problems
 }
 
-func syntaxProblem(file string, err error) engine.Problem {
-	var ye yaml.Error
-	if errors.As(err, &ye) && ye.GetToken() != nil {
-		return engine.Problem{Pos: posOf(file, ye.GetToken()), Message: "YAML: " + ye.GetMessage()}
-	}
-	return engine.Problem{Pos: engine.Pos{File: file, Line: 1, Col: 1}, Message: "YAML: " + err.Error()}
-}
-
-func posOf(file string, tk *token.Token) engine.Pos {
-	if tk == nil || tk.Position == nil {
-		return engine.Pos{File: file}
-	}
-	return engine.Pos{File: file, Line: tk.Position.Line, Col: tk.Position.Column}
-}
+func posOf(file string, tk *token.Token) authored.Pos { return authored.PosOf(file, tk) }
 
 type yconv struct {
 	file     string
-	problems []engine.Problem
+	problems authored.Problems
 }
 
 func (c *yconv) fail(n ast.Node, format string, a ...any) *ynode {
 	p := posOf(c.file, n.GetToken())
-	c.problems = append(c.problems, engine.Problem{Pos: p, Message: fmt.Sprintf(format, a...)})
+	c.problems.Add("", p, "", format, a...)
 	return &ynode{kind: yNull, pos: p}
 }
 
@@ -191,37 +185,14 @@ func (c *yconv) conv(n ast.Node, depth int) *ynode {
 			out.items = append(out.items, c.conv(item, depth+1))
 		}
 		return out
-	case *ast.AnchorNode, *ast.AliasNode:
-		return c.fail(n, "YAML anchors and aliases are not supported in workflow files: write the value out")
-	case *ast.TagNode:
-		return c.fail(n, "YAML tags (%s) are not supported in workflow files", n.GetToken().Value)
 	}
-	return c.fail(n, "unsupported YAML node (%s)", n.Type())
+	return &ynode{kind: yNull, pos: pos} // refused by the reader
 }
 
 func (c *yconv) entry(m *ynode, mv *ast.MappingValueNode, depth int) {
-	if mv.Key == nil {
-		return
+	if k, ok := mv.Key.(*ast.StringNode); ok {
+		m.keys = append(m.keys, ykey{name: k.Value, pos: posOf(c.file, k.GetToken()), val: c.conv(mv.Value, depth+1)})
 	}
-	if mv.Key.IsMergeKey() {
-		c.fail(mv.Key, "YAML merge keys (<<) are not supported in workflow files")
-		return
-	}
-	var name string
-	switch k := mv.Key.(type) {
-	case *ast.StringNode:
-		name = k.Value
-	case *ast.MappingKeyNode:
-		c.fail(mv.Key, "explicit YAML keys (?) are not supported in workflow files")
-		return
-	default:
-		if _, scalar := mv.Key.(ast.ScalarNode); !scalar {
-			c.fail(mv.Key, "a mapping key must be a plain string")
-			return
-		}
-		name = mv.Key.GetToken().Value
-	}
-	m.keys = append(m.keys, ykey{name: name, pos: posOf(c.file, mv.Key.GetToken()), val: c.conv(mv.Value, depth+1)})
 }
 
 // jsonValue turns a node into a JSON-ready value (map[string]any, []any,

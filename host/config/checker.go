@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/relavium/relavium/authored"
 	"github.com/relavium/relavium/engine"
 )
 
@@ -72,20 +73,21 @@ func ruleOf(code string) string {
 }
 
 func (c *checker) add(code string, at Pos, field, format string, a ...any) *Problem {
-	c.problems = append(c.problems, Problem{
-		Code: code, Rule: ruleOf(code), Severity: severityError,
-		File: at.File, Line: at.Line, Column: at.Col, Field: field,
-		Message: fmt.Sprintf(format, a...),
-	})
+	c.problems = append(c.problems, Problem{Problem: authored.Problem{Code: code, Pos: at, Field: field,
+		Message: fmt.Sprintf(format, a...)}, Rule: ruleOf(code), Severity: severityError})
 	return &c.problems[len(c.problems)-1]
 }
 
+// adopt records the problems the authored layer's reader found.
+func (c *checker) adopt(ps authored.Problems) {
+	for _, p := range ps {
+		c.problems = append(c.problems, Problem{Problem: p, Rule: ruleOf(p.Code), Severity: severityError})
+	}
+}
+
 func (c *checker) warn(code string, at Pos, field, format string, a ...any) {
-	c.warnings = append(c.warnings, Problem{
-		Code: code, Rule: ruleOf(code), Severity: severityWarning,
-		File: at.File, Line: at.Line, Column: at.Col, Field: field,
-		Message: fmt.Sprintf(format, a...),
-	})
+	c.warnings = append(c.warnings, Problem{Problem: authored.Problem{Code: code, Pos: at, Field: field,
+		Message: fmt.Sprintf(format, a...)}, Rule: ruleOf(code), Severity: severityWarning})
 }
 
 // wrongType reports a value of the wrong type, saying what was found.
@@ -220,12 +222,4 @@ func contains(list []string, s string) bool {
 }
 
 // join builds a field path: join("mcp_servers[0]", "env") = mcp_servers[0].env.
-func join(path, key string) string {
-	if key == "" {
-		key = `""`
-	}
-	if path == "" {
-		return key
-	}
-	return path + "." + key
-}
+func join(path, key string) string { return authored.Join(path, key) }

@@ -10,17 +10,19 @@
 //   - Every authored rule of docs/mcp-integration.md "Declaring a server" and
 //     docs/security.md is checked here, before anything is spawned or dialled.
 //     Each refusal is a Problem with a rule code (E201–E226), file, line,
-//     column, field path and an actionable message. TOML positions come from
-//     go-toml's unstable parser, YAML positions from goccy/go-yaml's AST;
-//     both are read into one positioned tree and checked by one validator,
-//     so a registration and an agent's inline entry obey the same rules.
+//     column, field path and an actionable message: package authored's
+//     Problem with the rule beside its code. TOML positions come from
+//     go-toml's unstable parser; agent files go through authored's one YAML
+//     reader (the policy every authored YAML file obeys); both are read
+//     into one positioned tree and checked by one validator, so a
+//     registration and an agent's inline entry obey the same rules.
 //   - Env entries are checked with consent.CheckEnv (the shared denylist)
 //     and urls with netguard.AdmitURL: config applies those rules, it does
 //     not own them. Declared values are never echoed in a message.
 //   - Files are read only when they are regular files (a FIFO or a device
 //     a checkout links to is refused, never waited on), and a YAML escape
-//     that names no Unicode character (a lone surrogate) is refused rather
-//     than decoded to something other than what was written.
+//     that names no Unicode character (a lone surrogate) is refused by the
+//     reader rather than decoded to something other than what was written.
 //   - Every file is measured by package nesting before its parser runs:
 //     deeper than 64 levels or more than 20 000 values is E226 at the
 //     character that passed the cap, and nothing of that file is parsed.

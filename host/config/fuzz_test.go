@@ -29,7 +29,7 @@ func addFixtures(f *testing.F, ext string) {
 func checkPlaced(t *testing.T, file string, ps []Problem) {
 	t.Helper()
 	for _, p := range ps {
-		if p.File != file || p.Line < 1 || p.Column < 1 || p.Code == "" || p.Message == "" {
+		if p.File != file || p.Line < 1 || p.Col < 1 || p.Code == "" || p.Message == "" {
 			t.Fatalf("unplaced problem %+v", p)
 		}
 	}

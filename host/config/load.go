@@ -228,7 +228,7 @@ func sortProblems(ps []Problem, files []string) []Problem {
 		return len(files)
 	}
 	slices.SortStableFunc(out, func(a, b Problem) int {
-		return cmp.Or(cmp.Compare(rank(a.File), rank(b.File)), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column))
+		return cmp.Or(cmp.Compare(rank(a.File), rank(b.File)), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Col, b.Col))
 	})
 	return out
 }

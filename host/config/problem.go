@@ -1,10 +1,13 @@
 package config
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"path/filepath"
 	"strings"
+
+	"github.com/relavium/relavium/authored"
 )
 
 // Problem codes. E200 is the aggregate error Load, Agent and Validate return;
@@ -47,8 +50,22 @@ const (
 )
 
 // Problem is one authored mistake (or, with Severity "warning", one
-// deprecation) at a precise place.
+// deprecation) at a precise place: the authored layer's problem, which
+// always carries a code here, with the rule behind it.
 type Problem struct {
+	authored.Problem
+	Rule     string
+	Severity string
+	// Related are other places the problem names (the first declaration of
+	// a duplicate name).
+	Related []Pos
+	// Cause is the refusal of the package that owns the rule (consent's env
+	// denylist, netguard's url admission): {"code","message"} or a string.
+	Cause any
+}
+
+// problemJSON is a Problem's JSON form: flat, code first.
+type problemJSON struct {
 	Code     string `json:"code"`
 	Rule     string `json:"rule"`
 	Severity string `json:"severity"`
@@ -58,23 +75,36 @@ type Problem struct {
 	// Field is the path of the offending field, e.g. mcp_servers[0].env.PATH.
 	Field   string `json:"field"`
 	Message string `json:"message"`
-	// Related are other places the problem names (the first declaration of
-	// a duplicate name).
-	Related []Pos `json:"related,omitempty"`
-	// Cause is the refusal of the package that owns the rule (consent's env
-	// denylist, netguard's url admission): {"code","message"} or a string.
-	Cause any `json:"cause,omitempty"`
+	Related []Pos  `json:"related,omitempty"`
+	Cause   any    `json:"cause,omitempty"`
 }
 
-// Pos returns where the problem sits.
-func (p Problem) Pos() Pos { return Pos{File: p.File, Line: p.Line, Col: p.Column} }
+// MarshalJSON writes the flat form.
+func (p Problem) MarshalJSON() ([]byte, error) {
+	return json.Marshal(problemJSON{Code: p.Code, Rule: p.Rule, Severity: p.Severity, File: p.File, Line: p.Line,
+		Column: p.Col, Field: p.Field, Message: p.Message, Related: p.Related, Cause: p.Cause})
+}
+
+// Adopt makes config problems of problems another reader found (a
+// workflow file's, for `config validate`): each takes code where it has
+// none, and rule.
+func Adopt(code, rule string, ps []authored.Problem) []Problem {
+	out := make([]Problem, 0, len(ps))
+	for _, p := range ps {
+		if p.Code == "" {
+			p.Code = code
+		}
+		out = append(out, Problem{Problem: p, Rule: rule, Severity: severityError})
+	}
+	return out
+}
 
 // String renders the problem like a compiler: file:line:col: field: message.
 func (p Problem) String() string { return p.render("") }
 
 func (p Problem) render(base string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s:%d:%d: ", displayPath(base, p.File), p.Line, p.Column)
+	fmt.Fprintf(&b, "%s:%d:%d: ", displayPath(base, p.File), p.Line, p.Col)
 	if p.Field != "" {
 		b.WriteString(p.Field)
 		b.WriteString(": ")

@@ -128,9 +128,9 @@ func matchProblems(t *testing.T, root, what string, got []Problem, wants []want)
 	for i, w := range wants {
 		p := got[i]
 		file := filepath.Join(root, filepath.FromSlash(w.file))
-		if p.Code != w.code || p.File != file || p.Line != w.line || p.Column != w.col || p.Field != w.field {
+		if p.Code != w.code || p.File != file || p.Line != w.line || p.Col != w.col || p.Field != w.field {
 			t.Errorf("%s %d = %s %s:%d:%d field %q\n want %s %s:%d:%d field %q",
-				what, i, p.Code, p.File, p.Line, p.Column, p.Field, w.code, file, w.line, w.col, w.field)
+				what, i, p.Code, p.File, p.Line, p.Col, p.Field, w.code, file, w.line, w.col, w.field)
 		}
 		if p.Rule != ruleOf(p.Code) || p.Rule == "config" {
 			t.Errorf("%s %d: rule %q does not name code %s", what, i, p.Rule, p.Code)

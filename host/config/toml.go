@@ -2,7 +2,6 @@ package config
 
 import (
 	"errors"
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -25,13 +24,12 @@ func fileLimits() nesting.Limits {
 // unstable parser that gives positions does not enforce those rules; a
 // document it refuses yields exactly that one syntax problem.
 func readTOML(file string, data []byte) (*node, []Problem) {
+	var c checker
 	if _, over := nesting.TOML(data, fileLimits()); over != nil {
-		return nil, []Problem{{
-			Code: CodeNesting, Rule: ruleOf(CodeNesting), Severity: severityError, File: file, Line: over.Line, Column: over.Col,
-			Field: nesting.TOMLKey(data, over.Offset),
-			Message: fmt.Sprintf("%s: nothing in this file was parsed (agent and config files nest at most %d levels and hold at most %d values)",
-				over.Describe(), nesting.FileDepth, nesting.FileNodes),
-		}}
+		c.add(CodeNesting, Pos{File: file, Line: over.Line, Col: over.Col}, nesting.TOMLKey(data, over.Offset),
+			"%s: nothing in this file was parsed (agent and config files nest at most %d levels and hold at most %d values)",
+			over.Describe(), nesting.FileDepth, nesting.FileNodes)
+		return nil, c.problems
 	}
 	var probe map[string]any
 	if err := toml.Unmarshal(data, &probe); err != nil {
@@ -42,10 +40,8 @@ func readTOML(file string, data []byte) (*node, []Problem) {
 			pos.Line, pos.Col = de.Position()
 			msg, key = de.Error(), strings.Join(de.Key(), ".")
 		}
-		return nil, []Problem{{
-			Code: CodeSyntax, Rule: ruleOf(CodeSyntax), Severity: severityError, File: file, Line: pos.Line, Column: pos.Col,
-			Field: key, Message: msg + " (fix the TOML syntax; nothing else in this file was checked)",
-		}}
+		c.add(CodeSyntax, pos, key, "%s (fix the TOML syntax; nothing else in this file was checked)", msg)
+		return nil, c.problems
 	}
 	r := &tomlReader{file: file}
 	r.p.Reset(data)
@@ -68,7 +64,8 @@ func readTOML(file string, data []byte) (*node, []Problem) {
 		if errors.As(err, &pe) && len(pe.Highlight) > 0 {
 			pos = r.pos(r.p.Range(pe.Highlight))
 		}
-		return nil, []Problem{{Code: CodeSyntax, Rule: ruleOf(CodeSyntax), Severity: severityError, File: file, Line: pos.Line, Column: pos.Col, Message: err.Error()}}
+		c.add(CodeSyntax, pos, "", "%s", err.Error())
+		return nil, c.problems
 	}
 	return root, nil
 }

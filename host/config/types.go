@@ -1,13 +1,13 @@
 package config
 
-import "time"
+import (
+	"time"
 
-// Pos is where an authored value sits.
-type Pos struct {
-	File string `json:"file"`
-	Line int    `json:"line"`
-	Col  int    `json:"column"`
-}
+	"github.com/relavium/relavium/authored"
+)
+
+// Pos is where an authored value sits (the authored layer's position).
+type Pos = authored.Pos
 
 // EnvVar is one declared environment entry of a stdio server, in authored order.
 type EnvVar struct {

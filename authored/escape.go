@@ -1,4 +1,4 @@
-package config
+package authored
 
 import (
 	"strings"
@@ -82,7 +82,7 @@ func hexAt(s string, off, n int) (rune, bool) {
 // quote on, or "" when it cannot be found. goccy/go-yaml keeps no escape in
 // a token's Origin, so the escapes are read from the file itself; a token's
 // Position.Offset counts runes from 1.
-func (r *yamlReader) quotedSource(t *token.Token) string {
+func (r *reader) quotedSource(t *token.Token) string {
 	if t == nil || t.Position == nil || !strings.Contains(t.Origin, `\`) {
 		return ""
 	}
