@@ -3,10 +3,7 @@ package invoke
 import (
 	"bytes"
 	"context"
-	"fmt"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -14,20 +11,16 @@ import (
 )
 
 // deafServer is a stdio server that never answers initialize, whose shell
-// and both sleeps ignore SIGTERM: one sleep is a grandchild in the server's
-// process group from the start, and the shell touches marker when its
-// stdin reaches EOF (relavium's teardown has begun) before it becomes the
-// other sleep. connect_timeout_ms is ten minutes, so only a signal ends
-// the connect phase.
-func deafServer(marker string) string {
-	return fmt.Sprintf(`[[mcp_servers]]
+// and both sleeps ignore SIGTERM: one sleep is the server's own process, the
+// other a grandchild in its process group. connect_timeout_ms is ten
+// minutes, so only a signal ends the connect phase.
+const deafServer = `[[mcp_servers]]
 name = "deaf"
 transport = "stdio"
 command = "/bin/sh"
-args = ["-c", "trap '' TERM; sleep 600 & cat >/dev/null; touch %s; exec sleep 600"]
+args = ["-c", "trap '' TERM; sleep 600 & exec sleep 600"]
 connect_timeout_ms = 600000
-`, marker)
-}
+`
 
 // startDeaf starts `relavium mcp ls --json` against the deaf server and
 // returns once the server and its grandchild exist, with their process
@@ -87,8 +80,7 @@ func exitCode(err error) int {
 // once with 128+signal, every child process group SIGKILLed.
 func TestSignalEndsConnectPhase(t *testing.T) {
 	e := newMCPE2E(t)
-	marker := filepath.Join(e.project, "teardown-began")
-	e.declare(t, nil, deafServer(marker))
+	e.declare(t, nil, deafServer)
 	r := e.run(t, nil, "mcp", "ls", "--json")
 	allow := allowFlags(r.pendingDigests(t))
 
@@ -98,36 +90,33 @@ func TestSignalEndsConnectPhase(t *testing.T) {
 			t.Fatal(err)
 		}
 		// The orderly path: the command returns as cancelled (E511, exit
-		// 1) once Close has torn the group down.
+		// 1) once Close has torn the group down (about a second: the group
+		// ignores SIGTERM until SIGKILL). On a machine so loaded that this
+		// takes past the 2 s grace, the forced exit (143) is right too.
 		code := exitCode(cmd.Wait())
-		if code != 1 || !strings.Contains(out.String(), `"E511"`) {
+		orderly := code == 1 && strings.Contains(out.String(), `"E511"`)
+		forced := code == 143 && strings.Contains(errb.String(), "stopped without waiting")
+		if !orderly && !forced {
 			t.Errorf("exit %d\nstdout %s\nstderr %s", code, out, errb)
 		}
-		if left := runGroupMembers(pgid); len(left) > 0 {
+		if left := groupLeft(pgid); len(left) > 0 {
 			t.Errorf("the server's process group survived: %v", left)
 			_ = syscall.Kill(-pgid, syscall.SIGKILL)
 		}
 	})
-	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
-		t.Run("two "+sig.String(), func(t *testing.T) {
-			_ = os.Remove(marker)
+	// Two identical signals sent together may merge into one (the kernel
+	// keeps one pending instance of each): the pair is SIGINT and SIGTERM,
+	// which never merge, in either order.
+	for _, pair := range [][2]syscall.Signal{{syscall.SIGINT, syscall.SIGTERM}, {syscall.SIGTERM, syscall.SIGINT}} {
+		t.Run(pair[0].String()+" then "+pair[1].String(), func(t *testing.T) {
 			cmd, out, errb, pgid := startDeaf(t, e, allow)
-			_ = cmd.Process.Signal(sig)
-			// Two identical signals sent at once may merge into one: the
-			// second goes once the first has started the teardown, which
-			// then still waits a second for the group that ignores SIGTERM.
-			for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(5 * time.Millisecond) {
-				if _, err := os.Stat(marker); err == nil {
-					break
-				}
-				if time.Now().After(deadline) {
-					t.Fatalf("the teardown never began\n%s", errb)
-				}
-			}
-			_ = cmd.Process.Signal(sig)
+			_ = cmd.Process.Signal(pair[0])
+			_ = cmd.Process.Signal(pair[1])
+			// The second signal seen decides the code: the one sent second,
+			// or SIGTERM if both were pending at once (lower numbers first).
 			code := exitCode(cmd.Wait())
-			if code != 128+int(sig) || !strings.Contains(errb.String(), "stopped without waiting") {
-				t.Errorf("exit %d, want %d\nstdout %s\nstderr %s", code, 128+int(sig), out, errb)
+			if (code != 128+int(syscall.SIGINT) && code != 128+int(syscall.SIGTERM)) || !strings.Contains(errb.String(), "stopped without waiting") {
+				t.Errorf("exit %d, want 130 or 143 from the forced exit\nstdout %s\nstderr %s", code, out, errb)
 			}
 			if left := groupLeft(pgid); len(left) > 0 {
 				t.Errorf("the server's process group survived: %v", left)
