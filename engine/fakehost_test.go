@@ -43,6 +43,17 @@ func (h *fakeHost) Tools() []ToolDef {
 	return append([]ToolDef(nil), h.tools...)
 }
 
+func (h *fakeHost) Tool(name string) (ToolDef, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, t := range h.tools {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return ToolDef{}, false
+}
+
 func (h *fakeHost) Skipped() []SkippedTool {
 	h.mu.Lock()
 	defer h.mu.Unlock()

@@ -24,7 +24,7 @@ const mcpCallSchema = `{"type":"object","properties":{` +
 
 // Registry is the tool table a run or a session sees: every tool the
 // ToolHost admitted, by namespaced name, plus mcp_call. It holds no copy of
-// the host's catalogue: every lookup reads ToolHost.Tools, so tools the host
+// the host's catalogue: every lookup asks ToolHost.Tool, so tools the host
 // re-discovers are seen at once. Every call goes engine → ToolHost → host.
 type Registry struct {
 	host    ToolHost
@@ -73,10 +73,8 @@ func (r *Registry) Lookup(name string) (ToolDef, error) {
 	if name == BuiltinMCPCall {
 		return MCPCallDef(), nil
 	}
-	for _, t := range r.host.Tools() {
-		if t.Name == name {
-			return t, nil
-		}
+	if t, ok := r.host.Tool(name); ok {
+		return t, nil
 	}
 	for _, s := range r.host.Skipped() {
 		if "mcp_"+s.Server+"_"+s.Tool == name {

@@ -146,6 +146,9 @@ type ToolHost interface {
 	Tools() []ToolDef
 	// Skipped lists every tool refused at discovery, with its reason.
 	Skipped() []SkippedTool
+	// Tool is the admitted tool of that namespaced name: the one lookup
+	// from a name to a tool (the registry and every face use it).
+	Tool(name string) (ToolDef, bool)
 	// Call validates args against the tool's schema and calls it. A tool
 	// error is a result with IsError set, not a Go error.
 	Call(ctx context.Context, id ToolID, args json.RawMessage, opts CallOptions) (*ToolResult, error)

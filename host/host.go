@@ -222,10 +222,20 @@ func (h *Host) Skipped() []engine.SkippedTool {
 
 // Lookup returns the id of an admitted tool by its namespaced name.
 func (h *Host) Lookup(name string) (engine.ToolID, bool) {
+	t, ok := h.Tool(name)
+	return t.ID, ok
+}
+
+// Tool is the admitted tool of that namespaced name (engine.ToolHost): the
+// one name → tool lookup, over the current server set.
+func (h *Host) Tool(name string) (engine.ToolDef, bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	id, ok := h.byName[name]
-	return id, ok
+	if !ok {
+		return engine.ToolDef{}, false
+	}
+	return h.byID[id].def, true
 }
 
 // Servers reports the status of every server, in declaration order,

@@ -36,6 +36,9 @@ func TestAddRemoveReconnect(t *testing.T) {
 	if id, _ := h.Lookup("mcp_a_echo"); id != idA {
 		t.Errorf("adding b renumbered a's tool: %s -> %s", idA, id)
 	}
+	if def, ok := h.Tool("mcp_b_echo"); !ok || def.Server != "b" || def.Tool != "echo" || def.ID == "" {
+		t.Errorf("Tool(mcp_b_echo) = %+v, %v", def, ok)
+	}
 	if got := callText(t, h, "mcp_b_echo", `{"message":"hi b"}`); got != "hi b" {
 		t.Errorf("b echo = %q", got)
 	}

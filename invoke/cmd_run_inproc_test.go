@@ -40,6 +40,15 @@ func (f *fakeLive) Tools() []engine.ToolDef {
 
 func (f *fakeLive) Skipped() []engine.SkippedTool { return nil }
 
+func (f *fakeLive) Tool(name string) (engine.ToolDef, bool) {
+	for _, t := range f.Tools() {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return engine.ToolDef{}, false
+}
+
 func (f *fakeLive) Call(ctx context.Context, id engine.ToolID, args json.RawMessage, opts engine.CallOptions) (*engine.ToolResult, error) {
 	var in map[string]any
 	_ = json.Unmarshal(args, &in)

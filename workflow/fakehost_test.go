@@ -47,6 +47,17 @@ func (h *fakeHost) Tools() []engine.ToolDef {
 	return append([]engine.ToolDef(nil), h.tools...)
 }
 
+func (h *fakeHost) Tool(name string) (engine.ToolDef, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, t := range h.tools {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return engine.ToolDef{}, false
+}
+
 func (h *fakeHost) Skipped() []engine.SkippedTool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
