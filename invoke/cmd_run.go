@@ -318,3 +318,16 @@ func (l *workflowList) WriteHuman(w io.Writer) error {
 	_, err = io.WriteString(w, b.String())
 	return err
 }
+
+// workflowSideEffect is the run row's SideEffectFor column: `run WORKFLOW`
+// takes the workflow's declared side effect.
+func workflowSideEffect(projectDir string, args []string) (SideEffect, error) {
+	if len(args) == 0 {
+		return Write, nil // the arg count check refuses it before anything runs
+	}
+	w, err := workflow.LoadWorkflow(projectDir, args[0])
+	if err != nil {
+		return "", err
+	}
+	return SideEffect(w.SideEffect), nil
+}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -34,8 +33,6 @@ const (
 	EnvMCPToken       = "RELAVIUM_MCP_TOKEN"
 	EnvNonInteractive = "RELAVIUM_NONINTERACTIVE"
 	EnvInvokedBy      = "RELAVIUM_INVOKED_BY"
-	EnvDeadlineMS     = "RELAVIUM_INVOKE_DEADLINE_MS"
-	EnvInvokePath     = "RELAVIUM_INVOKE_PATH"
 )
 
 // execSpec is one child run.
@@ -295,72 +292,4 @@ func stderrTail(stderr []byte, secrets []string) string {
 		s = s[len(s)-CauseTailBytes:]
 	}
 	return strings.ToValidUTF8(s, "")
-}
-
-// checkInvokePath is the child side of the invoker's path check: when
-// RELAVIUM_INVOKE_PATH is set, the command this process resolved from its
-// own argv must be exactly that path (E421 otherwise). The variable is then
-// removed from env and from the process environment, so nothing the command
-// spawns inherits it.
-func checkInvokePath(env *Env, inv *Invocation) (*Env, error) {
-	want, ok := "", false
-	if env.LookupEnv != nil {
-		want, ok = env.LookupEnv(EnvInvokePath)
-	}
-	if !ok {
-		return env, nil
-	}
-	_ = os.Unsetenv(EnvInvokePath)
-	clean := *env
-	clean.Environ = nil
-	for _, kv := range env.Environ {
-		if name, _, _ := strings.Cut(kv, "="); name != EnvInvokePath {
-			clean.Environ = append(clean.Environ, kv)
-		}
-	}
-	parent := env.LookupEnv
-	clean.LookupEnv = func(name string) (string, bool) {
-		if name == EnvInvokePath {
-			return "", false
-		}
-		return parent(name)
-	}
-	if inv != nil {
-		inv.Env = &clean
-	}
-	got := ""
-	if inv != nil && inv.Cmd != nil {
-		got = inv.Cmd.Name()
-	}
-	if inv == nil || inv.Cmd == nil || inv.Cmd.Run == nil || got != want {
-		return &clean, &Error{ErrCode: CodeNotExposed, Exit: ExitUsage,
-			Msg: fmt.Sprintf("this process resolved %q, not the %q the invoker checked; nothing ran (was the binary replaced while the server ran?)", got, want)}
-	}
-	return &clean, nil
-}
-
-// errRequestDeadline is why a machine child stops early: the invoker's
-// timeout is about to kill its process group.
-var errRequestDeadline = errors.New("the machine request's timeout is near: stopped before the server kills this command")
-
-// childDeadline gives a machine child (one run with RELAVIUM_INVOKE_DEADLINE_MS
-// set) a context that ends a little before the invoker's timeout, so a long
-// command (a tool call, a workflow) stops by itself and answers with its own
-// envelope rather than being killed into E423. The margin is a fifth of the
-// time left, at most 2 s. Without the variable (a person's command, an NDJSON
-// request) ctx is returned as it is.
-func childDeadline(ctx context.Context, env *Env, now time.Time) (context.Context, context.CancelFunc) {
-	if env == nil || env.LookupEnv == nil {
-		return ctx, func() {}
-	}
-	v, ok := env.LookupEnv(EnvDeadlineMS)
-	if !ok {
-		return ctx, func() {}
-	}
-	ms, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
-	if err != nil || ms <= 0 {
-		return ctx, func() {}
-	}
-	left := time.Duration(ms) * time.Millisecond
-	return context.WithDeadlineCause(ctx, now.Add(left-min(2*time.Second, left/5)), errRequestDeadline)
 }

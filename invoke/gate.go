@@ -15,18 +15,18 @@ import (
 	"github.com/relavium/relavium/engine"
 )
 
-// Machine-surface error codes (spec: machine-invoker). E450 is the child's
-// (a run whose plan moved; engine.CodePlanChanged) and comes back unchanged.
+// Machine-surface error codes (spec: machine-invoker). E421 (CodeNotExposed,
+// child.go) is shared with the child's path check. E450 (a run whose plan
+// moved; engine.CodePlanChanged) and E460 (CodeOperationLocked, oplock.go)
+// are the child's and come back unchanged.
 const (
-	CodeInvalidRequest  = "E420" // a request that is not valid for the command
-	CodeNotExposed      = "E421" // refused by the exposure rules, the gate or the audit check
-	CodeNoDocument      = "E422" // the child did not print exactly one JSON object
-	CodeTimeout         = "E423" // the child timed out or the request was cancelled
-	CodeBadConfirm      = "E424" // a reused, expired, unknown or mismatched confirmation (another session, tool or request)
-	CodeInvokerFlag     = "E425" // the request set a consent, plan or plan-id flag
-	CodeToken           = "E426" // machine token or bind problem on sse/http
-	CodeNoSuchCommand   = "E432" // no command at that path
-	CodeOperationLocked = "E460" // another command holds the project operation lock
+	CodeInvalidRequest = "E420" // a request that is not valid for the command
+	CodeNoDocument     = "E422" // the child did not print exactly one JSON object
+	CodeTimeout        = "E423" // the child timed out or the request was cancelled
+	CodeBadConfirm     = "E424" // a reused, expired, unknown or mismatched confirmation (another session, tool or request)
+	CodeInvokerFlag    = "E425" // the request set a consent, plan or plan-id flag
+	CodeToken          = "E426" // machine token or bind problem on sse/http
+	CodeNoSuchCommand  = "E432" // no command at that path
 )
 
 // Confirmation kinds.

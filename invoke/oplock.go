@@ -14,6 +14,10 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// CodeOperationLocked is E460: another command holds the project operation
+// lock.
+const CodeOperationLocked = "E460"
+
 // OpLock is the project operation lock: every command whose effective side
 // effect is not read holds it while it runs (typed in a terminal or run as a
 // machine child alike), so mutations of one project serialise. It is an

@@ -16,19 +16,6 @@ import (
 	"github.com/relavium/relavium/workflow"
 )
 
-// workflowSideEffect is the run row's SideEffectFor column: `run WORKFLOW`
-// takes the workflow's declared side effect.
-func workflowSideEffect(projectDir string, args []string) (SideEffect, error) {
-	if len(args) == 0 {
-		return Write, nil // the arg count check refuses it before anything runs
-	}
-	w, err := workflow.LoadWorkflow(projectDir, args[0])
-	if err != nil {
-		return "", err
-	}
-	return SideEffect(w.SideEffect), nil
-}
-
 // WorkflowToolName is the MCP tool name of an mcp_call workflow.
 func WorkflowToolName(id string) string { return workflowToolPrefix + id }
 
