@@ -1,7 +1,8 @@
 // Command relavium is a terminal workbench for the Model Context Protocol.
 // main only wires the process to package invoke: TTY detection, the
-// relavium home, signals, and the interactive face (tui.Run) handed to
-// invoke's session command, so that neither face imports the other.
+// relavium home, signals, the interactive face (tui.Run) handed to
+// invoke's session command, and the machine surface (machine.Run) handed to
+// mcp serve, so that no face imports another.
 package main
 
 import (
@@ -14,6 +15,7 @@ import (
 
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/invoke"
+	"github.com/relavium/relavium/machine"
 	"github.com/relavium/relavium/tui"
 )
 
@@ -54,6 +56,7 @@ func run() int {
 		Executable: exe,
 		Version:    version,
 		Session:    tui.Run,
+		Serve:      machine.Run,
 		Now:        time.Now,
 	}
 	// A one-shot command tears everything down on any of these signals; the

@@ -3,10 +3,26 @@ package invoke
 import (
 	"context"
 	"fmt"
+	"time"
 )
 
+// ServeConfig is `relavium mcp serve`'s flags, checked.
+type ServeConfig struct {
+	Transport    string // stdio | sse | http
+	Host         string
+	Port         int
+	AllowedHosts []string
+	Timeout      time.Duration
+}
+
+// ServeFunc runs the machine surface (package machine) until ctx ends. main
+// injects it so that invoke never imports the machine surface, which sits
+// on invoke's command table.
+type ServeFunc func(ctx context.Context, inv *Invocation, cfg ServeConfig) error
+
 // runMCPServe is `relavium mcp serve`: relavium's exposed commands and the
-// project's mcp_call workflows as an MCP server (serve_*.go).
+// project's mcp_call workflows as an MCP server. It checks the flags and
+// hands them to Env.Serve.
 func runMCPServe(ctx context.Context, inv *Invocation) (any, error) {
 	if inv.Global.JSON && inv.String("transport") == "stdio" { // stdout is the MCP stream
 		return nil, usageErr(CodeUnknownFlag, "mcp serve --transport stdio speaks MCP on stdout, so it takes no --json (a document after the stream would corrupt it); drop --json")
@@ -24,26 +40,14 @@ func runMCPServe(ctx context.Context, inv *Invocation) (any, error) {
 	if cfg.Timeout <= 0 {
 		return nil, usageErr(CodeBadFlag, "--timeout must be positive, e.g. 300s")
 	}
-	env := inv.Env
-	if env.Executable == "" {
-		return nil, &Error{ErrCode: CodeNotExposed, Msg: "cannot locate the relavium binary to run commands as children"}
+	if inv.Env.Serve == nil {
+		return nil, &Error{ErrCode: CodeInternal, Msg: "this build has no machine surface wired in (Env.Serve is unset)"}
 	}
-	iv := &Invoker{
-		Table:   Commands(),
-		Exe:     env.Executable,
-		Project: inv.Global.Project,
-		Environ: env.Environ,
-		Timeout: cfg.Timeout,
-		Nonces:  NewNonceStore(env.Now),
-		Audit:   NewAuditLog(env.Home),
-		Stderr:  env.Stderr,
-		Now:     env.Now,
-	}
-	if err := Serve(ctx, env, iv, cfg); err != nil {
+	if err := inv.Env.Serve(ctx, inv, cfg); err != nil {
 		return nil, err
 	}
 	if cfg.Transport != "stdio" {
-		fmt.Fprintln(env.Stderr, "relavium mcp serve: stopped")
+		fmt.Fprintln(inv.Env.Stderr, "relavium mcp serve: stopped")
 	}
 	return nil, nil
 }

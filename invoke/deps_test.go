@@ -7,21 +7,25 @@ import (
 	"testing"
 )
 
-// The command line sits on the session core, beside the workbench: invoke
-// never depends, even transitively, on tui (main hands it the workbench
-// as Env.Session).
-func TestInvokeDoesNotImportTUI(t *testing.T) {
-	out, err := exec.Command("go", "list", "-deps", "github.com/relavium/relavium/invoke").CombinedOutput()
+// The command line sits on the session core, beside the workbench, and the
+// machine surface sits on the command line: invoke never depends, even
+// transitively, on tui or machine (main hands them in as Env.Session and
+// Env.Serve).
+func TestInvokeImportsNeitherFace(t *testing.T) {
+	const module = "github.com/relavium/relavium/"
+	out, err := exec.Command("go", "list", "-deps", module+"invoke").CombinedOutput()
 	if err != nil {
 		t.Fatalf("go list: %v\n%s", err, out)
 	}
 	deps := strings.Fields(string(out))
-	if len(deps) < 10 || !slices.Contains(deps, "github.com/relavium/relavium/session") {
+	if len(deps) < 10 || !slices.Contains(deps, module+"session") {
 		t.Fatalf("go list returned too little to judge: %q", deps)
 	}
 	for _, p := range deps {
-		if strings.HasPrefix(p, "github.com/relavium/relavium/tui") {
-			t.Errorf("invoke depends on %s", p)
+		for _, face := range []string{"tui", "machine"} {
+			if p == module+face || strings.HasPrefix(p, module+face+"/") {
+				t.Errorf("invoke depends on %s", p)
+			}
 		}
 	}
 }

@@ -32,7 +32,7 @@ func Main(ctx context.Context, env *Env, args []string) int {
 	t := Commands()
 	inv, err := t.Parse(env, args)
 	machineChild := false
-	if cenv, cerr := checkInvokePath(env, inv); cenv != env { // a machine child (gate.go)
+	if cenv, cerr := checkInvokePath(env, inv); cenv != env { // a machine child (child.go)
 		env, machineChild = cenv, true
 		if err == nil {
 			err = cerr

@@ -35,7 +35,9 @@ type Env struct {
 	Executable string
 	Version    string
 	Session    SessionFunc
-	Now        func() time.Time
+	// Serve is the machine surface behind `mcp serve`, injected by main.
+	Serve ServeFunc
+	Now   func() time.Time
 }
 
 // Getenv returns the value of an environment variable, or "".

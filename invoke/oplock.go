@@ -88,7 +88,7 @@ func effectiveSideEffect(inv *Invocation) SideEffect {
 	se := cmd.SideEffect
 	if cmd.SideEffectFor != nil {
 		s, err := cmd.SideEffectFor(inv.Global.Project, inv.Args)
-		if err != nil || !s.known() {
+		if err != nil || !s.Known() {
 			s = Destructive
 		}
 		se = s

@@ -31,8 +31,8 @@ func (s SideEffect) Rank() int {
 	return 3 // unknown: treat as the strongest
 }
 
-// known reports whether s is one of the four side effects.
-func (s SideEffect) known() bool {
+// Known reports whether s is one of the four side effects.
+func (s SideEffect) Known() bool {
 	return s == Read || s == Write || s == Remote || s == Destructive
 }
 
@@ -121,7 +121,7 @@ type Command struct {
 	Deprecated bool
 	// Argv marks a leaf that takes free-form words instead of declared args
 	// and flags (a plugin-style leaf). No built-in command sets it; the
-	// machine surface offers `argv` only where it is set (see expose.go).
+	// machine surface offers `argv` only where it is set (machine/expose.go).
 	Argv bool
 	// SideEffectFor, when set, decides the side effect of one invocation from
 	// what its args name (`run WORKFLOW` takes the workflow's declared side

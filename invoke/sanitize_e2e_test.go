@@ -300,19 +300,3 @@ func TestCallOutputFile(t *testing.T) {
 		}
 	}
 }
-
-// TestServeStdoutEscapes: mcp serve over stdio writes each JSON-RPC message
-// through EscapeJSON; the message decodes to the same value.
-func TestServeStdoutEscapes(t *testing.T) {
-	var b bytes.Buffer
-	msg := []byte("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"text\":\"a\u009b2J\u202e\U000e0041\"}}\n")
-	n, err := stdoutCloser{&b}.Write(msg)
-	if err != nil || n != len(msg) {
-		t.Fatalf("Write = %d, %v", n, err)
-	}
-	assertNoRaw(t, "serve stdout", b.Bytes())
-	var got, want any
-	if json.Unmarshal(b.Bytes(), &got) != nil || json.Unmarshal(msg, &want) != nil || fmt.Sprint(got) != fmt.Sprint(want) {
-		t.Fatalf("%q decodes to %v, want %v", b.Bytes(), got, want)
-	}
-}

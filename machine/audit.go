@@ -1,0 +1,219 @@
+package machine
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/relavium/relavium/invoke"
+)
+
+// Audit log bounds (spec: "Audit log").
+const (
+	AuditRotateBytes = 10 << 20
+	AuditKeep        = 3
+	AuditLockWait    = 5 * time.Second
+)
+
+// Audit decisions.
+const (
+	DecisionRun          = "run"
+	DecisionConfirmation = "confirmation_required"
+	DecisionRefused      = "refused"
+)
+
+// AuditRecord is one line of machine-audit.jsonl (contract
+// cli.machine-audit v1). Field order is the spec's key order.
+type AuditRecord struct {
+	Time        string            `json:"time"`
+	Transport   Transport         `json:"transport"`
+	Project     string            `json:"project"`
+	Command     string            `json:"command"`
+	SideEffect  invoke.SideEffect `json:"side_effect"`
+	Decision    string            `json:"decision"`
+	ConfirmKind *string           `json:"confirm_kind"`
+	RequestID   string            `json:"request_id"`
+	Request     RedactedRequest   `json:"request"`
+	ExitCode    *int              `json:"exit_code"`
+	ErrorCode   *string           `json:"error_code"`
+	DurationMS  int64             `json:"duration_ms"`
+}
+
+// AuditLog appends records to <home>/logs/machine-audit.jsonl: directory
+// 0700, file 0600, one compact line per record, appended under an exclusive
+// flock (waiting at most AuditLockWait), rotated at AuditRotateBytes to .1,
+// .2, .3. Several processes may share one file.
+type AuditLog struct {
+	Path string
+}
+
+// NewAuditLog returns the audit log under home.
+func NewAuditLog(home string) *AuditLog {
+	return &AuditLog{Path: filepath.Join(home, "logs", "machine-audit.jsonl")}
+}
+
+// auditError is an audit failure; Check's failures become E421 refusals.
+type auditError struct {
+	op, path string
+	err      error
+}
+
+func (e *auditError) Error() string { return fmt.Sprintf("audit log %s: %s: %v", e.path, e.op, e.err) }
+func (e *auditError) Unwrap() error { return e.err }
+
+// prepareDir creates the log directory at 0700, and narrows an existing one
+// that group or others can read.
+func (a *AuditLog) prepareDir() error {
+	dir := filepath.Dir(a.Path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return &auditError{"create directory", dir, err}
+	}
+	st, err := os.Lstat(dir)
+	if err != nil {
+		return &auditError{"stat directory", dir, err}
+	}
+	if !st.IsDir() {
+		return &auditError{"check directory", dir, errors.New("not a directory")}
+	}
+	if st.Mode().Perm()&0o077 != 0 {
+		if err := os.Chmod(dir, 0o700); err != nil {
+			return &auditError{"narrow directory to 0700", dir, err}
+		}
+	}
+	return nil
+}
+
+// open opens the log for append: a regular file, never a symlink, 0600.
+func (a *AuditLog) open() (*os.File, error) {
+	f, err := os.OpenFile(a.Path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0o600)
+	if err != nil {
+		return nil, &auditError{"open for append (a regular file, never a symlink)", a.Path, err}
+	}
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		f.Close()
+		if err == nil {
+			err = errors.New("not a regular file")
+		}
+		return nil, &auditError{"check file", a.Path, err}
+	}
+	if st.Mode().Perm() != 0o600 {
+		if err := f.Chmod(0o600); err != nil {
+			f.Close()
+			return nil, &auditError{"narrow file to 0600", a.Path, err}
+		}
+	}
+	return f, nil
+}
+
+// Check reports whether the log can be opened for append. The invoker refuses
+// every non-read run with E421 when it cannot.
+func (a *AuditLog) Check() error {
+	if a == nil {
+		return errors.New("the server has no audit log")
+	}
+	if err := a.prepareDir(); err != nil {
+		return err
+	}
+	f, err := a.open()
+	if err != nil {
+		return err
+	}
+	return f.Close()
+}
+
+// Append writes one record as one line.
+func (a *AuditLog) Append(rec AuditRecord) error {
+	line, err := invoke.MarshalJSON(rec)
+	if err != nil {
+		return &auditError{"encode record", a.Path, err}
+	}
+	line = append(line, '\n')
+	if err := a.prepareDir(); err != nil {
+		return err
+	}
+	deadline := time.Now().Add(AuditLockWait)
+	for {
+		f, err := a.open()
+		if err != nil {
+			return err
+		}
+		if err := lockWithin(f, deadline); err != nil {
+			f.Close()
+			return &auditError{"lock", a.Path, err}
+		}
+		// Another writer may have rotated the file between our open and our
+		// lock: the path then names a new file, and we start again.
+		fst, ferr := f.Stat()
+		pst, perr := os.Lstat(a.Path)
+		if ferr != nil || perr != nil || !os.SameFile(fst, pst) {
+			f.Close()
+			continue
+		}
+		if fst.Size() > 0 && fst.Size()+int64(len(line)) > AuditRotateBytes {
+			err := a.rotate()
+			f.Close() // releases the lock on what is now .1
+			if err != nil {
+				return err
+			}
+			continue
+		}
+		_, werr := f.Write(line)
+		cerr := f.Close() // releases the lock
+		if werr != nil {
+			return &auditError{"write", a.Path, werr}
+		}
+		if cerr != nil {
+			return &auditError{"close", a.Path, cerr}
+		}
+		return nil
+	}
+}
+
+// rotate shifts .2->.3, .1->.2, log->.1 (the old .3 is dropped). The caller
+// holds the lock on the current file.
+func (a *AuditLog) rotate() error {
+	for i := AuditKeep - 1; i >= 1; i-- {
+		from := a.Path + "." + strconv.Itoa(i)
+		if err := os.Rename(from, a.Path+"."+strconv.Itoa(i+1)); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return &auditError{"rotate", from, err}
+		}
+	}
+	if err := os.Rename(a.Path, a.Path+".1"); err != nil {
+		return &auditError{"rotate", a.Path, err}
+	}
+	return nil
+}
+
+// lockWithin takes an exclusive flock, polling (1 ms, backing off to 8 ms)
+// until deadline.
+func lockWithin(f *os.File, deadline time.Time) error {
+	pause := time.Millisecond
+	for {
+		err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)
+		if err == nil {
+			return nil
+		}
+		if !errors.Is(err, unix.EWOULDBLOCK) && !errors.Is(err, unix.EINTR) {
+			return err
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("another process held the lock for %s", AuditLockWait)
+		}
+		time.Sleep(pause)
+		if pause < 8*time.Millisecond {
+			pause *= 2
+		}
+	}
+}
+
+// auditTime renders t as RFC 3339 UTC with milliseconds.
+func auditTime(t time.Time) string {
+	return t.UTC().Format("2006-01-02T15:04:05.000Z07:00")
+}

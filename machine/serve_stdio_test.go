@@ -1,0 +1,213 @@
+package machine
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/relavium/relavium/engine/sanitize"
+)
+
+// rpcLine is one JSON-RPC response the server wrote.
+type rpcLine struct {
+	ID     any             `json:"id"`
+	Result json.RawMessage `json:"result"`
+	Error  *struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+		Data    struct {
+			Code string `json:"code"`
+		} `json:"data"`
+	} `json:"error"`
+}
+
+// A garbage, non-message, too deep or oversize line on `relavium mcp serve
+// --transport stdio` is answered with a coded JSON-RPC error (id null) and
+// the session goes on: the next request is answered.
+func TestServeStdioRefusesBadLinesAndGoesOn(t *testing.T) {
+	f := newServeFixture(t)
+	cmd := exec.Command(f.bin, "mcp", "serve", "--transport", "stdio", "--project", f.project)
+	cmd.Env = f.env()
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	lines := make(chan rpcLine, 16)
+	go func() {
+		defer close(lines)
+		sc := bufio.NewScanner(stdout)
+		sc.Buffer(make([]byte, 1<<20), 8<<20)
+		for sc.Scan() {
+			var l rpcLine
+			if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+				t.Errorf("the server wrote a line that is not JSON: %q", sc.Text())
+				return
+			}
+			lines <- l
+		}
+	}()
+	send := func(s string) {
+		t.Helper()
+		if _, err := io.WriteString(stdin, s); err != nil {
+			t.Fatalf("write: %v (stderr %s)", err, stderr.String())
+		}
+	}
+	next := func() rpcLine {
+		t.Helper()
+		select {
+		case l, ok := <-lines:
+			if !ok {
+				t.Fatalf("the server ended the session; stderr: %s", stderr.String())
+			}
+			return l
+		case <-time.After(30 * time.Second):
+			t.Fatalf("no answer; stderr: %s", stderr.String())
+		}
+		return rpcLine{}
+	}
+	wantRefusal := func(what string, rpcCode int, code string) {
+		t.Helper()
+		l := next()
+		if l.ID != nil || l.Error == nil || l.Error.Code != rpcCode || l.Error.Data.Code != code || !strings.HasPrefix(l.Error.Message, code+": ") {
+			t.Fatalf("%s: want id null, %d, %s; got %+v", what, rpcCode, code, l)
+		}
+	}
+	ping := func(id int) {
+		t.Helper()
+		send(`{"jsonrpc":"2.0","id":` + pidText(id) + `,"method":"ping"}` + "\n")
+		if l := next(); l.Error != nil || l.ID != float64(id) {
+			t.Fatalf("ping %d after a refused line: %+v", id, l)
+		}
+	}
+
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n")
+	if l := next(); l.ID != float64(1) || l.Error != nil {
+		t.Fatalf("initialize: %+v", l)
+	}
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n")
+
+	send("this is not json\n")
+	wantRefusal("garbage", jsonrpcParseError, CodeStdioNotMessage)
+	ping(2)
+
+	send("\n   \r\n") // blank lines are skipped, not answered
+	send(`{"hello":"world"}` + "\n")
+	wantRefusal("JSON that is not a message", jsonrpcInvalidRequest, CodeStdioNotMessage)
+	send("[]\n")
+	wantRefusal("empty batch", jsonrpcInvalidRequest, CodeStdioNotMessage)
+	ping(3)
+
+	deep := strings.Repeat("[", 200000) + strings.Repeat("]", 200000)
+	send(deep + "\n")
+	wantRefusal("deep nesting", jsonrpcInvalidRequest, CodeStdioTooDeep)
+	ping(4)
+
+	huge := `{"jsonrpc":"2.0","id":5,"method":"ping","params":{"pad":"` + strings.Repeat("a", MaxStdioLineBytes) + `"}}`
+	send(huge + "\n")
+	wantRefusal("oversize line", jsonrpcInvalidRequest, CodeStdioLineTooBig)
+	ping(6)
+
+	stdin.Close()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("serve exited with %v on EOF; stderr %s", err, stderr.String())
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("serve did not exit on EOF")
+	}
+}
+
+// FuzzStdioFilter: whatever arrives on stdin, the SDK is handed only lines
+// that are one JSON-RPC message (or batch), each ending in a newline, and
+// everything written back is one JSON-RPC error per refused line.
+func FuzzStdioFilter(f *testing.F) {
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n",
+		"garbage\n{\"jsonrpc\":\"2.0\",\"method\":\"x\"}\r\n",
+		`[{"jsonrpc":"2.0","id":1,"method":"ping"}]` + "\n[]\n",
+		`{"a":"\"[[["}` + "\n" + `{"jsonrpc":"2.0","id":"s","result":{}}`,
+		strings.Repeat("[", 600) + "\n",
+		"\n\n \t\n",
+		`{"jsonrpc":"2.0","id":1,"method":"ping"}{"x":1}` + "\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var out bytes.Buffer
+		flt := newStdioFilter(bytes.NewReader(data), &lockedWriter{w: &out})
+		passed, err := io.ReadAll(flt)
+		if err != nil {
+			t.Fatalf("read: %v", err)
+		}
+		for _, line := range bytes.SplitAfter(passed, []byte("\n")) {
+			if len(line) == 0 {
+				continue
+			}
+			if line[len(line)-1] != '\n' {
+				t.Fatalf("a passed line without its newline: %q", line)
+			}
+			if e, _ := checkMessage(bytes.TrimSpace(line)); e != nil {
+				t.Fatalf("passed a line that is not a message: %q", line)
+			}
+		}
+		for _, line := range bytes.Split(bytes.TrimSuffix(out.Bytes(), []byte("\n")), []byte("\n")) {
+			if len(line) == 0 {
+				continue
+			}
+			// JSON-RPC 2.0: an error for a request whose id cannot be read has
+			// id null (the SDK's own decoder refuses a null id, so a plain decode)
+			var l struct {
+				JSONRPC string          `json:"jsonrpc"`
+				ID      json.RawMessage `json:"id"`
+				rpcLine
+			}
+			if err := json.Unmarshal(line, &l); err != nil || l.JSONRPC != "2.0" || string(l.ID) != "null" || l.Error == nil ||
+				!strings.HasPrefix(l.Error.Message, l.Error.Data.Code+": ") {
+				t.Fatalf("refusal %q is not a coded JSON-RPC error with id null: %v", line, err)
+			}
+		}
+	})
+}
+
+// TestServeStdoutEscapes: mcp serve over stdio writes each JSON-RPC message
+// through EscapeJSON; the message decodes to the same value.
+func TestServeStdoutEscapes(t *testing.T) {
+	var b bytes.Buffer
+	msg := []byte("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"text\":\"a\u009b2J\u202e\U000e0041\"}}\n")
+	n, err := stdoutCloser{&b}.Write(msg)
+	if err != nil || n != len(msg) {
+		t.Fatalf("Write = %d, %v", n, err)
+	}
+	if !utf8.Valid(b.Bytes()) {
+		t.Fatalf("not UTF-8: %q", b.Bytes())
+	}
+	for i, r := range b.String() {
+		if v := sanitize.Check(string(r)); r != '\n' && v != nil {
+			t.Fatalf("raw %s U+%04X at byte %d: %q", v.Class, r, i, b.Bytes())
+		}
+	}
+	var got, want any
+	if json.Unmarshal(b.Bytes(), &got) != nil || json.Unmarshal(msg, &want) != nil || fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("%q decodes to %v, want %v", b.Bytes(), got, want)
+	}
+}
