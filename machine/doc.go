@@ -1,7 +1,8 @@
 // Package machine is relavium's machine surface: `relavium mcp serve`
 // publishes relavium's own commands and the project's mcp_call workflows
 // as an MCP server, through a machine invoker with exposure rules, a
-// confirmation round trip and an audit log.
+// confirmation round trip and an audit log. docs/machine-invoker.md is the
+// contract in full.
 //
 // The invoker (gate.go is its core) runs a request {args, flags, argv,
 // confirm} for an exposed command as a child of the same binary —
