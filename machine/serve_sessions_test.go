@@ -67,6 +67,20 @@ func (h *httpServe) sdkSessions() int {
 	return n
 }
 
+// settle waits (a liveness bound, not a timing check) until the SDK holds
+// want sessions, then lets the table forget the ones it dropped. A go-sdk
+// client probes with server/discover before it initializes; the SDK opens a
+// session for the probe and closes it only after answering, so just after
+// Connect the probe's session may still be there.
+func (h *httpServe) settle(want int) {
+	for end := time.Now().Add(10 * time.Second); h.sdkSessions() != want && time.Now().Before(end); {
+		time.Sleep(5 * time.Millisecond)
+	}
+	h.sessions.mu.Lock()
+	h.sessions.pruneLocked()
+	h.sessions.mu.Unlock()
+}
+
 const initializeBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"flood","version":"1"}}}`
 
 // initialize opens one session with a raw POST and never closes it.
@@ -172,6 +186,7 @@ func TestServeIdleSessionsAreClosed(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer cs.Close()
+			h.settle(1)
 			if h.sdkSessions() != 1 {
 				t.Fatalf("%d sessions", h.sdkSessions())
 			}
@@ -301,6 +316,7 @@ func TestServeSessionCapRefusesWhenAllBusy(t *testing.T) {
 				t.Fatalf("a new session once one is idle: %v", err)
 			}
 			defer cs.Close()
+			h.settle(2)
 			if n := h.sdkSessions(); n != 2 {
 				t.Fatalf("%d sessions, want the cap", n)
 			}
