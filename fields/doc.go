@@ -25,22 +25,22 @@
 //     exactly as written (an integer past 2^53 is never rounded here; the
 //     validator or the workflow plan refuses what it cannot hold):
 //     1. the literal null (spaces around it ignored) is null when the type
-//        set has "null";
+//     set has "null";
 //     2. with an enum, a string member equal to the text is taken, then a
-//        member whose JSON equals the text's (so enum [1,2] takes "1" as
-//        the number 1); text matching no member is typed by step 3 and the
-//        validator names the enum;
+//     member whose JSON equals the text's (so enum [1,2] takes "1" as
+//     the number 1); text matching no member is typed by step 3 and the
+//     validator names the enum;
 //     3. otherwise the declared types are tried in this order, the first
-//        that reads the text wins: boolean (true/false, any case), integer
-//        (decimal digits, an optional sign), number (a finite decimal
-//        number), array and object (JSON text, its nesting refused past
-//        nesting.JSONDepth before it is decoded); then string: the text
-//        exactly as written. So ["string","null"] takes 3 as "3" and null
-//        as null; ["integer","string"] takes 3 as 3 and x as "x".
+//     that reads the text wins: boolean (true/false, any case), integer
+//     (decimal digits, an optional sign), number (a finite decimal
+//     number), array and object (JSON text, its nesting refused past
+//     nesting.JSONDepth before it is decoded); then string: the text
+//     exactly as written. So ["string","null"] takes 3 as "3" and null
+//     as null; ["integer","string"] takes 3 as 3 and x as "x".
 //     4. a field with no declared type takes any JSON text as that value
-//        and anything else as a string;
+//     and anything else as a string;
 //     5. text that fits none of the declared types is an error naming them
-//        (*TypeError), and JSON nested too deeply is a *DepthError.
+//     (*TypeError), and JSON nested too deeply is a *DepthError.
 //
 // Allowed imports: the standard library and nesting only (engine, which
 // must stay platform-pure, keeps Fields on its ToolDef).

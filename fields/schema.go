@@ -18,19 +18,19 @@ const (
 
 // prop is the part of a property schema a field reads.
 type prop struct {
-	Ref         string          `json:"$ref"`
-	Type        json.RawMessage `json:"type"`
-	Title       string          `json:"title"`
-	Description string          `json:"description"`
-	Format      string          `json:"format"`
-	Enum        []any           `json:"enum"`
-	EnumNames   []string        `json:"enumNames"`
+	Ref         string            `json:"$ref"`
+	Type        json.RawMessage   `json:"type"`
+	Title       string            `json:"title"`
+	Description string            `json:"description"`
+	Format      string            `json:"format"`
+	Enum        []any             `json:"enum"`
+	EnumNames   []string          `json:"enumNames"`
 	OneOf       []json.RawMessage `json:"oneOf"`
 	AnyOf       []json.RawMessage `json:"anyOf"`
-	Default     json.RawMessage `json:"default"`
-	Items       json.RawMessage `json:"items"`
-	Properties  json.RawMessage `json:"properties"`
-	Required    []string        `json:"required"`
+	Default     json.RawMessage   `json:"default"`
+	Items       json.RawMessage   `json:"items"`
+	Properties  json.RawMessage   `json:"properties"`
+	Required    []string          `json:"required"`
 }
 
 // reader reads property schemas against one root document (for $refs).
