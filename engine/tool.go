@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"time"
+
+	"github.com/relavium/relavium/fields"
 )
 
 // ToolID is the host's internal, opaque identity of an admitted tool. Calls
@@ -42,7 +44,12 @@ type ToolDef struct {
 	Description  string          `json:"description,omitempty"` // sanitized; external-server text
 	InputSchema  json.RawMessage `json:"input_schema,omitempty"`
 	OutputSchema json.RawMessage `json:"output_schema,omitempty"`
-	Annotations  Annotations     `json:"annotations"`
+	// Fields are InputSchema's top-level fields, read once when discovery
+	// admitted the tool (fields.Of): what every surface that asks a person
+	// for arguments reads. InputFields reads them for a ToolDef built
+	// elsewhere.
+	Fields      []fields.Field `json:"-"`
+	Annotations Annotations    `json:"annotations"`
 	// Digest is the pin digest of the tool's canonical sanitized definition
 	// ("sha256:…"): what a remembered call approval is keyed by.
 	Digest string `json:"digest,omitempty"`
@@ -50,6 +57,17 @@ type ToolDef struct {
 	// person accepted (pinned on first sight, or accepted since): a possible
 	// "rug pull", flagged until accepted.
 	Changed bool `json:"changed,omitempty"`
+}
+
+// InputFields are the tool's top-level input fields: those discovery read
+// at admission, or InputSchema's read now for a ToolDef built elsewhere (a
+// workflow's tool, a test's). A schema that cannot be read has none.
+func (d ToolDef) InputFields() []fields.Field {
+	if d.Fields != nil {
+		return d.Fields
+	}
+	fs, _ := fields.Of(d.InputSchema)
+	return fs
 }
 
 // SkippedTool is a tool the host refused at discovery, with a stable reason

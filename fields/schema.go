@@ -1,7 +1,6 @@
 package fields
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,234 +13,191 @@ const (
 	MaxRefHops = 8
 	// MaxNest bounds how deep items and nested properties are read.
 	MaxNest = 4
+	// indexFrom is the member count from which an object looked up by a
+	// $ref is indexed once instead of scanned on each lookup.
+	indexFrom = 16
 )
-
-// prop is the part of a property schema a field reads.
-type prop struct {
-	Ref         string            `json:"$ref"`
-	Type        json.RawMessage   `json:"type"`
-	Title       string            `json:"title"`
-	Description string            `json:"description"`
-	Format      string            `json:"format"`
-	Enum        []any             `json:"enum"`
-	EnumNames   []string          `json:"enumNames"`
-	OneOf       []json.RawMessage `json:"oneOf"`
-	AnyOf       []json.RawMessage `json:"anyOf"`
-	Default     json.RawMessage   `json:"default"`
-	Items       json.RawMessage   `json:"items"`
-	Properties  json.RawMessage   `json:"properties"`
-	Required    []string          `json:"required"`
-}
-
-// reader reads property schemas against one root document (for $refs).
-// Each container a pointer walks through is decoded once, so a schema of
-// many properties referring to the same $defs costs its size once, not
-// once per reference.
-type reader struct {
-	root json.RawMessage
-	objs map[string]map[string]json.RawMessage // pointer prefix -> members
-	arrs map[string][]json.RawMessage          // pointer prefix -> elements
-}
 
 // Of lists an object schema's top-level properties as Fields, in the order
 // the schema declares them. An empty schema has none.
 func Of(schema json.RawMessage) ([]Field, error) {
-	if len(bytes.TrimSpace(schema)) == 0 {
+	if len(strings.TrimSpace(string(schema))) == 0 {
 		return nil, nil
 	}
-	var root struct {
-		Properties json.RawMessage `json:"properties"`
-		Required   []string        `json:"required"`
-	}
-	if err := json.Unmarshal(schema, &root); err != nil {
+	t, err := parse(schema)
+	if err != nil {
 		return nil, fmt.Errorf("the schema is not a JSON object: %w", err)
 	}
-	r := &reader{root: schema, objs: map[string]map[string]json.RawMessage{}, arrs: map[string][]json.RawMessage{}}
-	return r.object(root.Properties, root.Required, 0)
+	return Read(t)
 }
 
-func (r *reader) object(props json.RawMessage, required []string, depth int) ([]Field, error) {
-	names, raws, err := orderedMembers(props)
-	if err != nil {
-		return nil, err
+// Read is Of over a schema already parsed.
+func Read(root Tree) ([]Field, error) {
+	if root == nil || !root.IsObject() {
+		return nil, errors.New("the schema is not a JSON object")
+	}
+	r := &reader{root: root, index: map[string]map[string]Tree{}}
+	props := get(root, "properties")
+	if props != nil && !props.IsObject() {
+		return nil, errors.New("properties is not a JSON object")
+	}
+	return r.object(props, get(root, "required"), 0), nil
+}
+
+// reader reads property schemas against one root document (for $refs).
+type reader struct {
+	root  Tree
+	index map[string]map[string]Tree // pointer prefix -> members of a large object
+}
+
+func (r *reader) object(props, required Tree, depth int) []Field {
+	if props == nil || !props.IsObject() {
+		return nil
 	}
 	req := map[string]bool{}
-	for _, n := range required {
-		req[n] = true
+	for _, s := range stringList(required) {
+		req[s] = true
 	}
-	out := make([]Field, 0, len(names))
-	for i, name := range names {
-		f := r.field(raws[i], depth)
+	out := make([]Field, 0, props.Len())
+	for i := range props.Len() {
+		name, v := props.Member(i)
+		f := r.field(v, depth)
 		f.Name, f.Required = name, req[name]
 		out = append(out, f)
 	}
-	return out, nil
+	return out
 }
 
 // field reads one property schema. A schema that is not an object (true:
 // any value) is an untyped field.
-func (r *reader) field(raw json.RawMessage, depth int) Field {
-	var p prop
-	if json.Unmarshal(raw, &p) != nil {
-		return Field{}
-	}
+func (r *reader) field(t Tree, depth int) Field {
 	var f Field
-	if p.Ref != "" {
-		f.Ref = p.Ref
-		if target, ok := r.resolve(p.Ref); ok {
+	if t == nil || !t.IsObject() {
+		return f
+	}
+	if ref, ok := str(get(t, "$ref")); ok {
+		if target := r.resolve(ref); target != nil {
 			f = r.field(target, depth)
-			f.Ref = p.Ref
 		}
+		f.Ref = ref
 	}
 	// The property's own keywords stand beside (and over) the target's.
-	if p.Title != "" {
-		f.Title = p.Title
+	if s, ok := str(get(t, "title")); ok {
+		f.Title = s
 	}
-	if p.Description != "" {
-		f.Description = p.Description
+	if s, ok := str(get(t, "description")); ok {
+		f.Description = s
 	}
-	if p.Format != "" {
-		f.Format = p.Format
+	if s, ok := str(get(t, "format")); ok {
+		f.Format = s
 	}
-	if ts := typeSet(p.Type); len(ts) > 0 {
+	branches := append(list(get(t, "anyOf")), list(get(t, "oneOf"))...)
+	if ts := typeSet(get(t, "type")); len(ts) > 0 {
 		f.Types = ts
 	} else if len(f.Types) == 0 {
-		f.Types = r.branchTypes(append(p.AnyOf, p.OneOf...))
+		f.Types = r.branchTypes(branches)
 	}
-	if len(p.Enum) > 0 {
-		f.Enum, f.EnumTitles = p.Enum, p.EnumNames
-	} else if vals, titles := consts(append(p.OneOf, p.AnyOf...)); len(vals) > 0 {
+	if e := get(t, "enum"); e != nil && e.IsArray() && e.Len() > 0 {
+		f.Enum, f.EnumTitles = values(e), stringList(get(t, "enumNames"))
+	} else if vals, titles := consts(append(list(get(t, "oneOf")), list(get(t, "anyOf"))...)); len(vals) > 0 {
 		f.Enum, f.EnumTitles = vals, titles
 	}
 	if len(f.EnumTitles) != len(f.Enum) {
 		f.EnumTitles = nil
 	}
-	if len(p.Default) > 0 {
-		var d any
-		if json.Unmarshal(p.Default, &d) == nil {
-			f.Default, f.HasDefault = d, true
+	if d := get(t, "default"); d != nil {
+		if v, ok := d.Value(); ok {
+			f.Default, f.HasDefault = v, true
 		}
 	}
 	if depth < MaxNest {
-		if len(p.Items) > 0 && p.Items[0] == '{' {
-			it := r.field(p.Items, depth+1)
-			f.Items = &it
+		if it := get(t, "items"); it != nil && it.IsObject() {
+			item := r.field(it, depth+1)
+			f.Items = &item
 		}
-		if len(p.Properties) > 0 {
-			if sub, err := r.object(p.Properties, p.Required, depth+1); err == nil {
-				f.Properties = sub
-			}
+		if p := get(t, "properties"); p != nil && p.IsObject() {
+			f.Properties = r.object(p, get(t, "required"), depth+1)
 		}
 	}
 	return f
 }
 
 // resolve follows a local $ref (a JSON pointer into the root document) to
-// a schema that is not itself a bare $ref, at most MaxRefHops times.
-func (r *reader) resolve(ref string) (json.RawMessage, bool) {
+// a schema that is not itself a bare $ref, at most MaxRefHops times. A
+// remote reference or an anchor is not resolved: nothing is fetched.
+func (r *reader) resolve(ref string) Tree {
 	for range MaxRefHops {
-		target, ok := r.pointer(ref)
+		target := r.pointer(ref)
+		if target == nil {
+			return nil
+		}
+		next, ok := str(get(target, "$ref"))
 		if !ok {
-			return nil, false
+			return target
 		}
-		var next struct {
-			Ref string `json:"$ref"`
-		}
-		if json.Unmarshal(target, &next) != nil || next.Ref == "" {
-			return target, true
-		}
-		ref = next.Ref
+		ref = next
 	}
-	return nil, false
+	return nil
 }
 
-// pointer reads a "#/a/b" JSON pointer in the root document. Anything else
-// (a remote reference, an anchor) is not resolved: nothing is fetched.
-func (r *reader) pointer(ref string) (json.RawMessage, bool) {
+func (r *reader) pointer(ref string) Tree {
 	rest, ok := strings.CutPrefix(ref, "#")
 	if !ok || (rest != "" && !strings.HasPrefix(rest, "/")) {
-		return nil, false
+		return nil
 	}
 	cur, prefix := r.root, "#"
 	if rest == "" {
-		return cur, true
+		return cur
 	}
 	for _, tok := range strings.Split(rest[1:], "/") {
 		key := strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
-		next, ok := r.member(prefix, cur, key)
-		if !ok {
-			return nil, false
+		switch {
+		case cur.IsObject() && cur.Len() >= indexFrom:
+			idx, ok := r.index[prefix]
+			if !ok {
+				idx = make(map[string]Tree, cur.Len())
+				for i := range cur.Len() {
+					if k, v := cur.Member(i); idx[k] == nil {
+						idx[k] = v
+					}
+				}
+				r.index[prefix] = idx
+			}
+			cur = idx[key]
+		case cur.IsObject():
+			cur = get(cur, key)
+		case cur.IsArray():
+			i, err := strconv.Atoi(key)
+			if err != nil || i < 0 || i >= cur.Len() || key != strconv.Itoa(i) {
+				return nil
+			}
+			cur = cur.Elem(i)
+		default:
+			return nil
 		}
-		cur, prefix = next, prefix+"/"+tok
+		if cur == nil {
+			return nil
+		}
+		prefix += "/" + tok
 	}
-	return cur, true
-}
-
-// member is key of the container at prefix (decoded once, then cached).
-func (r *reader) member(prefix string, cur json.RawMessage, key string) (json.RawMessage, bool) {
-	if obj, ok := r.objs[prefix]; ok {
-		v, ok := obj[key]
-		return v, ok
-	}
-	if arr, ok := r.arrs[prefix]; ok {
-		return index(arr, key)
-	}
-	var obj map[string]json.RawMessage
-	if json.Unmarshal(cur, &obj) == nil && obj != nil {
-		r.objs[prefix] = obj
-		v, ok := obj[key]
-		return v, ok
-	}
-	var arr []json.RawMessage
-	if json.Unmarshal(cur, &arr) != nil {
-		return nil, false
-	}
-	r.arrs[prefix] = arr
-	return index(arr, key)
-}
-
-func index(arr []json.RawMessage, key string) (json.RawMessage, bool) {
-	i, err := strconv.Atoi(key)
-	if err != nil || i < 0 || i >= len(arr) || key != strconv.Itoa(i) {
-		return nil, false
-	}
-	return arr[i], true
-}
-
-// typeSet reads "type": a string, or an array of strings.
-func typeSet(raw json.RawMessage) []string {
-	var s string
-	if json.Unmarshal(raw, &s) == nil && s != "" {
-		return []string{s}
-	}
-	var list []string
-	if json.Unmarshal(raw, &list) == nil && len(list) > 0 {
-		return list
-	}
-	return nil
+	return cur
 }
 
 // branchTypes is the type set of an anyOf/oneOf whose every branch is a
 // plain type (or a $ref to one): Optional[str] as a generator writes it.
 // Any other branch (a const, a constraint-only schema) gives nil.
-func (r *reader) branchTypes(branches []json.RawMessage) []string {
+func (r *reader) branchTypes(branches []Tree) []string {
 	var out []string
 	for _, b := range branches {
-		var p struct {
-			Ref   string          `json:"$ref"`
-			Type  json.RawMessage `json:"type"`
-			Const json.RawMessage `json:"const"`
-		}
-		if json.Unmarshal(b, &p) != nil || len(p.Const) > 0 {
+		if b == nil || !b.IsObject() || get(b, "const") != nil {
 			return nil
 		}
-		if p.Ref != "" {
-			target, ok := r.resolve(p.Ref)
-			if !ok || json.Unmarshal(target, &p) != nil {
+		if ref, ok := str(get(b, "$ref")); ok {
+			if b = r.resolve(ref); b == nil {
 				return nil
 			}
 		}
-		ts := typeSet(p.Type)
+		ts := typeSet(get(b, "type"))
 		if len(ts) == 0 {
 			return nil
 		}
@@ -254,6 +210,90 @@ func (r *reader) branchTypes(branches []json.RawMessage) []string {
 	return out
 }
 
+// consts reads a oneOf/anyOf whose every branch is a const (a titled enum).
+func consts(opts []Tree) ([]any, []string) {
+	var vals []any
+	var titles []string
+	for _, o := range opts {
+		c := get(o, "const")
+		if c == nil {
+			return nil, nil // not an enum of consts
+		}
+		v, ok := c.Value()
+		if !ok || v == nil {
+			return nil, nil
+		}
+		title, _ := str(get(o, "title"))
+		vals = append(vals, v)
+		titles = append(titles, title)
+	}
+	return vals, titles
+}
+
+// get is an object's first member named key, or nil.
+func get(t Tree, key string) Tree {
+	if t == nil || !t.IsObject() {
+		return nil
+	}
+	for i := range t.Len() {
+		if k, v := t.Member(i); k == key {
+			return v
+		}
+	}
+	return nil
+}
+
+func str(t Tree) (string, bool) {
+	if t == nil {
+		return "", false
+	}
+	return t.Str()
+}
+
+func list(t Tree) []Tree {
+	if t == nil || !t.IsArray() {
+		return nil
+	}
+	out := make([]Tree, t.Len())
+	for i := range out {
+		out[i] = t.Elem(i)
+	}
+	return out
+}
+
+// stringList is an array of strings (nil when any element is not one).
+func stringList(t Tree) []string {
+	var out []string
+	for _, e := range list(t) {
+		s, ok := e.Str()
+		if !ok {
+			return nil
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func values(t Tree) []any {
+	var out []any
+	for _, e := range list(t) {
+		v, ok := e.Value()
+		if !ok {
+			return nil
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// typeSet reads "type": a string, or an array of strings.
+func typeSet(t Tree) []string {
+	if s, ok := str(t); ok && s != "" {
+		return []string{s}
+	}
+	return stringList(t)
+}
+
 func contains(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {
@@ -261,55 +301,4 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-// consts reads a oneOf/anyOf whose every branch is a const (a titled enum).
-func consts(opts []json.RawMessage) ([]any, []string) {
-	var vals []any
-	var titles []string
-	for _, raw := range opts {
-		var o struct {
-			Const json.RawMessage `json:"const"`
-			Title string          `json:"title"`
-		}
-		var v any
-		if json.Unmarshal(raw, &o) != nil || len(o.Const) == 0 || json.Unmarshal(o.Const, &v) != nil || v == nil {
-			return nil, nil // not an enum of consts
-		}
-		vals = append(vals, v)
-		titles = append(titles, o.Title)
-	}
-	return vals, titles
-}
-
-// orderedMembers returns an object's member names and raw values in
-// document order.
-func orderedMembers(raw json.RawMessage) ([]string, []json.RawMessage, error) {
-	if len(bytes.TrimSpace(raw)) == 0 {
-		return nil, nil, nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, nil, err
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return nil, nil, errors.New("properties is not a JSON object")
-	}
-	var names []string
-	var vals []json.RawMessage
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, nil, err
-		}
-		name, _ := tok.(string)
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, nil, err
-		}
-		names = append(names, name)
-		vals = append(vals, v)
-	}
-	return names, vals, nil
 }

@@ -138,6 +138,8 @@ func buildTool(server string, index int, n *node, allow map[string]bool, maxDept
 	size += inSize
 	def.InputSchema = appendOrdered(nil, in)
 	tool.Properties = properties(in)
+	// Read once here, for every surface that asks a person for arguments.
+	def.Fields = readFields(in)
 
 	out := n.get("outputSchema")
 	if out != nil && out.kind != kNull {
