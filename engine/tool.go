@@ -61,13 +61,12 @@ type ToolDef struct {
 
 // InputFields are the tool's top-level input fields: those discovery read
 // at admission, or InputSchema's read now for a ToolDef built elsewhere (a
-// workflow's tool, a test's). A schema that cannot be read has none.
-func (d ToolDef) InputFields() []fields.Field {
+// workflow's tool, a test's); the error says why a schema cannot be read.
+func (d ToolDef) InputFields() ([]fields.Field, error) {
 	if d.Fields != nil {
-		return d.Fields
+		return d.Fields, nil
 	}
-	fs, _ := fields.Of(d.InputSchema)
-	return fs
+	return fields.Of(d.InputSchema)
 }
 
 // SkippedTool is a tool the host refused at discovery, with a stable reason

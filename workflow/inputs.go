@@ -1,21 +1,20 @@
 package workflow
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"math"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
-	"github.com/relavium/relavium/consent/canonjson"
-	"github.com/relavium/relavium/nesting"
-
-	"github.com/relavium/relavium/engine"
-
 	"github.com/relavium/relavium/authored"
+	"github.com/relavium/relavium/consent/canonjson"
+	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/fields"
 )
 
 const draft202012 = "https://json-schema.org/draft/2020-12/schema"
@@ -139,10 +138,32 @@ func (w *Workflow) compileSchemas() error {
 	return nil
 }
 
-// ParseInputArgs turns --input KEY=VALUE words into typed values, each
-// parsed by its declared type: string as written; integer and number as
-// decimal numbers; boolean true/false; array and object as JSON. Every
-// problem is reported at once (E603, exit 2).
+// Field is the input as a fields.Field: one declared type, its enum,
+// default and description, in the form every typing surface reads.
+func (in *Input) Field() fields.Field {
+	f := fields.Field{Name: in.Name, Types: []string{in.Type}, Required: in.Required, Description: in.Description,
+		Default: in.Default, HasDefault: in.HasDefault}
+	if len(in.Enum) > 0 {
+		f.Enum = append([]any(nil), in.Enum...)
+	}
+	return f
+}
+
+// Fields are the workflow's inputs as fields.Fields, in declared order.
+func (w *Workflow) Fields() []fields.Field {
+	out := make([]fields.Field, len(w.Inputs))
+	for i := range w.Inputs {
+		out[i] = w.Inputs[i].Field()
+	}
+	return out
+}
+
+// ParseInputArgs turns --input KEY=VALUE words into typed values by the
+// one typing rule every surface uses (fields.Field.Value): string as
+// written; integer and number as decimal numbers; boolean true/false;
+// array and object as JSON. A value a plan could not hold (an integer
+// beyond float64's exact range) is refused, not rounded. Every problem is
+// reported at once (E603, exit 2).
 func ParseInputArgs(w *Workflow, args []string) (map[string]any, error) {
 	out := map[string]any{}
 	var problems []authored.Problem
@@ -165,7 +186,7 @@ func ParseInputArgs(w *Workflow, args []string) (map[string]any, error) {
 			bad(field, "input %s is given twice", k)
 			continue
 		}
-		val, err := parseTyped(in.Type, v)
+		val, err := parseTyped(in, v)
 		if err != nil {
 			bad(field, "%v", err)
 			continue
@@ -178,66 +199,48 @@ func ParseInputArgs(w *Workflow, args []string) (map[string]any, error) {
 	return out, nil
 }
 
-func parseTyped(typ, s string) (any, error) {
-	switch typ {
-	case "string":
-		return s, nil
-	case "integer":
-		lit := strings.TrimSpace(s)
-		n, err := strconv.ParseInt(lit, 10, 64)
+// parseTyped types s by the one rule, then holds the value as a plan does:
+// an integer as int64, a number as float64, arrays and objects decoded
+// with every number checked to survive float64.
+func parseTyped(in *Input, s string) (any, error) {
+	raw, err := in.Field().Value(s)
+	var deep *fields.DepthError
+	if errors.As(err, &deep) {
+		return nil, fmt.Errorf("the JSON %s is refused before it is parsed: %s (column %d)", in.Type, deep.Over.Describe(), deep.Over.Col)
+	}
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err // the rule gives JSON; a failure here is a bug, still reported
+	}
+	n, isNum := v.(json.Number)
+	switch {
+	case isNum && in.Type == "integer":
+		// The rule keeps every digit; int64, and a plan (JSON, float64
+		// numbers), may not hold them all.
+		if err := canonjson.CheckInteger(string(n)); err != nil {
+			return nil, err
+		}
+		i, err := strconv.ParseInt(string(n), 10, 64)
 		if err != nil {
 			return nil, fmt.Errorf("%q is not an integer", s)
 		}
-		// int64 holds it, but a plan (JSON, float64 numbers) could not.
-		if err := canonjson.CheckInteger(lit); err != nil {
+		return i, nil
+	case isNum:
+		if err := canonjson.CheckInteger(string(n)); err != nil {
 			return nil, err
 		}
-		return n, nil
-	case "number":
-		lit := strings.TrimSpace(s)
-		f, err := strconv.ParseFloat(lit, 64)
-		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+		f, err := strconv.ParseFloat(string(n), 64)
+		if err != nil {
 			return nil, fmt.Errorf("%q is not a number", s)
 		}
-		if err := canonjson.CheckInteger(lit); err != nil {
-			return nil, err
-		}
 		return f, nil
-	case "boolean":
-		switch strings.ToLower(strings.TrimSpace(s)) {
-		case "true":
-			return true, nil
-		case "false":
-			return false, nil
-		}
-		return nil, fmt.Errorf("%q is not a boolean: write true or false", s)
-	case "array", "object":
-		if _, over := nesting.JSON([]byte(s), nesting.Limits{MaxDepth: nesting.JSONDepth}); over != nil {
-			return nil, fmt.Errorf("the JSON %s is refused before it is parsed: %s (column %d)", typ, over.Describe(), over.Col)
-		}
-		var v any
-		if err := json.Unmarshal([]byte(s), &v); err != nil {
-			return nil, fmt.Errorf("%q is not a JSON %s: %v", s, typ, err)
-		}
-		// Again with the literals kept, so no integer is rounded unseen.
-		dec := json.NewDecoder(strings.NewReader(s))
-		dec.UseNumber()
-		if err := dec.Decode(&v); err != nil {
-			return nil, fmt.Errorf("%q is not a JSON %s: %v", s, typ, err)
-		}
-		var err error
-		if v, err = floatsOf(v); err != nil {
-			return nil, err
-		}
-		if _, isArr := v.([]any); typ == "array" && !isArr {
-			return nil, fmt.Errorf("%q is not a JSON array", s)
-		}
-		if _, isObj := v.(map[string]any); typ == "object" && !isObj {
-			return nil, fmt.Errorf("%q is not a JSON object", s)
-		}
-		return v, nil
 	}
-	return nil, fmt.Errorf("unknown input type %q", typ)
+	return floatsOf(v)
 }
 
 // ResolveInputs validates given inputs against the workflow's schema and
