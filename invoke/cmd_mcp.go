@@ -2,7 +2,6 @@ package invoke
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -121,47 +120,14 @@ func runMCPList(ctx context.Context, inv *Invocation) (any, error) {
 	return inventory(ctx, inv, servers) // cmd_session.go: shared with the headless session
 }
 
-// argSummary lists the top-level properties of an input schema, in the
-// schema's own order, with their type and whether they are required.
-func argSummary(schema json.RawMessage) []MCPArg {
+// argSummary lists a tool's top-level input fields (read once at
+// discovery), in the schema's own order, with their declared type set
+// ("string|null") and whether they are required.
+func argSummary(def engine.ToolDef) []MCPArg {
 	out := []MCPArg{}
-	var s struct {
-		Properties json.RawMessage `json:"properties"`
-		Required   []string        `json:"required"`
-	}
-	if json.Unmarshal(schema, &s) != nil || len(s.Properties) == 0 {
-		return out
-	}
-	dec := json.NewDecoder(strings.NewReader(string(s.Properties)))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return out
-	}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return out
-		}
-		name, _ := tok.(string)
-		var prop struct {
-			Type any `json:"type"`
-		}
-		var raw json.RawMessage
-		if dec.Decode(&raw) != nil {
-			return out
-		}
-		_ = json.Unmarshal(raw, &prop)
-		a := MCPArg{Name: name, Required: contains(s.Required, name)}
-		switch t := prop.Type.(type) {
-		case string:
-			a.Type = t
-		case []any:
-			var ts []string
-			for _, x := range t {
-				ts = append(ts, fmt.Sprint(x))
-			}
-			a.Type = strings.Join(ts, "|")
-		}
-		out = append(out, a)
+	fs, _ := def.InputFields()
+	for _, f := range fs {
+		out = append(out, MCPArg{Name: f.Name, Type: f.TypeLabel(), Required: f.Required})
 	}
 	return out
 }

@@ -3,6 +3,7 @@ package invoke
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -11,6 +12,7 @@ import (
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/engine/sanitize"
+	"github.com/relavium/relavium/fields"
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/config"
 	"github.com/relavium/relavium/host/discovery"
@@ -138,7 +140,7 @@ func runMCPCall(ctx context.Context, inv *Invocation) (any, error) {
 			def = d
 		}
 	}
-	args, err := buildArgs(argText, kv, def.InputSchema)
+	args, err := buildArgs(argText, kv, def)
 	if err != nil {
 		return nil, err
 	}
@@ -242,17 +244,18 @@ func callArgs(inv *Invocation) (string, []string, error) {
 		return "", nil, usageErr(CodeBadFlag, "--timeout must be positive, e.g. 60s")
 	}
 	argText := inv.String("args")
-	if _, err := buildArgs(argText, kv, nil); err != nil {
+	if _, err := buildArgs(argText, kv, engine.ToolDef{}); err != nil {
 		return "", nil, err
 	}
 	return argText, kv, nil
 }
 
-// buildArgs makes the call's JSON object. KEY=VALUE values are parsed as
-// JSON where the schema does not declare the property a string (so n=3 is
-// a number and message=3 stays the string "3"); a value that is not JSON is
-// a string.
-func buildArgs(argText string, kv []string, schema json.RawMessage) (json.RawMessage, error) {
+// buildArgs makes the call's JSON object: --args as given, or KEY=VALUE
+// words each typed by the one rule every surface uses (fields.Field.Value
+// over the fields discovery read for def; a name the schema does not
+// declare takes any JSON). So n=3 is the number 3 for an integer, and
+// message=3 stays the string "3" for a string or ["string","null"].
+func buildArgs(argText string, kv []string, def engine.ToolDef) (json.RawMessage, error) {
 	if argText != "" {
 		if err := checkNesting("--args", argText); err != nil {
 			return nil, err
@@ -263,11 +266,12 @@ func buildArgs(argText string, kv []string, schema json.RawMessage) (json.RawMes
 		}
 		return json.RawMessage(argText), nil
 	}
-	types := map[string]string{}
-	for _, a := range argSummary(schema) {
-		types[a.Name] = a.Type
+	byName := map[string]fields.Field{}
+	fs, _ := def.InputFields() // an unreadable schema declares nothing: every name takes any JSON
+	for _, f := range fs {
+		byName[f.Name] = f
 	}
-	obj := map[string]any{}
+	obj := map[string]json.RawMessage{}
 	for _, w := range kv {
 		k, v, ok := strings.Cut(w, "=")
 		if !ok || k == "" {
@@ -276,20 +280,32 @@ func buildArgs(argText string, kv []string, schema json.RawMessage) (json.RawMes
 		if _, dup := obj[k]; dup {
 			return nil, &host.Error{ErrCode: host.CodeBadCallArgs, Exit: ExitUsage, Msg: fmt.Sprintf("argument %s is given twice", k)}
 		}
-		var parsed any
-		if types[k] != "string" {
-			if err := checkNesting(fmt.Sprintf("argument %q", k), v); err != nil {
-				return nil, err
-			}
+		f, declared := byName[k]
+		if !declared {
+			f = fields.Field{Name: k}
 		}
-		if types[k] != "string" && json.Unmarshal([]byte(v), &parsed) == nil {
-			obj[k] = parsed
-		} else {
-			obj[k] = v
+		val, err := f.Value(v)
+		var deep *fields.DepthError
+		var mistyped *fields.TypeError
+		switch {
+		case errors.As(err, &deep):
+			return nil, usageErr(CodeNestedJSON, "argument %q: %s at column %d; it was refused before it was parsed (a value meant as text goes in --args as a JSON string)",
+				k, deep.Over.Describe(), deep.Over.Col)
+		case errors.As(err, &mistyped):
+			// As the validator says a value of the wrong type (E588).
+			return nil, &discovery.Error{ErrCode: discovery.CodeInvalidArgs, Server: def.Server, Pointer: "/" + pointerToken(k), Rule: "type",
+				Msg: fmt.Sprintf("arguments for %s: at /%s: %s", def.Name, pointerToken(k), sanitize.Line(err.Error()))}
+		case err != nil:
+			return nil, err
 		}
+		obj[k] = val
 	}
-	b, err := json.Marshal(obj)
-	return b, err
+	return json.Marshal(obj)
+}
+
+// pointerToken escapes a property name as one JSON pointer token.
+func pointerToken(name string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(name, "~", "~0"), "/", "~1")
 }
 
 // checkNesting refuses JSON typed on the command line that nests deeper

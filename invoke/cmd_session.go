@@ -61,7 +61,7 @@ func inventory(ctx context.Context, inv *Invocation, servers []config.Server) (*
 	tools := h.Tools()
 	for _, d := range tools {
 		t := MCPTool{Name: d.Name, Server: d.Server, Tool: d.Tool, Title: d.Title,
-			Description: d.Description, Annotations: d.Annotations, Args: argSummary(d.InputSchema), Changed: d.Changed, Digest: d.Digest}
+			Description: d.Description, Annotations: d.Annotations, Args: argSummary(d), Changed: d.Changed, Digest: d.Digest}
 		if d.Changed {
 			t.Changes, _ = h.Changes(d.ID)
 		}

@@ -5,6 +5,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/relavium/relavium/engine"
 )
 
 // TestBuildArgsRefusesNestingCheaply: --args and KEY=VALUE JSON nested past
@@ -23,7 +25,7 @@ func TestBuildArgsRefusesNestingCheaply(t *testing.T) {
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)
-		_, err := buildArgs(c.args, c.kv, nil)
+		_, err := buildArgs(c.args, c.kv, engine.ToolDef{})
 		runtime.ReadMemStats(&after)
 		var ie *Error
 		if !errors.As(err, &ie) || ie.Code() != CodeNestedJSON || ie.ExitCode() != ExitUsage ||
@@ -35,10 +37,10 @@ func TestBuildArgsRefusesNestingCheaply(t *testing.T) {
 		}
 	}
 	ok := `{"a":` + strings.Repeat("[", 255) + strings.Repeat("]", 255) + "}"
-	if _, err := buildArgs(ok, nil, nil); err != nil {
+	if _, err := buildArgs(ok, nil, engine.ToolDef{}); err != nil {
 		t.Fatalf("256 levels refused: %v", err)
 	}
-	if _, err := buildArgs("", []string{"n=" + strings.Repeat("[", 256) + strings.Repeat("]", 256)}, nil); err != nil {
+	if _, err := buildArgs("", []string{"n=" + strings.Repeat("[", 256) + strings.Repeat("]", 256)}, engine.ToolDef{}); err != nil {
 		t.Fatalf("256 levels refused: %v", err)
 	}
 }
