@@ -8,6 +8,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/relavium/relavium/fields"
 	"github.com/relavium/relavium/workflow"
 )
 
@@ -19,7 +20,7 @@ import (
 func (m *Model) activate(r listRow) tea.Cmd {
 	switch r.kind {
 	case rowTool:
-		specs, err := schemaFields(r.tool.InputSchema)
+		specs, err := r.tool.InputFields()
 		if err != nil {
 			m.setStatus("cannot build a form: "+err.Error()+" (ctrl+t for raw JSON)", true)
 		}
@@ -33,15 +34,15 @@ func (m *Model) activate(r listRow) tea.Cmd {
 		j, ctx := m.newJob(jobRead, m.currentServer(), r.res.URI, nil)
 		return m.readCmd(ctx, j.id, j.server, r.res.URI)
 	case rowTemplate:
-		var specs []fieldSpec
+		var specs []fields.Field
 		for _, v := range templateVars(r.tmpl.URITemplate) {
-			specs = append(specs, fieldSpec{Name: v, Type: "string", Required: true})
+			specs = append(specs, fields.Field{Name: v, Types: []string{"string"}, Required: true})
 		}
 		m.openForm(formTarget{kind: jobRead, server: m.currentServer(), template: r.tmpl}, specs, nil)
 	case rowPrompt:
-		var specs []fieldSpec
+		var specs []fields.Field
 		for _, a := range r.prompt.Arguments {
-			specs = append(specs, fieldSpec{Name: a.Name, Title: a.Title, Description: a.Description, Type: "string", Required: a.Required})
+			specs = append(specs, fields.Field{Name: a.Name, Title: a.Title, Description: a.Description, Types: []string{"string"}, Required: a.Required})
 		}
 		t := formTarget{kind: jobPrompt, server: m.currentServer(), prompt: r.prompt}
 		if len(specs) == 0 {
@@ -49,11 +50,7 @@ func (m *Model) activate(r listRow) tea.Cmd {
 		}
 		m.openForm(t, specs, nil)
 	case rowWorkflow:
-		specs, err := schemaFields(r.wf.InputSchema())
-		if err != nil {
-			m.setStatus(err.Error(), true)
-			return nil
-		}
+		specs := r.wf.Fields()
 		t := formTarget{kind: jobRun, wf: r.wf}
 		if len(specs) == 0 {
 			return m.confirmRun(r.wf, map[string]any{})
@@ -63,7 +60,7 @@ func (m *Model) activate(r listRow) tea.Cmd {
 	return nil
 }
 
-func (m *Model) openForm(t formTarget, specs []fieldSpec, values map[string]any) {
+func (m *Model) openForm(t formTarget, specs []fields.Field, values map[string]any) {
 	m.form = newForm(m.st, specs, values)
 	m.formFor = t
 	m.formSeq++

@@ -1,13 +1,16 @@
 package tui
 
 import (
+	"bytes"
 	"encoding/json"
+	"strconv"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/engine/sanitize"
+	"github.com/relavium/relavium/fields"
 	"github.com/relavium/relavium/host/discovery"
 	"github.com/relavium/relavium/themes"
 )
@@ -30,7 +33,7 @@ type elicitAction struct {
 
 func newElicitDialog(st *themes.Styles, r *askRequest) *elicitDialog {
 	d := &elicitDialog{req: r}
-	specs, err := schemaFields(r.elicit.Schema)
+	specs, err := fields.Of(r.elicit.Schema)
 	if err != nil {
 		d.err = err.Error()
 	}
@@ -52,10 +55,17 @@ func (d *elicitDialog) accept() (action, tea.Cmd) {
 	if !ok {
 		return nil, nil
 	}
+	// Integers stay exact (int64, not float64: an integer past 2^53 is
+	// sent as typed, as every surface sends it); other numbers are float64.
 	var content map[string]any
-	if err := json.Unmarshal(raw, &content); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(&content); err != nil {
 		d.form.err = err.Error()
 		return nil, nil
+	}
+	for k, v := range content {
+		content[k] = goNumbers(v)
 	}
 	// Checked here, not by the server's client library after the answer
 	// left (which fails the whole call): the dialog stays open.
@@ -121,4 +131,27 @@ func (d *elicitDialog) view(st *themes.Styles, w, h int) string {
 	d.box.body = body
 	d.box.actions = buttons(st, []string{"[ctrl+s] Accept", "[ctrl+d] Decline", "[esc] Cancel"}, -1)
 	return d.box.render(st, dw, h)
+}
+
+// goNumbers replaces the json.Numbers of a decoded value with int64 where
+// the literal is an integer int64 holds, float64 otherwise: the answer's
+// receiver validates Go numbers (a json.Number is a string to it).
+func goNumbers(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		if i, err := strconv.ParseInt(string(x), 10, 64); err == nil {
+			return i
+		}
+		f, _ := strconv.ParseFloat(string(x), 64) // the form typed a finite number
+		return f
+	case []any:
+		for i := range x {
+			x[i] = goNumbers(x[i])
+		}
+	case map[string]any:
+		for k := range x {
+			x[k] = goNumbers(x[k])
+		}
+	}
+	return v
 }

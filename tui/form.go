@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/relavium/relavium/fields"
 	"github.com/relavium/relavium/host/discovery"
 	"github.com/relavium/relavium/themes"
 )
@@ -39,7 +40,7 @@ const (
 )
 
 type formField struct {
-	spec   fieldSpec
+	spec   fields.Field
 	kind   fieldKind
 	input  textinput.Model
 	opts   []any // picker / multi options; a picker's index 0 is "unset"
@@ -50,7 +51,7 @@ type formField struct {
 	err    string
 }
 
-func newForm(st *themes.Styles, specs []fieldSpec, values map[string]any) *form {
+func newForm(st *themes.Styles, specs []fields.Field, values map[string]any) *form {
 	f := &form{st: st}
 	for _, s := range specs {
 		f.fields = append(f.fields, newField(st, s))
@@ -74,22 +75,23 @@ func newForm(st *themes.Styles, specs []fieldSpec, values map[string]any) *form 
 	return f
 }
 
-func newField(st *themes.Styles, s fieldSpec) *formField {
+func newField(st *themes.Styles, s fields.Field) *formField {
 	fld := &formField{spec: s}
+	itemsEnum, itemsTitles := s.ItemsEnum()
 	switch {
 	case len(s.Enum) > 0:
 		fld.kind = kindPicker
 		fld.opts = append([]any{nil}, s.Enum...)
 		fld.labels = append([]string{"(unset)"}, optionLabels(s.Enum, s.EnumTitles)...)
-	case s.Type == "boolean":
+	case s.Type() == "boolean":
 		fld.kind = kindPicker
 		fld.opts = []any{nil, true, false}
 		fld.labels = []string{"(unset)", "true", "false"}
-	case s.Type == "array" && len(s.ItemsEnum) > 0:
+	case s.Type() == "array" && len(itemsEnum) > 0:
 		fld.kind = kindMulti
-		fld.opts = s.ItemsEnum
-		fld.labels = optionLabels(s.ItemsEnum, s.ItemsTitles)
-		fld.picked = make([]bool, len(s.ItemsEnum))
+		fld.opts = itemsEnum
+		fld.labels = optionLabels(itemsEnum, itemsTitles)
+		fld.picked = make([]bool, len(itemsEnum))
 	default:
 		ti := textinput.New()
 		ti.Prompt = ""
@@ -126,12 +128,12 @@ func optionLabels(vals []any, titles []string) []string {
 
 // placeholder hints at a value's syntax where the label's type does not
 // say enough; scalar fields start empty.
-func placeholder(s fieldSpec) string {
-	switch s.Type {
+func placeholder(s fields.Field) string {
+	switch t := s.Type(); t {
 	case "":
 		return "any JSON value"
 	case "array", "object":
-		return "JSON " + s.Type
+		return "JSON " + t
 	}
 	return ""
 }
@@ -386,7 +388,7 @@ func (f *form) fieldLines(fld *formField, focused bool, w int) []string {
 	if fld.spec.Required {
 		head += st.Required.Render("*")
 	}
-	hint := fld.spec.Type
+	hint := fld.spec.Type()
 	if fld.kind == kindPicker && len(fld.spec.Enum) > 0 {
 		hint = "enum"
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/relavium/relavium/nesting"
@@ -33,7 +32,7 @@ func (fld *formField) set(v any) {
 			}
 		}
 	default:
-		if s, ok := v.(string); ok && (fld.spec.Type == "string" || fld.spec.Type == "") {
+		if s, ok := v.(string); ok && (fld.spec.Type() == "string" || fld.spec.Type() == "") {
 			fld.input.SetValue(s)
 			return
 		}
@@ -162,38 +161,13 @@ func (fld *formField) value() (any, bool, error) {
 	if s == "" {
 		return nil, false, nil
 	}
-	switch fld.spec.Type {
-	case "string":
-		return s, true, nil
-	case "integer":
-		n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
-		if err != nil {
-			return nil, false, fmt.Errorf("%q is not an integer", s)
-		}
-		return n, true, nil
-	case "number":
-		t := strings.TrimSpace(s)
-		if _, err := strconv.ParseFloat(t, 64); err != nil || !json.Valid([]byte(t)) {
-			return nil, false, fmt.Errorf("%q is not a number", s)
-		}
-		return json.Number(t), true, nil
-	case "array", "object":
-		if err := jsonTooDeep(s); err != nil {
-			return nil, false, err
-		}
-		var v any
-		if err := json.Unmarshal([]byte(s), &v); err != nil {
-			return nil, false, fmt.Errorf("not a JSON %s: %v", fld.spec.Type, err)
-		}
-		return json.RawMessage(s), true, nil
-	}
-	if err := jsonTooDeep(s); err != nil {
+	// The one typing rule every surface uses (mcp call KEY=VALUE, run
+	// --input, this form, an elicitation form).
+	v, err := fld.spec.Value(s)
+	if err != nil {
 		return nil, false, err
 	}
-	if json.Valid([]byte(s)) {
-		return json.RawMessage(s), true, nil
-	}
-	return s, true, nil
+	return v, true, nil
 }
 
 // jsonTooDeep refuses typed JSON nested deeper than nesting.JSONDepth (the

@@ -9,6 +9,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/fields"
 	"github.com/relavium/relavium/themes"
 )
 
@@ -84,7 +85,7 @@ func TestShortHelpKeepsHelpQuitAndCancelWhenNarrow(t *testing.T) {
 // A form taller than its room scrolls with the focused field and says how
 // many fields are out of view, above and below.
 func TestClippedFormSaysWhatIsOutOfView(t *testing.T) {
-	specs, err := schemaFields(json.RawMessage(`{"type":"object","properties":{
+	specs, err := fields.Of(json.RawMessage(`{"type":"object","properties":{
 		"a":{"type":"string"},"b":{"type":"string"},"c":{"type":"string"},"d":{"type":"string"},"e":{"type":"string"}}}`))
 	if err != nil {
 		t.Fatal(err)
@@ -203,7 +204,7 @@ func TestAnOlderCatalogueNeverReplacesANewerOne(t *testing.T) {
 // multi-select is on screen (wrapped), and the focused field shows its
 // whole description (an elicitation has no other view of it).
 func TestFormShowsEveryChoiceAndTheFocusedDescription(t *testing.T) {
-	specs, err := schemaFields(json.RawMessage(`{"type":"object","properties":{
+	specs, err := fields.Of(json.RawMessage(`{"type":"object","properties":{
 		"instruments":{"type":"array","items":{"enum":["Guitar","Piano","Violin","Drums","Bass","Flute","Cello","Harp"]}},
 		"email":{"type":"string","description":"Your email address (will be verified, and never shared with anyone else)"}}}`))
 	if err != nil {

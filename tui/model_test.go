@@ -237,7 +237,7 @@ func TestValidationErrorsInline(t *testing.T) {
 	}
 	h.golden("validation_120x30")
 	// A field that does not parse is refused before Validate runs.
-	h.m.form.fields[0].spec.Type = "integer"
+	h.m.form.fields[0].spec.Types = []string{"integer"}
 	h.typeText("12x")
 	h.key("ctrl+s")
 	if !strings.Contains(h.m.form.fields[0].err, "not an integer") {
@@ -365,7 +365,7 @@ func TestFormRefusesDeepJSON(t *testing.T) {
 	}
 	h.key("ctrl+t")
 	h.m.form.raw = false
-	h.m.form.fields[0].spec.Type = "array"
+	h.m.form.fields[0].spec.Types = []string{"array"}
 	h.m.form.fields[0].input.SetValue(strings.Repeat("[", 30000))
 	h.key("ctrl+s")
 	if !strings.Contains(h.m.form.fields[0].err, "nesting deeper than 256 levels") || len(h.m.jobs) != 0 {

@@ -297,7 +297,7 @@ func (m *Model) loadJob(j *job) {
 	_ = json.Unmarshal(j.args, &values)
 	switch j.kind {
 	case jobTool:
-		specs, _ := schemaFields(j.tool.InputSchema)
+		specs, _ := j.tool.InputFields()
 		m.openForm(formTarget{kind: jobTool, tool: j.tool, server: j.tool.Server}, specs, values)
 	default:
 		m.setStatus("only tool calls load into a form; enter replays this one", false)
