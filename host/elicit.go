@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/fields"
 )
 
 // DeclineElicitor is the headless default: every elicitation is declined.
@@ -31,33 +32,26 @@ func (DefaultsElicitor) Elicit(_ context.Context, req engine.ElicitRequest) (eng
 	return engine.ElicitResponse{Action: "accept", Content: content}, nil
 }
 
-// SchemaDefaults returns the "default" of every top-level property of a
-// flat object schema (the shape MCP elicitation allows). ok is false when a
-// required property has no default or the schema does not parse.
+// SchemaDefaults returns the "default" of every top-level field of a flat
+// object schema (the shape MCP elicitation allows), read as every surface
+// reads fields (fields.Of). ok is false when a required property has no
+// default (declared or not) or the schema does not parse.
 func SchemaDefaults(schema json.RawMessage) (map[string]any, bool) {
-	content := map[string]any{}
 	if len(schema) == 0 {
-		return content, true
+		return map[string]any{}, true
 	}
-	var s struct {
-		Properties map[string]map[string]json.RawMessage `json:"properties"`
-		Required   []string                              `json:"required"`
-	}
-	if err := json.Unmarshal(schema, &s); err != nil {
+	fs, err := fields.Of(schema)
+	if err != nil {
 		return nil, false
 	}
-	for name, prop := range s.Properties {
-		raw, ok := prop["default"]
-		if !ok {
-			continue
-		}
-		var v any
-		if err := json.Unmarshal(raw, &v); err != nil {
-			return nil, false
-		}
-		content[name] = v
+	content, ok := fields.Defaults(fs)
+	var s struct {
+		Required []string `json:"required"`
 	}
-	for _, r := range s.Required {
+	if !ok || json.Unmarshal(schema, &s) != nil {
+		return nil, false
+	}
+	for _, r := range s.Required { // a required name the schema does not declare has no default either
 		if _, ok := content[r]; !ok {
 			return nil, false
 		}

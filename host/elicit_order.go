@@ -3,12 +3,12 @@ package host
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"maps"
 	"slices"
 	"sync"
 
 	"github.com/relavium/relavium/consent/canonjson"
+	"github.com/relavium/relavium/fields"
 )
 
 // The go-sdk hands an elicitation's requestedSchema to the handler decoded
@@ -51,11 +51,23 @@ func (f *fieldOrders) remember(params json.RawMessage) {
 	if json.Unmarshal(params, &p) != nil || len(p.RequestedSchema) == 0 || len(p.RequestedSchema) > maxRawSchemaBytes {
 		return
 	}
-	var s struct {
-		Properties memberOrder `json:"properties"`
-	}
 	key, ok := schemaKey(p.RequestedSchema)
-	if !ok || json.Unmarshal(p.RequestedSchema, &s) != nil || len(s.Properties) < 2 {
+	if !ok {
+		return
+	}
+	fs, err := fields.Of(p.RequestedSchema) // the form's reading of the schema: its fields in order
+	if err != nil {
+		return
+	}
+	var names []string
+	seen := map[string]bool{}
+	for _, fl := range fs {
+		if !seen[fl.Name] { // a repeated name is placed once, first
+			seen[fl.Name] = true
+			names = append(names, fl.Name)
+		}
+	}
+	if len(names) < 2 {
 		return
 	}
 	f.mu.Lock()
@@ -68,7 +80,7 @@ func (f *fieldOrders) remember(params json.RawMessage) {
 		po = &pendingOrder{}
 		f.orders[key] = po
 	}
-	po.names, po.n = s.Properties, po.n+1
+	po.names, po.n = names, po.n+1
 	f.keys = append(f.keys, key)
 	for len(f.keys) > maxFieldOrders {
 		f.release(f.keys[0])
@@ -148,36 +160,6 @@ func writeKey(b *bytes.Buffer, k string) {
 	b.Write(q)
 	b.WriteByte(':')
 }
-
-// memberOrder decodes a JSON object into its member names, in order, each
-// once.
-type memberOrder []string
-
-func (m *memberOrder) UnmarshalJSON(b []byte) error {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return errNotObject
-	}
-	seen := map[string]bool{}
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return err
-		}
-		k, _ := t.(string)
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
-			return err
-		}
-		if !seen[k] {
-			seen[k] = true
-			*m = append(*m, k)
-		}
-	}
-	return nil
-}
-
-var errNotObject = errors.New("not a JSON object")
 
 // schemaKey is the canonical JSON of a schema: the same for the raw bytes
 // and for the SDK's decoded map marshalled back.
