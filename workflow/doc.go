@@ -17,6 +17,9 @@
 //     key, non-string key or escape naming no character), and an array or
 //     object --input is measured before encoding/json decodes it (256
 //     levels). Problems are authored.Problem, carried by ProblemsError.
+//   - Inputs are fields.Fields too (Input.Field, Workflow.Fields); --input
+//     words are typed by package fields' one rule (ParseInputArgs), then
+//     held as a plan holds them.
 //   - Run: inputs validated against InputSchema (E603), then exactly one
 //     terminal event per started run: run:completed, run:failed, or
 //     run:cancelled (ctx cancelled E609, gate refused E610).
@@ -24,7 +27,7 @@
 //     JSON); Check refuses a moved plan with E450.
 //
 // Imports: the standard library, engine, engine/sanitize, authored,
-// nesting, consent/canonjson, github.com/goccy/go-yaml and
+// nesting, fields, consent/canonjson, github.com/goccy/go-yaml and
 // github.com/google/jsonschema-go. The codes it raises are declared in
 // engine's errors.go; ProblemsError (E600, E603) is in errors.go here.
 package workflow

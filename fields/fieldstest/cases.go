@@ -6,7 +6,17 @@
 // Allowed imports: the standard library only.
 package fieldstest
 
-import "encoding/json"
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"reflect"
+	"strconv"
+)
 
 // Schema is the object schema every case's property "v" sits in; "$defs"
 // holds what the $ref cases point at.
@@ -26,9 +36,9 @@ type Case struct {
 	Want string
 	// Err is a substring of the error every surface gives instead.
 	Err string
-	// Input is the same field as a workflow input declaration (YAML flow
-	// mapping without the name), "" when a workflow input cannot declare
-	// it (a union, a $ref, nested items).
+	// Input is the same field as a workflow input declaration (the members
+	// of a YAML flow mapping, name aside), "" when a workflow input cannot
+	// declare it (a union, a $ref, an untyped value).
 	Input string
 	// PlanRefuses marks an exact value a workflow plan cannot hold (it
 	// writes numbers as float64): run --input refuses it instead, and says
@@ -58,12 +68,12 @@ var Cases = []Case{
 	{Name: "number keeps its digits", Prop: `{"type":"number"}`, Text: "0.10", Want: `0.10`, Input: `type: number`, Elicit: true},
 	{Name: "number refuses NaN", Prop: `{"type":"number"}`, Text: "NaN", Err: "is not a number", Input: `type: number`, Elicit: true},
 	{Name: "boolean", Prop: `{"type":"boolean"}`, Text: "true", Want: `true`, Input: `type: boolean`},
-	{Name: "enum of strings matches as typed", Prop: `{"type":"string","enum":["low","high"]}`, Text: "high", Want: `"high"`, Input: `{type: string, enum: [low, high]}`},
+	{Name: "enum of strings matches as typed", Prop: `{"type":"string","enum":["low","high"]}`, Text: "high", Want: `"high"`, Input: `type: string, enum: [low, high]`},
 	{Name: "enum of numbers matches the number", Prop: `{"enum":[1,2]}`, Text: "2", Want: `2`},
 	{Name: "enum string member wins over a number", Prop: `{"enum":["1",1]}`, Text: "1", Want: `"1"`},
 	{Name: "array as JSON", Prop: `{"type":"array","items":{"type":"integer"}}`, Text: `[1, 9007199254740993]`, Want: `[1, 9007199254740993]`, Input: `type: array`, PlanRefuses: true},
 	{Name: "array refuses an object", Prop: `{"type":"array"}`, Text: `{}`, Err: "is not a JSON array", Input: `type: array`},
-	{Name: "array nested past the cap is refused", Prop: `{"type":"array"}`, Text: deep, Err: "refused before it is parsed", Input: `type: array`},
+	{Name: "array nested past the cap is refused", Prop: `{"type":"array"}`, Text: deep, Err: "nesting deeper than 256 levels", Input: `type: array`},
 	{Name: "nested object as JSON, member order kept", Prop: `{"type":"object","properties":{"b":{"type":"object"},"a":{"type":"string"}}}`, Text: `{"b":{"c":[true]},"a":"x"}`, Want: `{"b":{"c":[true]},"a":"x"}`, Input: `type: object`},
 	{Name: "$ref to a union", Prop: `{"$ref":"#/$defs/Text"}`, Text: "3", Want: `"3"`},
 	{Name: "$ref to a union takes null", Prop: `{"$ref":"#/$defs/Text"}`, Text: "null", Want: `null`},
@@ -84,3 +94,71 @@ var deep = func() string {
 	}
 	return string(b)
 }()
+
+// Lister serves one tools/list page holding one tool "t" whose input
+// schema is Schema(prop): what a surface test hands discovery.Discover to
+// admit the case's tool as a server would offer it.
+type Lister string
+
+// ListToolsRaw returns the page.
+func (l Lister) ListToolsRaw(_ context.Context, cursor string) (json.RawMessage, error) {
+	if cursor != "" {
+		return nil, fmt.Errorf("no page %q", cursor)
+	}
+	return json.RawMessage(`{"tools":[{"name":"t","inputSchema":` + string(Schema(string(l))) + `}]}`), nil
+}
+
+// SameJSON reports whether got is want's JSON text exactly, insignificant
+// spaces aside (member order and number spelling count).
+func SameJSON(got []byte, want string) bool {
+	var a, b bytes.Buffer
+	return json.Compact(&a, got) == nil && json.Compact(&b, []byte(want)) == nil && bytes.Equal(a.Bytes(), b.Bytes())
+}
+
+// SameValue reports whether got (a decoded Go value) is the value want
+// spells: numbers compared by their decimal text, objects without order.
+// For a surface that holds arguments decoded (a workflow plan, an
+// elicitation answer).
+func SameValue(got any, want string) bool {
+	g, err := json.Marshal(got)
+	if err != nil {
+		return false
+	}
+	return reflect.DeepEqual(numbers(decode(g)), numbers(decode([]byte(want))))
+}
+
+func decode(b []byte) any {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil {
+		return errors.New("not JSON")
+	}
+	return v
+}
+
+// numbers spells every json.Number as the float64 it reads as, so 0.10
+// and 0.1 agree while 9007199254740993 and 9007199254740992 (equal as
+// float64) are kept apart by their exact integer text.
+func numbers(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		if i, ok := new(big.Int).SetString(string(x), 10); ok {
+			return "int:" + i.String()
+		}
+		f, _ := strconv.ParseFloat(string(x), 64)
+		if f == math.Trunc(f) && math.Abs(f) < 1<<53 {
+			return "int:" + strconv.FormatInt(int64(f), 10)
+		}
+		return "float:" + strconv.FormatFloat(f, 'g', -1, 64)
+	case []any:
+		for i := range x {
+			x[i] = numbers(x[i])
+		}
+	case map[string]any:
+		for k := range x {
+			x[k] = numbers(x[k])
+		}
+	}
+	return v
+}

@@ -1,0 +1,123 @@
+package tui
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/muesli/termenv"
+
+	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/fields/fieldstest"
+	"github.com/relavium/relavium/host/discovery"
+	"github.com/relavium/relavium/themes"
+)
+
+// admitCase admits the case's tool as discovery admits a server's tool.
+func admitCase(t *testing.T, prop string) engine.ToolDef {
+	t.Helper()
+	cat, err := discovery.Discover(context.Background(), "srv", fieldstest.Lister(prop), discovery.Options{})
+	if err != nil || len(cat.Tools) != 1 {
+		t.Fatalf("admit %s: %v %+v", prop, err, cat)
+	}
+	discovery.Namespace([]*discovery.Catalogue{cat})
+	return cat.Tools[0].Def
+}
+
+// The call form types every case of the agreement table as the other
+// surfaces do (invoke and engine run the same table): the form built for
+// the admitted tool, the text typed into its field, the arguments object
+// the form submits holds Want exactly, or the field says why not.
+func TestCallFormAgreesWithEverySurface(t *testing.T) {
+	st := testStyles(termenv.Ascii, themes.Mono)
+	for _, c := range fieldstest.Cases {
+		t.Run(c.Name, func(t *testing.T) {
+			def := admitCase(t, c.Prop)
+			specs, err := def.InputFields()
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := newForm(st, specs, nil)
+			fld := f.field("v")
+			if fld == nil {
+				t.Fatalf("no field v in %+v", specs)
+			}
+			if fld.kind == kindPicker { // an enum or a boolean: choose the option the text names
+				pickOption(t, fld, c)
+				return
+			}
+			fld.input.SetValue(c.Text)
+			args, ok := f.args()
+			if c.Err != "" {
+				if ok || !strings.Contains(fld.err, c.Err) {
+					t.Fatalf("v=%q: %s, field error %q; want %q", c.Text, args, fld.err, c.Err)
+				}
+				return
+			}
+			var obj map[string]json.RawMessage
+			if !ok || json.Unmarshal(args, &obj) != nil || !fieldstest.SameJSON(obj["v"], c.Want) {
+				t.Fatalf("v=%q: %s (ok %v, %q); want v %s", c.Text, args, ok, fld.err, c.Want)
+			}
+		})
+	}
+}
+
+// pickOption is an enum or boolean case on the form: the picker offers the member the
+// text names, and choosing it submits Want.
+func pickOption(t *testing.T, fld *formField, c fieldstest.Case) {
+	t.Helper()
+	for i, o := range fld.opts {
+		if i == 0 {
+			continue
+		}
+		b, _ := json.Marshal(o)
+		if fieldstest.SameJSON(b, c.Want) {
+			fld.choice = i
+			v, present, err := fld.value()
+			got, _ := json.Marshal(v)
+			if err != nil || !present || !fieldstest.SameJSON(got, c.Want) {
+				t.Fatalf("picked %s: %v %v", got, present, err)
+			}
+			return
+		}
+	}
+	t.Fatalf("the picker does not offer %s: %v", c.Want, fld.opts)
+}
+
+// An elicitation form types the cases an elicitation may ask for (flat
+// primitives) as every surface does; the answer's content holds the value
+// (integers exact, as int64).
+func TestElicitationFormAgreesWithEverySurface(t *testing.T) {
+	st := testStyles(termenv.Ascii, themes.Mono)
+	n := 0
+	for _, c := range fieldstest.Cases {
+		if !c.Elicit {
+			continue
+		}
+		n++
+		t.Run(c.Name, func(t *testing.T) {
+			r := &askRequest{ctx: context.Background(), elicit: &engine.ElicitRequest{Server: "srv", Message: "?", Schema: fieldstest.Schema(c.Prop)}}
+			d := newElicitDialog(st, r)
+			fld := d.form.field("v")
+			if d.err != "" || fld == nil {
+				t.Fatalf("dialog: %q", d.err)
+			}
+			fld.input.SetValue(c.Text)
+			a, _ := d.accept()
+			act, ok := a.(elicitAction)
+			if c.Err != "" {
+				if ok || !strings.Contains(fld.err, c.Err) {
+					t.Fatalf("v=%q: %+v, field error %q; want %q", c.Text, a, fld.err, c.Err)
+				}
+				return
+			}
+			if !ok || act.resp.Action != "accept" || !fieldstest.SameValue(act.resp.Content["v"], c.Want) {
+				t.Fatalf("v=%q: %+v (form error %q, field %q); want %s", c.Text, a, d.form.err, fld.err, c.Want)
+			}
+		})
+	}
+	if n < 5 {
+		t.Fatalf("only %d cases are elicitation fields", n)
+	}
+}
