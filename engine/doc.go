@@ -8,6 +8,8 @@
 //     YAML reader or package workflow (deps_test.go enforces it with
 //     `go list -deps`). It defines the interfaces package host implements;
 //     it owns no process and no socket.
+//     Of relavium's own packages it imports nesting, consent/canonjson and
+//     fields (ToolDef.Fields: a tool's input fields, read at discovery).
 //   - Registry: every call goes engine → ToolHost.Call, routed by ToolID;
 //     the built-in mcp_call (server, tool, arguments) reaches the same
 //     ToolHost.Call, so the host's validation and bounds apply.

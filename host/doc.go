@@ -60,8 +60,8 @@
 //     first): every child of the process, and the process group of each
 //     that leads one, is SIGKILLed at once (children found in /proc).
 //
-// host implements engine.ToolHost. It may import consent and engine; never
-// tui or invoke. Sub-packages: config (authored files), discovery (the
+// host implements engine.ToolHost. It may import consent, engine and
+// fields; never tui or invoke. Sub-packages: config (authored files), discovery (the
 // bounded tools/list walk, schemas, namespacing, pins), netguard (the one
 // SSRF-guarded dialer every network connection must use).
 package host

@@ -26,8 +26,9 @@
 // Every command connects servers through the session core (connect.go);
 // the terminal's consent question is its Asker (prompt.go).
 //
-// invoke may import session, host, consent, engine and nesting; never tui
-// and never machine, the faces that sit on it (deps_test.go). main injects
+// invoke may import session, host, consent, engine, nesting and fields;
+// never tui and never machine, the faces that sit on it (deps_test.go).
+// mcp call types KEY=VALUE by the one rule of package fields. main injects
 // them: the interactive session through Env.Session (invoke loads a
 // session.Workbench and hands it over) and the machine surface through
 // Env.Serve.

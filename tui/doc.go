@@ -35,6 +35,9 @@
 //     only where visible (result lines are wrapped once per width), and
 //     events arrive in batches so a progress flood costs a frame, not a
 //     backlog.
+//   - Forms (a tool call, a workflow run, a resource template, a prompt, an
+//     elicitation) read fields.Field and type text by the one rule of
+//     package fields, as mcp call and run --input do.
 //   - Error codes E701–E706 (errors.go); E700 is package themes'.
 //
 // tui may import session, host, consent, engine and themes; never invoke

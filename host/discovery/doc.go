@@ -33,6 +33,10 @@
 //     in a walk; nothing is ever fetched). A bad
 //     tool becomes an engine.SkippedTool with a stable reason code
 //     (reasons.go); only a failed walk is an error (E580–E592).
+//   - Each admitted tool's input fields (fields.Read over the tree the
+//     schema was parsed into, so nothing is parsed twice) are kept on
+//     ToolDef.Fields: what every surface that asks a person for arguments
+//     reads, and types values through.
 //   - Namespace names tools mcp_{server}_{tool} across a session and skips
 //     every tool of a case-insensitive collision.
 //   - (*Tool).Validate checks call arguments before dispatch and names the
