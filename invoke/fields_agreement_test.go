@@ -48,3 +48,33 @@ func TestKeyValueArgsAgreeWithEverySurface(t *testing.T) {
 		})
 	}
 }
+
+// Through the built binary against a real server: mcp call types KEY=VALUE
+// by the one rule, and what the server receives is exactly that. msg is
+// ["string","null"] (3 stays "3", null is null), pt is a $ref to an object
+// (sent as typed, member order kept), n is an integer: 2^53+1 is refused
+// (E589: the validator cannot check it faithfully) rather than rounded to
+// 2^53 and sent.
+func TestKeyValueArgsReachTheServerAsTyped(t *testing.T) {
+	e := newMCPE2E(t)
+	e.declare(t, map[string]string{"typed": "typed"}, "")
+	r := e.run(t, nil, "mcp", "ls", "--json")
+	allow := allowFlags(r.pendingDigests(t))
+	r = e.run(t, nil, append([]string{"mcp", "call", "mcp_typed_args", "--yes", "msg=3", `pt={"y":2,"x":1}`, "tags=[1, 2]"}, allow...)...)
+	if r.code != 0 || r.stdout != `{"msg":"3","pt":{"y":2,"x":1},"tags":[1,2]}`+"\n" {
+		t.Fatalf("exit %d, the server received %q\n%s", r.code, r.stdout, r.stderr)
+	}
+	r = e.run(t, nil, append([]string{"mcp", "call", "mcp_typed_args", "--yes", "msg=null", "n=42"}, allow...)...)
+	if r.code != 0 || r.stdout != `{"msg":null,"n":42}`+"\n" {
+		t.Fatalf("exit %d, the server received %q\n%s", r.code, r.stdout, r.stderr)
+	}
+	r = e.run(t, nil, append([]string{"mcp", "call", "mcp_typed_args", "--yes", "--json", "n=9007199254740993"}, allow...)...)
+	if r.code != 2 || r.errCode() != discovery.CodeMalformedArgs || !strings.Contains(r.stdout, "9007199254740993") {
+		t.Fatalf("2^53+1: exit %d %s\n%s", r.code, r.stdout, r.stderr)
+	}
+	// The listing reads the same fields: the union, the $ref's type.
+	r = e.run(t, nil, append([]string{"mcp", "ls", "--json"}, allow...)...)
+	if !strings.Contains(r.stdout, `{"name":"msg","type":"string|null"},{"name":"n","type":"integer"},{"name":"pt","type":"object"},{"name":"tags","type":"array"}`) {
+		t.Fatalf("mcp ls args:\n%s", r.stdout)
+	}
+}

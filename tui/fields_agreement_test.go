@@ -121,3 +121,30 @@ func TestElicitationFormAgreesWithEverySurface(t *testing.T) {
 		t.Fatalf("only %d cases are elicitation fields", n)
 	}
 }
+
+// Through the workbench: enter on an admitted tool opens its form from the
+// fields discovery read, the text typed into v is typed by the one rule,
+// and ctrl+s sends exactly that (a ["string","null"] field sends 3 as "3"
+// and null as null, as mcp call does).
+func TestWorkbenchCallSendsTheTypedValue(t *testing.T) {
+	for _, tc := range []struct{ text, want string }{{"3", `{"v":"3"}`}, {"null", `{"v":null}`}} {
+		f := newFake(t)
+		f.addStdio("srv", "typed-server")
+		f.autoApprove["srv"] = []string{"t"}
+		f.setTools("srv", []engine.ToolDef{admitCase(t, `{"type":["string","null"]}`)}, nil)
+		h := newHarness(t, f, 120, 30)
+		h.until("the consent dialog", func() bool { _, ok := h.m.topDialog().(*consentDialog); return ok })
+		h.key("o")
+		h.until("srv ready", func() bool { return h.m.server("srv").state == engine.StateReady && len(h.m.tools) == 1 })
+		h.key("tab", "enter")
+		if h.m.form == nil || h.m.form.field("v") == nil {
+			t.Fatal("enter on the tool opened no form with field v")
+		}
+		h.typeText(tc.text)
+		h.key("ctrl+s")
+		h.until("the result", func() bool { j := h.m.shownJob(); return j != nil && j.finished() })
+		if got := string(h.m.shownJob().args); got != tc.want {
+			t.Fatalf("typed %q, sent %s; want %s", tc.text, got, tc.want)
+		}
+	}
+}
