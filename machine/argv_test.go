@@ -17,7 +17,9 @@ func argvFor(t *testing.T, path, req string) ([]string, error) {
 	return BuildArgv(tab, tab.Lookup(strings.Fields(path)), r, "/p")
 }
 
-func TestBuildArgvSpecExample(t *testing.T) {
+// TestBuildArgvDocExample is the worked example of docs/machine-invoker.md
+// "The machine request".
+func TestBuildArgvDocExample(t *testing.T) {
 	got, err := argvFor(t, "stub read", `{"args":["-x"],"flags":{"tags":["a","b"],"quiet":true}}`)
 	if err != nil {
 		t.Fatal(err)

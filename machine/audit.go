@@ -14,7 +14,7 @@ import (
 	"github.com/relavium/relavium/invoke"
 )
 
-// Audit log bounds (spec: "Audit log").
+// Audit log bounds (docs/machine-invoker.md "Audit log").
 const (
 	AuditRotateBytes = 10 << 20
 	AuditKeep        = 3
@@ -29,7 +29,8 @@ const (
 )
 
 // AuditRecord is one line of machine-audit.jsonl (contract
-// cli.machine-audit v1). Field order is the spec's key order.
+// cli.machine-audit v1). Field order is the documented key order
+// (docs/machine-invoker.md "Audit log").
 type AuditRecord struct {
 	Time        string            `json:"time"`
 	Transport   Transport         `json:"transport"`

@@ -18,7 +18,7 @@ import (
 	"github.com/relavium/relavium/invoke"
 )
 
-// Child limits (spec: "Timeout and output limits").
+// Child limits (docs/machine-invoker.md "Timeout and output limits").
 const (
 	DefaultTimeout  = 300 * time.Second
 	KillGrace       = 5 * time.Second // SIGTERM -> SIGKILL
@@ -30,7 +30,7 @@ const (
 	pipeDrainWait = 2 * time.Second
 )
 
-// Child environment names (spec: "Child environment").
+// Child environment names (docs/machine-invoker.md "Child environment").
 const (
 	EnvMCPToken       = "RELAVIUM_MCP_TOKEN"
 	EnvNonInteractive = "RELAVIUM_NONINTERACTIVE"
@@ -59,7 +59,7 @@ type childOutcome struct {
 	duration time.Duration
 }
 
-// childEnv is the server's environment with the spec's changes: every name
+// childEnv is the server's environment with the documented changes: every name
 // below is dropped first, then set; RELAVIUM_MCP_TOKEN is removed.
 func childEnv(base []string, invokedBy, path string, deadline time.Duration) []string {
 	drop := map[string]bool{EnvMCPToken: true, EnvNonInteractive: true, "CI": true, "NO_COLOR": true,

@@ -17,7 +17,7 @@ import (
 	"github.com/relavium/relavium/nesting"
 )
 
-// Machine-request limits (spec: machine-invoker "The machine request").
+// Machine-request limits (docs/machine-invoker.md "The machine request").
 const (
 	MaxRequestBytes = 1 << 20   // one request document
 	MaxElementBytes = 32 << 10  // one argv element
@@ -415,7 +415,7 @@ func (r *Request) SecretValues(cmd *invoke.Command) []string {
 }
 
 // secretKeyWords are the name fragments that mark a value secret whatever the
-// registry says (config.IsSecretKey in the spec).
+// registry says (the audit log's secret-name rule).
 var secretKeyWords = [...]string{"SECRET", "PASS", "KEY", "TOKEN", "CREDENTIAL", "WEBHOOK", "PRIVATE", "DSN", "SALT"}
 
 // IsSecretKey reports whether a name looks like it holds a secret.

@@ -285,7 +285,7 @@ func TestServeEndToEnd(t *testing.T) {
 	})
 
 	// --allowed-host names a host the server is reachable under, e.g. behind
-	// the TLS terminator the spec asks for on a loopback bind: requests that
+	// the TLS terminator docs/machine-invoker.md asks for on a loopback bind: requests that
 	// carry that Host are served on both HTTP transports; others stay 403.
 	t.Run("allowed host on a loopback bind", func(t *testing.T) {
 		for _, tr := range []string{"http", "sse"} {

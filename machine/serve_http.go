@@ -17,7 +17,7 @@ import (
 	"github.com/relavium/relavium/invoke"
 )
 
-// HTTP limits (spec: "Transports and --host").
+// HTTP limits (docs/machine-invoker.md "Transports and --host").
 const (
 	MaxBodyBytes      = 4 << 20
 	ReadHeaderTimeout = 10 * time.Second

@@ -19,7 +19,7 @@ import (
 	"github.com/relavium/relavium/invoke"
 )
 
-// Token sources (spec: "Machine token").
+// Token sources (docs/machine-invoker.md "Machine token").
 const (
 	TokenFromEnv       = "env"
 	TokenFromFile      = "file"
