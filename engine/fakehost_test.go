@@ -77,10 +77,6 @@ func (h *fakeHost) recorded() []fakeCall {
 	return append([]fakeCall(nil), h.calls...)
 }
 
-func textResult(s string) *ToolResult {
-	return &ToolResult{Content: []Content{{Type: "text", Text: s}}}
-}
-
 // echoArgs returns the arguments as text and as structured content.
 func echoArgs(_ context.Context, args json.RawMessage, _ CallOptions) (*ToolResult, error) {
 	return &ToolResult{Content: []Content{{Type: "text", Text: string(args)}}, Structured: args}, nil
