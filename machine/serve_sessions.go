@@ -69,6 +69,17 @@ type sessionRec struct {
 	ticket   *sessionTicket // nil on stdio
 }
 
+// doomed reports a session the SDK is about to close: opened by a POST on
+// http, never initialized, nothing in flight. That is the server/discover
+// probe a go-sdk client sends before initialize (or a failed initialize):
+// the SDK opens a session for it and closes it as soon as that POST
+// returns, which can be after the client already sent its initialize. Such
+// a session neither counts toward the cap nor is evicted in place of a
+// session someone uses.
+func (rec *sessionRec) doomed() bool {
+	return rec.ticket != nil && !rec.ticket.stream && rec.inflight == 0 && rec.ss.InitializeParams() == nil
+}
+
 // sessionTicket is one admitted new-session request.
 type sessionTicket struct {
 	principal string // bearer identity on sse/http
@@ -224,7 +235,7 @@ func (t *sessionTable) lruLocked() (victim, bool) {
 	var best victim
 	var bestAt time.Time
 	for _, rec := range t.live {
-		if rec.closing || rec.inflight > 0 {
+		if rec.closing || rec.inflight > 0 || rec.doomed() {
 			continue
 		}
 		if best.rec == nil && best.ticket == nil || rec.last.Before(bestAt) {
@@ -248,14 +259,23 @@ func (t *sessionTable) lruLocked() (victim, bool) {
 	return best, true
 }
 
-// countLocked counts live sessions, those being closed included.
-func (t *sessionTable) countLocked() int { return len(t.live) + len(t.open) }
+// countLocked counts live sessions, those being closed included (the
+// doomed ones the SDK closes by itself excepted).
+func (t *sessionTable) countLocked() int {
+	n := len(t.open)
+	for _, rec := range t.live {
+		if !rec.doomed() {
+			n++
+		}
+	}
+	return n
+}
 
-// activeLocked counts live sessions not being closed.
+// activeLocked counts live sessions neither being closed nor doomed.
 func (t *sessionTable) activeLocked() int {
 	n := len(t.open)
 	for _, rec := range t.live {
-		if !rec.closing {
+		if !rec.closing && !rec.doomed() {
 			n++
 		}
 	}
