@@ -225,6 +225,9 @@ func TestServeSessionCapRefusesWhenAllBusy(t *testing.T) {
 			h := newHTTPServe(t, tr)
 			h.sessions.max = 2
 			release := make(chan struct{})
+			var releaseOnce sync.Once
+			unblock := func() { releaseOnce.Do(func() { close(release) }) }
+			defer unblock() // a failed check never leaves a call blocked
 			var entered sync.WaitGroup
 			mcp.AddTool(h.server, &mcp.Tool{Name: "block"}, func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
 				entered.Done()
@@ -304,7 +307,7 @@ func TestServeSessionCapRefusesWhenAllBusy(t *testing.T) {
 				t.Fatalf("the refusal was not audited: %v", auditLines(t, h.home))
 			}
 
-			close(release)
+			unblock()
 			calls.Wait()
 			h.clk.advance(time.Second)
 			// busy[1] is used again, so busy[0] is the least recently used
