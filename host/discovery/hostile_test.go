@@ -197,7 +197,7 @@ func TestSanitizedDefinitions(t *testing.T) {
 			if string(clean.InputSchema) != wantSchema {
 				t.Errorf("input schema = %s\nwant           %s", clean.InputSchema, wantSchema)
 			}
-			if p := cat.Tools[0].Properties; len(p) != 1 || p[0].Name != "path" || !p[0].Required {
+			if p := cat.Tools[0].Def.Fields; len(p) != 1 || p[0].Name != "path" || !p[0].Required {
 				t.Errorf("properties = %+v", p)
 			}
 			if got := cat.Tools[1].Def.Title; got != "Ann title" {

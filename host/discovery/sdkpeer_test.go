@@ -34,7 +34,7 @@ func checkPeerCatalogue(t *testing.T, cat *Catalogue) {
 	if d := cat.Tools[0].Def.Description; d != "Echo text." {
 		t.Errorf("description %q", d)
 	}
-	if p := cat.Tools[0].Properties; len(p) != 2 || !p[0].Required {
+	if p := cat.Tools[0].Def.Fields; len(p) != 2 || !p[0].Required {
 		t.Errorf("properties %+v", p)
 	}
 }

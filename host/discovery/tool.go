@@ -1,7 +1,6 @@
 package discovery
 
 import (
-	"encoding/json"
 	"strconv"
 	"strings"
 	"sync"
@@ -14,12 +13,12 @@ import (
 )
 
 // Tool is one admitted tool: the definition the registry, the TUI and a
-// model see (sanitized, bounded; Def.Name is set by Namespace), its
-// compiled input validator, and the input properties in the order the
-// server declared them (for forms).
+// model see (sanitized, bounded; Def.Name is set by Namespace; Def.Fields
+// are its input fields in the order the server declared them, for every
+// surface that asks a person for arguments) and its compiled input
+// validator.
 type Tool struct {
-	Def        engine.ToolDef
-	Properties []Property
+	Def engine.ToolDef
 	// Size is what the tool counted against the server's 1 MiB budget:
 	// name, title and description bytes plus canonical schema bytes.
 	Size int
@@ -37,13 +36,6 @@ type Tool struct {
 
 	locMu sync.Mutex
 	loc   map[string]*jsonschema.Resolved // schema pointer -> validator (argument error locator)
-}
-
-// Property is one top-level input property, in declaration order.
-type Property struct {
-	Name     string          `json:"name"`
-	Schema   json.RawMessage `json:"schema"` // sanitized, in declaration order
-	Required bool            `json:"required,omitempty"`
 }
 
 // Canonical returns the canonical JSON of the tool's sanitized definition
@@ -137,7 +129,6 @@ func buildTool(server string, index int, n *node, allow map[string]bool, maxDept
 	}
 	size += inSize
 	def.InputSchema = appendOrdered(nil, in)
-	tool.Properties = properties(in)
 	// Read once here, for every surface that asks a person for arguments.
 	def.Fields = readFields(in)
 
@@ -267,27 +258,6 @@ func readAnnotations(n *node) (engine.Annotations, string, *skip) {
 		title = v.str
 	}
 	return a, title, nil
-}
-
-// properties lists the root's properties in declaration order.
-func properties(root *node) []Property {
-	props := root.get("properties")
-	if props == nil || props.kind != kObject {
-		return nil
-	}
-	req := map[string]bool{}
-	if r := root.get("required"); r != nil && r.kind == kArray {
-		for _, e := range r.arr {
-			if e.kind == kString {
-				req[e.str] = true
-			}
-		}
-	}
-	out := make([]Property, 0, len(props.obj))
-	for _, m := range props.obj {
-		out = append(out, Property{Name: m.key, Schema: appendOrdered(nil, m.val), Required: req[m.key]})
-	}
-	return out
 }
 
 // canonicalDefinition is the canonical JSON of what a tool is: sanitized
