@@ -9,6 +9,7 @@ import (
 
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/host"
+	"github.com/relavium/relavium/tui/render"
 	"github.com/relavium/relavium/workflow"
 )
 
@@ -178,11 +179,11 @@ type formTarget struct {
 func (t formTarget) title() string {
 	switch t.kind {
 	case jobPrompt:
-		return "PROMPT · " + serverLine(t.prompt.Name)
+		return "PROMPT · " + render.ServerLine(t.prompt.Name)
 	case jobRead:
-		return "READ · " + serverLine(t.template.URITemplate)
+		return "READ · " + render.ServerLine(t.template.URITemplate)
 	case jobRun:
-		return "RUN · " + serverLine(t.wf.ID)
+		return "RUN · " + render.ServerLine(t.wf.ID)
 	}
-	return "CALL · " + serverLine(t.tool.Name)
+	return "CALL · " + render.ServerLine(t.tool.Name)
 }

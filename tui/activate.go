@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/relavium/relavium/fields"
+	"github.com/relavium/relavium/tui/render"
 	"github.com/relavium/relavium/workflow"
 )
 
@@ -130,7 +131,7 @@ func (m *Model) confirmRun(wf *workflow.Workflow, inputs map[string]any) tea.Cmd
 		return m.startRun(wf, inputs)
 	}
 	j := &job{title: wf.ID}
-	m.pushDialog(&confirmDialog{title: "Run workflow " + serverLine(wf.ID) + "?", sideEffect: wf.SideEffect,
+	m.pushDialog(&confirmDialog{title: "Run workflow " + render.ServerLine(wf.ID) + "?", sideEffect: wf.SideEffect,
 		reason: wf.Description, plan: m.runPlan(j, ""), focus: 1,
 		yes: runConfirmAction{wf: wf, inputs: inputs}, no: statusAction{text: "workflow " + wf.ID + " not run"}})
 	return nil

@@ -12,6 +12,7 @@ import (
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/themes"
+	"github.com/relavium/relavium/tui/render"
 	"github.com/relavium/relavium/workflow"
 )
 
@@ -111,7 +112,7 @@ func (j *job) addLog(l logLine) {
 func (j *job) fail(at time.Time, err error) {
 	j.ended = at
 	j.state = jobFailed
-	j.errCode, j.errMsg = codeOf(err), serverText(err.Error())
+	j.errCode, j.errMsg = codeOf(err), render.ServerText(err.Error())
 	if j.errCode == host.CodeCallCancelled || j.errCode == engine.CodeRunCancelled {
 		j.state = jobCancelled
 	}
@@ -172,17 +173,17 @@ func (j *job) body(st *themes.Styles, w int) []string {
 		if j.kind == jobRun {
 			label = "inputs "
 		}
-		add(wrapIndent(st.Muted.Render(label)+serverLine(string(j.args)), w, "     ")...)
+		add(render.WrapIndent(st.Muted.Render(label)+render.ServerLine(string(j.args)), w, "     ")...)
 	}
 	for _, s := range j.steps {
-		line := st.Muted.Render("step ") + serverLine(s.step) + " "
+		line := st.Muted.Render("step ") + render.ServerLine(s.step) + " "
 		switch s.state {
 		case "calling":
-			line += st.Accent.Render("→ " + serverLine(s.tool))
+			line += st.Accent.Render("→ " + render.ServerLine(s.tool))
 		case "ok":
-			line += st.OK.Render("✓ "+serverLine(s.tool)) + st.Muted.Render(" "+humanDuration(s.dur))
+			line += st.OK.Render("✓ "+render.ServerLine(s.tool)) + st.Muted.Render(" "+render.HumanDuration(s.dur))
 		case "tool error", "failed":
-			line += st.Error.Render("✗ "+serverLine(s.tool)+" "+s.state) + st.Muted.Render(" "+humanDuration(s.dur))
+			line += st.Error.Render("✗ "+render.ServerLine(s.tool)+" "+s.state) + st.Muted.Render(" "+render.HumanDuration(s.dur))
 		case "gate":
 			line += st.Warn.Render("⏸ gate: " + s.tool)
 		case "approved":
@@ -190,7 +191,7 @@ func (j *job) body(st *themes.Styles, w int) []string {
 		case "refused":
 			line += st.Error.Render("✗ gate refused")
 		}
-		add(wrapIndent(line, w, "     ")...)
+		add(render.WrapIndent(line, w, "     ")...)
 	}
 	if j.droppedLogs > 0 {
 		add(st.Muted.Render(fmt.Sprintf("… %d earlier log lines not kept", j.droppedLogs)))
@@ -198,9 +199,9 @@ func (j *job) body(st *themes.Styles, w int) []string {
 	for _, l := range j.logs {
 		prefix := st.LogLevel(l.Level).Render(fmt.Sprintf("log %-7s", l.Level)) + " "
 		if l.Logger != "" {
-			prefix += st.Muted.Render(serverLine(l.Logger)) + " "
+			prefix += st.Muted.Render(render.ServerLine(l.Logger)) + " "
 		}
-		add(wrapIndent(prefix+st.LogLevel(l.Level).Render(l.Text), w, "            ")...)
+		add(render.WrapIndent(prefix+st.LogLevel(l.Level).Render(l.Text), w, "            ")...)
 	}
 	j.resultAt = len(out)
 	switch {
@@ -216,7 +217,7 @@ func (j *job) body(st *themes.Styles, w int) []string {
 	case j.run != nil:
 		add(st.OK.Render("◂ run completed") + st.Muted.Render(" · outputs"))
 		b, _ := json.Marshal(j.run.Outputs)
-		add(jsonBlock(st, b, w)...)
+		add(render.JSONBlock(st, b, w)...)
 	}
 	if j.state == jobFailed || j.state == jobCancelled {
 		style := st.Error
@@ -229,7 +230,7 @@ func (j *job) body(st *themes.Styles, w int) []string {
 		}
 		add(style.Render(head))
 		for _, l := range strings.Split(j.errMsg, "\n") {
-			add(wrapIndent("  "+style.Render(l), w, "  ")...)
+			add(render.WrapIndent("  "+style.Render(l), w, "  ")...)
 		}
 	}
 	j.cache, j.cacheW, j.cacheV = out, w, j.version
@@ -244,7 +245,7 @@ func resultLines(st *themes.Styles, r *engine.ToolResult, w int) []string {
 	for _, c := range r.Content {
 		size += len(c.Text) + len(c.Data)
 		k := c.Type
-		if c.Type == "text" && looksLikeJSON(c.Text) {
+		if c.Type == "text" && render.LooksLikeJSON(c.Text) {
 			k = "json"
 		}
 		if !seen[k] {
@@ -255,7 +256,7 @@ func resultLines(st *themes.Styles, r *engine.ToolResult, w int) []string {
 	if len(r.Structured) > 0 && !seen["structured"] {
 		kinds = append(kinds, "structured")
 	}
-	meta := st.Muted.Render(fmt.Sprintf(" %s · %s", humanBytes(size), strings.Join(kinds, ", ")))
+	meta := st.Muted.Render(fmt.Sprintf(" %s · %s", render.HumanBytes(size), strings.Join(kinds, ", ")))
 	var out []string
 	body := st.Text
 	if r.IsError {
@@ -269,7 +270,7 @@ func resultLines(st *themes.Styles, r *engine.ToolResult, w int) []string {
 	}
 	if len(r.Structured) > 0 {
 		out = append(out, st.Muted.Render("structured content"))
-		out = append(out, jsonBlock(st, r.Structured, w)...)
+		out = append(out, render.JSONBlock(st, r.Structured, w)...)
 	}
 	return out
 }
@@ -279,37 +280,37 @@ func resultLines(st *themes.Styles, r *engine.ToolResult, w int) []string {
 func contentLines(st *themes.Styles, c engine.Content, w int, body lipgloss.Style) []string {
 	switch c.Type {
 	case "text":
-		if looksLikeJSON(c.Text) {
-			return jsonBlock(st, []byte(c.Text), w)
+		if render.LooksLikeJSON(c.Text) {
+			return render.JSONBlock(st, []byte(c.Text), w)
 		}
-		return styledWrap(body, serverText(c.Text), w)
+		return styledWrap(body, render.ServerText(c.Text), w)
 	case "image", "audio":
 		glyph := "▣"
 		if c.Type == "audio" {
 			glyph = "♪"
 		}
-		return wrapIndent(st.Accent.Render(glyph+" "+c.Type)+st.Muted.Render(" · "+serverLine(c.MIMEType)+" · "+humanBytes(len(c.Data))+" (not shown)"), w, "  ")
+		return render.WrapIndent(st.Accent.Render(glyph+" "+c.Type)+st.Muted.Render(" · "+render.ServerLine(c.MIMEType)+" · "+render.HumanBytes(len(c.Data))+" (not shown)"), w, "  ")
 	case "resource":
-		head := st.Accent.Render("◆ resource ") + serverLine(c.URI)
+		head := st.Accent.Render("◆ resource ") + render.ServerLine(c.URI)
 		if c.MIMEType != "" {
-			head += st.Muted.Render(" (" + serverLine(c.MIMEType) + ")")
+			head += st.Muted.Render(" (" + render.ServerLine(c.MIMEType) + ")")
 		}
 		if len(c.Data) > 0 {
-			return wrapIndent(head+st.Muted.Render(" · blob "+humanBytes(len(c.Data))), w, "  ")
+			return render.WrapIndent(head+st.Muted.Render(" · blob "+render.HumanBytes(len(c.Data))), w, "  ")
 		}
-		out := wrapIndent(head+st.Muted.Render(" · "+humanBytes(len(c.Text))), w, "  ")
-		if looksLikeJSON(c.Text) {
-			return append(out, jsonBlock(st, []byte(c.Text), w)...)
+		out := render.WrapIndent(head+st.Muted.Render(" · "+render.HumanBytes(len(c.Text))), w, "  ")
+		if render.LooksLikeJSON(c.Text) {
+			return append(out, render.JSONBlock(st, []byte(c.Text), w)...)
 		}
-		return append(out, styledWrap(body, serverText(c.Text), w)...)
+		return append(out, styledWrap(body, render.ServerText(c.Text), w)...)
 	case "resource_link":
-		line := st.Accent.Render("→ link ") + serverLine(c.Name) + " " + st.Muted.Render(serverLine(c.URI))
+		line := st.Accent.Render("→ link ") + render.ServerLine(c.Name) + " " + st.Muted.Render(render.ServerLine(c.URI))
 		if c.MIMEType != "" {
-			line += st.Muted.Render(" (" + serverLine(c.MIMEType) + ")")
+			line += st.Muted.Render(" (" + render.ServerLine(c.MIMEType) + ")")
 		}
-		return wrapIndent(line, w, "       ")
+		return render.WrapIndent(line, w, "       ")
 	}
-	return []string{st.Muted.Render("(" + serverLine(c.Type) + " content not shown)")}
+	return []string{st.Muted.Render("(" + render.ServerLine(c.Type) + " content not shown)")}
 }
 
 // styledWrap wraps plain text and styles each line (styling per line keeps
@@ -317,7 +318,7 @@ func contentLines(st *themes.Styles, c engine.Content, w int, body lipgloss.Styl
 func styledWrap(style lipgloss.Style, text string, w int) []string {
 	var out []string
 	for _, para := range strings.Split(text, "\n") {
-		for _, l := range wrap(para, w) {
+		for _, l := range render.Wrap(para, w) {
 			out = append(out, style.Render(l))
 		}
 	}
@@ -326,11 +327,11 @@ func styledWrap(style lipgloss.Style, text string, w int) []string {
 
 func promptLines(st *themes.Styles, p *host.PromptResult, w int) []string {
 	out := []string{st.OK.Render("◂ prompt") + st.Muted.Render(fmt.Sprintf(" · %d message(s)", len(p.Messages)))}
-	if d := serverLine(p.Description); d != "" {
-		out = append(out, wrap(st.Muted.Render(d), w)...)
+	if d := render.ServerLine(p.Description); d != "" {
+		out = append(out, render.Wrap(st.Muted.Render(d), w)...)
 	}
 	for _, m := range p.Messages {
-		out = append(out, st.Bold.Render(serverLine(m.Role)+":"))
+		out = append(out, st.Bold.Render(render.ServerLine(m.Role)+":"))
 		for _, l := range contentLines(st, m.Content, max(1, w-2), st.Text) {
 			out = append(out, "  "+l)
 		}

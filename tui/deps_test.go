@@ -25,3 +25,32 @@ func TestTUIDoesNotImportInvoke(t *testing.T) {
 		}
 	}
 }
+
+// The workbench's subpackages sit below its root model: render draws
+// content, form and dialog are widgets over it; none of them reaches up to
+// package tui (the model, the backend adapter), nor sideways beyond what
+// is listed here.
+func TestSubpackagesDoNotImportTheRoot(t *testing.T) {
+	const root = "github.com/relavium/relavium/tui"
+	allowed := map[string][]string{ // subpackage → the tui subpackages it may use
+		"render": nil,
+	}
+	for sub, may := range allowed {
+		out, err := exec.Command("go", "list", "-deps", root+"/"+sub).CombinedOutput()
+		if err != nil {
+			t.Fatalf("go list %s: %v\n%s", sub, err, out)
+		}
+		deps := strings.Fields(string(out))
+		if !slices.Contains(deps, root+"/"+sub) {
+			t.Fatalf("go list %s returned too little to judge: %q", sub, deps)
+		}
+		for _, p := range deps {
+			if p != root && !strings.HasPrefix(p, root+"/") || p == root+"/"+sub {
+				continue
+			}
+			if p == root || !slices.Contains(may, strings.TrimPrefix(p, root+"/")) {
+				t.Errorf("tui/%s depends on %s", sub, p)
+			}
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/relavium/relavium/themes"
+	"github.com/relavium/relavium/tui/render"
 )
 
 // dialog is one modal on the overlay stack. It only changes its own state:
@@ -49,16 +50,16 @@ func innerWidth(w int) int { return max(1, w-4) }
 // scroll offset (the caller keeps it) to what can scroll.
 func (b *dialogBox) render(st *themes.Styles, w, h int) string {
 	iw := innerWidth(w)
-	head := []string{st.DialogTitle.Render(cut(b.title, iw)), ""}
+	head := []string{st.DialogTitle.Render(render.Cut(b.title, iw)), ""}
 	foot := []string{""}
-	for _, l := range wrap(b.actions, iw) {
+	for _, l := range render.Wrap(b.actions, iw) {
 		foot = append(foot, l)
 	}
 	room := max(1, h-2-len(head)-len(foot)) // 2: the border
 	var body []string
 	for _, l := range b.body { // a line too wide wraps: a dialog cuts nothing
-		if width(l) > iw {
-			body = append(body, wrap(l, iw)...)
+		if render.Width(l) > iw {
+			body = append(body, render.Wrap(l, iw)...)
 		} else {
 			body = append(body, l)
 		}
@@ -78,7 +79,7 @@ func (b *dialogBox) render(st *themes.Styles, w, h int) string {
 	}
 	lines := make([]string, 0, len(head)+len(body)+len(foot))
 	for _, l := range append(append(head, body...), foot...) {
-		lines = append(lines, fit(l, iw))
+		lines = append(lines, render.Fit(l, iw))
 	}
 	return st.Dialog.Render(strings.Join(lines, "\n"))
 }
@@ -108,9 +109,9 @@ func scrollKey(msg tea.KeyMsg, scroll *int) bool {
 func labelled(st *themes.Styles, label, value string, iw int) []string {
 	const lw = 9
 	pad := strings.Repeat(" ", lw)
-	lab := st.Muted.Render(fit(label, lw))
+	lab := st.Muted.Render(render.Fit(label, lw))
 	var out []string
-	for i, l := range wrap(value, max(1, iw-lw)) {
+	for i, l := range render.Wrap(value, max(1, iw-lw)) {
 		if i == 0 {
 			out = append(out, lab+l)
 		} else {
@@ -139,7 +140,7 @@ func overlay(bg []string, fg string, w, h int) []string {
 	fl := strings.Split(fg, "\n")
 	fw := 0
 	for _, l := range fl {
-		fw = max(fw, width(l))
+		fw = max(fw, render.Width(l))
 	}
 	fw = min(fw, w)
 	if len(fl) > h {
@@ -153,12 +154,12 @@ func overlay(bg []string, fg string, w, h int) []string {
 		if row >= len(out) {
 			break
 		}
-		left := fit(ansi.Truncate(out[row], x, ""), x)
+		left := render.Fit(ansi.Truncate(out[row], x, ""), x)
 		right := ansi.TruncateLeft(out[row], x+fw, "")
 		if strings.Contains(left, "\x1b") {
 			left += "\x1b[0m"
 		}
-		out[row] = left + fit(l, fw) + right
+		out[row] = left + render.Fit(l, fw) + right
 	}
 	return out
 }

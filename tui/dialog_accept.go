@@ -6,6 +6,7 @@ import (
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/host/discovery"
 	"github.com/relavium/relavium/themes"
+	"github.com/relavium/relavium/tui/render"
 )
 
 // acceptDialog shows how a flagged tool's definition differs from the one
@@ -47,8 +48,8 @@ func (d *acceptDialog) view(st *themes.Styles, w, h int) string {
 	dw := dialogWidth(w, 100)
 	iw := innerWidth(dw)
 	var body []string
-	body = append(body, labelled(st, "server", serverLine(d.tool.Server)+st.Muted.Render(" · tool "+serverLine(d.tool.Tool)), iw)...)
-	body = append(body, wrap(st.BadgeChanged.Render("⚑ the definition changed since you accepted it; until you accept it, every call asks and no remembered approval applies"), iw)...)
+	body = append(body, labelled(st, "server", render.ServerLine(d.tool.Server)+st.Muted.Render(" · tool "+render.ServerLine(d.tool.Tool)), iw)...)
+	body = append(body, render.Wrap(st.BadgeChanged.Render("⚑ the definition changed since you accepted it; until you accept it, every call asks and no remembered approval applies"), iw)...)
 	body = append(body, "", st.Muted.Render("changes (the server's text, escaped)"))
 	if len(d.changes) == 0 {
 		body = append(body, st.Muted.Render("  (no field diff is available)"))
@@ -65,13 +66,13 @@ func (d *acceptDialog) view(st *themes.Styles, w, h int) string {
 		if now == "" {
 			now = "(absent)"
 		}
-		body = append(body, wrapIndent("  "+st.Bold.Render(serverLine(ptr)), iw, "    ")...)
-		body = append(body, wrapIndent(st.DiffDel.Render("    - "+serverLine(old)), iw, "      ")...)
-		body = append(body, wrapIndent(st.DiffAdd.Render("    + "+serverLine(now)), iw, "      ")...)
+		body = append(body, render.WrapIndent("  "+st.Bold.Render(render.ServerLine(ptr)), iw, "    ")...)
+		body = append(body, render.WrapIndent(st.DiffDel.Render("    - "+render.ServerLine(old)), iw, "      ")...)
+		body = append(body, render.WrapIndent(st.DiffAdd.Render("    + "+render.ServerLine(now)), iw, "      ")...)
 	}
 	body = append(body, "")
-	body = append(body, wrapIndent(st.Muted.Render("Accepting pins this definition; approvals remembered for the tool lapse."), iw, "")...)
-	d.box.title = "Accept the changed definition of " + serverLine(d.tool.Name) + "?"
+	body = append(body, render.WrapIndent(st.Muted.Render("Accepting pins this definition; approvals remembered for the tool lapse."), iw, "")...)
+	d.box.title = "Accept the changed definition of " + render.ServerLine(d.tool.Name) + "?"
 	d.box.body = body
 	d.box.actions = buttons(st, acceptButtons, d.focus) + st.Muted.Render("  esc = not now")
 	return d.box.render(st, dw, h)

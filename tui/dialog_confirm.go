@@ -8,6 +8,7 @@ import (
 
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/themes"
+	"github.com/relavium/relavium/tui/render"
 )
 
 func itoa(i int) string { return strconv.Itoa(i) }
@@ -98,21 +99,21 @@ func (d *toolConfirmDialog) view(st *themes.Styles, w, h int) string {
 	dw := dialogWidth(w, 90)
 	iw := innerWidth(dw)
 	var body []string
-	body = append(body, labelled(st, "tool", st.Bold.Render(serverLine(d.tool.Name)), iw)...)
-	body = append(body, labelled(st, "server", serverLine(d.tool.Server), iw)...)
+	body = append(body, labelled(st, "tool", st.Bold.Render(render.ServerLine(d.tool.Name)), iw)...)
+	body = append(body, labelled(st, "server", render.ServerLine(d.tool.Server), iw)...)
 	hint := hintText(d.tool.Annotations)
 	style := st.BadgeWrite
 	if d.tool.Annotations.IsDestructive() {
 		style = st.BadgeDestructive
 	}
 	body = append(body, labelled(st, "hint", style.Render(hint), iw)...)
-	body = append(body, wrapIndent(st.Advisory.Render("The hint is advisory: it is the server's own annotation, and a server may be wrong or lie. It never skips this question."), iw, "")...)
+	body = append(body, render.WrapIndent(st.Advisory.Render("The hint is advisory: it is the server's own annotation, and a server may be wrong or lie. It never skips this question."), iw, "")...)
 	if d.tool.Changed {
-		body = append(body, wrap(st.BadgeChanged.Render("⚑ this tool's definition changed since you accepted it: review and accept it (a on the tool) before remembering an approval"), iw)...)
+		body = append(body, render.Wrap(st.BadgeChanged.Render("⚑ this tool's definition changed since you accepted it: review and accept it (a on the tool) before remembering an approval"), iw)...)
 	}
 	body = append(body, "")
-	body = append(body, labelled(st, "args", serverLine(string(d.args)), iw)...)
-	d.box.title = "Call " + serverLine(d.tool.Name) + "?"
+	body = append(body, labelled(st, "args", render.ServerLine(string(d.args)), iw)...)
+	d.box.title = "Call " + render.ServerLine(d.tool.Name) + "?"
 	d.box.body = body
 	d.box.actions = buttons(st, d.buttons(), min(d.focus, len(d.buttons())-1)) + st.Muted.Render("  esc = no")
 	return d.box.render(st, dw, h)
@@ -162,10 +163,10 @@ func (d *confirmDialog) view(st *themes.Styles, w, h int) string {
 		if d.sideEffect == "destructive" {
 			style = st.BadgeDestructive
 		}
-		body = append(body, labelled(st, "effect", style.Render(serverLine(d.sideEffect)), iw)...)
+		body = append(body, labelled(st, "effect", style.Render(render.ServerLine(d.sideEffect)), iw)...)
 	}
 	if d.reason != "" {
-		for i, l := range splitLines(serverText(d.reason)) {
+		for i, l := range render.SplitLines(render.ServerText(d.reason)) {
 			label := ""
 			if i == 0 {
 				label = "reason"
@@ -175,8 +176,8 @@ func (d *confirmDialog) view(st *themes.Styles, w, h int) string {
 	}
 	if len(d.plan) > 0 && string(d.plan) != "null" {
 		body = append(body, "", st.Muted.Render("plan"))
-		for _, l := range jsonLines(st, d.plan) {
-			body = append(body, wrapIndent("  "+l, iw, "    ")...)
+		for _, l := range render.JSONLines(st, d.plan) {
+			body = append(body, render.WrapIndent("  "+l, iw, "    ")...)
 		}
 	}
 	d.box.title = d.title

@@ -7,6 +7,7 @@ import (
 
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/themes"
+	"github.com/relavium/relavium/tui/render"
 )
 
 // consentDialog asks whether a local program may be started: the full
@@ -63,7 +64,7 @@ func (d *consentDialog) view(st *themes.Styles, w, h int) string {
 	var body []string
 	add := func(lines ...string) { body = append(body, lines...) }
 	if d.dec.StoreErr != nil {
-		add(wrapIndent(st.Banner.Render("⚠ remembered grants are not trusted: "+consent.ProblemOf(d.dec.StoreErr).Message), iw, "  ")...)
+		add(render.WrapIndent(st.Banner.Render("⚠ remembered grants are not trusted: "+consent.ProblemOf(d.dec.StoreErr).Message), iw, "  ")...)
 		add("")
 	}
 	add(labelled(st, "server", st.Bold.Render(consent.Display(r.Name)), iw)...)
@@ -96,7 +97,7 @@ func (d *consentDialog) view(st *themes.Styles, w, h int) string {
 	add(labelled(st, "digest", r.Digest, iw)...)
 	add("")
 	if diff := d.dec.Diff; diff != nil {
-		add(wrap(st.Bold.Render(diff.Header()), iw)...)
+		add(render.Wrap(st.Bold.Render(diff.Header()), iw)...)
 		if diff.Previous != nil {
 			for _, l := range diff.Lines() {
 				style := st.Text
@@ -108,7 +109,7 @@ func (d *consentDialog) view(st *themes.Styles, w, h int) string {
 				case strings.HasPrefix(l, "~ "):
 					style = st.DiffNote
 				}
-				for _, wl := range wrapIndent(l, iw-2, "    ") {
+				for _, wl := range render.WrapIndent(l, iw-2, "    ") {
 					add("  " + style.Render(wl))
 				}
 			}

@@ -3,6 +3,7 @@ package tui
 import (
 	"github.com/relavium/relavium/engine/sanitize"
 	"github.com/relavium/relavium/themes"
+	"github.com/relavium/relavium/tui/render"
 )
 
 // detailsDialog shows a row in full: a tool's sanitized description
@@ -12,41 +13,41 @@ func (m *Model) detailsDialog(r listRow) dialog {
 	switch r.kind {
 	case rowSkipped:
 		s := r.skip
-		return &textDialog{title: "Skipped · " + serverLine(s.Tool), max: 100, lines: func(st *themes.Styles, iw int) []string {
+		return &textDialog{title: "Skipped · " + render.ServerLine(s.Tool), max: 100, lines: func(st *themes.Styles, iw int) []string {
 			var out []string
-			out = append(out, labelled(st, "server", serverLine(s.Server), iw)...)
-			out = append(out, labelled(st, "reason", st.Error.Render(serverLine(s.Code)), iw)...)
-			out = append(out, labelled(st, "detail", serverText(s.Detail), iw)...)
+			out = append(out, labelled(st, "server", render.ServerLine(s.Server), iw)...)
+			out = append(out, labelled(st, "reason", st.Error.Render(render.ServerLine(s.Code)), iw)...)
+			out = append(out, labelled(st, "detail", render.ServerText(s.Detail), iw)...)
 			out = append(out, "", st.Muted.Render("relavium refused this tool at discovery; it cannot be called."))
 			return out
 		}}
 	case rowTool:
 		t := r.tool
-		return &textDialog{title: "Tool · " + serverLine(t.Name), max: 110, lines: func(st *themes.Styles, iw int) []string {
+		return &textDialog{title: "Tool · " + render.ServerLine(t.Name), max: 110, lines: func(st *themes.Styles, iw int) []string {
 			var out []string
-			out = append(out, labelled(st, "server", serverLine(t.Server)+st.Muted.Render(" · tool "+serverLine(t.Tool)), iw)...)
+			out = append(out, labelled(st, "server", render.ServerLine(t.Server)+st.Muted.Render(" · tool "+render.ServerLine(t.Tool)), iw)...)
 			if t.Title != "" {
-				out = append(out, labelled(st, "title", serverLine(t.Title), iw)...)
+				out = append(out, labelled(st, "title", render.ServerLine(t.Title), iw)...)
 			}
 			out = append(out, labelled(st, "hint", m.badge(t)+st.Advisory.Render(" (advisory: the server's own annotation)"), iw)...)
 			if t.Changed {
-				out = append(out, wrap(st.BadgeChanged.Render("⚑ the definition changed since you accepted it: A shows the field diff and accepts it; until then every call asks"), iw)...)
+				out = append(out, render.Wrap(st.BadgeChanged.Render("⚑ the definition changed since you accepted it: A shows the field diff and accepts it; until then every call asks"), iw)...)
 			}
 			out = append(out, "")
-			desc := serverText(t.Description)
+			desc := render.ServerText(t.Description)
 			if desc == "" {
 				desc = "(no description)"
 			}
 			label := sanitize.ExternalLabel(t.Server)
-			out = append(out, wrap(st.Advisory.Render(label), iw)...)
-			for _, l := range splitLines(desc) {
-				out = append(out, wrap(l, iw)...)
+			out = append(out, render.Wrap(st.Advisory.Render(label), iw)...)
+			for _, l := range render.SplitLines(desc) {
+				out = append(out, render.Wrap(l, iw)...)
 			}
 			out = append(out, "", st.Bold.Render("input schema"))
-			out = append(out, indentLines(jsonLines(st, t.InputSchema), iw)...)
+			out = append(out, indentLines(render.JSONLines(st, t.InputSchema), iw)...)
 			if len(t.OutputSchema) > 0 {
 				out = append(out, "", st.Bold.Render("output schema"))
-				out = append(out, indentLines(jsonLines(st, t.OutputSchema), iw)...)
+				out = append(out, indentLines(render.JSONLines(st, t.OutputSchema), iw)...)
 			}
 			return out
 		}}
@@ -57,7 +58,7 @@ func (m *Model) detailsDialog(r listRow) dialog {
 func indentLines(lines []string, iw int) []string {
 	var out []string
 	for _, l := range lines {
-		out = append(out, wrapIndent("  "+l, iw, "    ")...)
+		out = append(out, render.WrapIndent("  "+l, iw, "    ")...)
 	}
 	return out
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/relavium/relavium/fields"
 	"github.com/relavium/relavium/host/discovery"
 	"github.com/relavium/relavium/themes"
+	"github.com/relavium/relavium/tui/render"
 )
 
 // elicitDialog is a server's elicitation request as a form: accept (with
@@ -119,15 +120,15 @@ func (d *elicitDialog) view(st *themes.Styles, w, h int) string {
 	iw := innerWidth(dw)
 	server := d.req.elicit.Server
 	var body []string
-	body = append(body, wrap(st.Advisory.Render(sanitize.ExternalLabel(server)), iw)...)
-	body = append(body, styledWrap(st.Text, serverText(d.req.elicit.Message), iw)...)
+	body = append(body, render.Wrap(st.Advisory.Render(sanitize.ExternalLabel(server)), iw)...)
+	body = append(body, styledWrap(st.Text, render.ServerText(d.req.elicit.Message), iw)...)
 	body = append(body, "")
 	if d.err != "" {
-		body = append(body, wrap(st.Error.Render("the requested schema cannot be shown as a form: "+d.err), iw)...)
+		body = append(body, render.Wrap(st.Error.Render("the requested schema cannot be shown as a form: "+d.err), iw)...)
 	} else {
 		body = append(body, d.form.view(iw, max(3, h-10), true)...)
 	}
-	d.box.title = serverLine(server) + " asks for input"
+	d.box.title = render.ServerLine(server) + " asks for input"
 	d.box.body = body
 	d.box.actions = buttons(st, []string{"[ctrl+s] Accept", "[ctrl+d] Decline", "[esc] Cancel"}, -1)
 	return d.box.render(st, dw, h)

@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/relavium/relavium/themes"
+	"github.com/relavium/relavium/tui/render"
 )
 
 // textDialog shows read-only text (tool details, a server's status, an
@@ -51,7 +52,7 @@ func newHelpDialog(k keyMap, h help.Model) *textDialog {
 			st.Advisory.Render("A tool not annotated read-only asks before it is called."))
 		var wrapped []string
 		for _, l := range out {
-			wrapped = append(wrapped, wrap(l, iw)...)
+			wrapped = append(wrapped, render.Wrap(l, iw)...)
 		}
 		return wrapped
 	}}
@@ -89,7 +90,7 @@ func helpRows(h help.Model, groups [][]key.Binding, iw int) []string {
 func maxWidth(lines []string) int {
 	w := 0
 	for _, l := range lines {
-		w = max(w, width(l))
+		w = max(w, render.Width(l))
 	}
 	return w
 }

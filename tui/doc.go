@@ -40,6 +40,9 @@
 //     package fields, as mcp call and run --input do.
 //   - Error codes E701–E706 (errors.go); E700 is package themes'.
 //
+// Subpackages, none of which imports tui (deps_test.go):
+//   - render: result rendering, pure functions of (content, width, styles).
+//
 // tui may import session, host, consent, engine and themes; never invoke
 // (deps_test.go).
 package tui

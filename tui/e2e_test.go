@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/relavium/relavium/tui/render"
 )
 
 // The end-to-end test runs the built binary in a real terminal: tmux runs
@@ -166,7 +168,7 @@ func TestE2ETmuxDemo(t *testing.T) {
 	tm.run("resize-window", "-t", "e2e", "-x", "60", "-y", "16")
 	screen = tm.waitFor("the narrow layout", "SERVERS │ TOOLS │")
 	for i, l := range strings.Split(strings.TrimRight(screen, "\n"), "\n") {
-		if w := width(l); w > 60 {
+		if w := render.Width(l); w > 60 {
 			t.Fatalf("line %d is %d cells wide at 60 columns: %q", i, w, l)
 		}
 	}

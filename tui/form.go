@@ -15,6 +15,7 @@ import (
 	"github.com/relavium/relavium/fields"
 	"github.com/relavium/relavium/host/discovery"
 	"github.com/relavium/relavium/themes"
+	"github.com/relavium/relavium/tui/render"
 )
 
 // form is a schema-generated form: a field per property in schema order,
@@ -113,15 +114,15 @@ func optionLabels(vals []any, titles []string) []string {
 	out := make([]string, len(vals))
 	for i, v := range vals {
 		if i < len(titles) && titles[i] != "" {
-			out[i] = serverLine(titles[i])
+			out[i] = render.ServerLine(titles[i])
 			continue
 		}
 		if s, ok := v.(string); ok {
-			out[i] = serverLine(s)
+			out[i] = render.ServerLine(s)
 			continue
 		}
 		b, _ := json.Marshal(v)
-		out[i] = serverLine(string(b))
+		out[i] = render.ServerLine(string(b))
 	}
 	return out
 }
@@ -169,7 +170,7 @@ func (f *form) focusField(i int) {
 func (f *form) toggleRaw() {
 	if !f.raw {
 		args, _ := f.build(false)
-		pretty, ok := prettyJSON(args)
+		pretty, ok := render.PrettyJSON(args)
 		if !ok {
 			pretty = string(args)
 		}
@@ -288,14 +289,14 @@ func (f *form) setError(err error) {
 		name := strings.SplitN(strings.TrimPrefix(de.Pointer, "/"), "/", 2)[0]
 		name = strings.ReplaceAll(strings.ReplaceAll(name, "~1", "/"), "~0", "~")
 		if fld := f.field(name); fld != nil {
-			fld.err = serverLine(de.Msg)
+			fld.err = render.ServerLine(de.Msg)
 			if de.Rule != "" {
 				fld.err += " (" + de.Rule + ")"
 			}
 			return
 		}
 	}
-	f.err = serverLine(err.Error())
+	f.err = render.ServerLine(err.Error())
 }
 
 // view renders the form in w cells and at most h lines, keeping the
@@ -308,7 +309,7 @@ func (f *form) view(w, h int, focused bool) []string {
 		lines := []string{st.Muted.Render("raw JSON · ctrl+t back to fields")}
 		lines = append(lines, strings.Split(f.rawIn.View(), "\n")...)
 		if f.err != "" {
-			lines = append(lines, wrapIndent(st.FieldError.Render("✗ "+f.err), w, "  ")...)
+			lines = append(lines, render.WrapIndent(st.FieldError.Render("✗ "+f.err), w, "  ")...)
 		}
 		return lines
 	}
@@ -330,7 +331,7 @@ func (f *form) view(w, h int, focused bool) []string {
 	}
 	var errLines []string // the form's own error stays in view under the fields
 	if f.err != "" {
-		errLines = wrapIndent(st.FieldError.Render("✗ "+f.err), w, "  ")
+		errLines = render.WrapIndent(st.FieldError.Render("✗ "+f.err), w, "  ")
 	}
 	if len(lines)+len(errLines) <= h {
 		return append(lines, errLines...)
@@ -366,7 +367,7 @@ func (f *form) view(w, h int, focused bool) []string {
 			parts = append(parts, fmt.Sprintf("↓ %d more below", below))
 		}
 		if len(parts) > 0 {
-			out = append(out, cut(st.Muted.Render("  "+strings.Join(parts, " · ")+" (↑/↓ move)"), w))
+			out = append(out, render.Cut(st.Muted.Render("  "+strings.Join(parts, " · ")+" (↑/↓ move)"), w))
 		}
 	}
 	return append(out, errLines...)
@@ -382,9 +383,9 @@ func (f *form) fieldLines(fld *formField, focused bool, w int) []string {
 	}
 	name := fld.spec.Name
 	if fld.spec.Title != "" {
-		name = serverLine(fld.spec.Title)
+		name = render.ServerLine(fld.spec.Title)
 	}
-	head := marker + label.Render(serverLine(name))
+	head := marker + label.Render(render.ServerLine(name))
 	if fld.spec.Required {
 		head += st.Required.Render("*")
 	}
@@ -399,14 +400,14 @@ func (f *form) fieldLines(fld *formField, focused bool, w int) []string {
 		hint = "json"
 	}
 	head += " " + st.Muted.Render(hint)
-	if d := serverLine(fld.spec.Description); d != "" {
+	if d := render.ServerLine(fld.spec.Description); d != "" {
 		head += st.Faint.Render(" · " + d)
 	}
 	// The focused field shows its whole description (wrapped); the others
 	// keep to one line.
-	lines := []string{cut(head, w)}
+	lines := []string{render.Cut(head, w)}
 	if focused {
-		lines = wrapIndent(head, w, "    ")
+		lines = render.WrapIndent(head, w, "    ")
 	}
 	var value string
 	switch fld.kind {
@@ -432,8 +433,8 @@ func (f *form) fieldLines(fld *formField, focused bool, w int) []string {
 		// every choice stays on screen: they wrap, one never split
 		row := ""
 		for _, p := range parts {
-			if row != "" && 4+width(row)+2+width(p) > w {
-				lines = append(lines, cut("    "+row, w))
+			if row != "" && 4+render.Width(row)+2+render.Width(p) > w {
+				lines = append(lines, render.Cut("    "+row, w))
 				row = ""
 			}
 			if row != "" {
@@ -451,9 +452,9 @@ func (f *form) fieldLines(fld *formField, focused bool, w int) []string {
 			value = st.Muted.Render("[") + value + st.Muted.Render("]")
 		}
 	}
-	lines = append(lines, cut("    "+value, w))
+	lines = append(lines, render.Cut("    "+value, w))
 	if fld.err != "" {
-		lines = append(lines, wrapIndent("    "+st.FieldError.Render("✗ "+fld.err), w, "      ")...)
+		lines = append(lines, render.WrapIndent("    "+st.FieldError.Render("✗ "+fld.err), w, "      ")...)
 	}
 	return lines
 }

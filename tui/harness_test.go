@@ -15,6 +15,7 @@ import (
 
 	"github.com/relavium/relavium/internal/golden"
 	"github.com/relavium/relavium/themes"
+	"github.com/relavium/relavium/tui/render"
 )
 
 // harness drives a Model the way the program does — messages in, Cmds run
@@ -177,7 +178,7 @@ func checkFrame(t testing.TB, frame string, w, h int) {
 		t.Fatalf("frame has %d lines, want %d:\n%s", len(lines), h, frame)
 	}
 	for i, l := range lines {
-		if got := width(l); got != w {
+		if got := render.Width(l); got != w {
 			t.Fatalf("frame line %d is %d cells wide, want %d: %q", i, got, w, l)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/fields"
 	"github.com/relavium/relavium/themes"
+	"github.com/relavium/relavium/tui/render"
 )
 
 // Keys typed faster than the program reads them (key repeat, a busy
@@ -226,8 +227,8 @@ func TestFormShowsEveryChoiceAndTheFocusedDescription(t *testing.T) {
 		}
 	}
 	for i, l := range lines {
-		if width(l) > 40 {
-			t.Fatalf("line %d is %d cells wide, room is 40: %q", i, width(l), l)
+		if render.Width(l) > 40 {
+			t.Fatalf("line %d is %d cells wide, room is 40: %q", i, render.Width(l), l)
 		}
 	}
 }

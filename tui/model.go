@@ -16,6 +16,7 @@ import (
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/themes"
+	"github.com/relavium/relavium/tui/render"
 	"github.com/relavium/relavium/workflow"
 )
 
@@ -408,7 +409,7 @@ var spinFrames = [...]string{"▖", "▘", "▝", "▗"}
 func (m *Model) spinFrame() string { return spinFrames[m.frame%len(spinFrames)] }
 
 func (m *Model) setStatus(s string, isErr bool) {
-	m.status, m.statusErr = serverLine(s), isErr
+	m.status, m.statusErr = render.ServerLine(s), isErr
 	m.statusSeq++
 }
 

@@ -3,6 +3,8 @@ package tui
 import (
 	"fmt"
 	"strings"
+
+	"github.com/relavium/relavium/tui/render"
 )
 
 // The call pane: the form being filled in (if any), and below it the job on
@@ -20,7 +22,7 @@ func (m *Model) callTitle() string {
 		return m.formFor.title()
 	}
 	if j := m.shownJob(); j != nil {
-		return strings.ToUpper(j.kind.String()) + " · " + serverLine(j.title)
+		return strings.ToUpper(j.kind.String()) + " · " + render.ServerLine(j.title)
 	}
 	return "CALL"
 }
@@ -54,7 +56,7 @@ func (m *Model) layoutCall(w, h int, focused bool) callLayout {
 		if !m.editing {
 			hint = "enter edit · ctrl+s send · esc close"
 		}
-		l.form = append(l.form, cut(st.Faint.Render(hint), w))
+		l.form = append(l.form, render.Cut(st.Faint.Render(hint), w))
 		if j != nil {
 			l.form = append(l.form, st.Separator.Render(strings.Repeat("─", w)))
 		}
@@ -112,24 +114,24 @@ func (m *Model) jobHeader(j *job, w int) []string {
 	state := ""
 	switch j.state {
 	case jobRunning:
-		state = st.Accent.Render("running " + humanDuration(j.elapsed(now).Truncate(100*1e6)))
+		state = st.Accent.Render("running " + render.HumanDuration(j.elapsed(now).Truncate(100*1e6)))
 		if j.cancelAsked {
 			state = st.Warn.Render("cancelling…")
 		}
 	case jobDone:
-		state = st.Muted.Render("done in " + humanDuration(j.elapsed(now)))
+		state = st.Muted.Render("done in " + render.HumanDuration(j.elapsed(now)))
 		if j.result != nil && j.result.IsError {
-			state = st.Error.Render("tool error · " + humanDuration(j.elapsed(now)))
+			state = st.Error.Render("tool error · " + render.HumanDuration(j.elapsed(now)))
 		}
 	case jobFailed:
-		state = st.Error.Render("failed · " + humanDuration(j.elapsed(now)))
+		state = st.Error.Render("failed · " + render.HumanDuration(j.elapsed(now)))
 	case jobCancelled:
-		state = st.Warn.Render("cancelled · " + humanDuration(j.elapsed(now)))
+		state = st.Warn.Render("cancelled · " + render.HumanDuration(j.elapsed(now)))
 	}
 	if total := m.vp.TotalLineCount(); total > m.vp.Height && m.vp.Height > 0 && j.id == m.vpKey.job {
 		state += st.Faint.Render(fmt.Sprintf(" · %d–%d/%d", m.vp.YOffset+1, min(total, m.vp.YOffset+m.vp.Height), total))
 	}
-	lines := []string{spaceBetween(j.icon(st, m.spinFrame())+" "+st.Bold.Render(serverLine(j.title)), state, w)}
+	lines := []string{render.SpaceBetween(j.icon(st, m.spinFrame())+" "+st.Bold.Render(render.ServerLine(j.title)), state, w)}
 	if j.hasProgress {
 		p := j.progress
 		count := fmt.Sprintf(" %g", p.Progress)
@@ -138,15 +140,15 @@ func (m *Model) jobHeader(j *job, w int) []string {
 			count = fmt.Sprintf(" %g/%g", p.Progress, p.Total)
 			pct = max(0, min(1, p.Progress/p.Total))
 		}
-		barW := max(4, min(40, w-width(count)-2))
+		barW := max(4, min(40, w-render.Width(count)-2))
 		m.bar.Width = barW
 		bar := m.bar.ViewAs(pct)
 		if p.Total <= 0 {
 			bar = st.Muted.Render(strings.Repeat("·", barW))
 		}
-		lines = append(lines, cut("  "+bar+st.Text.Render(count), w))
-		if msg := serverLine(p.Message); msg != "" {
-			lines = append(lines, cut("  "+st.Muted.Render(msg), w))
+		lines = append(lines, render.Cut("  "+bar+st.Text.Render(count), w))
+		if msg := render.ServerLine(p.Message); msg != "" {
+			lines = append(lines, render.Cut("  "+st.Muted.Render(msg), w))
 		}
 	}
 	return lines
@@ -177,7 +179,7 @@ func (m *Model) viewCallBody(w, h int, focused bool) []string {
 
 func (m *Model) viewHistory(w, h int, focused bool) []string {
 	st := m.st
-	lines := []string{cut(st.Faint.Render("enter replay · l load into form · esc back · e export"), w)}
+	lines := []string{render.Cut(st.Faint.Render("enter replay · l load into form · esc back · e export"), w)}
 	if len(m.jobs) == 0 {
 		return append(lines, st.Muted.Render("no calls yet"))
 	}
@@ -194,8 +196,8 @@ func (m *Model) viewHistory(w, h int, focused bool) []string {
 	}
 	for k := top; k < len(order) && k < top+room; k++ {
 		j := m.jobs[order[k]]
-		right := st.Muted.Render(j.started.Format("15:04:05") + " " + humanDuration(j.elapsed(m.now())))
-		content := spaceBetween(j.icon(st, m.spinFrame())+" "+st.Muted.Render(j.kind.String())+" "+serverLine(j.title), right, w-2)
+		right := st.Muted.Render(j.started.Format("15:04:05") + " " + render.HumanDuration(j.elapsed(m.now())))
+		content := render.SpaceBetween(j.icon(st, m.spinFrame())+" "+st.Muted.Render(j.kind.String())+" "+render.ServerLine(j.title), right, w-2)
 		lines = append(lines, m.markRow(content, w, k == m.histSel, focused))
 	}
 	return lines

@@ -7,6 +7,7 @@ import (
 
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/themes"
+	"github.com/relavium/relavium/tui/render"
 )
 
 // The servers pane: one row per declared server in its live state, and
@@ -39,9 +40,9 @@ func (m *Model) stateDetail(r *serverRow) string {
 	st := m.st
 	switch r.state {
 	case engine.StateReady:
-		return st.Muted.Render(fmt.Sprintf("%s · %d tools", humanDuration(msDur(r.connectMS)), r.tools))
+		return st.Muted.Render(fmt.Sprintf("%s · %d tools", render.HumanDuration(msDur(r.connectMS)), r.tools))
 	case engine.StateConnecting:
-		return st.Accent.Render("connecting " + humanDuration(m.now().Sub(r.since).Truncate(100*time.Millisecond)))
+		return st.Accent.Render("connecting " + render.HumanDuration(m.now().Sub(r.since).Truncate(100*time.Millisecond)))
 	case engine.StateResolving:
 		return st.Muted.Render("resolving…")
 	case engine.StateNeedsConsent:
@@ -73,21 +74,21 @@ func (m *Model) viewServersBody(w, h int, focused bool) []string {
 	}
 	nameW := 4
 	for _, r := range m.servers {
-		nameW = max(nameW, width(serverLine(r.spec.Name)))
+		nameW = max(nameW, render.Width(render.ServerLine(r.spec.Name)))
 	}
 	nameW = min(nameW, max(4, (w-4)/3))
 	for i := m.srvOffset; i < len(m.servers) && i < m.srvOffset+listH; i++ {
 		r := m.servers[i]
-		content := m.stateIcon(r) + " " + fit(serverLine(r.spec.Name), nameW) + " "
+		content := m.stateIcon(r) + " " + render.Fit(render.ServerLine(r.spec.Name), nameW) + " "
 		if w >= 30 {
-			content += st.Muted.Render(fit(r.spec.Transport, 5)) + " "
+			content += st.Muted.Render(render.Fit(r.spec.Transport, 5)) + " "
 		}
 		content += m.stateDetail(r)
 		lines = append(lines, m.markRow(content, w, i == m.sel, focused))
 	}
 	if len(m.servers) == 0 {
 		lines = append(lines, st.Muted.Render("no servers declared"))
-		lines = append(lines, wrap(st.Muted.Render("add [[mcp_servers]] to .relavium/config.toml, or try relavium demo"), w)...)
+		lines = append(lines, render.Wrap(st.Muted.Render("add [[mcp_servers]] to .relavium/config.toml, or try relavium demo"), w)...)
 	}
 	if r := m.selected(); r != nil && h-len(lines) > 2 {
 		lines = append(lines, st.Separator.Render(strings.Repeat("─", w)))
@@ -105,16 +106,16 @@ func (m *Model) viewServersBody(w, h int, focused bool) []string {
 func (m *Model) serverDetails(r *serverRow, w int) []string {
 	st := m.st
 	var out []string
-	add := func(s string) { out = append(out, wrapIndent(s, w, "  ")...) }
-	add(st.Bold.Render(serverLine(r.spec.Name)) + st.Muted.Render(" · "+r.spec.Transport))
+	add := func(s string) { out = append(out, render.WrapIndent(s, w, "  ")...) }
+	add(st.Bold.Render(render.ServerLine(r.spec.Name)) + st.Muted.Render(" · "+r.spec.Transport))
 	if r.spec.Target != "" {
-		add(st.Muted.Render(serverLine(r.spec.Target)))
+		add(st.Muted.Render(render.ServerLine(r.spec.Target)))
 	}
 	switch r.state {
 	case engine.StateReady:
-		s := fmt.Sprintf("ready in %s", humanDuration(msDur(r.connectMS)))
+		s := fmt.Sprintf("ready in %s", render.HumanDuration(msDur(r.connectMS)))
 		if r.protocol != "" {
-			s += " · protocol " + serverLine(r.protocol)
+			s += " · protocol " + render.ServerLine(r.protocol)
 		}
 		add(st.OK.Render(s))
 		skipped := 0
@@ -128,7 +129,7 @@ func (m *Model) serverDetails(r *serverRow, w int) []string {
 			add(st.Muted.Render(fmt.Sprintf("pid %d", r.pid)))
 		}
 	case engine.StateConnecting:
-		add(st.Accent.Render("connecting for " + humanDuration(m.now().Sub(r.since).Truncate(100*time.Millisecond))))
+		add(st.Accent.Render("connecting for " + render.HumanDuration(m.now().Sub(r.since).Truncate(100*time.Millisecond))))
 		if r.pid != 0 {
 			add(st.Muted.Render(fmt.Sprintf("pid %d", r.pid)))
 		}
@@ -138,10 +139,10 @@ func (m *Model) serverDetails(r *serverRow, w int) []string {
 		add(st.Error.Render("not started: consent denied this session"))
 		add(st.Muted.Render("press a to be asked again"))
 	case engine.StateFailed:
-		add(st.Error.Render(strings.TrimSpace(r.errCode + " " + serverText(r.err))))
+		add(st.Error.Render(strings.TrimSpace(r.errCode + " " + render.ServerText(r.err))))
 		if r.stderr != "" {
 			add(st.Muted.Render("stderr (last lines):"))
-			for _, l := range splitLines(strings.TrimRight(serverText(r.stderr), "\n")) {
+			for _, l := range render.SplitLines(strings.TrimRight(render.ServerText(r.stderr), "\n")) {
 				add(st.Faint.Render("  " + l))
 			}
 		}
@@ -163,13 +164,13 @@ func (m *Model) serverDetails(r *serverRow, w int) []string {
 func msDur(ms int64) time.Duration { return time.Duration(ms) * time.Millisecond }
 
 func firstLine(s string) string {
-	s, _, _ = strings.Cut(serverLine(s), "\n")
+	s, _, _ = strings.Cut(render.ServerLine(s), "\n")
 	return s
 }
 
 // serverDialog is the selected server's full status (enter on a row).
 func (m *Model) serverDialog(r *serverRow) dialog {
-	return &textDialog{title: "Server " + serverLine(r.spec.Name), max: 100, lines: func(st *themes.Styles, iw int) []string {
+	return &textDialog{title: "Server " + render.ServerLine(r.spec.Name), max: 100, lines: func(st *themes.Styles, iw int) []string {
 		return m.serverDetails(r, iw)
 	}}
 }

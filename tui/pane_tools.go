@@ -6,6 +6,7 @@ import (
 
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/host"
+	"github.com/relavium/relavium/tui/render"
 	"github.com/relavium/relavium/workflow"
 )
 
@@ -215,14 +216,14 @@ func (m *Model) viewToolsBody(w, h int, focused bool) []string {
 			}
 		}
 		strip = strings.Join(tabs, " ")
-		if width(strip) <= w {
+		if render.Width(strip) <= w {
 			break
 		}
 	}
-	lines = append(lines, cut(strip, w))
+	lines = append(lines, render.Cut(strip, w))
 	if m.filtering || m.filter.Value() != "" {
 		m.filter.Width = max(4, w-4)
-		lines = append(lines, cut(m.filter.View(), w))
+		lines = append(lines, render.Cut(m.filter.View(), w))
 	}
 	legend := ""
 	if m.tab == tabTools {
@@ -251,7 +252,7 @@ func (m *Model) viewToolsBody(w, h int, focused bool) []string {
 		if len(rows) > room {
 			legend = st.Muted.Render(fmt.Sprintf("%d–%d of %d · ", m.offset+1, min(len(rows), m.offset+room), len(rows))) + legend
 		}
-		lines = append(lines, cut(legend, w))
+		lines = append(lines, render.Cut(legend, w))
 	}
 	return lines
 }
@@ -265,33 +266,33 @@ func (m *Model) rowContent(r listRow, w int) string {
 	var left, right string
 	switch r.kind {
 	case rowTool:
-		left = st.OK.Render("✓") + " " + serverLine(r.tool.Tool)
+		left = st.OK.Render("✓") + " " + render.ServerLine(r.tool.Tool)
 		right = m.badge(r.tool)
 	case rowSkipped:
 		// the name first: when the row is narrow, the reason is what is cut
 		// (details, i, shows it whole)
-		left = st.Error.Render("✗") + " " + serverLine(r.skip.Tool)
-		right = st.Error.Render(serverLine(r.skip.Code))
+		left = st.Error.Render("✗") + " " + render.ServerLine(r.skip.Tool)
+		right = st.Error.Render(render.ServerLine(r.skip.Code))
 		row := left + " " + right
-		if width(row)+4 < w {
-			row += st.Faint.Render(" " + serverLine(r.skip.Detail))
+		if render.Width(row)+4 < w {
+			row += st.Faint.Render(" " + render.ServerLine(r.skip.Detail))
 		}
-		return fit(row, w)
+		return render.Fit(row, w)
 	case rowResource:
 		name := r.res.Title
 		if name == "" {
 			name = r.res.Name
 		}
-		left = st.Accent.Render("◆") + " " + serverLine(name) + " " + st.Muted.Render(serverLine(r.res.URI))
+		left = st.Accent.Render("◆") + " " + render.ServerLine(name) + " " + st.Muted.Render(render.ServerLine(r.res.URI))
 	case rowTemplate:
-		left = st.Accent.Render("◇") + " " + serverLine(r.tmpl.Name) + " " + st.Muted.Render(serverLine(r.tmpl.URITemplate))
+		left = st.Accent.Render("◇") + " " + render.ServerLine(r.tmpl.Name) + " " + st.Muted.Render(render.ServerLine(r.tmpl.URITemplate))
 	case rowPrompt:
-		left = st.Accent.Render("»") + " " + serverLine(r.prompt.Name)
+		left = st.Accent.Render("»") + " " + render.ServerLine(r.prompt.Name)
 		if n := len(r.prompt.Arguments); n > 0 {
 			right = st.Muted.Render(fmt.Sprintf("%d arg(s)", n))
 		}
 	case rowWorkflow:
-		left = st.Accent.Render("⚙") + " " + serverLine(r.wf.ID)
+		left = st.Accent.Render("⚙") + " " + render.ServerLine(r.wf.ID)
 		style := st.Muted
 		if r.wf.SideEffect == "destructive" {
 			style = st.BadgeDestructive
@@ -300,9 +301,9 @@ func (m *Model) rowContent(r listRow, w int) string {
 		}
 		right = style.Render(r.wf.SideEffect)
 	case rowNote:
-		return fit(st.Muted.Render(r.note), w)
+		return render.Fit(st.Muted.Render(r.note), w)
 	}
-	return spaceBetween(left, right, w)
+	return render.SpaceBetween(left, right, w)
 }
 
 // markRow puts the cursor marker before a row of content and highlights a
@@ -310,9 +311,9 @@ func (m *Model) rowContent(r listRow, w int) string {
 // otherwise. The marker keeps the cursor visible without colour.
 func (m *Model) markRow(content string, w int, selected, focused bool) string {
 	if !selected {
-		return "  " + fit(content, w-2)
+		return "  " + render.Fit(content, w-2)
 	}
-	plain := "▸ " + fit(stripANSI(content), w-2)
+	plain := "▸ " + render.Fit(render.StripANSI(content), w-2)
 	if focused {
 		return m.st.Selected.Render(plain)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/tui/render"
 	"github.com/relavium/relavium/workflow"
 )
 
@@ -241,7 +242,7 @@ func (m *Model) onCallDone(msg callDoneMsg) tea.Cmd {
 		nonce, _ := json.Marshal(c.Confirm)
 		args["confirm"] = nonce
 		again, _ := json.Marshal(args)
-		m.pushDialog(&confirmDialog{title: "Confirmation required · " + serverLine(j.tool.Name), sideEffect: c.SideEffect,
+		m.pushDialog(&confirmDialog{title: "Confirmation required · " + render.ServerLine(j.tool.Name), sideEffect: c.SideEffect,
 			reason: c.Reason, plan: c.Plan, focus: 1,
 			yes: confirmCallAction{call: pendingCall{tool: j.tool, args: again}},
 			no:  statusAction{text: "not confirmed: " + j.tool.Name + " did nothing"}})
@@ -311,10 +312,10 @@ func (m *Model) onAsk(r *askRequest) tea.Cmd {
 	switch {
 	case r.elicit != nil:
 		m.pushDialog(newElicitDialog(m.st, r))
-		m.logToServerJob(r.elicit.Server, logLine{Level: "notice", Server: r.elicit.Server, Text: "asks for input: " + serverLine(r.elicit.Message)})
+		m.logToServerJob(r.elicit.Server, logLine{Level: "notice", Server: r.elicit.Server, Text: "asks for input: " + render.ServerLine(r.elicit.Message)})
 	case r.gate != nil:
 		g := r.gate
-		d := &confirmDialog{title: "Workflow gate · " + serverLine(g.Workflow) + " · step " + serverLine(g.Step),
+		d := &confirmDialog{title: "Workflow gate · " + render.ServerLine(g.Workflow) + " · step " + render.ServerLine(g.Step),
 			reason: g.Message, focus: 1, yes: gateAction{req: r, approve: true}, no: gateAction{req: r}}
 		if j := m.job(g.RunID); j != nil {
 			d.plan = m.runPlan(j, g.Step)

@@ -10,6 +10,7 @@ import (
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/host"
+	"github.com/relavium/relavium/tui/render"
 )
 
 // onEvents applies a batch of events. A burst (10 000 progress
@@ -42,7 +43,7 @@ func (m *Model) onEvents(events []engine.Event) tea.Cmd {
 			}
 		case engine.GateRequestedData:
 			if j := m.job(e.RunID); j != nil && e.RunID != "" {
-				j.steps = append(j.steps, stepLine{step: d.Step, tool: serverLine(d.Message), state: "gate"})
+				j.steps = append(j.steps, stepLine{step: d.Step, tool: render.ServerLine(d.Message), state: "gate"})
 				j.touch()
 			}
 		case engine.GateResolvedData:
@@ -140,9 +141,9 @@ func (m *Model) applyLog(runID string, d engine.ToolLogData) {
 func logText(raw json.RawMessage) string {
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
-		return serverLine(s)
+		return render.ServerLine(s)
 	}
-	return serverLine(strings.TrimSpace(string(raw)))
+	return render.ServerLine(strings.TrimSpace(string(raw)))
 }
 
 func (m *Model) applyStepResult(j *job, d engine.ToolResultData) {

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/tui/render"
 )
 
 // Layout: a header line, an optional banner (a grant store that failed
@@ -31,9 +32,9 @@ func (m *Model) geometry() geometry {
 	var g geometry
 	w := m.width
 	if m.banner != "" {
-		g.banner = wrap(m.st.Banner.Render("⚠ "+m.banner), w)
+		g.banner = render.Wrap(m.st.Banner.Render("⚠ "+m.banner), w)
 		if len(g.banner) > 2 {
-			g.banner = append(g.banner[:1], cut(stripANSI(g.banner[1]), w-1)+"…")
+			g.banner = append(g.banner[:1], render.Cut(render.StripANSI(g.banner[1]), w-1)+"…")
 		}
 	}
 	if m.status != "" {
@@ -41,7 +42,7 @@ func (m *Model) geometry() geometry {
 		if m.statusErr {
 			style = m.st.Error
 		}
-		g.footer = append(g.footer, cut(style.Render(m.status), w))
+		g.footer = append(g.footer, render.Cut(style.Render(m.status), w))
 	}
 	m.help.Width = w
 	g.footer = append(g.footer, m.shortHelpLine(w))
@@ -81,7 +82,7 @@ func (m *Model) View() string {
 	lines = append(lines, g.banner...)
 	lines = append(lines, m.bodyLines(g)...)
 	lines = append(lines, g.footer...)
-	lines = padLines(lines, m.width, m.height)
+	lines = render.PadLines(lines, m.width, m.height)
 	if d := m.topDialog(); d != nil {
 		lines = overlay(lines, d.view(m.st, m.width, m.height), m.width, m.height)
 	}
@@ -114,7 +115,7 @@ func (m *Model) headerLine(w int) string {
 	if pending > 0 {
 		right += st.Warn.Render(fmt.Sprintf(" · %d pending", pending))
 	}
-	return spaceBetween(left, st.Header.Render(right), w)
+	return render.SpaceBetween(left, st.Header.Render(right), w)
 }
 
 func (m *Model) bodyLines(g geometry) []string {
@@ -129,16 +130,16 @@ func (m *Model) bodyLines(g geometry) []string {
 		case paneCall:
 			body = m.viewCallBody(g.callW, h-1, true)
 		}
-		return append([]string{m.paneStrip(m.width)}, padLines(body, m.width, h-1)...)
+		return append([]string{m.paneStrip(m.width)}, render.PadLines(body, m.width, h-1)...)
 	}
 	// the tools and call panes keep one cell of padding after the separator
-	srv := append([]string{m.paneTitle(paneServers, g.srvW)}, padLines(m.viewServersBody(g.srvW, h-1, m.focus == paneServers), g.srvW, h-1)...)
-	tools := append([]string{m.paneTitle(paneTools, g.toolW-1)}, padLines(m.viewToolsBody(g.toolW-1, h-1, m.focus == paneTools), g.toolW-1, h-1)...)
-	call := append([]string{m.paneTitle(paneCall, g.callW-1)}, padLines(m.viewCallBody(g.callW-1, h-1, m.focus == paneCall), g.callW-1, h-1)...)
+	srv := append([]string{m.paneTitle(paneServers, g.srvW)}, render.PadLines(m.viewServersBody(g.srvW, h-1, m.focus == paneServers), g.srvW, h-1)...)
+	tools := append([]string{m.paneTitle(paneTools, g.toolW-1)}, render.PadLines(m.viewToolsBody(g.toolW-1, h-1, m.focus == paneTools), g.toolW-1, h-1)...)
+	call := append([]string{m.paneTitle(paneCall, g.callW-1)}, render.PadLines(m.viewCallBody(g.callW-1, h-1, m.focus == paneCall), g.callW-1, h-1)...)
 	sep := m.st.Separator.Render("│") + " "
 	out := make([]string, h)
 	for i := 0; i < h; i++ {
-		out[i] = fit(srv[i], g.srvW) + sep + fit(tools[i], g.toolW-1) + sep + fit(call[i], g.callW-1)
+		out[i] = render.Fit(srv[i], g.srvW) + sep + render.Fit(tools[i], g.toolW-1) + sep + render.Fit(call[i], g.callW-1)
 	}
 	return out
 }
@@ -154,7 +155,7 @@ func (m *Model) paneLabel(p pane) string {
 			label = strings.ToUpper(m.tab.String())
 		}
 		if s := m.currentServer(); s != "" && m.tab != tabWorkflows {
-			label += " · " + serverLine(s)
+			label += " · " + render.ServerLine(s)
 		}
 		return label
 	}
@@ -166,7 +167,7 @@ func (m *Model) paneTitle(p pane, w int) string {
 	if m.focus == p {
 		style = m.st.PaneTitleFocused
 	}
-	return fit(style.Render(cut(m.paneLabel(p), w)), w)
+	return render.Fit(style.Render(render.Cut(m.paneLabel(p), w)), w)
 }
 
 // paneStrip is the single-pane title: every pane's name, the focused one
@@ -181,7 +182,7 @@ func (m *Model) paneStrip(w int) string {
 			parts = append(parts, st.PaneTitle.Render(p.title()))
 		}
 	}
-	return fit(strings.Join(parts, st.Separator.Render(" │ "))+st.Faint.Render("  tab"), w)
+	return render.Fit(strings.Join(parts, st.Separator.Render(" │ "))+st.Faint.Render("  tab"), w)
 }
 
 // shortHelpLine renders the short help within w cells. When it does not
@@ -199,7 +200,7 @@ func (m *Model) shortHelpLine(w int) string {
 		}
 		return false
 	}
-	for width(m.help.ShortHelpView(b)) > w || strings.HasSuffix(stripANSI(m.help.ShortHelpView(b)), "…") {
+	for render.Width(m.help.ShortHelpView(b)) > w || strings.HasSuffix(render.StripANSI(m.help.ShortHelpView(b)), "…") {
 		drop := -1
 		for i := len(b) - 1; i >= 0; i-- {
 			if !pinned(b[i]) {

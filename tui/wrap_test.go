@@ -8,6 +8,7 @@ import (
 
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/themes"
+	"github.com/relavium/relavium/tui/render"
 )
 
 // A result part's identity (a resource's uri, a media part's type and
@@ -26,8 +27,8 @@ func TestResultPartsWrapNeverCut(t *testing.T) {
 		for _, c := range parts {
 			lines := contentLines(st, c, w, st.Text)
 			for _, l := range lines {
-				if width(l) > w {
-					t.Fatalf("width %d: line %q is %d cells", w, l, width(l))
+				if render.Width(l) > w {
+					t.Fatalf("width %d: line %q is %d cells", w, l, render.Width(l))
 				}
 			}
 			joined := strings.ReplaceAll(strings.Join(lines, ""), " ", "")
@@ -41,7 +42,7 @@ func TestResultPartsWrapNeverCut(t *testing.T) {
 }
 
 func humanBytesNoSpace(c engine.Content) string {
-	return strings.ReplaceAll(humanBytes(len(c.Data)+len(c.Text)), " ", "")
+	return strings.ReplaceAll(render.HumanBytes(len(c.Data)+len(c.Text)), " ", "")
 }
 
 // The full help (?) lists every key at any width: columns that do not fit
@@ -62,7 +63,7 @@ func TestHelpAndDialogsLoseNothingWhenNarrow(t *testing.T) {
 			}
 		}
 		for _, l := range strings.Split(text, "\n") {
-			if width(l) > iw {
+			if render.Width(l) > iw {
 				t.Fatalf("width %d: help line %q is wider than %d", w, l, iw)
 			}
 		}
@@ -72,7 +73,7 @@ func TestHelpAndDialogsLoseNothingWhenNarrow(t *testing.T) {
 	d := h.m.detailsDialog(listRow{kind: rowSkipped, skip: engine.SkippedTool{Server: "demo", Tool: "t", Code: "schema_remote_ref", Detail: "x"}})
 	seen := ""
 	for range 10 {
-		seen += stripANSI(d.view(st, 60, 16))
+		seen += render.StripANSI(d.view(st, 60, 16))
 		d.handle(keyMsg("down"), h.m.keys)
 	}
 	if !strings.Contains(strings.Join(strings.Fields(strings.NewReplacer("│", " ").Replace(seen)), " "), "it cannot be called.") {
@@ -110,7 +111,7 @@ func TestRunStepLinesWrap(t *testing.T) {
 		t.Fatalf("the gate's question was cut:\n%s", strings.Join(lines, "\n"))
 	}
 	for _, l := range lines {
-		if width(l) > 30 {
+		if render.Width(l) > 30 {
 			t.Fatalf("line %q is wider than the pane", l)
 		}
 	}

@@ -1,4 +1,4 @@
-package tui
+package render
 
 import (
 	"bytes"
@@ -12,9 +12,10 @@ import (
 // colour (colouring is per token; the view must stay fast on a 1 MiB blob).
 const maxColoredJSON = 256 << 10
 
-// prettyJSON indents raw JSON keeping member order; ok is false when raw
+//	indents raw JSON keeping member order; ok is false when raw
+//
 // is not one JSON value.
-func prettyJSON(raw []byte) (string, bool) {
+func PrettyJSON(raw []byte) (string, bool) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || !json.Valid(raw) {
 		return "", false
@@ -26,42 +27,45 @@ func prettyJSON(raw []byte) (string, bool) {
 	return b.String(), true
 }
 
-// looksLikeJSON reports whether text is a JSON object or array (the only
+//	reports whether text is a JSON object or array (the only
+//
 // text results shown as JSON).
-func looksLikeJSON(text string) bool {
+func LooksLikeJSON(text string) bool {
 	t := strings.TrimSpace(text)
 	return len(t) >= 2 && (t[0] == '{' && t[len(t)-1] == '}' || t[0] == '[' && t[len(t)-1] == ']') && json.Valid([]byte(t))
 }
 
-// jsonBlock is jsonLines wrapped to w cells, a long line continuing under
+//	is jsonLines wrapped to w cells, a long line continuing under
+//
 // its own indentation (nothing is cut).
-func jsonBlock(st *themes.Styles, raw []byte, w int) []string {
-	lines := jsonLines(st, raw)
+func JSONBlock(st *themes.Styles, raw []byte, w int) []string {
+	lines := JSONLines(st, raw)
 	out := make([]string, 0, len(lines))
 	for _, l := range lines {
-		if width(l) <= w {
+		if Width(l) <= w {
 			out = append(out, l)
 			continue
 		}
-		plain := stripANSI(l)
+		plain := StripANSI(l)
 		indent := strings.Repeat(" ", min(len(plain)-len(strings.TrimLeft(plain, " "))+2, w/2))
-		out = append(out, wrapIndent(l, w, indent)...)
+		out = append(out, WrapIndent(l, w, indent)...)
 	}
 	return out
 }
 
-// jsonLines renders raw JSON pretty and coloured, one display line per
+//	renders raw JSON pretty and coloured, one display line per
+//
 // entry, every line sanitized (a JSON string may hold raw bidi or C1
 // characters).
-func jsonLines(st *themes.Styles, raw []byte) []string {
-	pretty, ok := prettyJSON(raw)
+func JSONLines(st *themes.Styles, raw []byte) []string {
+	pretty, ok := PrettyJSON(raw)
 	if !ok {
-		return strings.Split(serverText(string(raw)), "\n")
+		return strings.Split(ServerText(string(raw)), "\n")
 	}
 	lines := strings.Split(pretty, "\n")
 	color := len(pretty) <= maxColoredJSON
 	for i, l := range lines {
-		l = serverLine(l)
+		l = ServerLine(l)
 		if color {
 			l = colorJSONLine(st, l)
 		}

@@ -1,0 +1,131 @@
+package render
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/relavium/relavium/engine/sanitize"
+)
+
+// Every string a server wrote goes through sanitize before it is drawn
+// (escape sequences, bidi and invisible characters removed), and every
+// line of a frame is cut and padded to its exact width, so no content can
+// wrap, scroll or break the frame.
+
+// cleans server text for a one-line slot.
+func ServerLine(s string) string { return sanitize.Line(s) }
+
+// cleans multi-line server text.
+func ServerText(s string) string { return sanitize.Text(s) }
+
+// is the display width of a (possibly styled) string.
+func Width(s string) int { return ansi.StringWidth(s) }
+
+// cuts s to w cells (with an ellipsis when cut) and pads it to exactly w.
+func Fit(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	sw := Width(s)
+	if sw > w {
+		s = ansi.Truncate(s, w, "…")
+		sw = Width(s)
+	}
+	if sw < w {
+		s += strings.Repeat(" ", w-sw)
+	}
+	return s
+}
+
+// cuts s to at most w cells without padding.
+func Cut(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	if Width(s) <= w {
+		return s
+	}
+	return ansi.Truncate(s, w, "…")
+}
+
+//	word-wraps s (already clean) to w cells, breaking words longer than
+//
+// w, and returns its lines. Nothing is dropped.
+func Wrap(s string, w int) []string {
+	if w < 1 {
+		w = 1
+	}
+	if len(s) <= w && !strings.ContainsAny(s, "\n\x1b") {
+		return []string{s} // fits: no rune takes more cells than bytes
+	}
+	return strings.Split(ansi.Wrap(s, w, ""), "\n")
+}
+
+// wraps s to w cells with every line after the first indented.
+func WrapIndent(s string, w int, indent string) []string {
+	lines := Wrap(s, max(1, w-Width(indent)))
+	for i := range lines {
+		if i > 0 {
+			lines[i] = indent + lines[i]
+		}
+	}
+	return lines
+}
+
+//	makes lines exactly h long (cutting or adding blank lines) and
+//
+// every line exactly w cells.
+func PadLines(lines []string, w, h int) []string {
+	out := make([]string, h)
+	blank := strings.Repeat(" ", max(0, w))
+	for i := range out {
+		if i < len(lines) {
+			out[i] = Fit(lines[i], w)
+		} else {
+			out[i] = blank
+		}
+	}
+	return out
+}
+
+// renders a size for a person.
+func HumanBytes(n int) string {
+	switch {
+	case n < 1024:
+		return fmt.Sprintf("%d B", n)
+	case n < 1024*1024:
+		return fmt.Sprintf("%.1f KiB", float64(n)/1024)
+	}
+	return fmt.Sprintf("%.1f MiB", float64(n)/(1024*1024))
+}
+
+// renders an elapsed time: 412ms, 3.2s, 1m05s.
+func HumanDuration(d time.Duration) string {
+	switch {
+	case d < time.Second:
+		return fmt.Sprintf("%dms", d.Milliseconds())
+	case d < time.Minute:
+		return fmt.Sprintf("%.1fs", d.Seconds())
+	}
+	return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+}
+
+//	puts left and right on one line of w cells, cutting left
+//
+// when both do not fit.
+func SpaceBetween(left, right string, w int) string {
+	rw := Width(right)
+	if rw >= w {
+		return Fit(right, w)
+	}
+	return Fit(Cut(left, w-rw-1), w-rw) + right
+}
+
+// splits text into lines (one empty line for empty text).
+func SplitLines(s string) []string { return strings.Split(s, "\n") }
+
+// removes escape sequences (to restyle a line as a whole).
+func StripANSI(s string) string { return ansi.Strip(s) }
