@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/relavium/relavium/fields"
+	"github.com/relavium/relavium/tui/form"
 	"github.com/relavium/relavium/tui/render"
 	"github.com/relavium/relavium/workflow"
 )
@@ -27,7 +28,7 @@ func (m *Model) activate(r listRow) tea.Cmd {
 		}
 		m.openForm(formTarget{kind: jobTool, tool: r.tool, server: r.tool.Server}, specs, nil)
 		if err != nil {
-			m.form.toggleRaw()
+			m.form.ToggleRaw()
 		}
 	case rowSkipped:
 		m.pushDialog(m.detailsDialog(r))
@@ -62,7 +63,7 @@ func (m *Model) activate(r listRow) tea.Cmd {
 }
 
 func (m *Model) openForm(t formTarget, specs []fields.Field, values map[string]any) {
-	m.form = newForm(m.st, specs, values)
+	m.form = form.New(m.st, specs, values)
 	m.formFor = t
 	m.formSeq++
 	m.focus, m.editing, m.history = paneCall, true, false
@@ -71,7 +72,7 @@ func (m *Model) openForm(t formTarget, specs []fields.Field, values map[string]a
 // submitForm builds the arguments and starts what the form is for. A tool
 // call is validated against the tool's schema first (errors inline).
 func (m *Model) submitForm() tea.Cmd {
-	args, ok := m.form.args()
+	args, ok := m.form.Args()
 	if !ok {
 		m.setStatus("not sent: fix the marked fields", true)
 		return nil
@@ -80,7 +81,7 @@ func (m *Model) submitForm() tea.Cmd {
 	if t.kind != jobTool { // a tool's own schema judges its arguments (validateCmd)
 		var content map[string]any
 		_ = json.Unmarshal(args, &content) // args built above: one object
-		if !m.form.requireFilled(content) {
+		if !m.form.RequireFilled(content) {
 			m.setStatus("not sent: fill the required fields (marked *)", true)
 			return nil
 		}

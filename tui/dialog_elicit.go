@@ -13,6 +13,7 @@ import (
 	"github.com/relavium/relavium/fields"
 	"github.com/relavium/relavium/host/discovery"
 	"github.com/relavium/relavium/themes"
+	"github.com/relavium/relavium/tui/form"
 	"github.com/relavium/relavium/tui/render"
 )
 
@@ -20,7 +21,7 @@ import (
 // the content), decline, or cancel (Esc).
 type elicitDialog struct {
 	req    *askRequest
-	form   *form
+	form   *form.Form
 	err    string               // the schema could not be read: only decline/cancel
 	schema *jsonschema.Resolved // the requested schema, checked before accept (nil: not compilable, the server judges)
 	box    dialogBox
@@ -38,7 +39,7 @@ func newElicitDialog(st *themes.Styles, r *askRequest) *elicitDialog {
 	if err != nil {
 		d.err = err.Error()
 	}
-	d.form = newForm(st, specs, nil)
+	d.form = form.New(st, specs, nil)
 	var s jsonschema.Schema
 	if json.Unmarshal(r.elicit.Schema, &s) == nil {
 		if rs, err := s.Resolve(nil); err == nil {
@@ -52,7 +53,7 @@ func (d *elicitDialog) accept() (action, tea.Cmd) {
 	if d.err != "" {
 		return nil, nil
 	}
-	raw, ok := d.form.args()
+	raw, ok := d.form.Args()
 	if !ok {
 		return nil, nil
 	}
@@ -62,7 +63,7 @@ func (d *elicitDialog) accept() (action, tea.Cmd) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	if err := dec.Decode(&content); err != nil {
-		d.form.err = err.Error()
+		d.form.Err = err.Error()
 		return nil, nil
 	}
 	for k, v := range content {
@@ -70,18 +71,18 @@ func (d *elicitDialog) accept() (action, tea.Cmd) {
 	}
 	// Checked here, not by the server's client library after the answer
 	// left (which fails the whole call): the dialog stays open.
-	if !d.form.requireFilled(content) {
+	if !d.form.RequireFilled(content) {
 		return nil, nil
 	}
 	if d.schema != nil {
 		var v any
 		_ = json.Unmarshal(raw, &v) // raw decoded above
 		if err := d.schema.Validate(v); err != nil {
-			d.form.err = "does not match the requested schema: " + discovery.Explain(err)
+			d.form.Err = "does not match the requested schema: " + discovery.Explain(err)
 			return nil, nil
 		}
 	}
-	d.form.err = ""
+	d.form.Err = ""
 	return elicitAction{req: d.req, resp: engine.ElicitResponse{Action: "accept", Content: content}}, nil
 }
 
@@ -94,24 +95,24 @@ func (d *elicitDialog) handle(msg tea.KeyMsg, k keyMap) (action, tea.Cmd) {
 	case "ctrl+s":
 		return d.accept()
 	case "tab":
-		d.form.focusField(d.form.focus + 1)
+		d.form.FocusField(d.form.Focus + 1)
 		return nil, nil
 	case "shift+tab":
-		d.form.focusField(d.form.focus - 1)
+		d.form.FocusField(d.form.Focus - 1)
 		return nil, nil
 	case "enter":
-		if d.form.atLast() && !d.form.raw {
+		if d.form.AtLast() && !d.form.Raw {
 			return d.accept()
 		}
-		if !d.form.raw {
-			d.form.focusField(d.form.focus + 1)
+		if !d.form.Raw {
+			d.form.FocusField(d.form.Focus + 1)
 			return nil, nil
 		}
 	case "pgup", "pgdown":
 		scrollKey(msg, &d.box.scroll)
 		return nil, nil
 	}
-	cmd, _ := d.form.update(msg, k)
+	cmd, _ := d.form.Update(msg, k.RawJSON)
 	return nil, cmd
 }
 
@@ -126,7 +127,7 @@ func (d *elicitDialog) view(st *themes.Styles, w, h int) string {
 	if d.err != "" {
 		body = append(body, render.Wrap(st.Error.Render("the requested schema cannot be shown as a form: "+d.err), iw)...)
 	} else {
-		body = append(body, d.form.view(iw, max(3, h-10), true)...)
+		body = append(body, d.form.View(iw, max(3, h-10), true)...)
 	}
 	d.box.title = render.ServerLine(server) + " asks for input"
 	d.box.body = body

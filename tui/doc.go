@@ -42,6 +42,8 @@
 //
 // Subpackages, none of which imports tui (deps_test.go):
 //   - render: result rendering, pure functions of (content, width, styles).
+//   - form: the schema form (a call, a run, a template, a prompt, an
+//     elicitation), typing text through package fields.
 //
 // tui may import session, host, consent, engine and themes; never invoke
 // (deps_test.go).

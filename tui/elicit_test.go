@@ -28,7 +28,7 @@ func TestElicitationValidatedBeforeAccept(t *testing.T) {
 	if !ok {
 		t.Fatal("accepting without the required field closed the dialog")
 	}
-	if fld := d.form.field("name"); fld == nil || fld.err == "" {
+	if fld := d.form.Field("name"); fld == nil || fld.Err == "" {
 		t.Fatalf("the missing required field is not marked:\n%s", h.view())
 	}
 	if !strings.Contains(h.view(), "required") {
@@ -37,7 +37,7 @@ func TestElicitationValidatedBeforeAccept(t *testing.T) {
 	// At 60×16 too: the marked field gets the focus, and the form's error
 	// line stays in view.
 	h.send(teaSize(60, 16))
-	if d.form.fields[d.form.focus].spec.Name != "name" || !strings.Contains(h.view(), "fill the required fields") {
+	if d.form.Fields[d.form.Focus].Spec.Name != "name" || !strings.Contains(h.view(), "fill the required fields") {
 		t.Fatalf("at 60×16 the missing field is out of sight:\n%s", h.view())
 	}
 	h.send(teaSize(120, 30))
@@ -47,8 +47,8 @@ func TestElicitationValidatedBeforeAccept(t *testing.T) {
 		t.Fatal("a value breaking minLength was accepted")
 	}
 	// The refusal names the field and reads as a person writes numbers.
-	if !strings.Contains(d.form.err, "name: minLength") {
-		t.Fatalf("form error = %q", d.form.err)
+	if !strings.Contains(d.form.Err, "name: minLength") {
+		t.Fatalf("form error = %q", d.form.Err)
 	}
 	h.typeText("da")
 	h.key("ctrl+s")

@@ -12,6 +12,7 @@ import (
 	"github.com/relavium/relavium/fields/fieldstest"
 	"github.com/relavium/relavium/host/discovery"
 	"github.com/relavium/relavium/themes"
+	"github.com/relavium/relavium/tui/form"
 )
 
 // admitCase admits the case's tool as discovery admits a server's tool.
@@ -38,26 +39,26 @@ func TestCallFormAgreesWithEverySurface(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			f := newForm(st, specs, nil)
-			fld := f.field("v")
+			f := form.New(st, specs, nil)
+			fld := f.Field("v")
 			if fld == nil {
 				t.Fatalf("no field v in %+v", specs)
 			}
-			if fld.kind == kindPicker { // an enum or a boolean: choose the option the text names
+			if fld.Kind == form.KindPicker { // an enum or a boolean: choose the option the text names
 				pickOption(t, fld, c)
 				return
 			}
-			fld.input.SetValue(c.Text)
-			args, ok := f.args()
+			fld.Input.SetValue(c.Text)
+			args, ok := f.Args()
 			if c.Err != "" {
-				if ok || !strings.Contains(fld.err, c.Err) {
-					t.Fatalf("v=%q: %s, field error %q; want %q", c.Text, args, fld.err, c.Err)
+				if ok || !strings.Contains(fld.Err, c.Err) {
+					t.Fatalf("v=%q: %s, field error %q; want %q", c.Text, args, fld.Err, c.Err)
 				}
 				return
 			}
 			var obj map[string]json.RawMessage
 			if !ok || json.Unmarshal(args, &obj) != nil || !fieldstest.SameJSON(obj["v"], c.Want) {
-				t.Fatalf("v=%q: %s (ok %v, %q); want v %s", c.Text, args, ok, fld.err, c.Want)
+				t.Fatalf("v=%q: %s (ok %v, %q); want v %s", c.Text, args, ok, fld.Err, c.Want)
 			}
 		})
 	}
@@ -65,16 +66,16 @@ func TestCallFormAgreesWithEverySurface(t *testing.T) {
 
 // pickOption is an enum or boolean case on the form: the picker offers the member the
 // text names, and choosing it submits Want.
-func pickOption(t *testing.T, fld *formField, c fieldstest.Case) {
+func pickOption(t *testing.T, fld *form.Field, c fieldstest.Case) {
 	t.Helper()
-	for i, o := range fld.opts {
+	for i, o := range fld.Opts {
 		if i == 0 {
 			continue
 		}
 		b, _ := json.Marshal(o)
 		if fieldstest.SameJSON(b, c.Want) {
-			fld.choice = i
-			v, present, err := fld.value()
+			fld.Choice = i
+			v, present, err := fld.Value()
 			got, _ := json.Marshal(v)
 			if err != nil || !present || !fieldstest.SameJSON(got, c.Want) {
 				t.Fatalf("picked %s: %v %v", got, present, err)
@@ -82,7 +83,7 @@ func pickOption(t *testing.T, fld *formField, c fieldstest.Case) {
 			return
 		}
 	}
-	t.Fatalf("the picker does not offer %s: %v", c.Want, fld.opts)
+	t.Fatalf("the picker does not offer %s: %v", c.Want, fld.Opts)
 }
 
 // An elicitation form types the cases an elicitation may ask for (flat
@@ -99,21 +100,21 @@ func TestElicitationFormAgreesWithEverySurface(t *testing.T) {
 		t.Run(c.Name, func(t *testing.T) {
 			r := &askRequest{ctx: context.Background(), elicit: &engine.ElicitRequest{Server: "srv", Message: "?", Schema: fieldstest.Schema(c.Prop)}}
 			d := newElicitDialog(st, r)
-			fld := d.form.field("v")
+			fld := d.form.Field("v")
 			if d.err != "" || fld == nil {
 				t.Fatalf("dialog: %q", d.err)
 			}
-			fld.input.SetValue(c.Text)
+			fld.Input.SetValue(c.Text)
 			a, _ := d.accept()
 			act, ok := a.(elicitAction)
 			if c.Err != "" {
-				if ok || !strings.Contains(fld.err, c.Err) {
-					t.Fatalf("v=%q: %+v, field error %q; want %q", c.Text, a, fld.err, c.Err)
+				if ok || !strings.Contains(fld.Err, c.Err) {
+					t.Fatalf("v=%q: %+v, field error %q; want %q", c.Text, a, fld.Err, c.Err)
 				}
 				return
 			}
 			if !ok || act.resp.Action != "accept" || !fieldstest.SameValue(act.resp.Content["v"], c.Want) {
-				t.Fatalf("v=%q: %+v (form error %q, field %q); want %s", c.Text, a, d.form.err, fld.err, c.Want)
+				t.Fatalf("v=%q: %+v (form error %q, field %q); want %s", c.Text, a, d.form.Err, fld.Err, c.Want)
 			}
 		})
 	}
@@ -137,7 +138,7 @@ func TestWorkbenchCallSendsTheTypedValue(t *testing.T) {
 		h.key("o")
 		h.until("srv ready", func() bool { return h.m.server("srv").state == engine.StateReady && len(h.m.tools) == 1 })
 		h.key("tab", "enter")
-		if h.m.form == nil || h.m.form.field("v") == nil {
+		if h.m.form == nil || h.m.form.Field("v") == nil {
 			t.Fatal("enter on the tool opened no form with field v")
 		}
 		h.typeText(tc.text)

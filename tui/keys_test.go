@@ -1,17 +1,12 @@
 package tui
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/muesli/termenv"
 
 	"github.com/relavium/relavium/engine"
-	"github.com/relavium/relavium/fields"
-	"github.com/relavium/relavium/themes"
-	"github.com/relavium/relavium/tui/render"
 )
 
 // Keys typed faster than the program reads them (key repeat, a busy
@@ -83,33 +78,6 @@ func TestShortHelpKeepsHelpQuitAndCancelWhenNarrow(t *testing.T) {
 	}
 }
 
-// A form taller than its room scrolls with the focused field and says how
-// many fields are out of view, above and below.
-func TestClippedFormSaysWhatIsOutOfView(t *testing.T) {
-	specs, err := fields.Of(json.RawMessage(`{"type":"object","properties":{
-		"a":{"type":"string"},"b":{"type":"string"},"c":{"type":"string"},"d":{"type":"string"},"e":{"type":"string"}}}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := newForm(testStyles(termenv.Ascii, themes.Mono), specs, nil)
-	view := strings.Join(f.view(50, 5, true), "\n")
-	if !strings.Contains(view, "↓ 3 more below") || strings.Contains(view, "above") {
-		t.Fatalf("first field focused, 5 lines of room: want a line saying 3 fields are below:\n%s", view)
-	}
-	f.focusField(4)
-	view = strings.Join(f.view(50, 5, true), "\n")
-	if !strings.Contains(view, "↑ 3 more above") || strings.Contains(view, "below") {
-		t.Fatalf("last field focused: want a line saying 3 fields are above:\n%s", view)
-	}
-	if got := len(f.view(50, 5, true)); got > 5 {
-		t.Fatalf("the clipped form takes %d lines, room is 5", got)
-	}
-	f.focusField(0)
-	if view := strings.Join(f.view(50, 20, true), "\n"); strings.Contains(view, "more") {
-		t.Fatalf("a form that fits says something is out of view:\n%s", view)
-	}
-}
-
 // A prompt's required argument and a resource template's variable are
 // checked in the form before anything is sent: nothing goes to the server
 // with a hole in it (a template read would otherwise ask for the wrong URI).
@@ -123,7 +91,7 @@ func TestRequiredPromptAndTemplateFieldsCheckedBeforeSending(t *testing.T) {
 	if len(h.m.jobs) != jobs {
 		t.Fatalf("an empty template variable was read: %q", h.m.jobs[len(h.m.jobs)-1].title)
 	}
-	if h.m.form == nil || h.m.form.fields[0].err != "required" || !strings.Contains(h.view(), "fill the required fields") {
+	if h.m.form == nil || h.m.form.Fields[0].Err != "required" || !strings.Contains(h.view(), "fill the required fields") {
 		t.Fatalf("the empty template variable is not marked:\n%s", h.view())
 	}
 	h.key("esc", "esc", "shift+tab", "]")
@@ -133,14 +101,14 @@ func TestRequiredPromptAndTemplateFieldsCheckedBeforeSending(t *testing.T) {
 	if len(h.m.jobs) != jobs {
 		t.Fatalf("a prompt was fetched without its required argument")
 	}
-	if h.m.form == nil || h.m.form.fields[0].err != "required" {
+	if h.m.form == nil || h.m.form.Fields[0].Err != "required" {
 		t.Fatalf("the empty required prompt argument is not marked:\n%s", h.view())
 	}
 	h.typeText("x := 1")
 	h.key("ctrl+s")
 	h.until("the prompt", func() bool { j := h.m.shownJob(); return j != nil && j.prompt != nil })
-	if h.m.form.fields[0].err != "" || h.m.form.err != "" {
-		t.Fatalf("the marks stay once the field is filled: %q %q", h.m.form.fields[0].err, h.m.form.err)
+	if h.m.form.Fields[0].Err != "" || h.m.form.Err != "" {
+		t.Fatalf("the marks stay once the field is filled: %q %q", h.m.form.Fields[0].Err, h.m.form.Err)
 	}
 }
 
@@ -198,38 +166,6 @@ func TestAnOlderCatalogueNeverReplacesANewerOne(t *testing.T) {
 	h.send(older)
 	if len(h.m.tools) != 2 {
 		t.Fatalf("the older catalogue (4 tools) replaced the newer one (2 tools): %d tools shown", len(h.m.tools))
-	}
-}
-
-// A form cuts nothing a person needs to answer: every choice of a
-// multi-select is on screen (wrapped), and the focused field shows its
-// whole description (an elicitation has no other view of it).
-func TestFormShowsEveryChoiceAndTheFocusedDescription(t *testing.T) {
-	specs, err := fields.Of(json.RawMessage(`{"type":"object","properties":{
-		"instruments":{"type":"array","items":{"enum":["Guitar","Piano","Violin","Drums","Bass","Flute","Cello","Harp"]}},
-		"email":{"type":"string","description":"Your email address (will be verified, and never shared with anyone else)"}}}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := newForm(testStyles(termenv.Ascii, themes.Mono), specs, nil)
-	view := strings.Join(f.view(40, 30, true), "\n")
-	for _, opt := range []string{"Guitar", "Piano", "Violin", "Drums", "Bass", "Flute", "Cello", "Harp"} {
-		if !strings.Contains(view, "[ ] "+opt) {
-			t.Fatalf("choice %s is not on screen at 40 columns:\n%s", opt, view)
-		}
-	}
-	f.focusField(1)
-	lines := f.view(40, 30, true)
-	view = strings.Join(lines, " ")
-	for _, word := range []string{"verified,", "shared", "else)"} {
-		if !strings.Contains(view, word) {
-			t.Fatalf("the focused field's description is cut (%q missing):\n%s", word, strings.Join(lines, "\n"))
-		}
-	}
-	for i, l := range lines {
-		if render.Width(l) > 40 {
-			t.Fatalf("line %d is %d cells wide, room is 40: %q", i, render.Width(l), l)
-		}
 	}
 }
 

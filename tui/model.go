@@ -16,6 +16,7 @@ import (
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/themes"
+	"github.com/relavium/relavium/tui/form"
 	"github.com/relavium/relavium/tui/render"
 	"github.com/relavium/relavium/workflow"
 )
@@ -137,7 +138,7 @@ type Model struct {
 	catSeq     int // catalogue requests made
 	catShown   int // the newest request whose answer is shown
 
-	form    *form
+	form    *form.Form
 	formFor formTarget
 	editing bool
 	formSeq int

@@ -231,17 +231,17 @@ func TestValidationErrorsInline(t *testing.T) {
 		return &discovery.Error{ErrCode: discovery.CodeInvalidArgs, Server: "demo", Msg: "arguments for mcp_demo_echo: missing properties: [\"message\"]", Pointer: "/message", Rule: "required"}
 	}
 	h.key("tab", "enter", "ctrl+s")
-	h.until("the inline error", func() bool { return h.m.form.fields[0].err != "" })
+	h.until("the inline error", func() bool { return h.m.form.Fields[0].Err != "" })
 	if len(h.m.jobs) != 0 {
 		t.Fatal("invalid arguments were dispatched")
 	}
 	h.golden("validation_120x30")
 	// A field that does not parse is refused before Validate runs.
-	h.m.form.fields[0].spec.Types = []string{"integer"}
+	h.m.form.Fields[0].Spec.Types = []string{"integer"}
 	h.typeText("12x")
 	h.key("ctrl+s")
-	if !strings.Contains(h.m.form.fields[0].err, "not an integer") {
-		t.Fatalf("field error = %q", h.m.form.fields[0].err)
+	if !strings.Contains(h.m.form.Fields[0].Err, "not an integer") {
+		t.Fatalf("field error = %q", h.m.form.Fields[0].Err)
 	}
 }
 
@@ -250,13 +250,13 @@ func TestRawJSONToggle(t *testing.T) {
 	h.key("tab", "enter")
 	h.typeText("hi")
 	h.key("ctrl+t")
-	if !h.m.form.raw || !strings.Contains(h.m.form.rawIn.Value(), `"message": "hi"`) {
-		t.Fatalf("raw JSON = %q", h.m.form.rawIn.Value())
+	if !h.m.form.Raw || !strings.Contains(h.m.form.RawIn.Value(), `"message": "hi"`) {
+		t.Fatalf("raw JSON = %q", h.m.form.RawIn.Value())
 	}
-	h.m.form.rawIn.SetValue(`{"message": "from raw", "extra": 1}`)
+	h.m.form.RawIn.SetValue(`{"message": "from raw", "extra": 1}`)
 	h.key("ctrl+t")
-	if !h.m.form.raw || !strings.Contains(h.m.form.err, "extra") {
-		t.Fatalf("unknown key should keep raw mode: raw=%v err=%q", h.m.form.raw, h.m.form.err)
+	if !h.m.form.Raw || !strings.Contains(h.m.form.Err, "extra") {
+		t.Fatalf("unknown key should keep raw mode: raw=%v err=%q", h.m.form.Raw, h.m.form.Err)
 	}
 	h.key("ctrl+s")
 	h.until("the result", func() bool { j := h.m.shownJob(); return j != nil && j.finished() })
@@ -333,7 +333,7 @@ func TestValidArgumentsClearTheNotSentStatus(t *testing.T) {
 		return nil
 	}
 	h.key("tab", "down", "down", "enter", "ctrl+s") // create_note: not read-only, asks first
-	h.until("the inline error", func() bool { return h.m.form.fields[0].err != "" })
+	h.until("the inline error", func() bool { return h.m.form.Fields[0].Err != "" })
 	if !strings.Contains(h.m.status, "not sent") {
 		t.Fatalf("status = %q", h.m.status)
 	}
@@ -353,22 +353,22 @@ func TestFormRefusesDeepJSON(t *testing.T) {
 	h := ready(t, 120, 30)
 	h.key("tab", "enter")
 	h.key("ctrl+t")
-	h.m.form.rawIn.SetValue(`{"message":` + strings.Repeat("[", 100000))
+	h.m.form.RawIn.SetValue(`{"message":` + strings.Repeat("[", 100000))
 	h.key("ctrl+t") // back to the fields: refused
-	if !h.m.form.raw || !strings.Contains(h.m.form.err, "nesting deeper than 256 levels") {
-		t.Fatalf("toggle back: raw=%v err=%q", h.m.form.raw, h.m.form.err)
+	if !h.m.form.Raw || !strings.Contains(h.m.form.Err, "nesting deeper than 256 levels") {
+		t.Fatalf("toggle back: raw=%v err=%q", h.m.form.Raw, h.m.form.Err)
 	}
-	h.m.form.err = ""
+	h.m.form.Err = ""
 	h.key("ctrl+s")
-	if !strings.Contains(h.m.form.err, "raw JSON: nesting deeper than 256 levels at line 1, column 267") || len(h.m.jobs) != 0 {
-		t.Fatalf("ctrl+s: err=%q jobs=%d", h.m.form.err, len(h.m.jobs))
+	if !strings.Contains(h.m.form.Err, "raw JSON: nesting deeper than 256 levels at line 1, column 267") || len(h.m.jobs) != 0 {
+		t.Fatalf("ctrl+s: err=%q jobs=%d", h.m.form.Err, len(h.m.jobs))
 	}
 	h.key("ctrl+t")
-	h.m.form.raw = false
-	h.m.form.fields[0].spec.Types = []string{"array"}
-	h.m.form.fields[0].input.SetValue(strings.Repeat("[", 30000))
+	h.m.form.Raw = false
+	h.m.form.Fields[0].Spec.Types = []string{"array"}
+	h.m.form.Fields[0].Input.SetValue(strings.Repeat("[", 30000))
 	h.key("ctrl+s")
-	if !strings.Contains(h.m.form.fields[0].err, "nesting deeper than 256 levels") || len(h.m.jobs) != 0 {
-		t.Fatalf("field: err=%q jobs=%d", h.m.form.fields[0].err, len(h.m.jobs))
+	if !strings.Contains(h.m.form.Fields[0].Err, "nesting deeper than 256 levels") || len(h.m.jobs) != 0 {
+		t.Fatalf("field: err=%q jobs=%d", h.m.form.Fields[0].Err, len(h.m.jobs))
 	}
 }

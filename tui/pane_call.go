@@ -51,7 +51,7 @@ func (m *Model) layoutCall(w, h int, focused bool) callLayout {
 		if j != nil {
 			budget = max(4, h/2)
 		}
-		l.form = m.form.view(w, max(1, budget-1), focused && m.editing)
+		l.form = m.form.View(w, max(1, budget-1), focused && m.editing)
 		hint := "ctrl+s send · ctrl+t raw JSON · esc stop editing"
 		if !m.editing {
 			hint = "enter edit · ctrl+s send · esc close"

@@ -147,7 +147,7 @@ func (m *Model) onValidated(msg validatedMsg) tea.Cmd {
 		return nil
 	}
 	if msg.err != nil {
-		m.form.setError(msg.err)
+		m.form.SetError(msg.err)
 		m.setStatus("not sent: the arguments do not match the tool's schema", true)
 		return nil
 	}

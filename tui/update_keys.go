@@ -52,13 +52,13 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 		case key.Matches(msg, k.NextPane, k.PrevPane):
 			// leaves the form as it is
 		case msg.String() == "enter":
-			if m.form.atLast() {
+			if m.form.AtLast() {
 				return m.submitForm()
 			}
-			m.form.focusField(m.form.focus + 1)
+			m.form.FocusField(m.form.Focus + 1)
 			return nil
 		default:
-			cmd, used := m.form.update(msg, k)
+			cmd, used := m.form.Update(msg, k.RawJSON)
 			if used || msg.Type == tea.KeyRunes {
 				return cmd
 			}

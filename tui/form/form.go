@@ -1,4 +1,4 @@
-package tui
+package form
 
 import (
 	"encoding/json"
@@ -18,44 +18,54 @@ import (
 	"github.com/relavium/relavium/tui/render"
 )
 
-// form is a schema-generated form: a field per property in schema order,
+// Form is a schema-generated form: a field per property in schema order,
 // typed inputs, required marks, enums and booleans as pickers, arrays of
 // enums as multi-selects, defaults prefilled, and a raw JSON toggle. It
 // builds the arguments object; the tool's own Validate decides whether
 // they are valid, and its errors come back inline.
-type form struct {
-	st     *themes.Styles
-	fields []*formField
-	focus  int
-	raw    bool
-	rawIn  textarea.Model
-	err    string // a form-level error (raw JSON, or one without a field)
+type Form struct {
+	st *themes.Styles
+
+	// The state below is read by the workbench and its tests; it changes
+	// through the methods (a test may set it to reach a corner).
+	Fields []*Field
+	Focus  int
+	Raw    bool
+	RawIn  textarea.Model
+	Err    string // a form-level error (raw JSON, or one without a field)
 }
 
-type fieldKind int
+// Kind is how a field is edited: typed text, a picker (an enum or a
+// boolean) or a multi-select (an array of enum members).
+type Kind int
 
 const (
-	kindText fieldKind = iota
-	kindPicker
-	kindMulti
+	KindText Kind = iota
+	KindPicker
+	KindMulti
 )
 
-type formField struct {
-	spec   fields.Field
-	kind   fieldKind
-	input  textinput.Model
-	opts   []any // picker / multi options; a picker's index 0 is "unset"
+// Field is one property's input: its spec (fields.Field, whose Value is
+// the one typing rule), how it is edited, and its inline error.
+type Field struct {
+	Spec   fields.Field
+	Kind   Kind
+	Input  textinput.Model
+	Opts   []any // picker / multi options; a picker's index 0 is "unset"
 	labels []string
-	choice int
+	Choice int
 	picked []bool
 	sub    int
-	err    string
+	Err    string
 }
 
-func newForm(st *themes.Styles, specs []fields.Field, values map[string]any) *form {
-	f := &form{st: st}
+// New builds a form over specs (in schema order), prefilled with each
+// field's default and then with values (a replayed call), the first field
+// focused.
+func New(st *themes.Styles, specs []fields.Field, values map[string]any) *Form {
+	f := &Form{st: st}
 	for _, s := range specs {
-		f.fields = append(f.fields, newField(st, s))
+		f.Fields = append(f.Fields, newField(st, s))
 	}
 	ta := textarea.New()
 	ta.ShowLineNumbers = false
@@ -68,29 +78,29 @@ func newForm(st *themes.Styles, specs []fields.Field, values map[string]any) *fo
 	ta.Cursor.Style = st.Renderer.NewStyle().Reverse(true)
 	ta.Cursor.TextStyle = st.Text
 	ta.Cursor.SetMode(cursor.CursorStatic)
-	f.rawIn = ta
+	f.RawIn = ta
 	if values != nil {
-		f.setValues(values)
+		f.SetValues(values)
 	}
-	f.focusField(0)
+	f.FocusField(0)
 	return f
 }
 
-func newField(st *themes.Styles, s fields.Field) *formField {
-	fld := &formField{spec: s}
+func newField(st *themes.Styles, s fields.Field) *Field {
+	fld := &Field{Spec: s}
 	itemsEnum, itemsTitles := s.ItemsEnum()
 	switch {
 	case len(s.Enum) > 0:
-		fld.kind = kindPicker
-		fld.opts = append([]any{nil}, s.Enum...)
+		fld.Kind = KindPicker
+		fld.Opts = append([]any{nil}, s.Enum...)
 		fld.labels = append([]string{"(unset)"}, optionLabels(s.Enum, s.EnumTitles)...)
 	case s.Type() == "boolean":
-		fld.kind = kindPicker
-		fld.opts = []any{nil, true, false}
+		fld.Kind = KindPicker
+		fld.Opts = []any{nil, true, false}
 		fld.labels = []string{"(unset)", "true", "false"}
 	case s.Type() == "array" && len(itemsEnum) > 0:
-		fld.kind = kindMulti
-		fld.opts = itemsEnum
+		fld.Kind = KindMulti
+		fld.Opts = itemsEnum
 		fld.labels = optionLabels(itemsEnum, itemsTitles)
 		fld.picked = make([]bool, len(itemsEnum))
 	default:
@@ -102,7 +112,7 @@ func newField(st *themes.Styles, s fields.Field) *formField {
 		ti.Cursor.Style = st.Renderer.NewStyle().Reverse(true)
 		ti.Cursor.TextStyle = st.Text
 		ti.Cursor.SetMode(cursor.CursorStatic)
-		fld.input = ti
+		fld.Input = ti
 	}
 	if s.HasDefault {
 		fld.set(s.Default)
@@ -139,126 +149,129 @@ func placeholder(s fields.Field) string {
 	return ""
 }
 
-func (f *form) setValues(values map[string]any) {
-	for _, fld := range f.fields {
+// SetValues replaces every field's value with values (a replayed call).
+func (f *Form) SetValues(values map[string]any) {
+	for _, fld := range f.Fields {
 		fld.reset()
-		if v, ok := values[fld.spec.Name]; ok {
+		if v, ok := values[fld.Spec.Name]; ok {
 			fld.set(v)
 		}
 	}
 }
 
-func (f *form) focusField(i int) {
-	if len(f.fields) == 0 {
+// FocusField moves the focus to field i (clamped to the fields).
+func (f *Form) FocusField(i int) {
+	if len(f.Fields) == 0 {
 		return
 	}
-	i = max(0, min(i, len(f.fields)-1))
-	for j, fld := range f.fields {
-		if fld.kind == kindText {
+	i = max(0, min(i, len(f.Fields)-1))
+	for j, fld := range f.Fields {
+		if fld.Kind == KindText {
 			if j == i {
-				fld.input.Focus()
+				fld.Input.Focus()
 			} else {
-				fld.input.Blur()
+				fld.Input.Blur()
 			}
 		}
 	}
-	f.focus = i
+	f.Focus = i
 }
 
-// toggleRaw switches between the fields and raw JSON. Leaving raw mode
+// ToggleRaw switches between the fields and raw JSON. Leaving raw mode
 // needs a JSON object; keys the schema does not know keep it in raw mode.
-func (f *form) toggleRaw() {
-	if !f.raw {
+func (f *Form) ToggleRaw() {
+	if !f.Raw {
 		args, _ := f.build(false)
 		pretty, ok := render.PrettyJSON(args)
 		if !ok {
 			pretty = string(args)
 		}
-		f.rawIn.SetValue(pretty)
-		f.rawIn.Focus()
-		f.raw, f.err = true, ""
+		f.RawIn.SetValue(pretty)
+		f.RawIn.Focus()
+		f.Raw, f.Err = true, ""
 		return
 	}
-	if err := jsonTooDeep(f.rawIn.Value()); err != nil {
-		f.err = "raw JSON: " + err.Error()
+	if err := jsonTooDeep(f.RawIn.Value()); err != nil {
+		f.Err = "raw JSON: " + err.Error()
 		return
 	}
 	var obj map[string]any
-	if err := json.Unmarshal([]byte(f.rawIn.Value()), &obj); err != nil || obj == nil {
-		f.err = "raw JSON must be one JSON object to go back to the fields"
+	if err := json.Unmarshal([]byte(f.RawIn.Value()), &obj); err != nil || obj == nil {
+		f.Err = "raw JSON must be one JSON object to go back to the fields"
 		return
 	}
 	var unknown []string
 	for k := range obj {
-		if f.field(k) == nil {
+		if f.Field(k) == nil {
 			unknown = append(unknown, k)
 		}
 	}
 	if len(unknown) > 0 {
-		f.err = "the schema has no field for " + strings.Join(unknown, ", ") + "; staying in raw JSON"
+		f.Err = "the schema has no field for " + strings.Join(unknown, ", ") + "; staying in raw JSON"
 		return
 	}
-	for _, fld := range f.fields {
+	for _, fld := range f.Fields {
 		fld.reset()
-		if v, ok := obj[fld.spec.Name]; ok {
+		if v, ok := obj[fld.Spec.Name]; ok {
 			fld.set(v)
 		}
 	}
-	f.rawIn.Blur()
-	f.raw, f.err = false, ""
+	f.RawIn.Blur()
+	f.Raw, f.Err = false, ""
 }
 
-func (f *form) field(name string) *formField {
-	for _, fld := range f.fields {
-		if fld.spec.Name == name {
+// Field is the field named name, or nil.
+func (f *Form) Field(name string) *Field {
+	for _, fld := range f.Fields {
+		if fld.Spec.Name == name {
 			return fld
 		}
 	}
 	return nil
 }
 
-// update handles a key inside the form. Keys it does not use are left to
-// the caller (ok false).
-func (f *form) update(msg tea.KeyMsg, k keyMap) (tea.Cmd, bool) {
-	if key.Matches(msg, k.RawJSON) {
-		f.toggleRaw()
+// Update handles a key inside the form; rawJSON is the binding that
+// toggles raw JSON. Keys it does not use are left to the caller (ok false).
+func (f *Form) Update(msg tea.KeyMsg, rawJSON key.Binding) (tea.Cmd, bool) {
+	if key.Matches(msg, rawJSON) {
+		f.ToggleRaw()
 		return nil, true
 	}
-	if f.raw {
+	if f.Raw {
 		var cmd tea.Cmd
-		f.rawIn, cmd = f.rawIn.Update(msg)
+		f.RawIn, cmd = f.RawIn.Update(msg)
 		return cmd, true
 	}
-	if len(f.fields) == 0 {
+	if len(f.Fields) == 0 {
 		return nil, false
 	}
-	fld := f.fields[f.focus]
+	fld := f.Fields[f.Focus]
 	switch {
 	case msg.String() == "up":
-		f.focusField(f.focus - 1)
+		f.FocusField(f.Focus - 1)
 		return nil, true
 	case msg.String() == "down":
-		f.focusField(f.focus + 1)
+		f.FocusField(f.Focus + 1)
 		return nil, true
 	}
-	switch fld.kind {
-	case kindPicker:
+	switch fld.Kind {
+	case KindPicker:
 		switch msg.String() {
 		case "left":
-			fld.choice = (fld.choice + len(fld.opts) - 1) % len(fld.opts)
+			fld.Choice = (fld.Choice + len(fld.Opts) - 1) % len(fld.Opts)
 			return nil, true
 		case "right", " ":
-			fld.choice = (fld.choice + 1) % len(fld.opts)
+			fld.Choice = (fld.Choice + 1) % len(fld.Opts)
 			return nil, true
 		}
 		return nil, false
-	case kindMulti:
+	case KindMulti:
 		switch msg.String() {
 		case "left":
 			fld.sub = max(0, fld.sub-1)
 			return nil, true
 		case "right":
-			fld.sub = min(len(fld.opts)-1, fld.sub+1)
+			fld.sub = min(len(fld.Opts)-1, fld.sub+1)
 			return nil, true
 		case " ":
 			fld.picked[fld.sub] = !fld.picked[fld.sub]
@@ -271,67 +284,67 @@ func (f *form) update(msg tea.KeyMsg, k keyMap) (tea.Cmd, bool) {
 		msg.Type == tea.KeyCtrlA || msg.Type == tea.KeyCtrlE || msg.Type == tea.KeyCtrlW || msg.Type == tea.KeyCtrlK ||
 		msg.Type == tea.KeyCtrlU || msg.Type == tea.KeyCtrlV {
 		var cmd tea.Cmd
-		fld.input, cmd = fld.input.Update(msg)
-		fld.err = ""
+		fld.Input, cmd = fld.Input.Update(msg)
+		fld.Err = ""
 		return cmd, true
 	}
 	return nil, false
 }
 
-// setError shows a validation error: on the field its JSON pointer names,
+// SetError shows a validation error: on the field its JSON pointer names,
 // else on the form.
-func (f *form) setError(err error) {
+func (f *Form) SetError(err error) {
 	if err == nil {
 		return
 	}
 	var de *discovery.Error
-	if errors.As(err, &de) && de.Pointer != "" && !f.raw {
+	if errors.As(err, &de) && de.Pointer != "" && !f.Raw {
 		name := strings.SplitN(strings.TrimPrefix(de.Pointer, "/"), "/", 2)[0]
 		name = strings.ReplaceAll(strings.ReplaceAll(name, "~1", "/"), "~0", "~")
-		if fld := f.field(name); fld != nil {
-			fld.err = render.ServerLine(de.Msg)
+		if fld := f.Field(name); fld != nil {
+			fld.Err = render.ServerLine(de.Msg)
 			if de.Rule != "" {
-				fld.err += " (" + de.Rule + ")"
+				fld.Err += " (" + de.Rule + ")"
 			}
 			return
 		}
 	}
-	f.err = render.ServerLine(err.Error())
+	f.Err = render.ServerLine(err.Error())
 }
 
-// view renders the form in w cells and at most h lines, keeping the
+// View renders the form in w cells and at most h lines, keeping the
 // focused field in sight.
-func (f *form) view(w, h int, focused bool) []string {
+func (f *Form) View(w, h int, focused bool) []string {
 	st := f.st
-	if f.raw {
-		f.rawIn.SetWidth(max(10, w-2))
-		f.rawIn.SetHeight(max(1, h-2))
+	if f.Raw {
+		f.RawIn.SetWidth(max(10, w-2))
+		f.RawIn.SetHeight(max(1, h-2))
 		lines := []string{st.Muted.Render("raw JSON · ctrl+t back to fields")}
-		lines = append(lines, strings.Split(f.rawIn.View(), "\n")...)
-		if f.err != "" {
-			lines = append(lines, render.WrapIndent(st.FieldError.Render("✗ "+f.err), w, "  ")...)
+		lines = append(lines, strings.Split(f.RawIn.View(), "\n")...)
+		if f.Err != "" {
+			lines = append(lines, render.WrapIndent(st.FieldError.Render("✗ "+f.Err), w, "  ")...)
 		}
 		return lines
 	}
 	var lines []string
 	focusTop, focusBottom := 0, 0
-	if len(f.fields) == 0 {
+	if len(f.Fields) == 0 {
 		lines = append(lines, st.Muted.Render("no arguments"))
 	}
-	starts := make([]int, len(f.fields)) // each field's first line
-	for i, fld := range f.fields {
+	starts := make([]int, len(f.Fields)) // each field's first line
+	for i, fld := range f.Fields {
 		starts[i] = len(lines)
-		if i == f.focus {
+		if i == f.Focus {
 			focusTop = len(lines)
 		}
-		lines = append(lines, f.fieldLines(fld, i == f.focus && focused, w)...)
-		if i == f.focus {
+		lines = append(lines, f.fieldLines(fld, i == f.Focus && focused, w)...)
+		if i == f.Focus {
 			focusBottom = len(lines)
 		}
 	}
 	var errLines []string // the form's own error stays in view under the fields
-	if f.err != "" {
-		errLines = render.WrapIndent(st.FieldError.Render("✗ "+f.err), w, "  ")
+	if f.Err != "" {
+		errLines = render.WrapIndent(st.FieldError.Render("✗ "+f.Err), w, "  ")
 	}
 	if len(lines)+len(errLines) <= h {
 		return append(lines, errLines...)
@@ -373,7 +386,7 @@ func (f *form) view(w, h int, focused bool) []string {
 	return append(out, errLines...)
 }
 
-func (f *form) fieldLines(fld *formField, focused bool, w int) []string {
+func (f *Form) fieldLines(fld *Field, focused bool, w int) []string {
 	st := f.st
 	marker := "  "
 	label := st.Label
@@ -381,26 +394,26 @@ func (f *form) fieldLines(fld *formField, focused bool, w int) []string {
 		marker = st.InputFocused.Render("▸ ")
 		label = st.InputFocused.Bold(true)
 	}
-	name := fld.spec.Name
-	if fld.spec.Title != "" {
-		name = render.ServerLine(fld.spec.Title)
+	name := fld.Spec.Name
+	if fld.Spec.Title != "" {
+		name = render.ServerLine(fld.Spec.Title)
 	}
 	head := marker + label.Render(render.ServerLine(name))
-	if fld.spec.Required {
+	if fld.Spec.Required {
 		head += st.Required.Render("*")
 	}
-	hint := fld.spec.Type()
-	if fld.kind == kindPicker && len(fld.spec.Enum) > 0 {
+	hint := fld.Spec.Type()
+	if fld.Kind == KindPicker && len(fld.Spec.Enum) > 0 {
 		hint = "enum"
 	}
-	if fld.kind == kindMulti {
+	if fld.Kind == KindMulti {
 		hint = "choose any"
 	}
 	if hint == "" {
 		hint = "json"
 	}
 	head += " " + st.Muted.Render(hint)
-	if d := render.ServerLine(fld.spec.Description); d != "" {
+	if d := render.ServerLine(fld.Spec.Description); d != "" {
 		head += st.Faint.Render(" · " + d)
 	}
 	// The focused field shows its whole description (wrapped); the others
@@ -410,15 +423,15 @@ func (f *form) fieldLines(fld *formField, focused bool, w int) []string {
 		lines = render.WrapIndent(head, w, "    ")
 	}
 	var value string
-	switch fld.kind {
-	case kindPicker:
-		lab := fld.labels[fld.choice]
-		if fld.choice == 0 {
+	switch fld.Kind {
+	case KindPicker:
+		lab := fld.labels[fld.Choice]
+		if fld.Choice == 0 {
 			lab = st.Faint.Render(lab)
 		}
 		value = st.Muted.Render("◂ ") + lab + st.Muted.Render(" ▸")
-	case kindMulti:
-		parts := make([]string, len(fld.opts))
+	case KindMulti:
+		parts := make([]string, len(fld.Opts))
 		for i, l := range fld.labels {
 			box := "[ ]"
 			if fld.picked[i] {
@@ -444,8 +457,8 @@ func (f *form) fieldLines(fld *formField, focused bool, w int) []string {
 		}
 		value = row
 	default:
-		fld.input.Width = max(4, w-8)
-		value = fld.input.View()
+		fld.Input.Width = max(4, w-8)
+		value = fld.Input.View()
 		if focused {
 			value = st.InputFocused.Render("[") + value + st.InputFocused.Render("]")
 		} else {
@@ -453,8 +466,8 @@ func (f *form) fieldLines(fld *formField, focused bool, w int) []string {
 		}
 	}
 	lines = append(lines, render.Cut("    "+value, w))
-	if fld.err != "" {
-		lines = append(lines, render.WrapIndent("    "+st.FieldError.Render("✗ "+fld.err), w, "      ")...)
+	if fld.Err != "" {
+		lines = append(lines, render.WrapIndent("    "+st.FieldError.Render("✗ "+fld.Err), w, "      ")...)
 	}
 	return lines
 }

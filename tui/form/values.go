@@ -1,4 +1,4 @@
-package tui
+package form
 
 import (
 	"bytes"
@@ -13,17 +13,17 @@ import (
 // object out (members in field order), typed per the schema.
 
 // set puts a value into the field (a default, a replayed argument).
-func (fld *formField) set(v any) {
-	switch fld.kind {
-	case kindPicker:
-		for i, o := range fld.opts {
+func (fld *Field) set(v any) {
+	switch fld.Kind {
+	case KindPicker:
+		for i, o := range fld.Opts {
 			if i > 0 && jsonEqual(o, v) {
-				fld.choice = i
+				fld.Choice = i
 			}
 		}
-	case kindMulti:
+	case KindMulti:
 		list, _ := v.([]any)
-		for i, o := range fld.opts {
+		for i, o := range fld.Opts {
 			fld.picked[i] = false
 			for _, x := range list {
 				if jsonEqual(o, x) {
@@ -32,25 +32,25 @@ func (fld *formField) set(v any) {
 			}
 		}
 	default:
-		if s, ok := v.(string); ok && (fld.spec.Type() == "string" || fld.spec.Type() == "") {
-			fld.input.SetValue(s)
+		if s, ok := v.(string); ok && (fld.Spec.Type() == "string" || fld.Spec.Type() == "") {
+			fld.Input.SetValue(s)
 			return
 		}
 		b, _ := json.Marshal(v)
-		fld.input.SetValue(string(b))
+		fld.Input.SetValue(string(b))
 	}
 }
 
 // reset empties the field.
-func (fld *formField) reset() {
-	fld.choice = 0
+func (fld *Field) reset() {
+	fld.Choice = 0
 	for i := range fld.picked {
 		fld.picked[i] = false
 	}
-	if fld.kind == kindText {
-		fld.input.SetValue("")
+	if fld.Kind == KindText {
+		fld.Input.SetValue("")
 	}
-	fld.err = ""
+	fld.Err = ""
 }
 
 func jsonEqual(a, b any) bool {
@@ -59,38 +59,37 @@ func jsonEqual(a, b any) bool {
 	return bytes.Equal(x, y)
 }
 
-// setValues replaces every field's value with values (a replayed call).
-// atLast reports whether the last field has the focus.
-func (f *form) atLast() bool { return f.raw || f.focus >= len(f.fields)-1 }
+// AtLast reports whether the last field has the focus.
+func (f *Form) AtLast() bool { return f.Raw || f.Focus >= len(f.Fields)-1 }
 
-// args builds the arguments object (members in field order). Fields that do
+// Args builds the arguments object (members in field order). Fields that do
 // not parse get an inline error and ok is false.
-func (f *form) args() (json.RawMessage, bool) { return f.build(true) }
+func (f *Form) Args() (json.RawMessage, bool) { return f.build(true) }
 
-func (f *form) build(mark bool) (json.RawMessage, bool) {
-	if f.raw {
-		text := strings.TrimSpace(f.rawIn.Value())
+func (f *Form) build(mark bool) (json.RawMessage, bool) {
+	if f.Raw {
+		text := strings.TrimSpace(f.RawIn.Value())
 		if text == "" {
 			text = "{}"
 		}
 		if err := jsonTooDeep(text); err != nil {
 			if mark {
-				f.err = "raw JSON: " + err.Error()
+				f.Err = "raw JSON: " + err.Error()
 			}
 			return nil, false
 		}
 		var obj map[string]json.RawMessage
 		if err := json.Unmarshal([]byte(text), &obj); err != nil || obj == nil {
 			if mark {
-				f.err = "raw JSON must be one JSON object"
+				f.Err = "raw JSON must be one JSON object"
 				if err != nil {
-					f.err += ": " + err.Error()
+					f.Err += ": " + err.Error()
 				}
 			}
 			return nil, false
 		}
 		if mark {
-			f.err = ""
+			f.Err = ""
 		}
 		return json.RawMessage(text), true
 	}
@@ -98,12 +97,12 @@ func (f *form) build(mark bool) (json.RawMessage, bool) {
 	b.WriteByte('{')
 	ok := true
 	n := 0
-	for _, fld := range f.fields {
-		v, present, err := fld.value()
+	for _, fld := range f.Fields {
+		v, present, err := fld.Value()
 		if mark {
-			fld.err = ""
+			fld.Err = ""
 			if err != nil {
-				fld.err = err.Error()
+				fld.Err = err.Error()
 			}
 		}
 		if err != nil {
@@ -121,7 +120,7 @@ func (f *form) build(mark bool) (json.RawMessage, bool) {
 		if n > 0 {
 			b.WriteByte(',')
 		}
-		name, _ := json.Marshal(fld.spec.Name)
+		name, _ := json.Marshal(fld.Spec.Name)
 		b.Write(name)
 		b.WriteByte(':')
 		b.Write(enc)
@@ -129,41 +128,41 @@ func (f *form) build(mark bool) (json.RawMessage, bool) {
 	}
 	b.WriteByte('}')
 	if mark && ok {
-		f.err = ""
+		f.Err = ""
 	}
 	return b.Bytes(), ok
 }
 
-// value is the field's JSON value; present is false for an empty field.
-func (fld *formField) value() (any, bool, error) {
-	switch fld.kind {
-	case kindPicker:
-		if fld.choice == 0 {
+// Value is the field's JSON value; present is false for an empty field.
+func (fld *Field) Value() (any, bool, error) {
+	switch fld.Kind {
+	case KindPicker:
+		if fld.Choice == 0 {
 			return nil, false, nil
 		}
-		return fld.opts[fld.choice], true, nil
-	case kindMulti:
+		return fld.Opts[fld.Choice], true, nil
+	case KindMulti:
 		var out []any
 		for i, p := range fld.picked {
 			if p {
-				out = append(out, fld.opts[i])
+				out = append(out, fld.Opts[i])
 			}
 		}
 		if out == nil {
-			if !fld.spec.Required {
+			if !fld.Spec.Required {
 				return nil, false, nil
 			}
 			out = []any{}
 		}
 		return out, true, nil
 	}
-	s := fld.input.Value()
+	s := fld.Input.Value()
 	if s == "" {
 		return nil, false, nil
 	}
 	// The one typing rule every surface uses (mcp call KEY=VALUE, run
 	// --input, this form, an elicitation form).
-	v, err := fld.spec.Value(s)
+	v, err := fld.Spec.Value(s)
 	if err != nil {
 		return nil, false, err
 	}
@@ -179,17 +178,17 @@ func jsonTooDeep(s string) error {
 	return nil
 }
 
-// requireFilled marks every required field left empty, focusing the first,
+// RequireFilled marks every required field left empty, focusing the first,
 // and reports whether all are filled. In raw JSON mode the object is taken
 // as typed: whoever receives it judges it.
-func (f *form) requireFilled(content map[string]any) bool {
-	if f.raw {
+func (f *Form) RequireFilled(content map[string]any) bool {
+	if f.Raw {
 		return true
 	}
 	first := -1
-	for i, fld := range f.fields {
-		if _, ok := content[fld.spec.Name]; fld.spec.Required && !ok {
-			fld.err = "required"
+	for i, fld := range f.Fields {
+		if _, ok := content[fld.Spec.Name]; fld.Spec.Required && !ok {
+			fld.Err = "required"
 			if first < 0 {
 				first = i
 			}
@@ -198,7 +197,7 @@ func (f *form) requireFilled(content map[string]any) bool {
 	if first < 0 {
 		return true
 	}
-	f.err = "fill the required fields (marked *)"
-	f.focusField(first)
+	f.Err = "fill the required fields (marked *)"
+	f.FocusField(first)
 	return false
 }
