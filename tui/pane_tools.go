@@ -62,115 +62,148 @@ func (m *Model) listRows() []listRow {
 
 func (m *Model) buildRows() []listRow {
 	server := m.currentServer()
-	q := strings.ToLower(m.filter.Value())
-	match := func(parts ...string) bool {
-		if q == "" {
-			return true
-		}
-		for _, p := range parts {
-			if strings.Contains(strings.ToLower(p), q) {
-				return true
-			}
-		}
-		return false
-	}
-	rows := []listRow{}
-	note := func(s string) { rows = append(rows, listRow{kind: rowNote, note: s}) }
-	// none notes an empty list: a filter that hides every row says so.
-	none := func(what, empty string) {
-		if q != "" {
-			note("no " + what + " matches " + fmt.Sprintf("%q", m.filter.Value()))
-		} else {
-			note(empty)
-		}
-	}
+	f := rowFilter{typed: m.filter.Value(), q: strings.ToLower(m.filter.Value())}
 	switch m.tab {
 	case tabTools:
-		for _, t := range m.tools {
-			if t.Server == server && match(t.Tool, t.Title, t.Description) {
-				rows = append(rows, listRow{kind: rowTool, tool: t})
-			}
-		}
-		for _, s := range m.skipped {
-			if s.Server == server && match(s.Tool, s.Code, s.Detail) {
-				rows = append(rows, listRow{kind: rowSkipped, skip: s})
-			}
-		}
-		if len(rows) == 0 {
-			switch {
-			case q == "" && !m.serverReady(server):
-				note("tools appear once the server is ready")
-			default:
-				none("tool", "this server admitted no tools")
-			}
-		}
+		return m.toolRows(server, f)
 	case tabResources:
-		key := "r:" + server
-		l := m.resources[server]
-		switch {
-		case m.browseErr[key] != "":
-			note("✗ " + m.browseErr[key])
-		case m.loading[key]:
-			note("loading resources…")
-		case !m.serverReady(server):
-			note("resources appear once the server is ready")
-		case l == nil:
-			note("loading resources…")
-		case !l.Offered:
-			note("this server offers no resources")
-		default:
-			for _, r := range l.Resources {
-				if match(r.Name, r.Title, r.URI) {
-					rows = append(rows, listRow{kind: rowResource, res: r})
-				}
-			}
-			for _, t := range l.Templates {
-				if match(t.Name, t.Title, t.URITemplate) {
-					rows = append(rows, listRow{kind: rowTemplate, tmpl: t})
-				}
-			}
-			if len(rows) == 0 {
-				none("resource", "this server lists no resources")
-			}
-		}
+		return m.resourceRows(server, f)
 	case tabPrompts:
-		key := "p:" + server
-		ps, ok := m.prompts[server]
-		switch {
-		case m.browseErr[key] != "":
-			note("✗ " + m.browseErr[key])
-		case !m.serverReady(server):
-			note("prompts appear once the server is ready")
-		case !ok:
-			note("loading prompts…")
-		default:
-			for _, p := range ps {
-				if match(p.Name, p.Title, p.Description) {
-					rows = append(rows, listRow{kind: rowPrompt, prompt: p})
-				}
-			}
-			if len(rows) == 0 {
-				none("prompt", "this server offers no prompts")
-			}
-		}
+		return m.promptRows(server, f)
 	case tabWorkflows:
-		switch {
-		case m.wfErr != "":
-			for _, l := range strings.Split(m.wfErr, "\n") {
-				note("✗ " + l)
-			}
-		case !m.wfLoaded:
-			note("loading workflows…")
-		default:
-			for _, w := range m.workflows {
-				if match(w.ID, w.Description) {
-					rows = append(rows, listRow{kind: rowWorkflow, wf: w})
-				}
-			}
-			if len(rows) == 0 {
-				none("workflow", "no workflows in .relavium/workflows")
-			}
+		return m.workflowRows(f)
+	}
+	return []listRow{}
+}
+
+// rowFilter is the list filter as typed: a row matches when one of its
+// parts holds it, case folded.
+type rowFilter struct{ typed, q string }
+
+func (f rowFilter) match(parts ...string) bool {
+	if f.q == "" {
+		return true
+	}
+	for _, p := range parts {
+		if strings.Contains(strings.ToLower(p), f.q) {
+			return true
 		}
+	}
+	return false
+}
+
+// none notes an empty list: a filter that hides every row says so.
+func (f rowFilter) none(what, empty string) []listRow {
+	if f.q != "" {
+		return noteRows("no " + what + " matches " + fmt.Sprintf("%q", f.typed))
+	}
+	return noteRows(empty)
+}
+
+// noteRows is a list of notes in place of rows.
+func noteRows(notes ...string) []listRow {
+	rows := make([]listRow, 0, len(notes))
+	for _, n := range notes {
+		rows = append(rows, listRow{kind: rowNote, note: n})
+	}
+	return rows
+}
+
+func (m *Model) toolRows(server string, f rowFilter) []listRow {
+	rows := []listRow{}
+	for _, t := range m.tools {
+		if t.Server == server && f.match(t.Tool, t.Title, t.Description) {
+			rows = append(rows, listRow{kind: rowTool, tool: t})
+		}
+	}
+	for _, s := range m.skipped {
+		if s.Server == server && f.match(s.Tool, s.Code, s.Detail) {
+			rows = append(rows, listRow{kind: rowSkipped, skip: s})
+		}
+	}
+	switch {
+	case len(rows) > 0:
+		return rows
+	case f.q == "" && !m.serverReady(server):
+		return noteRows("tools appear once the server is ready")
+	}
+	return f.none("tool", "this server admitted no tools")
+}
+
+func (m *Model) resourceRows(server string, f rowFilter) []listRow {
+	key := "r:" + server
+	l := m.resources[server]
+	switch {
+	case m.browseErr[key] != "":
+		return noteRows("✗ " + m.browseErr[key])
+	case m.loading[key]:
+		return noteRows("loading resources…")
+	case !m.serverReady(server):
+		return noteRows("resources appear once the server is ready")
+	case l == nil:
+		return noteRows("loading resources…")
+	case !l.Offered:
+		return noteRows("this server offers no resources")
+	}
+	rows := []listRow{}
+	for _, r := range l.Resources {
+		if f.match(r.Name, r.Title, r.URI) {
+			rows = append(rows, listRow{kind: rowResource, res: r})
+		}
+	}
+	for _, t := range l.Templates {
+		if f.match(t.Name, t.Title, t.URITemplate) {
+			rows = append(rows, listRow{kind: rowTemplate, tmpl: t})
+		}
+	}
+	if len(rows) == 0 {
+		return f.none("resource", "this server lists no resources")
+	}
+	return rows
+}
+
+func (m *Model) promptRows(server string, f rowFilter) []listRow {
+	key := "p:" + server
+	ps, ok := m.prompts[server]
+	switch {
+	case m.browseErr[key] != "":
+		return noteRows("✗ " + m.browseErr[key])
+	case !m.serverReady(server):
+		return noteRows("prompts appear once the server is ready")
+	case !ok:
+		return noteRows("loading prompts…")
+	}
+	rows := []listRow{}
+	for _, p := range ps {
+		if f.match(p.Name, p.Title, p.Description) {
+			rows = append(rows, listRow{kind: rowPrompt, prompt: p})
+		}
+	}
+	if len(rows) == 0 {
+		return f.none("prompt", "this server offers no prompts")
+	}
+	return rows
+}
+
+func (m *Model) workflowRows(f rowFilter) []listRow {
+	switch {
+	case m.wfErr != "":
+		var notes []string
+		for _, l := range strings.Split(m.wfErr, "\n") {
+			notes = append(notes, "✗ "+l)
+		}
+		return noteRows(notes...)
+	case !m.wfLoaded:
+		return noteRows("loading workflows…")
+	}
+	rows := []listRow{}
+	for _, w := range m.workflows {
+		if f.match(w.ID, w.Description) {
+			rows = append(rows, listRow{kind: rowWorkflow, wf: w})
+		}
+	}
+	if len(rows) == 0 {
+		return f.none("workflow", "no workflows in .relavium/workflows")
 	}
 	return rows
 }
