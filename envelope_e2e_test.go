@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/invoke"
 )
 
@@ -105,7 +106,7 @@ func TestUsageErrorsExitTwo(t *testing.T) {
 	bin := buildBinary(t)
 	cases := []struct {
 		args    []string
-		code    string
+		code    fault.Code
 		suggest string
 	}{
 		{[]string{"vesion", "--json"}, invoke.CodeUnknownCommand, `did you mean \"version\"`},
@@ -126,7 +127,7 @@ func TestUsageErrorsExitTwo(t *testing.T) {
 				t.Fatalf("want exit 2, got %v (stdout %q)", err, stdout.String())
 			}
 			out := stdout.String()
-			if !strings.Contains(out, `"code":"`+c.code+`"`) || !strings.Contains(out, c.suggest) {
+			if !strings.Contains(out, `"code":"`+string(c.code)+`"`) || !strings.Contains(out, c.suggest) {
 				t.Fatalf("want code %s and %q in %s", c.code, c.suggest, out)
 			}
 		})

@@ -5,66 +5,129 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/relavium/relavium/consent"
+	"github.com/relavium/relavium/consent/canonjson"
+	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/host"
+	"github.com/relavium/relavium/host/config"
+	"github.com/relavium/relavium/host/discovery"
+	"github.com/relavium/relavium/host/netguard"
+	"github.com/relavium/relavium/invoke"
+	"github.com/relavium/relavium/invoke/demoserver"
+	"github.com/relavium/relavium/machine"
+	"github.com/relavium/relavium/session"
+	"github.com/relavium/relavium/themes"
+	"github.com/relavium/relavium/tui"
 )
 
-// codeDef matches one stable error code declared as a constant (optionally
-// typed): `CodeX = "E123"`, `const CodeX Code = "E123"`.
-var codeDef = regexp.MustCompile(`(?m)^\s*(?:const\s+)?\w+(?:\s+[\w.]+)?\s*=\s*"(E\d{3})"`)
+// registries is every package's registration of the codes it owns. A
+// package that raises coded errors adds its Codes here.
+func registries() map[string]fault.Table {
+	return map[string]fault.Table{
+		"consent":           consent.Codes(),
+		"consent/canonjson": canonjson.Codes(),
+		"engine":            engine.Codes(),
+		"host":              host.Codes(),
+		"host/config":       config.Codes(),
+		"host/discovery":    discovery.Codes(),
+		"host/netguard":     netguard.Codes(),
+		"invoke":            invoke.Codes(),
+		"invoke/demoserver": demoserver.Codes(),
+		"machine":           machine.Codes(),
+		"session":           session.Codes(),
+		"themes":            themes.Codes(),
+		"tui":               tui.Codes(),
+	}
+}
 
-// TestEveryErrorCodeIsDocumented keeps the README's error-code tables and
-// skipped-tool reason table in step with the code: every stable code a
-// package defines, and every discovery skip reason, must appear in README.md.
-func TestEveryErrorCodeIsDocumented(t *testing.T) {
+// TestErrorCodesMatchREADME holds the README's error-code tables and the
+// packages' registrations together both ways: every registered code has a
+// row, every row is a registered code, and no number is registered twice
+// (by two packages or twice in one). It reads the registrations, not the
+// Go source.
+func TestErrorCodesMatchREADME(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := map[fault.Code]bool{}
+	for _, m := range regexp.MustCompile(`(?m)^\| (E\d{3}) \|`).FindAllSubmatch(readme, -1) {
+		rows[fault.Code(m[1])] = true
+	}
+	if len(rows) < 100 {
+		t.Fatalf("found only %d code rows in README.md: is the table still there?", len(rows))
+	}
+	owner := map[fault.Code]string{}
+	codeShape := regexp.MustCompile(`^E\d{3}$`)
+	for pkg, table := range registries() {
+		if len(table) == 0 {
+			t.Errorf("%s registers no codes", pkg)
+		}
+		for _, d := range table {
+			if prev, dup := owner[d.Code]; dup {
+				t.Errorf("%s is registered by %s and by %s", d.Code, prev, pkg)
+			}
+			owner[d.Code] = pkg
+			if !codeShape.MatchString(string(d.Code)) || strings.TrimSpace(d.Meaning) == "" || d.Class > fault.Varies {
+				t.Errorf("%s: registration %+v is not a code, a class and a meaning", pkg, d)
+			}
+			if !rows[d.Code] {
+				t.Errorf("%s (%s) is registered but has no row in README.md", d.Code, pkg)
+			}
+		}
+	}
+	for c := range rows {
+		if _, ok := owner[c]; !ok {
+			t.Errorf("README.md documents %s, which no package registers", c)
+		}
+	}
+	// A package that declares codes but is missing from registries() would
+	// escape the checks above: every code literal in the module's source
+	// must be a registered one.
+	literal := regexp.MustCompile(`"(E\d{3})"`)
+	walkSource(t, func(path string, src []byte) {
+		for _, m := range literal.FindAllSubmatch(src, -1) {
+			if _, ok := owner[fault.Code(m[1])]; !ok {
+				t.Errorf("%s: code %s is not in any package's Codes (add the package to registries)", path, m[1])
+			}
+		}
+	})
+}
+
+// TestSkipReasonsAreDocumented keeps the README's skipped-tool reason table
+// in step with discovery's reasons.
+func TestSkipReasonsAreDocumented(t *testing.T) {
 	readme, err := os.ReadFile("README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	reasonDef := regexp.MustCompile(`(?m)^\s*Reason\w+\s*=\s*"([a-z0-9_]+)"`)
 	var missing []string
-	err = filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") && path != "." || d.Name() == "testdata") {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		src, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		for _, m := range codeDef.FindAllSubmatch(src, -1) {
-			if !strings.Contains(string(readme), "| "+string(m[1])+" |") {
-				missing = append(missing, string(m[1])+" ("+path+")")
-			}
-		}
+	walkSource(t, func(path string, src []byte) {
 		if filepath.Dir(path) != filepath.Join("host", "discovery") {
-			return nil // skipped-tool reasons live in discovery; netguard's pair 1:1 with its codes
+			return // skipped-tool reasons live in discovery; netguard's pair 1:1 with its codes
 		}
 		for _, m := range reasonDef.FindAllSubmatch(src, -1) {
 			if !strings.Contains(string(readme), "`"+string(m[1])+"`") {
 				missing = append(missing, string(m[1])+" ("+path+")")
 			}
 		}
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	if len(missing) > 0 {
-		t.Fatalf("codes defined but not documented in README.md:\n  %s", strings.Join(missing, "\n  "))
+		slices.Sort(missing)
+		t.Fatalf("reasons defined but not documented in README.md:\n  %s", strings.Join(missing, "\n  "))
 	}
 }
 
-// declaredCodes maps every stable error code declared in non-test Go source
-// to the files that declare it.
-func declaredCodes(t *testing.T) map[string][]string {
+// walkSource calls fn with every non-test Go file of the module outside
+// testdata and hidden directories.
+func walkSource(t *testing.T, fn func(path string, src []byte)) {
 	t.Helper()
-	decl := map[string][]string{}
 	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -79,49 +142,10 @@ func declaredCodes(t *testing.T) map[string][]string {
 		if err != nil {
 			return err
 		}
-		for _, m := range codeDef.FindAllSubmatch(src, -1) {
-			decl[string(m[1])] = append(decl[string(m[1])], path)
-		}
+		fn(path, src)
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
-	}
-	return decl
-}
-
-// TestEveryDocumentedCodeIsDeclaredOnce is the other direction: every code
-// a row of the README's error tables names is declared by some package, and
-// no code is declared twice (one package owns each code: the one that raises
-// it; another package that passes it on refers to that constant).
-func TestEveryDocumentedCodeIsDeclaredOnce(t *testing.T) {
-	readme, err := os.ReadFile("README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	decl := declaredCodes(t)
-	if len(decl) < 100 {
-		t.Fatalf("found only %d declared codes: the walk or the pattern is broken", len(decl))
-	}
-	row := regexp.MustCompile(`(?m)^\|\s*(E\d{3})\s*\|`)
-	rows := row.FindAllSubmatch(readme, -1)
-	if len(rows) < 100 {
-		t.Fatalf("found only %d error-table rows in README.md", len(rows))
-	}
-	seen := map[string]bool{}
-	for _, m := range rows {
-		code := string(m[1])
-		if seen[code] {
-			t.Errorf("README.md has two rows for %s", code)
-		}
-		seen[code] = true
-		if len(decl[code]) == 0 {
-			t.Errorf("README.md documents %s, which no package declares", code)
-		}
-	}
-	for code, files := range decl {
-		if len(files) > 1 {
-			t.Errorf("%s is declared %d times (%s): keep it in the package that raises it", code, len(files), strings.Join(files, ", "))
-		}
 	}
 }

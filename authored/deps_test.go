@@ -21,7 +21,8 @@ func TestLeafImports(t *testing.T) {
 		switch {
 		case !strings.Contains(strings.Split(p, "/")[0], "."),
 			strings.HasPrefix(p, "github.com/goccy/go-yaml"),
-			p == "github.com/relavium/relavium/nesting", p == "github.com/relavium/relavium/authored":
+			p == "github.com/relavium/relavium/nesting", p == "github.com/relavium/relavium/authored",
+			p == "github.com/relavium/relavium/fault":
 		default:
 			t.Errorf("authored depends on %s", p)
 		}

@@ -17,6 +17,6 @@
 //     the first, and a refused value is marked so no second problem is
 //     stacked on it.
 //
-// Imports: the standard library, github.com/goccy/go-yaml and nesting
+// Imports: the standard library, github.com/goccy/go-yaml, nesting and fault
 // (deps_test.go enforces it).
 package authored

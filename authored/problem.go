@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/relavium/relavium/fault"
 )
 
 // Problem is one authored mistake: its code (when the file kind gives each
 // rule one), where it is, which field, and what to do.
 type Problem struct {
-	Code string `json:"code,omitempty"`
+	Code fault.Code `json:"code,omitempty"`
 	Pos
 	Field   string `json:"field"`
 	Message string `json:"message"`
@@ -35,7 +37,7 @@ func (p Problem) String() string {
 type Problems []Problem
 
 // Add records one problem and returns it for the caller to complete.
-func (ps *Problems) Add(code string, at Pos, field, format string, a ...any) *Problem {
+func (ps *Problems) Add(code fault.Code, at Pos, field, format string, a ...any) *Problem {
 	*ps = append(*ps, Problem{Code: code, Pos: at, Field: field, Message: fmt.Sprintf(format, a...)})
 	return &(*ps)[len(*ps)-1]
 }

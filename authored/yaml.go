@@ -10,6 +10,7 @@ import (
 	"github.com/goccy/go-yaml/parser"
 	"github.com/goccy/go-yaml/token"
 
+	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/nesting"
 )
 
@@ -35,7 +36,7 @@ const (
 // What is refused is the same for every kind (see the package comment).
 type Dialect struct {
 	// Word returns the code and the message of a refusal.
-	Word func(r Refusal, detail ...string) (code, message string)
+	Word func(r Refusal, detail ...string) (code fault.Code, message string)
 	// FieldPaths names the path of a refused value (mcp_servers[1].env) in
 	// its problem; without it only the position names it.
 	FieldPaths bool

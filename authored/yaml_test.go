@@ -3,6 +3,8 @@ package authored
 import (
 	"strings"
 	"testing"
+
+	"github.com/relavium/relavium/fault"
 )
 
 // plain words every refusal by its number, so a test can tell them apart.
@@ -10,8 +12,8 @@ func plain(lone bool) Dialect {
 	names := map[Refusal]string{RefuseUTF8: "utf8", RefuseNesting: "nesting", RefuseSyntax: "syntax", RefuseDocuments: "documents",
 		RefuseAnchor: "anchor", RefuseAlias: "alias", RefuseTag: "tag", RefuseMergeKey: "merge", RefuseKey: "key",
 		RefuseEscape: "escape", RefuseNode: "node"}
-	return Dialect{FieldPaths: true, LoneAnchors: lone, Word: func(r Refusal, d ...string) (string, string) {
-		return "C" + names[r], names[r] + ": " + strings.Join(d, " | ")
+	return Dialect{FieldPaths: true, LoneAnchors: lone, Word: func(r Refusal, d ...string) (fault.Code, string) {
+		return fault.Code("C" + names[r]), names[r] + ": " + strings.Join(d, " | ")
 	}}
 }
 
@@ -58,7 +60,7 @@ func TestOnePolicy(t *testing.T) {
 				t.Fatalf("want one problem, got %v", ps)
 			}
 			p := ps[0]
-			if got := p.Code + "@" + p.Pos.String()[len("f.yaml:"):] + " " + p.Field; !strings.HasPrefix(got, c.want) {
+			if got := string(p.Code) + "@" + p.Pos.String()[len("f.yaml:"):] + " " + p.Field; !strings.HasPrefix(got, c.want) {
 				t.Fatalf("got %q, want %q (%s)", got, c.want, p)
 			}
 		})

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/relavium/relavium/fault"
 )
 
 // State is a decision's outcome for one stdio server.
@@ -140,7 +142,7 @@ func (d *Decider) checkAllow(servers []*Resolved) error {
 			msgs[i] = ce.Msg
 		}
 	}
-	return &Error{ErrCode: first.ErrCode, Msg: strings.Join(msgs, "; "), Exit: exitUsage}
+	return &Error{ErrCode: first.ErrCode, Msg: strings.Join(msgs, "; "), Exit: fault.ExitUsage}
 }
 
 func declaredList(servers []*Resolved) string {

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/relavium/relavium/fault"
 )
 
 func clock() time.Time { return now }
@@ -94,7 +96,7 @@ func TestDecideAllowFlagErrors(t *testing.T) {
 	typo := "v1:" + strings.Repeat("0", 64)
 	for _, tc := range []struct {
 		allow []string
-		code  string
+		code  fault.Code
 		says  []string
 	}{
 		{[]string{typo}, CodeAllowUnmatched, []string{typo, "matches no declared stdio server", "a " + a.Digest, "b " + b.Digest}},

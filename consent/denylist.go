@@ -3,6 +3,8 @@ package consent
 import (
 	"fmt"
 	"strings"
+
+	"github.com/relavium/relavium/fault"
 )
 
 // envRule is one row of the shared environment denylist (docs/security.md;
@@ -106,13 +108,13 @@ type EnvError struct {
 	Why    string
 }
 
-func (e *EnvError) Error() string { return CodeEnvRefused + ": " + e.Message() }
+func (e *EnvError) Error() string { return string(CodeEnvRefused) + ": " + e.Message() }
 
 // Code is E300.
-func (e *EnvError) Code() string { return CodeEnvRefused }
+func (e *EnvError) Code() fault.Code { return CodeEnvRefused }
 
 // ExitCode is 2: a refused entry is an authored error.
-func (e *EnvError) ExitCode() int { return exitUsage }
+func (e *EnvError) ExitCode() int { return fault.ExitUsage }
 
 // Message names the entry, the rule it matched, its family and why.
 func (e *EnvError) Message() string {

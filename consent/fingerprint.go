@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/relavium/relavium/consent/canonjson"
+	"github.com/relavium/relavium/fault"
 )
 
 // DigestPrefix names the fingerprint version. A reader recognises only its
@@ -107,7 +108,7 @@ func fingerprintJSON(command string, args []string, env []EnvEntry, cwd string) 
 		"cwd":       cwd,
 	})
 	if err != nil {
-		return nil, &Error{ErrCode: CodeNotCanonical, Msg: err.Error(), Exit: exitUsage}
+		return nil, &Error{ErrCode: CodeNotCanonical, Msg: err.Error(), Exit: fault.ExitUsage}
 	}
 	return b, nil
 }

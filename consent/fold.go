@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/relavium/relavium/fault"
 )
 
 // Grant is one live grant after the fold. Everything but Digest is comparison
@@ -117,10 +119,10 @@ type FoldError struct {
 	Reason string `json:"reason"`
 }
 
-func (e *FoldError) Error() string { return CodeStoreUnreadable + ": " + e.Message() }
+func (e *FoldError) Error() string { return string(CodeStoreUnreadable) + ": " + e.Message() }
 
 // Code is E311.
-func (e *FoldError) Code() string { return CodeStoreUnreadable }
+func (e *FoldError) Code() fault.Code { return CodeStoreUnreadable }
 
 // Message names the file, line and reason, says what follows from it and
 // what the person can do. It never offers to drop lines silently: which line

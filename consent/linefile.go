@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/relavium/relavium/fault"
 	"golang.org/x/sys/unix"
 )
 
@@ -33,11 +34,11 @@ const defaultLockWait = 10 * time.Second
 type lineFile struct {
 	home        string
 	path        string
-	name        string // what the file is, for messages ("grant store")
-	refusedCode string // a symlink, not a regular file, not ours, not 0600
-	ioCode      string // reading, writing or locking failed
-	maxLine     int    // bytes in one line, the '\n' not counted
-	maxBytes    int64  // bytes in the whole file
+	name        string     // what the file is, for messages ("grant store")
+	refusedCode fault.Code // a symlink, not a regular file, not ours, not 0600
+	ioCode      fault.Code // reading, writing or locking failed
+	maxLine     int        // bytes in one line, the '\n' not counted
+	maxBytes    int64      // bytes in the whole file
 	lockWait    time.Duration
 }
 

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/relavium/relavium/fault"
 )
 
 // Require is the headless policy. When someone can be asked (canPrompt) it
@@ -43,13 +45,13 @@ type PendingError struct {
 	Undeclared bool
 }
 
-func (e *PendingError) Error() string { return CodeConsentRequired + ": " + e.Message() }
+func (e *PendingError) Error() string { return string(CodeConsentRequired) + ": " + e.Message() }
 
 // Code is E301.
-func (e *PendingError) Code() string { return CodeConsentRequired }
+func (e *PendingError) Code() fault.Code { return CodeConsentRequired }
 
 // ExitCode is 2: consent no one could give.
-func (e *PendingError) ExitCode() int { return exitUsage }
+func (e *PendingError) ExitCode() int { return fault.ExitUsage }
 
 // Message is the one-line summary.
 func (e *PendingError) Message() string {
@@ -95,10 +97,10 @@ type PendingData struct {
 
 // StoreProblem is a store failure as envelope data.
 type StoreProblem struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
-	Line    int    `json:"line,omitempty"`
-	Reason  string `json:"reason,omitempty"`
+	Code    fault.Code `json:"code"`
+	Message string     `json:"message"`
+	Line    int        `json:"line,omitempty"`
+	Reason  string     `json:"reason,omitempty"`
 }
 
 // ProblemOf renders a store error as data (nil for nil).
@@ -107,7 +109,7 @@ func ProblemOf(err error) *StoreProblem {
 		return nil
 	}
 	p := &StoreProblem{Code: CodeStoreIO, Message: describeStoreProblem(err)}
-	var c interface{ Code() string }
+	var c interface{ Code() fault.Code }
 	if errors.As(err, &c) {
 		p.Code = c.Code()
 	}

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/relavium/relavium/fault"
 )
 
 // EnvVar is one authored env entry, in authored order. Value may be a
@@ -87,7 +89,7 @@ func Resolve(d Declaration, ambientPATH string) (*Resolved, error) {
 		if errors.As(envErrs[0], &ee) {
 			code = CodeEnvRefused
 		}
-		return nil, &Error{ErrCode: code, Msg: who + ": declared env refused", Cause: errors.Join(envErrs...), Exit: exitUsage}
+		return nil, &Error{ErrCode: code, Msg: who + ": declared env refused", Cause: errors.Join(envErrs...), Exit: fault.ExitUsage}
 	}
 
 	if d.Cwd == "" || !filepath.IsAbs(d.Cwd) {
@@ -110,7 +112,7 @@ func Resolve(d Declaration, ambientPATH string) (*Resolved, error) {
 	if err != nil {
 		var ce *Error
 		if errors.As(err, &ce) {
-			return nil, &Error{ErrCode: ce.ErrCode, Msg: who + ": " + ce.Msg, Exit: exitUsage}
+			return nil, &Error{ErrCode: ce.ErrCode, Msg: who + ": " + ce.Msg, Exit: fault.ExitUsage}
 		}
 		return nil, err
 	}

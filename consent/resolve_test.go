@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/relavium/relavium/fault"
 )
 
 func TestResolvePATHWalk(t *testing.T) {
@@ -89,7 +91,7 @@ func TestResolvePaths(t *testing.T) {
 
 	for _, tc := range []struct {
 		d    Declaration
-		code string
+		code fault.Code
 		says string
 	}{
 		{Declaration{Name: "x", Command: "", Cwd: cwd}, CodeBadDeclaration, "command is empty"},
@@ -154,9 +156,9 @@ func TestCommandLineDisplay(t *testing.T) {
 	}
 }
 
-func assertCode(t *testing.T, err error, code, says string) {
+func assertCode(t *testing.T, err error, code fault.Code, says string) {
 	t.Helper()
-	var c interface{ Code() string }
+	var c interface{ Code() fault.Code }
 	if !errors.As(err, &c) || c.Code() != code {
 		t.Errorf("err = %v, want code %s", err, code)
 		return
@@ -171,7 +173,7 @@ func assertCode(t *testing.T, err error, code, says string) {
 }
 
 // storeCode reports a store's runtime code (exit 1, not an authored error).
-func storeCode(code string) bool {
+func storeCode(code fault.Code) bool {
 	switch code {
 	case CodeStoreIO, CodeStoreRefused, CodeStoreUnreadable, CodeHomeUnsafe, CodeApprovalsRefused, CodeApprovalsUnreadable, CodeApprovalsIO:
 		return true

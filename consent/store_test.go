@@ -209,7 +209,7 @@ func TestStoreFailedAppendLeavesNoPartialLine(t *testing.T) {
 		fmt.Sprintf("APPENDER_FSIZE=%d", len(before)+40))
 	out, err := cmd.CombinedOutput()
 	var exit *exec.ExitError
-	if !errors.As(err, &exit) || exit.ExitCode() != 1 || !strings.Contains(string(out), CodeStoreIO) {
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 || !strings.Contains(string(out), string(CodeStoreIO)) {
 		t.Fatalf("the cut-short append must fail with %s (exit 1), got %v:\n%s", CodeStoreIO, err, out)
 	}
 	after, err := os.ReadFile(s.Path())

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/relavium/relavium/engine/sanitize"
+	"github.com/relavium/relavium/fault"
 )
 
 // TracedCall is one tool call made through Trace.
@@ -60,21 +61,12 @@ func Trace(ctx context.Context, host ToolHost, em Emitter, c TracedCall) (*ToolR
 	rd := ToolResultData{CallID: c.CallID, Tool: c.Tool.Name, DurationMS: dur.Milliseconds(), Step: c.Step}
 	switch {
 	case err != nil && ctx.Err() != nil:
-		rd.ErrorCode, rd.Error = CodeOf(err, CodeRunCancelled), "cancelled"
+		rd.ErrorCode, rd.Error = fault.CodeOf(err, CodeRunCancelled), "cancelled"
 	case err != nil:
-		rd.ErrorCode, rd.Error = CodeOf(err, CodeStepCallFailed), m.apply(sanitize.Text(err.Error()))
+		rd.ErrorCode, rd.Error = fault.CodeOf(err, CodeStepCallFailed), m.apply(sanitize.Text(err.Error()))
 	default:
 		rd.Result = displayResult(res, m)
 	}
 	emit(EventToolResult, rd)
 	return res, dur, err
-}
-
-// CodeOf is the stable code err carries, or fallback when it carries none.
-func CodeOf(err error, fallback string) string {
-	var c interface{ Code() string }
-	if errors.As(err, &c) {
-		return c.Code()
-	}
-	return fallback
 }

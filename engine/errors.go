@@ -3,37 +3,33 @@ package engine
 import (
 	"errors"
 	"fmt"
+
+	"github.com/relavium/relavium/fault"
 )
 
 // Error codes owned by engine (E600–E649), plus the machine surface's E450
 // that a run with --plan-id returns when its plan moved.
 const (
-	CodeWorkflowInvalid  = "E600" // a workflow file breaks an authored rule (positioned problems)
-	CodeWorkflowNotFound = "E601" // no .relavium/workflows/<id>.yaml
-	CodeWorkflowID       = "E602" // a workflow id that is not [a-z0-9_-]{1,64}
-	CodeInputsInvalid    = "E603" // run inputs missing, unknown or of the wrong type
-	CodeToolUnknown      = "E604" // a tool name the registry does not offer
-	CodeMCPCallArgs      = "E605" // mcp_call arguments that do not fit its schema
-	CodeStepToolError    = "E606" // a tool step's result had isError set
-	CodeStepCallFailed   = "E607" // a tool step's call failed (transport, deadline, bounds)
-	CodeTemplateValue    = "E608" // a {{…}} lookup found no value at run time
-	CodeRunCancelled     = "E609" // the run's context was cancelled (Ctrl-C, shutdown)
-	CodeGateRefused      = "E610" // a person refused a gate: the run stops, as a cancellation
-	CodeGateUnanswerable = "E611" // a gate with no one to ask and no --yes
-	CodeRunOptions       = "E612" // Run called without what the workflow needs (a bug in the caller)
-	CodeGateFailed       = "E613" // asking a gate failed (e.g. the terminal went away)
-	CodePlanChanged      = "E450" // --plan-id no longer matches the plan (docs/machine-invoker.md "Gate")
-)
-
-// exit classes (mirrors invoke's; engine cannot import invoke).
-const (
-	exitFailure = 1
-	exitUsage   = 2
+	CodeWorkflowInvalid  fault.Code = "E600" // a workflow file breaks an authored rule (positioned problems)
+	CodeWorkflowNotFound fault.Code = "E601" // no .relavium/workflows/<id>.yaml
+	CodeWorkflowID       fault.Code = "E602" // a workflow id that is not [a-z0-9_-]{1,64}
+	CodeInputsInvalid    fault.Code = "E603" // run inputs missing, unknown or of the wrong type
+	CodeToolUnknown      fault.Code = "E604" // a tool name the registry does not offer
+	CodeMCPCallArgs      fault.Code = "E605" // mcp_call arguments that do not fit its schema
+	CodeStepToolError    fault.Code = "E606" // a tool step's result had isError set
+	CodeStepCallFailed   fault.Code = "E607" // a tool step's call failed (transport, deadline, bounds)
+	CodeTemplateValue    fault.Code = "E608" // a {{…}} lookup found no value at run time
+	CodeRunCancelled     fault.Code = "E609" // the run's context was cancelled (Ctrl-C, shutdown)
+	CodeGateRefused      fault.Code = "E610" // a person refused a gate: the run stops, as a cancellation
+	CodeGateUnanswerable fault.Code = "E611" // a gate with no one to ask and no --yes
+	CodeRunOptions       fault.Code = "E612" // Run called without what the workflow needs (a bug in the caller)
+	CodeGateFailed       fault.Code = "E613" // asking a gate failed (e.g. the terminal went away)
+	CodePlanChanged      fault.Code = "E450" // --plan-id no longer matches the plan (docs/machine-invoker.md "Gate")
 )
 
 // Error is engine's coded error for everything that is not a problem list.
 type Error struct {
-	ErrCode string
+	ErrCode fault.Code
 	Msg     string
 	Cause   error
 	Exit    int // 0 = 1
@@ -48,11 +44,11 @@ func (e *Error) Error() string {
 	if e.Cause != nil {
 		return fmt.Sprintf("%s: %s: %v", e.ErrCode, e.Msg, e.Cause)
 	}
-	return e.ErrCode + ": " + e.Msg
+	return string(e.ErrCode) + ": " + e.Msg
 }
 
 // Code returns the stable code.
-func (e *Error) Code() string { return e.ErrCode }
+func (e *Error) Code() fault.Code { return e.ErrCode }
 
 // Message is the message without code or cause.
 func (e *Error) Message() string { return e.Msg }
@@ -60,7 +56,7 @@ func (e *Error) Message() string { return e.Msg }
 // ExitCode returns the exit class.
 func (e *Error) ExitCode() int {
 	if e.Exit == 0 {
-		return exitFailure
+		return fault.ExitFailure
 	}
 	return e.Exit
 }

@@ -3,6 +3,8 @@ package engine
 import (
 	"encoding/json"
 	"time"
+
+	"github.com/relavium/relavium/fault"
 )
 
 // Event types: a run's lifecycle, its steps and gates, and each MCP
@@ -74,17 +76,17 @@ func (e Event) MarshalJSON() ([]byte, error) {
 
 // ServerData is the payload of EventServer.
 type ServerData struct {
-	Server     string `json:"server"`
-	State      string `json:"state"`
-	Transport  string `json:"transport"`
-	PID        int    `json:"pid,omitempty"`
-	ConnectMS  int64  `json:"connect_ms,omitempty"`
-	Protocol   string `json:"protocol,omitempty"`
-	Tools      int    `json:"tools,omitempty"`
-	Digest     string `json:"digest,omitempty"`
-	ErrorCode  string `json:"error_code,omitempty"`
-	Error      string `json:"error,omitempty"`
-	StderrTail string `json:"stderr_tail,omitempty"`
+	Server     string     `json:"server"`
+	State      string     `json:"state"`
+	Transport  string     `json:"transport"`
+	PID        int        `json:"pid,omitempty"`
+	ConnectMS  int64      `json:"connect_ms,omitempty"`
+	Protocol   string     `json:"protocol,omitempty"`
+	Tools      int        `json:"tools,omitempty"`
+	Digest     string     `json:"digest,omitempty"`
+	ErrorCode  fault.Code `json:"error_code,omitempty"`
+	Error      string     `json:"error,omitempty"`
+	StderrTail string     `json:"stderr_tail,omitempty"`
 }
 
 // ToolSkippedData is the payload of EventToolSkipped.
@@ -116,7 +118,7 @@ type ToolResultData struct {
 	CallID     string      `json:"call_id"`
 	Tool       string      `json:"tool"`
 	Result     *ToolResult `json:"result,omitempty"`
-	ErrorCode  string      `json:"error_code,omitempty"`
+	ErrorCode  fault.Code  `json:"error_code,omitempty"`
 	Error      string      `json:"error,omitempty"`
 	DurationMS int64       `json:"duration_ms"`
 	Step       string      `json:"step,omitempty"` // the workflow step, in a run

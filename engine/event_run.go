@@ -1,5 +1,7 @@
 package engine
 
+import "github.com/relavium/relavium/fault"
+
 // RunStartedData is the payload of EventRunStarted.
 type RunStartedData struct {
 	Workflow   string         `json:"workflow"`
@@ -17,20 +19,20 @@ type RunCompletedData struct {
 
 // RunFailedData is the payload of EventRunFailed.
 type RunFailedData struct {
-	Workflow   string `json:"workflow"`
-	Step       string `json:"step,omitempty"`
-	ErrorCode  string `json:"error_code"`
-	Error      string `json:"error"`
-	DurationMS int64  `json:"duration_ms"`
+	Workflow   string     `json:"workflow"`
+	Step       string     `json:"step,omitempty"`
+	ErrorCode  fault.Code `json:"error_code"`
+	Error      string     `json:"error"`
+	DurationMS int64      `json:"duration_ms"`
 }
 
 // RunCancelledData is the payload of EventRunCancelled.
 type RunCancelledData struct {
-	Workflow   string `json:"workflow"`
-	Step       string `json:"step,omitempty"`
-	ErrorCode  string `json:"error_code"` // E609 (context) or E610 (gate refused)
-	Reason     string `json:"reason"`
-	DurationMS int64  `json:"duration_ms"`
+	Workflow   string     `json:"workflow"`
+	Step       string     `json:"step,omitempty"`
+	ErrorCode  fault.Code `json:"error_code"` // E609 (context) or E610 (gate refused)
+	Reason     string     `json:"reason"`
+	DurationMS int64      `json:"duration_ms"`
 }
 
 // GateRequestedData is the payload of EventGateRequested.

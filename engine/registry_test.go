@@ -6,6 +6,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/relavium/relavium/fault"
 )
 
 func mustRegistry(t *testing.T, h ToolHost) *Registry {
@@ -17,12 +19,12 @@ func mustRegistry(t *testing.T, h ToolHost) *Registry {
 	return r
 }
 
-func codeIs(t *testing.T, err error, code string) {
+func codeIs(t *testing.T, err error, code fault.Code) {
 	t.Helper()
 	if err == nil {
 		t.Fatalf("want error %s, got nil", code)
 	}
-	var c interface{ Code() string }
+	var c interface{ Code() fault.Code }
 	if !errors.As(err, &c) || c.Code() != code {
 		t.Fatalf("want code %s, got %v", code, err)
 	}

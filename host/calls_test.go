@@ -361,7 +361,7 @@ func TestDiscoveryFailureSaysItsCodeOnce(t *testing.T) {
 	}
 	f := se.Failures[0]
 	msg := f.Error()
-	if strings.Count(msg, f.ErrCode) != 1 || strings.Count(msg, "server m") != 1 || !strings.Contains(msg, "no list today") {
+	if strings.Count(msg, string(f.ErrCode)) != 1 || strings.Count(msg, "server m") != 1 || !strings.Contains(msg, "no list today") {
 		t.Fatalf("failure %q", msg)
 	}
 }
@@ -371,7 +371,7 @@ func TestDiscoveryFailureSaysItsCodeOnce(t *testing.T) {
 func TestErrorSaysASharedCodeOnce(t *testing.T) {
 	r := &netguard.Error{ErrCode: netguard.CodePrivateAddress, Msg: "mcp.example.com:443 resolves to the local address 127.0.0.1"}
 	e := &Error{ErrCode: r.ErrCode, Server: "pub", Msg: "refused by the network guard", Cause: r}
-	if got := e.Error(); strings.Count(got, r.ErrCode) != 1 || !strings.Contains(got, "resolves to the local address") {
+	if got := e.Error(); strings.Count(got, string(r.ErrCode)) != 1 || !strings.Contains(got, "resolves to the local address") {
 		t.Fatalf("Error() = %q", got)
 	}
 	if _, ok := netguard.AsRefusal(e.Cause); !ok {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/engine/sanitize"
+	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host/discovery"
 	"github.com/relavium/relavium/host/netguard"
 )
@@ -243,7 +244,7 @@ func (c *conn) connectFailure(ctx, cctx context.Context, cause *deadlineCause, e
 }
 
 // failure0 builds a failure of this server.
-func (c *conn) failure0(code, msg string, cause error) *Error {
+func (c *conn) failure0(code fault.Code, msg string, cause error) *Error {
 	return &Error{ErrCode: code, Server: c.srv.Name, Msg: msg, Cause: c.redactErr(cause)}
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/relavium/relavium/consent"
+	"github.com/relavium/relavium/fault"
 )
 
 // baseEnvNames are the only ambient variables a stdio server inherits
@@ -87,7 +88,7 @@ func missingSecrets(missing []*Error) error {
 	for i, m := range missing {
 		parts[i] = m.Message()
 	}
-	return &Error{ErrCode: CodeSecretMissing, Exit: exitUsage, parts: missing,
+	return &Error{ErrCode: CodeSecretMissing, Exit: fault.ExitUsage, parts: missing,
 		Msg: fmt.Sprintf("%d secrets are not set: %s", len(missing), strings.Join(parts, "; "))}
 }
 
@@ -105,7 +106,7 @@ func missingOf(err error) []*Error {
 
 func lookupSecret(server string, e consent.EnvEntry, store SecretStore) (string, error) {
 	if store == nil {
-		return "", &Error{ErrCode: CodeSecretMissing, Server: server, Exit: exitUsage,
+		return "", &Error{ErrCode: CodeSecretMissing, Server: server, Exit: fault.ExitUsage,
 			Msg: "env " + e.Name + " needs {{secrets." + e.Secret + "}} but no secret store is configured"}
 	}
 	v, ok, err := store.Secret(e.Secret)
@@ -113,7 +114,7 @@ func lookupSecret(server string, e consent.EnvEntry, store SecretStore) (string,
 		return "", err
 	}
 	if !ok {
-		return "", &Error{ErrCode: CodeSecretMissing, Server: server, Exit: exitUsage,
+		return "", &Error{ErrCode: CodeSecretMissing, Server: server, Exit: fault.ExitUsage,
 			Msg: "env " + e.Name + " needs {{secrets." + e.Secret + "}}, which is not set; set " +
 				EnvSecretName(e.Secret) + " or add " + e.Secret + ` = "…" to secrets.toml in the relavium home (mode 0600)`}
 	}

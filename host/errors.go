@@ -7,51 +7,38 @@ import (
 	"strings"
 
 	"github.com/relavium/relavium/engine/sanitize"
+	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host/discovery"
 )
 
 // Error codes owned by package host (E500–E549). They are stable: the README
 // documents them and scripts match on them.
 const (
-	CodeStartFailed      = "E500" // one or more servers failed to start; every failure is listed
-	CodeSpawnFailed      = "E501" // the stdio command could not be started
-	CodeConnectDeadline  = "E502" // spawn/dial through initialize outlived the connect deadline
-	CodeInitializeFailed = "E503" // the initialize handshake failed (or the server exited during it)
-	CodeDiscoveryFailed  = "E504" // the tools/list walk failed
-	CodeServerExited     = "E505" // a stdio server exited (during a call or mid-session)
-	CodeConnectionLost   = "E506" // a network session ended unexpectedly
-	CodeCallDeadline     = "E510" // a tools/call outlived its deadline
-	CodeCallCancelled    = "E511" // a call, connect or discovery was cancelled (Ctrl-C, TUI cancel, shutdown)
-	CodeResultTooLarge   = "E512" // a result's text, summed across parts, exceeds 1 MiB
-	CodeUnknownTool      = "E513" // a ToolID this host never admitted
-	CodeServerNotReady   = "E514" // the tool's server failed or closed
-	CodeCallFailed       = "E515" // the call failed at the protocol or transport level
-	CodeHostClosed       = "E516" // the host is closed
-	CodeBadOptions       = "E517" // Start called with options it cannot honour (a caller bug)
-	CodeMessageDepth     = "E518" // a stdio server's message nests arrays and objects deeper than 512 levels
-	CodeSecretMissing    = "E520" // a {{secrets.NAME}} with no value in any secret store
-	CodeSecretFileUnsafe = "E521" // the secrets file is group/other-accessible, a symlink or not a file
-	CodeSecretFileBad    = "E522" // the secrets file does not parse
-	CodeToolNotFound     = "E540" // mcp call: no admitted tool has that name
-	CodeBadCallArgs      = "E541" // mcp call: --args / KEY=VALUE that do not parse
-	CodeNeedsYes         = "E542" // mcp call: no --yes, no remembered approval, not in tools_auto_approve, and no one to ask
-	CodeToolError        = "E543" // mcp call: the tool returned isError
-	CodeBadTarget        = "E544" // --url/--stdio misuse (both given, empty, --allow-local-endpoint without --url)
-	CodeCallRefused      = "E545" // mcp call: the person answered no
-	CodeNotFlagged       = "E546" // mcp accept: the tool's definition is the accepted one (nothing to accept)
-	CodeAcceptUsage      = "E547" // mcp accept: give TOOL or --all (not both, not neither)
-	CodeApproveChanged   = "E548" // an approval asked for a definition changed since it was accepted (accept it first)
-)
-
-const (
-	exitFailure = 1
-	exitUsage   = 2
+	CodeStartFailed      fault.Code = "E500" // one or more servers failed to start; every failure is listed
+	CodeSpawnFailed      fault.Code = "E501" // the stdio command could not be started
+	CodeConnectDeadline  fault.Code = "E502" // spawn/dial through initialize outlived the connect deadline
+	CodeInitializeFailed fault.Code = "E503" // the initialize handshake failed (or the server exited during it)
+	CodeDiscoveryFailed  fault.Code = "E504" // the tools/list walk failed
+	CodeServerExited     fault.Code = "E505" // a stdio server exited (during a call or mid-session)
+	CodeConnectionLost   fault.Code = "E506" // a network session ended unexpectedly
+	CodeCallDeadline     fault.Code = "E510" // a tools/call outlived its deadline
+	CodeCallCancelled    fault.Code = "E511" // a call, connect or discovery was cancelled (Ctrl-C, TUI cancel, shutdown)
+	CodeResultTooLarge   fault.Code = "E512" // a result's text, summed across parts, exceeds 1 MiB
+	CodeUnknownTool      fault.Code = "E513" // a ToolID this host never admitted
+	CodeServerNotReady   fault.Code = "E514" // the tool's server failed or closed
+	CodeCallFailed       fault.Code = "E515" // the call failed at the protocol or transport level
+	CodeHostClosed       fault.Code = "E516" // the host is closed
+	CodeBadOptions       fault.Code = "E517" // Start called with options it cannot honour (a caller bug)
+	CodeMessageDepth     fault.Code = "E518" // a stdio server's message nests arrays and objects deeper than 512 levels
+	CodeSecretMissing    fault.Code = "E520" // a {{secrets.NAME}} with no value in any secret store
+	CodeSecretFileUnsafe fault.Code = "E521" // the secrets file is group/other-accessible, a symlink or not a file
+	CodeSecretFileBad    fault.Code = "E522" // the secrets file does not parse
 )
 
 // Error is host's coded error. It satisfies the interfaces package invoke
 // reads (Code, ExitCode, ErrorData, Unwrap), so it travels up unchanged.
 type Error struct {
-	ErrCode string
+	ErrCode fault.Code
 	Msg     string
 	Cause   error
 	Exit    int // 0 means 1
@@ -69,13 +56,13 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	msg := e.ErrCode + ": " + e.Message()
+	msg := string(e.ErrCode) + ": " + e.Message()
 	if e.Cause != nil {
 		cause := e.Cause.Error()
 		// A cause carrying the same code (the guard's refusal kept for its
 		// data) is not made to say the code twice.
-		if c, ok := e.Cause.(interface{ Code() string }); ok && c.Code() == e.ErrCode {
-			cause = strings.TrimPrefix(cause, e.ErrCode+": ")
+		if c, ok := e.Cause.(interface{ Code() fault.Code }); ok && c.Code() == e.ErrCode {
+			cause = strings.TrimPrefix(cause, string(e.ErrCode)+": ")
 		}
 		msg += ": " + cause
 	}
@@ -91,12 +78,12 @@ func (e *Error) Message() string {
 }
 
 // Code returns the stable error code.
-func (e *Error) Code() string { return e.ErrCode }
+func (e *Error) Code() fault.Code { return e.ErrCode }
 
 // ExitCode is 2 for authored and usage errors, else 1.
 func (e *Error) ExitCode() int {
 	if e.Exit == 0 {
-		return exitFailure
+		return fault.ExitFailure
 	}
 	return e.Exit
 }
@@ -163,7 +150,7 @@ func (e *StartError) Error() string {
 	for i, f := range e.Failures {
 		parts[i] = f.Error()
 	}
-	return CodeStartFailed + ": " + e.Message() + ": " + strings.Join(parts, "; ")
+	return string(CodeStartFailed) + ": " + e.Message() + ": " + strings.Join(parts, "; ")
 }
 
 // Message is the human message without code or causes.
@@ -172,16 +159,16 @@ func (e *StartError) Message() string {
 }
 
 // Code returns E500.
-func (e *StartError) Code() string { return CodeStartFailed }
+func (e *StartError) Code() fault.Code { return CodeStartFailed }
 
 // ExitCode is 2 when every failure is an authored one, else 1.
 func (e *StartError) ExitCode() int {
 	for _, f := range e.Failures {
-		if f.ExitCode() != exitUsage {
-			return exitFailure
+		if f.ExitCode() != fault.ExitUsage {
+			return fault.ExitFailure
 		}
 	}
-	return exitUsage
+	return fault.ExitUsage
 }
 
 // Unwrap exposes every failure to errors.Is / errors.As.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/fault"
 )
 
 // recorder is an Emitter that keeps every event.
@@ -122,8 +123,8 @@ func mustText(t *testing.T, res *engine.ToolResult, err error) string {
 	return res.Text()
 }
 
-func codeOf(err error) string {
-	if c, ok := err.(interface{ Code() string }); ok {
+func codeOf(err error) fault.Code {
+	if c, ok := err.(interface{ Code() fault.Code }); ok {
 		return c.Code()
 	}
 	return ""

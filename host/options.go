@@ -7,6 +7,7 @@ import (
 
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host/discovery"
 	"github.com/relavium/relavium/host/netguard"
 )
@@ -76,7 +77,7 @@ type NotStarted struct {
 	Name      string
 	Transport string
 	Digest    string
-	Code      string
+	Code      fault.Code
 	Reason    string
 }
 

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/relavium/relavium/fault"
 )
 
 func TestEnvSecrets(t *testing.T) {
@@ -55,7 +57,7 @@ func TestFileSecrets(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		setup func(t *testing.T, home string)
-		code  string
+		code  fault.Code
 		says  string
 	}{
 		{"group readable", func(t *testing.T, home string) { write(t, home, "secrets.toml", "k = \"v\"\n", 0o640) }, CodeSecretFileUnsafe, "chmod 600"},
@@ -101,7 +103,7 @@ func TestFileSecrets(t *testing.T) {
 			if strings.Contains(err.Error(), secret) {
 				t.Errorf("the error quotes the secret: %v", err)
 			}
-			if e, ok := err.(*Error); !ok || e.ExitCode() != exitUsage {
+			if e, ok := err.(*Error); !ok || e.ExitCode() != fault.ExitUsage {
 				t.Errorf("exit code of %v is not 2", err)
 			}
 		})

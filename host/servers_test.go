@@ -109,7 +109,7 @@ func TestAddFailureLeavesNothing(t *testing.T) {
 	rec := &recorder{}
 	h := startHost(t, Options{Emitter: rec, Servers: []Server{stdioServer(t, "ok", "ok")}})
 	err := h.Add(context.Background(), stdioServer(t, "bad", "exit-early"))
-	if err == nil || !strings.HasPrefix(codeOf(err), "E50") {
+	if err == nil || !strings.HasPrefix(string(codeOf(err)), "E50") {
 		t.Fatalf("Add of a failing server: %v", err)
 	}
 	if h.Has("bad") || len(h.Servers()) != 1 {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/fault"
 )
 
 func TestStdioListCallClose(t *testing.T) {
@@ -102,11 +103,11 @@ func TestStartFailsLoudListingEveryFailure(t *testing.T) {
 	if !errors.As(err, &se) {
 		t.Fatalf("err = %v, want *StartError", err)
 	}
-	codes := map[string]string{}
+	codes := map[string]fault.Code{}
 	for _, f := range se.Failures {
 		codes[f.Server] = f.ErrCode
 	}
-	want := map[string]string{"slow": CodeConnectDeadline, "early": CodeInitializeFailed, "missing": CodeSpawnFailed}
+	want := map[string]fault.Code{"slow": CodeConnectDeadline, "early": CodeInitializeFailed, "missing": CodeSpawnFailed}
 	for s, c := range want {
 		if codes[s] != c {
 			t.Errorf("failure of %s = %q, want %q (all: %v)", s, codes[s], c, codes)
@@ -122,7 +123,7 @@ func TestStartFailsLoudListingEveryFailure(t *testing.T) {
 			}
 		}
 	}
-	if se.ExitCode() != exitFailure {
+	if se.ExitCode() != fault.ExitFailure {
 		t.Errorf("exit code %d", se.ExitCode())
 	}
 	// The healthy server was torn down with the rest.
@@ -157,7 +158,7 @@ func TestMissingSecretFailsBeforeAnySpawn(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 	var he *Error
-	if !errors.As(err, &he) || he.ExitCode() != exitUsage {
+	if !errors.As(err, &he) || he.ExitCode() != fault.ExitUsage {
 		t.Errorf("exit code of %v is not 2", err)
 	}
 	assertNoProcesses(t)
@@ -395,7 +396,7 @@ func TestEveryMissingSecretIsNamedBeforeAnySpawn(t *testing.T) {
 		}
 	}
 	var he *Error
-	if !errors.As(err, &he) || he.ExitCode() != exitUsage {
+	if !errors.As(err, &he) || he.ExitCode() != fault.ExitUsage {
 		t.Errorf("exit code of %v is not 2", err)
 	}
 	assertNoProcesses(t)

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/relavium/relavium/fault"
 )
 
 // The child side of the machine surface. `relavium mcp serve` runs every
@@ -26,7 +28,7 @@ const (
 // audit check. The machine surface raises it for a request it will not
 // run; a child raises it when its own argv resolved another command than
 // the one the invoker checked.
-const CodeNotExposed = "E421"
+const CodeNotExposed fault.Code = "E421"
 
 // checkInvokePath is the child side of the invoker's path check: when
 // RELAVIUM_INVOKE_PATH is set, the command this process resolved from its

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/relavium/relavium/fault"
 )
 
 // configFixture returns testdata/config/<name>/{home,project}, absolute.
@@ -28,7 +30,8 @@ func cfgFixture(t *testing.T, name string) (home, project string) {
 // global config, project config and agent file: config validate must report
 // all of them in one run.
 type cfgWant struct {
-	code, file   string
+	code         fault.Code
+	file         string
 	line, column int
 	field        string
 }
@@ -58,7 +61,7 @@ func cfgBrokenProblems() []cfgWant {
 type cfgEnvelope struct {
 	OK    bool `json:"ok"`
 	Error *struct {
-		Code    string          `json:"code"`
+		Code    fault.Code      `json:"code"`
 		Message string          `json:"message"`
 		Cause   json.RawMessage `json:"cause"`
 	} `json:"error"`
@@ -79,14 +82,14 @@ type cfgEnvelope struct {
 }
 
 type cfgProblemJSON struct {
-	Code     string `json:"code"`
-	Rule     string `json:"rule"`
-	Severity string `json:"severity"`
-	File     string `json:"file"`
-	Line     int    `json:"line"`
-	Column   int    `json:"column"`
-	Field    string `json:"field"`
-	Message  string `json:"message"`
+	Code     fault.Code `json:"code"`
+	Rule     string     `json:"rule"`
+	Severity string     `json:"severity"`
+	File     string     `json:"file"`
+	Line     int        `json:"line"`
+	Column   int        `json:"column"`
+	Field    string     `json:"field"`
+	Message  string     `json:"message"`
 }
 
 // decodeOne asserts stdout is exactly one JSON document.

@@ -15,8 +15,7 @@ import (
 // cancelled (SIGINT/SIGTERM), after every session has ended.
 func runDemoServer(ctx context.Context, inv *Invocation) (any, error) {
 	if inv.Global.JSON {
-		return nil, &demoserver.Error{ErrCode: demoserver.CodeNoJSON, Usage: true,
-			Msg: "demo-server speaks MCP on its streams and has no JSON result; drop --json"}
+		return nil, demoserver.Codes().New(demoserver.CodeNoJSON, "demo-server speaks MCP on its streams and has no JSON result; drop --json")
 	}
 	env := inv.Env
 	logger := slog.New(slog.NewTextHandler(env.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))

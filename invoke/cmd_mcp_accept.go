@@ -39,9 +39,9 @@ func runMCPAccept(ctx context.Context, inv *Invocation) (any, error) {
 	all := inv.Bool("all")
 	switch {
 	case all && len(inv.Args) > 0:
-		return nil, &host.Error{ErrCode: host.CodeAcceptUsage, Exit: ExitUsage, Msg: "give one TOOL or --all, not both"}
+		return nil, &host.Error{ErrCode: CodeAcceptUsage, Exit: ExitUsage, Msg: "give one TOOL or --all, not both"}
 	case !all && len(inv.Args) == 0:
-		return nil, &host.Error{ErrCode: host.CodeAcceptUsage, Exit: ExitUsage, Msg: "name the TOOL to accept (mcp_<server>_<tool>, see relavium mcp ls), or pass --all"}
+		return nil, &host.Error{ErrCode: CodeAcceptUsage, Exit: ExitUsage, Msg: "name the TOOL to accept (mcp_<server>_<tool>, see relavium mcp ls), or pass --all"}
 	}
 	servers, _, err := mcpTargets(inv)
 	if err != nil {
@@ -87,7 +87,7 @@ func runMCPAccept(ctx context.Context, inv *Invocation) (any, error) {
 		for _, d := range h.Tools() {
 			if d.ID == id {
 				if !d.Changed {
-					return nil, &host.Error{ErrCode: host.CodeNotFlagged, Exit: ExitUsage, Server: d.Server,
+					return nil, &host.Error{ErrCode: CodeNotFlagged, Exit: ExitUsage, Server: d.Server,
 						Msg: fmt.Sprintf("%s is not flagged: its definition is the one you accepted, so there is nothing to accept", name)}
 				}
 				flagged = append(flagged, d)

@@ -12,6 +12,7 @@ import (
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/engine/sanitize"
+	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/fields"
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/config"
@@ -175,7 +176,7 @@ func runMCPCall(ctx context.Context, inv *Invocation) (any, error) {
 type toolErrorResult struct{ out *MCPCallResult }
 
 func (e *toolErrorResult) Error() string {
-	return host.CodeToolError + ": " + e.Message()
+	return string(CodeToolError) + ": " + e.Message()
 }
 
 // Message names the tool and quotes the start of its error text.
@@ -184,7 +185,7 @@ func (e *toolErrorResult) Message() string {
 }
 
 // Code is E543.
-func (e *toolErrorResult) Code() string { return host.CodeToolError }
+func (e *toolErrorResult) Code() fault.Code { return CodeToolError }
 
 // ExitCode is 1.
 func (e *toolErrorResult) ExitCode() int { return ExitFailure }
@@ -195,7 +196,7 @@ func (e *toolErrorResult) ErrorData() any { return e.out }
 // WriteHuman prints the tool's error text (sanitized, as every human
 // rendering of server text is).
 func (e *toolErrorResult) WriteHuman(w io.Writer) error {
-	if _, err := fmt.Fprintf(w, "relavium: %s: %s returned an error:\n", host.CodeToolError, e.out.Tool); err != nil {
+	if _, err := fmt.Fprintf(w, "relavium: %s: %s returned an error:\n", CodeToolError, e.out.Tool); err != nil {
 		return err
 	}
 	return e.out.WriteHuman(w)
@@ -206,7 +207,7 @@ func (e *toolErrorResult) WriteHuman(w io.Writer) error {
 func toolNotFound(name string, tools []engine.ToolDef, skipped []engine.SkippedTool, servers []config.Server) error {
 	for _, s := range skipped {
 		if discovery.NamespacedName(s.Server, s.Tool) == name || (s.Server == adhocServer && s.Tool == name) {
-			return &host.Error{ErrCode: host.CodeToolNotFound, Exit: ExitUsage, Server: s.Server,
+			return &host.Error{ErrCode: CodeToolNotFound, Exit: ExitUsage, Server: s.Server,
 				Msg: fmt.Sprintf("%s was skipped at discovery (%s: %s)", name, s.Code, sanitize.Line(s.Detail))}
 		}
 	}
@@ -228,7 +229,7 @@ func toolNotFound(name string, tools []engine.ToolDef, skipped []engine.SkippedT
 	if len(servers) == 0 {
 		msg += "; no MCP server is declared"
 	}
-	return &host.Error{ErrCode: host.CodeToolNotFound, Exit: ExitUsage, Msg: msg + " (see relavium mcp ls)"}
+	return &host.Error{ErrCode: CodeToolNotFound, Exit: ExitUsage, Msg: msg + " (see relavium mcp ls)"}
 }
 
 // callArgs reads --args (one JSON object) or KEY=VALUE words; not both.
@@ -238,7 +239,7 @@ func toolNotFound(name string, tools []engine.ToolDef, skipped []engine.SkippedT
 func callArgs(inv *Invocation) (string, []string, error) {
 	kv := inv.Args[1:]
 	if inv.Changed("args") && len(kv) > 0 {
-		return "", nil, &host.Error{ErrCode: host.CodeBadCallArgs, Exit: ExitUsage, Msg: "give the arguments as --args JSON or as KEY=VALUE words, not both"}
+		return "", nil, &host.Error{ErrCode: CodeBadCallArgs, Exit: ExitUsage, Msg: "give the arguments as --args JSON or as KEY=VALUE words, not both"}
 	}
 	if inv.Changed("timeout") && inv.Duration("timeout") <= 0 {
 		return "", nil, usageErr(CodeBadFlag, "--timeout must be positive, e.g. 60s")
@@ -262,7 +263,7 @@ func buildArgs(argText string, kv []string, def engine.ToolDef) (json.RawMessage
 		}
 		var obj map[string]json.RawMessage
 		if err := json.Unmarshal([]byte(argText), &obj); err != nil || obj == nil {
-			return nil, &host.Error{ErrCode: host.CodeBadCallArgs, Exit: ExitUsage, Msg: "--args must be one JSON object", Cause: err}
+			return nil, &host.Error{ErrCode: CodeBadCallArgs, Exit: ExitUsage, Msg: "--args must be one JSON object", Cause: err}
 		}
 		return json.RawMessage(argText), nil
 	}
@@ -275,10 +276,10 @@ func buildArgs(argText string, kv []string, def engine.ToolDef) (json.RawMessage
 	for _, w := range kv {
 		k, v, ok := strings.Cut(w, "=")
 		if !ok || k == "" {
-			return nil, &host.Error{ErrCode: host.CodeBadCallArgs, Exit: ExitUsage, Msg: fmt.Sprintf("argument %q is not KEY=VALUE", w)}
+			return nil, &host.Error{ErrCode: CodeBadCallArgs, Exit: ExitUsage, Msg: fmt.Sprintf("argument %q is not KEY=VALUE", w)}
 		}
 		if _, dup := obj[k]; dup {
-			return nil, &host.Error{ErrCode: host.CodeBadCallArgs, Exit: ExitUsage, Msg: fmt.Sprintf("argument %s is given twice", k)}
+			return nil, &host.Error{ErrCode: CodeBadCallArgs, Exit: ExitUsage, Msg: fmt.Sprintf("argument %s is given twice", k)}
 		}
 		f, declared := byName[k]
 		if !declared {

@@ -6,12 +6,13 @@ import (
 	"path/filepath"
 
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/fault"
 )
 
 // Error codes of `mcp call --output`.
 const (
-	CodeOutputPath  = "E530" // --output names a directory, or a file whose directory does not exist
-	CodeOutputWrite = "E531" // the --output file could not be written; the path was left as it was
+	CodeOutputPath  fault.Code = "E530" // --output names a directory, or a file whose directory does not exist
+	CodeOutputWrite fault.Code = "E531" // the --output file could not be written; the path was left as it was
 )
 
 // CallOutput says where `mcp call --output` wrote the result text.

@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/relavium/relavium/fault"
 )
 
 // mcpE2E is a built relavium, the built hostile test server, a temp home
@@ -81,9 +83,9 @@ func (e *mcpE2E) run(t *testing.T, extraEnv []string, args ...string) mcpRun {
 	return r
 }
 
-func (r mcpRun) errCode() string {
+func (r mcpRun) errCode() fault.Code {
 	if e, ok := r.env["error"].(map[string]any); ok {
-		return fmt.Sprint(e["code"])
+		return fault.Code(fmt.Sprint(e["code"]))
 	}
 	return ""
 }
@@ -185,7 +187,7 @@ func TestMCPListAndCallEndToEnd(t *testing.T) {
 		name string
 		args []string
 		code int
-		err  string
+		err  fault.Code
 	}{
 		{"tool error", []string{"mcp_ok_fail", "--yes"}, 1, "E543"},
 		{"not read-only without --yes", []string{"mcp_ok_fail"}, 2, "E542"},
@@ -298,7 +300,7 @@ func TestMCPCallUsageMistakesExitTwoBeforeAnySpawn(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		args []string
-		err  string
+		err  fault.Code
 	}{
 		{"not KEY=VALUE", []string{"mcp_ok_echo", "message"}, "E541"},
 		{"empty key", []string{"mcp_ok_echo", "=x"}, "E541"},

@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/relavium/relavium/fault"
 )
 
 // End-to-end tests of `relavium run` and `relavium workflow ls`: the real
@@ -123,10 +125,10 @@ func runEnvelope(t *testing.T, o runOutcome) map[string]any {
 	return env
 }
 
-func runErrCode(env map[string]any) string {
+func runErrCode(env map[string]any) fault.Code {
 	e, _ := env["error"].(map[string]any)
 	s, _ := e["code"].(string)
-	return s
+	return fault.Code(s)
 }
 
 func runData(env map[string]any) map[string]any {
@@ -235,7 +237,7 @@ func TestWorkflowCommandsE2E(t *testing.T) {
 	t.Run("authored and usage errors exit 2", func(t *testing.T) {
 		for _, c := range []struct {
 			args []string
-			code string
+			code fault.Code
 		}{
 			{[]string{"run", "nope", "--json"}, "E601"},
 			{[]string{"run", "../x", "--json"}, "E602"},

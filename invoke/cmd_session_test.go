@@ -15,6 +15,7 @@ import (
 
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/session"
 )
 
@@ -64,7 +65,7 @@ func TestSessionWithNoOneToAskPrintsTheInventory(t *testing.T) {
 	var env1 struct {
 		OK    bool `json:"ok"`
 		Error struct {
-			Code string `json:"code"`
+			Code fault.Code `json:"code"`
 		} `json:"error"`
 		Data consent.PendingData `json:"data"`
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/engine/sanitize"
+	"github.com/relavium/relavium/fault"
 )
 
 // HumanWriter is implemented by results (and errors) that have a human
@@ -83,7 +84,7 @@ func finish(env *Env, inv *Invocation, data any, err error) int {
 			_ = WriteEnvelope(env.Stdout, ErrorEnvelope(err))
 		}
 		writeHumanError(sanitize.NewWriter(env.Stderr), err)
-		return ExitCodeOf(err)
+		return fault.ExitOf(err)
 	}
 	if jsonMode {
 		if data == nil {

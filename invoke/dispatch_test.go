@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/relavium/relavium/fault"
 )
 
 // A command whose row has no JSON envelope (it speaks a protocol on its
@@ -30,7 +32,7 @@ func TestCommandsWithoutJSONRefuseTheJSONFlag(t *testing.T) {
 			if err := dec.Decode(&e); err != nil || e.OK || e.Error == nil || dec.More() {
 				t.Fatalf("stdout must be exactly one error envelope: %q", out.Bytes())
 			}
-			if strings.HasPrefix(e.Error.Message, e.Error.Code) {
+			if strings.HasPrefix(e.Error.Message, string(e.Error.Code)) {
 				t.Fatalf("the message repeats the code: %q", e.Error.Message)
 			}
 		})
@@ -56,7 +58,7 @@ func TestTooManyArgumentsNamesWhatTheCommandTakes(t *testing.T) {
 		home, project := t.TempDir(), t.TempDir()
 		env, _, _ := machineTestEnv(t, home, project, nil)
 		_, err := tab.Parse(env, strings.Fields(args))
-		if CodeOf(err) != CodeBadArgs || ExitCodeOf(err) != ExitUsage || messageOf(err) != want {
+		if CodeOf(err) != CodeBadArgs || fault.ExitOf(err) != ExitUsage || messageOf(err) != want {
 			t.Errorf("%s: %v, want E103 %q", args, err, want)
 		}
 	}

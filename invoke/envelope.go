@@ -4,9 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"strings"
 
 	"github.com/relavium/relavium/engine/sanitize"
+	"github.com/relavium/relavium/fault"
 )
 
 // Envelope is the one JSON document a --json invocation writes to stdout.
@@ -18,65 +18,18 @@ type Envelope struct {
 
 // EnvelopeError is the error member of a failed envelope.
 type EnvelopeError struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
-	Cause   any    `json:"cause"`
+	Code    fault.Code `json:"code"`
+	Message string     `json:"message"`
+	Cause   any        `json:"cause"`
 }
 
 // causeOf renders the chain below a coded error: a nested coded error keeps
-// its code; anything else is its message. nil when there is no cause.
-func causeOf(err error) any {
-	u := errors.Unwrap(err)
-	if u == nil {
-		if j, ok := err.(interface{ Unwrap() []error }); ok {
-			var out []any
-			for _, e := range j.Unwrap() {
-				out = append(out, describe(e))
-			}
-			if len(out) > 0 {
-				return out
-			}
-		}
-		return nil
-	}
-	return describe(u)
-}
-
-func describe(err error) any {
-	var c Coded
-	if errors.As(err, &c) && c == err {
-		return map[string]any{"code": c.Code(), "message": sanitize.Text(messageOf(err)), "cause": causeOf(err)}
-	}
-	return sanitize.Text(err.Error())
-}
+// its code; anything else is its message, cleaned like every message.
+func causeOf(err error) any { return fault.CauseOf(err, sanitize.Text) }
 
 // messageOf is the human message of a coded error without its code prefix or
 // cause suffix.
-func messageOf(err error) string {
-	if m, ok := err.(interface{ Message() string }); ok {
-		return m.Message()
-	}
-	if e, ok := err.(*Error); ok {
-		return e.Msg
-	}
-	return bareMessage(err)
-}
-
-// bareMessage is the message of an error without a Message method, whose
-// Error() follows the repository's "CODE: message: cause" shape: the code
-// and the cause have their own envelope members, so neither is repeated.
-func bareMessage(err error) string {
-	s := err.Error()
-	if c, ok := err.(Coded); ok && c.Code() != "" {
-		s = strings.TrimPrefix(s, c.Code()+": ")
-	}
-	if u := errors.Unwrap(err); u != nil {
-		if trimmed := strings.TrimSuffix(s, ": "+u.Error()); trimmed != "" {
-			s = trimmed
-		}
-	}
-	return s
-}
+func messageOf(err error) string { return fault.MessageOf(err) }
 
 // ErrorEnvelope builds the envelope for err. Messages are for people and
 // can quote a server (a protocol error's text), so they are cleaned like
@@ -90,7 +43,7 @@ func ErrorEnvelope(err error) Envelope {
 	} else {
 		env.Error = &EnvelopeError{Code: CodeInternal, Message: sanitize.Text(err.Error())}
 	}
-	var d DataCarrier
+	var d fault.DataCarrier
 	if errors.As(err, &d) {
 		env.Data = d.ErrorData()
 	}

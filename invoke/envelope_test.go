@@ -4,6 +4,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host/discovery"
 	"github.com/relavium/relavium/host/netguard"
 )
@@ -11,19 +12,20 @@ import (
 // conventionalErr is a coded error in the repository's usual shape without a
 // Message method: Error() is "CODE: message: cause".
 type conventionalErr struct {
-	code, msg string
-	cause     error
+	code  fault.Code
+	msg   string
+	cause error
 }
 
 func (e *conventionalErr) Error() string {
-	s := e.code + ": " + e.msg
+	s := string(e.code) + ": " + e.msg
 	if e.cause != nil {
 		s += ": " + e.cause.Error()
 	}
 	return s
 }
-func (e *conventionalErr) Code() string  { return e.code }
-func (e *conventionalErr) Unwrap() error { return e.cause }
+func (e *conventionalErr) Code() fault.Code { return e.code }
+func (e *conventionalErr) Unwrap() error    { return e.cause }
 
 // The envelope carries the code and the cause in their own members, so its
 // message repeats neither, whichever package's error type it renders.

@@ -1,105 +1,50 @@
 package invoke
 
 import (
-	"errors"
 	"fmt"
+
+	"github.com/relavium/relavium/fault"
 )
 
 // Exit codes: 0 success; 1 a runtime failure or a failed or cancelled run;
 // 2 an authored or usage error, or consent no one was there to give.
 const (
-	ExitOK      = 0
-	ExitFailure = 1
-	ExitUsage   = 2
+	ExitOK      = fault.ExitOK
+	ExitFailure = fault.ExitFailure
+	ExitUsage   = fault.ExitUsage
 )
 
-// Coded is implemented by every relavium error that carries a stable code.
-// Packages define their own error types (consent must not import invoke) and
-// satisfy this interface; the envelope reads it with errors.As.
-type Coded interface {
-	error
-	Code() string
-}
+// Coded is implemented by every relavium error that carries a stable code;
+// the envelope reads it with errors.As.
+type Coded = fault.Coded
 
-// ExitCoder is implemented by errors that choose their exit class; an error
-// without it exits 1.
-type ExitCoder interface {
-	ExitCode() int
-}
-
-// DataCarrier is implemented by errors whose envelope also carries data (for
-// example consent's pending[] list).
-type DataCarrier interface {
-	ErrorData() any
-}
-
-// Error is invoke's own coded error.
-type Error struct {
-	ErrCode string
-	Msg     string
-	Cause   error
-	Exit    int
-	Data    any
-}
-
-func (e *Error) Error() string {
-	if e.Cause != nil {
-		return fmt.Sprintf("%s: %s: %v", e.ErrCode, e.Msg, e.Cause)
-	}
-	return e.ErrCode + ": " + e.Msg
-}
-
-// Code returns the stable error code.
-func (e *Error) Code() string { return e.ErrCode }
-
-// ExitCode returns the exit class (1 when unset).
-func (e *Error) ExitCode() int {
-	if e.Exit == 0 {
-		return ExitFailure
-	}
-	return e.Exit
-}
-
-// ErrorData returns the envelope data, if any.
-func (e *Error) ErrorData() any { return e.Data }
-
-// Unwrap returns the cause.
-func (e *Error) Unwrap() error { return e.Cause }
+// Error is the repository's coded error (package fault).
+type Error = fault.Error
 
 // Usage and dispatch error codes.
 const (
-	CodeUnknownCommand = "E100" // no such command
-	CodeUnknownFlag    = "E101" // no such flag for this command
-	CodeBadFlag        = "E102" // a flag value that does not parse
-	CodeBadArgs        = "E103" // too few or too many positional arguments
-	CodeGroupCommand   = "E104" // a command group named without a subcommand
-	CodeNestedJSON     = "E105" // JSON on the command line (--args, a KEY=VALUE value) nested deeper than 256 levels
-	CodeInternal       = "E900" // a bug: an error without a code
+	CodeUnknownCommand fault.Code = "E100" // no such command
+	CodeUnknownFlag    fault.Code = "E101" // no such flag for this command
+	CodeBadFlag        fault.Code = "E102" // a flag value that does not parse
+	CodeBadArgs        fault.Code = "E103" // too few or too many positional arguments
+	CodeGroupCommand   fault.Code = "E104" // a command group named without a subcommand
+	CodeNestedJSON     fault.Code = "E105" // JSON on the command line (--args, a KEY=VALUE value) nested deeper than 256 levels
+
+	// mcp call and mcp accept (in host's range E540–E548: they name the tool
+	// calls host makes, but the command line raises them; E542, E545 and E548
+	// are the session core's).
+	CodeToolNotFound fault.Code = "E540"         // mcp call: no admitted tool has that name
+	CodeBadCallArgs  fault.Code = "E541"         // mcp call: --args / KEY=VALUE that do not parse
+	CodeToolError    fault.Code = "E543"         // mcp call: the tool returned isError
+	CodeBadTarget    fault.Code = "E544"         // --url/--stdio misuse (both given, empty, --allow-local-endpoint without --url)
+	CodeNotFlagged   fault.Code = "E546"         // mcp accept: the tool's definition is the accepted one (nothing to accept)
+	CodeAcceptUsage  fault.Code = "E547"         // mcp accept: give TOOL or --all (not both, not neither)
+	CodeInternal                = fault.Internal // a bug: an error without a code
 )
 
-func usageErr(code, format string, a ...any) *Error {
+func usageErr(code fault.Code, format string, a ...any) *Error {
 	return &Error{ErrCode: code, Msg: fmt.Sprintf(format, a...), Exit: ExitUsage}
 }
 
-// ExitCodeOf returns the exit code an error maps to.
-func ExitCodeOf(err error) int {
-	if err == nil {
-		return ExitOK
-	}
-	var ec ExitCoder
-	if errors.As(err, &ec) {
-		if c := ec.ExitCode(); c != 0 {
-			return c
-		}
-	}
-	return ExitFailure
-}
-
 // CodeOf returns the stable code of err, or CodeInternal.
-func CodeOf(err error) string {
-	var c Coded
-	if errors.As(err, &c) {
-		return c.Code()
-	}
-	return CodeInternal
-}
+func CodeOf(err error) fault.Code { return fault.CodeOf(err, CodeInternal) }

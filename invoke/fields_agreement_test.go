@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/fields/fieldstest"
 	"github.com/relavium/relavium/host/discovery"
 )
@@ -35,7 +36,7 @@ func TestKeyValueArgsAgreeWithEverySurface(t *testing.T) {
 				if err == nil || !strings.Contains(err.Error(), c.Err) {
 					t.Fatalf("v=%q: %s, %v; want an error saying %q", c.Text, args, err, c.Err)
 				}
-				var coded interface{ Code() string }
+				var coded interface{ Code() fault.Code }
 				if !errors.As(err, &coded) || (coded.Code() != discovery.CodeInvalidArgs && coded.Code() != CodeNestedJSON) {
 					t.Errorf("v=%q: %v is not E588 or the nesting code", c.Text, err)
 				}

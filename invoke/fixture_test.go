@@ -6,6 +6,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/relavium/relavium/fault"
 )
 
 // buildMachineProgram builds a package main of this module into a temp dir.
@@ -29,9 +31,9 @@ type machineEnvelope struct {
 	OK    bool            `json:"ok"`
 	Data  json.RawMessage `json:"data"`
 	Error *struct {
-		Code    string `json:"code"`
-		Message string `json:"message"`
-		Cause   any    `json:"cause"`
+		Code    fault.Code `json:"code"`
+		Message string     `json:"message"`
+		Cause   any        `json:"cause"`
 	} `json:"error"`
 }
 

@@ -11,12 +11,13 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/relavium/relavium/fault"
 	"golang.org/x/sys/unix"
 )
 
 // CodeOperationLocked is E460: another command holds the project operation
 // lock.
-const CodeOperationLocked = "E460"
+const CodeOperationLocked fault.Code = "E460"
 
 // OpLock is the project operation lock: every command whose effective side
 // effect is not read holds it while it runs (typed in a terminal or run as a

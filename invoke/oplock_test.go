@@ -76,7 +76,7 @@ func TestDispatcherTakesTheOpLockForMutations(t *testing.T) {
 	}
 	env, out, _ = machineTestEnv(t, home, project, nil)
 	Main(context.Background(), env, []string{"run", "x", "--plan", "--json"})
-	if strings.Contains(out.String(), CodeOperationLocked) {
+	if strings.Contains(out.String(), string(CodeOperationLocked)) {
 		t.Fatalf("the plan form took the lock: %s", out.Bytes())
 	}
 }
@@ -118,7 +118,7 @@ func TestInvokePathRecheck(t *testing.T) {
 	}
 	// a help request is not the checked command
 	env, out, _ = machineTestEnv(t, home, project, map[string]string{EnvInvokePath: "version"})
-	if code := Main(context.Background(), env, []string{"version", "--help", "--json"}); code != ExitUsage || !strings.Contains(out.String(), CodeNotExposed) {
+	if code := Main(context.Background(), env, []string{"version", "--help", "--json"}); code != ExitUsage || !strings.Contains(out.String(), string(CodeNotExposed)) {
 		t.Fatalf("help under an invoke path: exit %d %s", code, out.Bytes())
 	}
 }
@@ -142,7 +142,7 @@ func TestReadWorkflowRunTakesNoOpLock(t *testing.T) {
 	}
 	env, out, _ = machineTestEnv(t, home, project, nil)
 	Main(context.Background(), env, []string{"run", "touch", "--input", "target=x", "--yes", "--json"})
-	if !strings.Contains(out.String(), CodeOperationLocked) {
+	if !strings.Contains(out.String(), string(CodeOperationLocked)) {
 		t.Fatalf("a write workflow must wait for the lock: %s", out.Bytes())
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/invoke"
 )
 
@@ -54,7 +55,11 @@ func TestBuildArgvRendering(t *testing.T) {
 func TestBuildArgvRefusals(t *testing.T) {
 	big := strings.Repeat("a", MaxElementBytes+1)
 	many := `"` + strings.Repeat("a", 30<<10) + `"`
-	cases := []struct{ path, req, code, msg string }{
+	cases := []struct {
+		path, req string
+		code      fault.Code
+		msg       string
+	}{
 		{"stub read", `{"flags":{"count":1.5}}`, CodeInvalidRequest, `flag "count" must be an integer`},
 		{"stub read", `{"flags":{"count":"2"}}`, CodeInvalidRequest, `flag "count" must be an integer`},
 		{"stub read", `{"flags":{"quiet":"true"}}`, CodeInvalidRequest, `flag "quiet" must be a boolean`},

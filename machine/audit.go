@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/invoke"
 )
 
@@ -42,7 +43,7 @@ type AuditRecord struct {
 	RequestID   string            `json:"request_id"`
 	Request     RedactedRequest   `json:"request"`
 	ExitCode    *int              `json:"exit_code"`
-	ErrorCode   *string           `json:"error_code"`
+	ErrorCode   *fault.Code       `json:"error_code"`
 	DurationMS  int64             `json:"duration_ms"`
 }
 

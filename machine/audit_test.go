@@ -16,7 +16,7 @@ import (
 func TestAuditRecordKeyOrder(t *testing.T) {
 	home := t.TempDir()
 	log := NewAuditLog(home)
-	k, exit, code := KindRequest, 0, "E424"
+	k, exit, code := KindRequest, 0, CodeBadConfirm
 	rec := AuditRecord{Time: auditTime(time.Date(2026, 1, 2, 3, 4, 5, 6_000_000, time.FixedZone("x", 3600))),
 		Transport: TransportMCPStdio, Project: "/p", Command: "mcp call", SideEffect: invoke.Remote, Decision: DecisionRun,
 		ConfirmKind: &k, RequestID: "id", Request: RedactedRequest{Args: []string{}, Argv: []string{}, Flags: map[string]any{}},

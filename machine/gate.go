@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/invoke"
 )
 
@@ -43,7 +44,7 @@ type Result struct {
 	Envelope   json.RawMessage
 	OK         bool
 	ExitCode   *int // the child's exit status; nil for a confirmation or a refusal
-	ErrorCode  string
+	ErrorCode  fault.Code
 	RequestID  string
 	SideEffect invoke.SideEffect
 	Confirm    *Confirmation
@@ -424,11 +425,11 @@ func (c *call) childResult(doc json.RawMessage, exit int, audited bool) Result {
 	var head struct {
 		OK    bool `json:"ok"`
 		Error *struct {
-			Code string `json:"code"`
+			Code fault.Code `json:"code"`
 		} `json:"error"`
 	}
 	_ = json.Unmarshal(doc, &head)
-	var code *string
+	var code *fault.Code
 	if !head.OK && head.Error != nil && head.Error.Code != "" {
 		code = &head.Error.Code
 	}
@@ -456,7 +457,7 @@ func (c *call) confirmKind() *string {
 
 // audit appends one record. Reads that run are not logged. A failed write
 // prints one line on the server's stderr (never the request).
-func (c *call) audit(decision string, kind *string, exit *int, code *string) {
+func (c *call) audit(decision string, kind *string, exit *int, code *fault.Code) {
 	if decision == DecisionRun && c.side == invoke.Read {
 		return
 	}

@@ -57,7 +57,7 @@ func TestInvokerHardening(t *testing.T) {
 		iv := newStubInvoker(t, stub, "ok")
 		res := invokeStub(iv.Invoker, "stub nope", `{}`)
 		wantMachineCode(t, res, CodeNoSuchCommand)
-		if recs := auditLines(t, iv.home); len(recs) != 1 || recs[0]["decision"] != DecisionRefused || recs[0]["error_code"] != CodeNoSuchCommand {
+		if recs := auditLines(t, iv.home); len(recs) != 1 || recs[0]["decision"] != DecisionRefused || recs[0]["error_code"] != string(CodeNoSuchCommand) {
 			t.Fatalf("audit %v", recs)
 		}
 	})
@@ -152,7 +152,7 @@ func TestInvokerHardening(t *testing.T) {
 			}
 			t.Fatalf("pid %d outlived the timed-out request", pid)
 		}
-		if recs := auditLines(t, iv.home); len(recs) != 1 || recs[0]["error_code"] != CodeTimeout || recs[0]["exit_code"] != nil {
+		if recs := auditLines(t, iv.home); len(recs) != 1 || recs[0]["error_code"] != string(CodeTimeout) || recs[0]["exit_code"] != nil {
 			t.Fatalf("audit %v", recs)
 		}
 	})
@@ -245,7 +245,7 @@ func TestInvokerHardening(t *testing.T) {
 		recs := auditLines(t, iv.home)
 		if recs[0]["decision"] != DecisionConfirmation || recs[0]["confirm_kind"] != KindRequest || recs[0]["exit_code"] != nil ||
 			recs[1]["decision"] != DecisionRun || recs[1]["confirm_kind"] != KindRequest || recs[1]["exit_code"] != float64(0) ||
-			recs[2]["decision"] != DecisionRefused || recs[2]["error_code"] != CodeBadConfirm {
+			recs[2]["decision"] != DecisionRefused || recs[2]["error_code"] != string(CodeBadConfirm) {
 			t.Fatalf("audit %v", recs[:3])
 		}
 		if flags := recs[1]["request"].(map[string]any)["flags"].(map[string]any); flags["token"] != Redacted {

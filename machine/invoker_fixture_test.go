@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/invoke"
 )
 
@@ -98,9 +99,9 @@ type machineEnvelope struct {
 	OK    bool            `json:"ok"`
 	Data  json.RawMessage `json:"data"`
 	Error *struct {
-		Code    string `json:"code"`
-		Message string `json:"message"`
-		Cause   any    `json:"cause"`
+		Code    fault.Code `json:"code"`
+		Message string     `json:"message"`
+		Cause   any        `json:"cause"`
 	} `json:"error"`
 }
 
@@ -113,7 +114,7 @@ func machineEnvelopeOf(t *testing.T, res Result) machineEnvelope {
 	return e
 }
 
-func wantMachineCode(t *testing.T, res Result, code string) machineEnvelope {
+func wantMachineCode(t *testing.T, res Result, code fault.Code) machineEnvelope {
 	t.Helper()
 	e := machineEnvelopeOf(t, res)
 	if e.OK || e.Error == nil || e.Error.Code != code {

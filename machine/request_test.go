@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/invoke"
 )
 
@@ -164,7 +165,7 @@ func TestRedactForAudit(t *testing.T) {
 func TestRequestNestingRefused(t *testing.T) {
 	deep := `{"flags":{"x":` + strings.Repeat("[", 100000) + `}}`
 	_, err := ParseRequest([]byte(deep))
-	if invoke.CodeOf(err) != CodeInvalidRequest || invoke.ExitCodeOf(err) != invoke.ExitUsage ||
+	if invoke.CodeOf(err) != CodeInvalidRequest || fault.ExitOf(err) != invoke.ExitUsage ||
 		!strings.Contains(err.Error(), "nesting deeper than 256 levels (byte 268)") {
 		t.Fatalf("request: %v", err)
 	}

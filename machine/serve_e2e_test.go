@@ -202,8 +202,8 @@ func exerciseServer(t *testing.T, f *serveFixture, cs *mcp.ClientSession, e *eli
 		decisions = append(decisions, r["command"].(string)+"/"+r["decision"].(string)+"/"+k+"/"+code)
 	}
 	joined := strings.Join(decisions, " ")
-	for _, want := range []string{"run/confirmation_required/plan/", "run/run/plan/", "run/refused//" + engine.CodeGateRefused, "run/refused//" + CodeBadConfirm,
-		"mcp call/confirmation_required/request/", "mcp call/run/request/", "mcp call/refused//" + CodeBadConfirm, "version/refused//" + CodeInvalidRequest} {
+	for _, want := range []string{"run/confirmation_required/plan/", "run/run/plan/", "run/refused//" + string(engine.CodeGateRefused), "run/refused//" + string(CodeBadConfirm),
+		"mcp call/confirmation_required/request/", "mcp call/run/request/", "mcp call/refused//" + string(CodeBadConfirm), "version/refused//" + string(CodeInvalidRequest)} {
 		if !strings.Contains(joined, want) {
 			t.Errorf("audit lacks %s: %s", want, joined)
 		}

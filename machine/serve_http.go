@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/invoke"
 )
 
@@ -58,8 +59,8 @@ func checkBind(host string, allowed []string, configured *Token, home string) er
 // HTTP refusal codes of `mcp serve` (besides E426 for a missing or wrong
 // bearer token): what the audit log records for a 403 and a 413.
 const (
-	CodeForbiddenHost = "E433" // Host or Origin is not a name this server is reachable under (403)
-	CodeBodyTooLarge  = "E434" // an HTTP request body over MaxBodyBytes (413)
+	CodeForbiddenHost fault.Code = "E433" // Host or Origin is not a name this server is reachable under (403)
+	CodeBodyTooLarge  fault.Code = "E434" // an HTTP request body over MaxBodyBytes (413)
 )
 
 // httpGuard fronts the MCP handler: bearer check first (401 with
@@ -77,7 +78,7 @@ type httpGuard struct {
 	refused func(r *http.Request, err *invoke.Error) // nil: not reported
 }
 
-func (g *httpGuard) refuse(w http.ResponseWriter, r *http.Request, status int, code, msg string) {
+func (g *httpGuard) refuse(w http.ResponseWriter, r *http.Request, status int, code fault.Code, msg string) {
 	if g.refused != nil {
 		g.refused(r, &invoke.Error{ErrCode: code, Msg: msg, Exit: invoke.ExitUsage})
 	}

@@ -30,7 +30,7 @@ func jsonrpcErrorDoc(code int, err *invoke.Error) []byte {
 		JSONRPC string  `json:"jsonrpc"`
 		ID      *string `json:"id"`
 		Error   jerr    `json:"error"`
-	}{"2.0", nil, jerr{Code: code, Message: err.ErrCode + ": " + err.Msg, Data: data{Code: err.ErrCode}}})
+	}{"2.0", nil, jerr{Code: code, Message: string(err.ErrCode) + ": " + err.Msg, Data: data{Code: string(err.ErrCode)}}})
 	return doc
 }
 

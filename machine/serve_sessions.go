@@ -11,6 +11,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/invoke"
 )
 
@@ -30,7 +31,7 @@ const (
 
 // CodeSessionsFull: a new session was refused because every one of the
 // MaxSessions live sessions has a request in flight (none idle to evict).
-const CodeSessionsFull = "E427"
+const CodeSessionsFull fault.Code = "E427"
 
 // sessionTable admits, tracks and evicts the MCP sessions of one server.
 //

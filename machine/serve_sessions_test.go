@@ -16,6 +16,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/invoke"
 )
 
@@ -286,12 +287,12 @@ func TestServeSessionCapRefusesWhenAllBusy(t *testing.T) {
 					Code    int    `json:"code"`
 					Message string `json:"message"`
 					Data    struct {
-						Code string `json:"code"`
+						Code fault.Code `json:"code"`
 					} `json:"data"`
 				} `json:"error"`
 			}
 			if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" ||
-				json.Unmarshal(body, &doc) != nil || doc.Error.Data.Code != CodeSessionsFull || !strings.HasPrefix(doc.Error.Message, CodeSessionsFull+": ") {
+				json.Unmarshal(body, &doc) != nil || doc.Error.Data.Code != CodeSessionsFull || !strings.HasPrefix(doc.Error.Message, string(CodeSessionsFull)+": ") {
 				t.Fatalf("all busy: %d %s", resp.StatusCode, body)
 			}
 			if n := h.sdkSessions(); n != 2 {
@@ -299,7 +300,7 @@ func TestServeSessionCapRefusesWhenAllBusy(t *testing.T) {
 			}
 			found := false
 			for _, r := range auditLines(t, h.home) {
-				if r["decision"] == DecisionRefused && r["error_code"] == CodeSessionsFull && r["transport"] == string(transportOf(tr)) {
+				if r["decision"] == DecisionRefused && r["error_code"] == string(CodeSessionsFull) && r["transport"] == string(transportOf(tr)) {
 					found = true
 				}
 			}
@@ -391,7 +392,7 @@ func TestServeHTTPRefusalsAreAudited(t *testing.T) {
 	for _, c := range []struct {
 		token, host, origin, body string
 		status                    int
-		code                      string
+		code                      fault.Code
 	}{
 		{"wrong-token-value", "", "", initializeBody, http.StatusUnauthorized, CodeToken},
 		{"", "", "", initializeBody, http.StatusUnauthorized, CodeToken},

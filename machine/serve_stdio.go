@@ -11,6 +11,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
+	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/invoke"
 	"github.com/relavium/relavium/nesting"
 )
@@ -23,9 +24,9 @@ const MaxStdioLineBytes = 4 << 20
 // Stdio line refusals: the line is answered with a JSON-RPC error (id null)
 // and the session goes on with the next line.
 const (
-	CodeStdioNotMessage = "E428" // a line that is not JSON (-32700) or not a JSON-RPC message (-32600)
-	CodeStdioLineTooBig = "E429" // a line over MaxStdioLineBytes, discarded unread (-32600)
-	CodeStdioTooDeep    = "E430" // a line nesting deeper than nesting.MessageDepth, refused before decoding (-32600)
+	CodeStdioNotMessage fault.Code = "E428" // a line that is not JSON (-32700) or not a JSON-RPC message (-32600)
+	CodeStdioLineTooBig fault.Code = "E429" // a line over MaxStdioLineBytes, discarded unread (-32600)
+	CodeStdioTooDeep    fault.Code = "E430" // a line nesting deeper than nesting.MessageDepth, refused before decoding (-32600)
 )
 
 // stdioReadChunk is how much of a line is read at a time.

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/relavium/relavium/engine/sanitize"
+	"github.com/relavium/relavium/fault"
 )
 
 // rpcLine is one JSON-RPC response the server wrote.
@@ -23,7 +24,7 @@ type rpcLine struct {
 		Code    int    `json:"code"`
 		Message string `json:"message"`
 		Data    struct {
-			Code string `json:"code"`
+			Code fault.Code `json:"code"`
 		} `json:"data"`
 	} `json:"error"`
 }
@@ -82,10 +83,10 @@ func TestServeStdioRefusesBadLinesAndGoesOn(t *testing.T) {
 		}
 		return rpcLine{}
 	}
-	wantRefusal := func(what string, rpcCode int, code string) {
+	wantRefusal := func(what string, rpcCode int, code fault.Code) {
 		t.Helper()
 		l := next()
-		if l.ID != nil || l.Error == nil || l.Error.Code != rpcCode || l.Error.Data.Code != code || !strings.HasPrefix(l.Error.Message, code+": ") {
+		if l.ID != nil || l.Error == nil || l.Error.Code != rpcCode || l.Error.Data.Code != code || !strings.HasPrefix(l.Error.Message, string(code)+": ") {
 			t.Fatalf("%s: want id null, %d, %s; got %+v", what, rpcCode, code, l)
 		}
 	}
@@ -182,7 +183,7 @@ func FuzzStdioFilter(f *testing.F) {
 				rpcLine
 			}
 			if err := json.Unmarshal(line, &l); err != nil || l.JSONRPC != "2.0" || string(l.ID) != "null" || l.Error == nil ||
-				!strings.HasPrefix(l.Error.Message, l.Error.Data.Code+": ") {
+				!strings.HasPrefix(l.Error.Message, string(l.Error.Data.Code)+": ") {
 				t.Fatalf("refusal %q is not a coded JSON-RPC error with id null: %v", line, err)
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/invoke"
 )
 
@@ -52,7 +53,7 @@ func TestTokenFileRefusals(t *testing.T) {
 			path := filepath.Join(home, "mcp-token")
 			setup(t, path)
 			_, err := ExistingToken(home, tokenLookup(nil))
-			if invoke.CodeOf(err) != CodeToken || invoke.ExitCodeOf(err) != invoke.ExitUsage {
+			if invoke.CodeOf(err) != CodeToken || fault.ExitOf(err) != invoke.ExitUsage {
 				t.Fatalf("want E426 exit 2, got %v", err)
 			}
 			if strings.HasSuffix(name, "readable") && (!strings.Contains(err.Error(), "chmod 600 "+path)) {

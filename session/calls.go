@@ -8,12 +8,9 @@ import (
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/engine/sanitize"
+	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host"
 )
-
-// exitUsage is the exit code of an error the person fixes by changing
-// what they asked (2).
-const exitUsage = 2
 
 // Clearance is consent.ClearCall over what the person said beforehand:
 // yes (--yes: this call), the server's tools_auto_approve, and the
@@ -67,7 +64,7 @@ func (s *Session) ConfirmCall(ctx context.Context, def engine.ToolDef, yes, adho
 		}
 		return nil
 	}
-	return &host.Error{ErrCode: host.CodeCallRefused, Server: def.Server, Msg: def.Name + " was not called (you answered no)"}
+	return &host.Error{ErrCode: CodeCallRefused, Server: def.Server, Msg: def.Name + " was not called (you answered no)"}
 }
 
 // CallNeedsApproval is the data of an E542 refusal: which tool, whether its
@@ -109,14 +106,14 @@ func NeedsApproval(def engine.ToolDef, adhoc bool) error {
 	if def.Annotations.IsReadOnly() {
 		msg += "; the server's read-only hint is its own claim and never skips the question"
 	}
-	return &host.Error{ErrCode: host.CodeNeedsYes, Exit: exitUsage, Server: def.Server, Msg: msg, Data: d}
+	return &host.Error{ErrCode: CodeNeedsYes, Exit: fault.ExitUsage, Server: def.Server, Msg: msg, Data: d}
 }
 
 // Approve remembers "always for this definition" for def. A definition
 // changed since it was accepted is refused (E548): accept it first.
 func (s *Session) Approve(def engine.ToolDef) error {
 	if def.Changed {
-		return &host.Error{ErrCode: host.CodeApproveChanged, Exit: exitUsage, Server: def.Server,
+		return &host.Error{ErrCode: CodeApproveChanged, Exit: fault.ExitUsage, Server: def.Server,
 			Msg: def.Name + "'s definition changed since you accepted it: accept it before remembering an approval"}
 	}
 	return s.Approvals().Approve(ToolKey(def))

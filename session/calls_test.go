@@ -45,7 +45,7 @@ func TestConfirmCallNeedsThePersonsWord(t *testing.T) {
 
 	err := s.ConfirmCall(ctx, def, false, false)
 	var he *host.Error
-	if !errors.As(err, &he) || he.ErrCode != host.CodeNeedsYes || he.ExitCode() != 2 {
+	if !errors.As(err, &he) || he.ErrCode != CodeNeedsYes || he.ExitCode() != 2 {
 		t.Fatalf("no one to ask: %v", err)
 	}
 	if d, ok := he.Data.(*CallNeedsApproval); !ok || len(d.WaysOut) != 3 || !strings.Contains(he.Msg, "read-only hint is its own claim") {
@@ -68,7 +68,7 @@ func TestConfirmCallNeedsThePersonsWord(t *testing.T) {
 	}
 	// A changed definition: always is not offered, an approval does not
 	// speak for it, and "always" is a no.
-	if err := s.ConfirmCall(ctx, testDef(true), false, false); !errors.As(err, &he) || he.ErrCode != host.CodeCallRefused {
+	if err := s.ConfirmCall(ctx, testDef(true), false, false); !errors.As(err, &he) || he.ErrCode != CodeCallRefused {
 		t.Errorf("always on a changed definition: %v", err)
 	}
 	if len(ask.offered) != 2 || !ask.offered[0] || ask.offered[1] {

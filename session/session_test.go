@@ -11,6 +11,7 @@ import (
 
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/config"
 	"github.com/relavium/relavium/host/netguard"
@@ -80,7 +81,7 @@ func stdio(t *testing.T, name string) config.Server {
 		Args: []string{"-mode", "ok"}, Dir: t.TempDir()}
 }
 
-func codeOf(err error) string {
+func codeOf(err error) fault.Code {
 	var c coded
 	if errors.As(err, &c) {
 		return c.Code()
@@ -177,7 +178,7 @@ func TestUnresolvedDeclarationNamesItsSource(t *testing.T) {
 	if err == nil || !strings.HasPrefix(err.Error(), "relavium.toml:3:1: ") || codeOf(err) == "" {
 		t.Fatalf("start = %v (code %q), want the source position and consent's code", err, codeOf(err))
 	}
-	if m, ok := err.(interface{ Message() string }); !ok || !strings.HasPrefix(m.Message(), "relavium.toml:3:1: ") || strings.Contains(m.Message(), codeOf(err)) {
+	if m, ok := err.(interface{ Message() string }); !ok || !strings.HasPrefix(m.Message(), "relavium.toml:3:1: ") || strings.Contains(m.Message(), string(codeOf(err))) {
 		t.Errorf("message = %q", m.Message())
 	}
 	opts.Asker = &askerStub{answer: ApproveOnce}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host/config"
 )
 
@@ -26,14 +27,14 @@ type sourcedError struct {
 // coded is an error with a stable code, as every relavium package's is.
 type coded interface {
 	error
-	Code() string
+	Code() fault.Code
 }
 
 func (e *sourcedError) Error() string { return e.where + ": " + e.err.Error() }
 func (e *sourcedError) Unwrap() error { return e.err }
 
 // Code is the wrapped error's code ("" for an uncoded one).
-func (e *sourcedError) Code() string {
+func (e *sourcedError) Code() fault.Code {
 	var c coded
 	if errors.As(e.err, &c) {
 		return c.Code()
@@ -74,7 +75,7 @@ func messageOf(err error) string {
 	// The repository's "CODE: message: cause" shape, code and cause off.
 	s := err.Error()
 	if c, ok := err.(coded); ok && c.Code() != "" {
-		s = strings.TrimPrefix(s, c.Code()+": ")
+		s = strings.TrimPrefix(s, string(c.Code())+": ")
 	}
 	if u := errors.Unwrap(err); u != nil {
 		if trimmed := strings.TrimSuffix(s, ": "+u.Error()); trimmed != "" {

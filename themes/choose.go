@@ -16,7 +16,7 @@ func Choose(flag, env, config, noColor string) (Choice, error) {
 			continue
 		}
 		if _, ok := ByName(c.Name); !ok {
-			return Choice{}, &Error{Name: c.Name, Source: c.Source}
+			return Choice{}, unknownTheme(c.Name, c.Source)
 		}
 		return c, nil
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/themes"
 	"github.com/relavium/relavium/tui/render"
@@ -82,9 +83,10 @@ type job struct {
 	runID    string
 	steps    []stepLine
 
-	errCode, errMsg string
-	cancel          context.CancelFunc
-	cancelAsked     bool
+	errCode     fault.Code
+	errMsg      string
+	cancel      context.CancelFunc
+	cancelAsked bool
 
 	version int
 
@@ -112,27 +114,12 @@ func (j *job) addLog(l logLine) {
 func (j *job) fail(at time.Time, err error) {
 	j.ended = at
 	j.state = jobFailed
-	j.errCode, j.errMsg = codeOf(err), render.ServerText(err.Error())
+	j.errCode, j.errMsg = fault.CodeOf(err, ""), render.ServerText(err.Error())
 	if j.errCode == host.CodeCallCancelled || j.errCode == engine.CodeRunCancelled {
 		j.state = jobCancelled
 	}
 	j.cancel = nil
 	j.touch()
-}
-
-func codeOf(err error) string {
-	type coded interface{ Code() string }
-	for e := err; e != nil; {
-		if c, ok := e.(coded); ok {
-			return c.Code()
-		}
-		u, ok := e.(interface{ Unwrap() error })
-		if !ok {
-			break
-		}
-		e = u.Unwrap()
-	}
-	return ""
 }
 
 // icon is the job's state glyph.
@@ -226,7 +213,7 @@ func (j *job) body(st *themes.Styles, w int) []string {
 			style, head = st.Warn, "⊘ cancelled"
 		}
 		if j.errCode != "" {
-			head += " " + j.errCode
+			head += " " + string(j.errCode)
 		}
 		add(style.Render(head))
 		for _, l := range strings.Split(j.errMsg, "\n") {

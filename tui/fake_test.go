@@ -14,6 +14,7 @@ import (
 
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/discovery"
 	"github.com/relavium/relavium/themes"
@@ -251,7 +252,7 @@ func (f *fakeBackend) Connect(ctx context.Context, server string) error {
 	f.emit(engine.EventServer, engine.ServerData{Server: server, State: engine.StateConnecting, Transport: transport, PID: 4242})
 	if cerr != nil {
 		f.emit(engine.EventServer, engine.ServerData{Server: server, State: engine.StateFailed, Transport: transport, PID: 4242,
-			ErrorCode: codeOf(cerr), Error: messageOf(cerr), StderrTail: "Traceback (most recent call last):\n  boom\n"})
+			ErrorCode: fault.CodeOf(cerr, ""), Error: messageOf(cerr), StderrTail: "Traceback (most recent call last):\n  boom\n"})
 		return cerr
 	}
 	f.mu.Lock()
@@ -348,8 +349,11 @@ func (f *fakeBackend) Close() error {
 }
 
 // testErr is a coded error as host returns them.
-type testErr struct{ code, msg string }
+type testErr struct {
+	code fault.Code
+	msg  string
+}
 
-func (e *testErr) Error() string   { return e.code + ": " + e.msg }
-func (e *testErr) Code() string    { return e.code }
-func (e *testErr) Message() string { return e.msg }
+func (e *testErr) Error() string    { return string(e.code) + ": " + e.msg }
+func (e *testErr) Code() fault.Code { return e.code }
+func (e *testErr) Message() string  { return e.msg }

@@ -12,6 +12,7 @@ import (
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/engine/sanitize"
+	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/config"
 	"github.com/relavium/relavium/host/discovery"
@@ -126,7 +127,7 @@ func (l *live) Decide(ctx context.Context) ([]consent.Decision, error) {
 	for _, s := range l.core.Servers() {
 		if ferr, ok := failed[s.Name]; ok {
 			l.emitServer(engine.ServerData{Server: s.Name, State: engine.StateFailed, Transport: s.Transport,
-				ErrorCode: codeOf(ferr), Error: sanitize.Text(messageOf(ferr))})
+				ErrorCode: fault.CodeOf(ferr, ""), Error: sanitize.Text(messageOf(ferr))})
 		}
 	}
 	for _, d := range ds {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/themes"
 	"github.com/relavium/relavium/tui/form"
@@ -70,7 +71,7 @@ type serverRow struct {
 	protocol  string
 	tools     int
 	digest    string
-	errCode   string
+	errCode   fault.Code
 	err       string
 	stderr    string
 	decision  *consent.Decision // while it needs consent

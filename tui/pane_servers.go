@@ -48,7 +48,7 @@ func (m *Model) stateDetail(r *serverRow) string {
 	case engine.StateNeedsConsent:
 		return st.Warn.Render("needs consent")
 	case engine.StateFailed:
-		return st.Error.Render(strings.TrimSpace(r.errCode + " " + firstLine(r.err)))
+		return st.Error.Render(strings.TrimSpace(string(r.errCode) + " " + firstLine(r.err)))
 	case stateDenied:
 		return st.Error.Render("denied")
 	case engine.StateClosed:
@@ -139,7 +139,7 @@ func (m *Model) serverDetails(r *serverRow, w int) []string {
 		add(st.Error.Render("not started: consent denied this session"))
 		add(st.Muted.Render("press a to be asked again"))
 	case engine.StateFailed:
-		add(st.Error.Render(strings.TrimSpace(r.errCode + " " + render.ServerText(r.err))))
+		add(st.Error.Render(strings.TrimSpace(string(r.errCode) + " " + render.ServerText(r.err))))
 		if r.stderr != "" {
 			add(st.Muted.Render("stderr (last lines):"))
 			for _, l := range render.SplitLines(strings.TrimRight(render.ServerText(r.stderr), "\n")) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/tui/render"
 	"github.com/relavium/relavium/workflow"
 )
@@ -136,7 +137,7 @@ func (m *Model) onConnected(msg connectedMsg) tea.Cmd {
 	if msg.err != nil {
 		if r.state != engine.StateFailed || r.err == "" {
 			r.state = engine.StateFailed
-			r.errCode, r.err = codeOf(msg.err), messageOf(msg.err)
+			r.errCode, r.err = fault.CodeOf(msg.err, ""), messageOf(msg.err)
 		}
 	}
 	return m.catalogueCmd()

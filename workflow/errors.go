@@ -6,17 +6,13 @@ import (
 	"strings"
 
 	"github.com/relavium/relavium/authored"
+	"github.com/relavium/relavium/fault"
 )
-
-// exitUsage is the exit class of an authored or usage mistake (2), as the
-// CLI's exit codes define it; workflow cannot import the CLI. The codes a
-// workflow raises are declared in engine's errors.go beside engine.Error.
-const exitUsage = 2
 
 // ProblemsError carries every problem found, all at once (exit 2). It is the
 // error of workflow loading (E600) and of input validation (E603).
 type ProblemsError struct {
-	ErrCode  string
+	ErrCode  fault.Code
 	Summary  string
 	Problems []authored.Problem
 	// Data, when set, is carried in the envelope beside the problems (for
@@ -26,13 +22,13 @@ type ProblemsError struct {
 
 func (e *ProblemsError) Error() string {
 	if len(e.Problems) == 1 {
-		return e.ErrCode + ": " + e.Problems[0].String()
+		return string(e.ErrCode) + ": " + e.Problems[0].String()
 	}
 	return fmt.Sprintf("%s: %s (%d problems; first: %s)", e.ErrCode, e.Summary, len(e.Problems), e.Problems[0].String())
 }
 
 // Code returns the stable code.
-func (e *ProblemsError) Code() string { return e.ErrCode }
+func (e *ProblemsError) Code() fault.Code { return e.ErrCode }
 
 // Message is the message without code.
 func (e *ProblemsError) Message() string {
@@ -43,7 +39,7 @@ func (e *ProblemsError) Message() string {
 }
 
 // ExitCode is 2: an authored or usage mistake.
-func (e *ProblemsError) ExitCode() int { return exitUsage }
+func (e *ProblemsError) ExitCode() int { return fault.ExitUsage }
 
 // ErrorData lists every problem.
 func (e *ProblemsError) ErrorData() any {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/fault"
 )
 
 // fakeHost is an in-memory ToolHost: no process, no network. Each tool's
@@ -116,12 +117,12 @@ func (r *recorder) types() []string {
 	return out
 }
 
-func codeIs(t *testing.T, err error, code string) {
+func codeIs(t *testing.T, err error, code fault.Code) {
 	t.Helper()
 	if err == nil {
 		t.Fatalf("want error %s, got nil", code)
 	}
-	var c interface{ Code() string }
+	var c interface{ Code() fault.Code }
 	if !errors.As(err, &c) || c.Code() != code {
 		t.Fatalf("want code %s, got %v", code, err)
 	}

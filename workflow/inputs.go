@@ -14,6 +14,7 @@ import (
 	"github.com/relavium/relavium/authored"
 	"github.com/relavium/relavium/consent/canonjson"
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/fields"
 )
 
@@ -286,7 +287,7 @@ func (w *Workflow) ResolveInputs(given map[string]any) (map[string]any, error) {
 		return nil, &ProblemsError{ErrCode: engine.CodeInputsInvalid, Summary: "invalid inputs for workflow " + w.ID, Problems: problems}
 	}
 	if err := w.root.ApplyDefaults(&out); err != nil {
-		return nil, &engine.Error{ErrCode: engine.CodeInputsInvalid, Msg: "cannot apply input defaults", Cause: err, Exit: exitUsage}
+		return nil, &engine.Error{ErrCode: engine.CodeInputsInvalid, Msg: "cannot apply input defaults", Cause: err, Exit: fault.ExitUsage}
 	}
 	return out, nil
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/relavium/relavium/engine/sanitize"
+	"github.com/relavium/relavium/fault"
 
 	"github.com/relavium/relavium/engine"
 
@@ -29,7 +30,7 @@ type GateRequest struct {
 
 // GateFunc answers a gate: true goes on, false refuses (the run stops as a
 // cancellation, E610). It must honour ctx. An error ends the run; an error
-// carrying a code (Code() string) is returned as it is.
+// carrying a code (Code() fault.Code) is returned as it is.
 type GateFunc func(ctx context.Context, req GateRequest) (bool, error)
 
 // RunOptions are what a run needs from its caller.
@@ -123,7 +124,7 @@ func Run(ctx context.Context, w *Workflow, inputs map[string]any, opts RunOption
 // GateUnanswerable is the E611 error (exit 2) for a gate no one can answer:
 // no terminal to ask and no --yes.
 func GateUnanswerable(w *Workflow, g *Step) error {
-	return &engine.Error{ErrCode: engine.CodeGateUnanswerable, Exit: exitUsage, Step: g.ID,
+	return &engine.Error{ErrCode: engine.CodeGateUnanswerable, Exit: fault.ExitUsage, Step: g.ID,
 		Msg: fmt.Sprintf("workflow %s has gate %s (%s:%d:%d) %q and no one can be asked: run it on a terminal, or pass --yes to approve its gates",
 			w.ID, g.ID, g.Pos.File, g.Pos.Line, g.Pos.Col, g.Gate)}
 }
@@ -277,7 +278,7 @@ func (r *runner) gate(ctx context.Context, st *Step) error {
 			return r.cancelled(ctx, st.ID)
 		}
 		r.emit(engine.EventGateResolved, engine.GateResolvedData{Step: st.ID, Approved: false, Error: sanitize.Text(err.Error())})
-		if _, coded := err.(interface{ Code() string }); coded {
+		if _, coded := err.(interface{ Code() fault.Code }); coded {
 			return err
 		}
 		return &engine.Error{ErrCode: engine.CodeGateFailed, Msg: "gate " + st.ID + ": asking failed", Cause: err}
@@ -302,7 +303,7 @@ func (r *runner) end(step string, err error) (*RunResult, error) {
 		err = &c
 	}
 	dur := time.Since(r.start).Milliseconds()
-	code := engine.CodeOf(err, engine.CodeStepCallFailed)
+	code := fault.CodeOf(err, engine.CodeStepCallFailed)
 	if engine.IsCancellation(err) {
 		reason := "cancelled"
 		if code == engine.CodeGateRefused {

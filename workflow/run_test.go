@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/fault"
 )
 
 func loadOne(t *testing.T, id, src string) *Workflow {
@@ -164,8 +165,8 @@ outputs:
 
 type hostErr struct{}
 
-func (hostErr) Error() string { return "E512: tools/call deadline (60s) exceeded" }
-func (hostErr) Code() string  { return "E512" }
+func (hostErr) Error() string    { return "E512: tools/call deadline (60s) exceeded" }
+func (hostErr) Code() fault.Code { return "E512" }
 
 func TestRunCallFailureIsE607WithTheHostCode(t *testing.T) {
 	w := loadOne(t, "d", "id: d\nside_effect: read\nsteps: [{id: one, tool: mcp_s_slow, timeout_ms: 1500}]\n")

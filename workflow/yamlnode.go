@@ -8,6 +8,7 @@ import (
 	"github.com/goccy/go-yaml/token"
 
 	"github.com/relavium/relavium/authored"
+	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/nesting"
 )
 
@@ -75,7 +76,7 @@ func (n *ynode) describe() string {
 // workflowYAML words the authored layer's YAML refusals for workflow files
 // (their problems take the file's code, E600, from the error that carries
 // them).
-var workflowYAML = authored.Dialect{Word: func(r authored.Refusal, d ...string) (string, string) {
+var workflowYAML = authored.Dialect{Word: func(r authored.Refusal, d ...string) (fault.Code, string) {
 	switch r {
 	case authored.RefuseUTF8:
 		return "", "the file is not valid UTF-8"

@@ -1,8 +1,10 @@
 package canonjson
 
+import "github.com/relavium/relavium/fault"
+
 // CodeNotCanonical is the stable code of an *Error: a value with no faithful
 // canonical JSON form. It is package consent's E307.
-const CodeNotCanonical = "E307"
+const CodeNotCanonical fault.Code = "E307"
 
 // Error is a refused value: Path names where it sits in the encoded tree
 // ("$", "$.env.A.value", "$.args[2]", "$ key" for an object key; empty from
@@ -20,7 +22,7 @@ func (e *Error) Error() string {
 }
 
 // Code returns CodeNotCanonical.
-func (e *Error) Code() string { return CodeNotCanonical }
+func (e *Error) Code() fault.Code { return CodeNotCanonical }
 
 // under prefixes the path of an error found below the current value, so
 // paths are built only when something is refused.

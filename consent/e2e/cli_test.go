@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/relavium/relavium/fault"
 )
 
 const twoServers = `
@@ -157,7 +159,7 @@ func TestConsentRefusals(t *testing.T) {
 	typo := "v1:" + strings.Repeat("0", 64)
 	for _, tc := range []struct {
 		args []string
-		code string
+		code fault.Code
 		says []string
 	}{
 		{[]string{"consent", "grant", typo}, "E313", []string{"has digest " + typo, "declared: spy v1:", "shell v1:"}},
@@ -169,7 +171,7 @@ func TestConsentRefusals(t *testing.T) {
 		{[]string{"consent", "revoke", typo, "--yes"}, "E314", []string{"no live grant"}},
 	} {
 		env, r := w.json(tc.args...)
-		w.fail(r, env, tc.code, 2, tc.says...)
+		w.fail(r, env, string(tc.code), 2, tc.says...)
 	}
 	if w.store() != "" {
 		t.Fatal("a refused command wrote to the store")

@@ -29,10 +29,10 @@ func BenchmarkRatioNestingRefusal(b *testing.B) {
 	}
 	hh, hp := dir(hostile)
 	nh, np := dir(normal.String())
-	if _, err := Validate(hh, hp, ""); err == nil || !strings.Contains(err.Error(), CodeNesting) {
+	if _, err := Validate(hh, hp, ""); err == nil || !strings.Contains(err.Error(), string(CodeNesting)) {
 		b.Fatalf("hostile file: %v", err)
 	}
-	if _, err := Validate(nh, np, ""); err != nil && strings.Contains(err.Error(), CodeNesting) {
+	if _, err := Validate(nh, np, ""); err != nil && strings.Contains(err.Error(), string(CodeNesting)) {
 		b.Fatalf("normal file refused for nesting: %v", err)
 	}
 	var subject, baseline time.Duration

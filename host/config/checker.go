@@ -6,6 +6,7 @@ import (
 
 	"github.com/relavium/relavium/authored"
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/fault"
 )
 
 // checker collects every problem of a load; nothing stops at the first.
@@ -16,7 +17,7 @@ type checker struct {
 
 // ruleOf names the rule behind a code: the stable, human-readable id a
 // Problem carries beside its code.
-func ruleOf(code string) string {
+func ruleOf(code fault.Code) string {
 	switch code {
 	case CodeSyntax:
 		return "syntax"
@@ -72,7 +73,7 @@ func ruleOf(code string) string {
 	return "config"
 }
 
-func (c *checker) add(code string, at Pos, field, format string, a ...any) *Problem {
+func (c *checker) add(code fault.Code, at Pos, field, format string, a ...any) *Problem {
 	c.problems = append(c.problems, Problem{Problem: authored.Problem{Code: code, Pos: at, Field: field,
 		Message: fmt.Sprintf(format, a...)}, Rule: ruleOf(code), Severity: severityError})
 	return &c.problems[len(c.problems)-1]
@@ -85,7 +86,7 @@ func (c *checker) adopt(ps authored.Problems) {
 	}
 }
 
-func (c *checker) warn(code string, at Pos, field, format string, a ...any) {
+func (c *checker) warn(code fault.Code, at Pos, field, format string, a ...any) {
 	c.warnings = append(c.warnings, Problem{Problem: authored.Problem{Code: code, Pos: at, Field: field,
 		Message: fmt.Sprintf(format, a...)}, Rule: ruleOf(code), Severity: severityWarning})
 }
@@ -150,7 +151,7 @@ type strItem struct {
 // strItems returns the string elements of an array; null reads as absent
 // (present false). Every element of another type is reported; ok is false
 // when anything was.
-func (c *checker) strItems(f *field, path, code, plural, singular string) (items []strItem, present, ok bool) {
+func (c *checker) strItems(f *field, path string, code fault.Code, plural, singular string) (items []strItem, present, ok bool) {
 	switch f.val.kind {
 	case kindNull:
 		return nil, false, true

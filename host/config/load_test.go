@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/relavium/relavium/fault"
 )
 
 func goodDirs(t *testing.T) (home, project string) {
@@ -212,11 +214,11 @@ func TestAgentReportsEveryProblem(t *testing.T) {
 	}
 	_, err = cfg.Agent("a")
 	got := problemsOf(t, err)
-	var codes []string
+	var codes []fault.Code
 	for _, p := range got {
 		codes = append(codes, p.Code)
 	}
-	if want := []string{CodeAgentName, CodeRefExcludes, CodeUnknownRef, CodeTransport}; !reflect.DeepEqual(codes, want) {
+	if want := []fault.Code{CodeAgentName, CodeRefExcludes, CodeUnknownRef, CodeTransport}; !reflect.DeepEqual(codes, want) {
 		t.Errorf("codes %v, want %v", codes, want)
 	}
 }

@@ -8,45 +8,46 @@ import (
 	"strings"
 
 	"github.com/relavium/relavium/authored"
+	"github.com/relavium/relavium/fault"
 )
 
 // Problem codes. E200 is the aggregate error Load, Agent and Validate return;
 // every Problem inside it carries one of the rule codes below. A code never
 // changes meaning.
 const (
-	CodeInvalid          = "E200" // configuration invalid: carries every Problem
-	CodeSyntax           = "E201" // the file does not parse (TOML/YAML syntax, duplicate key)
-	CodeUnknownKey       = "E202" // a key the schema does not know
-	CodeType             = "E203" // a value of the wrong type
-	CodeRequired         = "E204" // a required field is missing
-	CodeName             = "E205" // a server or agent name outside the allowed charset
-	CodeDuplicateName    = "E206" // a name declared twice (within a file, across files, within an agent)
-	CodeTransport        = "E207" // a transport outside stdio|http|websocket (sse alias)
-	CodeRefExcludes      = "E208" // an inline field beside `ref`
-	CodeStdioOnly        = "E209" // command/args/env on a network transport
-	CodeNetworkOnly      = "E210" // url/allow_local_endpoint on stdio
-	CodeConnectTimeout   = "E211" // connect_timeout_ms not a positive integer <= 600000
-	CodeEnvDenied        = "E212" // an env entry on the shared denylist (consent.CheckEnv)
-	CodeEnvPath          = "E213" // a declared PATH
-	CodeEnvName          = "E214" // an env name that is not a portable variable name
-	CodeURL              = "E215" // a url the network guard refuses (netguard.AdmitURL)
-	CodeSecretRef        = "E216" // a {{…}} in an env value that is not exactly {{secrets.NAME}}
-	CodeTheme            = "E217" // theme outside auto|dark|light|high-contrast|mono
-	CodeToolsAllowlist   = "E218" // a malformed, duplicate or widening tools_allowlist entry, or a malformed or duplicate tools_auto_approve entry
-	CodeAgentName        = "E219" // an agent name that differs from its file name
-	CodeUnknownRef       = "E220" // `ref` naming no registration
-	CodeSSEDeprecated    = "E221" // warning: transport sse is a deprecated alias of http
-	CodeUnreadable       = "E222" // a config file that cannot be read (I/O, size, encoding)
-	CodeAgentNotFound    = "E223" // --agent names no agent file
-	CodeValue            = "E224" // an empty or unusable value (empty command, NUL byte)
-	CodeYAMLFeature      = "E225" // a YAML feature agent files do not accept (alias, tag, merge, several documents)
-	CodeNesting          = "E226" // a file nested deeper than 64 levels or holding more than 20 000 values, refused before it is parsed
-	severityError        = "error"
-	severityWarning      = "warning"
-	maxConfigFileBytes   = 1 << 20
-	maxConnectTimeoutMS  = 600000
-	maxServerNameLen     = 48
-	maxAllowlistEntryLen = 128
+	CodeInvalid          fault.Code = "E200" // configuration invalid: carries every Problem
+	CodeSyntax           fault.Code = "E201" // the file does not parse (TOML/YAML syntax, duplicate key)
+	CodeUnknownKey       fault.Code = "E202" // a key the schema does not know
+	CodeType             fault.Code = "E203" // a value of the wrong type
+	CodeRequired         fault.Code = "E204" // a required field is missing
+	CodeName             fault.Code = "E205" // a server or agent name outside the allowed charset
+	CodeDuplicateName    fault.Code = "E206" // a name declared twice (within a file, across files, within an agent)
+	CodeTransport        fault.Code = "E207" // a transport outside stdio|http|websocket (sse alias)
+	CodeRefExcludes      fault.Code = "E208" // an inline field beside `ref`
+	CodeStdioOnly        fault.Code = "E209" // command/args/env on a network transport
+	CodeNetworkOnly      fault.Code = "E210" // url/allow_local_endpoint on stdio
+	CodeConnectTimeout   fault.Code = "E211" // connect_timeout_ms not a positive integer <= 600000
+	CodeEnvDenied        fault.Code = "E212" // an env entry on the shared denylist (consent.CheckEnv)
+	CodeEnvPath          fault.Code = "E213" // a declared PATH
+	CodeEnvName          fault.Code = "E214" // an env name that is not a portable variable name
+	CodeURL              fault.Code = "E215" // a url the network guard refuses (netguard.AdmitURL)
+	CodeSecretRef        fault.Code = "E216" // a {{…}} in an env value that is not exactly {{secrets.NAME}}
+	CodeTheme            fault.Code = "E217" // theme outside auto|dark|light|high-contrast|mono
+	CodeToolsAllowlist   fault.Code = "E218" // a malformed, duplicate or widening tools_allowlist entry, or a malformed or duplicate tools_auto_approve entry
+	CodeAgentName        fault.Code = "E219" // an agent name that differs from its file name
+	CodeUnknownRef       fault.Code = "E220" // `ref` naming no registration
+	CodeSSEDeprecated    fault.Code = "E221" // warning: transport sse is a deprecated alias of http
+	CodeUnreadable       fault.Code = "E222" // a config file that cannot be read (I/O, size, encoding)
+	CodeAgentNotFound    fault.Code = "E223" // --agent names no agent file
+	CodeValue            fault.Code = "E224" // an empty or unusable value (empty command, NUL byte)
+	CodeYAMLFeature      fault.Code = "E225" // a YAML feature agent files do not accept (alias, tag, merge, several documents)
+	CodeNesting          fault.Code = "E226" // a file nested deeper than 64 levels or holding more than 20 000 values, refused before it is parsed
+	severityError                   = "error"
+	severityWarning                 = "warning"
+	maxConfigFileBytes              = 1 << 20
+	maxConnectTimeoutMS             = 600000
+	maxServerNameLen                = 48
+	maxAllowlistEntryLen            = 128
 )
 
 // Problem is one authored mistake (or, with Severity "warning", one
@@ -66,12 +67,12 @@ type Problem struct {
 
 // problemJSON is a Problem's JSON form: flat, code first.
 type problemJSON struct {
-	Code     string `json:"code"`
-	Rule     string `json:"rule"`
-	Severity string `json:"severity"`
-	File     string `json:"file"`
-	Line     int    `json:"line"`
-	Column   int    `json:"column"`
+	Code     fault.Code `json:"code"`
+	Rule     string     `json:"rule"`
+	Severity string     `json:"severity"`
+	File     string     `json:"file"`
+	Line     int        `json:"line"`
+	Column   int        `json:"column"`
 	// Field is the path of the offending field, e.g. mcp_servers[0].env.PATH.
 	Field   string `json:"field"`
 	Message string `json:"message"`
@@ -88,7 +89,7 @@ func (p Problem) MarshalJSON() ([]byte, error) {
 // Adopt makes config problems of problems another reader found (a
 // workflow file's, for `config validate`): each takes code where it has
 // none, and rule.
-func Adopt(code, rule string, ps []authored.Problem) []Problem {
+func Adopt(code fault.Code, rule string, ps []authored.Problem) []Problem {
 	out := make([]Problem, 0, len(ps))
 	for _, p := range ps {
 		if p.Code == "" {
@@ -141,7 +142,7 @@ type Error struct {
 }
 
 // Code is E200.
-func (e *Error) Code() string { return CodeInvalid }
+func (e *Error) Code() fault.Code { return CodeInvalid }
 
 // ExitCode is 2: an authored mistake.
 func (e *Error) ExitCode() int { return 2 }
@@ -167,7 +168,7 @@ func (e *Error) Message() string {
 	return msg
 }
 
-func (e *Error) Error() string { return CodeInvalid + ": " + e.Message() }
+func (e *Error) Error() string { return string(CodeInvalid) + ": " + e.Message() }
 
 // ErrorData is what the --json envelope carries beside the error.
 func (e *Error) ErrorData() any {
@@ -218,7 +219,7 @@ type AgentNotFoundError struct {
 }
 
 // Code is E223.
-func (e *AgentNotFoundError) Code() string { return CodeAgentNotFound }
+func (e *AgentNotFoundError) Code() fault.Code { return CodeAgentNotFound }
 
 // ExitCode is 2: a usage mistake.
 func (e *AgentNotFoundError) ExitCode() int { return 2 }
@@ -235,7 +236,7 @@ func (e *AgentNotFoundError) Message() string {
 	return msg + "; available: " + strings.Join(e.Available, ", ")
 }
 
-func (e *AgentNotFoundError) Error() string { return CodeAgentNotFound + ": " + e.Message() }
+func (e *AgentNotFoundError) Error() string { return string(CodeAgentNotFound) + ": " + e.Message() }
 
 // Unwrap returns the I/O cause, if any.
 func (e *AgentNotFoundError) Unwrap() error { return e.Cause }

@@ -7,11 +7,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/relavium/relavium/fault"
 )
 
 // want is one expected problem (or warning): its exact code, place and field.
 type want struct {
-	code      string
+	code      fault.Code
 	file      string // relative to the case root: home/…, project/…
 	line, col int
 	field     string

@@ -69,7 +69,7 @@ func TestRuleUnreadableSpecialFile(t *testing.T) {
 	probs := problemsOf(t, res.err)
 	var got []string
 	for _, p := range probs {
-		got = append(got, p.Code+" "+filepath.Base(p.File)+" "+p.Message)
+		got = append(got, string(p.Code)+" "+filepath.Base(p.File)+" "+p.Message)
 	}
 	wantFiles := map[string]bool{"config.toml": false, "fifo.yaml": false, "null.yaml": false}
 	for _, p := range probs {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host/netguard"
 )
 
@@ -403,7 +404,7 @@ func (c *checker) admitURL(u, transport string, allowLocal bool, at Pos, path st
 // applies (consent, netguard).
 type coded interface {
 	error
-	Code() string
+	Code() fault.Code
 }
 
 // messageOf is an error's message without its "E…: " code prefix.
@@ -414,7 +415,7 @@ func messageOf(err error) string {
 	msg := err.Error()
 	var ce coded
 	if errors.As(err, &ce) {
-		msg = strings.TrimPrefix(msg, ce.Code()+": ")
+		msg = strings.TrimPrefix(msg, string(ce.Code())+": ")
 	}
 	return msg
 }

@@ -8,12 +8,13 @@ import (
 	"github.com/goccy/go-yaml/token"
 
 	"github.com/relavium/relavium/authored"
+	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/nesting"
 )
 
 // agentDialect words the authored layer's YAML refusals for agent files, with
 // config's codes. An anchor alone is tolerated: every alias is refused.
-var agentDialect = authored.Dialect{FieldPaths: true, LoneAnchors: true, Word: func(r authored.Refusal, d ...string) (string, string) {
+var agentDialect = authored.Dialect{FieldPaths: true, LoneAnchors: true, Word: func(r authored.Refusal, d ...string) (fault.Code, string) {
 	switch r {
 	case authored.RefuseUTF8:
 		return CodeSyntax, "the file is not valid UTF-8"

@@ -3,30 +3,32 @@ package discovery
 import (
 	"fmt"
 	"io"
+
+	"github.com/relavium/relavium/fault"
 )
 
 // Error codes (E580–E599). A failed walk fails the server's start
 // (fail loud: a server never starts with silently fewer tools).
 const (
-	CodeListFailed     = "E580" // a tools/list request failed (transport or JSON-RPC error)
-	CodeCursorLoop     = "E581" // the server repeated a cursor it already sent
-	CodePageCap        = "E582" // more pages than the page cap
-	CodeEmptyPages     = "E583" // too many consecutive empty pages
-	CodeDeadline       = "E584" // the whole walk outlived its deadline (60 s)
-	CodeCancelled      = "E585" // the walk was cancelled by its caller
-	CodeMalformedPage  = "E586" // a tools/list result that is not {"tools":[...],"nextCursor"?:string}
-	CodeNotCaptured    = "E587" // the raw tools/list result was not observed (transport not wrapped, or served from the SDK cache)
-	CodeInvalidArgs    = "E588" // call arguments fail the tool's input schema
-	CodeMalformedArgs  = "E589" // call arguments are not a JSON object (syntax, duplicate key, invalid UTF-8, too deep)
-	CodePinStore       = "E590" // the tool-pin store could not be read or written
-	CodeUnknownTool    = "E591" // no admitted tool has this name or id
-	CodeInvalidOptions = "E592" // discovery called with invalid options (a bug in the caller)
+	CodeListFailed     fault.Code = "E580" // a tools/list request failed (transport or JSON-RPC error)
+	CodeCursorLoop     fault.Code = "E581" // the server repeated a cursor it already sent
+	CodePageCap        fault.Code = "E582" // more pages than the page cap
+	CodeEmptyPages     fault.Code = "E583" // too many consecutive empty pages
+	CodeDeadline       fault.Code = "E584" // the whole walk outlived its deadline (60 s)
+	CodeCancelled      fault.Code = "E585" // the walk was cancelled by its caller
+	CodeMalformedPage  fault.Code = "E586" // a tools/list result that is not {"tools":[...],"nextCursor"?:string}
+	CodeNotCaptured    fault.Code = "E587" // the raw tools/list result was not observed (transport not wrapped, or served from the SDK cache)
+	CodeInvalidArgs    fault.Code = "E588" // call arguments fail the tool's input schema
+	CodeMalformedArgs  fault.Code = "E589" // call arguments are not a JSON object (syntax, duplicate key, invalid UTF-8, too deep)
+	CodePinStore       fault.Code = "E590" // the tool-pin store could not be read or written
+	CodeUnknownTool    fault.Code = "E591" // no admitted tool has this name or id
+	CodeInvalidOptions fault.Code = "E592" // discovery called with invalid options (a bug in the caller)
 )
 
 // Error is a failed discovery walk, a refused call argument or a pin-store
 // failure.
 type Error struct {
-	ErrCode string
+	ErrCode fault.Code
 	Server  string
 	Msg     string
 	Cause   error
@@ -36,7 +38,7 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	s := e.ErrCode + ": "
+	s := string(e.ErrCode) + ": "
 	if e.Server != "" {
 		s += "server " + e.Server + ": "
 	}
@@ -48,7 +50,7 @@ func (e *Error) Error() string {
 }
 
 // Code returns the stable error code.
-func (e *Error) Code() string { return e.ErrCode }
+func (e *Error) Code() fault.Code { return e.ErrCode }
 
 // Unwrap returns the cause.
 func (e *Error) Unwrap() error { return e.Cause }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/relavium/relavium/fault"
 )
 
 // fakeLister serves fixed raw pages by cursor.
@@ -49,7 +50,9 @@ func TestValidateNamesPointerAndRule(t *testing.T) {
 		"additionalProperties":false,
 		"$defs":{"num":{"type":"integer","minimum":0}}}`)
 	cases := []struct {
-		args, code, ptr, rule string
+		args      string
+		code      fault.Code
+		ptr, rule string
 	}{
 		{`{"mode":"x"}`, "", "", ""},
 		{``, CodeInvalidArgs, "", "required"},
@@ -231,7 +234,7 @@ func TestWriteHumanStartsLikeEveryError(t *testing.T) {
 		{ErrCode: CodeMalformedPage, Server: "s", Msg: "tools/list page 1 is malformed"},
 	} {
 		var b strings.Builder
-		if err := e.WriteHuman(&b); err != nil || !strings.HasPrefix(b.String(), "relavium: "+e.ErrCode+": ") {
+		if err := e.WriteHuman(&b); err != nil || !strings.HasPrefix(b.String(), "relavium: "+string(e.ErrCode)+": ") {
 			t.Errorf("WriteHuman = %q (%v)", b.String(), err)
 		}
 	}

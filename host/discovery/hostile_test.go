@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/relavium/relavium/fault"
 )
 
 // outcome is what one catalogue must yield: admitted tool names in order
@@ -356,7 +358,7 @@ func TestFailedWalks(t *testing.T) {
 	cases := []struct {
 		name string
 		opts Options
-		code string
+		code fault.Code
 	}{
 		{"cursor-loop", Options{}, CodeCursorLoop},
 		{"empty-pages", Options{}, CodeEmptyPages},

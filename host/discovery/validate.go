@@ -12,6 +12,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/relavium/relavium/consent/canonjson"
+	"github.com/relavium/relavium/fault"
 )
 
 // Validate checks call arguments against the tool's compiled input schema;
@@ -61,7 +62,7 @@ func inexactNumber(lit string) string {
 	return ""
 }
 
-func (t *Tool) argErr(code, ptr, rule, msg string) error {
+func (t *Tool) argErr(code fault.Code, ptr, rule, msg string) error {
 	name := t.Def.Name
 	if name == "" {
 		name = t.Def.Tool

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/relavium/relavium/fault"
 )
 
 // Refusal codes, one per reason (E550–E579). Every one is a refusal by the
@@ -11,29 +13,29 @@ import (
 // and that then failed (connection refused, TLS error, timeout) surfaces as the
 // network's own error, without a netguard code.
 const (
-	CodeMalformedURL        = "E550" // the url does not parse, has no host, or has a bad port
-	CodeScheme              = "E551" // scheme other than http, https, ws, wss
-	CodeTransportScheme     = "E552" // scheme does not match the transport (websocket ⇔ ws/wss)
-	CodeUserinfo            = "E553" // user:password@ in the authority
-	CodeZoneID              = "E554" // an IPv6 zone id (%eth0) in the host
-	CodeNonASCIIHost        = "E555" // a host with non-ASCII characters
-	CodeNumericHost         = "E556" // a numeric-looking host that is not a plain IP (127.1, 0x7f.1, 2130706433)
-	CodePlaintextRemote     = "E557" // http/ws to a remote (public) target
-	CodeLocalResolvedPublic = "E558" // declared local (allow_local_endpoint), resolves to a public address
-	CodeRemoteWebsocket     = "E559" // a websocket server that is not local and opted in
-	CodePrivateAddress      = "E560" // a local/private address without allow_local_endpoint
-	CodeMetadata            = "E561" // a cloud metadata endpoint (refused always)
-	CodeSpecialAddress      = "E562" // special-purpose space no opt-in lifts (link-local, mapped, multicast…)
-	CodeMixedResolution     = "E563" // the name resolved to public and private addresses at once
-	CodeResolution          = "E564" // the name did not resolve (error, NXDOMAIN, no answers)
-	CodeRedirect            = "E565" // a 3xx response; redirects are refused, never followed
-	CodeMessageBound        = "E566" // one message over the 4 MiB transport bound
-	CodeScope               = "E567" // a request or dial outside the admitted scheme://host:port
-	CodeNotAdmitted         = "E568" // a Target the guard did not admit (zero value, other guard, wrong transport)
-	CodePinMismatch         = "E569" // the connect-time check saw an address other than the validated pin
-	CodeHostName            = "E570" // a host that is not a clean DNS name (empty label, bad character, escape)
-	CodeSessionID           = "E571" // an Mcp-Session-Id that is not 1–1024 visible ASCII characters
-	CodeMessageDepth        = "E572" // a message nesting arrays and objects deeper than 512 levels
+	CodeMalformedURL        fault.Code = "E550" // the url does not parse, has no host, or has a bad port
+	CodeScheme              fault.Code = "E551" // scheme other than http, https, ws, wss
+	CodeTransportScheme     fault.Code = "E552" // scheme does not match the transport (websocket ⇔ ws/wss)
+	CodeUserinfo            fault.Code = "E553" // user:password@ in the authority
+	CodeZoneID              fault.Code = "E554" // an IPv6 zone id (%eth0) in the host
+	CodeNonASCIIHost        fault.Code = "E555" // a host with non-ASCII characters
+	CodeNumericHost         fault.Code = "E556" // a numeric-looking host that is not a plain IP (127.1, 0x7f.1, 2130706433)
+	CodePlaintextRemote     fault.Code = "E557" // http/ws to a remote (public) target
+	CodeLocalResolvedPublic fault.Code = "E558" // declared local (allow_local_endpoint), resolves to a public address
+	CodeRemoteWebsocket     fault.Code = "E559" // a websocket server that is not local and opted in
+	CodePrivateAddress      fault.Code = "E560" // a local/private address without allow_local_endpoint
+	CodeMetadata            fault.Code = "E561" // a cloud metadata endpoint (refused always)
+	CodeSpecialAddress      fault.Code = "E562" // special-purpose space no opt-in lifts (link-local, mapped, multicast…)
+	CodeMixedResolution     fault.Code = "E563" // the name resolved to public and private addresses at once
+	CodeResolution          fault.Code = "E564" // the name did not resolve (error, NXDOMAIN, no answers)
+	CodeRedirect            fault.Code = "E565" // a 3xx response; redirects are refused, never followed
+	CodeMessageBound        fault.Code = "E566" // one message over the 4 MiB transport bound
+	CodeScope               fault.Code = "E567" // a request or dial outside the admitted scheme://host:port
+	CodeNotAdmitted         fault.Code = "E568" // a Target the guard did not admit (zero value, other guard, wrong transport)
+	CodePinMismatch         fault.Code = "E569" // the connect-time check saw an address other than the validated pin
+	CodeHostName            fault.Code = "E570" // a host that is not a clean DNS name (empty label, bad character, escape)
+	CodeSessionID           fault.Code = "E571" // an Mcp-Session-Id that is not 1–1024 visible ASCII characters
+	CodeMessageDepth        fault.Code = "E572" // a message nesting arrays and objects deeper than 512 levels
 )
 
 // Stable reasons, the machine-readable twin of each code (ErrorData "reason").
@@ -73,14 +75,14 @@ const (
 // Error is a refusal by the guard. It carries the refused address where there
 // is one, so a per-server report (`mcp ls --json`) can name it.
 type Error struct {
-	ErrCode string // one of the Code* constants
-	Reason  string // one of the Reason* constants
-	Msg     string // what was refused and why, for a person
-	URL     string // the target url, without userinfo, query or fragment
-	Address string // the refused address (ip, ip:port, host:port or url), if any
-	Remedy  string // what the author can do about it, if anything
-	Exit    int    // 2 for authored refusals, 1 for refusals while connecting
-	Cause   error  // the underlying error, if any
+	ErrCode fault.Code // one of the Code* constants
+	Reason  string     // one of the Reason* constants
+	Msg     string     // what was refused and why, for a person
+	URL     string     // the target url, without userinfo, query or fragment
+	Address string     // the refused address (ip, ip:port, host:port or url), if any
+	Remedy  string     // what the author can do about it, if anything
+	Exit    int        // 2 for authored refusals, 1 for refusals while connecting
+	Cause   error      // the underlying error, if any
 }
 
 // Data is the envelope payload of a refusal (ErrorData).
@@ -92,7 +94,7 @@ type Data struct {
 }
 
 func (e *Error) Error() string {
-	s := e.ErrCode + ": " + e.Msg
+	s := string(e.ErrCode) + ": " + e.Msg
 	if e.Cause != nil {
 		s += ": " + e.Cause.Error()
 	}
@@ -100,7 +102,7 @@ func (e *Error) Error() string {
 }
 
 // Code returns the stable error code.
-func (e *Error) Code() string { return e.ErrCode }
+func (e *Error) Code() fault.Code { return e.ErrCode }
 
 // ExitCode returns 2 for an authored refusal and 1 otherwise.
 func (e *Error) ExitCode() int {
@@ -152,7 +154,7 @@ func AsRefusal(err error) (*Error, bool) {
 	return nil, false
 }
 
-func refusal(code, reason string, exit int, format string, a ...any) *Error {
+func refusal(code fault.Code, reason string, exit int, format string, a ...any) *Error {
 	return &Error{ErrCode: code, Reason: reason, Exit: exit, Msg: fmt.Sprintf(format, a...)}
 }
 

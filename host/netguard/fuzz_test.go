@@ -31,7 +31,7 @@ func FuzzAdmitURL(f *testing.F) {
 			if !ok {
 				t.Fatalf("refusal of type %T: %v", err, err)
 			}
-			if n, _ := strconv.Atoi(strings.TrimPrefix(r.Code(), "E")); n < 550 || n > 579 {
+			if n, _ := strconv.Atoi(strings.TrimPrefix(string(r.Code()), "E")); n < 550 || n > 579 {
 				t.Fatalf("code %s outside E550–E579", r.Code())
 			}
 			if r.ExitCode() != 2 || r.Msg == "" || r.Reason == "" {

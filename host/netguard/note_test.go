@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/relavium/relavium/fault"
 )
 
 // noteSink collects what WithRefusalNote reports.
@@ -22,10 +24,10 @@ func (s *noteSink) note(e *Error) {
 	s.mu.Unlock()
 }
 
-func (s *noteSink) codes() []string {
+func (s *noteSink) codes() []fault.Code {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var out []string
+	var out []fault.Code
 	for _, e := range s.got {
 		out = append(out, e.Code())
 	}

@@ -16,6 +16,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/relavium/relavium/fault"
 )
 
 // flipResolver answers first, then second, for every later lookup: a DNS
@@ -47,7 +49,7 @@ func TestDNSRebindRefusedAtTheDial(t *testing.T) {
 		local         bool
 		first, second []netip.Addr
 		firstDial     string
-		code          string
+		code          fault.Code
 	}{
 		{"public then loopback", "https://rebind.example.com/mcp", false, addrs("93.184.215.14"), addrs("127.0.0.1"), "93.184.215.14:443", CodePrivateAddress},
 		{"public then metadata", "https://rebind.example.com/mcp", false, addrs("93.184.215.14"), addrs("169.254.169.254"), "93.184.215.14:443", CodeMetadata},
@@ -275,7 +277,7 @@ func TestControlHookRefusesUnpinnedConnects(t *testing.T) {
 	}
 }
 
-func isCode(err error, code string) bool {
+func isCode(err error, code fault.Code) bool {
 	r, ok := AsRefusal(err)
 	return ok && r.Code() == code
 }

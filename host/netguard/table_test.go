@@ -161,7 +161,7 @@ func expectRefused(t *testing.T, res *fakeResolver, c urlCase, local bool) {
 		}
 		err = connect(g, tg)
 		wantExit = 1
-		if r := tg.Refusal(); r == nil || r.Code() != c.Code {
+		if r := tg.Refusal(); r == nil || string(r.Code()) != c.Code {
 			t.Errorf("Target.Refusal() = %v, want %s", r, c.Code)
 		}
 	default:
@@ -171,7 +171,7 @@ func expectRefused(t *testing.T, res *fakeResolver, c urlCase, local bool) {
 	if !ok {
 		t.Fatalf("error %v is not a refusal", err)
 	}
-	if r.Code() != c.Code {
+	if string(r.Code()) != c.Code {
 		t.Fatalf("refused with %s (%v), want %s", r.Code(), r, c.Code)
 	}
 	if r.ExitCode() != wantExit {

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/relavium/relavium/fault"
 )
 
 // buildRelavium builds the real binary into a temp dir.
@@ -254,7 +255,7 @@ func TestBinary(t *testing.T) {
 		cases := []struct {
 			args []string
 			exit int
-			code string
+			code fault.Code
 		}{
 			{[]string{"--port", "70000"}, 2, "E800"},
 			{[]string{"--host", "0.0.0.0"}, 2, "E801"},
@@ -268,7 +269,7 @@ func TestBinary(t *testing.T) {
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
-			if code := waitExit(t, cmd); code != c.exit || !strings.Contains(stderr.String(), c.code) {
+			if code := waitExit(t, cmd); code != c.exit || !strings.Contains(stderr.String(), string(c.code)) {
 				t.Errorf("%v: exit %d, stderr %q; want exit %d naming %s", c.args, code, stderr.String(), c.exit, c.code)
 			}
 			if stdout.Len() != 0 {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/invoke/demoserver"
 )
 
@@ -227,7 +228,7 @@ func TestListenRefusals(t *testing.T) {
 	cases := []struct {
 		host string
 		port int
-		code string
+		code fault.Code
 	}{
 		{"127.0.0.1", -1, demoserver.CodeBadPort},
 		{"127.0.0.1", 65536, demoserver.CodeBadPort},

@@ -3,7 +3,6 @@ package demoserver
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"log"
 	"net"
@@ -57,7 +56,7 @@ func (s *Server) ServeStdio(ctx context.Context, r io.ReadCloser, w io.WriteClos
 
 	ss, err := s.mcp.Connect(runCtx, answeredTransport{&mcp.IOTransport{Reader: r, Writer: w}, &calls}, nil)
 	if err != nil {
-		return &Error{ErrCode: CodeServe, Msg: "cannot start the stdio session", Cause: err}
+		return codes.Wrap(CodeServe, err, "cannot start the stdio session")
 	}
 	ended := make(chan error, 1)
 	wg.Go(func() { ended <- ss.Wait() })
@@ -72,7 +71,7 @@ func (s *Server) ServeStdio(ctx context.Context, r io.ReadCloser, w io.WriteClos
 	case err == nil, ctx.Err() != nil, clientGone(err):
 		return nil
 	default:
-		return &Error{ErrCode: CodeServe, Msg: "the stdio session failed", Cause: err}
+		return codes.Wrap(CodeServe, err, "the stdio session failed")
 	}
 }
 
@@ -88,17 +87,15 @@ func clientGone(err error) bool {
 // protection is only sound there. port 0 picks a free port.
 func Listen(host string, port int) (net.Listener, error) {
 	if port < 0 || port > 65535 {
-		return nil, &Error{ErrCode: CodeBadPort, Usage: true,
-			Msg: fmt.Sprintf("--port %d is out of range: use 1-65535, or 0 for a free port", port)}
+		return nil, codes.New(CodeBadPort, "--port %d is out of range: use 1-65535, or 0 for a free port", port)
 	}
 	if !isLoopback(host) {
-		return nil, &Error{ErrCode: CodeHostNotLoopback, Usage: true,
-			Msg: fmt.Sprintf("--host %q is not a loopback address: the demo server listens on 127.0.0.1, ::1 or localhost only", host)}
+		return nil, codes.New(CodeHostNotLoopback, "--host %q is not a loopback address: the demo server listens on 127.0.0.1, ::1 or localhost only", host)
 	}
 	addr := net.JoinHostPort(host, strconv.Itoa(port))
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return nil, &Error{ErrCode: CodeListen, Msg: "cannot listen on " + addr + " (is the port in use? --port 0 picks a free one)", Cause: err}
+		return nil, codes.Wrap(CodeListen, err, "cannot listen on %s (is the port in use? --port 0 picks a free one)", addr)
 	}
 	return ln, nil
 }
@@ -177,7 +174,7 @@ func (s *Server) ServeHTTP(ctx context.Context, ln net.Listener, ready func(url 
 	}
 	s.closeSessions() // one opened while the listener was closing
 	if serveErr != nil && !errors.Is(serveErr, http.ErrServerClosed) {
-		return &Error{ErrCode: CodeServe, Msg: "the HTTP server failed", Cause: serveErr}
+		return codes.Wrap(CodeServe, serveErr, "the HTTP server failed")
 	}
 	return nil
 }

@@ -1,0 +1,16 @@
+package canonjson
+
+import (
+	"slices"
+
+	"github.com/relavium/relavium/fault"
+)
+
+// Codes registers the error codes package canonjson owns: each code's exit class
+// and what it means (the README's error-code table says the same to a
+// person; the repository's README test holds the two together).
+func Codes() fault.Table { return slices.Clone(codes) }
+
+var codes = fault.Table{
+	{Code: CodeNotCanonical, Class: fault.Usage, Meaning: "a value with no faithful canonical JSON form"},
+}

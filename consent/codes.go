@@ -1,0 +1,35 @@
+package consent
+
+import (
+	"slices"
+
+	"github.com/relavium/relavium/fault"
+)
+
+// Codes registers the error codes package consent owns: each code's exit class
+// and what it means (the README's error-code table says the same to a
+// person; the repository's README test holds the two together).
+func Codes() fault.Table { return slices.Clone(codes) }
+
+var codes = fault.Table{
+	{Code: CodeEnvRefused, Class: fault.Usage, Meaning: "a declared env entry is on the shared denylist"},
+	{Code: CodeConsentRequired, Class: fault.Usage, Meaning: "a stdio server lacks consent and no one can be asked"},
+	{Code: CodeAllowUnmatched, Class: fault.Usage, Meaning: "an --allow-mcp-stdio digest matches no declared server"},
+	{Code: CodeBadDigest, Class: fault.Usage, Meaning: "a digest that is not v1: + 64 lowercase hex"},
+	{Code: CodeCommandNotFound, Class: fault.Usage, Meaning: "the command is not on PATH / not at its path"},
+	{Code: CodeNotExecutable, Class: fault.Usage, Meaning: "the command is not a regular file with the execute bit"},
+	{Code: CodeBadDeclaration, Class: fault.Usage, Meaning: "empty command, relative or missing cwd, duplicate env name"},
+	{Code: CodeDenied, Class: fault.Failure, Meaning: "the person denied consent this session"},
+	{Code: CodeStoreRefused, Class: fault.Failure, Meaning: "the grant store path is a symlink, not a regular file, or unsafe"},
+	{Code: CodeStoreUnreadable, Class: fault.Failure, Meaning: "the fold failed closed: an unparseable or over-long line, or a store past its bounds (`consent grant` then writes nothing; `consent revoke` records and still fails)"},
+	{Code: CodeStoreIO, Class: fault.Failure, Meaning: "reading, writing or locking the grant store failed"},
+	{Code: CodeNothingToGrant, Class: fault.Usage, Meaning: "consent grant: no declared stdio server has that digest or name"},
+	{Code: CodeNoSuchGrant, Class: fault.Usage, Meaning: "consent revoke: no live grant has that digest"},
+	{Code: CodeNeedsYes, Class: fault.Usage, Meaning: "a destructive consent command with no one to ask and no --yes"},
+	{Code: CodeRevokeCancelled, Class: fault.Failure, Meaning: "the person answered no"},
+	{Code: CodeNoStdioServers, Class: fault.Usage, Meaning: "consent grant: nothing declared to grant"},
+	{Code: CodeHomeUnsafe, Class: fault.Failure, Meaning: "the relavium home is not a directory you own that only you can write (group/other-writable, another user's, or not a directory); every command stops before using it"},
+	{Code: CodeApprovalsRefused, Class: fault.Failure, Meaning: "the tool-approval store path is a symlink, not a regular file, or unsafe"},
+	{Code: CodeApprovalsUnreadable, Class: fault.Failure, Meaning: "the tool-approval fold failed closed: an unparseable line (no approval applies until it is repaired)"},
+	{Code: CodeApprovalsIO, Class: fault.Failure, Meaning: "reading, writing or locking the tool-approval store failed (or an approval key that is not a server, tool and sha256 digest)"},
+}

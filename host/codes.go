@@ -1,0 +1,34 @@
+package host
+
+import (
+	"slices"
+
+	"github.com/relavium/relavium/fault"
+)
+
+// Codes registers the error codes package host owns: each code's exit class
+// and what it means (the README's error-code table says the same to a
+// person; the repository's README test holds the two together).
+func Codes() fault.Table { return slices.Clone(codes) }
+
+var codes = fault.Table{
+	{Code: CodeStartFailed, Class: fault.Failure, Meaning: "one or more servers failed to start; every failure is listed"},
+	{Code: CodeSpawnFailed, Class: fault.Failure, Meaning: "the stdio command could not be started"},
+	{Code: CodeConnectDeadline, Class: fault.Failure, Meaning: "spawn/dial through initialize outlived the connect deadline"},
+	{Code: CodeInitializeFailed, Class: fault.Failure, Meaning: "the initialize handshake failed (or the server exited during it)"},
+	{Code: CodeDiscoveryFailed, Class: fault.Failure, Meaning: "the tools/list walk failed"},
+	{Code: CodeServerExited, Class: fault.Failure, Meaning: "a stdio server exited (during a call or mid-session)"},
+	{Code: CodeConnectionLost, Class: fault.Failure, Meaning: "a network session ended unexpectedly"},
+	{Code: CodeCallDeadline, Class: fault.Failure, Meaning: "a tools/call outlived its deadline"},
+	{Code: CodeCallCancelled, Class: fault.Failure, Meaning: "a call, connect or discovery was cancelled (Ctrl-C, TUI cancel, shutdown)"},
+	{Code: CodeResultTooLarge, Class: fault.Failure, Meaning: "a result's text, summed across parts, exceeds 1 MiB"},
+	{Code: CodeUnknownTool, Class: fault.Failure, Meaning: "a ToolID this host never admitted"},
+	{Code: CodeServerNotReady, Class: fault.Failure, Meaning: "the tool's server failed or closed"},
+	{Code: CodeCallFailed, Class: fault.Failure, Meaning: "the call failed at the protocol or transport level"},
+	{Code: CodeHostClosed, Class: fault.Failure, Meaning: "the host is closed"},
+	{Code: CodeBadOptions, Class: fault.Failure, Meaning: "Start called with options it cannot honour (a caller bug)"},
+	{Code: CodeMessageDepth, Class: fault.Failure, Meaning: "a stdio server's message nests arrays and objects deeper than 512 levels (refused before decoding; the server is failed)"},
+	{Code: CodeSecretMissing, Class: fault.Varies, Meaning: "a {{secrets.NAME}} with no value in any secret store"},
+	{Code: CodeSecretFileUnsafe, Class: fault.Usage, Meaning: "the secrets file is group/other-accessible, a symlink or not a file"},
+	{Code: CodeSecretFileBad, Class: fault.Usage, Meaning: "the secrets file does not parse"},
+}

@@ -1,0 +1,42 @@
+package config
+
+import (
+	"slices"
+
+	"github.com/relavium/relavium/fault"
+)
+
+// Codes registers the error codes package config owns: each code's exit class
+// and what it means (the README's error-code table says the same to a
+// person; the repository's README test holds the two together).
+func Codes() fault.Table { return slices.Clone(codes) }
+
+var codes = fault.Table{
+	{Code: CodeInvalid, Class: fault.Usage, Meaning: "configuration invalid: carries every Problem"},
+	{Code: CodeSyntax, Class: fault.Usage, Meaning: "the file does not parse (TOML/YAML syntax, duplicate key)"},
+	{Code: CodeUnknownKey, Class: fault.Usage, Meaning: "a key the schema does not know"},
+	{Code: CodeType, Class: fault.Usage, Meaning: "a value of the wrong type"},
+	{Code: CodeRequired, Class: fault.Usage, Meaning: "a required field is missing"},
+	{Code: CodeName, Class: fault.Usage, Meaning: "a server or agent name outside the allowed charset"},
+	{Code: CodeDuplicateName, Class: fault.Usage, Meaning: "a name declared twice (within a file, across files, within an agent)"},
+	{Code: CodeTransport, Class: fault.Usage, Meaning: "a transport outside stdio/http/websocket (sse alias)"},
+	{Code: CodeRefExcludes, Class: fault.Usage, Meaning: "an inline field beside `ref`"},
+	{Code: CodeStdioOnly, Class: fault.Usage, Meaning: "command/args/env on a network transport"},
+	{Code: CodeNetworkOnly, Class: fault.Usage, Meaning: "url/allow_local_endpoint on stdio"},
+	{Code: CodeConnectTimeout, Class: fault.Usage, Meaning: "connect_timeout_ms not a positive integer <= 600000"},
+	{Code: CodeEnvDenied, Class: fault.Usage, Meaning: "an env entry on the shared denylist (consent.CheckEnv)"},
+	{Code: CodeEnvPath, Class: fault.Usage, Meaning: "a declared PATH"},
+	{Code: CodeEnvName, Class: fault.Usage, Meaning: "an env name that is not a portable variable name"},
+	{Code: CodeURL, Class: fault.Usage, Meaning: "a url the network guard refuses (netguard.AdmitURL)"},
+	{Code: CodeSecretRef, Class: fault.Usage, Meaning: "a {{…}} in an env value that is not exactly {{secrets.NAME}}"},
+	{Code: CodeTheme, Class: fault.Usage, Meaning: "theme outside auto/dark/light/high-contrast/mono"},
+	{Code: CodeToolsAllowlist, Class: fault.Usage, Meaning: "a malformed, duplicate or widening tools_allowlist entry, or a malformed or duplicate tools_auto_approve entry"},
+	{Code: CodeAgentName, Class: fault.Usage, Meaning: "an agent name that differs from its file name"},
+	{Code: CodeUnknownRef, Class: fault.Usage, Meaning: "`ref` naming no registration"},
+	{Code: CodeSSEDeprecated, Class: fault.Usage, Meaning: "warning: transport sse (legacy HTTP+SSE, not Streamable HTTP) is deprecated"},
+	{Code: CodeUnreadable, Class: fault.Usage, Meaning: "a config file that cannot be read (I/O, size, encoding)"},
+	{Code: CodeAgentNotFound, Class: fault.Usage, Meaning: "--agent names no agent file"},
+	{Code: CodeValue, Class: fault.Usage, Meaning: "an empty or unusable value (empty command, NUL byte)"},
+	{Code: CodeYAMLFeature, Class: fault.Usage, Meaning: "a YAML feature agent files do not accept (alias, tag, merge, several documents)"},
+	{Code: CodeNesting, Class: fault.Usage, Meaning: "a file nested deeper than 64 levels or holding more than 20 000 values, refused at that character before it is parsed"},
+}

@@ -1,0 +1,32 @@
+package invoke
+
+import (
+	"slices"
+
+	"github.com/relavium/relavium/fault"
+)
+
+// Codes registers the error codes package invoke owns: each code's exit class
+// and what it means (the README's error-code table says the same to a
+// person; the repository's README test holds the two together).
+func Codes() fault.Table { return slices.Clone(codes) }
+
+var codes = fault.Table{
+	{Code: CodeUnknownCommand, Class: fault.Usage, Meaning: "no such command"},
+	{Code: CodeUnknownFlag, Class: fault.Usage, Meaning: "no such flag for this command"},
+	{Code: CodeBadFlag, Class: fault.Usage, Meaning: "a flag value that does not parse"},
+	{Code: CodeBadArgs, Class: fault.Usage, Meaning: "too few or too many positional arguments"},
+	{Code: CodeGroupCommand, Class: fault.Usage, Meaning: "a command group named without a subcommand"},
+	{Code: CodeNestedJSON, Class: fault.Usage, Meaning: "JSON on the command line (`--args`, a KEY=VALUE value) nested deeper than 256 levels, refused before it is parsed"},
+	{Code: CodeNotExposed, Class: fault.Varies, Meaning: "refused by the exposure rules, the gate or the audit check"},
+	{Code: CodeOperationLocked, Class: fault.Failure, Meaning: "another command holds the project operation lock"},
+	{Code: CodeOutputPath, Class: fault.Usage, Meaning: "--output names a directory, or a file whose directory does not exist (exit 2, nothing started)"},
+	{Code: CodeOutputWrite, Class: fault.Failure, Meaning: "the --output file could not be written; FILE was left as it was (no temp file remains)"},
+	{Code: CodeToolNotFound, Class: fault.Usage, Meaning: "mcp call: no admitted tool has that name"},
+	{Code: CodeBadCallArgs, Class: fault.Usage, Meaning: "mcp call: --args / KEY=VALUE that do not parse"},
+	{Code: CodeToolError, Class: fault.Failure, Meaning: "mcp call: the tool returned isError"},
+	{Code: CodeBadTarget, Class: fault.Usage, Meaning: "--url/--stdio misuse (both given, empty, --allow-local-endpoint without --url)"},
+	{Code: CodeNotFlagged, Class: fault.Usage, Meaning: "mcp accept: the tool's definition is the accepted one (nothing to accept)"},
+	{Code: CodeAcceptUsage, Class: fault.Usage, Meaning: "mcp accept: give TOOL or --all (not both, not neither)"},
+	{Code: CodeInternal, Class: fault.Failure, Meaning: "a bug: an error without a code"},
+}

@@ -1,0 +1,18 @@
+package session
+
+import (
+	"slices"
+
+	"github.com/relavium/relavium/fault"
+)
+
+// Codes registers the error codes package session owns: each code's exit class
+// and what it means (the README's error-code table says the same to a
+// person; the repository's README test holds the two together).
+func Codes() fault.Table { return slices.Clone(codes) }
+
+var codes = fault.Table{
+	{Code: CodeNeedsYes, Class: fault.Usage, Meaning: "mcp call: no --yes, no remembered approval, not in tools_auto_approve, and no one to ask (annotations never count; `data.ways_out` names the ways out)"},
+	{Code: CodeCallRefused, Class: fault.Failure, Meaning: "mcp call: the person answered no"},
+	{Code: CodeApproveChanged, Class: fault.Usage, Meaning: "an approval asked for a definition changed since it was accepted (accept it first)"},
+}
