@@ -409,7 +409,7 @@ func TestServeHTTPRefusalsAreAudited(t *testing.T) {
 			t.Fatalf("%s: %d new audit lines, want 1", c.code, len(recs)-before)
 		}
 		r := recs[len(recs)-1]
-		if r["decision"] != DecisionRefused || r["error_code"] != c.code || r["transport"] != string(TransportMCPHTTP) ||
+		if r["decision"] != DecisionRefused || r["error_code"] != string(c.code) || r["transport"] != string(TransportMCPHTTP) ||
 			r["command"] != "" || r["side_effect"] != string(invoke.Destructive) || r["exit_code"] != nil {
 			t.Fatalf("%s: audit line %v", c.code, r)
 		}
