@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/relavium/relavium/fields"
+	"github.com/relavium/relavium/tui/dialog"
 	"github.com/relavium/relavium/tui/form"
 	"github.com/relavium/relavium/tui/render"
 	"github.com/relavium/relavium/workflow"
@@ -132,9 +133,9 @@ func (m *Model) confirmRun(wf *workflow.Workflow, inputs map[string]any) tea.Cmd
 		return m.startRun(wf, inputs)
 	}
 	j := &job{title: wf.ID}
-	m.pushDialog(&confirmDialog{title: "Run workflow " + render.ServerLine(wf.ID) + "?", sideEffect: wf.SideEffect,
-		reason: wf.Description, plan: m.runPlan(j, ""), focus: 1,
-		yes: runConfirmAction{wf: wf, inputs: inputs}, no: statusAction{text: "workflow " + wf.ID + " not run"}})
+	m.pushDialog(&dialog.Confirm{Title: "Run workflow " + render.ServerLine(wf.ID) + "?", SideEffect: wf.SideEffect,
+		Reason: wf.Description, Plan: m.runPlan(j, ""), Focus: 1,
+		Yes: runConfirmAction{wf: wf, inputs: inputs}, No: statusAction{text: "workflow " + wf.ID + " not run"}})
 	return nil
 }
 

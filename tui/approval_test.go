@@ -7,6 +7,7 @@ import (
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/host/discovery"
+	"github.com/relavium/relavium/tui/dialog"
 )
 
 // readyAsking is ready without tools_auto_approve: every call is asked
@@ -17,16 +18,16 @@ func readyAsking(t *testing.T) *harness {
 	f.addStdio("demo", "demo-server")
 	f.setTools("demo", demoTools(), demoSkipped())
 	h := newHarness(t, f, 120, 30)
-	h.until("the consent dialog", func() bool { _, ok := h.m.topDialog().(*consentDialog); return ok })
+	h.until("the consent dialog", func() bool { _, ok := h.m.topDialog().(*dialog.Consent); return ok })
 	h.key("o")
 	h.until("demo ready", func() bool { return h.m.server("demo").state == engine.StateReady && len(h.m.tools) == 4 })
 	return h
 }
 
-func (h *harness) confirmOpen() *toolConfirmDialog {
+func (h *harness) confirmOpen() *dialog.ToolConfirm {
 	h.t.Helper()
-	h.until("the tool confirmation", func() bool { _, ok := h.m.topDialog().(*toolConfirmDialog); return ok })
-	return h.m.topDialog().(*toolConfirmDialog)
+	h.until("the tool confirmation", func() bool { _, ok := h.m.topDialog().(*dialog.ToolConfirm); return ok })
+	return h.m.topDialog().(*dialog.ToolConfirm)
 }
 
 // A read-only hint never skips the question; the TUI asks once per tool:
@@ -43,7 +44,7 @@ func TestReadOnlyHintAsksUntilRememberedForTheDefinition(t *testing.T) {
 			t.Fatalf("the confirmation lacks %q:\n%s", want, view)
 		}
 	}
-	if !d.tool.Annotations.IsReadOnly() || len(h.m.jobs) != 0 {
+	if !d.Tool.Annotations.IsReadOnly() || len(h.m.jobs) != 0 {
 		t.Fatal("a read-only-annotated tool was called before anyone was asked")
 	}
 	h.key("y") // this call
@@ -66,7 +67,7 @@ func TestReadOnlyHintAsksUntilRememberedForTheDefinition(t *testing.T) {
 	}
 	// Another tool is still asked about: the approval is per tool.
 	h.key("shift+tab", "down", "enter", "ctrl+s")
-	if h.confirmOpen().tool.Tool != "long_operation" {
+	if h.confirmOpen().Tool.Tool != "long_operation" {
 		t.Fatal("the confirmation is for another tool")
 	}
 }
@@ -94,7 +95,7 @@ func TestChangedToolIsAskedEachTimeUntilAccepted(t *testing.T) {
 	}
 	h.key("a")
 	h.pump(50e6)
-	if _, ok := h.m.topDialog().(*toolConfirmDialog); !ok || len(h.m.jobs) != 0 {
+	if _, ok := h.m.topDialog().(*dialog.ToolConfirm); !ok || len(h.m.jobs) != 0 {
 		t.Fatal(`"a" answered the confirmation of a changed definition`)
 	}
 	h.key("y")
@@ -106,7 +107,7 @@ func TestChangedToolIsAskedEachTimeUntilAccepted(t *testing.T) {
 		t.Fatalf("the footer does not offer A on a flagged tool:\n%s", h.view())
 	}
 	h.key("A")
-	h.until("the accept dialog", func() bool { _, ok := h.m.topDialog().(*acceptDialog); return ok })
+	h.until("the accept dialog", func() bool { _, ok := h.m.topDialog().(*dialog.Accept); return ok })
 	view = h.view()
 	for _, want := range []string{"Accept the changed definition of mcp_demo_delete_file?", "/description", `- "Pretends to delete a file."`, `+ "Deletes every file.\u202e"`, "[y] Accept"} {
 		if !strings.Contains(view, want) {
@@ -129,7 +130,7 @@ func TestChangedToolIsAskedEachTimeUntilAccepted(t *testing.T) {
 	}
 	// A on a tool that is not flagged accepts nothing.
 	h.key("esc", "shift+tab", "up", "A")
-	if _, ok := h.m.topDialog().(*acceptDialog); ok || !strings.Contains(h.m.status, "nothing to accept") {
+	if _, ok := h.m.topDialog().(*dialog.Accept); ok || !strings.Contains(h.m.status, "nothing to accept") {
 		t.Fatalf("A on an unflagged tool: %q", h.m.status)
 	}
 }

@@ -270,7 +270,7 @@ func contentLines(st *themes.Styles, c engine.Content, w int, body lipgloss.Styl
 		if render.LooksLikeJSON(c.Text) {
 			return render.JSONBlock(st, []byte(c.Text), w)
 		}
-		return styledWrap(body, render.ServerText(c.Text), w)
+		return render.StyledWrap(body, render.ServerText(c.Text), w)
 	case "image", "audio":
 		glyph := "▣"
 		if c.Type == "audio" {
@@ -289,7 +289,7 @@ func contentLines(st *themes.Styles, c engine.Content, w int, body lipgloss.Styl
 		if render.LooksLikeJSON(c.Text) {
 			return append(out, render.JSONBlock(st, []byte(c.Text), w)...)
 		}
-		return append(out, styledWrap(body, render.ServerText(c.Text), w)...)
+		return append(out, render.StyledWrap(body, render.ServerText(c.Text), w)...)
 	case "resource_link":
 		line := st.Accent.Render("→ link ") + render.ServerLine(c.Name) + " " + st.Muted.Render(render.ServerLine(c.URI))
 		if c.MIMEType != "" {
@@ -298,18 +298,6 @@ func contentLines(st *themes.Styles, c engine.Content, w int, body lipgloss.Styl
 		return render.WrapIndent(line, w, "       ")
 	}
 	return []string{st.Muted.Render("(" + render.ServerLine(c.Type) + " content not shown)")}
-}
-
-// styledWrap wraps plain text and styles each line (styling per line keeps
-// every frame line self-contained).
-func styledWrap(style lipgloss.Style, text string, w int) []string {
-	var out []string
-	for _, para := range strings.Split(text, "\n") {
-		for _, l := range render.Wrap(para, w) {
-			out = append(out, style.Render(l))
-		}
-	}
-	return out
 }
 
 func promptLines(st *themes.Styles, p *host.PromptResult, w int) []string {

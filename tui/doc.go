@@ -44,6 +44,8 @@
 //   - render: result rendering, pure functions of (content, width, styles).
 //   - form: the schema form (a call, a run, a template, a prompt, an
 //     elicitation), typing text through package fields.
+//   - dialog: the overlay stack and each dialog; what an answer means is
+//     the Action tui gives it (dialogs.go).
 //
 // tui may import session, host, consent, engine and themes; never invoke
 // (deps_test.go).

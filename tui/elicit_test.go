@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/tui/dialog"
 )
 
 // An elicitation is checked against the requested schema before it is
@@ -22,13 +23,13 @@ func TestElicitationValidatedBeforeAccept(t *testing.T) {
 		r, _ := h.m.Elicitor().Elicit(context.Background(), engine.ElicitRequest{Server: "demo", Message: "Who?", Schema: schema})
 		got <- r
 	}()
-	h.until("the elicitation dialog", func() bool { _, ok := h.m.topDialog().(*elicitDialog); return ok })
+	h.until("the elicitation dialog", func() bool { _, ok := h.m.topDialog().(*dialog.Elicit); return ok })
 	h.key("ctrl+s")
-	d, ok := h.m.topDialog().(*elicitDialog)
+	d, ok := h.m.topDialog().(*dialog.Elicit)
 	if !ok {
 		t.Fatal("accepting without the required field closed the dialog")
 	}
-	if fld := d.form.Field("name"); fld == nil || fld.Err == "" {
+	if fld := d.Form.Field("name"); fld == nil || fld.Err == "" {
 		t.Fatalf("the missing required field is not marked:\n%s", h.view())
 	}
 	if !strings.Contains(h.view(), "required") {
@@ -37,18 +38,18 @@ func TestElicitationValidatedBeforeAccept(t *testing.T) {
 	// At 60×16 too: the marked field gets the focus, and the form's error
 	// line stays in view.
 	h.send(teaSize(60, 16))
-	if d.form.Fields[d.form.Focus].Spec.Name != "name" || !strings.Contains(h.view(), "fill the required fields") {
+	if d.Form.Fields[d.Form.Focus].Spec.Name != "name" || !strings.Contains(h.view(), "fill the required fields") {
 		t.Fatalf("at 60×16 the missing field is out of sight:\n%s", h.view())
 	}
 	h.send(teaSize(120, 30))
 	h.typeText("A") // too short (minLength 2)
 	h.key("ctrl+s")
-	if _, ok := h.m.topDialog().(*elicitDialog); !ok {
+	if _, ok := h.m.topDialog().(*dialog.Elicit); !ok {
 		t.Fatal("a value breaking minLength was accepted")
 	}
 	// The refusal names the field and reads as a person writes numbers.
-	if !strings.Contains(d.form.Err, "name: minLength") {
-		t.Fatalf("form error = %q", d.form.Err)
+	if !strings.Contains(d.Form.Err, "name: minLength") {
+		t.Fatalf("form error = %q", d.Form.Err)
 	}
 	h.typeText("da")
 	h.key("ctrl+s")

@@ -12,6 +12,7 @@ import (
 	"github.com/relavium/relavium/fields/fieldstest"
 	"github.com/relavium/relavium/host/discovery"
 	"github.com/relavium/relavium/themes"
+	"github.com/relavium/relavium/tui/dialog"
 	"github.com/relavium/relavium/tui/form"
 )
 
@@ -99,13 +100,13 @@ func TestElicitationFormAgreesWithEverySurface(t *testing.T) {
 		n++
 		t.Run(c.Name, func(t *testing.T) {
 			r := &askRequest{ctx: context.Background(), elicit: &engine.ElicitRequest{Server: "srv", Message: "?", Schema: fieldstest.Schema(c.Prop)}}
-			d := newElicitDialog(st, r)
-			fld := d.form.Field("v")
-			if d.err != "" || fld == nil {
-				t.Fatalf("dialog: %q", d.err)
+			d := newElicitDialog(st, newKeyMap().RawJSON, r)
+			fld := d.Form.Field("v")
+			if d.Err != "" || fld == nil {
+				t.Fatalf("dialog: %q", d.Err)
 			}
 			fld.Input.SetValue(c.Text)
-			a, _ := d.accept()
+			a, _ := d.Handle(keyMsg("ctrl+s"))
 			act, ok := a.(elicitAction)
 			if c.Err != "" {
 				if ok || !strings.Contains(fld.Err, c.Err) {
@@ -114,7 +115,7 @@ func TestElicitationFormAgreesWithEverySurface(t *testing.T) {
 				return
 			}
 			if !ok || act.resp.Action != "accept" || !fieldstest.SameValue(act.resp.Content["v"], c.Want) {
-				t.Fatalf("v=%q: %+v (form error %q, field %q); want %s", c.Text, a, d.form.Err, fld.Err, c.Want)
+				t.Fatalf("v=%q: %+v (form error %q, field %q); want %s", c.Text, a, d.Form.Err, fld.Err, c.Want)
 			}
 		})
 	}
@@ -134,7 +135,7 @@ func TestWorkbenchCallSendsTheTypedValue(t *testing.T) {
 		f.autoApprove["srv"] = []string{"t"}
 		f.setTools("srv", []engine.ToolDef{admitCase(t, `{"type":["string","null"]}`)}, nil)
 		h := newHarness(t, f, 120, 30)
-		h.until("the consent dialog", func() bool { _, ok := h.m.topDialog().(*consentDialog); return ok })
+		h.until("the consent dialog", func() bool { _, ok := h.m.topDialog().(*dialog.Consent); return ok })
 		h.key("o")
 		h.until("srv ready", func() bool { return h.m.server("srv").state == engine.StateReady && len(h.m.tools) == 1 })
 		h.key("tab", "enter")

@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/tui/dialog"
 )
 
 // Keys typed faster than the program reads them (key repeat, a busy
@@ -177,7 +178,7 @@ func TestSkippedRowKeepsTheToolName(t *testing.T) {
 	f.addStdio("demo", "demo-server")
 	f.setTools("demo", demoTools(), []engine.SkippedTool{{Tool: "control_char_property", Code: "control_char_in_semantic_field", Detail: "a control character"}})
 	h := newHarness(t, f, 120, 30)
-	h.until("the consent dialog", func() bool { _, ok := h.m.topDialog().(*consentDialog); return ok })
+	h.until("the consent dialog", func() bool { _, ok := h.m.topDialog().(*dialog.Consent); return ok })
 	h.key("o")
 	h.until("demo ready", func() bool { return len(h.m.skipped) == 1 })
 	if !strings.Contains(h.view(), "✗ control_char_property ") {

@@ -17,6 +17,7 @@ import (
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/themes"
+	"github.com/relavium/relavium/tui/dialog"
 	"github.com/relavium/relavium/tui/form"
 	"github.com/relavium/relavium/tui/render"
 	"github.com/relavium/relavium/workflow"
@@ -152,7 +153,7 @@ type Model struct {
 	vpKey   vpKey
 	follow  bool
 
-	overlay      []dialog
+	overlay      dialog.Stack
 	consentQueue []string
 
 	status    string
@@ -314,7 +315,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.err != nil {
 			m.setStatus(messageOf(msg.err), true)
 		} else {
-			m.pushDialog(&acceptDialog{tool: msg.tool, changes: msg.changes, focus: 1})
+			m.pushDialog(newAcceptDialog(msg.tool, msg.changes))
 		}
 	case acceptedMsg:
 		if msg.err != nil {
@@ -469,14 +470,9 @@ func (m *Model) job(id string) *job {
 	return nil
 }
 
-func (m *Model) pushDialog(d dialog) { m.overlay = append(m.overlay, d) }
+func (m *Model) pushDialog(d dialog.Dialog) { m.overlay.Push(d) }
 
-func (m *Model) topDialog() dialog {
-	if len(m.overlay) == 0 {
-		return nil
-	}
-	return m.overlay[len(m.overlay)-1]
-}
+func (m *Model) topDialog() dialog.Dialog { return m.overlay.Top() }
 
 // recordEvent keeps an event for the session export (progress is folded
 // into the job; everything else is kept, bounded).

@@ -13,6 +13,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/tui/dialog"
 	"github.com/relavium/relavium/workflow"
 )
 
@@ -100,7 +101,7 @@ func TestConfirmationRequiredRoundTrip(t *testing.T) {
 	h.key("tab", "enter")
 	h.typeText("x")
 	h.key("ctrl+s")
-	h.until("the confirmation dialog", func() bool { _, ok := h.m.topDialog().(*confirmDialog); return ok })
+	h.until("the confirmation dialog", func() bool { _, ok := h.m.topDialog().(*dialog.Confirm); return ok })
 	h.golden("confirmation_required_120x30")
 	h.key("y")
 	h.until("the confirmed call", func() bool { return len(h.m.jobs) == 2 && h.m.jobs[1].finished() })
@@ -125,7 +126,7 @@ func TestElicitationDialog(t *testing.T) {
 		return ch
 	}
 	got := ask(context.Background())
-	h.until("the elicitation dialog", func() bool { _, ok := h.m.topDialog().(*elicitDialog); return ok })
+	h.until("the elicitation dialog", func() bool { _, ok := h.m.topDialog().(*dialog.Elicit); return ok })
 	h.golden("elicitation_120x30")
 	h.typeText("Ada")
 	h.key("tab", "right", "right", "ctrl+s")
@@ -134,13 +135,13 @@ func TestElicitationDialog(t *testing.T) {
 		t.Fatalf("accept answer = %+v %v", a.resp, a.err)
 	}
 	got = ask(context.Background())
-	h.until("a second dialog", func() bool { _, ok := h.m.topDialog().(*elicitDialog); return ok })
+	h.until("a second dialog", func() bool { _, ok := h.m.topDialog().(*dialog.Elicit); return ok })
 	h.key("ctrl+d")
 	if a := <-got; a.resp.Action != "decline" {
 		t.Fatalf("decline answer = %+v", a.resp)
 	}
 	got = ask(context.Background())
-	h.until("a third dialog", func() bool { _, ok := h.m.topDialog().(*elicitDialog); return ok })
+	h.until("a third dialog", func() bool { _, ok := h.m.topDialog().(*dialog.Elicit); return ok })
 	h.key("esc")
 	if a := <-got; a.resp.Action != "cancel" {
 		t.Fatalf("esc answer = %+v", a.resp)
@@ -148,7 +149,7 @@ func TestElicitationDialog(t *testing.T) {
 	// The server gives up: the dialog goes away and the requester returns.
 	ctx, cancel := context.WithCancel(context.Background())
 	got = ask(ctx)
-	h.until("a fourth dialog", func() bool { _, ok := h.m.topDialog().(*elicitDialog); return ok })
+	h.until("a fourth dialog", func() bool { _, ok := h.m.topDialog().(*dialog.Elicit); return ok })
 	cancel()
 	if a := <-got; !errors.Is(a.err, context.Canceled) {
 		t.Fatalf("abandoned answer = %+v %v", a.resp, a.err)
@@ -190,7 +191,7 @@ func TestFailedServerShowsReasonAndStderr(t *testing.T) {
 	f.addStdio("broken", "x")
 	f.connectErr["broken"] = &testErr{code: "E503", msg: "server broken: exited during initialize"}
 	h := newHarness(t, f, 100, 24)
-	h.until("consent", func() bool { _, ok := h.m.topDialog().(*consentDialog); return ok })
+	h.until("consent", func() bool { _, ok := h.m.topDialog().(*dialog.Consent); return ok })
 	h.key("o")
 	h.until("failed", func() bool { return h.m.server("broken").state == engine.StateFailed && !h.m.server("broken").busy })
 	h.golden("failed_100x24")
@@ -252,11 +253,11 @@ func TestResourcesPromptsAndWorkflowGate(t *testing.T) {
 	h.key("enter")
 	h.typeText("1.2.3")
 	h.key("ctrl+s")
-	h.until("the run confirmation", func() bool { _, ok := h.m.topDialog().(*confirmDialog); return ok })
+	h.until("the run confirmation", func() bool { _, ok := h.m.topDialog().(*dialog.Confirm); return ok })
 	h.key("y")
 	h.until("the gate", func() bool {
-		d, ok := h.m.topDialog().(*confirmDialog)
-		return ok && strings.HasPrefix(d.title, "Workflow gate")
+		d, ok := h.m.topDialog().(*dialog.Confirm)
+		return ok && strings.HasPrefix(d.Title, "Workflow gate")
 	})
 	h.golden("workflow_gate_120x30")
 	h.key("y")
@@ -286,10 +287,10 @@ func TestEverySizeEveryScreen(t *testing.T) {
 	h.typeText("a title that is fairly long")
 	screens := map[string]func(){
 		"form":    func() {},
-		"help":    func() { h.m.pushDialog(newHelpDialog(h.m.keys, h.m.help)) },
+		"help":    func() { h.m.pushDialog(dialog.NewHelp(h.m.keys.fullHelp(), h.m.help)) },
 		"details": func() { h.m.pushDialog(h.m.detailsDialog(listRow{kind: rowTool, tool: h.m.tools[3]})) },
 		"confirm": func() {
-			h.m.pushDialog(&toolConfirmDialog{tool: h.m.tools[3], args: json.RawMessage(`{"path":"/x"}`)})
+			h.m.pushDialog(&dialog.ToolConfirm{Tool: h.m.tools[3], Args: json.RawMessage(`{"path":"/x"}`)})
 		},
 	}
 	for name, open := range screens {
@@ -359,7 +360,7 @@ func TestQuitTearsDownAndAbandonsQuestions(t *testing.T) {
 		_, err := h.m.Elicitor().Elicit(context.Background(), engine.ElicitRequest{Server: "demo", Message: "still there?"})
 		pending <- err
 	}()
-	h.until("the elicitation", func() bool { _, ok := h.m.topDialog().(*elicitDialog); return ok })
+	h.until("the elicitation", func() bool { _, ok := h.m.topDialog().(*dialog.Elicit); return ok })
 	_, cmd := h.m.Update(keyMsg("ctrl+c"))
 	if cmd == nil || fmt.Sprint(cmd()) != fmt.Sprint(tea.QuitMsg{}) {
 		t.Fatal("ctrl+c did not quit")

@@ -13,6 +13,7 @@ import (
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/host/discovery"
 	"github.com/relavium/relavium/themes"
+	"github.com/relavium/relavium/tui/dialog"
 )
 
 func boolp(b bool) *bool { return &b }
@@ -45,7 +46,7 @@ func ready(t *testing.T, w, h int) *harness {
 	f.autoApprove["demo"] = []string{"echo", "long_operation"}
 	f.setTools("demo", demoTools(), demoSkipped())
 	hs := newHarness(t, f, w, h)
-	hs.until("the consent dialog", func() bool { _, ok := hs.m.topDialog().(*consentDialog); return ok })
+	hs.until("the consent dialog", func() bool { _, ok := hs.m.topDialog().(*dialog.Consent); return ok })
 	hs.key("o")
 	hs.until("demo ready", func() bool { return hs.m.server("demo").state == engine.StateReady && len(hs.m.tools) == 4 })
 	return hs
@@ -59,13 +60,13 @@ func TestConsentDialogShowsEverythingAndTheDiff(t *testing.T) {
 		Env: []consent.EnvVar{{Name: "API_TOKEN", Value: "{{secrets.api_token}}"}, {Name: "OLD", Value: "x"}}})
 	f.setTools("demo", demoTools(), demoSkipped())
 	h := newHarness(t, f, 120, 34)
-	h.until("the consent dialog", func() bool { _, ok := h.m.topDialog().(*consentDialog); return ok })
+	h.until("the consent dialog", func() bool { _, ok := h.m.topDialog().(*dialog.Consent); return ok })
 	h.until("docs ready", func() bool { return h.m.server("docs").state == engine.StateReady })
 	h.golden("consent_diff_120x34")
 	// The same dialog in colour: added lines in the diff-add colour, removed
 	// in the diff-del colour.
 	st := testStyles(termenv.ANSI256, themes.Dark)
-	frame := strings.Join(overlay(strings.Split(h.view(), "\n"), h.m.topDialog().view(st, 120, 34), 120, 34), "\n")
+	frame := strings.Join(dialog.Overlay(strings.Split(h.view(), "\n"), h.m.topDialog().View(st, 120, 34), 120, 34), "\n")
 	add := st.DiffAdd.Render("+ args[1] --verbose")
 	del := st.DiffDel.Render("- env OLD (literal)")
 	if !strings.Contains(frame, add) || !strings.Contains(frame, del) {
@@ -80,8 +81,8 @@ func TestConsentAnswersGoThroughPackageConsent(t *testing.T) {
 	h := newHarness(t, f, 120, 30)
 	// One dialog at a time, in declaration order.
 	h.until("a's dialog", func() bool {
-		d, ok := h.m.topDialog().(*consentDialog)
-		return ok && d.dec.Server.Name == "a"
+		d, ok := h.m.topDialog().(*dialog.Consent)
+		return ok && d.Dec.Server.Name == "a"
 	})
 	if n := len(h.m.overlay); n != 1 {
 		t.Fatalf("%d dialogs open, want one at a time", n)
@@ -90,8 +91,8 @@ func TestConsentAnswersGoThroughPackageConsent(t *testing.T) {
 	// b's dialog can open before a's answer is back; wait for both, so the
 	// status line ends on b's denial, not on a late "a: approved".
 	h.until("b's dialog and a's answer", func() bool {
-		d, ok := h.m.topDialog().(*consentDialog)
-		return ok && d.dec.Server.Name == "b" && h.m.server("a").decision == nil
+		d, ok := h.m.topDialog().(*dialog.Consent)
+		return ok && d.Dec.Server.Name == "b" && h.m.server("a").decision == nil
 	})
 	h.key("esc") // Esc denies
 	h.until("a ready, b denied", func() bool {
@@ -106,8 +107,8 @@ func TestConsentAnswersGoThroughPackageConsent(t *testing.T) {
 	h.m.sel = 1
 	h.key("a")
 	h.until("b asked again", func() bool {
-		d, ok := h.m.topDialog().(*consentDialog)
-		return ok && d.dec.Server.Name == "b"
+		d, ok := h.m.topDialog().(*dialog.Consent)
+		return ok && d.Dec.Server.Name == "b"
 	})
 	h.key("o")
 	h.until("b ready", func() bool { return h.m.server("b").state == engine.StateReady })
@@ -147,7 +148,7 @@ func TestToolsPaneAndDetails(t *testing.T) {
 	h.key("tab")
 	h.golden("tools_120x30")
 	h.key("down", "down", "down", "i")
-	if _, ok := h.m.topDialog().(*textDialog); !ok {
+	if _, ok := h.m.topDialog().(*dialog.Text); !ok {
 		t.Fatal("i opened no details")
 	}
 	frame := h.view()
@@ -186,7 +187,7 @@ func TestFormFromSchemaAndToolConfirm(t *testing.T) {
 	h.key("down", "down", "right", " ", "down", "right")
 	h.golden("form_create_note_120x30")
 	h.key("ctrl+s")
-	h.until("the tool confirmation", func() bool { _, ok := h.m.topDialog().(*toolConfirmDialog); return ok })
+	h.until("the tool confirmation", func() bool { _, ok := h.m.topDialog().(*dialog.ToolConfirm); return ok })
 	h.golden("tool_confirm_120x30")
 	h.key("a") // always for this definition
 	h.until("the result", func() bool { j := h.m.shownJob(); return j != nil && j.finished() })
@@ -211,7 +212,7 @@ func TestToolConfirmEscDenies(t *testing.T) {
 	h.key("tab", "down", "down", "down", "enter")
 	h.typeText("/etc/passwd")
 	h.key("ctrl+s")
-	h.until("the tool confirmation", func() bool { _, ok := h.m.topDialog().(*toolConfirmDialog); return ok })
+	h.until("the tool confirmation", func() bool { _, ok := h.m.topDialog().(*dialog.ToolConfirm); return ok })
 	if !strings.Contains(h.view(), "The hint is advisory") {
 		t.Fatalf("the confirmation does not say the hint is advisory:\n%s", h.view())
 	}
@@ -272,7 +273,7 @@ func TestDeniedServerEventKeepsItAskable(t *testing.T) {
 	f := newFake(t)
 	f.addStdio("b", "two")
 	h := newHarness(t, f, 120, 30)
-	h.until("b's dialog", func() bool { _, ok := h.m.topDialog().(*consentDialog); return ok })
+	h.until("b's dialog", func() bool { _, ok := h.m.topDialog().(*dialog.Consent); return ok })
 	h.pump(30 * time.Millisecond) // the needs-consent event too
 	h.key("esc")
 	h.until("b denied", func() bool { return h.m.server("b").state == stateDenied })
@@ -287,8 +288,8 @@ func TestDeniedServerEventKeepsItAskable(t *testing.T) {
 	h.m.sel = 0
 	h.key("a")
 	h.until("b asked again", func() bool {
-		d, ok := h.m.topDialog().(*consentDialog)
-		return ok && d.dec.Server.Name == "b"
+		d, ok := h.m.topDialog().(*dialog.Consent)
+		return ok && d.Dec.Server.Name == "b"
 	})
 }
 
@@ -303,14 +304,14 @@ func TestApprovingADigestCoversItsTwin(t *testing.T) {
 			f.addStdio("beta", "demo-server")
 			h := newHarness(t, f, 120, 30)
 			h.until("alpha's dialog", func() bool {
-				d, ok := h.m.topDialog().(*consentDialog)
-				return ok && d.dec.Server.Name == "alpha"
+				d, ok := h.m.topDialog().(*dialog.Consent)
+				return ok && d.Dec.Server.Name == "alpha"
 			})
 			h.pump(30 * time.Millisecond)
 			h.key(answer)
 			h.until("both ready", func() bool {
-				if d, ok := h.m.topDialog().(*consentDialog); ok {
-					t.Fatalf("asked again for %s, whose program was just approved", d.dec.Server.Name)
+				if d, ok := h.m.topDialog().(*dialog.Consent); ok {
+					t.Fatalf("asked again for %s, whose program was just approved", d.Dec.Server.Name)
 				}
 				return h.m.server("alpha").state == engine.StateReady && h.m.server("beta").state == engine.StateReady
 			})
@@ -340,7 +341,7 @@ func TestValidArgumentsClearTheNotSentStatus(t *testing.T) {
 	fail = false
 	h.typeText("hi")
 	h.key("ctrl+s")
-	h.until("the confirmation", func() bool { _, ok := h.m.topDialog().(*toolConfirmDialog); return ok })
+	h.until("the confirmation", func() bool { _, ok := h.m.topDialog().(*dialog.ToolConfirm); return ok })
 	if strings.Contains(h.m.status, "not sent") {
 		t.Fatalf("valid arguments awaiting confirmation still say %q", h.m.status)
 	}

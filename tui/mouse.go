@@ -11,12 +11,12 @@ import (
 // selecting it (selectServer), as with the keys.
 func (m *Model) onMouse(msg tea.MouseMsg) tea.Cmd {
 	if len(m.overlay) > 0 {
-		if d, ok := m.topDialog().(interface{ scrollBy(int) }); ok && msg.Action == tea.MouseActionPress {
+		if msg.Action == tea.MouseActionPress {
 			switch msg.Button {
 			case tea.MouseButtonWheelUp:
-				d.scrollBy(-3)
+				m.overlay.ScrollBy(-3)
 			case tea.MouseButtonWheelDown:
-				d.scrollBy(3)
+				m.overlay.ScrollBy(3)
 			}
 		}
 		return nil
@@ -71,10 +71,5 @@ func (m *Model) onMouse(msg tea.MouseMsg) tea.Cmd {
 	}
 	return nil
 }
-
-// scrollBy scrolls a dialog body (mouse wheel).
-func (d *textDialog) scrollBy(n int)    { d.box.scroll += n }
-func (d *consentDialog) scrollBy(n int) { d.box.scroll += n }
-func (d *confirmDialog) scrollBy(n int) { d.box.scroll += n }
 
 func promptNamed(name string) host.Prompt { return host.Prompt{Name: name} }

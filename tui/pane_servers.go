@@ -7,6 +7,7 @@ import (
 
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/themes"
+	"github.com/relavium/relavium/tui/dialog"
 	"github.com/relavium/relavium/tui/render"
 )
 
@@ -169,8 +170,8 @@ func firstLine(s string) string {
 }
 
 // serverDialog is the selected server's full status (enter on a row).
-func (m *Model) serverDialog(r *serverRow) dialog {
-	return &textDialog{title: "Server " + render.ServerLine(r.spec.Name), max: 100, lines: func(st *themes.Styles, iw int) []string {
+func (m *Model) serverDialog(r *serverRow) dialog.Dialog {
+	return &dialog.Text{Title: "Server " + render.ServerLine(r.spec.Name), Max: 100, Lines: func(st *themes.Styles, iw int) []string {
 		return m.serverDetails(r, iw)
 	}}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/tui/dialog"
 	"github.com/relavium/relavium/tui/render"
 	"github.com/relavium/relavium/workflow"
 )
@@ -63,10 +64,11 @@ func (m *Model) queueConsent(name string) {
 			return
 		}
 	}
-	for _, d := range m.overlay {
-		if cd, ok := d.(*consentDialog); ok && cd.dec.Server.Name == name {
-			return
-		}
+	if m.overlay.Any(func(d dialog.Dialog) bool {
+		cd, ok := d.(*dialog.Consent)
+		return ok && cd.Dec.Server.Name == name
+	}) {
+		return
 	}
 	m.consentQueue = append(m.consentQueue, name)
 }
@@ -74,10 +76,8 @@ func (m *Model) queueConsent(name string) {
 // nextConsent opens the next queued consent dialog when none is open: one
 // server at a time.
 func (m *Model) nextConsent() {
-	for _, d := range m.overlay {
-		if _, ok := d.(*consentDialog); ok {
-			return
-		}
+	if m.overlay.Any(func(d dialog.Dialog) bool { _, ok := d.(*dialog.Consent); return ok }) {
+		return
 	}
 	for len(m.consentQueue) > 0 {
 		name := m.consentQueue[0]
@@ -184,7 +184,7 @@ func (m *Model) onClearance(msg clearanceMsg) tea.Cmd {
 	if msg.err != nil {
 		m.setStatus("remembered approvals not read: "+messageOf(msg.err), true)
 	}
-	m.pushDialog(&toolConfirmDialog{tool: msg.call.tool, args: msg.call.args, then: msg.call, focus: 2})
+	m.pushDialog(newToolConfirmDialog(msg.call))
 	return nil
 }
 
@@ -243,10 +243,10 @@ func (m *Model) onCallDone(msg callDoneMsg) tea.Cmd {
 		nonce, _ := json.Marshal(c.Confirm)
 		args["confirm"] = nonce
 		again, _ := json.Marshal(args)
-		m.pushDialog(&confirmDialog{title: "Confirmation required · " + render.ServerLine(j.tool.Name), sideEffect: c.SideEffect,
-			reason: c.Reason, plan: c.Plan, focus: 1,
-			yes: confirmCallAction{call: pendingCall{tool: j.tool, args: again}},
-			no:  statusAction{text: "not confirmed: " + j.tool.Name + " did nothing"}})
+		m.pushDialog(&dialog.Confirm{Title: "Confirmation required · " + render.ServerLine(j.tool.Name), SideEffect: c.SideEffect,
+			Reason: c.Reason, Plan: c.Plan, Focus: 1,
+			Yes: confirmCallAction{call: pendingCall{tool: j.tool, args: again}},
+			No:  statusAction{text: "not confirmed: " + j.tool.Name + " did nothing"}})
 	}
 	return nil
 }
@@ -312,17 +312,17 @@ func (m *Model) onRunDone(msg runDoneMsg) {
 func (m *Model) onAsk(r *askRequest) tea.Cmd {
 	switch {
 	case r.elicit != nil:
-		m.pushDialog(newElicitDialog(m.st, r))
+		m.pushDialog(newElicitDialog(m.st, m.keys.RawJSON, r))
 		m.logToServerJob(r.elicit.Server, logLine{Level: "notice", Server: r.elicit.Server, Text: "asks for input: " + render.ServerLine(r.elicit.Message)})
 	case r.gate != nil:
 		g := r.gate
-		d := &confirmDialog{title: "Workflow gate · " + render.ServerLine(g.Workflow) + " · step " + render.ServerLine(g.Step),
-			reason: g.Message, focus: 1, yes: gateAction{req: r, approve: true}, no: gateAction{req: r}}
+		d := &dialog.Confirm{Title: "Workflow gate · " + render.ServerLine(g.Workflow) + " · step " + render.ServerLine(g.Step),
+			Reason: g.Message, Focus: 1, Yes: gateAction{req: r, approve: true}, No: gateAction{req: r}}
 		if j := m.job(g.RunID); j != nil {
-			d.plan = m.runPlan(j, g.Step)
+			d.Plan = m.runPlan(j, g.Step)
 			for _, w := range m.workflows {
 				if w.ID == g.Workflow {
-					d.sideEffect = w.SideEffect
+					d.SideEffect = w.SideEffect
 				}
 			}
 		}
@@ -358,25 +358,23 @@ func (m *Model) runPlan(j *job, at string) json.RawMessage {
 
 // dropAsk closes the dialog of a question whose asker gave up.
 func (m *Model) dropAsk(r *askRequest) {
-	for i := len(m.overlay) - 1; i >= 0; i-- {
-		match := false
-		switch d := m.overlay[i].(type) {
-		case *elicitDialog:
-			match = d.req == r
-		case *confirmDialog:
-			if g, ok := d.yes.(gateAction); ok {
-				match = g.req == r
-			}
+	dropped := m.overlay.RemoveIf(func(d dialog.Dialog) bool {
+		switch d := d.(type) {
+		case *dialog.Elicit:
+			return r.elicit != nil && d.Request == r.elicit
+		case *dialog.Confirm:
+			g, ok := d.Yes.(gateAction)
+			return ok && g.req == r
 		}
-		if match {
-			m.overlay = append(m.overlay[:i], m.overlay[i+1:]...)
-			m.setStatus("the question was withdrawn before it was answered", false)
-		}
+		return false
+	})
+	if dropped > 0 {
+		m.setStatus("the question was withdrawn before it was answered", false)
 	}
 }
 
 // apply carries out what a closed dialog decided.
-func (m *Model) apply(a action) tea.Cmd {
+func (m *Model) apply(a dialog.Action) tea.Cmd {
 	switch a := a.(type) {
 	case consentAction:
 		cmd := m.answerCmd(a.server, a.answer)

@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/tui/dialog"
 )
 
 // onKey routes a key: the top dialog first, then the filter or the form
@@ -18,11 +19,11 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	}
 	if d := m.topDialog(); d != nil {
-		act, cmd := d.handle(msg, k)
+		act, cmd := d.Handle(msg)
 		if act == nil {
 			return cmd
 		}
-		m.removeDialog(d)
+		m.overlay.Remove(d)
 		return tea.Batch(cmd, m.apply(act))
 	}
 	if m.filtering {
@@ -69,7 +70,7 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 		m.quit()
 		return nil
 	case key.Matches(msg, k.Help):
-		m.pushDialog(newHelpDialog(k, m.help))
+		m.pushDialog(dialog.NewHelp(k.fullHelp(), m.help))
 		return nil
 	case key.Matches(msg, k.NextPane):
 		m.focus = (m.focus + 1) % paneCount
@@ -100,15 +101,6 @@ func (m *Model) quit() {
 		}
 	}
 	m.quitting = true
-}
-
-func (m *Model) removeDialog(d dialog) {
-	for i := len(m.overlay) - 1; i >= 0; i-- {
-		if m.overlay[i] == d {
-			m.overlay = append(m.overlay[:i], m.overlay[i+1:]...)
-			return
-		}
-	}
 }
 
 // moveKey applies a list movement key to cursor over n rows (page = h).

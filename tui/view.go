@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/tui/dialog"
 	"github.com/relavium/relavium/tui/render"
 )
 
@@ -84,7 +85,7 @@ func (m *Model) View() string {
 	lines = append(lines, g.footer...)
 	lines = render.PadLines(lines, m.width, m.height)
 	if d := m.topDialog(); d != nil {
-		lines = overlay(lines, d.view(m.st, m.width, m.height), m.width, m.height)
+		lines = dialog.Overlay(lines, d.View(m.st, m.width, m.height), m.width, m.height)
 	}
 	return strings.Join(lines, "\n")
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/themes"
+	"github.com/relavium/relavium/tui/dialog"
 	"github.com/relavium/relavium/tui/render"
 )
 
@@ -52,9 +53,9 @@ func TestHelpAndDialogsLoseNothingWhenNarrow(t *testing.T) {
 	h := ready(t, 60, 16)
 	st := testStyles(termenv.Ascii, themes.Mono)
 	for _, w := range []int{60, 80, 120} {
-		d := newHelpDialog(h.m.keys, h.m.help)
-		iw := innerWidth(dialogWidth(w, d.max))
-		text := strings.Join(d.lines(st, iw), "\n")
+		d := dialog.NewHelp(h.m.keys.fullHelp(), h.m.help)
+		iw := dialog.InnerWidth(dialog.Width(w, d.Max))
+		text := strings.Join(d.Lines(st, iw), "\n")
 		for _, col := range h.m.keys.fullHelp() {
 			for _, b := range col {
 				if !strings.Contains(text, b.Help().Desc) {
@@ -73,8 +74,8 @@ func TestHelpAndDialogsLoseNothingWhenNarrow(t *testing.T) {
 	d := h.m.detailsDialog(listRow{kind: rowSkipped, skip: engine.SkippedTool{Server: "demo", Tool: "t", Code: "schema_remote_ref", Detail: "x"}})
 	seen := ""
 	for range 10 {
-		seen += render.StripANSI(d.view(st, 60, 16))
-		d.handle(keyMsg("down"), h.m.keys)
+		seen += render.StripANSI(d.View(st, 60, 16))
+		d.Handle(keyMsg("down"))
 	}
 	if !strings.Contains(strings.Join(strings.Fields(strings.NewReplacer("│", " ").Replace(seen)), " "), "it cannot be called.") {
 		t.Fatalf("the skipped tool's note was cut:\n%s", seen)

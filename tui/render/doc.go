@@ -13,6 +13,6 @@
 //   - Pretty JSON keeps member order; above 256 KiB it is shown without
 //     colour so a large blob stays fast to draw.
 //
-// render may import engine/sanitize, themes and the charmbracelet ansi
-// package; never package tui or its other subpackages (tui/deps_test.go).
+// render may import engine/sanitize, themes and the charmbracelet ansi and
+// lipgloss packages; never package tui or its other subpackages (tui/deps_test.go).
 package render

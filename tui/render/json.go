@@ -12,8 +12,7 @@ import (
 // colour (colouring is per token; the view must stay fast on a 1 MiB blob).
 const maxColoredJSON = 256 << 10
 
-//	indents raw JSON keeping member order; ok is false when raw
-//
+// PrettyJSON indents raw JSON keeping member order; ok is false when raw
 // is not one JSON value.
 func PrettyJSON(raw []byte) (string, bool) {
 	raw = bytes.TrimSpace(raw)
@@ -27,16 +26,14 @@ func PrettyJSON(raw []byte) (string, bool) {
 	return b.String(), true
 }
 
-//	reports whether text is a JSON object or array (the only
-//
+// LooksLikeJSON reports whether text is a JSON object or array (the only
 // text results shown as JSON).
 func LooksLikeJSON(text string) bool {
 	t := strings.TrimSpace(text)
 	return len(t) >= 2 && (t[0] == '{' && t[len(t)-1] == '}' || t[0] == '[' && t[len(t)-1] == ']') && json.Valid([]byte(t))
 }
 
-//	is jsonLines wrapped to w cells, a long line continuing under
-//
+// JSONBlock is JSONLines wrapped to w cells, a long line continuing under
 // its own indentation (nothing is cut).
 func JSONBlock(st *themes.Styles, raw []byte, w int) []string {
 	lines := JSONLines(st, raw)
@@ -53,8 +50,7 @@ func JSONBlock(st *themes.Styles, raw []byte, w int) []string {
 	return out
 }
 
-//	renders raw JSON pretty and coloured, one display line per
-//
+// JSONLines renders raw JSON pretty and coloured, one display line per
 // entry, every line sanitized (a JSON string may hold raw bidi or C1
 // characters).
 func JSONLines(st *themes.Styles, raw []byte) []string {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/relavium/relavium/engine/sanitize"
@@ -15,16 +16,16 @@ import (
 // line of a frame is cut and padded to its exact width, so no content can
 // wrap, scroll or break the frame.
 
-// cleans server text for a one-line slot.
+// ServerLine cleans server text for a one-line slot.
 func ServerLine(s string) string { return sanitize.Line(s) }
 
-// cleans multi-line server text.
+// ServerText cleans multi-line server text.
 func ServerText(s string) string { return sanitize.Text(s) }
 
-// is the display width of a (possibly styled) string.
+// Width is the display width of a (possibly styled) string.
 func Width(s string) int { return ansi.StringWidth(s) }
 
-// cuts s to w cells (with an ellipsis when cut) and pads it to exactly w.
+// Fit cuts s to w cells (with an ellipsis when cut) and pads it to exactly w.
 func Fit(s string, w int) string {
 	if w <= 0 {
 		return ""
@@ -40,7 +41,7 @@ func Fit(s string, w int) string {
 	return s
 }
 
-// cuts s to at most w cells without padding.
+// Cut cuts s to at most w cells without padding.
 func Cut(s string, w int) string {
 	if w <= 0 {
 		return ""
@@ -51,8 +52,7 @@ func Cut(s string, w int) string {
 	return ansi.Truncate(s, w, "…")
 }
 
-//	word-wraps s (already clean) to w cells, breaking words longer than
-//
+// Wrap word-wraps s (already clean) to w cells, breaking words longer than
 // w, and returns its lines. Nothing is dropped.
 func Wrap(s string, w int) []string {
 	if w < 1 {
@@ -64,7 +64,7 @@ func Wrap(s string, w int) []string {
 	return strings.Split(ansi.Wrap(s, w, ""), "\n")
 }
 
-// wraps s to w cells with every line after the first indented.
+// WrapIndent wraps s to w cells with every line after the first indented.
 func WrapIndent(s string, w int, indent string) []string {
 	lines := Wrap(s, max(1, w-Width(indent)))
 	for i := range lines {
@@ -75,8 +75,7 @@ func WrapIndent(s string, w int, indent string) []string {
 	return lines
 }
 
-//	makes lines exactly h long (cutting or adding blank lines) and
-//
+// PadLines makes lines exactly h long (cutting or adding blank lines) and
 // every line exactly w cells.
 func PadLines(lines []string, w, h int) []string {
 	out := make([]string, h)
@@ -91,7 +90,19 @@ func PadLines(lines []string, w, h int) []string {
 	return out
 }
 
-// renders a size for a person.
+// StyledWrap wraps plain text and styles each line (styling per line
+// keeps every frame line self-contained).
+func StyledWrap(style lipgloss.Style, text string, w int) []string {
+	var out []string
+	for _, para := range strings.Split(text, "\n") {
+		for _, l := range Wrap(para, w) {
+			out = append(out, style.Render(l))
+		}
+	}
+	return out
+}
+
+// HumanBytes renders a size for a person.
 func HumanBytes(n int) string {
 	switch {
 	case n < 1024:
@@ -102,7 +113,7 @@ func HumanBytes(n int) string {
 	return fmt.Sprintf("%.1f MiB", float64(n)/(1024*1024))
 }
 
-// renders an elapsed time: 412ms, 3.2s, 1m05s.
+// HumanDuration renders an elapsed time: 412ms, 3.2s, 1m05s.
 func HumanDuration(d time.Duration) string {
 	switch {
 	case d < time.Second:
@@ -113,8 +124,7 @@ func HumanDuration(d time.Duration) string {
 	return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
 }
 
-//	puts left and right on one line of w cells, cutting left
-//
+// SpaceBetween puts left and right on one line of w cells, cutting left
 // when both do not fit.
 func SpaceBetween(left, right string, w int) string {
 	rw := Width(right)
@@ -124,8 +134,8 @@ func SpaceBetween(left, right string, w int) string {
 	return Fit(Cut(left, w-rw-1), w-rw) + right
 }
 
-// splits text into lines (one empty line for empty text).
+// SplitLines splits text into lines (one empty line for empty text).
 func SplitLines(s string) []string { return strings.Split(s, "\n") }
 
-// removes escape sequences (to restyle a line as a whole).
+// StripANSI removes escape sequences (to restyle a line as a whole).
 func StripANSI(s string) string { return ansi.Strip(s) }

@@ -3,33 +3,34 @@ package tui
 import (
 	"github.com/relavium/relavium/engine/sanitize"
 	"github.com/relavium/relavium/themes"
+	"github.com/relavium/relavium/tui/dialog"
 	"github.com/relavium/relavium/tui/render"
 )
 
 // detailsDialog shows a row in full: a tool's sanitized description
 // (marked as server text), its hints and its schemas; a skipped tool's
 // reason.
-func (m *Model) detailsDialog(r listRow) dialog {
+func (m *Model) detailsDialog(r listRow) dialog.Dialog {
 	switch r.kind {
 	case rowSkipped:
 		s := r.skip
-		return &textDialog{title: "Skipped · " + render.ServerLine(s.Tool), max: 100, lines: func(st *themes.Styles, iw int) []string {
+		return &dialog.Text{Title: "Skipped · " + render.ServerLine(s.Tool), Max: 100, Lines: func(st *themes.Styles, iw int) []string {
 			var out []string
-			out = append(out, labelled(st, "server", render.ServerLine(s.Server), iw)...)
-			out = append(out, labelled(st, "reason", st.Error.Render(render.ServerLine(s.Code)), iw)...)
-			out = append(out, labelled(st, "detail", render.ServerText(s.Detail), iw)...)
+			out = append(out, dialog.Labelled(st, "server", render.ServerLine(s.Server), iw)...)
+			out = append(out, dialog.Labelled(st, "reason", st.Error.Render(render.ServerLine(s.Code)), iw)...)
+			out = append(out, dialog.Labelled(st, "detail", render.ServerText(s.Detail), iw)...)
 			out = append(out, "", st.Muted.Render("relavium refused this tool at discovery; it cannot be called."))
 			return out
 		}}
 	case rowTool:
 		t := r.tool
-		return &textDialog{title: "Tool · " + render.ServerLine(t.Name), max: 110, lines: func(st *themes.Styles, iw int) []string {
+		return &dialog.Text{Title: "Tool · " + render.ServerLine(t.Name), Max: 110, Lines: func(st *themes.Styles, iw int) []string {
 			var out []string
-			out = append(out, labelled(st, "server", render.ServerLine(t.Server)+st.Muted.Render(" · tool "+render.ServerLine(t.Tool)), iw)...)
+			out = append(out, dialog.Labelled(st, "server", render.ServerLine(t.Server)+st.Muted.Render(" · tool "+render.ServerLine(t.Tool)), iw)...)
 			if t.Title != "" {
-				out = append(out, labelled(st, "title", render.ServerLine(t.Title), iw)...)
+				out = append(out, dialog.Labelled(st, "title", render.ServerLine(t.Title), iw)...)
 			}
-			out = append(out, labelled(st, "hint", m.badge(t)+st.Advisory.Render(" (advisory: the server's own annotation)"), iw)...)
+			out = append(out, dialog.Labelled(st, "hint", m.badge(t)+st.Advisory.Render(" (advisory: the server's own annotation)"), iw)...)
 			if t.Changed {
 				out = append(out, render.Wrap(st.BadgeChanged.Render("⚑ the definition changed since you accepted it: A shows the field diff and accepts it; until then every call asks"), iw)...)
 			}
@@ -52,7 +53,7 @@ func (m *Model) detailsDialog(r listRow) dialog {
 			return out
 		}}
 	}
-	return &textDialog{title: "Details", max: 80, lines: func(st *themes.Styles, iw int) []string { return nil }}
+	return &dialog.Text{Title: "Details", Max: 80, Lines: func(st *themes.Styles, iw int) []string { return nil }}
 }
 
 func indentLines(lines []string, iw int) []string {

@@ -1,4 +1,4 @@
-package tui
+package dialog
 
 import (
 	tea "github.com/charmbracelet/bubbletea"
@@ -9,52 +9,50 @@ import (
 	"github.com/relavium/relavium/tui/render"
 )
 
-// acceptDialog shows how a flagged tool's definition differs from the one
+// Accept shows how a flagged tool's definition differs from the one
 // the person accepted, field by field, and asks whether to accept it now
 // (A on a flagged tool). Accepting lapses the tool's remembered approvals.
-type acceptDialog struct {
-	tool    engine.ToolDef
-	changes []discovery.FieldChange
-	focus   int
-	box     dialogBox
+type Accept struct {
+	Tool    engine.ToolDef
+	Changes []discovery.FieldChange
+	Focus   int
+	// Yes accepts the definition as it is now; No leaves the tool flagged.
+	Yes, No Action
+	box     box
 }
-
-// acceptAction accepts tool's definition as it is now.
-type acceptAction struct{ tool engine.ToolDef }
 
 var acceptButtons = []string{"[y] Accept this definition", "[n] Not now"}
 
-func (d *acceptDialog) handle(msg tea.KeyMsg, _ keyMap) (action, tea.Cmd) {
-	notNow := statusAction{text: d.tool.Name + " stays flagged until you accept its definition"}
+func (d *Accept) Handle(msg tea.KeyMsg) (Action, tea.Cmd) {
 	switch msg.String() {
 	case "y":
-		return acceptAction{tool: d.tool}, nil
+		return d.Yes, nil
 	case "n", "esc":
-		return notNow, nil
+		return d.No, nil
 	case "left", "right", "tab", "shift+tab":
-		d.focus = 1 - d.focus
+		d.Focus = 1 - d.Focus
 	case "enter":
-		if d.focus == 0 {
-			return acceptAction{tool: d.tool}, nil
+		if d.Focus == 0 {
+			return d.Yes, nil
 		}
-		return notNow, nil
+		return d.No, nil
 	default:
 		scrollKey(msg, &d.box.scroll)
 	}
 	return nil, nil
 }
 
-func (d *acceptDialog) view(st *themes.Styles, w, h int) string {
-	dw := dialogWidth(w, 100)
-	iw := innerWidth(dw)
+func (d *Accept) View(st *themes.Styles, w, h int) string {
+	dw := Width(w, 100)
+	iw := InnerWidth(dw)
 	var body []string
-	body = append(body, labelled(st, "server", render.ServerLine(d.tool.Server)+st.Muted.Render(" · tool "+render.ServerLine(d.tool.Tool)), iw)...)
+	body = append(body, Labelled(st, "server", render.ServerLine(d.Tool.Server)+st.Muted.Render(" · tool "+render.ServerLine(d.Tool.Tool)), iw)...)
 	body = append(body, render.Wrap(st.BadgeChanged.Render("⚑ the definition changed since you accepted it; until you accept it, every call asks and no remembered approval applies"), iw)...)
 	body = append(body, "", st.Muted.Render("changes (the server's text, escaped)"))
-	if len(d.changes) == 0 {
+	if len(d.Changes) == 0 {
 		body = append(body, st.Muted.Render("  (no field diff is available)"))
 	}
-	for _, c := range d.changes {
+	for _, c := range d.Changes {
 		ptr := c.Pointer
 		if ptr == "" {
 			ptr = "(the whole definition)"
@@ -72,8 +70,8 @@ func (d *acceptDialog) view(st *themes.Styles, w, h int) string {
 	}
 	body = append(body, "")
 	body = append(body, render.WrapIndent(st.Muted.Render("Accepting pins this definition; approvals remembered for the tool lapse."), iw, "")...)
-	d.box.title = "Accept the changed definition of " + render.ServerLine(d.tool.Name) + "?"
+	d.box.title = "Accept the changed definition of " + render.ServerLine(d.Tool.Name) + "?"
 	d.box.body = body
-	d.box.actions = buttons(st, acceptButtons, d.focus) + st.Muted.Render("  esc = not now")
+	d.box.actions = buttons(st, acceptButtons, d.Focus) + st.Muted.Render("  esc = not now")
 	return d.box.render(st, dw, h)
 }

@@ -1,4 +1,4 @@
-package tui
+package dialog
 
 import (
 	"strings"
@@ -11,38 +11,41 @@ import (
 	"github.com/relavium/relavium/tui/render"
 )
 
-// textDialog shows read-only text (tool details, a server's status, an
+// Text shows read-only text (tool details, a server's status, an
 // error) in a scrollable box.
-type textDialog struct {
-	title string
-	lines func(st *themes.Styles, iw int) []string
-	box   dialogBox
-	max   int
+type Text struct {
+	Title string
+	// Lines draws the body at inner width iw (wrapping is its own).
+	Lines func(st *themes.Styles, iw int) []string
+	// Max is the widest the box grows, in cells.
+	Max int
+	box box
 }
 
-func (d *textDialog) handle(msg tea.KeyMsg, k keyMap) (action, tea.Cmd) {
+func (d *Text) Handle(msg tea.KeyMsg) (Action, tea.Cmd) {
 	switch msg.String() {
 	case "esc", "q", "enter", "i", "?":
-		return closeAction{}, nil
+		return Close{}, nil
 	}
 	scrollKey(msg, &d.box.scroll)
 	return nil, nil
 }
 
-func (d *textDialog) view(st *themes.Styles, w, h int) string {
-	dw := dialogWidth(w, d.max)
-	iw := innerWidth(dw)
-	d.box.title = d.title
-	d.box.body = d.lines(st, iw)
+func (d *Text) View(st *themes.Styles, w, h int) string {
+	dw := Width(w, d.Max)
+	iw := InnerWidth(dw)
+	d.box.title = d.Title
+	d.box.body = d.Lines(st, iw)
 	d.box.actions = st.Muted.Render("esc close · ↑/↓ scroll")
 	return d.box.render(st, dw, h)
 }
 
-// newHelpDialog renders the full key help (bubbles/help) and the legend.
-func newHelpDialog(k keyMap, h help.Model) *textDialog {
-	return &textDialog{title: "Keys", max: 110, lines: func(st *themes.Styles, iw int) []string {
+// NewHelp renders the full key help (bubbles/help, the groups side by
+// side as far as they fit) and the legend.
+func NewHelp(groups [][]key.Binding, h help.Model) *Text {
+	return &Text{Title: "Keys", Max: 110, Lines: func(st *themes.Styles, iw int) []string {
 		var out []string
-		out = append(out, helpRows(h, k.fullHelp(), iw)...)
+		out = append(out, helpRows(h, groups, iw)...)
 		out = append(out, "",
 			st.Bold.Render("servers ")+st.OK.Render("●")+" ready  "+st.Accent.Render("▖")+" connecting  "+st.Muted.Render("◌")+" resolving  "+
 				st.Warn.Render("⚠")+" needs consent  "+st.Error.Render("✗")+" failed  "+st.Error.Render("⊘")+" denied  "+st.Muted.Render("○")+" closed",

@@ -1,10 +1,11 @@
-package tui
+package dialog
 
 import (
 	"bytes"
 	"encoding/json"
 	"strconv"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -17,31 +18,30 @@ import (
 	"github.com/relavium/relavium/tui/render"
 )
 
-// elicitDialog is a server's elicitation request as a form: accept (with
-// the content), decline, or cancel (Esc).
-type elicitDialog struct {
-	req    *askRequest
-	form   *form.Form
-	err    string               // the schema could not be read: only decline/cancel
-	schema *jsonschema.Resolved // the requested schema, checked before accept (nil: not compilable, the server judges)
-	box    dialogBox
+// Elicit is a server's elicitation request as a form: accept (with the
+// content), decline, or cancel (Esc).
+type Elicit struct {
+	Request *engine.ElicitRequest
+	// Answer turns the person's response into the dialog's Action.
+	Answer  func(engine.ElicitResponse) Action
+	Form    *form.Form
+	Err     string               // the schema could not be read: only decline/cancel
+	schema  *jsonschema.Resolved // the requested schema, checked before accept (nil: not compilable, the server judges)
+	rawJSON key.Binding
+	box     box
 }
 
-// elicitAction answers the request.
-type elicitAction struct {
-	req  *askRequest
-	resp engine.ElicitResponse
-}
-
-func newElicitDialog(st *themes.Styles, r *askRequest) *elicitDialog {
-	d := &elicitDialog{req: r}
-	specs, err := fields.Of(r.elicit.Schema)
+// NewElicit builds the form for r's requested schema; rawJSON is the
+// binding that toggles the form's raw JSON.
+func NewElicit(st *themes.Styles, r *engine.ElicitRequest, rawJSON key.Binding, answer func(engine.ElicitResponse) Action) *Elicit {
+	d := &Elicit{Request: r, Answer: answer, rawJSON: rawJSON}
+	specs, err := fields.Of(r.Schema)
 	if err != nil {
-		d.err = err.Error()
+		d.Err = err.Error()
 	}
-	d.form = form.New(st, specs, nil)
+	d.Form = form.New(st, specs, nil)
 	var s jsonschema.Schema
-	if json.Unmarshal(r.elicit.Schema, &s) == nil {
+	if json.Unmarshal(r.Schema, &s) == nil {
 		if rs, err := s.Resolve(nil); err == nil {
 			d.schema = rs
 		}
@@ -49,11 +49,11 @@ func newElicitDialog(st *themes.Styles, r *askRequest) *elicitDialog {
 	return d
 }
 
-func (d *elicitDialog) accept() (action, tea.Cmd) {
-	if d.err != "" {
+func (d *Elicit) accept() (Action, tea.Cmd) {
+	if d.Err != "" {
 		return nil, nil
 	}
-	raw, ok := d.form.Args()
+	raw, ok := d.Form.Args()
 	if !ok {
 		return nil, nil
 	}
@@ -63,7 +63,7 @@ func (d *elicitDialog) accept() (action, tea.Cmd) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	if err := dec.Decode(&content); err != nil {
-		d.form.Err = err.Error()
+		d.Form.Err = err.Error()
 		return nil, nil
 	}
 	for k, v := range content {
@@ -71,63 +71,63 @@ func (d *elicitDialog) accept() (action, tea.Cmd) {
 	}
 	// Checked here, not by the server's client library after the answer
 	// left (which fails the whole call): the dialog stays open.
-	if !d.form.RequireFilled(content) {
+	if !d.Form.RequireFilled(content) {
 		return nil, nil
 	}
 	if d.schema != nil {
 		var v any
 		_ = json.Unmarshal(raw, &v) // raw decoded above
 		if err := d.schema.Validate(v); err != nil {
-			d.form.Err = "does not match the requested schema: " + discovery.Explain(err)
+			d.Form.Err = "does not match the requested schema: " + discovery.Explain(err)
 			return nil, nil
 		}
 	}
-	d.form.Err = ""
-	return elicitAction{req: d.req, resp: engine.ElicitResponse{Action: "accept", Content: content}}, nil
+	d.Form.Err = ""
+	return d.Answer(engine.ElicitResponse{Action: "accept", Content: content}), nil
 }
 
-func (d *elicitDialog) handle(msg tea.KeyMsg, k keyMap) (action, tea.Cmd) {
+func (d *Elicit) Handle(msg tea.KeyMsg) (Action, tea.Cmd) {
 	switch msg.String() {
 	case "esc":
-		return elicitAction{req: d.req, resp: engine.ElicitResponse{Action: "cancel"}}, nil
+		return d.Answer(engine.ElicitResponse{Action: "cancel"}), nil
 	case "ctrl+d":
-		return elicitAction{req: d.req, resp: engine.ElicitResponse{Action: "decline"}}, nil
+		return d.Answer(engine.ElicitResponse{Action: "decline"}), nil
 	case "ctrl+s":
 		return d.accept()
 	case "tab":
-		d.form.FocusField(d.form.Focus + 1)
+		d.Form.FocusField(d.Form.Focus + 1)
 		return nil, nil
 	case "shift+tab":
-		d.form.FocusField(d.form.Focus - 1)
+		d.Form.FocusField(d.Form.Focus - 1)
 		return nil, nil
 	case "enter":
-		if d.form.AtLast() && !d.form.Raw {
+		if d.Form.AtLast() && !d.Form.Raw {
 			return d.accept()
 		}
-		if !d.form.Raw {
-			d.form.FocusField(d.form.Focus + 1)
+		if !d.Form.Raw {
+			d.Form.FocusField(d.Form.Focus + 1)
 			return nil, nil
 		}
 	case "pgup", "pgdown":
 		scrollKey(msg, &d.box.scroll)
 		return nil, nil
 	}
-	cmd, _ := d.form.Update(msg, k.RawJSON)
+	cmd, _ := d.Form.Update(msg, d.rawJSON)
 	return nil, cmd
 }
 
-func (d *elicitDialog) view(st *themes.Styles, w, h int) string {
-	dw := dialogWidth(w, 90)
-	iw := innerWidth(dw)
-	server := d.req.elicit.Server
+func (d *Elicit) View(st *themes.Styles, w, h int) string {
+	dw := Width(w, 90)
+	iw := InnerWidth(dw)
+	server := d.Request.Server
 	var body []string
 	body = append(body, render.Wrap(st.Advisory.Render(sanitize.ExternalLabel(server)), iw)...)
-	body = append(body, styledWrap(st.Text, render.ServerText(d.req.elicit.Message), iw)...)
+	body = append(body, render.StyledWrap(st.Text, render.ServerText(d.Request.Message), iw)...)
 	body = append(body, "")
-	if d.err != "" {
-		body = append(body, render.Wrap(st.Error.Render("the requested schema cannot be shown as a form: "+d.err), iw)...)
+	if d.Err != "" {
+		body = append(body, render.Wrap(st.Error.Render("the requested schema cannot be shown as a form: "+d.Err), iw)...)
 	} else {
-		body = append(body, d.form.View(iw, max(3, h-10), true)...)
+		body = append(body, d.Form.View(iw, max(3, h-10), true)...)
 	}
 	d.box.title = render.ServerLine(server) + " asks for input"
 	d.box.body = body

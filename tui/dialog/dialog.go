@@ -1,4 +1,4 @@
-package tui
+package dialog
 
 import (
 	"strings"
@@ -10,46 +10,47 @@ import (
 	"github.com/relavium/relavium/tui/render"
 )
 
-// dialog is one modal on the overlay stack. It only changes its own state:
-// what it decided comes back as an action that the root model carries out
+// Dialog is one modal on the overlay stack. It only changes its own state:
+// what it decided comes back as an Action that the root model carries out
 // (with a Cmd where IO is needed). Sizing rules (crush's): content is sized
 // to the inner width; padding, never margin; every segment is styled on its
 // own; everything is clamped to the drawable area, and a body that does not
 // fit scrolls while the title and the action line stay in view.
-type dialog interface {
-	// handle takes a key; a non-nil action closes the dialog.
-	handle(msg tea.KeyMsg, k keyMap) (action, tea.Cmd)
-	// view renders the dialog within w×h cells (the whole screen).
-	view(st *themes.Styles, w, h int) string
+type Dialog interface {
+	// Handle takes a key; a non-nil Action closes the dialog.
+	Handle(msg tea.KeyMsg) (Action, tea.Cmd)
+	// View renders the dialog within w×h cells (the whole screen).
+	View(st *themes.Styles, w, h int) string
 }
 
-// action is what a closed dialog decided.
-type action interface{}
+// Action is what a closed dialog decided: one of this package's, or
+// whatever value its owner gave it to return (Confirm's Yes and No).
+type Action interface{}
 
-// closeAction just closes the dialog.
-type closeAction struct{}
+// Close just closes the dialog.
+type Close struct{}
 
-// dialogBox lays out a dialog: title, scrolled body, actions.
-type dialogBox struct {
+// box lays out a dialog: title, scrolled body, actions.
+type box struct {
 	title   string
 	body    []string // already styled; a line wider than the box wraps
 	actions string
 	scroll  int
 }
 
-// dialogWidth is the outer width for a dialog that wants up to maxW cells.
-func dialogWidth(screenW, maxW int) int {
+// Width is the outer width for a dialog that wants up to maxW cells.
+func Width(screenW, maxW int) int {
 	return max(20, min(maxW, screenW-2))
 }
 
-// innerWidth is the content width of a dialog of outer width w (rounded
+// InnerWidth is the content width of a dialog of outer width w (rounded
 // border and one cell of padding on each side).
-func innerWidth(w int) int { return max(1, w-4) }
+func InnerWidth(w int) int { return max(1, w-4) }
 
 // render draws the box at outer width w and at most h lines, clamping the
 // scroll offset (the caller keeps it) to what can scroll.
-func (b *dialogBox) render(st *themes.Styles, w, h int) string {
-	iw := innerWidth(w)
+func (b *box) render(st *themes.Styles, w, h int) string {
+	iw := InnerWidth(w)
 	head := []string{st.DialogTitle.Render(render.Cut(b.title, iw)), ""}
 	foot := []string{""}
 	for _, l := range render.Wrap(b.actions, iw) {
@@ -105,8 +106,8 @@ func scrollKey(msg tea.KeyMsg, scroll *int) bool {
 	return true
 }
 
-// labelled renders "label  value" with value wrapped under a hanging indent.
-func labelled(st *themes.Styles, label, value string, iw int) []string {
+// Labelled renders "label  value" with value wrapped under a hanging indent.
+func Labelled(st *themes.Styles, label, value string, iw int) []string {
 	const lw = 9
 	pad := strings.Repeat(" ", lw)
 	lab := st.Muted.Render(render.Fit(label, lw))
@@ -134,9 +135,9 @@ func buttons(st *themes.Styles, labels []string, focus int) string {
 	return strings.Join(parts, " ")
 }
 
-// overlay draws the dialog fg centred over the frame lines bg (each exactly
+// Overlay draws the dialog fg centred over the frame lines bg (each exactly
 // w cells wide) and returns the composed frame.
-func overlay(bg []string, fg string, w, h int) []string {
+func Overlay(bg []string, fg string, w, h int) []string {
 	fl := strings.Split(fg, "\n")
 	fw := 0
 	for _, l := range fl {
@@ -163,3 +164,15 @@ func overlay(bg []string, fg string, w, h int) []string {
 	}
 	return out
 }
+
+// scroller is a dialog whose body the mouse wheel scrolls.
+type scroller interface{ ScrollBy(n int) }
+
+// ScrollBy scrolls the body n lines (negative: up); the next View clamps it.
+func (d *Text) ScrollBy(n int) { d.box.scroll += n }
+
+// ScrollBy scrolls the body n lines (negative: up); the next View clamps it.
+func (d *Consent) ScrollBy(n int) { d.box.scroll += n }
+
+// ScrollBy scrolls the body n lines (negative: up); the next View clamps it.
+func (d *Confirm) ScrollBy(n int) { d.box.scroll += n }

@@ -1,0 +1,71 @@
+package tui
+
+import (
+	"encoding/json"
+
+	"github.com/charmbracelet/bubbles/key"
+
+	"github.com/relavium/relavium/consent"
+	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/host/discovery"
+	"github.com/relavium/relavium/themes"
+	"github.com/relavium/relavium/tui/dialog"
+)
+
+// The workbench's questions as dialogs (package tui/dialog draws them and
+// takes their keys), and the actions each answer comes back as; apply
+// (update_backend.go) carries them out.
+
+// pendingCall is a call waiting for the person's go-ahead.
+type pendingCall struct {
+	tool engine.ToolDef
+	args json.RawMessage
+}
+
+// consentAction is the person's answer to a consent dialog.
+type consentAction struct {
+	server string
+	answer Answer
+}
+
+// toolConfirmAction answers a tool call's confirmation.
+type toolConfirmAction struct {
+	call   pendingCall
+	allow  bool
+	always bool // remember an approval of this exact definition
+}
+
+// acceptAction accepts tool's definition as it is now.
+type acceptAction struct{ tool engine.ToolDef }
+
+// elicitAction answers an elicitation request.
+type elicitAction struct {
+	req  *askRequest
+	resp engine.ElicitResponse
+}
+
+func newConsentDialog(d consent.Decision) *dialog.Consent {
+	name := d.Server.Name
+	return dialog.NewConsent(d, consentAction{server: name, answer: ApproveRemember},
+		consentAction{server: name, answer: ApproveOnce}, consentAction{server: name, answer: DenyConsent})
+}
+
+// newToolConfirmDialog asks before call runs (or its replay), "no" focused.
+func newToolConfirmDialog(call pendingCall) *dialog.ToolConfirm {
+	return &dialog.ToolConfirm{Tool: call.tool, Args: call.args, Focus: 2,
+		Once:   toolConfirmAction{call: call, allow: true},
+		Always: toolConfirmAction{call: call, allow: true, always: true},
+		No:     toolConfirmAction{call: call}}
+}
+
+// newAcceptDialog shows a flagged tool's field diff, "not now" focused.
+func newAcceptDialog(tool engine.ToolDef, changes []discovery.FieldChange) *dialog.Accept {
+	return &dialog.Accept{Tool: tool, Changes: changes, Focus: 1, Yes: acceptAction{tool: tool},
+		No: statusAction{text: tool.Name + " stays flagged until you accept its definition"}}
+}
+
+func newElicitDialog(st *themes.Styles, rawJSON key.Binding, r *askRequest) *dialog.Elicit {
+	return dialog.NewElicit(st, r.elicit, rawJSON, func(resp engine.ElicitResponse) dialog.Action {
+		return elicitAction{req: r, resp: resp}
+	})
+}
