@@ -422,7 +422,20 @@ func (f *Form) fieldLines(fld *Field, focused bool, w int) []string {
 	if focused {
 		lines = render.WrapIndent(head, w, "    ")
 	}
-	var value string
+	wrapped, value := f.valueLines(fld, focused, w)
+	lines = append(lines, wrapped...)
+	lines = append(lines, render.Cut("    "+value, w))
+	if fld.Err != "" {
+		lines = append(lines, render.WrapIndent("    "+st.FieldError.Render("✗ "+fld.Err), w, "      ")...)
+	}
+	return lines
+}
+
+// valueLines draws a field's value: the line holding the input, picker or
+// multi-select (value) and, for a multi-select too wide for one line, the
+// full rows of choices above it (wrapped).
+func (f *Form) valueLines(fld *Field, focused bool, w int) (wrapped []string, value string) {
+	st := f.st
 	switch fld.Kind {
 	case KindPicker:
 		lab := fld.labels[fld.Choice]
@@ -447,7 +460,7 @@ func (f *Form) fieldLines(fld *Field, focused bool, w int) []string {
 		row := ""
 		for _, p := range parts {
 			if row != "" && 4+render.Width(row)+2+render.Width(p) > w {
-				lines = append(lines, render.Cut("    "+row, w))
+				wrapped = append(wrapped, render.Cut("    "+row, w))
 				row = ""
 			}
 			if row != "" {
@@ -465,9 +478,5 @@ func (f *Form) fieldLines(fld *Field, focused bool, w int) []string {
 			value = st.Muted.Render("[") + value + st.Muted.Render("]")
 		}
 	}
-	lines = append(lines, render.Cut("    "+value, w))
-	if fld.Err != "" {
-		lines = append(lines, render.WrapIndent("    "+st.FieldError.Render("✗ "+fld.Err), w, "      ")...)
-	}
-	return lines
+	return wrapped, value
 }
