@@ -271,12 +271,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.MouseMsg:
 		cmds = append(cmds, m.onMouse(msg))
 	case tickMsg:
-		m.ticking = false
-		if m.animating() {
-			m.frame++
-			m.ticking = true
-			cmds = append(cmds, tick())
-		}
+		cmds = append(cmds, m.onTick())
 	case eventsMsg:
 		if msg.closed {
 			m.streamClosed = true
@@ -290,40 +285,19 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case connectedMsg:
 		cmds = append(cmds, m.onConnected(msg))
 	case disconnectedMsg:
-		if r := m.server(msg.server); r != nil {
-			r.busy = false
-		}
-		if msg.err != nil {
-			m.setStatus("disconnect "+msg.server+": "+msg.err.Error(), true)
-		}
-		cmds = append(cmds, m.catalogueCmd())
+		cmds = append(cmds, m.onDisconnected(msg))
 	case catalogueMsg:
-		if msg.seq >= m.catShown { // snapshots may answer out of order
-			m.catShown = msg.seq
-			m.tools, m.skipped, m.catalogued = msg.tools, msg.skipped, true
-			m.rowsKey = ""
-		}
+		m.onCatalogue(msg)
 	case validatedMsg:
 		cmds = append(cmds, m.onValidated(msg))
 	case clearanceMsg:
 		cmds = append(cmds, m.onClearance(msg))
 	case approvedMsg:
-		if msg.err != nil {
-			m.setStatus("approved for this call only, not remembered: "+messageOf(msg.err), true)
-		}
+		m.onApproved(msg)
 	case changesMsg:
-		if msg.err != nil {
-			m.setStatus(messageOf(msg.err), true)
-		} else {
-			m.pushDialog(newAcceptDialog(msg.tool, msg.changes))
-		}
+		m.onChanges(msg)
 	case acceptedMsg:
-		if msg.err != nil {
-			m.setStatus("not accepted: "+messageOf(msg.err), true)
-		} else {
-			m.setStatus("accepted the new definition of "+msg.tool.Name+"; its remembered approvals lapsed", false)
-		}
-		cmds = append(cmds, m.catalogueCmd())
+		cmds = append(cmds, m.onAccepted(msg))
 	case callDoneMsg:
 		cmds = append(cmds, m.onCallDone(msg))
 	case readDoneMsg:
@@ -333,36 +307,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case runDoneMsg:
 		m.onRunDone(msg)
 	case resourcesMsg:
-		delete(m.loading, "r:"+msg.server)
-		if msg.err != nil {
-			m.browseErr["r:"+msg.server] = msg.err.Error()
-		} else {
-			m.resources[msg.server] = msg.list
-			delete(m.browseErr, "r:"+msg.server)
-		}
-		m.rowsKey = ""
+		m.onResources(msg)
 	case promptsMsg:
-		delete(m.loading, "p:"+msg.server)
-		if msg.err != nil {
-			m.browseErr["p:"+msg.server] = msg.err.Error()
-		} else {
-			m.prompts[msg.server] = msg.prompts
-			delete(m.browseErr, "p:"+msg.server)
-		}
-		m.rowsKey = ""
+		m.onPrompts(msg)
 	case workflowsMsg:
-		m.wfLoading, m.wfLoaded = false, true
-		m.workflows, m.wfErr = msg.workflows, ""
-		if msg.err != nil {
-			m.wfErr = msg.err.Error()
-		}
-		m.rowsKey = ""
+		m.onWorkflows(msg)
 	case exportedMsg:
-		if msg.err != nil {
-			m.setStatus("export failed: "+msg.err.Error(), true)
-		} else {
-			m.setStatus("session exported to "+msg.path, false)
-		}
+		m.onExported(msg)
 	case askMsg:
 		cmds = append(cmds, m.onAsk(msg.req), m.ask.listen())
 	case askGoneMsg:

@@ -1,0 +1,99 @@
+package tui
+
+import (
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// Handlers of the smaller answers Update receives: the animation tick, a
+// disconnect, catalogue and list snapshots, approvals, accepted
+// definitions, an export.
+
+func (m *Model) onTick() tea.Cmd {
+	m.ticking = false
+	if !m.animating() {
+		return nil
+	}
+	m.frame++
+	m.ticking = true
+	return tick()
+}
+
+func (m *Model) onDisconnected(msg disconnectedMsg) tea.Cmd {
+	if r := m.server(msg.server); r != nil {
+		r.busy = false
+	}
+	if msg.err != nil {
+		m.setStatus("disconnect "+msg.server+": "+msg.err.Error(), true)
+	}
+	return m.catalogueCmd()
+}
+
+func (m *Model) onCatalogue(msg catalogueMsg) {
+	if msg.seq >= m.catShown { // snapshots may answer out of order
+		m.catShown = msg.seq
+		m.tools, m.skipped, m.catalogued = msg.tools, msg.skipped, true
+		m.rowsKey = ""
+	}
+}
+
+func (m *Model) onApproved(msg approvedMsg) {
+	if msg.err != nil {
+		m.setStatus("approved for this call only, not remembered: "+messageOf(msg.err), true)
+	}
+}
+
+func (m *Model) onChanges(msg changesMsg) {
+	if msg.err != nil {
+		m.setStatus(messageOf(msg.err), true)
+		return
+	}
+	m.pushDialog(newAcceptDialog(msg.tool, msg.changes))
+}
+
+func (m *Model) onAccepted(msg acceptedMsg) tea.Cmd {
+	if msg.err != nil {
+		m.setStatus("not accepted: "+messageOf(msg.err), true)
+	} else {
+		m.setStatus("accepted the new definition of "+msg.tool.Name+"; its remembered approvals lapsed", false)
+	}
+	return m.catalogueCmd()
+}
+
+func (m *Model) onResources(msg resourcesMsg) {
+	delete(m.loading, "r:"+msg.server)
+	if msg.err != nil {
+		m.browseErr["r:"+msg.server] = msg.err.Error()
+	} else {
+		m.resources[msg.server] = msg.list
+		delete(m.browseErr, "r:"+msg.server)
+	}
+	m.rowsKey = ""
+}
+
+func (m *Model) onPrompts(msg promptsMsg) {
+	delete(m.loading, "p:"+msg.server)
+	if msg.err != nil {
+		m.browseErr["p:"+msg.server] = msg.err.Error()
+	} else {
+		m.prompts[msg.server] = msg.prompts
+		delete(m.browseErr, "p:"+msg.server)
+	}
+	m.rowsKey = ""
+}
+
+func (m *Model) onWorkflows(msg workflowsMsg) {
+	m.wfLoading, m.wfLoaded = false, true
+	m.workflows, m.wfErr = msg.workflows, ""
+	if msg.err != nil {
+		m.wfErr = msg.err.Error()
+	}
+	m.rowsKey = ""
+}
+
+func (m *Model) onExported(msg exportedMsg) {
+	if msg.err != nil {
+		m.setStatus("export failed: "+msg.err.Error(), true)
+		return
+	}
+	m.setStatus("session exported to "+msg.path, false)
+}
