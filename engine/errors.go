@@ -2,7 +2,6 @@ package engine
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/relavium/relavium/fault"
 )
@@ -27,42 +26,16 @@ const (
 	CodePlanChanged      fault.Code = "E450" // --plan-id no longer matches the plan (docs/machine-invoker.md "Gate")
 )
 
-// Error is engine's coded error for everything that is not a problem list.
+// Error is engine's coded error for everything that is not a problem list:
+// fault's error (code, message, cause, exit) and where a run stopped.
 type Error struct {
-	ErrCode fault.Code
-	Msg     string
-	Cause   error
-	Exit    int // 0 = 1
+	fault.Base
 	// RunID and Step name where a run stopped, when it did.
 	RunID string
 	Step  string
 	// Extra is carried in the envelope data.
 	Extra map[string]any
 }
-
-func (e *Error) Error() string {
-	if e.Cause != nil {
-		return fmt.Sprintf("%s: %s: %v", e.ErrCode, e.Msg, e.Cause)
-	}
-	return string(e.ErrCode) + ": " + e.Msg
-}
-
-// Code returns the stable code.
-func (e *Error) Code() fault.Code { return e.ErrCode }
-
-// Message is the message without code or cause.
-func (e *Error) Message() string { return e.Msg }
-
-// ExitCode returns the exit class.
-func (e *Error) ExitCode() int {
-	if e.Exit == 0 {
-		return fault.ExitFailure
-	}
-	return e.Exit
-}
-
-// Unwrap returns the cause.
-func (e *Error) Unwrap() error { return e.Cause }
 
 // ErrorData names the run and step, when there are any.
 func (e *Error) ErrorData() any {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/relavium/relavium/fault"
 )
 
 // BuiltinMCPCall is the engine's built-in tool: the lower-level path to a
@@ -34,15 +35,15 @@ type Registry struct {
 // NewRegistry returns the registry over host.
 func NewRegistry(host ToolHost) (*Registry, error) {
 	if host == nil {
-		return nil, &Error{ErrCode: CodeRunOptions, Msg: "a registry needs a ToolHost"}
+		return nil, &Error{Base: fault.Base{ErrCode: CodeRunOptions, Msg: "a registry needs a ToolHost"}}
 	}
 	var s jsonschema.Schema
 	if err := json.Unmarshal([]byte(mcpCallSchema), &s); err != nil {
-		return nil, &Error{ErrCode: CodeRunOptions, Msg: "mcp_call schema", Cause: err}
+		return nil, &Error{Base: fault.Base{ErrCode: CodeRunOptions, Msg: "mcp_call schema", Cause: err}}
 	}
 	rs, err := s.Resolve(nil)
 	if err != nil {
-		return nil, &Error{ErrCode: CodeRunOptions, Msg: "mcp_call schema", Cause: err}
+		return nil, &Error{Base: fault.Base{ErrCode: CodeRunOptions, Msg: "mcp_call schema", Cause: err}}
 	}
 	return &Registry{host: host, mcpCall: rs}, nil
 }
@@ -78,10 +79,10 @@ func (r *Registry) Lookup(name string) (ToolDef, error) {
 	}
 	for _, s := range r.host.Skipped() {
 		if "mcp_"+s.Server+"_"+s.Tool == name {
-			return ToolDef{}, &Error{ErrCode: CodeToolUnknown, Msg: fmt.Sprintf("tool %s was skipped at discovery: %s %s", name, s.Code, s.Detail)}
+			return ToolDef{}, &Error{Base: fault.Base{ErrCode: CodeToolUnknown, Msg: fmt.Sprintf("tool %s was skipped at discovery: %s %s", name, s.Code, s.Detail)}}
 		}
 	}
-	return ToolDef{}, &Error{ErrCode: CodeToolUnknown, Msg: fmt.Sprintf("no tool %s among the connected servers' admitted tools%s (see relavium mcp ls)", name, r.near(name))}
+	return ToolDef{}, &Error{Base: fault.Base{ErrCode: CodeToolUnknown, Msg: fmt.Sprintf("no tool %s among the connected servers' admitted tools%s (see relavium mcp ls)", name, r.near(name))}}
 }
 
 // near suggests tools sharing the name's server prefix.
@@ -110,14 +111,14 @@ type MCPCallTarget struct {
 func (r *Registry) ResolveMCPCall(args json.RawMessage) (ToolDef, json.RawMessage, error) {
 	var inst any
 	if err := json.Unmarshal(orEmpty(args), &inst); err != nil {
-		return ToolDef{}, nil, &Error{ErrCode: CodeMCPCallArgs, Msg: "mcp_call arguments are not JSON", Cause: err}
+		return ToolDef{}, nil, &Error{Base: fault.Base{ErrCode: CodeMCPCallArgs, Msg: "mcp_call arguments are not JSON", Cause: err}}
 	}
 	if err := r.mcpCall.Validate(inst); err != nil {
-		return ToolDef{}, nil, &Error{ErrCode: CodeMCPCallArgs, Msg: "mcp_call takes {server, tool, arguments}", Cause: err}
+		return ToolDef{}, nil, &Error{Base: fault.Base{ErrCode: CodeMCPCallArgs, Msg: "mcp_call takes {server, tool, arguments}", Cause: err}}
 	}
 	var c MCPCallTarget
 	if err := json.Unmarshal(orEmpty(args), &c); err != nil {
-		return ToolDef{}, nil, &Error{ErrCode: CodeMCPCallArgs, Msg: "mcp_call arguments", Cause: err}
+		return ToolDef{}, nil, &Error{Base: fault.Base{ErrCode: CodeMCPCallArgs, Msg: "mcp_call arguments", Cause: err}}
 	}
 	inner := c.Arguments
 	if len(inner) == 0 || bytes.Equal(inner, []byte("null")) {
@@ -130,10 +131,10 @@ func (r *Registry) ResolveMCPCall(args json.RawMessage) (ToolDef, json.RawMessag
 	}
 	for _, s := range r.host.Skipped() {
 		if s.Server == c.Server && s.Tool == c.Tool {
-			return ToolDef{}, nil, &Error{ErrCode: CodeToolUnknown, Msg: fmt.Sprintf("mcp_call: tool %s on server %s was skipped at discovery: %s %s", c.Tool, c.Server, s.Code, s.Detail)}
+			return ToolDef{}, nil, &Error{Base: fault.Base{ErrCode: CodeToolUnknown, Msg: fmt.Sprintf("mcp_call: tool %s on server %s was skipped at discovery: %s %s", c.Tool, c.Server, s.Code, s.Detail)}}
 		}
 	}
-	return ToolDef{}, nil, &Error{ErrCode: CodeToolUnknown, Msg: fmt.Sprintf("mcp_call: server %s has no admitted tool %s (see relavium mcp ls)", c.Server, c.Tool)}
+	return ToolDef{}, nil, &Error{Base: fault.Base{ErrCode: CodeToolUnknown, Msg: fmt.Sprintf("mcp_call: server %s has no admitted tool %s (see relavium mcp ls)", c.Server, c.Tool)}}
 }
 
 // Resolve returns the tool a call by name reaches and the arguments it

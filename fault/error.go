@@ -56,3 +56,10 @@ func sprintf(format string, a []any) string {
 	}
 	return fmt.Sprintf(format, a...)
 }
+
+// Base is Error under the name a package's own coded error embeds it by,
+// when it carries more than fault.Error holds (a server's stderr tail, a
+// refused address): a struct cannot embed a field named Error beside its
+// own Error method. The embedding type keeps Code, ExitCode, Unwrap and
+// the fields, and overrides only what its extras change.
+type Base = Error

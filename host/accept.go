@@ -5,6 +5,7 @@ import (
 
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host/discovery"
 )
 
@@ -40,7 +41,7 @@ func (h *Host) Accept(ids []engine.ToolID) ([]Accepted, error) {
 	for _, id := range ids {
 		t, ok := h.byID[id]
 		if !ok {
-			return nil, &Error{ErrCode: CodeUnknownTool, Msg: fmt.Sprintf("no admitted tool has id %q", id)}
+			return nil, &Error{Base: fault.Base{ErrCode: CodeUnknownTool, Msg: fmt.Sprintf("no admitted tool has id %q", id)}}
 		}
 		if !t.def.Changed {
 			continue

@@ -8,6 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/fault"
 )
 
 // Browsing a server's resources and prompts (the TUI's resources and
@@ -81,7 +82,7 @@ func (h *Host) browse(ctx context.Context, server, what string, fn func(context.
 	h.mu.Lock()
 	if h.closing {
 		h.mu.Unlock()
-		return &Error{ErrCode: CodeHostClosed, Msg: "the MCP host is closed"}
+		return &Error{Base: fault.Base{ErrCode: CodeHostClosed, Msg: "the MCP host is closed"}}
 	}
 	var c *conn
 	for _, x := range h.conns {
@@ -91,18 +92,18 @@ func (h *Host) browse(ctx context.Context, server, what string, fn func(context.
 	}
 	if c == nil {
 		h.mu.Unlock()
-		return &Error{ErrCode: CodeServerNotReady, Server: server, Msg: "is not connected in this session"}
+		return &Error{Base: fault.Base{ErrCode: CodeServerNotReady, Msg: "is not connected in this session"}, Server: server}
 	}
 	h.calls.Add(1)
 	h.mu.Unlock()
 	defer h.calls.Done()
 
 	if f := c.failure(); f != nil {
-		return &Error{ErrCode: CodeServerNotReady, Server: server, Msg: "is not running", Cause: f}
+		return &Error{Base: fault.Base{ErrCode: CodeServerNotReady, Msg: "is not running", Cause: f}, Server: server}
 	}
 	cs := c.session()
 	if cs == nil {
-		return &Error{ErrCode: CodeServerNotReady, Server: server, Msg: "has no session"}
+		return &Error{Base: fault.Base{ErrCode: CodeServerNotReady, Msg: "has no session"}, Server: server}
 	}
 	callCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)

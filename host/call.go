@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/fault"
 )
 
 // Call validates args against the tool's compiled schema and calls it on its
@@ -25,12 +26,12 @@ func (h *Host) Call(ctx context.Context, id engine.ToolID, args json.RawMessage,
 	h.mu.Lock()
 	if h.closing {
 		h.mu.Unlock()
-		return nil, &Error{ErrCode: CodeHostClosed, Msg: "the MCP host is closed"}
+		return nil, &Error{Base: fault.Base{ErrCode: CodeHostClosed, Msg: "the MCP host is closed"}}
 	}
 	t, ok := h.byID[id]
 	if !ok {
 		h.mu.Unlock()
-		return nil, &Error{ErrCode: CodeUnknownTool, Msg: fmt.Sprintf("no admitted tool has id %q", id)}
+		return nil, &Error{Base: fault.Base{ErrCode: CodeUnknownTool, Msg: fmt.Sprintf("no admitted tool has id %q", id)}}
 	}
 	h.calls.Add(1)
 	h.callSeq++
@@ -40,7 +41,7 @@ func (h *Host) Call(ctx context.Context, id engine.ToolID, args json.RawMessage,
 
 	c := t.conn
 	if f := c.failure(); f != nil {
-		return nil, &Error{ErrCode: CodeServerNotReady, Server: c.srv.Name, Msg: "is not running", Cause: f}
+		return nil, &Error{Base: fault.Base{ErrCode: CodeServerNotReady, Msg: "is not running", Cause: f}, Server: c.srv.Name}
 	}
 	if len(args) == 0 {
 		args = json.RawMessage("{}")
@@ -101,39 +102,37 @@ func (h *Host) Call(ctx context.Context, id engine.ToolID, args json.RawMessage,
 // slow), then the server's end or the host's shutdown, then the deadline.
 func (c *conn) callFailure(ctx, tctx context.Context, deadline *deadlineCause, tool string, err error) error {
 	if ctx.Err() != nil {
-		return &Error{ErrCode: CodeCallCancelled, Server: c.srv.Name, Msg: tool + " cancelled", Cause: context.Cause(ctx)}
+		return &Error{Base: fault.Base{ErrCode: CodeCallCancelled, Msg: tool + " cancelled", Cause: context.Cause(ctx)}, Server: c.srv.Name}
 	}
 	if c.ctx.Err() != nil {
 		cause := context.Cause(c.ctx)
 		var se *Error
 		if errors.As(cause, &se) {
-			return &Error{ErrCode: se.ErrCode, Server: c.srv.Name, Msg: tool + ": the server " + se.Msg,
-				ExitStatus: se.ExitStatus, StderrTail: se.StderrTail, Cause: se.Cause}
+			return &Error{Base: fault.Base{ErrCode: se.ErrCode, Msg: tool + ": the server " + se.Msg, Cause: se.Cause}, Server: c.srv.Name, ExitStatus: se.ExitStatus, StderrTail: se.StderrTail}
 		}
-		return &Error{ErrCode: CodeCallCancelled, Server: c.srv.Name, Msg: tool + " cancelled", Cause: cause}
+		return &Error{Base: fault.Base{ErrCode: CodeCallCancelled, Msg: tool + " cancelled", Cause: cause}, Server: c.srv.Name}
 	}
 	if errors.Is(context.Cause(tctx), deadline) {
-		return &Error{ErrCode: CodeCallDeadline, Server: c.srv.Name, Msg: deadline.Error() + "; raise it with --timeout"}
+		return &Error{Base: fault.Base{ErrCode: CodeCallDeadline, Msg: deadline.Error() + "; raise it with --timeout"}, Server: c.srv.Name}
 	}
 	// The guard refused this call's own request, or the server's stream the
 	// answer was to come on: that is the failure, typed, whatever the SDK
 	// made of it. (After the deadline: a lookup the deadline interrupted is
 	// not a refusal worth the name.)
 	if r := trappedRefusal(tctx); r != nil {
-		return &Error{ErrCode: r.Code(), Server: c.srv.Name, Msg: tool + " refused by the network guard", Cause: r}
+		return &Error{Base: fault.Base{ErrCode: r.Code(), Msg: tool + " refused by the network guard", Cause: r}, Server: c.srv.Name}
 	}
 	if r := c.stream.refused(); r != nil {
-		return &Error{ErrCode: r.Code(), Server: c.srv.Name, Msg: tool + ": the server was cut off by the network guard", Cause: r}
+		return &Error{Base: fault.Base{ErrCode: r.Code(), Msg: tool + ": the server was cut off by the network guard", Cause: r}, Server: c.srv.Name}
 	}
 	if r := c.frameRefusal.Load(); r != nil {
-		return &Error{ErrCode: r.ErrCode, Server: c.srv.Name, Msg: tool + ": the server " + r.Msg}
+		return &Error{Base: fault.Base{ErrCode: r.ErrCode, Msg: tool + ": the server " + r.Msg}, Server: c.srv.Name}
 	}
 	if ch := c.child(); ch != nil && ch.waitExit(200*time.Millisecond) {
 		ch.waitStderr(100 * time.Millisecond)
-		return &Error{ErrCode: CodeServerExited, Server: c.srv.Name, Msg: tool + ": the server exited during the call",
-			ExitStatus: ch.exitStatus(), StderrTail: ch.ring.Tail(c.secrets)}
+		return &Error{Base: fault.Base{ErrCode: CodeServerExited, Msg: tool + ": the server exited during the call"}, Server: c.srv.Name, ExitStatus: ch.exitStatus(), StderrTail: ch.ring.Tail(c.secrets)}
 	}
-	return &Error{ErrCode: CodeCallFailed, Server: c.srv.Name, Msg: tool + " failed", Cause: c.redactErr(err)}
+	return &Error{Base: fault.Base{ErrCode: CodeCallFailed, Msg: tool + " failed", Cause: c.redactErr(err)}, Server: c.srv.Name}
 }
 
 // convertResult turns the SDK result into the engine's, enforcing the 1 MiB
@@ -152,8 +151,7 @@ func convertResult(tool string, res *mcp.CallToolResult) (*engine.ToolResult, er
 		}
 	}
 	if total > MaxResultText {
-		return nil, &Error{ErrCode: CodeResultTooLarge,
-			Msg: fmt.Sprintf("%s returned %d bytes of text, over the 1 MiB bound; nothing of it was used", tool, total)}
+		return nil, &Error{Base: fault.Base{ErrCode: CodeResultTooLarge, Msg: fmt.Sprintf("%s returned %d bytes of text, over the 1 MiB bound; nothing of it was used", tool, total)}}
 	}
 	out := &engine.ToolResult{IsError: res.IsError, Content: make([]engine.Content, 0, len(res.Content))}
 	for _, c := range res.Content {
@@ -175,7 +173,7 @@ func convertResult(tool string, res *mcp.CallToolResult) (*engine.ToolResult, er
 	if res.StructuredContent != nil {
 		b, err := json.Marshal(res.StructuredContent)
 		if err != nil {
-			return nil, &Error{ErrCode: CodeCallFailed, Msg: tool + " returned structured content that does not encode", Cause: err}
+			return nil, &Error{Base: fault.Base{ErrCode: CodeCallFailed, Msg: tool + " returned structured content that does not encode", Cause: err}}
 		}
 		out.Structured = b
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host/discovery"
 	"github.com/relavium/relavium/host/netguard"
 )
@@ -370,7 +371,7 @@ func TestDiscoveryFailureSaysItsCodeOnce(t *testing.T) {
 // for its refusal data) says the code once.
 func TestErrorSaysASharedCodeOnce(t *testing.T) {
 	r := &netguard.Error{ErrCode: netguard.CodePrivateAddress, Msg: "mcp.example.com:443 resolves to the local address 127.0.0.1"}
-	e := &Error{ErrCode: r.ErrCode, Server: "pub", Msg: "refused by the network guard", Cause: r}
+	e := &Error{Base: fault.Base{ErrCode: r.ErrCode, Msg: "refused by the network guard", Cause: r}, Server: "pub"}
 	if got := e.Error(); strings.Count(got, string(r.ErrCode)) != 1 || !strings.Contains(got, "resolves to the local address") {
 		t.Fatalf("Error() = %q", got)
 	}

@@ -245,7 +245,7 @@ func (c *conn) connectFailure(ctx, cctx context.Context, cause *deadlineCause, e
 
 // failure0 builds a failure of this server.
 func (c *conn) failure0(code fault.Code, msg string, cause error) *Error {
-	return &Error{ErrCode: code, Server: c.srv.Name, Msg: msg, Cause: c.redactErr(cause)}
+	return &Error{Base: fault.Base{ErrCode: code, Msg: msg, Cause: c.redactErr(cause)}, Server: c.srv.Name}
 }
 
 // withProcess adds the child's exit status (if it exited by itself) to a

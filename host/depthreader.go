@@ -5,6 +5,7 @@ import (
 	"io"
 	"sync/atomic"
 
+	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/nesting"
 )
 
@@ -30,8 +31,7 @@ func (d *depthReader) Read(p []byte) (int, error) {
 	}
 	n, err := d.r.Read(p)
 	if i := d.gauge.Scan(p[:n]); i >= 0 {
-		e := &Error{ErrCode: CodeMessageDepth,
-			Msg: fmt.Sprintf("sent a message nesting arrays and objects deeper than %d levels; it was refused before decoding", nesting.MessageDepth)}
+		e := &Error{Base: fault.Base{ErrCode: CodeMessageDepth, Msg: fmt.Sprintf("sent a message nesting arrays and objects deeper than %d levels; it was refused before decoding", nesting.MessageDepth)}}
 		d.refused.CompareAndSwap(nil, e)
 		d.err = e
 		if i == 0 {

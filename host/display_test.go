@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/relavium/relavium/fault"
 )
 
 // A stdio server's stderr is shown to a person (mcp ls, the TUI, failures):
@@ -27,8 +29,7 @@ func TestStderrTailHasNoTerminalControls(t *testing.T) {
 // What a server says in an error reaches the person's terminal through
 // WriteHuman: no control sequence passes.
 func TestWriteHumanHasNoTerminalControls(t *testing.T) {
-	f := &Error{ErrCode: CodeInitializeFailed, Server: "s", Msg: "initialize failed",
-		Cause: errors.New("server said \x1b]0;pwned\x07\x1b[2J"), StderrTail: "x\x1b[31my", ExitStatus: "exit status 1"}
+	f := &Error{Base: fault.Base{ErrCode: CodeInitializeFailed, Msg: "initialize failed", Cause: errors.New("server said \x1b]0;pwned\x07\x1b[2J")}, Server: "s", StderrTail: "x\x1b[31my", ExitStatus: "exit status 1"}
 	for _, w := range []interface{ WriteHuman(io.Writer) error }{f, &StartError{Failures: []*Error{f}}} {
 		var b bytes.Buffer
 		if err := w.WriteHuman(&b); err != nil {

@@ -88,8 +88,7 @@ func missingSecrets(missing []*Error) error {
 	for i, m := range missing {
 		parts[i] = m.Message()
 	}
-	return &Error{ErrCode: CodeSecretMissing, Exit: fault.ExitUsage, parts: missing,
-		Msg: fmt.Sprintf("%d secrets are not set: %s", len(missing), strings.Join(parts, "; "))}
+	return &Error{Base: fault.Base{ErrCode: CodeSecretMissing, Exit: fault.ExitUsage, Msg: fmt.Sprintf("%d secrets are not set: %s", len(missing), strings.Join(parts, "; "))}, parts: missing}
 }
 
 // missingOf lists the E520 parts of err (nil when err is something else).
@@ -106,17 +105,15 @@ func missingOf(err error) []*Error {
 
 func lookupSecret(server string, e consent.EnvEntry, store SecretStore) (string, error) {
 	if store == nil {
-		return "", &Error{ErrCode: CodeSecretMissing, Server: server, Exit: fault.ExitUsage,
-			Msg: "env " + e.Name + " needs {{secrets." + e.Secret + "}} but no secret store is configured"}
+		return "", &Error{Base: fault.Base{ErrCode: CodeSecretMissing, Exit: fault.ExitUsage, Msg: "env " + e.Name + " needs {{secrets." + e.Secret + "}} but no secret store is configured"}, Server: server}
 	}
 	v, ok, err := store.Secret(e.Secret)
 	if err != nil {
 		return "", err
 	}
 	if !ok {
-		return "", &Error{ErrCode: CodeSecretMissing, Server: server, Exit: fault.ExitUsage,
-			Msg: "env " + e.Name + " needs {{secrets." + e.Secret + "}}, which is not set; set " +
-				EnvSecretName(e.Secret) + " or add " + e.Secret + ` = "…" to secrets.toml in the relavium home (mode 0600)`}
+		return "", &Error{Base: fault.Base{ErrCode: CodeSecretMissing, Exit: fault.ExitUsage, Msg: "env " + e.Name + " needs {{secrets." + e.Secret + "}}, which is not set; set " +
+			EnvSecretName(e.Secret) + " or add " + e.Secret + ` = "…" to secrets.toml in the relavium home (mode 0600)`}, Server: server}
 	}
 	return v, nil
 }

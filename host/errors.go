@@ -35,13 +35,10 @@ const (
 	CodeSecretFileBad    fault.Code = "E522" // the secrets file does not parse
 )
 
-// Error is host's coded error. It satisfies the interfaces package invoke
-// reads (Code, ExitCode, ErrorData, Unwrap), so it travels up unchanged.
+// Error is host's coded error: fault's (code, message, cause, exit, data)
+// and the server the failure belongs to, with its stderr tail and exit status.
 type Error struct {
-	ErrCode fault.Code
-	Msg     string
-	Cause   error
-	Exit    int // 0 means 1
+	fault.Base
 	// Server names the server the failure belongs to, when there is one.
 	Server string
 	// StderrTail is the last lines a stdio server wrote to stderr (secrets
@@ -50,7 +47,6 @@ type Error struct {
 	// ExitStatus describes how a stdio server ended ("exit status 3",
 	// "signal: killed"), when it did.
 	ExitStatus string
-	Data       any
 
 	parts []*Error // an E520 naming several missing secrets: each of them
 }
@@ -77,17 +73,6 @@ func (e *Error) Message() string {
 	return e.Msg
 }
 
-// Code returns the stable error code.
-func (e *Error) Code() fault.Code { return e.ErrCode }
-
-// ExitCode is 2 for authored and usage errors, else 1.
-func (e *Error) ExitCode() int {
-	if e.Exit == 0 {
-		return fault.ExitFailure
-	}
-	return e.Exit
-}
-
 // ErrorData returns the envelope data: the explicit Data, else the server's
 // exit status and stderr tail when there are some.
 func (e *Error) ErrorData() any {
@@ -109,9 +94,6 @@ func (e *Error) ErrorData() any {
 	}
 	return d
 }
-
-// Unwrap returns the cause.
-func (e *Error) Unwrap() error { return e.Cause }
 
 // WriteHuman prints the error, then the server's stderr tail indented. What
 // a server said (a cause, a tail) is cleaned of terminal control sequences

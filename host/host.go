@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host/discovery"
 )
 
@@ -144,7 +145,7 @@ func checkOptions(o *Options) error {
 }
 
 func badOptions(format string, a ...any) error {
-	return &Error{ErrCode: CodeBadOptions, Msg: fmt.Sprintf(format, a...)}
+	return &Error{Base: fault.Base{ErrCode: CodeBadOptions, Msg: fmt.Sprintf(format, a...)}}
 }
 
 // checkServer refuses a server the host cannot connect as declared.

@@ -83,7 +83,7 @@ func (f *FileSecrets) load() {
 		if _, err := os.Lstat(p); err == nil {
 			found = append(found, p)
 		} else if !errors.Is(err, fs.ErrNotExist) {
-			f.err = &Error{ErrCode: CodeSecretFileUnsafe, Msg: "cannot inspect " + p, Cause: err, Exit: fault.ExitUsage}
+			f.err = &Error{Base: fault.Base{ErrCode: CodeSecretFileUnsafe, Msg: "cannot inspect " + p, Cause: err, Exit: fault.ExitUsage}}
 			return
 		}
 	}
@@ -91,8 +91,7 @@ func (f *FileSecrets) load() {
 	case 0:
 		return
 	case 2:
-		f.err = &Error{ErrCode: CodeSecretFileBad, Exit: fault.ExitUsage,
-			Msg: fmt.Sprintf("both %s and %s exist; keep one", found[0], found[1])}
+		f.err = &Error{Base: fault.Base{ErrCode: CodeSecretFileBad, Exit: fault.ExitUsage, Msg: fmt.Sprintf("both %s and %s exist; keep one", found[0], found[1])}}
 		return
 	}
 	f.values, f.err = readSecretFile(found[0])
@@ -104,32 +103,28 @@ const maxSecretFileBytes = 1 << 20
 func readSecretFile(path string) (map[string]string, error) {
 	st, err := os.Lstat(path)
 	if err != nil {
-		return nil, &Error{ErrCode: CodeSecretFileUnsafe, Msg: "cannot inspect " + path, Cause: err, Exit: fault.ExitUsage}
+		return nil, &Error{Base: fault.Base{ErrCode: CodeSecretFileUnsafe, Msg: "cannot inspect " + path, Cause: err, Exit: fault.ExitUsage}}
 	}
 	switch {
 	case st.Mode()&fs.ModeSymlink != 0:
-		return nil, &Error{ErrCode: CodeSecretFileUnsafe, Exit: fault.ExitUsage,
-			Msg: path + " is a symlink; secrets are read only from a regular file"}
+		return nil, &Error{Base: fault.Base{ErrCode: CodeSecretFileUnsafe, Exit: fault.ExitUsage, Msg: path + " is a symlink; secrets are read only from a regular file"}}
 	case !st.Mode().IsRegular():
-		return nil, &Error{ErrCode: CodeSecretFileUnsafe, Exit: fault.ExitUsage,
-			Msg: path + " is not a regular file"}
+		return nil, &Error{Base: fault.Base{ErrCode: CodeSecretFileUnsafe, Exit: fault.ExitUsage, Msg: path + " is not a regular file"}}
 	case st.Mode().Perm()&0o077 != 0:
-		return nil, &Error{ErrCode: CodeSecretFileUnsafe, Exit: fault.ExitUsage,
-			Msg: fmt.Sprintf("%s is readable or writable by others (mode %04o); run: chmod 600 %s", path, st.Mode().Perm(), path)}
+		return nil, &Error{Base: fault.Base{ErrCode: CodeSecretFileUnsafe, Exit: fault.ExitUsage, Msg: fmt.Sprintf("%s is readable or writable by others (mode %04o); run: chmod 600 %s", path, st.Mode().Perm(), path)}}
 	}
 	// O_NOFOLLOW closes the window between the Lstat and the open.
 	fh, err := os.OpenFile(path, os.O_RDONLY|noFollow, 0)
 	if err != nil {
-		return nil, &Error{ErrCode: CodeSecretFileUnsafe, Msg: "cannot open " + path, Cause: err, Exit: fault.ExitUsage}
+		return nil, &Error{Base: fault.Base{ErrCode: CodeSecretFileUnsafe, Msg: "cannot open " + path, Cause: err, Exit: fault.ExitUsage}}
 	}
 	defer fh.Close()
 	var buf bytes.Buffer
 	if _, err := buf.ReadFrom(io.LimitReader(fh, maxSecretFileBytes+1)); err != nil {
-		return nil, &Error{ErrCode: CodeSecretFileBad, Msg: "cannot read " + path, Cause: err, Exit: fault.ExitUsage}
+		return nil, &Error{Base: fault.Base{ErrCode: CodeSecretFileBad, Msg: "cannot read " + path, Cause: err, Exit: fault.ExitUsage}}
 	}
 	if buf.Len() > maxSecretFileBytes {
-		return nil, &Error{ErrCode: CodeSecretFileBad, Exit: fault.ExitUsage,
-			Msg: fmt.Sprintf("%s is larger than %d bytes; a secrets file is a flat table of names and values", path, maxSecretFileBytes)}
+		return nil, &Error{Base: fault.Base{ErrCode: CodeSecretFileBad, Exit: fault.ExitUsage, Msg: fmt.Sprintf("%s is larger than %d bytes; a secrets file is a flat table of names and values", path, maxSecretFileBytes)}}
 	}
 	// Nesting and size are measured before a parser builds anything; the
 	// refusal names a place, never the file's bytes.
@@ -138,8 +133,7 @@ func readSecretFile(path string) (map[string]string, error) {
 		scan = nesting.JSON
 	}
 	if _, over := scan(buf.Bytes(), nesting.Limits{MaxDepth: nesting.FileDepth, MaxNodes: nesting.FileNodes}); over != nil {
-		return nil, &Error{ErrCode: CodeSecretFileBad, Exit: fault.ExitUsage,
-			Msg: fmt.Sprintf("%s must be a flat table of name = \"value\" strings: %s (line %d, column %d), refused before it was parsed", path, over.Describe(), over.Line, over.Col)}
+		return nil, &Error{Base: fault.Base{ErrCode: CodeSecretFileBad, Exit: fault.ExitUsage, Msg: fmt.Sprintf("%s must be a flat table of name = \"value\" strings: %s (line %d, column %d), refused before it was parsed", path, over.Describe(), over.Line, over.Col)}}
 	}
 	values := map[string]string{}
 	if strings.HasSuffix(path, ".json") {
@@ -149,8 +143,7 @@ func readSecretFile(path string) (map[string]string, error) {
 	}
 	if err != nil {
 		// The parser's message may quote the file's bytes: keep only where.
-		return nil, &Error{ErrCode: CodeSecretFileBad, Exit: fault.ExitUsage,
-			Msg: path + ` must be a flat table of name = "value" strings` + secretParsePos(err)}
+		return nil, &Error{Base: fault.Base{ErrCode: CodeSecretFileBad, Exit: fault.ExitUsage, Msg: path + ` must be a flat table of name = "value" strings` + secretParsePos(err)}}
 	}
 	return values, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/fault"
 )
 
 // pendingAdd is a server being added: its connect can be called off by
@@ -31,7 +32,7 @@ func (h *Host) Add(ctx context.Context, s Server) error {
 	h.mu.Lock()
 	if h.closing {
 		h.mu.Unlock()
-		return &Error{ErrCode: CodeHostClosed, Msg: "the MCP host is closed"}
+		return &Error{Base: fault.Base{ErrCode: CodeHostClosed, Msg: "the MCP host is closed"}}
 	}
 	if h.findLocked(s.Name) != nil || h.pending[s.Name] != nil {
 		h.mu.Unlock()
@@ -76,7 +77,7 @@ func (h *Host) Add(ctx context.Context, s Server) error {
 		h.mu.Unlock()
 		c.shutdown()
 		c.closed()
-		return &Error{ErrCode: CodeCallCancelled, Server: s.Name, Msg: "connect called off: the server was removed or the host closed"}
+		return &Error{Base: fault.Base{ErrCode: CodeCallCancelled, Msg: "connect called off: the server was removed or the host closed"}, Server: s.Name}
 	}
 	delete(h.pending, s.Name)
 	h.conns = append(h.conns, c)
@@ -128,7 +129,7 @@ func (h *Host) Reconnect(ctx context.Context, name string) error {
 	c := h.findLocked(name)
 	h.mu.Unlock()
 	if c == nil {
-		return &Error{ErrCode: CodeServerNotReady, Server: name, Msg: "is not connected in this session"}
+		return &Error{Base: fault.Base{ErrCode: CodeServerNotReady, Msg: "is not connected in this session"}, Server: name}
 	}
 	if err := h.Remove(name); err != nil {
 		return err

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/fault"
 )
 
 // Validate checks args against an admitted tool's input schema, as Call
@@ -15,7 +16,7 @@ func (h *Host) Validate(id engine.ToolID, args json.RawMessage) error {
 	t, ok := h.byID[id]
 	h.mu.Unlock()
 	if !ok {
-		return &Error{ErrCode: CodeUnknownTool, Msg: fmt.Sprintf("no admitted tool has id %q", id)}
+		return &Error{Base: fault.Base{ErrCode: CodeUnknownTool, Msg: fmt.Sprintf("no admitted tool has id %q", id)}}
 	}
 	if len(args) == 0 {
 		args = json.RawMessage("{}")

@@ -8,6 +8,7 @@ import (
 
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/engine/sanitize"
+	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/discovery"
 )
@@ -39,9 +40,9 @@ func runMCPAccept(ctx context.Context, inv *Invocation) (any, error) {
 	all := inv.Bool("all")
 	switch {
 	case all && len(inv.Args) > 0:
-		return nil, &host.Error{ErrCode: CodeAcceptUsage, Exit: ExitUsage, Msg: "give one TOOL or --all, not both"}
+		return nil, &host.Error{Base: fault.Base{ErrCode: CodeAcceptUsage, Exit: ExitUsage, Msg: "give one TOOL or --all, not both"}}
 	case !all && len(inv.Args) == 0:
-		return nil, &host.Error{ErrCode: CodeAcceptUsage, Exit: ExitUsage, Msg: "name the TOOL to accept (mcp_<server>_<tool>, see relavium mcp ls), or pass --all"}
+		return nil, &host.Error{Base: fault.Base{ErrCode: CodeAcceptUsage, Exit: ExitUsage, Msg: "name the TOOL to accept (mcp_<server>_<tool>, see relavium mcp ls), or pass --all"}}
 	}
 	servers, _, err := mcpTargets(inv)
 	if err != nil {
@@ -87,8 +88,7 @@ func runMCPAccept(ctx context.Context, inv *Invocation) (any, error) {
 		for _, d := range h.Tools() {
 			if d.ID == id {
 				if !d.Changed {
-					return nil, &host.Error{ErrCode: CodeNotFlagged, Exit: ExitUsage, Server: d.Server,
-						Msg: fmt.Sprintf("%s is not flagged: its definition is the one you accepted, so there is nothing to accept", name)}
+					return nil, &host.Error{Base: fault.Base{ErrCode: CodeNotFlagged, Exit: ExitUsage, Msg: fmt.Sprintf("%s is not flagged: its definition is the one you accepted, so there is nothing to accept", name)}, Server: d.Server}
 				}
 				flagged = append(flagged, d)
 			}

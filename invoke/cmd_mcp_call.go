@@ -129,8 +129,7 @@ func runMCPCall(ctx context.Context, inv *Invocation) (any, error) {
 	if !ok {
 		for _, st := range h.Servers() {
 			if st.ErrorCode == consent.CodeDenied {
-				return nil, &host.Error{ErrCode: consent.CodeDenied, Server: st.Name,
-					Msg: fmt.Sprintf("was not started (consent denied), so %s was not called", name)}
+				return nil, &host.Error{Base: fault.Base{ErrCode: consent.CodeDenied, Msg: fmt.Sprintf("was not started (consent denied), so %s was not called", name)}, Server: st.Name}
 			}
 		}
 		return nil, toolNotFound(name, h.Tools(), h.Skipped(), servers)
@@ -207,8 +206,7 @@ func (e *toolErrorResult) WriteHuman(w io.Writer) error {
 func toolNotFound(name string, tools []engine.ToolDef, skipped []engine.SkippedTool, servers []config.Server) error {
 	for _, s := range skipped {
 		if discovery.NamespacedName(s.Server, s.Tool) == name || (s.Server == adhocServer && s.Tool == name) {
-			return &host.Error{ErrCode: CodeToolNotFound, Exit: ExitUsage, Server: s.Server,
-				Msg: fmt.Sprintf("%s was skipped at discovery (%s: %s)", name, s.Code, sanitize.Line(s.Detail))}
+			return &host.Error{Base: fault.Base{ErrCode: CodeToolNotFound, Exit: ExitUsage, Msg: fmt.Sprintf("%s was skipped at discovery (%s: %s)", name, s.Code, sanitize.Line(s.Detail))}, Server: s.Server}
 		}
 	}
 	var names []string
@@ -229,7 +227,7 @@ func toolNotFound(name string, tools []engine.ToolDef, skipped []engine.SkippedT
 	if len(servers) == 0 {
 		msg += "; no MCP server is declared"
 	}
-	return &host.Error{ErrCode: CodeToolNotFound, Exit: ExitUsage, Msg: msg + " (see relavium mcp ls)"}
+	return &host.Error{Base: fault.Base{ErrCode: CodeToolNotFound, Exit: ExitUsage, Msg: msg + " (see relavium mcp ls)"}}
 }
 
 // callArgs reads --args (one JSON object) or KEY=VALUE words; not both.
@@ -239,7 +237,7 @@ func toolNotFound(name string, tools []engine.ToolDef, skipped []engine.SkippedT
 func callArgs(inv *Invocation) (string, []string, error) {
 	kv := inv.Args[1:]
 	if inv.Changed("args") && len(kv) > 0 {
-		return "", nil, &host.Error{ErrCode: CodeBadCallArgs, Exit: ExitUsage, Msg: "give the arguments as --args JSON or as KEY=VALUE words, not both"}
+		return "", nil, &host.Error{Base: fault.Base{ErrCode: CodeBadCallArgs, Exit: ExitUsage, Msg: "give the arguments as --args JSON or as KEY=VALUE words, not both"}}
 	}
 	if inv.Changed("timeout") && inv.Duration("timeout") <= 0 {
 		return "", nil, usageErr(CodeBadFlag, "--timeout must be positive, e.g. 60s")
@@ -263,7 +261,7 @@ func buildArgs(argText string, kv []string, def engine.ToolDef) (json.RawMessage
 		}
 		var obj map[string]json.RawMessage
 		if err := json.Unmarshal([]byte(argText), &obj); err != nil || obj == nil {
-			return nil, &host.Error{ErrCode: CodeBadCallArgs, Exit: ExitUsage, Msg: "--args must be one JSON object", Cause: err}
+			return nil, &host.Error{Base: fault.Base{ErrCode: CodeBadCallArgs, Exit: ExitUsage, Msg: "--args must be one JSON object", Cause: err}}
 		}
 		return json.RawMessage(argText), nil
 	}
@@ -276,10 +274,10 @@ func buildArgs(argText string, kv []string, def engine.ToolDef) (json.RawMessage
 	for _, w := range kv {
 		k, v, ok := strings.Cut(w, "=")
 		if !ok || k == "" {
-			return nil, &host.Error{ErrCode: CodeBadCallArgs, Exit: ExitUsage, Msg: fmt.Sprintf("argument %q is not KEY=VALUE", w)}
+			return nil, &host.Error{Base: fault.Base{ErrCode: CodeBadCallArgs, Exit: ExitUsage, Msg: fmt.Sprintf("argument %q is not KEY=VALUE", w)}}
 		}
 		if _, dup := obj[k]; dup {
-			return nil, &host.Error{ErrCode: CodeBadCallArgs, Exit: ExitUsage, Msg: fmt.Sprintf("argument %s is given twice", k)}
+			return nil, &host.Error{Base: fault.Base{ErrCode: CodeBadCallArgs, Exit: ExitUsage, Msg: fmt.Sprintf("argument %s is given twice", k)}}
 		}
 		f, declared := byName[k]
 		if !declared {

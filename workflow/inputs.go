@@ -287,7 +287,7 @@ func (w *Workflow) ResolveInputs(given map[string]any) (map[string]any, error) {
 		return nil, &ProblemsError{ErrCode: engine.CodeInputsInvalid, Summary: "invalid inputs for workflow " + w.ID, Problems: problems}
 	}
 	if err := w.root.ApplyDefaults(&out); err != nil {
-		return nil, &engine.Error{ErrCode: engine.CodeInputsInvalid, Msg: "cannot apply input defaults", Cause: err, Exit: fault.ExitUsage}
+		return nil, &engine.Error{Base: fault.Base{ErrCode: engine.CodeInputsInvalid, Msg: "cannot apply input defaults", Cause: err, Exit: fault.ExitUsage}}
 	}
 	return out, nil
 }

@@ -94,7 +94,7 @@ func Plan(w *Workflow, inputs map[string]any, servers []PlanServer) (*WorkflowPl
 	sort.Strings(p.Digests)
 	b, err := canonicalPlan(p)
 	if err != nil {
-		return nil, &engine.Error{ErrCode: engine.CodeRunOptions, Msg: "cannot encode the plan", Cause: err}
+		return nil, &engine.Error{Base: fault.Base{ErrCode: engine.CodeRunOptions, Msg: "cannot encode the plan", Cause: err}}
 	}
 	sum := sha256.Sum256(b)
 	p.PlanID = hex.EncodeToString(sum[:])
@@ -128,10 +128,8 @@ func (p *WorkflowPlan) Check(id string) error {
 	if strings.EqualFold(id, p.PlanID) {
 		return nil
 	}
-	return &engine.Error{ErrCode: engine.CodePlanChanged, Exit: fault.ExitUsage,
-		Msg: fmt.Sprintf("the plan of workflow %s moved: --plan-id %s no longer matches (now %s); run with --plan to review the new plan",
-			p.Workflow, short(id), short(p.PlanID)),
-		Extra: map[string]any{"plan_id": p.PlanID, "expected_plan_id": id, "plan": p}}
+	return &engine.Error{Base: fault.Base{ErrCode: engine.CodePlanChanged, Exit: fault.ExitUsage, Msg: fmt.Sprintf("the plan of workflow %s moved: --plan-id %s no longer matches (now %s); run with --plan to review the new plan",
+		p.Workflow, short(id), short(p.PlanID))}, Extra: map[string]any{"plan_id": p.PlanID, "expected_plan_id": id, "plan": p}}
 }
 
 func short(id string) string {

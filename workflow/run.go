@@ -88,7 +88,7 @@ type RunResult struct {
 // stops half-way for a tool that was never there.
 func Run(ctx context.Context, w *Workflow, inputs map[string]any, opts RunOptions) (*RunResult, error) {
 	if w == nil {
-		return nil, &engine.Error{ErrCode: engine.CodeRunOptions, Msg: "Run needs a workflow"}
+		return nil, &engine.Error{Base: fault.Base{ErrCode: engine.CodeRunOptions, Msg: "Run needs a workflow"}}
 	}
 	resolved, err := w.ResolveInputs(inputs)
 	if err != nil {
@@ -101,7 +101,7 @@ func Run(ctx context.Context, w *Workflow, inputs map[string]any, opts RunOption
 	var reg *engine.Registry
 	if hasTools {
 		if opts.Host == nil {
-			return nil, &engine.Error{ErrCode: engine.CodeRunOptions, Msg: "workflow " + w.ID + " calls tools but the run has no ToolHost"}
+			return nil, &engine.Error{Base: fault.Base{ErrCode: engine.CodeRunOptions, Msg: "workflow " + w.ID + " calls tools but the run has no ToolHost"}}
 		}
 		if reg, err = engine.NewRegistry(opts.Host); err != nil {
 			return nil, err
@@ -124,9 +124,8 @@ func Run(ctx context.Context, w *Workflow, inputs map[string]any, opts RunOption
 // GateUnanswerable is the E611 error (exit 2) for a gate no one can answer:
 // no terminal to ask and no --yes.
 func GateUnanswerable(w *Workflow, g *Step) error {
-	return &engine.Error{ErrCode: engine.CodeGateUnanswerable, Exit: fault.ExitUsage, Step: g.ID,
-		Msg: fmt.Sprintf("workflow %s has gate %s (%s:%d:%d) %q and no one can be asked: run it on a terminal, or pass --yes to approve its gates",
-			w.ID, g.ID, g.Pos.File, g.Pos.Line, g.Pos.Col, g.Gate)}
+	return &engine.Error{Base: fault.Base{ErrCode: engine.CodeGateUnanswerable, Exit: fault.ExitUsage, Msg: fmt.Sprintf("workflow %s has gate %s (%s:%d:%d) %q and no one can be asked: run it on a terminal, or pass --yes to approve its gates",
+		w.ID, g.ID, g.Pos.File, g.Pos.Line, g.Pos.Col, g.Gate)}, Step: g.ID}
 }
 
 // NewRunID returns a fresh run id.
@@ -177,7 +176,7 @@ func (r *runner) run(ctx context.Context) (*RunResult, error) {
 	for _, o := range r.w.Outputs {
 		v, err := renderValue(o.Value, r.sc)
 		if err != nil {
-			return r.end("", &engine.Error{ErrCode: engine.CodeTemplateValue, Msg: "output " + o.Name + ": " + err.Error()})
+			return r.end("", &engine.Error{Base: fault.Base{ErrCode: engine.CodeTemplateValue, Msg: "output " + o.Name + ": " + err.Error()}})
 		}
 		if v != absent {
 			outputs[o.Name] = v
@@ -226,17 +225,17 @@ func withStep(err error, step string) error {
 }
 
 func (r *runner) cancelled(ctx context.Context, step string) error {
-	return &engine.Error{ErrCode: engine.CodeRunCancelled, Msg: fmt.Sprintf("run of workflow %s cancelled at step %s", r.w.ID, step), Cause: context.Cause(ctx)}
+	return &engine.Error{Base: fault.Base{ErrCode: engine.CodeRunCancelled, Msg: fmt.Sprintf("run of workflow %s cancelled at step %s", r.w.ID, step), Cause: context.Cause(ctx)}}
 }
 
 func (r *runner) tool(ctx context.Context, st *Step) error {
 	rendered, err := renderValue(st.Args, r.sc)
 	if err != nil {
-		return &engine.Error{ErrCode: engine.CodeTemplateValue, Msg: "step " + st.ID + ": " + err.Error()}
+		return &engine.Error{Base: fault.Base{ErrCode: engine.CodeTemplateValue, Msg: "step " + st.ID + ": " + err.Error()}}
 	}
 	args, err := json.Marshal(rendered)
 	if err != nil {
-		return &engine.Error{ErrCode: engine.CodeTemplateValue, Msg: "step " + st.ID + ": arguments do not encode as JSON", Cause: err}
+		return &engine.Error{Base: fault.Base{ErrCode: engine.CodeTemplateValue, Msg: "step " + st.ID + ": arguments do not encode as JSON", Cause: err}}
 	}
 	target, inner, err := r.reg.Resolve(st.Tool, args)
 	if err != nil {
@@ -250,13 +249,13 @@ func (r *runner) tool(ctx context.Context, st *Step) error {
 		if ctx.Err() != nil {
 			return r.cancelled(ctx, st.ID)
 		}
-		return &engine.Error{ErrCode: engine.CodeStepCallFailed, Msg: fmt.Sprintf("step %s: calling %s failed", st.ID, target.Name), Cause: err}
+		return &engine.Error{Base: fault.Base{ErrCode: engine.CodeStepCallFailed, Msg: fmt.Sprintf("step %s: calling %s failed", st.ID, target.Name), Cause: err}}
 	}
 	rec.IsError = res.IsError
 	r.steps = append(r.steps, rec)
 	r.sc.steps[st.ID] = valueOf(res)
 	if res.IsError && !st.ContinueOnError {
-		return &engine.Error{ErrCode: engine.CodeStepToolError, Msg: fmt.Sprintf("step %s: tool %s returned an error: %s", st.ID, target.Name, clip(sanitize.Line(res.Text()), 400))}
+		return &engine.Error{Base: fault.Base{ErrCode: engine.CodeStepToolError, Msg: fmt.Sprintf("step %s: tool %s returned an error: %s", st.ID, target.Name, clip(sanitize.Line(res.Text()), 400))}}
 	}
 	return nil
 }
@@ -264,7 +263,7 @@ func (r *runner) tool(ctx context.Context, st *Step) error {
 func (r *runner) gate(ctx context.Context, st *Step) error {
 	msg, err := renderString(st.gate, r.sc)
 	if err != nil {
-		return &engine.Error{ErrCode: engine.CodeTemplateValue, Msg: "gate " + st.ID + ": " + err.Error()}
+		return &engine.Error{Base: fault.Base{ErrCode: engine.CodeTemplateValue, Msg: "gate " + st.ID + ": " + err.Error()}}
 	}
 	msg = sanitize.Text(msg)
 	r.emit(engine.EventGateRequested, engine.GateRequestedData{Step: st.ID, Message: msg})
@@ -281,12 +280,12 @@ func (r *runner) gate(ctx context.Context, st *Step) error {
 		if _, coded := err.(interface{ Code() fault.Code }); coded {
 			return err
 		}
-		return &engine.Error{ErrCode: engine.CodeGateFailed, Msg: "gate " + st.ID + ": asking failed", Cause: err}
+		return &engine.Error{Base: fault.Base{ErrCode: engine.CodeGateFailed, Msg: "gate " + st.ID + ": asking failed", Cause: err}}
 	}
 	r.emit(engine.EventGateResolved, engine.GateResolvedData{Step: st.ID, Approved: ok})
 	r.steps = append(r.steps, rec)
 	if !ok {
-		return &engine.Error{ErrCode: engine.CodeGateRefused, Msg: fmt.Sprintf("gate %s refused: the run stops here", st.ID)}
+		return &engine.Error{Base: fault.Base{ErrCode: engine.CodeGateRefused, Msg: fmt.Sprintf("gate %s refused: the run stops here", st.ID)}}
 	}
 	return nil
 }

@@ -222,7 +222,7 @@ func TestRunGateErrors(t *testing.T) {
 		t.Fatalf("E611: %v, %d events, %d calls", err, len(rec.all()), len(h.recorded()))
 	}
 	// A coded error from the answerer comes back as it is.
-	coded := &engine.Error{ErrCode: "E999", Msg: "x", Exit: 2}
+	coded := &engine.Error{Base: fault.Base{ErrCode: "E999", Msg: "x", Exit: 2}}
 	_, err = Run(context.Background(), w, map[string]any{"repo": "a/b"}, RunOptions{Host: ghHost(),
 		Gate: func(context.Context, GateRequest) (bool, error) { return false, coded }})
 	codeIs(t, err, "E999")

@@ -71,13 +71,11 @@ func LoadWorkflows(projectDir string) ([]*Workflow, error) {
 // a rule E600 with every problem; all exit 2.
 func LoadWorkflow(projectDir, id string) (*Workflow, error) {
 	if !workflowIDPattern.MatchString(id) {
-		return nil, &engine.Error{ErrCode: engine.CodeWorkflowID, Exit: fault.ExitUsage,
-			Msg: fmt.Sprintf("%q is not a workflow id: ids are 1-64 of a-z, 0-9, _ and - (the file name without .yaml)", id)}
+		return nil, &engine.Error{Base: fault.Base{ErrCode: engine.CodeWorkflowID, Exit: fault.ExitUsage, Msg: fmt.Sprintf("%q is not a workflow id: ids are 1-64 of a-z, 0-9, _ and - (the file name without .yaml)", id)}}
 	}
 	path := filepath.Join(WorkflowDir(projectDir), id+".yaml")
 	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
-		return nil, &engine.Error{ErrCode: engine.CodeWorkflowNotFound, Exit: fault.ExitUsage,
-			Msg: fmt.Sprintf("no workflow %q: %s does not exist%s", id, path, available(projectDir))}
+		return nil, &engine.Error{Base: fault.Base{ErrCode: engine.CodeWorkflowNotFound, Exit: fault.ExitUsage, Msg: fmt.Sprintf("no workflow %q: %s does not exist%s", id, path, available(projectDir))}}
 	}
 	w, ps := loadWorkflowFile(path, id)
 	if len(ps) > 0 {
