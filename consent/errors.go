@@ -1,8 +1,6 @@
 package consent
 
 import (
-	"fmt"
-
 	"github.com/relavium/relavium/consent/canonjson"
 	"github.com/relavium/relavium/fault"
 )
@@ -42,6 +40,8 @@ const CodeNotCanonical = canonjson.CodeNotCanonical
 // and their exit classes are registered in Codes.
 type Error = fault.Error
 
+// usage is an authored or usage mistake; its exit code is the code's class
+// in Codes.
 func usage(code fault.Code, format string, a ...any) *Error {
-	return &Error{ErrCode: code, Msg: fmt.Sprintf(format, a...), Exit: fault.ExitUsage}
+	return codes.New(code, format, a...)
 }

@@ -1,10 +1,6 @@
 package invoke
 
-import (
-	"fmt"
-
-	"github.com/relavium/relavium/fault"
-)
+import "github.com/relavium/relavium/fault"
 
 // Exit codes: 0 success; 1 a runtime failure or a failed or cancelled run;
 // 2 an authored or usage error, or consent no one was there to give.
@@ -42,8 +38,9 @@ const (
 	CodeInternal                = fault.Internal // a bug: an error without a code
 )
 
+// usageErr is a usage mistake; its exit code is the code's class in Codes.
 func usageErr(code fault.Code, format string, a ...any) *Error {
-	return &Error{ErrCode: code, Msg: fmt.Sprintf(format, a...), Exit: ExitUsage}
+	return codes.New(code, format, a...)
 }
 
 // CodeOf returns the stable code of err, or CodeInternal.
