@@ -23,6 +23,7 @@ type Accept struct {
 
 var acceptButtons = []string{"[y] Accept this definition", "[n] Not now"}
 
+// Handle takes a key (Dialog).
 func (d *Accept) Handle(msg tea.KeyMsg) (Action, tea.Cmd) {
 	switch msg.String() {
 	case "y":
@@ -42,6 +43,7 @@ func (d *Accept) Handle(msg tea.KeyMsg) (Action, tea.Cmd) {
 	return nil, nil
 }
 
+// View draws the dialog within the w×h screen (Dialog).
 func (d *Accept) View(st *themes.Styles, w, h int) string {
 	dw := Width(w, 100)
 	iw := InnerWidth(dw)

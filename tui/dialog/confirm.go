@@ -49,6 +49,7 @@ func (d *ToolConfirm) decide(i int) Action {
 	return d.Once
 }
 
+// Handle takes a key (Dialog).
 func (d *ToolConfirm) Handle(msg tea.KeyMsg) (Action, tea.Cmd) {
 	n := len(d.buttons())
 	d.Focus = min(d.Focus, n-1)
@@ -87,6 +88,7 @@ func hintText(a engine.Annotations) string {
 	return "writes (not destructive)"
 }
 
+// View draws the dialog within the w×h screen (Dialog).
 func (d *ToolConfirm) View(st *themes.Styles, w, h int) string {
 	dw := Width(w, 90)
 	iw := InnerWidth(dw)
@@ -127,6 +129,7 @@ type Confirm struct {
 
 var confirmButtons = []string{"[y] Confirm", "[n] Refuse"}
 
+// Handle takes a key (Dialog).
 func (d *Confirm) Handle(msg tea.KeyMsg) (Action, tea.Cmd) {
 	switch msg.String() {
 	case "y":
@@ -146,6 +149,7 @@ func (d *Confirm) Handle(msg tea.KeyMsg) (Action, tea.Cmd) {
 	return nil, nil
 }
 
+// View draws the dialog within the w×h screen (Dialog).
 func (d *Confirm) View(st *themes.Styles, w, h int) string {
 	dw := Width(w, 100)
 	iw := InnerWidth(dw)

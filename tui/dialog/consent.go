@@ -32,6 +32,7 @@ func NewConsent(dec consent.Decision, remember, once, deny Action) *Consent {
 	return &Consent{Dec: dec, Remember: remember, Once: once, Deny: deny, focus: 2}
 }
 
+// Handle takes a key (Dialog).
 func (d *Consent) Handle(msg tea.KeyMsg) (Action, tea.Cmd) {
 	switch msg.String() {
 	case "a":
@@ -52,6 +53,7 @@ func (d *Consent) Handle(msg tea.KeyMsg) (Action, tea.Cmd) {
 	return nil, nil
 }
 
+// View draws the dialog within the w×h screen (Dialog).
 func (d *Consent) View(st *themes.Styles, w, h int) string {
 	dw := Width(w, 110)
 	iw := InnerWidth(dw)

@@ -86,6 +86,7 @@ func (d *Elicit) accept() (Action, tea.Cmd) {
 	return d.Answer(engine.ElicitResponse{Action: "accept", Content: content}), nil
 }
 
+// Handle takes a key (Dialog).
 func (d *Elicit) Handle(msg tea.KeyMsg) (Action, tea.Cmd) {
 	switch msg.String() {
 	case "esc":
@@ -116,6 +117,7 @@ func (d *Elicit) Handle(msg tea.KeyMsg) (Action, tea.Cmd) {
 	return nil, cmd
 }
 
+// View draws the dialog within the w×h screen (Dialog).
 func (d *Elicit) View(st *themes.Styles, w, h int) string {
 	dw := Width(w, 90)
 	iw := InnerWidth(dw)

@@ -22,6 +22,7 @@ type Text struct {
 	box box
 }
 
+// Handle takes a key (Dialog).
 func (d *Text) Handle(msg tea.KeyMsg) (Action, tea.Cmd) {
 	switch msg.String() {
 	case "esc", "q", "enter", "i", "?":
@@ -31,6 +32,7 @@ func (d *Text) Handle(msg tea.KeyMsg) (Action, tea.Cmd) {
 	return nil, nil
 }
 
+// View draws the dialog within the w×h screen (Dialog).
 func (d *Text) View(st *themes.Styles, w, h int) string {
 	dw := Width(w, d.Max)
 	iw := InnerWidth(dw)
