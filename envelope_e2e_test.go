@@ -6,27 +6,14 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/internal/testbin"
 	"github.com/relavium/relavium/invoke"
 )
-
-// buildBinary builds the relavium binary once per test process.
-func buildBinary(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "relavium")
-	cmd := exec.Command("go", "build", "-o", bin, ".")
-	cmd.Stderr = os.Stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("go build: %v", err)
-	}
-	return bin
-}
 
 // placeholderArgs fills a command's required positionals.
 func placeholderArgs(c *invoke.Command) []string {
@@ -43,7 +30,7 @@ func placeholderArgs(c *invoke.Command) []string {
 // headless, in an empty project, and checks that stdout holds exactly one
 // JSON document of the envelope shape and that the exit code agrees with it.
 func TestEnvelopeShapeOfEveryCommand(t *testing.T) {
-	bin := buildBinary(t)
+	bin := testbin.Relavium(t)
 	for _, c := range invoke.Commands().Commands {
 		if c.Run == nil || !c.JSON {
 			continue
@@ -103,7 +90,7 @@ func TestEnvelopeShapeOfEveryCommand(t *testing.T) {
 // TestUsageErrorsExitTwo checks unknown commands and flags: exit 2, a
 // suggestion, and a JSON envelope under --json.
 func TestUsageErrorsExitTwo(t *testing.T) {
-	bin := buildBinary(t)
+	bin := testbin.Relavium(t)
 	cases := []struct {
 		args    []string
 		code    fault.Code
@@ -137,7 +124,7 @@ func TestUsageErrorsExitTwo(t *testing.T) {
 // TestGlobalFlagsBeforeOrAfterPath checks `relavium --json version` and
 // `relavium version --json` print the same envelope.
 func TestGlobalFlagsBeforeOrAfterPath(t *testing.T) {
-	bin := buildBinary(t)
+	bin := testbin.Relavium(t)
 	a, err := exec.Command(bin, "--json", "version").Output()
 	if err != nil {
 		t.Fatal(err)

@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/relavium/relavium/internal/testbin"
 )
 
 // The network guard end to end, with the built binary resolving names
@@ -25,10 +27,9 @@ import (
 // packet can leave the machine whatever the guard decides.
 //
 // The test process re-executes itself as the "stage" inside the new
-// namespaces (TestMain): it prepares them, starts an MCP server on the
-// namespace's loopback, runs relavium there and prints what it saw.
-
-const netnsStageEnv = "RELAVIUM_NETNS_STAGE"
+// namespaces (TestMain, main_test.go): it prepares them, starts an MCP
+// server on the namespace's loopback, runs relavium there and prints what
+// it saw.
 
 // stageCannot is the stage's exit code when the machine would not let it
 // prepare the namespaces (a mount or an interface it may not touch): the
@@ -38,13 +39,6 @@ const stageCannot = 3
 // stagePort is the MCP server's port on the namespace's own loopback,
 // where nothing else listens.
 const stagePort = "3826"
-
-func TestMain(m *testing.M) {
-	if os.Getenv(netnsStageEnv) != "" {
-		os.Exit(runNetnsStage())
-	}
-	os.Exit(m.Run())
-}
 
 // stageRun is one relavium run inside the namespace.
 type stageRun struct {
@@ -57,11 +51,8 @@ func TestGuardInAPrivateNetworkNamespace(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("creating network and mount namespaces needs root (CI runs as root)")
 	}
-	bin := buildBinary(t)
-	serverBin := filepath.Join(t.TempDir(), "hostile-discovery")
-	if out, err := exec.Command("go", "build", "-o", serverBin, "./testdata/servers/hostile-discovery").CombinedOutput(); err != nil {
-		t.Fatalf("build the test server: %v\n%s", err, out)
-	}
+	bin := testbin.Relavium(t)
+	serverBin := testbin.Build(t, "./testdata/servers/hostile-discovery")
 	root := t.TempDir()
 	hosts := filepath.Join(root, "hosts")
 	// mcp.example.com looks public and resolves to loopback (a rebinding

@@ -1,14 +1,13 @@
 package host
 
 import (
-	"os/exec"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"testing"
 
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/host/discovery"
+	"github.com/relavium/relavium/internal/testbin"
 )
 
 // Through the host's own stdio transport (the depth gauge, the capture,
@@ -16,12 +15,7 @@ import (
 // by tool — the deep tools are skipped, the server is not failed over them
 // — and a 14.6 MiB page costs far less than the 100 MiB bound.
 func TestStdioDiscoveryPagesAreJudgedPerTool(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "hostile-discovery")
-	build := exec.Command("go", "build", "-o", bin, "./testdata/servers/hostile-discovery")
-	build.Dir = ".."
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building the server: %v\n%s", err, out)
-	}
+	bin := testbin.Build(t, "./testdata/servers/hostile-discovery")
 	server := func(name string, args ...string) Server {
 		r, err := consent.Resolve(consent.Declaration{Name: name, Command: bin, Args: args, Cwd: t.TempDir()}, "")
 		if err != nil {

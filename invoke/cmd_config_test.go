@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/internal/testbin"
 )
 
 // configFixture returns testdata/config/<name>/{home,project}, absolute.
@@ -206,12 +207,7 @@ func TestConfigValidateJSONGood(t *testing.T) {
 // on the broken fixture project: exit 2, exactly one JSON document on
 // stdout naming every problem with file:line:col and field.
 func TestConfigValidateBinary(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "relavium")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Dir = ".."
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := testbin.Relavium(t)
 	home, project := cfgFixture(t, "broken")
 	cmd := exec.Command(bin, "config", "validate", "--json", "--project", project)
 	cmd.Env = append(os.Environ(), "RELAVIUM_HOME="+home)

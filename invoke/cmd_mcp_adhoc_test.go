@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/relavium/relavium/consent"
+	"github.com/relavium/relavium/internal/testbin"
 )
 
 // echoHTTPServer serves an SDK server with one read-only tool, echo, over
@@ -77,7 +78,7 @@ func TestMCPAdhocTargets(t *testing.T) {
 // On a terminal, consent is asked per server: approve once spawns it, deny
 // leaves it not started (reported failed, "consent denied").
 func TestMCPConsentPromptOnATerminal(t *testing.T) {
-	hostile := buildMachineProgram(t, "./testdata/servers/hostile")
+	hostile := testbin.Build(t, "./testdata/servers/hostile")
 	dir := t.TempDir()
 	home, project := filepath.Join(dir, "home"), filepath.Join(dir, "project")
 	if err := os.MkdirAll(filepath.Join(project, ".relavium"), 0o700); err != nil {

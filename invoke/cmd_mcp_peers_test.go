@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/relavium/relavium/internal/testbin"
 )
 
 // Real peers from npm (RELAVIUM_PEERS, see host/peers_test.go for the
@@ -70,7 +72,7 @@ exit 3
 
 func TestConformanceClientScenarios(t *testing.T) {
 	p := requireMCPPeers(t)
-	bin := buildMachineProgram(t, ".")
+	bin := testbin.Relavium(t)
 	dir := t.TempDir()
 	script := filepath.Join(dir, "client.sh")
 	if err := os.WriteFile(script, []byte(conformanceClientScript), 0o755); err != nil {
@@ -97,7 +99,7 @@ func TestConformanceClientScenarios(t *testing.T) {
 // Target: ≤ 0.4×.
 func BenchmarkRatioMCPListVsInspector(b *testing.B) {
 	p := requireMCPPeers(b)
-	bin := buildMachineProgram(b, ".")
+	bin := testbin.Relavium(b)
 	dir := b.TempDir()
 	home, project, work := filepath.Join(dir, "home"), filepath.Join(dir, "project"), filepath.Join(p.dir, "w")
 	for _, d := range []string{home, filepath.Join(project, ".relavium"), work} {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/internal/testbin"
 )
 
 // mcpE2E is a built relavium, the built hostile test server, a temp home
@@ -24,7 +25,7 @@ type mcpE2E struct {
 
 func newMCPE2E(t *testing.T) *mcpE2E {
 	t.Helper()
-	e := &mcpE2E{bin: buildMachineProgram(t, "."), hostile: buildMachineProgram(t, "./testdata/servers/hostile")}
+	e := &mcpE2E{bin: testbin.Relavium(t), hostile: testbin.Build(t, "./testdata/servers/hostile")}
 	dir := t.TempDir()
 	e.home, e.project = filepath.Join(dir, "home"), filepath.Join(dir, "project")
 	for _, d := range []string{e.home, filepath.Join(e.project, ".relavium")} {

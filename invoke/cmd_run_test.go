@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/internal/testbin"
 )
 
 // End-to-end tests of `relavium run` and `relavium workflow ls`: the real
@@ -32,11 +33,7 @@ type runE2E struct {
 func newE2E(t *testing.T) *runE2E {
 	t.Helper()
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "relavium")
-	build := exec.Command("go", "build", "-o", bin, "github.com/relavium/relavium")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := testbin.Relavium(t)
 	e := &runE2E{bin: bin, home: filepath.Join(dir, "home"), project: filepath.Join(dir, "project")}
 	if err := os.MkdirAll(e.home, 0o700); err != nil {
 		t.Fatal(err)

@@ -16,6 +16,7 @@ import (
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/internal/testbin"
 	"github.com/relavium/relavium/session"
 )
 
@@ -54,7 +55,7 @@ func TestSessionOnATTYOpensTheTUI(t *testing.T) {
 }
 
 func TestSessionWithNoOneToAskPrintsTheInventory(t *testing.T) {
-	bin := buildMachineProgram(t, ".")
+	bin := testbin.Relavium(t)
 	// CI set: no one can be asked, even on a TTY; the TUI is not opened and
 	// the demo's consent is missing: exit 2 with its digest.
 	env, stdout, _ := sessionEnv(t, bin, true, "CI", "true")
@@ -92,7 +93,7 @@ func TestSessionWithNoOneToAskPrintsTheInventory(t *testing.T) {
 }
 
 func TestSessionDecidesOnceAndConnectsOneServerWithoutPrompting(t *testing.T) {
-	bin := buildMachineProgram(t, ".")
+	bin := testbin.Relavium(t)
 	env, _, stderr := sessionEnv(t, bin, true)
 	inv, err := Commands().Parse(env, []string{"demo"})
 	if err != nil {

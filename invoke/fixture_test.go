@@ -3,28 +3,11 @@ package invoke
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
 	"github.com/relavium/relavium/fault"
 )
-
-// buildMachineProgram builds a package main of this module into a temp dir.
-func buildMachineProgram(t testing.TB, pkg string) string {
-	t.Helper()
-	name := filepath.Base(pkg)
-	if pkg == "." {
-		name = "relavium"
-	}
-	out := filepath.Join(t.TempDir(), name)
-	cmd := exec.Command("go", "build", "-o", out, pkg)
-	cmd.Dir = ".."
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build %s: %v\n%s", pkg, err, b)
-	}
-	return out
-}
 
 // machineEnvelope decodes one --json envelope.
 type machineEnvelope struct {

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/relavium/relavium/internal/testbin"
 	"github.com/relavium/relavium/invoke"
 )
 
@@ -91,7 +92,7 @@ func TestAuditRefusesASymlink(t *testing.T) {
 }
 
 func TestAuditRotationWithConcurrentProcesses(t *testing.T) {
-	writer := buildMachineProgram(t, "./testdata/machine/auditwriter")
+	writer := testbin.Build(t, "./testdata/machine/auditwriter")
 	home := t.TempDir()
 	const writers, each, pad = 4, 700, 8 << 10
 	cmds := make([]*exec.Cmd, writers)

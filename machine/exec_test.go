@@ -7,12 +7,14 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/relavium/relavium/internal/testbin"
 )
 
 func scanPids(s string, a ...any) (int, error) { return fmt.Sscan(s, a...) }
 
 func TestChildEnvironmentCwdAndStdin(t *testing.T) {
-	stub := buildMachineProgram(t, "./testdata/machine/stubchild")
+	stub := testbin.Build(t, "./testdata/machine/stubchild")
 	iv := newStubInvoker(t, stub, "ok", "RELAVIUM_MCP_TOKEN=tok", "CI=0", "NO_COLOR=", "RELAVIUM_INVOKE_PATH=forged",
 		"RELAVIUM_INVOKE_DEADLINE_MS=1", "RELAVIUM_INVOKED_BY=x", "STUB_KEEP=kept")
 	res := iv.Invoke(context.Background(), TransportMCPSSE, []string{"stub", "read"}, []byte(`{"args":["k"],"flags":{"quiet":true}}`), Options{})

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/internal/testbin"
 	"github.com/relavium/relavium/invoke"
 )
 
@@ -51,7 +52,7 @@ func procAlive(pid int) bool {
 func pidText(i int) string { b, _ := json.Marshal(i); return string(b) }
 
 func TestInvokerHardening(t *testing.T) {
-	stub := buildMachineProgram(t, "./testdata/machine/stubchild")
+	stub := testbin.Build(t, "./testdata/machine/stubchild")
 
 	t.Run("E432 unknown command", func(t *testing.T) {
 		iv := newStubInvoker(t, stub, "ok")
@@ -367,7 +368,7 @@ func waitProcGone(pid int, within time.Duration) bool {
 }
 
 func TestAuditWriteFailureAfterARun(t *testing.T) {
-	stub := buildMachineProgram(t, "./testdata/machine/stubchild")
+	stub := testbin.Build(t, "./testdata/machine/stubchild")
 	iv := newStubInvoker(t, stub, "ok")
 	iv.Environ = append(iv.Environ, "STUB_BREAK="+iv.Audit.Path)
 	var stderr strings.Builder

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,22 +12,6 @@ import (
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/invoke"
 )
-
-// buildProgram builds a package main of this module into a temp dir.
-func buildMachineProgram(t testing.TB, pkg string) string {
-	t.Helper()
-	name := filepath.Base(pkg)
-	if pkg == "." {
-		name = "relavium"
-	}
-	out := filepath.Join(t.TempDir(), name)
-	cmd := exec.Command("go", "build", "-o", out, pkg)
-	cmd.Dir = ".."
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build %s: %v\n%s", pkg, err, b)
-	}
-	return out
-}
 
 func runStubNoop(context.Context, *invoke.Invocation) (any, error) { return nil, nil }
 

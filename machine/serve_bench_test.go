@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/relavium/relavium/internal/testbin"
 )
 
 // BenchmarkRatioServeOverhead measures one read request through `relavium
@@ -15,7 +17,7 @@ import (
 // per call) against running `relavium version --json` directly, in the same
 // run. Target: ratio <= 1.5.
 func BenchmarkRatioServeOverhead(b *testing.B) {
-	bin := buildMachineProgram(b, ".")
+	bin := testbin.Relavium(b)
 	home, project := b.TempDir(), b.TempDir()
 	env := []string{"PATH=" + os.Getenv("PATH"), "RELAVIUM_HOME=" + home}
 	cmd := exec.Command(bin, "mcp", "serve", "--project", project)

@@ -20,6 +20,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/internal/testbin"
 	"github.com/relavium/relavium/invoke"
 )
 
@@ -32,7 +33,7 @@ type serveFixture struct {
 
 func newServeFixture(t *testing.T) *serveFixture {
 	t.Helper()
-	f := &serveFixture{bin: buildMachineProgram(t, "."), home: t.TempDir(), project: t.TempDir()}
+	f := &serveFixture{bin: testbin.Relavium(t), home: t.TempDir(), project: t.TempDir()}
 	writeWorkflow(t, f.project, "wipe", "destructive", "Wipe {{inputs.target}}?")
 	writeWorkflow(t, f.project, "approve", "write", "Go on with {{inputs.target}}?")
 	return f

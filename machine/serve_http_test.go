@@ -15,6 +15,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/relavium/relavium/internal/testbin"
 	"github.com/relavium/relavium/invoke"
 )
 
@@ -103,7 +104,7 @@ func TestHTTPServerTimeouts(t *testing.T) {
 // Serve returns only after its child's process group is gone, even for a
 // child that ignores SIGTERM: nothing outlives the server.
 func TestServeStopsInFlightChildrenBeforeReturning(t *testing.T) {
-	stub := buildMachineProgram(t, "./testdata/machine/stubchild")
+	stub := testbin.Build(t, "./testdata/machine/stubchild")
 	pidfile := filepath.Join(t.TempDir(), "pid")
 	iv := newStubInvoker(t, stub, "stubborn", "STUB_PIDFILE="+pidfile)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -167,7 +168,7 @@ func TestServeStopsInFlightChildrenBeforeReturning(t *testing.T) {
 // call in flight, so the server does not wait for the child to finish by
 // itself, and Serve returns only after the child is gone.
 func TestServeStdioStopCancelsCallsInFlight(t *testing.T) {
-	stub := buildMachineProgram(t, "./testdata/machine/stubchild")
+	stub := testbin.Build(t, "./testdata/machine/stubchild")
 	pidfile := filepath.Join(t.TempDir(), "pid")
 	iv := newStubInvoker(t, stub, "stubborn", "STUB_PIDFILE="+pidfile)
 	clientR, serverW := io.Pipe()

@@ -10,6 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/relavium/relavium/internal/testbin"
 	"github.com/relavium/relavium/invoke"
 	"github.com/relavium/relavium/workflow"
 )
@@ -97,7 +98,7 @@ func TestWorkflowToolSchemaAndGates(t *testing.T) {
 // is not logged and takes no operation lock, and its gates still go through
 // the plan (a kind plan confirmation, or the client's answer).
 func TestReadWorkflowOverTheMachineSurface(t *testing.T) {
-	bin := buildMachineProgram(t, ".")
+	bin := testbin.Relavium(t)
 	home, project := t.TempDir(), t.TempDir()
 	writeWorkflow(t, project, "peek", "read", "Look at {{inputs.target}}?")
 	iv := &Invoker{Table: invoke.Commands(), Exe: bin, Project: project,

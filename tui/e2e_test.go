@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/relavium/relavium/internal/testbin"
 	"github.com/relavium/relavium/tui/render"
 )
 
@@ -70,16 +71,6 @@ func (tm *tmuxTerm) waitFor(what string, want ...string) string {
 	}
 }
 
-func buildBinary(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "relavium")
-	cmd := exec.Command("go", "build", "-o", bin, "github.com/relavium/relavium")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
-	return bin
-}
-
 func TestE2ETmuxDemo(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and drives the binary in tmux")
@@ -87,7 +78,7 @@ func TestE2ETmuxDemo(t *testing.T) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Fatal("tmux is required for the terminal test (apt-get install tmux; .ci/run installs it)")
 	}
-	bin := buildBinary(t)
+	bin := testbin.Relavium(t)
 	dir := t.TempDir()
 	home := filepath.Join(dir, "home")
 	pidFile := filepath.Join(dir, "pid")

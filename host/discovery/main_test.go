@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -18,39 +17,20 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/relavium/relavium/engine/sanitize"
+	"github.com/relavium/relavium/internal/testbin"
 )
 
-// hostileBin is the hostile-discovery server, built once for the package.
+// hostileBin is the hostile-discovery server, built once for the package
+// through testbin, which removes it at exit.
 var hostileBin string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "relavium-discovery-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	hostileBin = filepath.Join(dir, "hostile-discovery")
-	build := exec.Command("go", "build", "-o", hostileBin, "../../testdata/servers/hostile-discovery")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
+	var err error
+	if hostileBin, err = testbin.Program("./testdata/servers/hostile-discovery"); err != nil {
 		fmt.Fprintln(os.Stderr, "building the hostile server:", err)
-		os.RemoveAll(dir)
-		os.Exit(1)
+		testbin.Exit(1)
 	}
-	goleak.VerifyTestMain(cleanupM{m: m, dir: dir})
-}
-
-// cleanupM removes the build directory after the tests, before goleak
-// checks for leaks and exits.
-type cleanupM struct {
-	m   *testing.M
-	dir string
-}
-
-func (c cleanupM) Run() int {
-	code := c.m.Run()
-	os.RemoveAll(c.dir)
-	return code
+	goleak.VerifyTestMain(m, goleak.Cleanup(testbin.Exit))
 }
 
 // transportKind names how a test reaches the hostile server.

@@ -18,21 +18,11 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/internal/testbin"
 )
 
-// buildRelavium builds the real binary into a temp dir.
-func buildRelavium(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "relavium")
-	out, err := exec.Command("go", "build", "-o", bin, "github.com/relavium/relavium").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
-
 // processesOf lists the pids whose command line starts with bin (a path
-// unique to one test run).
+// unique to one test process, which runs TestBinary alone).
 func processesOf(bin string) []string {
 	var pids []string
 	entries, _ := os.ReadDir("/proc")
@@ -80,7 +70,7 @@ func TestBinary(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := buildRelavium(t)
+	bin := testbin.Relavium(t)
 	// Process probe: when every subtest is done, no process of this
 	// binary (a server spawned by a test or by the inspector) is left.
 	t.Cleanup(func() {
