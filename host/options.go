@@ -12,12 +12,13 @@ import (
 	"github.com/relavium/relavium/host/netguard"
 )
 
-// Transports a Server may use.
+// Transports a Server may use: netguard's names (declared there once),
+// under host's name for the callers that build a Server.
 const (
-	TransportStdio     = "stdio"
-	TransportHTTP      = "http"      // Streamable HTTP
-	TransportSSE       = "sse"       // the legacy HTTP+SSE transport (deprecated alias of http)
-	TransportWebsocket = "websocket" // local only, admitted by the guard
+	TransportStdio     = netguard.TransportStdio
+	TransportHTTP      = netguard.TransportHTTP      // Streamable HTTP
+	TransportSSE       = netguard.TransportSSE       // the legacy HTTP+SSE transport (deprecated alias of http)
+	TransportWebsocket = netguard.TransportWebsocket // local only, admitted by the guard
 )
 
 // The deadlines (docs/mcp-integration.md "Connect and call deadlines").

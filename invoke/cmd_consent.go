@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/relavium/relavium/consent"
+	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/config"
 )
 
@@ -314,7 +315,7 @@ func consentResolveAll(inv *Invocation) ([]consentRow, error) {
 	path := inv.Env.Getenv("PATH")
 	var rows []consentRow
 	for _, s := range servers {
-		if s.Transport != "stdio" {
+		if s.Transport != host.TransportStdio {
 			continue
 		}
 		cwd := s.Dir

@@ -14,6 +14,7 @@ import (
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/engine/sanitize"
+	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/config"
 	"github.com/relavium/relavium/workflow"
 )
@@ -180,7 +181,7 @@ func workflowPlan(inv *Invocation, w *workflow.Workflow, inputs map[string]any, 
 	ps := make([]workflow.PlanServer, 0, len(servers))
 	for _, s := range servers {
 		p := workflow.PlanServer{Name: s.Name, Transport: s.Transport, ToolsAllowlist: s.ToolsAllowlist}
-		if s.Transport == "stdio" {
+		if s.Transport == host.TransportStdio {
 			env := make([]consent.EnvVar, len(s.Env))
 			for i, e := range s.Env {
 				env[i] = consent.EnvVar{Name: e.Name, Value: e.Value}

@@ -246,7 +246,7 @@ func (m *Model) Shutdown() {
 func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{waitEvents(m.ctx, m.sub), m.ask.listen(), m.decideCmd("")}
 	for _, r := range m.servers {
-		if r.spec.Transport != "stdio" {
+		if r.spec.Transport != host.TransportStdio {
 			r.busy = true
 			cmds = append(cmds, m.connectCmd(r.spec.Name, false))
 		}

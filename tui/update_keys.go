@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/tui/dialog"
 )
 
@@ -358,7 +359,7 @@ func (m *Model) reconnectSelected() tea.Cmd {
 	r.busy = true
 	r.state, r.since = engine.StateConnecting, m.now()
 	r.errCode, r.err, r.stderr = "", "", ""
-	if r.spec.Transport == "stdio" && !reconnect {
+	if r.spec.Transport == host.TransportStdio && !reconnect {
 		// a stdio server connects only with an approving decision: decide
 		// afresh (a grant revoked meanwhile asks again).
 		r.busy = false

@@ -54,17 +54,8 @@ func (s surface) keyHint(key string) string {
 	return ""
 }
 
-// The transports a declaration may name. "sse" is kept as written so the
-// host picks the legacy HTTP+SSE client for it.
-const (
-	transportStdio     = "stdio"
-	transportHTTP      = "http"
-	transportSSE       = "sse"
-	transportWebsocket = "websocket"
-)
-
 func isNetwork(t string) bool {
-	return t == transportHTTP || t == transportSSE || t == transportWebsocket
+	return t == netguard.TransportHTTP || t == netguard.TransportSSE || t == netguard.TransportWebsocket
 }
 
 // decl is one checked server entry.
@@ -156,7 +147,7 @@ func (c *checker) inlineEntry(v *node, path string, surf surface, project string
 			}
 		}
 	}
-	if transport == transportStdio {
+	if transport == netguard.TransportStdio {
 		for _, k := range []string{"url", "allow_local_endpoint"} {
 			if f := v.get(k); f != nil {
 				netRefused[k] = true
@@ -168,7 +159,7 @@ func (c *checker) inlineEntry(v *node, path string, surf surface, project string
 
 	if f := v.get("command"); f != nil && !stdioRefused["command"] {
 		s.Command = c.command(f, join(path, "command"))
-	} else if f == nil && transport == transportStdio {
+	} else if f == nil && transport == netguard.TransportStdio {
 		c.add(CodeRequired, v.pos, join(path, "command"), "missing command: a stdio server needs the program to spawn (args holds its arguments)")
 	}
 	if f := v.get("args"); f != nil && !stdioRefused["args"] {
@@ -191,7 +182,7 @@ func (c *checker) inlineEntry(v *node, path string, surf surface, project string
 	} else if f == nil && isNetwork(transport) {
 		c.add(CodeRequired, v.pos, join(path, "url"), "missing url: a server on transport %q needs the endpoint to connect to", transport)
 	}
-	if transport == transportStdio {
+	if transport == netguard.TransportStdio {
 		s.Dir = project
 	}
 	if f := v.get("connect_timeout_ms"); f != nil {
@@ -213,9 +204,9 @@ func (c *checker) inlineEntry(v *node, path string, surf surface, project string
 // refused). sse is accepted with a deprecation warning.
 func (c *checker) transport(t string, at Pos, path string) string {
 	switch t {
-	case transportStdio, transportHTTP, transportWebsocket:
+	case netguard.TransportStdio, netguard.TransportHTTP, netguard.TransportWebsocket:
 		return t
-	case transportSSE:
+	case netguard.TransportSSE:
 		c.warn(CodeSSEDeprecated, at, path, `transport "sse" is a deprecated alias of http: relavium connects with the legacy HTTP+SSE transport; prefer "http" (Streamable HTTP) when the server supports it`)
 		return t
 	}
@@ -230,7 +221,7 @@ func (c *checker) transport(t string, at Pos, path string) string {
 func transportHint(t string) string {
 	l := strings.ToLower(strings.TrimSpace(t))
 	switch l {
-	case transportStdio, transportHTTP, transportWebsocket, transportSSE:
+	case netguard.TransportStdio, netguard.TransportHTTP, netguard.TransportWebsocket, netguard.TransportSSE:
 		return fmt.Sprintf("did you mean %q? (transport names are lowercase)", l)
 	case "streamable-http", "streamable_http", "streamablehttp", "streamable", "https", "http-stream":
 		return `did you mean "http"?`
@@ -239,7 +230,7 @@ func transportHint(t string) string {
 	case "stdin", "std", "local", "process", "command", "exec":
 		return `did you mean "stdio"?`
 	}
-	if s := engine.Suggest(l, []string{transportStdio, transportHTTP, transportWebsocket}); s != "" {
+	if s := engine.Suggest(l, []string{netguard.TransportStdio, netguard.TransportHTTP, netguard.TransportWebsocket}); s != "" {
 		return fmt.Sprintf("did you mean %q?", s)
 	}
 	return ""

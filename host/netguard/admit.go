@@ -7,12 +7,16 @@ import (
 	"strings"
 )
 
-// Transports AdmitURL knows (config's vocabulary; "sse" is the deprecated
-// alias of http that selects the legacy SSE client).
+// The transports a server declaration may name: the one declaration of
+// these names (config checks declarations against them, host connects by
+// them). The three network ones are AdmitURL's; stdio never reaches the
+// guard. "sse" is the deprecated alias of http that selects the legacy
+// HTTP+SSE client.
 const (
-	TransportHTTP      = "http"
-	TransportSSE       = "sse"
-	TransportWebsocket = "websocket"
+	TransportStdio     = "stdio"
+	TransportHTTP      = "http"      // Streamable HTTP
+	TransportSSE       = "sse"       // the legacy HTTP+SSE transport
+	TransportWebsocket = "websocket" // local only
 )
 
 // AdmitURL checks an authored url for a transport ("http", "sse",
