@@ -78,14 +78,27 @@ type SkippedTool struct {
 	Detail string `json:"detail"`
 }
 
+// ContentKind is the kind of one part of a tool result: MCP's content type
+// names, declared once here for every package that reads or builds parts.
+type ContentKind string
+
+// The content kinds an MCP tool result may hold.
+const (
+	ContentText         ContentKind = "text"
+	ContentImage        ContentKind = "image"
+	ContentAudio        ContentKind = "audio"
+	ContentResource     ContentKind = "resource" // an embedded resource: text or a blob
+	ContentResourceLink ContentKind = "resource_link"
+)
+
 // Content is one part of a tool result, kept engine-neutral.
 type Content struct {
-	Type     string `json:"type"` // text | image | audio | resource | resource_link
-	Text     string `json:"text,omitempty"`
-	MIMEType string `json:"mime_type,omitempty"`
-	Data     []byte `json:"data,omitempty"` // image/audio/blob bytes
-	URI      string `json:"uri,omitempty"`
-	Name     string `json:"name,omitempty"`
+	Type     ContentKind `json:"type"`
+	Text     string      `json:"text,omitempty"`
+	MIMEType string      `json:"mime_type,omitempty"`
+	Data     []byte      `json:"data,omitempty"` // image/audio/blob bytes
+	URI      string      `json:"uri,omitempty"`
+	Name     string      `json:"name,omitempty"`
 }
 
 // ToolResult is a completed call. IsError marks a tool error (the call
@@ -100,13 +113,13 @@ type ToolResult struct {
 func (r *ToolResult) Text() string {
 	var n int
 	for _, c := range r.Content {
-		if c.Type == "text" {
+		if c.Type == ContentText {
 			n += len(c.Text)
 		}
 	}
 	b := make([]byte, 0, n)
 	for _, c := range r.Content {
-		if c.Type == "text" {
+		if c.Type == ContentText {
 			b = append(b, c.Text...)
 		}
 	}

@@ -157,17 +157,17 @@ func convertResult(tool string, res *mcp.CallToolResult) (*engine.ToolResult, er
 	for _, c := range res.Content {
 		switch v := c.(type) {
 		case *mcp.TextContent:
-			out.Content = append(out.Content, engine.Content{Type: "text", Text: v.Text})
+			out.Content = append(out.Content, engine.Content{Type: engine.ContentText, Text: v.Text})
 		case *mcp.ImageContent:
-			out.Content = append(out.Content, engine.Content{Type: "image", MIMEType: v.MIMEType, Data: v.Data})
+			out.Content = append(out.Content, engine.Content{Type: engine.ContentImage, MIMEType: v.MIMEType, Data: v.Data})
 		case *mcp.AudioContent:
-			out.Content = append(out.Content, engine.Content{Type: "audio", MIMEType: v.MIMEType, Data: v.Data})
+			out.Content = append(out.Content, engine.Content{Type: engine.ContentAudio, MIMEType: v.MIMEType, Data: v.Data})
 		case *mcp.EmbeddedResource:
 			if r := v.Resource; r != nil {
-				out.Content = append(out.Content, engine.Content{Type: "resource", URI: r.URI, MIMEType: r.MIMEType, Text: r.Text, Data: r.Blob})
+				out.Content = append(out.Content, engine.Content{Type: engine.ContentResource, URI: r.URI, MIMEType: r.MIMEType, Text: r.Text, Data: r.Blob})
 			}
 		case *mcp.ResourceLink:
-			out.Content = append(out.Content, engine.Content{Type: "resource_link", URI: v.URI, Name: v.Name, MIMEType: v.MIMEType})
+			out.Content = append(out.Content, engine.Content{Type: engine.ContentResourceLink, URI: v.URI, Name: v.Name, MIMEType: v.MIMEType})
 		}
 	}
 	if res.StructuredContent != nil {

@@ -43,7 +43,7 @@ func (r *MCPCallResult) WriteHuman(w io.Writer) error {
 	hasText := false
 	for _, c := range r.Result.Content {
 		switch c.Type {
-		case "text":
+		case engine.ContentText:
 			hasText = true
 			if r.Output == nil {
 				b.WriteString(sanitize.Text(c.Text))
@@ -51,7 +51,7 @@ func (r *MCPCallResult) WriteHuman(w io.Writer) error {
 					b.WriteByte('\n')
 				}
 			}
-		case "resource":
+		case engine.ContentResource:
 			if c.Text != "" {
 				hasText = true
 				b.WriteString(sanitize.Text(c.Text))
@@ -59,10 +59,10 @@ func (r *MCPCallResult) WriteHuman(w io.Writer) error {
 			} else {
 				fmt.Fprintf(&b, "[resource %s %s, %d bytes]\n", sanitize.Line(c.URI), sanitize.Line(c.MIMEType), len(c.Data))
 			}
-		case "resource_link":
+		case engine.ContentResourceLink:
 			fmt.Fprintf(&b, "[link %s %s]\n", sanitize.Line(c.Name), sanitize.Line(c.URI))
 		default:
-			fmt.Fprintf(&b, "[%s %s, %d bytes]\n", sanitize.Line(c.Type), sanitize.Line(c.MIMEType), len(c.Data))
+			fmt.Fprintf(&b, "[%s %s, %d bytes]\n", sanitize.Line(string(c.Type)), sanitize.Line(c.MIMEType), len(c.Data))
 		}
 	}
 	if !hasText && r.Output == nil && len(r.Result.Structured) > 0 {

@@ -56,7 +56,7 @@ func outputText(res *engine.ToolResult) []byte {
 		return []byte(t)
 	}
 	for _, c := range res.Content {
-		if c.Type == "text" {
+		if c.Type == engine.ContentText {
 			return nil // text parts, all empty
 		}
 	}

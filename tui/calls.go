@@ -231,8 +231,8 @@ func resultLines(st *themes.Styles, r *engine.ToolResult, w int) []string {
 	seen := map[string]bool{}
 	for _, c := range r.Content {
 		size += len(c.Text) + len(c.Data)
-		k := c.Type
-		if c.Type == "text" && render.LooksLikeJSON(c.Text) {
+		k := string(c.Type)
+		if c.Type == engine.ContentText && render.LooksLikeJSON(c.Text) {
 			k = "json"
 		}
 		if !seen[k] {
@@ -266,18 +266,18 @@ func resultLines(st *themes.Styles, r *engine.ToolResult, w int) []string {
 // coloured, media as a labelled size line, resources and links by uri.
 func contentLines(st *themes.Styles, c engine.Content, w int, body lipgloss.Style) []string {
 	switch c.Type {
-	case "text":
+	case engine.ContentText:
 		if render.LooksLikeJSON(c.Text) {
 			return render.JSONBlock(st, []byte(c.Text), w)
 		}
 		return render.StyledWrap(body, render.ServerText(c.Text), w)
-	case "image", "audio":
+	case engine.ContentImage, engine.ContentAudio:
 		glyph := "▣"
-		if c.Type == "audio" {
+		if c.Type == engine.ContentAudio {
 			glyph = "♪"
 		}
-		return render.WrapIndent(st.Accent.Render(glyph+" "+c.Type)+st.Muted.Render(" · "+render.ServerLine(c.MIMEType)+" · "+render.HumanBytes(len(c.Data))+" (not shown)"), w, "  ")
-	case "resource":
+		return render.WrapIndent(st.Accent.Render(glyph+" "+string(c.Type))+st.Muted.Render(" · "+render.ServerLine(c.MIMEType)+" · "+render.HumanBytes(len(c.Data))+" (not shown)"), w, "  ")
+	case engine.ContentResource:
 		head := st.Accent.Render("◆ resource ") + render.ServerLine(c.URI)
 		if c.MIMEType != "" {
 			head += st.Muted.Render(" (" + render.ServerLine(c.MIMEType) + ")")
@@ -290,14 +290,14 @@ func contentLines(st *themes.Styles, c engine.Content, w int, body lipgloss.Styl
 			return append(out, render.JSONBlock(st, []byte(c.Text), w)...)
 		}
 		return append(out, render.StyledWrap(body, render.ServerText(c.Text), w)...)
-	case "resource_link":
+	case engine.ContentResourceLink:
 		line := st.Accent.Render("→ link ") + render.ServerLine(c.Name) + " " + st.Muted.Render(render.ServerLine(c.URI))
 		if c.MIMEType != "" {
 			line += st.Muted.Render(" (" + render.ServerLine(c.MIMEType) + ")")
 		}
 		return render.WrapIndent(line, w, "       ")
 	}
-	return []string{st.Muted.Render("(" + render.ServerLine(c.Type) + " content not shown)")}
+	return []string{st.Muted.Render("(" + render.ServerLine(string(c.Type)) + " content not shown)")}
 }
 
 func promptLines(st *themes.Styles, p *host.PromptResult, w int) []string {
