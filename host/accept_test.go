@@ -25,7 +25,7 @@ func TestAcceptPinsAChangedDefinitionAndLapsesItsApprovals(t *testing.T) {
 		t.Fatal("delete_all_files was not admitted")
 		return engine.ToolDef{}
 	}
-	h := startHost(t, Options{Home: home, Servers: []Server{srv}})
+	h := startHost(t, Options{Home: home, Servers: []Endpoint{srv}})
 	first := find(h)
 	if first.Changed || len(first.Digest) != len("sha256:")+64 {
 		t.Fatalf("first sight: %+v", first)
@@ -41,7 +41,7 @@ func TestAcceptPinsAChangedDefinitionAndLapsesItsApprovals(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := 0; i < 2; i++ {
-		h = startHost(t, Options{Home: home, Servers: []Server{srv}})
+		h = startHost(t, Options{Home: home, Servers: []Endpoint{srv}})
 		d := find(h)
 		changes, ok := h.Changes(d.ID)
 		if !d.Changed || d.Digest == first.Digest || !ok || len(changes) != 2 || changes[0].Pointer != "/description" {
@@ -70,7 +70,7 @@ func TestAcceptPinsAChangedDefinitionAndLapsesItsApprovals(t *testing.T) {
 		t.Fatalf("the approval did not lapse: %v %d", err, set.Len())
 	}
 	_ = h.Close()
-	h = startHost(t, Options{Home: home, Servers: []Server{srv}})
+	h = startHost(t, Options{Home: home, Servers: []Endpoint{srv}})
 	if d := find(h); d.Changed {
 		t.Fatalf("flagged on the next connect after Accept: %+v", d)
 	}
@@ -88,7 +88,7 @@ func TestAcceptPinsAChangedDefinitionAndLapsesItsApprovals(t *testing.T) {
 	if err := os.WriteFile(approvals.Path(), []byte("not json\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	h = startHost(t, Options{Home: home, Servers: []Server{srv}})
+	h = startHost(t, Options{Home: home, Servers: []Endpoint{srv}})
 	d = find(h)
 	if !d.Changed {
 		t.Fatal("a definition changed back from the accepted one is not flagged")
@@ -99,7 +99,7 @@ func TestAcceptPinsAChangedDefinitionAndLapsesItsApprovals(t *testing.T) {
 		t.Fatalf("Accept over a broken approval store: %v, flagged %v", err, find(h).Changed)
 	}
 	_ = h.Close()
-	h = startHost(t, Options{Home: home, Servers: []Server{srv}})
+	h = startHost(t, Options{Home: home, Servers: []Endpoint{srv}})
 	if !find(h).Changed {
 		t.Fatal("a failed Accept pinned the definition")
 	}

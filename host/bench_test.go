@@ -18,7 +18,7 @@ import (
 // in-memory server, in the same run. Target: ≤ 1.05×.
 func BenchmarkRatioCallPath(b *testing.B) {
 	srv := inprocServer()
-	h, err := Start(context.Background(), Options{Servers: []Server{memoryServer(b, "m", srv)}})
+	h, err := Start(context.Background(), Options{Servers: []Endpoint{memoryServer(b, "m", srv)}})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -102,8 +102,8 @@ func BenchmarkRatioConnect8Immediate(b *testing.B) {
 }
 
 func benchConnect8(b *testing.B, delay string) {
-	servers := func(n int) []Server {
-		out := make([]Server, n)
+	servers := func(n int) []Endpoint {
+		out := make([]Endpoint, n)
 		for i := range out {
 			s := stdioServer(b, fmt.Sprintf("s%d", i), "ok")
 			s.Stdio.Args = append(s.Stdio.Args, "-delay", delay)
@@ -112,7 +112,7 @@ func benchConnect8(b *testing.B, delay string) {
 		return out
 	}
 	one, eight := servers(1), servers(8)
-	start := func(s []Server) time.Duration {
+	start := func(s []Endpoint) time.Duration {
 		t0 := time.Now()
 		h, err := Start(context.Background(), Options{Servers: s})
 		d := time.Since(t0)

@@ -38,7 +38,7 @@ func browseServer() *mcp.Server {
 }
 
 func TestBrowseResourcesAndPrompts(t *testing.T) {
-	h := startHost(t, Options{Servers: []Server{memoryServer(t, "b", browseServer()), memoryServer(t, "plain", inprocServer())}})
+	h := startHost(t, Options{Servers: []Endpoint{memoryServer(t, "b", browseServer()), memoryServer(t, "plain", inprocServer())}})
 	ctx := context.Background()
 
 	list, err := h.Resources(ctx, "b")
@@ -121,7 +121,7 @@ func TestValidateWithoutCalling(t *testing.T) {
 		calls++
 		return &mcp.CallToolResult{}, nil, nil
 	})
-	h := startHost(t, Options{Servers: []Server{memoryServer(t, "v", s)}})
+	h := startHost(t, Options{Servers: []Endpoint{memoryServer(t, "v", s)}})
 	id, ok := h.Lookup("mcp_v_count")
 	if !ok {
 		t.Fatalf("tools: %v", toolNames(h))

@@ -19,7 +19,7 @@ import (
 )
 
 func TestCallDeadlineAndCancellationAreDistinct(t *testing.T) {
-	h := startHost(t, Options{Servers: []Server{stdioServer(t, "s", "ok")}})
+	h := startHost(t, Options{Servers: []Endpoint{stdioServer(t, "s", "ok")}})
 
 	_, err := callTool(t, h, context.Background(), "mcp_s_slow", `{"ms":30000}`, engine.CallOptions{Timeout: 200 * time.Millisecond})
 	if codeOf(err) != CodeCallDeadline || !IsDeadline(err) || IsCancelled(err) {
@@ -45,7 +45,7 @@ func TestCallDeadlineAndCancellationAreDistinct(t *testing.T) {
 // The precedence is decided when the failure is classified: a caller that
 // cancelled is told so even when the deadline had also elapsed by then.
 func TestCancellationWinsOverAnElapsedDeadline(t *testing.T) {
-	c := &conn{srv: Server{Name: "s"}, ctx: context.Background()}
+	c := &conn{srv: Endpoint{Name: "s"}, ctx: context.Background()}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	d := &deadlineCause{what: "tools/call x", d: time.Nanosecond}
@@ -62,7 +62,7 @@ func TestCancellationWinsOverAnElapsedDeadline(t *testing.T) {
 
 func TestProgressIsRoutedToItsCallInOrderAndComplete(t *testing.T) {
 	rec := &recorder{}
-	h := startHost(t, Options{Emitter: rec, Servers: []Server{stdioServer(t, "p", "ok")}})
+	h := startHost(t, Options{Emitter: rec, Servers: []Endpoint{stdioServer(t, "p", "ok")}})
 	const steps = 200
 	var wg sync.WaitGroup
 	got := make([][]engine.Progress, 2)
@@ -100,7 +100,7 @@ func TestProgressIsRoutedToItsCallInOrderAndComplete(t *testing.T) {
 }
 
 func TestProgressFloodIsCoalescedNotBuffered(t *testing.T) {
-	h := startHost(t, Options{Servers: []Server{stdioServer(t, "f", "ok")}})
+	h := startHost(t, Options{Servers: []Endpoint{stdioServer(t, "f", "ok")}})
 	var n int
 	var last engine.Progress
 	res, err := callTool(t, h, context.Background(), "mcp_f_flood", `{"n":10000}`, engine.CallOptions{
@@ -127,7 +127,7 @@ func TestProgressFloodIsCoalescedNotBuffered(t *testing.T) {
 }
 
 func TestResultTextOverOneMiBFailsTheCall(t *testing.T) {
-	h := startHost(t, Options{Servers: []Server{stdioServer(t, "b", "ok")}})
+	h := startHost(t, Options{Servers: []Endpoint{stdioServer(t, "b", "ok")}})
 	res, err := callTool(t, h, context.Background(), "mcp_b_big", `{"bytes":1048576,"parts":3}`, engine.CallOptions{})
 	if err != nil || len(res.Text()) != MaxResultText {
 		t.Fatalf("exactly 1 MiB: %v", err)
@@ -143,7 +143,7 @@ func TestResultTextOverOneMiBFailsTheCall(t *testing.T) {
 
 func TestServerLogsBecomeEvents(t *testing.T) {
 	rec := &recorder{}
-	h := startHost(t, Options{Emitter: rec, Servers: []Server{stdioServer(t, "l", "ok")}})
+	h := startHost(t, Options{Emitter: rec, Servers: []Endpoint{stdioServer(t, "l", "ok")}})
 	callText(t, h, "mcp_l_log", `{"n":3}`)
 	deadline := time.Now().Add(5 * time.Second)
 	for len(rec.ofType(engine.EventToolLog)) < 3 && time.Now().Before(deadline) {
@@ -177,7 +177,7 @@ func TestElicitationPolicies(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rec := &recorder{}
-			h := startHost(t, Options{Emitter: rec, Elicitor: tc.el, Servers: []Server{stdioServer(t, "e", "ok")}})
+			h := startHost(t, Options{Emitter: rec, Elicitor: tc.el, Servers: []Endpoint{stdioServer(t, "e", "ok")}})
 			if got := callText(t, h, "mcp_e_elicit", `{}`); got != tc.want {
 				t.Errorf("elicit = %q, want %q", got, tc.want)
 			}
@@ -196,7 +196,7 @@ func TestElicitationKeepsTheServersFieldOrder(t *testing.T) {
 		got = r.Schema
 		return engine.ElicitResponse{Action: "accept", Content: map[string]any{"name": "ada", "count": 1}}, nil
 	})
-	h := startHost(t, Options{Elicitor: el, Servers: []Server{stdioServer(t, "e", "ok")}})
+	h := startHost(t, Options{Elicitor: el, Servers: []Endpoint{stdioServer(t, "e", "ok")}})
 	if out := callText(t, h, "mcp_e_elicit", `{}`); out != `accept {"count":1,"name":"ada"}` {
 		t.Fatalf("elicit = %q", out)
 	}
@@ -240,7 +240,7 @@ func TestCloseDuringCallAndPendingElicitation(t *testing.T) {
 		<-ctx.Done()
 		return engine.ElicitResponse{}, ctx.Err()
 	})
-	h := startHost(t, Options{Elicitor: el, Servers: []Server{stdioServer(t, "d", "ok")}})
+	h := startHost(t, Options{Elicitor: el, Servers: []Endpoint{stdioServer(t, "d", "ok")}})
 	pid := h.Servers()[0].PID
 	errc := make(chan error, 1)
 	go func() {
@@ -262,7 +262,7 @@ func TestCloseDuringCallAndPendingElicitation(t *testing.T) {
 }
 
 func TestServerIgnoringCancellationCannotHoldTheCallOrClose(t *testing.T) {
-	h := startHost(t, Options{Servers: []Server{stdioServer(t, "i", "ignore-cancel")}})
+	h := startHost(t, Options{Servers: []Endpoint{stdioServer(t, "i", "ignore-cancel")}})
 	pid := h.Servers()[0].PID
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
@@ -281,7 +281,7 @@ func TestServerIgnoringCancellationCannotHoldTheCallOrClose(t *testing.T) {
 func TestStartCancelledDuringConnect(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(300*time.Millisecond, cancel)
-	_, err := Start(ctx, Options{Servers: []Server{stdioServer(t, "n", "no-init")}})
+	_, err := Start(ctx, Options{Servers: []Endpoint{stdioServer(t, "n", "no-init")}})
 	var se *StartError
 	if !errors.As(err, &se) || se.Failures[0].ErrCode != CodeCallCancelled {
 		t.Fatalf("err = %v", err)
@@ -317,7 +317,7 @@ func TestDiscoveryDeadlineIsADeadline(t *testing.T) {
 			return next(ctx, method, req)
 		}
 	})
-	_, err := Start(context.Background(), Options{Servers: []Server{memoryServer(t, "m", s)},
+	_, err := Start(context.Background(), Options{Servers: []Endpoint{memoryServer(t, "m", s)},
 		Timeouts: Timeouts{Discovery: 200 * time.Millisecond}})
 	var se *StartError
 	if !errors.As(err, &se) || len(se.Failures) != 1 {
@@ -333,7 +333,7 @@ func TestDiscoveryDeadlineIsADeadline(t *testing.T) {
 // the rest (before, the mute answer spent the whole window and the server
 // failed with a "tools/list discovery" deadline it never reached).
 func TestMuteSetLevelDoesNotSpendTheDiscoveryWindow(t *testing.T) {
-	h := startHost(t, Options{Servers: []Server{stdioServer(t, "q", "mute-setlevel")},
+	h := startHost(t, Options{Servers: []Endpoint{stdioServer(t, "q", "mute-setlevel")},
 		Timeouts: Timeouts{Discovery: 2 * time.Second}})
 	if st := h.Servers()[0]; st.State != engine.StateReady || st.Tools == 0 {
 		t.Fatalf("status = %+v", st)
@@ -355,7 +355,7 @@ func TestDiscoveryFailureSaysItsCodeOnce(t *testing.T) {
 			return next(ctx, method, req)
 		}
 	})
-	_, err := Start(context.Background(), Options{Servers: []Server{memoryServer(t, "m", s)}})
+	_, err := Start(context.Background(), Options{Servers: []Endpoint{memoryServer(t, "m", s)}})
 	var se *StartError
 	if !errors.As(err, &se) || len(se.Failures) != 1 {
 		t.Fatalf("err = %v", err)

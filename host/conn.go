@@ -24,7 +24,7 @@ import (
 // (stdio), its SDK session and what discovery admitted.
 type conn struct {
 	h      *Host
-	srv    Server
+	srv    Endpoint
 	ctx    context.Context // the server's lifetime: cancelled when it fails or the host closes
 	cancel context.CancelCauseFunc
 
@@ -68,7 +68,7 @@ type conn struct {
 	watchDone chan struct{} // closed when the watcher ended (nil: no watcher)
 }
 
-func newConn(h *Host, s Server) *conn {
+func newConn(h *Host, s Endpoint) *conn {
 	ctx, cancel := context.WithCancelCause(h.ctx)
 	return &conn{h: h, srv: s, ctx: ctx, cancel: cancel, secrets: map[string]string{}}
 }

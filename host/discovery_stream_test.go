@@ -16,17 +16,17 @@ import (
 // — and a 14.6 MiB page costs far less than the 100 MiB bound.
 func TestStdioDiscoveryPagesAreJudgedPerTool(t *testing.T) {
 	bin := testbin.Build(t, "./testdata/servers/hostile-discovery")
-	server := func(name string, args ...string) Server {
+	server := func(name string, args ...string) Endpoint {
 		r, err := consent.Resolve(consent.Declaration{Name: name, Command: bin, Args: args, Cwd: t.TempDir()}, "")
 		if err != nil {
 			t.Fatal(err)
 		}
-		return Server{Name: name, Transport: TransportStdio, Stdio: r}
+		return Endpoint{Name: name, Transport: TransportStdio, Stdio: r}
 	}
 	runtime.GC()
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	h := startHost(t, Options{Servers: []Server{
+	h := startHost(t, Options{Servers: []Endpoint{
 		server("deep", "-case", "deep"),
 		server("giant", "-case", "giant-line", "-variant", "desc"),
 	}})

@@ -62,7 +62,7 @@ func (r *recorder) dump(t *testing.T) string {
 
 // stdioServer declares the test server in a fresh cwd and resolves it the
 // way consent does before approval.
-func stdioServer(t testing.TB, name, mode string, env ...consent.EnvVar) Server {
+func stdioServer(t testing.TB, name, mode string, env ...consent.EnvVar) Endpoint {
 	t.Helper()
 	r, err := consent.Resolve(consent.Declaration{
 		Name: name, Command: hostileBin, Args: []string{"-mode", mode}, Env: env, Cwd: t.TempDir(),
@@ -70,7 +70,7 @@ func stdioServer(t testing.TB, name, mode string, env ...consent.EnvVar) Server 
 	if err != nil {
 		t.Fatalf("resolve %s: %v", name, err)
 	}
-	return Server{Name: name, Transport: TransportStdio, Stdio: r}
+	return Endpoint{Name: name, Transport: TransportStdio, Stdio: r}
 }
 
 // startHost starts a host that the test closes (Close is idempotent, so a

@@ -149,7 +149,7 @@ func badOptions(format string, a ...any) error {
 }
 
 // checkServer refuses a server the host cannot connect as declared.
-func checkServer(o *Options, s *Server) error {
+func checkServer(o *Options, s *Endpoint) error {
 	switch {
 	case s.memory != nil:
 	case s.Transport == TransportStdio:

@@ -29,7 +29,7 @@ func TestNetworkTransportsThroughTheGuard(t *testing.T) {
 			g := netguard.New()
 			rec := &recorder{}
 			h := startHost(t, Options{Guard: g, Emitter: rec, Elicitor: DefaultsElicitor{},
-				Servers: []Server{networkServer(t, g, "n", tc.transport, tc.url)}})
+				Servers: []Endpoint{networkServer(t, g, "n", tc.transport, tc.url)}})
 			if got := callText(t, h, "mcp_n_echo", `{"message":"over `+tc.transport+`"}`); got != "over "+tc.transport {
 				t.Errorf("echo = %q", got)
 			}
@@ -77,7 +77,7 @@ func TestNetworkTransportsThroughTheGuard(t *testing.T) {
 func TestRedirectIsRefusedNotFollowed(t *testing.T) {
 	base := serveHTTP(t, inprocServer())
 	g := netguard.New()
-	_, err := Start(context.Background(), Options{Guard: g, Servers: []Server{networkServer(t, g, "r", TransportHTTP, base+"/moved")}})
+	_, err := Start(context.Background(), Options{Guard: g, Servers: []Endpoint{networkServer(t, g, "r", TransportHTTP, base+"/moved")}})
 	var se *StartError
 	if !errors.As(err, &se) {
 		t.Fatalf("err = %v", err)
@@ -93,7 +93,7 @@ func TestNetworkConnectDeadline(t *testing.T) {
 	srv := serveHang(t)
 	s := networkServer(t, g, "hang", TransportHTTP, srv+"/mcp")
 	s.ConnectTimeout = 300 * time.Millisecond
-	_, err := Start(context.Background(), Options{Guard: g, Servers: []Server{s}})
+	_, err := Start(context.Background(), Options{Guard: g, Servers: []Endpoint{s}})
 	var se *StartError
 	if !errors.As(err, &se) || se.Failures[0].ErrCode != CodeConnectDeadline {
 		t.Fatalf("err = %v", err)
@@ -101,14 +101,14 @@ func TestNetworkConnectDeadline(t *testing.T) {
 }
 
 func TestUnadmittedTargetIsRefused(t *testing.T) {
-	_, err := Start(context.Background(), Options{Servers: []Server{{Name: "x", Transport: TransportHTTP}}})
+	_, err := Start(context.Background(), Options{Servers: []Endpoint{{Name: "x", Transport: TransportHTTP}}})
 	if codeOf(err) != CodeBadOptions {
 		t.Errorf("err = %v", err)
 	}
 	other := netguard.New()
 	base := serveHTTP(t, inprocServer())
 	s := networkServer(t, other, "x", TransportHTTP, base+"/mcp")
-	_, err = Start(context.Background(), Options{Guard: netguard.New(), Servers: []Server{s}})
+	_, err = Start(context.Background(), Options{Guard: netguard.New(), Servers: []Endpoint{s}})
 	var se *StartError
 	if !errors.As(err, &se) || se.Failures[0].ErrCode != netguard.CodeNotAdmitted {
 		t.Errorf("a target of another guard: %v", err)
@@ -116,7 +116,7 @@ func TestUnadmittedTargetIsRefused(t *testing.T) {
 }
 
 func TestInMemoryServer(t *testing.T) {
-	h := startHost(t, Options{Servers: []Server{memoryServer(t, "m", inprocServer())}})
+	h := startHost(t, Options{Servers: []Endpoint{memoryServer(t, "m", inprocServer())}})
 	if got := callText(t, h, "mcp_m_echo", `{"message":"mem"}`); got != "mem" {
 		t.Errorf("echo = %q", got)
 	}
@@ -139,7 +139,7 @@ func TestNetworkErrorsNeverShowTheURLQuery(t *testing.T) {
 	g := netguard.New()
 	rec := &recorder{}
 	s := networkServer(t, g, "q", TransportHTTP, closed+"/mcp?token=SECRETQ#frag")
-	_, err = Start(context.Background(), Options{Guard: g, Emitter: rec, Servers: []Server{s}})
+	_, err = Start(context.Background(), Options{Guard: g, Emitter: rec, Servers: []Endpoint{s}})
 	var se *StartError
 	if !errors.As(err, &se) {
 		t.Fatalf("err = %v", err)
@@ -173,7 +173,7 @@ func TestTargetIsUsedOnlyAsAdmitted(t *testing.T) {
 	g := netguard.New()
 	s := networkServer(t, g, "x", TransportHTTP, "http://127.0.0.1:1/mcp")
 	s.Transport = TransportWebsocket
-	if _, err := Start(context.Background(), Options{Guard: g, Servers: []Server{s}}); codeOf(err) != CodeBadOptions {
+	if _, err := Start(context.Background(), Options{Guard: g, Servers: []Endpoint{s}}); codeOf(err) != CodeBadOptions {
 		t.Errorf("an http target used as websocket: %v", err)
 	}
 }

@@ -49,9 +49,12 @@ const (
 // version (down to 2024-11-05) is accepted as negotiated.
 const ProtocolVersion = "2025-11-25"
 
-// Server is one server to connect. Exactly one of Stdio (stdio) or Target
-// (http, sse, websocket) is set.
-type Server struct {
+// Endpoint is one server to connect, as admitted: a declaration (a
+// config.Server) after consent resolved its program or the network guard
+// admitted its url. Exactly one of Stdio (stdio) or Target (http, sse,
+// websocket) is set. (Named apart from config.Server, the authored
+// declaration it comes from.)
+type Endpoint struct {
 	Name      string
 	Transport string
 	// Stdio is the consent-approved, resolved declaration: the absolute
@@ -93,7 +96,7 @@ type Timeouts struct {
 
 // Options configures Start.
 type Options struct {
-	Servers    []Server
+	Servers    []Endpoint
 	NotStarted []NotStarted
 	// Home is the relavium home (tool pins live there).
 	Home string
@@ -155,7 +158,7 @@ func (o *Options) withDefaults() {
 }
 
 // connectTimeout is the server's connect deadline.
-func (o *Options) connectTimeout(s *Server) time.Duration {
+func (o *Options) connectTimeout(s *Endpoint) time.Duration {
 	if s.ConnectTimeout > 0 {
 		return min(s.ConnectTimeout, MaxConnectTimeout)
 	}

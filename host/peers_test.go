@@ -55,19 +55,19 @@ func requirePeers(t testing.TB) peerSet {
 	return p
 }
 
-func peerServer(t *testing.T, name, node string, args ...string) Server {
+func peerServer(t *testing.T, name, node string, args ...string) Endpoint {
 	t.Helper()
 	r, err := consent.Resolve(consent.Declaration{Name: name, Command: node, Args: args, Cwd: t.TempDir()}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Server{Name: name, Transport: TransportStdio, Stdio: r}
+	return Endpoint{Name: name, Transport: TransportStdio, Stdio: r}
 }
 
 func TestPeerServerEverythingStdio(t *testing.T) {
 	p := requirePeers(t)
 	rec := &recorder{}
-	h := startHost(t, Options{Emitter: rec, Environ: os.Environ(), Servers: []Server{peerServer(t, "everything", p.node, p.everything, "stdio")}})
+	h := startHost(t, Options{Emitter: rec, Environ: os.Environ(), Servers: []Endpoint{peerServer(t, "everything", p.node, p.everything, "stdio")}})
 	names := strings.Join(toolNames(h), " ")
 	for _, want := range []string{"mcp_everything_echo", "mcp_everything_get-sum", "mcp_everything_trigger-long-running-operation"} {
 		if !strings.Contains(names, want) {
@@ -121,7 +121,7 @@ func TestPeerServerEverythingStreamableHTTP(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	g := netguard.New()
-	h := startHost(t, Options{Guard: g, Servers: []Server{networkServer(t, g, "everything", TransportHTTP, "http://"+addr+"/mcp")}})
+	h := startHost(t, Options{Guard: g, Servers: []Endpoint{networkServer(t, g, "everything", TransportHTTP, "http://"+addr+"/mcp")}})
 	if got := callText(t, h, "mcp_everything_echo", `{"message":"over http"}`); got != "Echo: over http" {
 		t.Errorf("echo = %q", got)
 	}
@@ -144,7 +144,7 @@ func TestPeerServerFilesystemStdio(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "a.txt"), []byte("hello from a file\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	h := startHost(t, Options{Environ: os.Environ(), Servers: []Server{peerServer(t, "fs", p.node, p.filesystem, root)}})
+	h := startHost(t, Options{Environ: os.Environ(), Servers: []Endpoint{peerServer(t, "fs", p.node, p.filesystem, root)}})
 	if got := callText(t, h, "mcp_fs_list_allowed_directories", `{}`); !strings.Contains(got, root) {
 		t.Errorf("allowed directories = %q, want %s (relavium offers no roots, so the CLI dirs stand)", got, root)
 	}

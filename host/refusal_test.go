@@ -31,7 +31,7 @@ func TestRefusedServerRowNamesTheRefusedAddress(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = Start(context.Background(), Options{Guard: g, Servers: []Server{{Name: "in", Transport: TransportHTTP, Target: target}}})
+	_, err = Start(context.Background(), Options{Guard: g, Servers: []Endpoint{{Name: "in", Transport: TransportHTTP, Target: target}}})
 	var se *StartError
 	if !errors.As(err, &se) || len(se.Servers) != 1 {
 		t.Fatalf("err = %v", err)
@@ -63,7 +63,7 @@ func TestMessageBoundDuringACallIsTheGuardsRefusal(t *testing.T) {
 	for _, tc := range []struct{ transport, url string }{{TransportHTTP, base + "/mcp"}, {TransportSSE, base + "/sse"}} {
 		t.Run(tc.transport, func(t *testing.T) {
 			g := netguard.New()
-			h := startHost(t, Options{Guard: g, Servers: []Server{networkServer(t, g, "n", tc.transport, tc.url)}})
+			h := startHost(t, Options{Guard: g, Servers: []Endpoint{networkServer(t, g, "n", tc.transport, tc.url)}})
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
 			_, err := callTool(t, h, ctx, "mcp_n_huge", `{}`, engine.CallOptions{})

@@ -34,7 +34,7 @@ func TestProgressFromAnotherServerNeverReachesACall(t *testing.T) {
 			_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: <-tokens, Progress: 99, Message: "forged"})
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "sent"}}}, nil
 		})
-	h := startHost(t, Options{Servers: []Server{memoryServer(t, "v", victim), memoryServer(t, "f", forger)}})
+	h := startHost(t, Options{Servers: []Endpoint{memoryServer(t, "v", victim), memoryServer(t, "f", forger)}})
 
 	var got []engine.Progress
 	own := make(chan struct{})

@@ -22,7 +22,7 @@ type pendingAdd struct {
 // and the error is the server's failure (also reported as mcp:server
 // failed). A server whose name is in the set, or being added, is refused
 // (E517). Close, or Remove of the same name, calls an Add under way off.
-func (h *Host) Add(ctx context.Context, s Server) error {
+func (h *Host) Add(ctx context.Context, s Endpoint) error {
 	if err := checkServer(&h.opts, &s); err != nil {
 		return err
 	}

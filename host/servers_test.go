@@ -107,7 +107,7 @@ func TestAddRemoveReconnect(t *testing.T) {
 // set, its failure is the error, and no process of it is left.
 func TestAddFailureLeavesNothing(t *testing.T) {
 	rec := &recorder{}
-	h := startHost(t, Options{Emitter: rec, Servers: []Server{stdioServer(t, "ok", "ok")}})
+	h := startHost(t, Options{Emitter: rec, Servers: []Endpoint{stdioServer(t, "ok", "ok")}})
 	err := h.Add(context.Background(), stdioServer(t, "bad", "exit-early"))
 	if err == nil || !strings.HasPrefix(string(codeOf(err)), "E50") {
 		t.Fatalf("Add of a failing server: %v", err)
@@ -153,7 +153,7 @@ func TestRemoveCallsOffAnAddUnderWay(t *testing.T) {
 // calls run (under -race): every call either answers or fails coded, and
 // nothing survives Close.
 func TestConcurrentAddRemoveCall(t *testing.T) {
-	h := startHost(t, Options{Servers: []Server{stdioServer(t, "base", "ok")}})
+	h := startHost(t, Options{Servers: []Endpoint{stdioServer(t, "base", "ok")}})
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	var wg sync.WaitGroup

@@ -20,7 +20,7 @@ import (
 
 func TestStdioListCallClose(t *testing.T) {
 	rec := &recorder{}
-	h := startHost(t, Options{Servers: []Server{stdioServer(t, "ok", "ok")}, Emitter: rec})
+	h := startHost(t, Options{Servers: []Endpoint{stdioServer(t, "ok", "ok")}, Emitter: rec})
 
 	names := strings.Join(toolNames(h), " ")
 	for _, want := range []string{"mcp_ok_echo", "mcp_ok_add", "mcp_ok_slow", "mcp_ok_fail"} {
@@ -89,7 +89,7 @@ func TestStartFailsLoudListingEveryFailure(t *testing.T) {
 	gone := *missing.Stdio
 	gone.Command = "/nonexistent/relavium-test-server"
 	missing.Stdio = &gone
-	opts := Options{Emitter: rec, Servers: []Server{
+	opts := Options{Emitter: rec, Servers: []Endpoint{
 		stdioServer(t, "good", "ok"),
 		slow,
 		stdioServer(t, "early", "exit-early"),
@@ -147,7 +147,7 @@ func TestStartFailsLoudListingEveryFailure(t *testing.T) {
 
 func TestMissingSecretFailsBeforeAnySpawn(t *testing.T) {
 	opts := Options{
-		Servers: []Server{
+		Servers: []Endpoint{
 			stdioServer(t, "a", "ok"),
 			stdioServer(t, "b", "ok", consent.EnvVar{Name: "TOKEN", Value: "{{secrets.nope}}"}),
 		},
@@ -179,7 +179,7 @@ func TestCleanEnvironmentSecretsAndCwd(t *testing.T) {
 		return "", false
 	}
 	h := startHost(t, Options{
-		Servers: []Server{srv},
+		Servers: []Endpoint{srv},
 		Emitter: rec,
 		Environ: []string{"HOME=/home/x", "PATH=/usr/bin:/bin", "LC_ALL=C.UTF-8", "TZ=UTC", "AWS_SECRET_ACCESS_KEY=leak",
 			"LD_PRELOAD=/evil.so", "USER=x", "SHELL=() { :; }; echo pwned"},
@@ -234,7 +234,7 @@ func TestStderrTailRedactsSecrets(t *testing.T) {
 
 func TestServerDiesMidCallOthersKeepWorking(t *testing.T) {
 	rec := &recorder{}
-	h := startHost(t, Options{Emitter: rec, Servers: []Server{stdioServer(t, "doomed", "ok"), stdioServer(t, "fine", "ok")}})
+	h := startHost(t, Options{Emitter: rec, Servers: []Endpoint{stdioServer(t, "doomed", "ok"), stdioServer(t, "fine", "ok")}})
 	doomed := h.Servers()[0].PID
 	_, err := callTool(t, h, context.Background(), "mcp_doomed_crash", `{}`, engine.CallOptions{})
 	var he *Error
@@ -279,7 +279,7 @@ func TestServerDiesMidCallOthersKeepWorking(t *testing.T) {
 }
 
 func TestCloseReapsGrandchildrenAndStubbornServers(t *testing.T) {
-	h := startHost(t, Options{Servers: []Server{stdioServer(t, "gc", "grandchild"), stdioServer(t, "stubborn", "stubborn")}})
+	h := startHost(t, Options{Servers: []Endpoint{stdioServer(t, "gc", "grandchild"), stdioServer(t, "stubborn", "stubborn")}})
 	gcPID, err := strconv.Atoi(callText(t, h, "mcp_gc_grandchild_pid", `{}`))
 	if err != nil || !processAlive(gcPID) {
 		t.Fatalf("grandchild pid %d alive=%v err=%v", gcPID, processAlive(gcPID), err)
@@ -297,7 +297,7 @@ func TestCloseReapsGrandchildrenAndStubbornServers(t *testing.T) {
 }
 
 func TestGarbageOnStdoutFailsTheServer(t *testing.T) {
-	h := startHost(t, Options{Servers: []Server{stdioServer(t, "g", "garbage")}})
+	h := startHost(t, Options{Servers: []Endpoint{stdioServer(t, "g", "garbage")}})
 	_, err := callTool(t, h, context.Background(), "mcp_g_echo", `{"message":"x"}`, engine.CallOptions{})
 	if err == nil {
 		t.Fatal("a server that broke the protocol answered")
@@ -318,7 +318,7 @@ func TestToolPinsAcrossConnects(t *testing.T) {
 	home := t.TempDir()
 	srv := stdioServer(t, "p", "ok")
 	for i := 0; i < 2; i++ {
-		h := startHost(t, Options{Home: home, Servers: []Server{srv}})
+		h := startHost(t, Options{Home: home, Servers: []Endpoint{srv}})
 		for _, d := range h.Tools() {
 			if d.Changed {
 				t.Errorf("connect %d: %s flagged changed though nothing changed", i, d.Name)
@@ -339,7 +339,7 @@ func TestSecretsNeverReachErrorsOrEventsThroughTheServer(t *testing.T) {
 	const secret = `s3cr3t"<&>-value`
 	rec := &recorder{}
 	h := startHost(t, Options{
-		Servers: []Server{stdioServer(t, "s", "ok", consent.EnvVar{Name: "API_TOKEN", Value: "{{secrets.api-token}}"})},
+		Servers: []Endpoint{stdioServer(t, "s", "ok", consent.EnvVar{Name: "API_TOKEN", Value: "{{secrets.api-token}}"})},
 		Emitter: rec,
 		Secrets: SecretChain{EnvSecrets{LookupEnv: func(k string) (string, bool) {
 			return secret, k == "RELAVIUM_SECRET_API_TOKEN"
@@ -379,7 +379,7 @@ func TestSecretsNeverReachErrorsOrEventsThroughTheServer(t *testing.T) {
 // before anything is spawned.
 func TestEveryMissingSecretIsNamedBeforeAnySpawn(t *testing.T) {
 	opts := Options{
-		Servers: []Server{
+		Servers: []Endpoint{
 			stdioServer(t, "a", "ok", consent.EnvVar{Name: "ONE", Value: "{{secrets.one}}"}, consent.EnvVar{Name: "TWO", Value: "{{secrets.two}}"}),
 			stdioServer(t, "b", "ok"),
 			stdioServer(t, "c", "ok", consent.EnvVar{Name: "THREE", Value: "{{secrets.three}}"}),
@@ -408,7 +408,7 @@ func TestEveryMissingSecretIsNamedBeforeAnySpawn(t *testing.T) {
 func TestSecretsNeverReachCallEventsThroughAResult(t *testing.T) {
 	const secret = "s3cr3t-result-value"
 	h := startHost(t, Options{
-		Servers: []Server{stdioServer(t, "s", "ok", consent.EnvVar{Name: "API_TOKEN", Value: "{{secrets.api-token}}"})},
+		Servers: []Endpoint{stdioServer(t, "s", "ok", consent.EnvVar{Name: "API_TOKEN", Value: "{{secrets.api-token}}"})},
 		Secrets: SecretChain{EnvSecrets{LookupEnv: func(k string) (string, bool) {
 			return secret, k == "RELAVIUM_SECRET_API_TOKEN"
 		}}},
@@ -436,7 +436,7 @@ func TestSecretsNeverReachCallEventsThroughAResult(t *testing.T) {
 func TestResolvedSecretValueIsCheckedAgainstTheDenylist(t *testing.T) {
 	const value = "() { :; }; echo pwned-by-secret"
 	_, err := Start(context.Background(), Options{
-		Servers: []Server{stdioServer(t, "s", "ok", consent.EnvVar{Name: "API_TOKEN", Value: "{{secrets.api-token}}"})},
+		Servers: []Endpoint{stdioServer(t, "s", "ok", consent.EnvVar{Name: "API_TOKEN", Value: "{{secrets.api-token}}"})},
 		Secrets: SecretChain{EnvSecrets{LookupEnv: func(k string) (string, bool) { return value, k == "RELAVIUM_SECRET_API_TOKEN" }}},
 	})
 	if codeOf(err) != consent.CodeEnvRefused || strings.Contains(err.Error(), "pwned") {
@@ -457,12 +457,12 @@ func TestCloseKillsSetsidEscapees(t *testing.T) {
 			if mode == "daemon" {
 				srv.Stdio.Args = append(srv.Stdio.Args, "-delay-exit", "300ms")
 			}
-			other := startHost(t, Options{Servers: []Server{stdioServer(t, "o", "escapee")}})
+			other := startHost(t, Options{Servers: []Endpoint{stdioServer(t, "o", "escapee")}})
 			otherGC, err := strconv.Atoi(callText(t, other, "mcp_o_grandchild_pid", `{}`))
 			if err != nil || !processAlive(otherGC) {
 				t.Fatalf("other grandchild %d: %v", otherGC, err)
 			}
-			h := startHost(t, Options{Servers: []Server{srv}})
+			h := startHost(t, Options{Servers: []Endpoint{srv}})
 			gc, err := strconv.Atoi(callText(t, h, "mcp_e_grandchild_pid", `{}`))
 			if err != nil || !processAlive(gc) {
 				t.Fatalf("grandchild pid %d alive=%v err=%v", gc, processAlive(gc), err)
@@ -535,7 +535,7 @@ func TestSignalExactChecksTheStartTime(t *testing.T) {
 func TestDeadOrphanIsReapedWhileTheServerRuns(t *testing.T) {
 	srv := stdioServer(t, "d", "daemon")
 	srv.Stdio.Args = append(srv.Stdio.Args, "-delay-exit", "300ms")
-	h := startHost(t, Options{Servers: []Server{srv}})
+	h := startHost(t, Options{Servers: []Endpoint{srv}})
 	gc, err := strconv.Atoi(callText(t, h, "mcp_d_grandchild_pid", `{}`))
 	if err != nil {
 		t.Fatal(err)

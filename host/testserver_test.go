@@ -75,14 +75,14 @@ func inprocServer() *mcp.Server {
 }
 
 // memoryServer connects an in-process server over in-memory pipes.
-func memoryServer(t testing.TB, name string, s *mcp.Server) Server {
+func memoryServer(t testing.TB, name string, s *mcp.Server) Endpoint {
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := s.Connect(context.Background(), st, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = ss.Close() })
-	return Server{Name: name, Transport: "memory", memory: ct}
+	return Endpoint{Name: name, Transport: "memory", memory: ct}
 }
 
 // serveHTTP serves the in-process server on loopback: Streamable HTTP at
@@ -117,13 +117,13 @@ type wsServerTransport struct{ c *wsConn }
 func (w wsServerTransport) Connect(context.Context) (mcp.Connection, error) { return w.c, nil }
 
 // networkServer admits url through guard with the local opt-in.
-func networkServer(t *testing.T, g *netguard.Guard, name, transport, url string) Server {
+func networkServer(t *testing.T, g *netguard.Guard, name, transport, url string) Endpoint {
 	t.Helper()
 	target, err := g.Admit(url, transport, true)
 	if err != nil {
 		t.Fatalf("admit %s: %v", url, err)
 	}
-	return Server{Name: name, Transport: transport, Target: target}
+	return Endpoint{Name: name, Transport: transport, Target: target}
 }
 
 // serveHang accepts connections on loopback and never answers; it returns

@@ -32,7 +32,7 @@ func TestOversizeSessionIDFailsTheStart(t *testing.T) {
 	}))
 	t.Cleanup(srv.Close)
 	g := netguard.New()
-	_, err := Start(context.Background(), Options{Guard: g, Servers: []Server{networkServer(t, g, "n", TransportHTTP, srv.URL+"/mcp")}})
+	_, err := Start(context.Background(), Options{Guard: g, Servers: []Endpoint{networkServer(t, g, "n", TransportHTTP, srv.URL+"/mcp")}})
 	var se *StartError
 	if !errors.As(err, &se) || len(se.Servers) != 1 {
 		t.Fatalf("err = %v", err)
@@ -94,7 +94,7 @@ func TestDeepResultDuringACallIsTheGuardsRefusal(t *testing.T) {
 	for _, tc := range []struct{ transport, url string }{{TransportHTTP, base + "/mcp"}, {TransportSSE, base + "/sse"}} {
 		t.Run(tc.transport, func(t *testing.T) {
 			g := netguard.New()
-			h := startHost(t, Options{Guard: g, Servers: []Server{networkServer(t, g, "n", tc.transport, tc.url)}})
+			h := startHost(t, Options{Guard: g, Servers: []Endpoint{networkServer(t, g, "n", tc.transport, tc.url)}})
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
 			_, err := callTool(t, h, ctx, "mcp_n_deep", `{}`, engine.CallOptions{})
@@ -109,7 +109,7 @@ func TestDeepResultDuringACallIsTheGuardsRefusal(t *testing.T) {
 // before the SDK decodes it: the call fails with E518, the server is failed
 // with it, and nothing of it is left running. A message at the cap passes.
 func TestStdioMessageDepth(t *testing.T) {
-	h := startHost(t, Options{Servers: []Server{stdioServer(t, "d", "ok")}})
+	h := startHost(t, Options{Servers: []Endpoint{stdioServer(t, "d", "ok")}})
 	// The envelope adds {"result":{"structuredContent": …}}: 2 levels.
 	res, err := callTool(t, h, context.Background(), "mcp_d_deep", `{"levels":510}`, engine.CallOptions{})
 	if err != nil || res.Structured == nil {
@@ -197,7 +197,7 @@ func TestSSELineEndingsThroughTheHost(t *testing.T) {
 		for _, tc := range []struct{ transport, path string }{{TransportHTTP, "/mcp"}, {TransportSSE, "/sse"}} {
 			t.Run(name+"/"+tc.transport, func(t *testing.T) {
 				g := netguard.New()
-				h := startHost(t, Options{Guard: g, Servers: []Server{networkServer(t, g, "n", tc.transport, srv.URL+tc.path)}})
+				h := startHost(t, Options{Guard: g, Servers: []Endpoint{networkServer(t, g, "n", tc.transport, srv.URL+tc.path)}})
 				// 2.25 MiB of image data: an event of 3 MiB in base64.
 				for _, n := range []int{5, 9 << 18, 5} {
 					res, err := callTool(t, h, context.Background(), "mcp_n_blob", fmt.Sprintf(`{"bytes":%d}`, n), engine.CallOptions{})

@@ -155,8 +155,8 @@ func (s *Session) hostOptions() host.Options {
 // hostServer is srv as host connects it: a stdio server by its approved
 // resolution, a network one by the url the guard admitted (the guard is
 // made on first need and kept in opts).
-func (s *Session) hostServer(srv config.Server, byName map[string]*consent.Resolved, opts *host.Options) (host.Server, error) {
-	hs := host.Server{Name: srv.Name, Transport: srv.Transport, ConnectTimeout: srv.ConnectTimeout, ToolsAllowlist: srv.ToolsAllowlist}
+func (s *Session) hostServer(srv config.Server, byName map[string]*consent.Resolved, opts *host.Options) (host.Endpoint, error) {
+	hs := host.Endpoint{Name: srv.Name, Transport: srv.Transport, ConnectTimeout: srv.ConnectTimeout, ToolsAllowlist: srv.ToolsAllowlist}
 	if srv.Transport == host.TransportStdio {
 		hs.Stdio = byName[srv.Name]
 		return hs, nil
