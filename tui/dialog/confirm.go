@@ -131,22 +131,7 @@ var confirmButtons = []string{"[y] Confirm", "[n] Refuse"}
 
 // Handle takes a key (Dialog).
 func (d *Confirm) Handle(msg tea.KeyMsg) (Action, tea.Cmd) {
-	switch msg.String() {
-	case "y":
-		return d.Yes, nil
-	case "n", "esc":
-		return d.No, nil
-	case "left", "right", "tab", "shift+tab":
-		d.Focus = 1 - d.Focus
-	case "enter":
-		if d.Focus == 0 {
-			return d.Yes, nil
-		}
-		return d.No, nil
-	default:
-		scrollKey(msg, &d.box.scroll)
-	}
-	return nil, nil
+	return yesNoKey(msg, &d.Focus, &d.box.scroll, d.Yes, d.No), nil
 }
 
 // View draws the dialog within the w×h screen (Dialog).

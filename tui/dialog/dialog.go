@@ -176,3 +176,26 @@ func (d *Consent) ScrollBy(n int) { d.box.scroll += n }
 
 // ScrollBy scrolls the body n lines (negative: up); the next View clamps it.
 func (d *Confirm) ScrollBy(n int) { d.box.scroll += n }
+
+// yesNoKey is the one key rule of a two-button yes/no dialog: y and n (or
+// esc) answer at once, the arrows and tab move the focus between the two
+// buttons, enter answers the focused one, and any other key scrolls the
+// body. It returns the answer, or nil while the dialog stays open.
+func yesNoKey(msg tea.KeyMsg, focus, scroll *int, yes, no Action) Action {
+	switch msg.String() {
+	case "y":
+		return yes
+	case "n", "esc":
+		return no
+	case "left", "right", "tab", "shift+tab":
+		*focus = 1 - *focus
+	case "enter":
+		if *focus == 0 {
+			return yes
+		}
+		return no
+	default:
+		scrollKey(msg, scroll)
+	}
+	return nil
+}
