@@ -370,7 +370,7 @@ func TestDiscoveryFailureSaysItsCodeOnce(t *testing.T) {
 // A failure whose cause carries the same code (the guard's refusal, kept
 // for its refusal data) says the code once.
 func TestErrorSaysASharedCodeOnce(t *testing.T) {
-	r := &netguard.Error{ErrCode: netguard.CodePrivateAddress, Msg: "mcp.example.com:443 resolves to the local address 127.0.0.1"}
+	r := &netguard.Error{Base: fault.Base{ErrCode: netguard.CodePrivateAddress, Msg: "mcp.example.com:443 resolves to the local address 127.0.0.1"}}
 	e := &Error{Base: fault.Base{ErrCode: r.ErrCode, Msg: "refused by the network guard", Cause: r}, Server: "pub"}
 	if got := e.Error(); strings.Count(got, string(r.ErrCode)) != 1 || !strings.Contains(got, "resolves to the local address") {
 		t.Fatalf("Error() = %q", got)

@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/relavium/relavium/fault"
 )
 
 // The transports a server declaration may name: the one declaration of
@@ -35,7 +37,7 @@ func AdmitURL(raw, transport string, allowLocal bool) error {
 func admit(raw, transport string, allowLocal bool) (*Target, *Error) {
 	for i := 0; i < len(raw); i++ {
 		if c := raw[i]; c <= ' ' || c == 0x7f {
-			return nil, refusal(CodeMalformedURL, ReasonMalformedURL, exitAuthored,
+			return nil, refusal(CodeMalformedURL, ReasonMalformedURL, fault.ExitUsage,
 				"the url contains whitespace or a control character at byte %d", i)
 		}
 	}
@@ -45,18 +47,18 @@ func admit(raw, transport string, allowLocal bool) (*Target, *Error) {
 		if errors.As(err, &ue) {
 			err = ue.Err // the url.Error text repeats the url, userinfo included
 		}
-		return nil, refusal(CodeMalformedURL, ReasonMalformedURL, exitAuthored, "the url does not parse").because(err)
+		return nil, refusal(CodeMalformedURL, ReasonMalformedURL, fault.ExitUsage, "the url does not parse").because(err)
 	}
 	secure, web, e := checkScheme(u.Scheme, transport)
 	if e != nil {
 		return nil, e.at(redact(u), u.Host)
 	}
 	if u.Opaque != "" || u.Host == "" {
-		return nil, refusal(CodeMalformedURL, ReasonMalformedURL, exitAuthored,
+		return nil, refusal(CodeMalformedURL, ReasonMalformedURL, fault.ExitUsage,
 			"the url has no host (write it as %s://host[:port]/path)", u.Scheme)
 	}
 	if u.User != nil {
-		return nil, refusal(CodeUserinfo, ReasonUserinfo, exitAuthored,
+		return nil, refusal(CodeUserinfo, ReasonUserinfo, fault.ExitUsage,
 			"the url carries userinfo (user:password@); credentials never travel in an MCP url").
 			at(redact(u), u.Host).fix("remove the user:password@ part")
 	}
@@ -90,10 +92,10 @@ func checkScheme(scheme, transport string) (secure, web bool, e *Error) {
 	switch scheme {
 	case "http", "https", "ws", "wss":
 	case "":
-		return false, false, refusal(CodeScheme, ReasonScheme, exitAuthored,
+		return false, false, refusal(CodeScheme, ReasonScheme, fault.ExitUsage,
 			"the url has no scheme; use https:// (or http:// for a local endpoint)")
 	default:
-		return false, false, refusal(CodeScheme, ReasonScheme, exitAuthored,
+		return false, false, refusal(CodeScheme, ReasonScheme, fault.ExitUsage,
 			"the scheme %q is not allowed; MCP urls are http, https, ws or wss", scheme)
 	}
 	secure = scheme == "https" || scheme == "wss"
@@ -101,18 +103,18 @@ func checkScheme(scheme, transport string) (secure, web bool, e *Error) {
 	switch transport {
 	case TransportHTTP, TransportSSE:
 		if web {
-			return false, false, refusal(CodeTransportScheme, ReasonTransportScheme, exitAuthored,
+			return false, false, refusal(CodeTransportScheme, ReasonTransportScheme, fault.ExitUsage,
 				"transport %q needs an http or https url, not %s://", transport, scheme).
 				fix(`use an https:// url, or declare transport = "websocket" for a local websocket server`)
 		}
 	case TransportWebsocket:
 		if !web {
-			return false, false, refusal(CodeTransportScheme, ReasonTransportScheme, exitAuthored,
+			return false, false, refusal(CodeTransportScheme, ReasonTransportScheme, fault.ExitUsage,
 				"transport \"websocket\" needs a ws or wss url, not %s://", scheme).
 				fix(`use a ws:// or wss:// url, or declare transport = "http" (Streamable HTTP)`)
 		}
 	default:
-		return false, false, refusal(CodeTransportScheme, ReasonTransportScheme, exitAuthored,
+		return false, false, refusal(CodeTransportScheme, ReasonTransportScheme, fault.ExitUsage,
 			"transport %q does not take a url (network transports are http, sse and websocket)", transport)
 	}
 	return secure, web, nil
@@ -129,7 +131,7 @@ func checkPort(u *url.URL) (uint16, *Error) {
 	}
 	n, err := strconv.ParseUint(p, 10, 16)
 	if err != nil || n == 0 || p[0] == '0' {
-		return 0, refusal(CodeMalformedURL, ReasonMalformedURL, exitAuthored,
+		return 0, refusal(CodeMalformedURL, ReasonMalformedURL, fault.ExitUsage,
 			"the port %q is not a port number (1–65535, no leading zeros)", p)
 	}
 	return uint16(n), nil
@@ -182,7 +184,7 @@ func (t *Target) admitHost() *Error {
 }
 
 func (e *Error) authored() *Error {
-	e.Exit = exitAuthored
+	e.Exit = fault.ExitUsage
 	return e
 }
 

@@ -6,6 +6,7 @@ import (
 	"io"
 	"mime"
 
+	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/nesting"
 )
 
@@ -196,13 +197,13 @@ func boundRefusal(t *Target, contentType string, limit int64) *Error {
 	if _, ok := newCounter(contentType, limit).(*sseCounter); ok {
 		what = "one server-sent event"
 	}
-	return refusal(CodeMessageBound, ReasonMessageBound, exitRuntime,
+	return refusal(CodeMessageBound, ReasonMessageBound, fault.ExitFailure,
 		"%s from %s exceeded the transport bound of %s", what, t.HostPort(), sizeString(limit)).
 		at(t.shown, t.HostPort())
 }
 
 func depthRefusal(t *Target) *Error {
-	return refusal(CodeMessageDepth, ReasonMessageDepth, exitRuntime,
+	return refusal(CodeMessageDepth, ReasonMessageDepth, fault.ExitFailure,
 		"a message from %s nests arrays and objects deeper than %d levels; it was refused before decoding", t.HostPort(), nesting.MessageDepth).
 		at(t.shown, t.HostPort())
 }

@@ -9,6 +9,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/relavium/relavium/fault"
 )
 
 // HTTPClient returns the only http client host may use for an http or sse
@@ -114,7 +116,7 @@ func (r refuseAll) RoundTrip(req *http.Request) (*http.Response, error) {
 // refuseRedirects backs up the transport's 3xx refusal: http.Client never
 // follows a redirect from a guarded client.
 func refuseRedirects(req *http.Request, via []*http.Request) error {
-	return refusal(CodeRedirect, ReasonRedirect, exitRuntime, "redirect to %s refused", redactURL(req.URL))
+	return refusal(CodeRedirect, ReasonRedirect, fault.ExitFailure, "redirect to %s refused", redactURL(req.URL))
 }
 
 func redirectRefusal(t *Target, from *url.URL, status int, location string) *Error {
@@ -126,7 +128,7 @@ func redirectRefusal(t *Target, from *url.URL, status int, location string) *Err
 			to = fmt.Sprintf("%q", truncate(location, 200))
 		}
 	}
-	e := refusal(CodeRedirect, ReasonRedirect, exitRuntime,
+	e := refusal(CodeRedirect, ReasonRedirect, fault.ExitFailure,
 		"%s answered %d %s redirecting to %s; an MCP server is the exact url its author declared, so redirects are refused, not followed",
 		t.HostPort(), status, http.StatusText(status), to).at(t.shown, to)
 	if location != "" {

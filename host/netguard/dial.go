@@ -6,6 +6,8 @@ import (
 	"net/netip"
 	"slices"
 	"syscall"
+
+	"github.com/relavium/relavium/fault"
 )
 
 // pinKey carries the validated addresses of one dial to the connect-time
@@ -114,6 +116,6 @@ func pinMismatch(t *Target, address, why string) *Error {
 	if t != nil {
 		shown = t.shown
 	}
-	return refusal(CodePinMismatch, ReasonPinMismatch, exitRuntime,
+	return refusal(CodePinMismatch, ReasonPinMismatch, fault.ExitFailure,
 		"connect to %s refused at the socket: %s", address, why).at(shown, address)
 }

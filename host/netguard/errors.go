@@ -65,24 +65,16 @@ const (
 	ReasonMessageDepth        = "message-depth"
 )
 
-// Exit classes (as every relavium error): authored refusals exit 2, refusals met while
-// connecting are runtime failures and exit 1.
-const (
-	exitRuntime  = 1
-	exitAuthored = 2
-)
-
 // Error is a refusal by the guard. It carries the refused address where there
-// is one, so a per-server report (`mcp ls --json`) can name it.
+// is one, so a per-server report (`mcp ls --json`) can name it. The code,
+// message, cause and exit (2 for authored refusals, 1 for refusals while
+// connecting) are fault.Base's; its envelope data is built from the extras.
 type Error struct {
-	ErrCode fault.Code // one of the Code* constants
-	Reason  string     // one of the Reason* constants
-	Msg     string     // what was refused and why, for a person
-	URL     string     // the target url, without userinfo, query or fragment
-	Address string     // the refused address (ip, ip:port, host:port or url), if any
-	Remedy  string     // what the author can do about it, if anything
-	Exit    int        // 2 for authored refusals, 1 for refusals while connecting
-	Cause   error      // the underlying error, if any
+	fault.Base
+	Reason  string // one of the Reason* constants
+	URL     string // the target url, without userinfo, query or fragment
+	Address string // the refused address (ip, ip:port, host:port or url), if any
+	Remedy  string // what the author can do about it, if anything
 }
 
 // Data is the envelope payload of a refusal (ErrorData).
@@ -93,6 +85,8 @@ type Data struct {
 	Remedy  string `json:"remedy,omitempty"`
 }
 
+// Error renders "CODE: message: cause" with the cause's text whole (Base
+// would trim a cause's repeated code; a refusal always showed it).
 func (e *Error) Error() string {
 	s := string(e.ErrCode) + ": " + e.Msg
 	if e.Cause != nil {
@@ -101,24 +95,10 @@ func (e *Error) Error() string {
 	return s
 }
 
-// Code returns the stable error code.
-func (e *Error) Code() fault.Code { return e.ErrCode }
-
-// ExitCode returns 2 for an authored refusal and 1 otherwise.
-func (e *Error) ExitCode() int {
-	if e.Exit == 0 {
-		return exitRuntime
-	}
-	return e.Exit
-}
-
 // ErrorData returns the reason, url, refused address and remedy.
 func (e *Error) ErrorData() any {
 	return Data{Reason: e.Reason, URL: e.URL, Address: e.Address, Remedy: e.Remedy}
 }
-
-// Unwrap returns the cause.
-func (e *Error) Unwrap() error { return e.Cause }
 
 // WriteHuman renders the refusal for a person: the message, the refused
 // address and the remedy on their own lines.
@@ -155,7 +135,7 @@ func AsRefusal(err error) (*Error, bool) {
 }
 
 func refusal(code fault.Code, reason string, exit int, format string, a ...any) *Error {
-	return &Error{ErrCode: code, Reason: reason, Exit: exit, Msg: fmt.Sprintf(format, a...)}
+	return &Error{Base: fault.Base{ErrCode: code, Exit: exit, Msg: fmt.Sprintf(format, a...)}, Reason: reason}
 }
 
 func (e *Error) at(url, addr string) *Error {

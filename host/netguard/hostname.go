@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/netip"
 	"strings"
+
+	"github.com/relavium/relavium/fault"
 )
 
 // hostForm is an admitted host: either an IP literal or a clean DNS name.
@@ -18,19 +20,19 @@ type hostForm struct {
 // resolver: getaddrinfo applies inet_aton rules (0177.0.0.1 is 127.0.0.1).
 func parseHost(host string, bracketed bool) (hostForm, *Error) {
 	if host == "" {
-		return hostForm{}, refusal(CodeMalformedURL, ReasonMalformedURL, exitAuthored, "the url has no host")
+		return hostForm{}, refusal(CodeMalformedURL, ReasonMalformedURL, fault.ExitUsage, "the url has no host")
 	}
 	if strings.Contains(host, "%") {
 		if bracketed {
-			return hostForm{}, refusal(CodeZoneID, ReasonZoneID, exitAuthored,
+			return hostForm{}, refusal(CodeZoneID, ReasonZoneID, fault.ExitUsage,
 				"the IPv6 host %q carries a zone id; a zone names a local interface, not a server", host).
 				fix("remove the %zone suffix from the address")
 		}
-		return hostForm{}, refusal(CodeHostName, ReasonHostName, exitAuthored, "the host %q is percent-encoded", host)
+		return hostForm{}, refusal(CodeHostName, ReasonHostName, fault.ExitUsage, "the host %q is percent-encoded", host)
 	}
 	for i := 0; i < len(host); i++ {
 		if host[i] >= 0x80 {
-			return hostForm{}, refusal(CodeNonASCIIHost, ReasonNonASCIIHost, exitAuthored,
+			return hostForm{}, refusal(CodeNonASCIIHost, ReasonNonASCIIHost, fault.ExitUsage,
 				"the host %q is not ASCII; internationalized and look-alike names are refused", host).
 				fix("write the host in its ASCII (punycode, xn--) form")
 		}
@@ -38,7 +40,7 @@ func parseHost(host string, bracketed bool) (hostForm, *Error) {
 	if bracketed {
 		a, err := netip.ParseAddr(host)
 		if err != nil || !a.Is6() {
-			return hostForm{}, refusal(CodeMalformedURL, ReasonMalformedURL, exitAuthored,
+			return hostForm{}, refusal(CodeMalformedURL, ReasonMalformedURL, fault.ExitUsage,
 				"the bracketed host %q is not an IPv6 address", host)
 		}
 		return hostForm{literal: a}, nil
@@ -47,13 +49,13 @@ func parseHost(host string, bracketed bool) (hostForm, *Error) {
 		return hostForm{literal: a}, nil
 	}
 	if endsInNumber(host) {
-		return hostForm{}, refusal(CodeNumericHost, ReasonNumericHost, exitAuthored,
+		return hostForm{}, refusal(CodeNumericHost, ReasonNumericHost, fault.ExitUsage,
 			"the host %q looks numeric but is not a dotted-quad IPv4 address; short, octal, hex and integer forms are refused", host).
 			fix("write the address as four decimal octets (e.g. 127.0.0.1) or use a name")
 	}
 	name := strings.ToLower(host)
 	if why := badName(name); why != "" {
-		return hostForm{}, refusal(CodeHostName, ReasonHostName, exitAuthored,
+		return hostForm{}, refusal(CodeHostName, ReasonHostName, fault.ExitUsage,
 			"the host %q is not a clean DNS name: %s", host, why)
 	}
 	return hostForm{name: name}, nil

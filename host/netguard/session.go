@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"net/textproto"
 	"strings"
+
+	"github.com/relavium/relavium/fault"
 )
 
 // MaxSessionIDLen bounds the Mcp-Session-Id a server may hand relavium.
@@ -40,7 +42,7 @@ func checkSessionID(t *Target, h http.Header) *Error {
 			}
 		}
 		if what != "" {
-			return refusal(CodeSessionID, ReasonSessionID, exitRuntime,
+			return refusal(CodeSessionID, ReasonSessionID, fault.ExitFailure,
 				"the %s header from %s %s", sessionIDHeader, t.HostPort(), what).
 				at(t.shown, t.HostPort()).
 				fix(sessionIDRemedy)
@@ -63,7 +65,7 @@ func malformedSessionID(t *Target, err error) *Error {
 	if !ok || len(line) < len(sessionIDHeader)+1 || !strings.EqualFold(line[:len(sessionIDHeader)+1], sessionIDHeader+":") {
 		return nil
 	}
-	return refusal(CodeSessionID, ReasonSessionID, exitRuntime,
+	return refusal(CodeSessionID, ReasonSessionID, fault.ExitFailure,
 		"the %s header from %s holds a control character, where only visible ASCII (0x21–0x7E) is allowed", sessionIDHeader, t.HostPort()).
 		at(t.shown, t.HostPort()).
 		fix(sessionIDRemedy)
