@@ -292,8 +292,7 @@ func buildArgs(argText string, kv []string, def engine.ToolDef) (json.RawMessage
 				k, deep.Over.Describe(), deep.Over.Col)
 		case errors.As(err, &mistyped):
 			// As the validator says a value of the wrong type (E588).
-			return nil, &discovery.Error{ErrCode: discovery.CodeInvalidArgs, Server: def.Server, Pointer: "/" + pointerToken(k), Rule: "type",
-				Msg: fmt.Sprintf("arguments for %s: at /%s: %s", def.Name, pointerToken(k), sanitize.Line(err.Error()))}
+			return nil, &discovery.Error{Base: fault.Base{ErrCode: discovery.CodeInvalidArgs, Msg: fmt.Sprintf("arguments for %s: at /%s: %s", def.Name, pointerToken(k), sanitize.Line(err.Error()))}, Server: def.Server, Pointer: "/" + pointerToken(k), Rule: "type"}
 		case err != nil:
 			return nil, err
 		}

@@ -37,7 +37,7 @@ func TestEnvelopeMessageRepeatsNeitherCodeNorCause(t *testing.T) {
 	}{
 		{&conventionalErr{code: "E777", msg: "cannot reach the thing", cause: cause}, "cannot reach the thing"},
 		{&conventionalErr{code: "E777", msg: "no cause here"}, "no cause here"},
-		{&discovery.Error{ErrCode: discovery.CodeInvalidArgs, Server: "demo", Msg: "arguments for mcp_demo_echo: bad"}, "server demo: arguments for mcp_demo_echo: bad"},
+		{&discovery.Error{Base: fault.Base{ErrCode: discovery.CodeInvalidArgs, Msg: "arguments for mcp_demo_echo: bad"}, Server: "demo"}, "server demo: arguments for mcp_demo_echo: bad"},
 		{&netguard.Error{Base: fault.Base{ErrCode: netguard.CodeMalformedURL, Msg: "the url does not parse", Cause: cause}}, "the url does not parse"},
 		{&Error{ErrCode: CodeBadFlag, Msg: "--x is bad", Cause: cause}, "--x is bad"},
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host/discovery"
 	"github.com/relavium/relavium/themes"
 	"github.com/relavium/relavium/tui/dialog"
@@ -229,7 +230,7 @@ func TestToolConfirmEscDenies(t *testing.T) {
 func TestValidationErrorsInline(t *testing.T) {
 	h := ready(t, 120, 30)
 	h.f.validate = func(id engine.ToolID, args json.RawMessage) error {
-		return &discovery.Error{ErrCode: discovery.CodeInvalidArgs, Server: "demo", Msg: "arguments for mcp_demo_echo: missing properties: [\"message\"]", Pointer: "/message", Rule: "required"}
+		return &discovery.Error{Base: fault.Base{ErrCode: discovery.CodeInvalidArgs, Msg: "arguments for mcp_demo_echo: missing properties: [\"message\"]"}, Server: "demo", Pointer: "/message", Rule: "required"}
 	}
 	h.key("tab", "enter", "ctrl+s")
 	h.until("the inline error", func() bool { return h.m.form.Fields[0].Err != "" })
@@ -329,7 +330,7 @@ func TestValidArgumentsClearTheNotSentStatus(t *testing.T) {
 	fail := true
 	h.f.validate = func(id engine.ToolID, args json.RawMessage) error {
 		if fail {
-			return &discovery.Error{ErrCode: discovery.CodeInvalidArgs, Server: "demo", Msg: "bad", Pointer: "/title", Rule: "required"}
+			return &discovery.Error{Base: fault.Base{ErrCode: discovery.CodeInvalidArgs, Msg: "bad"}, Server: "demo", Pointer: "/title", Rule: "required"}
 		}
 		return nil
 	}

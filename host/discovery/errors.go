@@ -26,43 +26,36 @@ const (
 )
 
 // Error is a failed discovery walk, a refused call argument or a pin-store
-// failure.
+// failure. Code, cause and the shared methods are fault.Base's; the server
+// it names is part of its message.
 type Error struct {
-	ErrCode fault.Code
-	Server  string
-	Msg     string
-	Cause   error
+	fault.Base
+	Server string
 	// Pointer and Rule are set for CodeInvalidArgs / CodeMalformedArgs.
 	Pointer string
 	Rule    string
 }
 
-func (e *Error) Error() string {
-	s := string(e.ErrCode) + ": "
+// Message is the human message: "server NAME: " and Msg.
+func (e *Error) Message() string {
 	if e.Server != "" {
-		s += "server " + e.Server + ": "
+		return "server " + e.Server + ": " + e.Msg
 	}
-	s += e.Msg
+	return e.Msg
+}
+
+// Error renders "CODE: server NAME: message: cause" (the cause whole).
+func (e *Error) Error() string {
+	s := string(e.ErrCode) + ": " + e.Message()
 	if e.Cause != nil {
 		s += ": " + e.Cause.Error()
 	}
 	return s
 }
 
-// Code returns the stable error code.
-func (e *Error) Code() fault.Code { return e.ErrCode }
-
-// Unwrap returns the cause.
-func (e *Error) Unwrap() error { return e.Cause }
-
-// ExitCode is 2 for arguments a person or an author supplied, 1 otherwise.
-func (e *Error) ExitCode() int {
-	switch e.ErrCode {
-	case CodeInvalidArgs, CodeMalformedArgs, CodeUnknownTool:
-		return 2
-	}
-	return 1
-}
+// ExitCode is the code's class (discovery's Codes): 2 for arguments a
+// person or an author supplied, 1 otherwise.
+func (e *Error) ExitCode() int { return codes.Exit(e.ErrCode) }
 
 // ErrorData carries the JSON pointer and rule of an argument failure.
 func (e *Error) ErrorData() any {

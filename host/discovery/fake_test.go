@@ -230,8 +230,8 @@ func TestDuplicateOfRefusedTool(t *testing.T) {
 // A discovery error reads like every other relavium error on a terminal.
 func TestWriteHumanStartsLikeEveryError(t *testing.T) {
 	for _, e := range []*Error{
-		{ErrCode: CodeInvalidArgs, Server: "s", Msg: "arguments for t: type", Pointer: "/a", Rule: "type"},
-		{ErrCode: CodeMalformedPage, Server: "s", Msg: "tools/list page 1 is malformed"},
+		{Base: fault.Base{ErrCode: CodeInvalidArgs, Msg: "arguments for t: type"}, Server: "s", Pointer: "/a", Rule: "type"},
+		{Base: fault.Base{ErrCode: CodeMalformedPage, Msg: "tools/list page 1 is malformed"}, Server: "s"},
 	} {
 		var b strings.Builder
 		if err := e.WriteHuman(&b); err != nil || !strings.HasPrefix(b.String(), "relavium: "+string(e.ErrCode)+": ") {

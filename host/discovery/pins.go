@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/relavium/relavium/engine/sanitize"
+	"github.com/relavium/relavium/fault"
 )
 
 // PinFile is the tool-pin store's name inside the relavium home.
@@ -151,7 +152,7 @@ func (p *PinStore) update(change func(srv *pinServer, now time.Time) bool, id Se
 }
 
 func (p *PinStore) err(msg string, cause error) error {
-	return &Error{ErrCode: CodePinStore, Msg: msg, Cause: cause}
+	return &Error{Base: fault.Base{ErrCode: CodePinStore, Msg: msg, Cause: cause}}
 }
 
 // Digest is the pin digest of a canonical definition.

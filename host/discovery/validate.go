@@ -67,7 +67,7 @@ func (t *Tool) argErr(code fault.Code, ptr, rule, msg string) error {
 	if name == "" {
 		name = t.Def.Tool
 	}
-	return &Error{ErrCode: code, Server: t.Def.Server, Msg: fmt.Sprintf("arguments for %s: %s", name, msg), Pointer: ptr, Rule: rule}
+	return &Error{Base: fault.Base{ErrCode: code, Msg: fmt.Sprintf("arguments for %s: %s", name, msg)}, Server: t.Def.Server, Pointer: ptr, Rule: rule}
 }
 
 // argProblem is why arguments cannot be validated faithfully.

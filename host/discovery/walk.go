@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/fault"
 )
 
 // Defaults of Options.
@@ -88,7 +89,7 @@ var errDeadline = errors.New("discovery deadline")
 // cancellation. A bad tool never fails the walk; it becomes a Skipped row.
 func Discover(ctx context.Context, server string, l Lister, opts Options) (*Catalogue, error) {
 	if l == nil {
-		return nil, &Error{ErrCode: CodeInvalidOptions, Server: server, Msg: "no lister"}
+		return nil, &Error{Base: fault.Base{ErrCode: CodeInvalidOptions, Msg: "no lister"}, Server: server}
 	}
 	o := opts.withDefaults()
 	ctx, cancel := context.WithTimeoutCause(ctx, o.Deadline, errDeadline)
@@ -100,7 +101,7 @@ func Discover(ctx context.Context, server string, l Lister, opts Options) (*Cata
 	empty := 0
 	for {
 		if st.cat.Pages >= o.MaxPages {
-			return nil, &Error{ErrCode: CodePageCap, Server: server, Msg: fmt.Sprintf("the server sent more than %d tools/list pages", o.MaxPages)}
+			return nil, &Error{Base: fault.Base{ErrCode: CodePageCap, Msg: fmt.Sprintf("the server sent more than %d tools/list pages", o.MaxPages)}, Server: server}
 		}
 		st.cat.Pages++
 		raw, err := l.ListToolsRaw(ctx, cursor)
@@ -112,13 +113,13 @@ func Discover(ctx context.Context, server string, l Lister, opts Options) (*Cata
 		}
 		ps, err := scanPage(raw)
 		if err != nil {
-			return nil, &Error{ErrCode: CodeMalformedPage, Server: server, Msg: fmt.Sprintf("tools/list page %d is malformed", st.cat.Pages), Cause: err}
+			return nil, &Error{Base: fault.Base{ErrCode: CodeMalformedPage, Msg: fmt.Sprintf("tools/list page %d is malformed", st.cat.Pages), Cause: err}, Server: server}
 		}
 		next := ps.next
 		count, err := st.addPage(ctx, ps)
 		raw, ps = nil, nil // the page is judged: nothing of it is kept but what was admitted
 		if err != nil {
-			return nil, &Error{ErrCode: CodeMalformedPage, Server: server, Msg: fmt.Sprintf("tools/list page %d is malformed", st.cat.Pages), Cause: err}
+			return nil, &Error{Base: fault.Base{ErrCode: CodeMalformedPage, Msg: fmt.Sprintf("tools/list page %d is malformed", st.cat.Pages), Cause: err}, Server: server}
 		}
 		if err := ctx.Err(); err != nil {
 			return nil, classify(ctx, server, st.cat.Pages, o.Deadline, err)
@@ -136,13 +137,13 @@ func Discover(ctx context.Context, server string, l Lister, opts Options) (*Cata
 		if count == 0 {
 			empty++
 			if empty > o.MaxEmptyPages {
-				return nil, &Error{ErrCode: CodeEmptyPages, Server: server, Msg: fmt.Sprintf("the server sent %d empty tools/list pages in a row, each with a next cursor", empty)}
+				return nil, &Error{Base: fault.Base{ErrCode: CodeEmptyPages, Msg: fmt.Sprintf("the server sent %d empty tools/list pages in a row, each with a next cursor", empty)}, Server: server}
 			}
 		} else {
 			empty = 0
 		}
 		if seen[next] {
-			return nil, &Error{ErrCode: CodeCursorLoop, Server: server, Msg: fmt.Sprintf("page %d repeats the cursor %s sent earlier", st.cat.Pages, show(next))}
+			return nil, &Error{Base: fault.Base{ErrCode: CodeCursorLoop, Msg: fmt.Sprintf("page %d repeats the cursor %s sent earlier", st.cat.Pages, show(next))}, Server: server}
 		}
 		seen[next] = true
 		cursor = next
@@ -181,14 +182,14 @@ func (o Options) withDefaults() Options {
 func classify(ctx context.Context, server string, page int, deadline time.Duration, err error) error {
 	if ctx.Err() != nil {
 		if context.Cause(ctx) == errDeadline {
-			return &Error{ErrCode: CodeDeadline, Server: server, Msg: fmt.Sprintf("tools/list discovery did not finish within %s (page %d)", deadline, page), Cause: err}
+			return &Error{Base: fault.Base{ErrCode: CodeDeadline, Msg: fmt.Sprintf("tools/list discovery did not finish within %s (page %d)", deadline, page), Cause: err}, Server: server}
 		}
-		return &Error{ErrCode: CodeCancelled, Server: server, Msg: fmt.Sprintf("tools/list discovery was cancelled (page %d)", page), Cause: context.Cause(ctx)}
+		return &Error{Base: fault.Base{ErrCode: CodeCancelled, Msg: fmt.Sprintf("tools/list discovery was cancelled (page %d)", page), Cause: context.Cause(ctx)}, Server: server}
 	}
 	if errors.Is(err, errNotCaptured) {
-		return &Error{ErrCode: CodeNotCaptured, Server: server, Msg: "tools/list answered but its raw result was not observed; wrap the transport with discovery.WrapTransport", Cause: err}
+		return &Error{Base: fault.Base{ErrCode: CodeNotCaptured, Msg: "tools/list answered but its raw result was not observed; wrap the transport with discovery.WrapTransport", Cause: err}, Server: server}
 	}
-	return &Error{ErrCode: CodeListFailed, Server: server, Msg: fmt.Sprintf("tools/list page %d failed", page), Cause: err}
+	return &Error{Base: fault.Base{ErrCode: CodeListFailed, Msg: fmt.Sprintf("tools/list page %d failed", page), Cause: err}, Server: server}
 }
 
 // walkState accumulates one walk's decisions.
