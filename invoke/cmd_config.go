@@ -74,7 +74,7 @@ func runConfigValidate(_ context.Context, inv *Invocation) (any, error) {
 	case err != nil && !errors.As(err, &cerr):
 		return nil, err
 	case err == nil && len(wfProblems) > 0:
-		cerr = &config.Error{Files: rep.Files, Warnings: rep.Warnings, Base: project}
+		cerr = config.Invalid(rep.Files, rep.Warnings, project)
 	}
 	if cerr != nil {
 		cerr.Problems = append(cerr.Problems, wfProblems...)

@@ -124,7 +124,7 @@ func (c *Config) agentPath(nameOrFile string) (string, bool, error) {
 		}
 		st, err := os.Stat(p)
 		if err != nil || st.IsDir() {
-			return "", false, &AgentNotFoundError{Name: nameOrFile, Dir: p, Cause: err}
+			return "", false, agentNotFound(nameOrFile, p, nil, "", err)
 		}
 		return p, filepath.Dir(p) == dir, nil
 	}
@@ -135,7 +135,7 @@ func (c *Config) agentPath(nameOrFile string) (string, bool, error) {
 		for _, f := range files {
 			names = append(names, strings.TrimSuffix(filepath.Base(f), ".yaml"))
 		}
-		return "", false, &AgentNotFoundError{Name: nameOrFile, Dir: p, Available: names, Suggest: engine.Suggest(nameOrFile, names), Cause: err}
+		return "", false, agentNotFound(nameOrFile, p, names, engine.Suggest(nameOrFile, names), err)
 	}
 	return p, true, nil
 }

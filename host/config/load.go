@@ -216,7 +216,9 @@ func (l *loader) err() error {
 	if len(l.c.problems) == 0 {
 		return nil
 	}
-	return &Error{Problems: sortProblems(l.c.problems, l.files), Warnings: sortProblems(l.c.warnings, l.files), Files: slices.Clone(l.files), Base: l.project}
+	e := Invalid(slices.Clone(l.files), sortProblems(l.c.warnings, l.files), l.project)
+	e.Problems = sortProblems(l.c.problems, l.files)
+	return e
 }
 
 func sortProblems(ps []Problem, files []string) []Problem {

@@ -131,21 +131,24 @@ func displayPath(base, file string) string {
 }
 
 // Error is the one error Load, Agent and Validate return for authored
-// mistakes: every problem of every file, found in one pass. It exits 2.
+// mistakes: every problem of every file, found in one pass. It is E200 and
+// exits 2 (fault.Base's code and exit, set by Invalid); its message, text
+// and envelope data are built from the problems.
 type Error struct {
+	fault.Base
 	Problems []Problem
 	Warnings []Problem
 	// Files are the files that were read.
 	Files []string
-	// Base is the directory paths are shown relative to in the human form.
-	Base string
+	// Dir is the directory paths are shown relative to in the human form.
+	Dir string
 }
 
-// Code is E200.
-func (e *Error) Code() fault.Code { return CodeInvalid }
-
-// ExitCode is 2: an authored mistake.
-func (e *Error) ExitCode() int { return 2 }
+// Invalid is the E200 error over the files read, the warnings found and the
+// directory paths are shown relative to; its problems are added by the caller.
+func Invalid(files []string, warnings []Problem, dir string) *Error {
+	return &Error{Base: fault.Base{ErrCode: CodeInvalid, Exit: fault.ExitUsage}, Files: files, Warnings: warnings, Dir: dir}
+}
 
 // Message summarises the problems.
 func (e *Error) Message() string {
@@ -163,12 +166,12 @@ func (e *Error) Message() string {
 	}
 	msg := fmt.Sprintf("configuration invalid: %d %s in %d %s", len(e.Problems), noun, len(files), fileNoun)
 	if len(e.Problems) > 0 {
-		msg += "; first: " + e.Problems[0].render(e.Base)
+		msg += "; first: " + e.Problems[0].render(e.Dir)
 	}
 	return msg
 }
 
-func (e *Error) Error() string { return string(CodeInvalid) + ": " + e.Message() }
+func (e *Error) Error() string { return string(e.ErrCode) + ": " + e.Message() }
 
 // ErrorData is what the --json envelope carries beside the error.
 func (e *Error) ErrorData() any {
@@ -183,7 +186,7 @@ func (e *Error) ErrorData() any {
 // summary.
 func (e *Error) WriteHuman(w io.Writer) error {
 	for _, p := range sortProblems(append(append([]Problem{}, e.Problems...), e.Warnings...), e.Files) {
-		if _, err := fmt.Fprintln(w, p.render(e.Base)); err != nil {
+		if _, err := fmt.Fprintln(w, p.render(e.Dir)); err != nil {
 			return err
 		}
 	}
@@ -209,20 +212,20 @@ func nonNilStrings(s []string) []string {
 	return s
 }
 
-// AgentNotFoundError is returned when --agent names no agent file. It exits 2.
+// AgentNotFoundError is returned when --agent names no agent file: E223,
+// exit 2, with the I/O cause if any (fault.Base's, set by agentNotFound).
 type AgentNotFoundError struct {
+	fault.Base
 	Name      string
 	Dir       string
 	Available []string
 	Suggest   string
-	Cause     error
 }
 
-// Code is E223.
-func (e *AgentNotFoundError) Code() fault.Code { return CodeAgentNotFound }
-
-// ExitCode is 2: a usage mistake.
-func (e *AgentNotFoundError) ExitCode() int { return 2 }
+func agentNotFound(name, dir string, available []string, suggest string, cause error) *AgentNotFoundError {
+	return &AgentNotFoundError{Base: fault.Base{ErrCode: CodeAgentNotFound, Exit: fault.ExitUsage, Cause: cause},
+		Name: name, Dir: dir, Available: available, Suggest: suggest}
+}
 
 // Message names the agents that do exist.
 func (e *AgentNotFoundError) Message() string {
@@ -236,7 +239,5 @@ func (e *AgentNotFoundError) Message() string {
 	return msg + "; available: " + strings.Join(e.Available, ", ")
 }
 
-func (e *AgentNotFoundError) Error() string { return string(CodeAgentNotFound) + ": " + e.Message() }
-
-// Unwrap returns the I/O cause, if any.
-func (e *AgentNotFoundError) Unwrap() error { return e.Cause }
+// Error is "E223: " and the message; the cause is not shown.
+func (e *AgentNotFoundError) Error() string { return string(e.ErrCode) + ": " + e.Message() }
