@@ -55,7 +55,7 @@ func appendValue(b []byte, v any) ([]byte, error) {
 	case map[string]string:
 		return appendObject(b, x)
 	}
-	return nil, &Error{Reason: fmt.Sprintf("a %T has no faithful JSON form", v)}
+	return nil, refused(fmt.Sprintf("a %T has no faithful JSON form", v))
 }
 
 func appendArray[E any](b []byte, xs []E, elem func([]byte, E) ([]byte, error)) ([]byte, error) {

@@ -20,7 +20,7 @@ const maxSafeInteger = 1<<53 - 1
 // "1e+21"); -0 is "0". NaN and ±Inf have no JSON form and are refused.
 func AppendNumber(dst []byte, f float64) ([]byte, error) {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return nil, &Error{Reason: fmt.Sprintf("the non-finite number %v has no JSON form", f)}
+		return nil, refused(fmt.Sprintf("the non-finite number %v has no JSON form", f))
 	}
 	if f == 0 {
 		return append(dst, '0'), nil
@@ -44,14 +44,14 @@ func AppendNumber(dst []byte, f float64) ([]byte, error) {
 
 func appendInt(b []byte, v int64) ([]byte, error) {
 	if v > maxSafeInteger || v < -maxSafeInteger {
-		return nil, &Error{Reason: fmt.Sprintf("the integer %d is beyond ±2^53−1 and has no faithful JSON number form", v)}
+		return nil, refused(fmt.Sprintf("the integer %d is beyond ±2^53−1 and has no faithful JSON number form", v))
 	}
 	return strconv.AppendInt(b, v, 10), nil
 }
 
 func appendUint(b []byte, v uint64) ([]byte, error) {
 	if v > maxSafeInteger {
-		return nil, &Error{Reason: fmt.Sprintf("the integer %d is beyond 2^53−1 and has no faithful JSON number form", v)}
+		return nil, refused(fmt.Sprintf("the integer %d is beyond 2^53−1 and has no faithful JSON number form", v))
 	}
 	return strconv.AppendUint(b, v, 10), nil
 }
@@ -62,11 +62,11 @@ func appendUint(b []byte, v uint64) ([]byte, error) {
 // different integers would share one form) is refused.
 func appendLiteral(b []byte, lit string) ([]byte, error) {
 	if lit == "" || !isDigit(lit[len(lit)-1]) || !(lit[0] == '-' || isDigit(lit[0])) || !json.Valid([]byte(lit)) {
-		return nil, &Error{Reason: fmt.Sprintf("%q is not a JSON number", lit)}
+		return nil, refused(fmt.Sprintf("%q is not a JSON number", lit))
 	}
 	f, err := strconv.ParseFloat(lit, 64)
 	if err != nil || math.IsInf(f, 0) {
-		return nil, &Error{Reason: fmt.Sprintf("the number %s is beyond the float64 range and has no JSON form", lit)}
+		return nil, refused(fmt.Sprintf("the number %s is beyond the float64 range and has no JSON form", lit))
 	}
 	n := len(b)
 	if b, err = AppendNumber(b, f); err != nil {
@@ -103,7 +103,7 @@ func CheckInteger(lit string) error {
 // JSON.stringify form, denotes another number.
 func inexactInteger(lit, written string) error {
 	if isLongInteger(lit) && !sameNumber(lit, written) {
-		return &Error{Reason: fmt.Sprintf("the integer %s is written %s by JavaScript and has no faithful JSON number form", lit, written)}
+		return refused(fmt.Sprintf("the integer %s is written %s by JavaScript and has no faithful JSON number form", lit, written))
 	}
 	return nil
 }

@@ -100,7 +100,7 @@ func shortEscape(c byte) byte {
 func appendValidString(b []byte, s string) ([]byte, error) {
 	out, valid := AppendString(b, s)
 	if !valid {
-		return nil, &Error{Reason: invalidUTF8Reason(s)}
+		return nil, refused(invalidUTF8Reason(s))
 	}
 	return out, nil
 }
