@@ -229,9 +229,9 @@ func TestServeSessionCapRefusesWhenAllBusy(t *testing.T) {
 			var releaseOnce sync.Once
 			unblock := func() { releaseOnce.Do(func() { close(release) }) }
 			defer unblock() // a failed check never leaves a call blocked
-			var entered sync.WaitGroup
+			entered := make(chan struct{}, 2)
 			mcp.AddTool(h.server, &mcp.Tool{Name: "block"}, func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
-				entered.Done()
+				entered <- struct{}{}
 				select {
 				case <-release:
 				case <-ctx.Done():
@@ -244,10 +244,15 @@ func TestServeSessionCapRefusesWhenAllBusy(t *testing.T) {
 				if tr == "sse" {
 					ct = &mcp.SSEClientTransport{Endpoint: h.url, HTTPClient: hc}
 				}
-				return newTestClient(&elicitAnswer{}).Connect(context.Background(), ct, nil)
+				// Pinned to 2025-11-25 like relavium's own client: the go-sdk
+				// default first probes with server/discover, whose short-lived
+				// session would share the two slots this test counts exactly
+				// (TestServeIdleSessionsAreClosed covers a client that probes).
+				return newTestClient(&elicitAnswer{}).Connect(context.Background(), ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 			}
 			var busy []*mcp.ClientSession
 			var calls sync.WaitGroup
+			failed := make(chan error, 2)
 			for i := 0; i < 2; i++ {
 				cs, err := connect()
 				if err != nil {
@@ -255,14 +260,21 @@ func TestServeSessionCapRefusesWhenAllBusy(t *testing.T) {
 				}
 				defer cs.Close()
 				busy = append(busy, cs)
-				entered.Add(1)
 				calls.Add(1)
 				go func() {
 					defer calls.Done()
-					_, _ = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "block", Arguments: map[string]any{}})
+					if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "block", Arguments: map[string]any{}}); err != nil {
+						failed <- err
+					}
 				}()
 			}
-			entered.Wait()
+			for range 2 { // both calls in flight, or the call that failed says why
+				select {
+				case <-entered:
+				case err := <-failed:
+					t.Fatalf("a blocking call ended before it started: %v", err)
+				}
+			}
 
 			var resp *http.Response
 			var err error
