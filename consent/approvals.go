@@ -190,7 +190,7 @@ func (a *Approvals) unreadable(line int, reason string) error {
 	if line > 0 {
 		where += fmt.Sprintf(" line %d", line)
 	}
-	return &Error{ErrCode: CodeApprovalsUnreadable, Data: &FoldError{Path: a.file.path, Line: line, Reason: reason},
+	return &Error{ErrCode: CodeApprovalsUnreadable, Data: foldError(a.file.path, line, reason),
 		Msg: fmt.Sprintf("tool-approval store %s: %s; it reads as holding no approvals, so every call is asked about (or needs --yes) until the line is repaired or removed", where, reason)}
 }
 

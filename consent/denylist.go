@@ -101,20 +101,22 @@ func denyRules() []envRule {
 }
 
 // EnvError is an env entry refused by CheckEnv. It never holds the value.
+// Its code (E300) and exit (2: a refused entry is an authored error) are
+// fault.Base's, set by envRefused.
 type EnvError struct {
+	fault.Base
 	Name   string
 	Rule   string // the matching pattern (LD_*, NODE_OPTIONS, or "value () {")
 	Family string
 	Why    string
 }
 
-func (e *EnvError) Error() string { return string(CodeEnvRefused) + ": " + e.Message() }
+func envRefused(e EnvError) *EnvError {
+	e.Base = fault.Base{ErrCode: CodeEnvRefused, Exit: fault.ExitUsage}
+	return &e
+}
 
-// Code is E300.
-func (e *EnvError) Code() fault.Code { return CodeEnvRefused }
-
-// ExitCode is 2: a refused entry is an authored error.
-func (e *EnvError) ExitCode() int { return fault.ExitUsage }
+func (e *EnvError) Error() string { return string(e.ErrCode) + ": " + e.Message() }
 
 // Message names the entry, the rule it matched, its family and why.
 func (e *EnvError) Message() string {
@@ -136,10 +138,10 @@ func (e *EnvError) Message() string {
 // contains the value.
 func CheckEnv(name, value string) error {
 	if name == "" || strings.ContainsAny(name, "=\x00") {
-		return &EnvError{Name: name, Rule: "name", Why: "an environment name must be non-empty and hold no '=' or NUL"}
+		return envRefused(EnvError{Name: name, Rule: "name", Why: "an environment name must be non-empty and hold no '=' or NUL"})
 	}
 	if strings.IndexByte(value, 0) >= 0 {
-		return &EnvError{Name: name, Rule: "value", Why: "the value holds a NUL byte, which no process environment can carry"}
+		return envRefused(EnvError{Name: name, Rule: "value", Why: "the value holds a NUL byte, which no process environment can carry"})
 	}
 	up := strings.ToUpper(name)
 	for _, r := range denyRules() {
@@ -148,12 +150,12 @@ func CheckEnv(name, value string) error {
 			if r.Prefix {
 				rule += "*"
 			}
-			return &EnvError{Name: name, Rule: rule, Family: r.Family, Why: r.Why}
+			return envRefused(EnvError{Name: name, Rule: rule, Family: r.Family, Why: r.Why})
 		}
 	}
 	if strings.HasPrefix(strings.TrimLeft(value, " \t\n"), "()") {
-		return &EnvError{Name: name, Rule: `value "() {"`, Family: "shell",
-			Why: `a value beginning "() {" is an exported shell function definition (Shellshock class)`}
+		return envRefused(EnvError{Name: name, Rule: `value "() {"`, Family: "shell",
+			Why: `a value beginning "() {" is an exported shell function definition (Shellshock class)`})
 	}
 	return nil
 }

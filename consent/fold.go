@@ -114,15 +114,17 @@ func (g *Grants) Closest(r *Resolved) *Grant {
 // FoldError says why the store failed closed: the first line that could not
 // be parsed. Callers show it and treat the store as holding no grants.
 type FoldError struct {
-	Path   string `json:"path"`
-	Line   int    `json:"line"` // 0 when the file as a whole is refused (too large)
-	Reason string `json:"reason"`
+	fault.Base `json:"-"` // E311 (set by foldError); the data is the fields below
+	Path       string     `json:"path"`
+	Line       int        `json:"line"` // 0 when the file as a whole is refused (too large)
+	Reason     string     `json:"reason"`
 }
 
-func (e *FoldError) Error() string { return string(CodeStoreUnreadable) + ": " + e.Message() }
+func foldError(path string, line int, reason string) *FoldError {
+	return &FoldError{Base: fault.Base{ErrCode: CodeStoreUnreadable}, Path: path, Line: line, Reason: reason}
+}
 
-// Code is E311.
-func (e *FoldError) Code() fault.Code { return CodeStoreUnreadable }
+func (e *FoldError) Error() string { return string(e.ErrCode) + ": " + e.Message() }
 
 // Message names the file, line and reason, says what follows from it and
 // what the person can do. It never offers to drop lines silently: which line
@@ -197,7 +199,7 @@ func (f *folder) add(raw []byte, lineNo int, complete bool) error {
 		if !complete {
 			reason = "truncated last line (no newline) that does not parse: " + reason
 		}
-		return &FoldError{Line: lineNo, Reason: reason}
+		return foldError("", lineNo, reason)
 	}
 	if g := rec.grant; g != nil {
 		if old, ok := f.g.byDigest[g.Digest]; ok {
@@ -207,7 +209,7 @@ func (f *folder) add(raw []byte, lineNo int, complete bool) error {
 		f.g.byDigest[g.Digest] = g
 		f.pin(g)
 		if f.live > f.maxLive {
-			return &FoldError{Reason: fmt.Sprintf("by line %d the live grants hold more than %d MiB, more than a grant store may hold in memory", lineNo, f.maxLive>>20)}
+			return foldError("", 0, fmt.Sprintf("by line %d the live grants hold more than %d MiB, more than a grant store may hold in memory", lineNo, f.maxLive>>20))
 		}
 	} else if old, ok := f.g.byDigest[rec.revokes]; ok {
 		f.unpin(old)
@@ -224,7 +226,7 @@ func (f *folder) result(err error, path string) (*Grants, error) {
 	empty := &Grants{byDigest: map[string]*Grant{}}
 	var lf *lineFault
 	if errors.As(err, &lf) {
-		return empty, &FoldError{Path: path, Line: lf.Line, Reason: lf.Reason}
+		return empty, foldError(path, lf.Line, lf.Reason)
 	}
 	var fe *FoldError
 	if errors.As(err, &fe) {

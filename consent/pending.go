@@ -17,14 +17,14 @@ func Require(decisions []Decision, canPrompt bool) error {
 	if canPrompt {
 		return nil
 	}
-	pe := &PendingError{}
+	pe := &PendingError{Base: fault.Base{ErrCode: CodeConsentRequired, Exit: fault.ExitUsage}}
 	for _, d := range decisions {
 		if d.State != NeedsConsent {
 			continue
 		}
 		pe.Pending = append(pe.Pending, d)
-		if pe.StoreErr == nil {
-			pe.StoreErr = d.StoreErr
+		if pe.Cause == nil {
+			pe.Cause = d.StoreErr
 		}
 	}
 	if len(pe.Pending) == 0 {
@@ -35,23 +35,19 @@ func Require(decisions []Decision, canPrompt bool) error {
 
 // PendingError is consent that no one was there to give: no TTY, --json, or
 // CI. It names each unapproved server with its resolved command line, digest
-// and diff, and the exact --allow-mcp-stdio flag that approves it.
+// and diff, and the exact --allow-mcp-stdio flag that approves it. Its code
+// (E301) and exit (2: consent no one could give) are fault.Base's; its Cause
+// is the store problem, if any, that made remembered grants untrusted.
 type PendingError struct {
-	Pending  []Decision
-	StoreErr error
+	fault.Base
+	Pending []Decision
 	// Undeclared: no pending server is declared in a config or agent file
 	// (the demo, an ad-hoc --stdio server), so `consent grant` cannot
 	// remember it; only --allow-mcp-stdio approves it.
 	Undeclared bool
 }
 
-func (e *PendingError) Error() string { return string(CodeConsentRequired) + ": " + e.Message() }
-
-// Code is E301.
-func (e *PendingError) Code() fault.Code { return CodeConsentRequired }
-
-// ExitCode is 2: consent no one could give.
-func (e *PendingError) ExitCode() int { return fault.ExitUsage }
+func (e *PendingError) Error() string { return string(e.ErrCode) + ": " + e.Message() }
 
 // Message is the one-line summary.
 func (e *PendingError) Message() string {
@@ -62,9 +58,6 @@ func (e *PendingError) Message() string {
 	return fmt.Sprintf("consent required for %d stdio server(s) (%s) and no one can be asked here (no TTY, --json or CI); review each and pass --allow-mcp-stdio DIGEST",
 		len(e.Pending), strings.Join(names, ", "))
 }
-
-// Unwrap exposes the store problem, if any, as the cause.
-func (e *PendingError) Unwrap() error { return e.StoreErr }
 
 // PendingServer is one entry of the envelope's pending[] list.
 type PendingServer struct {
@@ -133,7 +126,7 @@ func StoreBlocks(ferr error, what string) error {
 
 // ErrorData is {"pending":[…], "store_error":…}.
 func (e *PendingError) ErrorData() any {
-	data := PendingData{Pending: make([]PendingServer, 0, len(e.Pending)), StoreError: ProblemOf(e.StoreErr)}
+	data := PendingData{Pending: make([]PendingServer, 0, len(e.Pending)), StoreError: ProblemOf(e.Cause)}
 	for _, d := range e.Pending {
 		r := d.Server
 		ps := PendingServer{Server: r.Name, CommandLine: r.CommandLine(), Command: r.Command, Args: r.Args,
@@ -160,8 +153,8 @@ func (e *PendingError) WriteHuman(w io.Writer) error {
 	ew := &errWriter{w: w}
 	ew.printf("relavium: consent required (%s): %d stdio server(s) would be spawned and no one can be asked here (no TTY, --json or CI).\n",
 		CodeConsentRequired, len(e.Pending))
-	if e.StoreErr != nil {
-		ew.printf("relavium: no remembered grant was trusted: %s\n", describeStoreProblem(e.StoreErr))
+	if e.Cause != nil {
+		ew.printf("relavium: no remembered grant was trusted: %s\n", describeStoreProblem(e.Cause))
 	}
 	var flags []string
 	for _, d := range e.Pending {
