@@ -30,7 +30,7 @@ func TestStderrTailHasNoTerminalControls(t *testing.T) {
 // WriteHuman: no control sequence passes.
 func TestWriteHumanHasNoTerminalControls(t *testing.T) {
 	f := &Error{Base: fault.Base{ErrCode: CodeInitializeFailed, Msg: "initialize failed", Cause: errors.New("server said \x1b]0;pwned\x07\x1b[2J")}, Server: "s", StderrTail: "x\x1b[31my", ExitStatus: "exit status 1"}
-	for _, w := range []interface{ WriteHuman(io.Writer) error }{f, &StartError{Failures: []*Error{f}}} {
+	for _, w := range []interface{ WriteHuman(io.Writer) error }{f, startError([]*Error{f}, nil)} {
 		var b bytes.Buffer
 		if err := w.WriteHuman(&b); err != nil {
 			t.Fatal(err)

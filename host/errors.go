@@ -121,10 +121,24 @@ func writeTail(b *strings.Builder, status, tail string) {
 
 // StartError is Start's failure: every server that failed, and the status
 // of every server as it was when the start was abandoned. Nothing is left
-// running when it is returned.
+// running when it is returned. Its code (E500) and exit are fault.Base's,
+// set by startError; its causes are the failures (Unwrap lists them all).
 type StartError struct {
+	fault.Base
 	Failures []*Error
 	Servers  []ServerStatus
+}
+
+// startError is the E500 over failures; it exits 2 when every failure is an
+// authored one, else 1.
+func startError(failures []*Error, servers []ServerStatus) *StartError {
+	exit := fault.ExitUsage
+	for _, f := range failures {
+		if f.ExitCode() != fault.ExitUsage {
+			exit = fault.ExitFailure
+		}
+	}
+	return &StartError{Base: fault.Base{ErrCode: CodeStartFailed, Exit: exit}, Failures: failures, Servers: servers}
 }
 
 func (e *StartError) Error() string {
@@ -132,25 +146,12 @@ func (e *StartError) Error() string {
 	for i, f := range e.Failures {
 		parts[i] = f.Error()
 	}
-	return string(CodeStartFailed) + ": " + e.Message() + ": " + strings.Join(parts, "; ")
+	return string(e.ErrCode) + ": " + e.Message() + ": " + strings.Join(parts, "; ")
 }
 
 // Message is the human message without code or causes.
 func (e *StartError) Message() string {
 	return fmt.Sprintf("%d of %d MCP servers failed to start", len(e.Failures), len(e.Servers))
-}
-
-// Code returns E500.
-func (e *StartError) Code() fault.Code { return CodeStartFailed }
-
-// ExitCode is 2 when every failure is an authored one, else 1.
-func (e *StartError) ExitCode() int {
-	for _, f := range e.Failures {
-		if f.ExitCode() != fault.ExitUsage {
-			return fault.ExitFailure
-		}
-	}
-	return fault.ExitUsage
 }
 
 // Unwrap exposes every failure to errors.Is / errors.As.
@@ -168,7 +169,7 @@ func (e *StartError) ErrorData() any { return map[string]any{"servers": e.Server
 // WriteHuman lists every failure with its stderr tail.
 func (e *StartError) WriteHuman(w io.Writer) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "relavium: %s: %s\n", CodeStartFailed, e.Message())
+	fmt.Fprintf(&b, "relavium: %s: %s\n", e.ErrCode, e.Message())
 	for _, f := range e.Failures {
 		fmt.Fprintf(&b, "  ✗ %s\n", sanitize.Text(f.Error()))
 		writeTail(&b, f.ExitStatus, f.StderrTail)

@@ -117,7 +117,7 @@ func Start(ctx context.Context, opts Options) (*Host, error) {
 	if len(failures) > 0 {
 		status := h.Servers() // before teardown: the states the start ended in
 		_ = h.Close()
-		return nil, &StartError{Failures: failures, Servers: status}
+		return nil, startError(failures, status)
 	}
 	h.admit()
 	for _, c := range h.conns {
