@@ -10,42 +10,40 @@ import (
 )
 
 // ProblemsError carries every problem found, all at once (exit 2). It is the
-// error of workflow loading (E600) and of input validation (E603).
+// error of workflow loading (E600) and of input validation (E603). Its
+// code, summary (Msg) and exit are fault.Base's, set by problemsError; Base's
+// Data, when it is a map, is carried in the envelope beside the problems.
 type ProblemsError struct {
-	ErrCode  fault.Code
-	Summary  string
+	fault.Base
 	Problems []authored.Problem
-	// Data, when set, is carried in the envelope beside the problems (for
-	// example the workflows that did load).
-	Data map[string]any
+}
+
+func problemsError(code fault.Code, summary string, ps []authored.Problem) *ProblemsError {
+	return &ProblemsError{Base: fault.Base{ErrCode: code, Msg: summary, Exit: fault.ExitUsage}, Problems: ps}
 }
 
 func (e *ProblemsError) Error() string {
 	if len(e.Problems) == 1 {
 		return string(e.ErrCode) + ": " + e.Problems[0].String()
 	}
-	return fmt.Sprintf("%s: %s (%d problems; first: %s)", e.ErrCode, e.Summary, len(e.Problems), e.Problems[0].String())
+	return fmt.Sprintf("%s: %s (%d problems; first: %s)", e.ErrCode, e.Msg, len(e.Problems), e.Problems[0].String())
 }
-
-// Code returns the stable code.
-func (e *ProblemsError) Code() fault.Code { return e.ErrCode }
 
 // Message is the message without code.
 func (e *ProblemsError) Message() string {
 	if len(e.Problems) == 1 {
-		return e.Summary + ": " + e.Problems[0].String()
+		return e.Msg + ": " + e.Problems[0].String()
 	}
-	return fmt.Sprintf("%s: %d problems", e.Summary, len(e.Problems))
+	return fmt.Sprintf("%s: %d problems", e.Msg, len(e.Problems))
 }
-
-// ExitCode is 2: an authored or usage mistake.
-func (e *ProblemsError) ExitCode() int { return fault.ExitUsage }
 
 // ErrorData lists every problem.
 func (e *ProblemsError) ErrorData() any {
 	d := map[string]any{"problems": e.Problems}
-	for k, v := range e.Data {
-		d[k] = v
+	if m, ok := e.Data.(map[string]any); ok {
+		for k, v := range m {
+			d[k] = v
+		}
 	}
 	return d
 }
@@ -53,7 +51,7 @@ func (e *ProblemsError) ErrorData() any {
 // WriteHuman prints one compiler-style line per problem.
 func (e *ProblemsError) WriteHuman(w io.Writer) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "relavium: %s: %s\n", e.ErrCode, e.Summary)
+	fmt.Fprintf(&b, "relavium: %s: %s\n", e.ErrCode, e.Msg)
 	for _, p := range e.Problems {
 		fmt.Fprintf(&b, "  %s\n", p.String())
 	}

@@ -36,8 +36,7 @@ func LoadWorkflows(projectDir string) ([]*Workflow, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, &ProblemsError{ErrCode: engine.CodeWorkflowInvalid, Summary: "cannot read the workflow directory",
-			Problems: []authored.Problem{{Pos: authored.Pos{File: dir}, Message: err.Error()}}}
+		return nil, problemsError(engine.CodeWorkflowInvalid, "cannot read the workflow directory", []authored.Problem{{Pos: authored.Pos{File: dir}, Message: err.Error()}})
 	}
 	var out []*Workflow
 	var problems []authored.Problem
@@ -61,7 +60,7 @@ func LoadWorkflows(projectDir string) ([]*Workflow, error) {
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	if len(problems) > 0 {
 		authored.Problems(problems).Sort()
-		return out, &ProblemsError{ErrCode: engine.CodeWorkflowInvalid, Summary: "invalid workflow files", Problems: problems}
+		return out, problemsError(engine.CodeWorkflowInvalid, "invalid workflow files", problems)
 	}
 	return out, nil
 }
@@ -79,7 +78,7 @@ func LoadWorkflow(projectDir, id string) (*Workflow, error) {
 	}
 	w, ps := loadWorkflowFile(path, id)
 	if len(ps) > 0 {
-		return nil, &ProblemsError{ErrCode: engine.CodeWorkflowInvalid, Summary: "invalid workflow " + id, Problems: ps}
+		return nil, problemsError(engine.CodeWorkflowInvalid, "invalid workflow "+id, ps)
 	}
 	return w, nil
 }
