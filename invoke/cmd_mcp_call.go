@@ -165,37 +165,29 @@ func runMCPCall(ctx context.Context, inv *Invocation) (any, error) {
 		}
 	}
 	if res.IsError {
-		return nil, &toolErrorResult{out: out}
+		return nil, newToolErrorResult(out)
 	}
 	return out, nil
 }
 
-// toolErrorResult is an isError result: exit 1, the result as data, and in
-// human form the tool's own text on stdout is replaced by stderr.
-type toolErrorResult struct{ out *MCPCallResult }
-
-func (e *toolErrorResult) Error() string {
-	return string(CodeToolError) + ": " + e.Message()
+// toolErrorResult is an isError result: E543, exit 1, the whole result as
+// data (fault.Base's), a message naming the tool and quoting the start of
+// its error text, and in human form the tool's own text on stdout replaced
+// by stderr.
+type toolErrorResult struct {
+	fault.Base
+	out *MCPCallResult
 }
 
-// Message names the tool and quotes the start of its error text.
-func (e *toolErrorResult) Message() string {
-	return fmt.Sprintf("%s returned an error: %s", e.out.Tool, truncate(sanitize.Line(e.out.Result.Text()), 300))
+func newToolErrorResult(out *MCPCallResult) *toolErrorResult {
+	return &toolErrorResult{Base: fault.Base{ErrCode: CodeToolError, Exit: ExitFailure, Data: out,
+		Msg: fmt.Sprintf("%s returned an error: %s", out.Tool, truncate(sanitize.Line(out.Result.Text()), 300))}, out: out}
 }
-
-// Code is E543.
-func (e *toolErrorResult) Code() fault.Code { return CodeToolError }
-
-// ExitCode is 1.
-func (e *toolErrorResult) ExitCode() int { return ExitFailure }
-
-// ErrorData is the whole result.
-func (e *toolErrorResult) ErrorData() any { return e.out }
 
 // WriteHuman prints the tool's error text (sanitized, as every human
 // rendering of server text is).
 func (e *toolErrorResult) WriteHuman(w io.Writer) error {
-	if _, err := fmt.Fprintf(w, "relavium: %s: %s returned an error:\n", CodeToolError, e.out.Tool); err != nil {
+	if _, err := fmt.Fprintf(w, "relavium: %s: %s returned an error:\n", e.ErrCode, e.out.Tool); err != nil {
 		return err
 	}
 	return e.out.WriteHuman(w)
