@@ -398,11 +398,10 @@ type coded interface {
 	Code() fault.Code
 }
 
-// messageOf is an error's message without its "E…: " code prefix.
+// messageOf is an error's text without its "E…: " code prefix, its cause
+// kept (a refused url says why it does not parse). Not fault.MessageOf,
+// which drops the cause: the problem's cause is all a reader gets of it.
 func messageOf(err error) string {
-	if m, ok := err.(interface{ Message() string }); ok {
-		return m.Message()
-	}
 	msg := err.Error()
 	var ce coded
 	if errors.As(err, &ce) {
