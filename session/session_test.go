@@ -81,13 +81,7 @@ func stdio(t *testing.T, name string) config.Server {
 		Args: []string{"-mode", "ok"}, Dir: t.TempDir()}
 }
 
-func codeOf(err error) fault.Code {
-	var c coded
-	if errors.As(err, &c) {
-		return c.Code()
-	}
-	return ""
-}
+func codeOf(err error) fault.Code { return fault.CodeOf(err, "") }
 
 // With no one to ask, a server needing consent fails the start (E301,
 // exit 2) before anything is spawned.

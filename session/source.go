@@ -3,7 +3,6 @@ package session
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host/config"
@@ -24,23 +23,11 @@ type sourcedError struct {
 	where string
 }
 
-// coded is an error with a stable code, as every relavium package's is.
-type coded interface {
-	error
-	Code() fault.Code
-}
-
 func (e *sourcedError) Error() string { return e.where + ": " + e.err.Error() }
 func (e *sourcedError) Unwrap() error { return e.err }
 
 // Code is the wrapped error's code ("" for an uncoded one).
-func (e *sourcedError) Code() fault.Code {
-	var c coded
-	if errors.As(e.err, &c) {
-		return c.Code()
-	}
-	return ""
-}
+func (e *sourcedError) Code() fault.Code { return fault.CodeOf(e.err, "") }
 
 // ExitCode is the wrapped error's exit class (0: the default).
 func (e *sourcedError) ExitCode() int {
@@ -63,24 +50,12 @@ func (e *sourcedError) ErrorData() any {
 	return nil
 }
 
-// messageOf is the coded error's own message, without code or cause.
+// messageOf is the own message (without code or cause) of the first coded
+// error in err's chain, or of err when none is coded.
 func messageOf(err error) string {
-	var c coded
+	var c fault.Coded
 	if errors.As(err, &c) {
 		err = c
 	}
-	if m, ok := err.(interface{ Message() string }); ok {
-		return m.Message()
-	}
-	// The repository's "CODE: message: cause" shape, code and cause off.
-	s := err.Error()
-	if c, ok := err.(coded); ok && c.Code() != "" {
-		s = strings.TrimPrefix(s, string(c.Code())+": ")
-	}
-	if u := errors.Unwrap(err); u != nil {
-		if trimmed := strings.TrimSuffix(s, ": "+u.Error()); trimmed != "" {
-			s = trimmed
-		}
-	}
-	return s
+	return fault.MessageOf(err)
 }

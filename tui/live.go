@@ -138,7 +138,10 @@ func (l *live) Decide(ctx context.Context) ([]consent.Decision, error) {
 	return ds, nil
 }
 
-// messageOf is an error's message without its code prefix.
+// messageOf is an error's message without its code prefix: the Message of
+// the first error in the chain that has one (a wrapped error keeps its own
+// words), else the whole text. Not fault.MessageOf, which reads only the top
+// error and trims its cause: the TUI has always shown these words.
 func messageOf(err error) string {
 	var m interface{ Message() string }
 	if errors.As(err, &m) {

@@ -317,6 +317,9 @@ func (r *runner) end(step string, err error) (*RunResult, error) {
 	return nil, err
 }
 
+// messageOf is an error's message without its code prefix but with its
+// cause: a run_failed event's error is all its reader gets of the failure.
+// Not fault.MessageOf, which drops the cause.
 func messageOf(err error) string {
 	if m, ok := err.(interface{ Message() string }); ok {
 		if c := errors.Unwrap(err); c != nil {
