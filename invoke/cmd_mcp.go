@@ -136,13 +136,31 @@ func argSummary(def engine.ToolDef) []MCPArg {
 // WriteHuman prints the servers, the admitted tools and the skipped ones.
 func (l *MCPList) WriteHuman(w io.Writer) error {
 	var b strings.Builder
-	if len(l.Servers) == 0 {
+	writeServerRows(&b, l.Servers)
+	writeToolRows(&b, l.Tools)
+	for _, u := range l.AutoApproveUnmatched {
+		fmt.Fprintf(&b, "  note: tools_auto_approve of %s names %s, which %s does not offer (harmless)\n",
+			sanitize.Line(u.Server), sanitize.Line(u.Tool), sanitize.Line(u.Server))
+	}
+	if len(l.Skipped) > 0 {
+		b.WriteString("SKIPPED\n")
+	}
+	for _, s := range l.Skipped {
+		fmt.Fprintf(&b, "  ✗ %s/%s  %s: %s\n", sanitize.Line(s.Server), sanitize.Line(s.Tool), s.Code, truncate(sanitize.Line(s.Detail), 120))
+	}
+	_, err := w.Write([]byte(b.String()))
+	return err
+}
+
+// writeServerRows is the SERVERS block of mcp ls: one aligned row a server.
+func writeServerRows(b *strings.Builder, servers []host.ServerStatus) {
+	if len(servers) == 0 {
 		b.WriteString("no MCP server is declared (add [[mcp_servers]] to .relavium/config.toml)\n")
 	} else {
 		b.WriteString("SERVERS\n")
 	}
-	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-	for _, s := range l.Servers {
+	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
+	for _, s := range servers {
 		mark := "●"
 		detail := fmt.Sprintf("%d tools", s.Tools)
 		if s.Skipped > 0 {
@@ -162,45 +180,22 @@ func (l *MCPList) WriteHuman(w io.Writer) error {
 			msString(s.ConnectMS), sanitize.Line(s.Protocol), detail)
 	}
 	_ = tw.Flush() // writes to a strings.Builder
-	if len(l.Tools) > 0 {
+}
+
+// toolRow is one admitted tool's row in mcp ls, its text made safe.
+type toolRow struct{ server, name, hint, args, changed, title string }
+
+// writeToolRows is the TOOLS block of mcp ls. Each tool's row is followed by
+// its description line, which tabwriter would treat as the end of a column
+// block: the widths are measured here.
+func writeToolRows(b *strings.Builder, tools []MCPTool) {
+	if len(tools) > 0 {
 		b.WriteString("TOOLS\n")
 	}
-	// Each tool's row is followed by its description line, which tabwriter
-	// would treat as the end of a column block: the widths are measured here.
-	type row struct{ server, name, hint, args, changed, title string }
-	rows := make([]row, 0, len(l.Tools))
+	rows := make([]toolRow, 0, len(tools))
 	nameW, hintW := 0, 0
-	for _, t := range l.Tools {
-		r := row{server: t.Server, name: sanitize.Line(t.Name), hint: "⚠ writes"}
-		switch {
-		case t.Annotations.IsReadOnly():
-			r.hint = "read-only"
-		case t.Annotations.IsDestructive():
-			r.hint = "⚠ destructive"
-		}
-		var args []string
-		for _, a := range t.Args {
-			s := a.Name
-			if a.Required {
-				s += "*"
-			}
-			if a.Type != "" {
-				s += ":" + a.Type
-			}
-			args = append(args, s)
-		}
-		r.args = sanitize.Line(strings.Join(args, " "))
-		switch {
-		case t.Changed:
-			r.changed = "  ⚑ changed since you accepted it: relavium mcp accept " + r.name + " --diff"
-		case t.Approval == "auto-approve":
-			r.changed = "  (auto-approved)"
-		case t.Approval == "remembered":
-			r.changed = "  (approved)"
-		}
-		if title := firstNonEmpty(t.Title, t.Description); title != "" {
-			r.title = truncate(sanitize.Line(title), 100)
-		}
+	for _, t := range tools {
+		r := newToolRow(t)
 		nameW = max(nameW, utf8.RuneCountInString(r.name))
 		hintW = max(hintW, utf8.RuneCountInString(r.hint))
 		rows = append(rows, r)
@@ -211,27 +206,51 @@ func (l *MCPList) WriteHuman(w io.Writer) error {
 		// each server comes after the line that says so.
 		if r.title != "" && !labelled[r.server] {
 			labelled[r.server] = true
-			fmt.Fprintf(&b, "  %s\n", sanitize.ExternalLabel(r.server))
+			fmt.Fprintf(b, "  %s\n", sanitize.ExternalLabel(r.server))
 		}
 		line := fmt.Sprintf("  %-*s  %-*s  %s%s", nameW, r.name, hintW, r.hint, r.args, r.changed)
 		b.WriteString(strings.TrimRight(line, " "))
 		b.WriteByte('\n')
 		if r.title != "" {
-			fmt.Fprintf(&b, "      %s\n", r.title)
+			fmt.Fprintf(b, "      %s\n", r.title)
 		}
 	}
-	for _, u := range l.AutoApproveUnmatched {
-		fmt.Fprintf(&b, "  note: tools_auto_approve of %s names %s, which %s does not offer (harmless)\n",
-			sanitize.Line(u.Server), sanitize.Line(u.Tool), sanitize.Line(u.Server))
+}
+
+// newToolRow is t's row: its hint, its arguments (name, * if required,
+// :type), its approval and its title or description.
+func newToolRow(t MCPTool) toolRow {
+	r := toolRow{server: t.Server, name: sanitize.Line(t.Name), hint: "⚠ writes"}
+	switch {
+	case t.Annotations.IsReadOnly():
+		r.hint = "read-only"
+	case t.Annotations.IsDestructive():
+		r.hint = "⚠ destructive"
 	}
-	if len(l.Skipped) > 0 {
-		b.WriteString("SKIPPED\n")
+	var args []string
+	for _, a := range t.Args {
+		s := a.Name
+		if a.Required {
+			s += "*"
+		}
+		if a.Type != "" {
+			s += ":" + a.Type
+		}
+		args = append(args, s)
 	}
-	for _, s := range l.Skipped {
-		fmt.Fprintf(&b, "  ✗ %s/%s  %s: %s\n", sanitize.Line(s.Server), sanitize.Line(s.Tool), s.Code, truncate(sanitize.Line(s.Detail), 120))
+	r.args = sanitize.Line(strings.Join(args, " "))
+	switch {
+	case t.Changed:
+		r.changed = "  ⚑ changed since you accepted it: relavium mcp accept " + r.name + " --diff"
+	case t.Approval == "auto-approve":
+		r.changed = "  (auto-approved)"
+	case t.Approval == "remembered":
+		r.changed = "  (approved)"
 	}
-	_, err := w.Write([]byte(b.String()))
-	return err
+	if title := firstNonEmpty(t.Title, t.Description); title != "" {
+		r.title = truncate(sanitize.Line(title), 100)
+	}
+	return r
 }
 
 func msString(ms int64) string {

@@ -92,20 +92,9 @@ func runMCPCall(ctx context.Context, inv *Invocation) (any, error) {
 	}
 	co := connectOptions{}
 	if !adhoc {
-		// Only a server that can offer the name is connected: mcp_{server}_
-		// must prefix it. Every server that could produce the name is among
-		// them, so a collision on it is still seen. Routing itself is by the
-		// namespaced name the host admitted, never by this prefix.
-		candidates := map[string]bool{}
-		for _, s := range servers {
-			if strings.HasPrefix(name, discovery.NamespacedName(s.Name, "")) {
-				candidates[s.Name] = true
-			}
+		if co.only, err = serversOffering(name, servers); err != nil {
+			return nil, err
 		}
-		if len(candidates) == 0 {
-			return nil, toolNotFound(name, nil, nil, servers)
-		}
-		co.only = func(s string) bool { return candidates[s] }
 	}
 
 	bus := engine.NewBus(engine.BusOptions{Now: inv.Env.Now})
@@ -122,23 +111,9 @@ func runMCPCall(ctx context.Context, inv *Invocation) (any, error) {
 	}
 	defer h.Close() // before the printer stops (LIFO): every server is reaped first
 
-	id, ok := h.Lookup(name)
-	if !ok && adhoc {
-		id, ok = h.Lookup(discovery.NamespacedName(adhocServer, name))
-	}
-	if !ok {
-		for _, st := range h.Servers() {
-			if st.ErrorCode == consent.CodeDenied {
-				return nil, &host.Error{Base: fault.Base{ErrCode: consent.CodeDenied, Msg: fmt.Sprintf("was not started (consent denied), so %s was not called", name)}, Server: st.Name}
-			}
-		}
-		return nil, toolNotFound(name, h.Tools(), h.Skipped(), servers)
-	}
-	var def engine.ToolDef
-	for _, d := range h.Tools() {
-		if d.ID == id {
-			def = d
-		}
+	def, err := findTool(h, name, adhoc, servers)
+	if err != nil {
+		return nil, err
 	}
 	args, err := buildArgs(argText, kv, def)
 	if err != nil {
@@ -168,6 +143,49 @@ func runMCPCall(ctx context.Context, inv *Invocation) (any, error) {
 		return nil, newToolErrorResult(out)
 	}
 	return out, nil
+}
+
+// serversOffering picks the servers to connect for a call of name: only one
+// that can offer the name, since mcp_{server}_ must prefix it. Every server
+// that could produce the name is among them, so a collision on it is still
+// seen. Routing itself is by the namespaced name the host admitted, never by
+// this prefix.
+func serversOffering(name string, servers []config.Server) (func(string) bool, error) {
+	candidates := map[string]bool{}
+	for _, s := range servers {
+		if strings.HasPrefix(name, discovery.NamespacedName(s.Name, "")) {
+			candidates[s.Name] = true
+		}
+	}
+	if len(candidates) == 0 {
+		return nil, toolNotFound(name, nil, nil, servers)
+	}
+	return func(s string) bool { return candidates[s] }, nil
+}
+
+// findTool is the admitted tool a call of name reaches (an ad hoc server's
+// tool also by its bare name). None: the consent refusal that kept its
+// server from starting, or tool not found.
+func findTool(h *host.Host, name string, adhoc bool, servers []config.Server) (engine.ToolDef, error) {
+	id, ok := h.Lookup(name)
+	if !ok && adhoc {
+		id, ok = h.Lookup(discovery.NamespacedName(adhocServer, name))
+	}
+	if !ok {
+		for _, st := range h.Servers() {
+			if st.ErrorCode == consent.CodeDenied {
+				return engine.ToolDef{}, &host.Error{Base: fault.Base{ErrCode: consent.CodeDenied, Msg: fmt.Sprintf("was not started (consent denied), so %s was not called", name)}, Server: st.Name}
+			}
+		}
+		return engine.ToolDef{}, toolNotFound(name, h.Tools(), h.Skipped(), servers)
+	}
+	var def engine.ToolDef
+	for _, d := range h.Tools() {
+		if d.ID == id {
+			def = d
+		}
+	}
+	return def, nil
 }
 
 // toolErrorResult is an isError result: E543, exit 1, the whole result as

@@ -124,10 +124,66 @@ func writeHumanError(w io.Writer, err error) {
 // Parse resolves the command path and parses every flag with pflag. Global
 // flags are accepted before or after the path.
 func (t *Table) Parse(env *Env, args []string) (*Invocation, error) {
-	// Pass 1: find the command path among the non-flag words.
-	var path []string
-	var rest []string
-	var words []string // positionals after the path (global flag values excluded)
+	path, rest, words := t.splitPath(args)
+	defaulted := false
+	if len(path) == 0 {
+		if len(words) > 0 {
+			inv := &Invocation{Env: env, Global: Globals{JSON: hasJSONFlag(args)}}
+			return inv, unknownCommand(t, words[0])
+		}
+		path = []string{"session"} // the bare binary opens the session
+		defaulted = true
+	}
+	cmd := t.Lookup(path)
+	inv := &Invocation{Env: env, Global: Globals{JSON: hasJSONFlag(args)}}
+	if cmd == nil {
+		cmd = &Command{Path: path} // a strict prefix with no row of its own
+	}
+	if cmd.Run == nil {
+		if len(words) > 0 {
+			return inv, unknownCommand(t, strings.Join(append(append([]string{}, path...), words[0]), " "))
+		}
+	}
+	inv.Cmd = cmd
+	fs, err := t.flagSet(cmd)
+	if err != nil {
+		return inv, err
+	}
+	help := fs.BoolP("help", "h", false, "show help")
+	if err := fs.Parse(rest); err != nil {
+		return inv, flagError(t, cmd, err)
+	}
+	inv.flags = fs
+	g, err := globalsFrom(env, fs)
+	if err != nil {
+		return inv, err
+	}
+	inv.Global = g
+	inv.Args = fs.Args()
+	if *help {
+		helpPath := cmd.Path
+		if defaulted {
+			helpPath = nil
+		}
+		inv.Cmd = t.helpCommand(helpPath)
+		return inv, nil
+	}
+	if cmd.Run != nil {
+		if err := checkArgs(cmd, inv.Args); err != nil {
+			return inv, err
+		}
+		if err := t.checkEnums(cmd, fs); err != nil {
+			return inv, err
+		}
+	}
+	return inv, nil
+}
+
+// splitPath is Parse's first pass: it finds the command path among the
+// non-flag words. rest is what the flag set parses (flags, their values,
+// the positionals); words are the positionals after the path (global flag
+// values excluded).
+func (t *Table) splitPath(args []string) (path, rest, words []string) {
 	globalTakesValue := map[string]bool{}
 	for _, g := range t.Globals {
 		if g.Type != Bool {
@@ -137,7 +193,7 @@ func (t *Table) Parse(env *Env, args []string) (*Invocation, error) {
 			}
 		}
 	}
-	pathDone, defaulted := false, false
+	pathDone := false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
@@ -160,68 +216,41 @@ func (t *Table) Parse(env *Env, args []string) (*Invocation, error) {
 		rest = append(rest, a)
 		words = append(words, a)
 	}
-	if len(path) == 0 {
-		if len(words) > 0 {
-			inv := &Invocation{Env: env, Global: Globals{JSON: hasJSONFlag(args)}}
-			return inv, unknownCommand(t, words[0])
-		}
-		path = []string{"session"} // the bare binary opens the session
-		defaulted = true
-	}
-	cmd := t.Lookup(path)
-	inv := &Invocation{Env: env, Global: Globals{JSON: hasJSONFlag(args)}}
-	if cmd == nil {
-		cmd = &Command{Path: path} // a strict prefix with no row of its own
-	}
-	if cmd.Run == nil {
-		if len(words) > 0 {
-			return inv, unknownCommand(t, strings.Join(append(append([]string{}, path...), words[0]), " "))
-		}
-	}
-	inv.Cmd = cmd
+	return path, rest, words
+}
+
+// flagSet defines the global flags and cmd's own on a fresh, silent set.
+func (t *Table) flagSet(cmd *Command) (*pflag.FlagSet, error) {
 	fs := pflag.NewFlagSet(cmd.Name(), pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
 	fs.SortFlags = true
 	for _, f := range append(append([]Flag{}, t.Globals...), cmd.Flags...) {
 		if err := defineFlag(fs, f); err != nil {
-			return inv, &Error{ErrCode: CodeInternal, Msg: "command table: " + err.Error()}
+			return nil, &Error{ErrCode: CodeInternal, Msg: "command table: " + err.Error()}
 		}
 	}
-	help := fs.BoolP("help", "h", false, "show help")
-	if err := fs.Parse(rest); err != nil {
-		return inv, flagError(t, cmd, err)
-	}
-	inv.flags = fs
-	g, err := globalsFrom(env, fs)
-	if err != nil {
-		return inv, err
-	}
-	inv.Global = g
-	inv.Args = fs.Args()
-	if *help {
-		helpPath := cmd.Path
-		if defaulted {
-			helpPath = nil
-		}
-		inv.Cmd = &Command{Path: []string{"help"}, JSON: true, Output: Document, Surface: CLIOnly, SideEffect: Read,
-			Run: func(context.Context, *Invocation) (any, error) { return t.Help(helpPath), nil }}
-		return inv, nil
-	}
-	if cmd.Run != nil {
-		if err := checkArgs(cmd, inv.Args); err != nil {
-			return inv, err
-		}
-		for _, f := range append(slices.Clone(t.Globals), cmd.Flags...) {
-			if len(f.Enum) > 0 && fs.Changed(f.Name) {
-				v, _ := fs.GetString(f.Name)
-				if !contains(f.Enum, v) {
-					return inv, usageErr(CodeBadFlag, "--%s must be one of %s, not %q", f.Name, strings.Join(f.Enum, "|"), v)
-				}
+	return fs, nil
+}
+
+// helpCommand is what --help turns any command into: the help document of
+// path (nil: the whole table).
+func (t *Table) helpCommand(path []string) *Command {
+	return &Command{Path: []string{"help"}, JSON: true, Output: Document, Surface: CLIOnly, SideEffect: Read,
+		Run: func(context.Context, *Invocation) (any, error) { return t.Help(path), nil }}
+}
+
+// checkEnums refuses a flag given a value outside its enum.
+func (t *Table) checkEnums(cmd *Command, fs *pflag.FlagSet) error {
+	for _, f := range append(slices.Clone(t.Globals), cmd.Flags...) {
+		if len(f.Enum) > 0 && fs.Changed(f.Name) {
+			v, _ := fs.GetString(f.Name)
+			if !contains(f.Enum, v) {
+				return usageErr(CodeBadFlag, "--%s must be one of %s, not %q", f.Name, strings.Join(f.Enum, "|"), v)
 			}
 		}
 	}
-	return inv, nil
+	return nil
 }
 
 func contains(list []string, s string) bool {
