@@ -123,20 +123,47 @@ func runChild(ctx context.Context, s execSpec) childOutcome {
 		out.timedOut = true
 		return out
 	}
-	outR, outW, err := os.Pipe()
+	cmd, outR, errR, err := startChild(s)
 	if err != nil {
 		out.startErr = err
 		return out
+	}
+	pgid := cmd.Process.Pid
+	stdout := &cappedBuffer{max: MaxStdoutBytes}
+	stderr := &ringBuffer{max: stderrRingBytes}
+	var readers sync.WaitGroup
+	readers.Add(2)
+	go func() { defer readers.Done(); _, _ = io.Copy(stdout, outR) }()
+	go func() { defer readers.Done(); _, _ = io.Copy(stderr, errR) }()
+
+	var werr error
+	werr, out.timedOut = awaitChild(ctx, cmd, pgid, s.timeout)
+	_ = syscall.Kill(-pgid, syscall.SIGKILL) // members left behind by a child that exited
+	drainPipes(&readers, outR, errR)
+
+	out.stdout = stdout.buf.Bytes()
+	out.overflow = stdout.overflow
+	out.stderr = stderr.buf
+	out.exitCode = exitCodeOf(werr, cmd)
+	out.duration = time.Since(start)
+	return out
+}
+
+// startChild starts s in its own process group, its stdout and stderr on
+// pipes whose read ends it returns (the write ends are the child's only).
+func startChild(s execSpec) (cmd *exec.Cmd, outR, errR *os.File, err error) {
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return nil, nil, nil, err
 	}
 	errR, errW, err := os.Pipe()
 	if err != nil {
 		outR.Close()
 		outW.Close()
-		out.startErr = err
-		return out
+		return nil, nil, nil, err
 	}
 	env := childEnv(s.env, s.invokedBy, s.path, s.timeout)
-	cmd := &exec.Cmd{
+	cmd = &exec.Cmd{
 		Path:        s.exe,
 		Args:        append([]string{s.exe}, s.argv...),
 		Dir:         s.dir,
@@ -151,34 +178,31 @@ func runChild(ctx context.Context, s execSpec) childOutcome {
 	if err != nil {
 		outR.Close()
 		errR.Close()
-		out.startErr = err
-		return out
+		return nil, nil, nil, err
 	}
-	pgid := cmd.Process.Pid
-	stdout := &cappedBuffer{max: MaxStdoutBytes}
-	stderr := &ringBuffer{max: stderrRingBytes}
-	var readers sync.WaitGroup
-	readers.Add(2)
-	go func() { defer readers.Done(); _, _ = io.Copy(stdout, outR) }()
-	go func() { defer readers.Done(); _, _ = io.Copy(stderr, errR) }()
+	return cmd, outR, errR, nil
+}
 
+// awaitChild waits for cmd to exit, at most timeout (0: no limit) and
+// while ctx lasts. Past either, its group gets SIGTERM, then SIGKILL after
+// KillGrace or once it exited.
+func awaitChild(ctx context.Context, cmd *exec.Cmd, pgid int, timeout time.Duration) (werr error, timedOut bool) {
 	waitCh := make(chan error, 1)
 	go func() { waitCh <- cmd.Wait() }()
-	var timeout <-chan time.Time
-	if s.timeout > 0 {
-		t := time.NewTimer(s.timeout)
+	var expired <-chan time.Time
+	if timeout > 0 {
+		t := time.NewTimer(timeout)
 		defer t.Stop()
-		timeout = t.C
+		expired = t.C
 	}
-	var werr error
 	select {
 	case werr = <-waitCh:
-	case <-timeout:
-		out.timedOut = true
+	case <-expired:
+		timedOut = true
 	case <-ctx.Done():
-		out.timedOut = true
+		timedOut = true
 	}
-	if out.timedOut {
+	if timedOut {
 		_ = syscall.Kill(-pgid, syscall.SIGTERM)
 		grace := time.NewTimer(KillGrace)
 		select {
@@ -190,8 +214,12 @@ func runChild(ctx context.Context, s execSpec) childOutcome {
 		}
 		grace.Stop()
 	}
-	_ = syscall.Kill(-pgid, syscall.SIGKILL) // members left behind by a child that exited
+	return werr, timedOut
+}
 
+// drainPipes waits for the readers to reach the pipes' ends, at most
+// pipeDrainWait (a grandchild may hold a write end open), then closes them.
+func drainPipes(readers *sync.WaitGroup, outR, errR *os.File) {
 	drained := make(chan struct{})
 	go func() { readers.Wait(); close(drained) }()
 	select {
@@ -203,13 +231,6 @@ func runChild(ctx context.Context, s execSpec) childOutcome {
 	}
 	outR.Close()
 	errR.Close()
-
-	out.stdout = stdout.buf.Bytes()
-	out.overflow = stdout.overflow
-	out.stderr = stderr.buf
-	out.exitCode = exitCodeOf(werr, cmd)
-	out.duration = time.Since(start)
-	return out
 }
 
 func exitCodeOf(err error, cmd *exec.Cmd) int {
