@@ -23,40 +23,9 @@ func (p *wfParser) inputs(w *Workflow, k ykey) {
 			continue
 		}
 		in := Input{Pos: item.pos}
-		valid := true
-		if nk, ok := m["name"]; !ok {
-			p.add(item.pos, join(field, "name"), "an input needs a name")
-			valid = false
-		} else if s, ok := p.str(nk, join(field, "name")); ok {
-			switch first, dup := seen[s]; {
-			case !inputNamePattern.MatchString(s):
-				p.add(nk.val.pos, join(field, "name"), "%q is not an input name: start with a letter or _, then letters, digits or _ (at most 64)", s)
-				valid = false
-			case s == ReservedInputName:
-				p.add(nk.val.pos, join(field, "name"), "input name %q is reserved: the MCP tool relavium_<id> takes the confirmation round trip's value under it; rename the input", s)
-				valid = false
-			case dup:
-				p.add(nk.val.pos, join(field, "name"), "input %q is already declared at %d:%d", s, first.Line, first.Col)
-				valid = false
-			default:
-				seen[s] = nk.val.pos
-				in.Name = s
-			}
-		} else {
-			valid = false
-		}
-		if tk, ok := m["type"]; !ok {
-			p.add(item.pos, join(field, "type"), "an input needs a type: %s", strings.Join(inputTypes[:], ", "))
-			valid = false
-		} else if s, ok := p.str(tk, join(field, "type")); ok {
-			if !slices.Contains(inputTypes[:], s) {
-				p.add(tk.val.pos, join(field, "type"), "%q is not an input type: use %s", s, strings.Join(inputTypes[:], ", "))
-				valid = false
-			}
-			in.Type = s
-		} else {
-			valid = false
-		}
+		nameOK := p.inputName(&in, m, item, field, seen)
+		typeOK := p.inputType(&in, m, item, field)
+		valid := nameOK && typeOK
 		if rk, ok := m["required"]; ok {
 			in.Required, _ = p.boolean(rk, join(field, "required"))
 		}
@@ -93,4 +62,52 @@ func (p *wfParser) inputs(w *Workflow, k ykey) {
 			w.Inputs = append(w.Inputs, in)
 		}
 	}
+}
+
+// inputName reads an input's name into in: required, a valid and unreserved
+// name, declared once (seen holds those declared so far).
+func (p *wfParser) inputName(in *Input, m map[string]ykey, item *ynode, field string, seen map[string]authored.Pos) bool {
+	nk, ok := m["name"]
+	if !ok {
+		p.add(item.pos, join(field, "name"), "an input needs a name")
+		return false
+	}
+	s, ok := p.str(nk, join(field, "name"))
+	if !ok {
+		return false
+	}
+	switch first, dup := seen[s]; {
+	case !inputNamePattern.MatchString(s):
+		p.add(nk.val.pos, join(field, "name"), "%q is not an input name: start with a letter or _, then letters, digits or _ (at most 64)", s)
+		return false
+	case s == ReservedInputName:
+		p.add(nk.val.pos, join(field, "name"), "input name %q is reserved: the MCP tool relavium_<id> takes the confirmation round trip's value under it; rename the input", s)
+		return false
+	case dup:
+		p.add(nk.val.pos, join(field, "name"), "input %q is already declared at %d:%d", s, first.Line, first.Col)
+		return false
+	}
+	seen[s] = nk.val.pos
+	in.Name = s
+	return true
+}
+
+// inputType reads an input's type into in: required, one of inputTypes (an
+// unknown one is still recorded).
+func (p *wfParser) inputType(in *Input, m map[string]ykey, item *ynode, field string) bool {
+	tk, ok := m["type"]
+	if !ok {
+		p.add(item.pos, join(field, "type"), "an input needs a type: %s", strings.Join(inputTypes[:], ", "))
+		return false
+	}
+	s, ok := p.str(tk, join(field, "type"))
+	if !ok {
+		return false
+	}
+	in.Type = s
+	if !slices.Contains(inputTypes[:], s) {
+		p.add(tk.val.pos, join(field, "type"), "%q is not an input type: use %s", s, strings.Join(inputTypes[:], ", "))
+		return false
+	}
+	return true
 }
