@@ -23,6 +23,7 @@ import (
 	"github.com/relavium/relavium/session"
 	"github.com/relavium/relavium/themes"
 	"github.com/relavium/relavium/tui"
+	"github.com/relavium/relavium/workflow"
 )
 
 // registries is every package's registration of the codes it owns. A
@@ -42,6 +43,7 @@ func registries() map[string]fault.Table {
 		"session":           session.Codes(),
 		"themes":            themes.Codes(),
 		"tui":               tui.Codes(),
+		"workflow":          workflow.Codes(),
 	}
 }
 

@@ -21,6 +21,8 @@
 //     arguments and results sanitized for display and secrets redacted.
 //
 // Imports: the standard library, github.com/google/jsonschema-go and
-// engine/sanitize. Error codes E600–E613 and E450 are listed in errors.go
-// (the workflow codes are raised by package workflow).
+// engine/sanitize. Its error codes (E604, E605, E607, E609, E612: tool
+// lookup, mcp_call arguments, a failed call, a cancelled context, missing
+// run options) are in errors.go; the workflow language's are package
+// workflow's.
 package engine

@@ -5,7 +5,7 @@ import "github.com/relavium/relavium/fault"
 // The invoker's error codes; the serving layers declare E427–E430, E433 and
 // E434 beside what raises them. E421 (invoke.CodeNotExposed) is shared with
 // the child's path check in invoke. E450 (a run whose plan moved;
-// engine.CodePlanChanged) and E460 (invoke.CodeOperationLocked) are the
+// workflow.CodePlanChanged) and E460 (invoke.CodeOperationLocked) are the
 // child's and come back unchanged.
 const (
 	CodeInvalidRequest fault.Code = "E420" // a request that is not valid for the command

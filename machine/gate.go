@@ -12,9 +12,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/invoke"
+	"github.com/relavium/relavium/workflow"
 )
 
 // Confirmation kinds.
@@ -297,7 +297,7 @@ func (c *call) answerGates(ctx context.Context, opts Options, plan json.RawMessa
 	case ans == GateApproved:
 		return c.exec(ctx, argvPlan{consent: true, planID: planID}, true)
 	}
-	return c.refuse(&invoke.Error{ErrCode: engine.CodeGateRefused, Exit: invoke.ExitFailure,
+	return c.refuse(&invoke.Error{ErrCode: workflow.CodeGateRefused, Exit: invoke.ExitFailure,
 		Msg: "the run was cancelled: the client declined its gate; nothing ran"})
 }
 

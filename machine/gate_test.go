@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/internal/testbin"
 	"github.com/relavium/relavium/invoke"
+	"github.com/relavium/relavium/workflow"
 )
 
 // markLines reads the stub's run log: one line per child that ran.
@@ -335,7 +335,7 @@ func TestInvokerHardening(t *testing.T) {
 		if res := call(GatePending); !res.Pending {
 			t.Fatalf("pending: %+v", res)
 		}
-		if res := call(GateDeclined); res.ErrorCode != engine.CodeGateRefused {
+		if res := call(GateDeclined); res.ErrorCode != workflow.CodeGateRefused {
 			t.Fatalf("declined: %s", res.Envelope)
 		}
 		if res := call(GateApproved); !res.OK {

@@ -9,8 +9,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/invoke"
+	"github.com/relavium/relavium/workflow"
 )
 
 // confirmServer is an in-process `mcp serve` (children are the built binary)
@@ -158,7 +158,7 @@ func TestServeConfirmationsCannotBeReplayed(t *testing.T) {
 		writeWorkflow(t, c.f.project, "wipe", "destructive", "Really wipe {{inputs.target}}?")
 		t.Cleanup(func() { writeWorkflow(t, c.f.project, "wipe", "destructive", "Wipe {{inputs.target}}?") })
 		res, env := callTool(t, a, "relavium_wipe", with(wipe, conf.Confirm))
-		if !res.IsError || env.Error == nil || env.Error.Code != engine.CodePlanChanged {
+		if !res.IsError || env.Error == nil || env.Error.Code != workflow.CodePlanChanged {
 			t.Fatalf("moved plan: want E450, got %+v", env)
 		}
 	})

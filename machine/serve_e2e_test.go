@@ -19,9 +19,9 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/internal/testbin"
 	"github.com/relavium/relavium/invoke"
+	"github.com/relavium/relavium/workflow"
 )
 
 // serveFixture is a built relavium binary, a temp home and a project with
@@ -172,7 +172,7 @@ func exerciseServer(t *testing.T, f *serveFixture, cs *mcp.ClientSession, e *eli
 	// a write workflow whose gate the client declines: the run is cancelled, nothing ran
 	e.approve.Store(false)
 	res, env = callTool(t, cs, "relavium_approve", map[string]any{"target": "t"})
-	if !res.IsError || env.Error.Code != engine.CodeGateRefused {
+	if !res.IsError || env.Error.Code != workflow.CodeGateRefused {
 		t.Fatalf("declined gate: %+v", env)
 	}
 
@@ -203,7 +203,7 @@ func exerciseServer(t *testing.T, f *serveFixture, cs *mcp.ClientSession, e *eli
 		decisions = append(decisions, r["command"].(string)+"/"+r["decision"].(string)+"/"+k+"/"+code)
 	}
 	joined := strings.Join(decisions, " ")
-	for _, want := range []string{"run/confirmation_required/plan/", "run/run/plan/", "run/refused//" + string(engine.CodeGateRefused), "run/refused//" + string(CodeBadConfirm),
+	for _, want := range []string{"run/confirmation_required/plan/", "run/run/plan/", "run/refused//" + string(workflow.CodeGateRefused), "run/refused//" + string(CodeBadConfirm),
 		"mcp call/confirmation_required/request/", "mcp call/run/request/", "mcp call/refused//" + string(CodeBadConfirm), "version/refused//" + string(CodeInvalidRequest)} {
 		if !strings.Contains(joined, want) {
 			t.Errorf("audit lacks %s: %s", want, joined)

@@ -28,6 +28,8 @@
 //
 // Imports: the standard library, engine, engine/sanitize, authored,
 // nesting, fields, consent/canonjson, github.com/goccy/go-yaml and
-// github.com/google/jsonschema-go. The codes it raises are declared in
-// engine's errors.go; ProblemsError (E600, E603) is in errors.go here.
+// github.com/google/jsonschema-go. The codes it owns (E600–E603, E606, E608,
+// E610, E611, E613 and E450) are in codes.go; ProblemsError (E600, E603) and
+// IsCancellation are in errors.go. A run also returns engine's codes of the
+// calls it makes (E604, E605, E607, E609, E612).
 package workflow

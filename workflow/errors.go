@@ -1,11 +1,13 @@
 package workflow
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/relavium/relavium/authored"
+	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/fault"
 )
 
@@ -57,4 +59,14 @@ func (e *ProblemsError) WriteHuman(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// IsCancellation reports whether err ended a run as a cancellation (the
+// context was cancelled, or a person refused a gate) rather than a failure.
+func IsCancellation(err error) bool {
+	var e *engine.Error
+	if errors.As(err, &e) {
+		return e.ErrCode == engine.CodeRunCancelled || e.ErrCode == CodeGateRefused
+	}
+	return false
 }

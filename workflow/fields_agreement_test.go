@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/fields/fieldstest"
 )
 
@@ -32,11 +31,11 @@ func TestInputArgsAgreeWithEverySurface(t *testing.T) {
 			var pe *ProblemsError
 			switch {
 			case c.Err != "":
-				if !errors.As(err, &pe) || pe.Code() != engine.CodeInputsInvalid || !strings.Contains(render(pe.Problems), c.Err) {
+				if !errors.As(err, &pe) || pe.Code() != CodeInputsInvalid || !strings.Contains(render(pe.Problems), c.Err) {
 					t.Fatalf("v=%q: %v; want E603 saying %q", c.Text, err, c.Err)
 				}
 			case c.PlanRefuses:
-				if !errors.As(err, &pe) || pe.Code() != engine.CodeInputsInvalid || !strings.Contains(render(pe.Problems), "by JavaScript and has no faithful JSON number form") {
+				if !errors.As(err, &pe) || pe.Code() != CodeInputsInvalid || !strings.Contains(render(pe.Problems), "by JavaScript and has no faithful JSON number form") {
 					t.Fatalf("v=%q: %v; want E603: the plan cannot hold it", c.Text, err)
 				}
 			default:

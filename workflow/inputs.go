@@ -195,7 +195,7 @@ func ParseInputArgs(w *Workflow, args []string) (map[string]any, error) {
 		out[k] = val
 	}
 	if len(problems) > 0 {
-		return nil, problemsError(engine.CodeInputsInvalid, "invalid inputs for workflow "+w.ID, problems)
+		return nil, problemsError(CodeInputsInvalid, "invalid inputs for workflow "+w.ID, problems)
 	}
 	return out, nil
 }
@@ -284,10 +284,10 @@ func (w *Workflow) ResolveInputs(given map[string]any) (map[string]any, error) {
 		out[in.Name] = v
 	}
 	if len(problems) > 0 {
-		return nil, problemsError(engine.CodeInputsInvalid, "invalid inputs for workflow "+w.ID, problems)
+		return nil, problemsError(CodeInputsInvalid, "invalid inputs for workflow "+w.ID, problems)
 	}
 	if err := w.root.ApplyDefaults(&out); err != nil {
-		return nil, &engine.Error{Base: fault.Base{ErrCode: engine.CodeInputsInvalid, Msg: "cannot apply input defaults", Cause: err, Exit: fault.ExitUsage}}
+		return nil, &engine.Error{Base: fault.Base{ErrCode: CodeInputsInvalid, Msg: "cannot apply input defaults", Cause: err, Exit: fault.ExitUsage}}
 	}
 	return out, nil
 }

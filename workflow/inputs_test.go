@@ -5,8 +5,6 @@ import (
 	"errors"
 	"strings"
 	"testing"
-
-	"github.com/relavium/relavium/engine"
 )
 
 const typedWorkflow = `id: typed
@@ -52,7 +50,7 @@ func TestParseInputArgsReportsEveryProblem(t *testing.T) {
 	w := loadTyped(t)
 	_, err := ParseInputArgs(w, []string{"novalue", "i=4.5", "f=NaN", "b=yes", "a={}", "o=[1]", "zz=1", "s=x", "s=y"})
 	var pe *ProblemsError
-	if !errors.As(err, &pe) || pe.Code() != engine.CodeInputsInvalid || pe.ExitCode() != 2 {
+	if !errors.As(err, &pe) || pe.Code() != CodeInputsInvalid || pe.ExitCode() != 2 {
 		t.Fatalf("got %v", err)
 	}
 	if len(pe.Problems) != 8 {
@@ -77,7 +75,7 @@ func TestResolveInputsDefaultsRequiredTypesAndEnums(t *testing.T) {
 	}
 	_, err = w.ResolveInputs(map[string]any{"i": "ten", "e": "medium", "extra": 1, "a": map[string]any{}})
 	var pe *ProblemsError
-	if !errors.As(err, &pe) || pe.Code() != engine.CodeInputsInvalid {
+	if !errors.As(err, &pe) || pe.Code() != CodeInputsInvalid {
 		t.Fatalf("got %v", err)
 	}
 	text := render(pe.Problems)
@@ -103,7 +101,7 @@ func TestInputsRefuseIntegersJSONCannotHold(t *testing.T) {
 	w := loadTyped(t)
 	_, err := ParseInputArgs(w, []string{"s=x", "i=9007199254740993", "f=9007199254740993", `a=[1,{"n":9007199254740993}]`, `o={"k":[-9007199254740993]}`})
 	var pe *ProblemsError
-	if !errors.As(err, &pe) || pe.Code() != engine.CodeInputsInvalid || pe.ExitCode() != 2 {
+	if !errors.As(err, &pe) || pe.Code() != CodeInputsInvalid || pe.ExitCode() != 2 {
 		t.Fatalf("got %v", err)
 	}
 	text := render(pe.Problems)
@@ -117,7 +115,7 @@ func TestInputsRefuseIntegersJSONCannotHold(t *testing.T) {
 
 	// Inputs that arrive decoded (the machine surface) meet the same rule.
 	_, err = w.ResolveInputs(map[string]any{"s": "x", "i": int64(1<<53 + 1)})
-	if !errors.As(err, &pe) || pe.Code() != engine.CodeInputsInvalid || pe.ExitCode() != 2 ||
+	if !errors.As(err, &pe) || pe.Code() != CodeInputsInvalid || pe.ExitCode() != 2 ||
 		!strings.Contains(render(pe.Problems), "input i: $: the integer 9007199254740993 is written 9007199254740992 by JavaScript") {
 		t.Fatalf("got %v", err)
 	}

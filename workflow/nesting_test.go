@@ -5,8 +5,6 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-
-	"github.com/relavium/relavium/engine"
 )
 
 // TestWorkflowNestingRefusedBeforeParse: a workflow nested past 64 levels,
@@ -73,7 +71,7 @@ func TestInputJSONNestingRefused(t *testing.T) {
 	w := loadTyped(t)
 	_, err := ParseInputArgs(w, []string{"s=x", "a=" + strings.Repeat("[", 100000), "o=" + strings.Repeat(`{"a":`, 50000)})
 	var pe *ProblemsError
-	if !errors.As(err, &pe) || pe.Code() != engine.CodeInputsInvalid || pe.ExitCode() != 2 || len(pe.Problems) != 2 {
+	if !errors.As(err, &pe) || pe.Code() != CodeInputsInvalid || pe.ExitCode() != 2 || len(pe.Problems) != 2 {
 		t.Fatalf("got %v", err)
 	}
 	for _, p := range pe.Problems {

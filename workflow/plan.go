@@ -128,7 +128,7 @@ func (p *WorkflowPlan) Check(id string) error {
 	if strings.EqualFold(id, p.PlanID) {
 		return nil
 	}
-	return &engine.Error{Base: fault.Base{ErrCode: engine.CodePlanChanged, Exit: fault.ExitUsage, Msg: fmt.Sprintf("the plan of workflow %s moved: --plan-id %s no longer matches (now %s); run with --plan to review the new plan",
+	return &engine.Error{Base: fault.Base{ErrCode: CodePlanChanged, Exit: fault.ExitUsage, Msg: fmt.Sprintf("the plan of workflow %s moved: --plan-id %s no longer matches (now %s); run with --plan to review the new plan",
 		p.Workflow, short(id), short(p.PlanID))}, Extra: map[string]any{"plan_id": p.PlanID, "expected_plan_id": id, "plan": p}}
 }
 

@@ -77,7 +77,7 @@ func TestPlanIDMovesWhenAnythingMoves(t *testing.T) {
 			t.Errorf("%s moved but the plan id did not", name)
 		}
 		err := v.Check(base.PlanID)
-		codeIs(t, err, engine.CodePlanChanged)
+		codeIs(t, err, CodePlanChanged)
 		if ExitOf(err) != 2 {
 			t.Fatalf("E450 exit %d", ExitOf(err))
 		}

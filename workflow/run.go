@@ -124,7 +124,7 @@ func Run(ctx context.Context, w *Workflow, inputs map[string]any, opts RunOption
 // GateUnanswerable is the E611 error (exit 2) for a gate no one can answer:
 // no terminal to ask and no --yes.
 func GateUnanswerable(w *Workflow, g *Step) error {
-	return &engine.Error{Base: fault.Base{ErrCode: engine.CodeGateUnanswerable, Exit: fault.ExitUsage, Msg: fmt.Sprintf("workflow %s has gate %s (%s:%d:%d) %q and no one can be asked: run it on a terminal, or pass --yes to approve its gates",
+	return &engine.Error{Base: fault.Base{ErrCode: CodeGateUnanswerable, Exit: fault.ExitUsage, Msg: fmt.Sprintf("workflow %s has gate %s (%s:%d:%d) %q and no one can be asked: run it on a terminal, or pass --yes to approve its gates",
 		w.ID, g.ID, g.Pos.File, g.Pos.Line, g.Pos.Col, g.Gate)}, Step: g.ID}
 }
 
@@ -176,7 +176,7 @@ func (r *runner) run(ctx context.Context) (*RunResult, error) {
 	for _, o := range r.w.Outputs {
 		v, err := renderValue(o.Value, r.sc)
 		if err != nil {
-			return r.end("", &engine.Error{Base: fault.Base{ErrCode: engine.CodeTemplateValue, Msg: "output " + o.Name + ": " + err.Error()}})
+			return r.end("", &engine.Error{Base: fault.Base{ErrCode: CodeTemplateValue, Msg: "output " + o.Name + ": " + err.Error()}})
 		}
 		if v != absent {
 			outputs[o.Name] = v
@@ -231,11 +231,11 @@ func (r *runner) cancelled(ctx context.Context, step string) error {
 func (r *runner) tool(ctx context.Context, st *Step) error {
 	rendered, err := renderValue(st.Args, r.sc)
 	if err != nil {
-		return &engine.Error{Base: fault.Base{ErrCode: engine.CodeTemplateValue, Msg: "step " + st.ID + ": " + err.Error()}}
+		return &engine.Error{Base: fault.Base{ErrCode: CodeTemplateValue, Msg: "step " + st.ID + ": " + err.Error()}}
 	}
 	args, err := json.Marshal(rendered)
 	if err != nil {
-		return &engine.Error{Base: fault.Base{ErrCode: engine.CodeTemplateValue, Msg: "step " + st.ID + ": arguments do not encode as JSON", Cause: err}}
+		return &engine.Error{Base: fault.Base{ErrCode: CodeTemplateValue, Msg: "step " + st.ID + ": arguments do not encode as JSON", Cause: err}}
 	}
 	target, inner, err := r.reg.Resolve(st.Tool, args)
 	if err != nil {
@@ -255,7 +255,7 @@ func (r *runner) tool(ctx context.Context, st *Step) error {
 	r.steps = append(r.steps, rec)
 	r.sc.steps[st.ID] = valueOf(res)
 	if res.IsError && !st.ContinueOnError {
-		return &engine.Error{Base: fault.Base{ErrCode: engine.CodeStepToolError, Msg: fmt.Sprintf("step %s: tool %s returned an error: %s", st.ID, target.Name, clip(sanitize.Line(res.Text()), 400))}}
+		return &engine.Error{Base: fault.Base{ErrCode: CodeStepToolError, Msg: fmt.Sprintf("step %s: tool %s returned an error: %s", st.ID, target.Name, clip(sanitize.Line(res.Text()), 400))}}
 	}
 	return nil
 }
@@ -263,7 +263,7 @@ func (r *runner) tool(ctx context.Context, st *Step) error {
 func (r *runner) gate(ctx context.Context, st *Step) error {
 	msg, err := renderString(st.gate, r.sc)
 	if err != nil {
-		return &engine.Error{Base: fault.Base{ErrCode: engine.CodeTemplateValue, Msg: "gate " + st.ID + ": " + err.Error()}}
+		return &engine.Error{Base: fault.Base{ErrCode: CodeTemplateValue, Msg: "gate " + st.ID + ": " + err.Error()}}
 	}
 	msg = sanitize.Text(msg)
 	r.emit(engine.EventGateRequested, engine.GateRequestedData{Step: st.ID, Message: msg})
@@ -280,12 +280,12 @@ func (r *runner) gate(ctx context.Context, st *Step) error {
 		if _, coded := err.(interface{ Code() fault.Code }); coded {
 			return err
 		}
-		return &engine.Error{Base: fault.Base{ErrCode: engine.CodeGateFailed, Msg: "gate " + st.ID + ": asking failed", Cause: err}}
+		return &engine.Error{Base: fault.Base{ErrCode: CodeGateFailed, Msg: "gate " + st.ID + ": asking failed", Cause: err}}
 	}
 	r.emit(engine.EventGateResolved, engine.GateResolvedData{Step: st.ID, Approved: ok})
 	r.steps = append(r.steps, rec)
 	if !ok {
-		return &engine.Error{Base: fault.Base{ErrCode: engine.CodeGateRefused, Msg: fmt.Sprintf("gate %s refused: the run stops here", st.ID)}}
+		return &engine.Error{Base: fault.Base{ErrCode: CodeGateRefused, Msg: fmt.Sprintf("gate %s refused: the run stops here", st.ID)}}
 	}
 	return nil
 }
@@ -303,9 +303,9 @@ func (r *runner) end(step string, err error) (*RunResult, error) {
 	}
 	dur := time.Since(r.start).Milliseconds()
 	code := fault.CodeOf(err, engine.CodeStepCallFailed)
-	if engine.IsCancellation(err) {
+	if IsCancellation(err) {
 		reason := "cancelled"
-		if code == engine.CodeGateRefused {
+		if code == CodeGateRefused {
 			reason = "gate refused"
 		} else if c := errors.Unwrap(err); c != nil {
 			reason = c.Error()

@@ -120,8 +120,8 @@ steps:
 	if res != nil {
 		t.Fatal("a failed run returned a result")
 	}
-	codeIs(t, err, engine.CodeStepToolError)
-	if engine.IsCancellation(err) || ExitOf(err) != 1 || !strings.Contains(err.Error(), "disk full") {
+	codeIs(t, err, CodeStepToolError)
+	if IsCancellation(err) || ExitOf(err) != 1 || !strings.Contains(err.Error(), "disk full") {
 		t.Fatalf("err %v", err)
 	}
 	var e *engine.Error
@@ -134,7 +134,7 @@ steps:
 	}
 	evs := rec.all()
 	last := evs[len(evs)-1]
-	if last.Type != engine.EventRunFailed || last.Data.(engine.RunFailedData).ErrorCode != engine.CodeStepToolError || last.Data.(engine.RunFailedData).Step != "one" {
+	if last.Type != engine.EventRunFailed || last.Data.(engine.RunFailedData).ErrorCode != CodeStepToolError || last.Data.(engine.RunFailedData).Step != "one" {
 		t.Fatalf("terminal %+v", last)
 	}
 }
@@ -195,8 +195,8 @@ func TestRunGateRefusedIsACancellation(t *testing.T) {
 	h := ghHost()
 	rec := &recorder{}
 	_, err := Run(context.Background(), w, map[string]any{"repo": "a/b"}, RunOptions{Host: h, Emitter: rec, Gate: refuse})
-	codeIs(t, err, engine.CodeGateRefused)
-	if !engine.IsCancellation(err) || ExitOf(err) != 1 {
+	codeIs(t, err, CodeGateRefused)
+	if !IsCancellation(err) || ExitOf(err) != 1 {
 		t.Fatalf("refusal %v", err)
 	}
 	if len(h.recorded()) != 1 {
@@ -206,7 +206,7 @@ func TestRunGateRefusedIsACancellation(t *testing.T) {
 	if types[len(types)-1] != engine.EventRunCancelled || types[len(types)-2] != engine.EventGateResolved {
 		t.Fatalf("events %v", types)
 	}
-	if d := rec.all()[len(types)-1].Data.(engine.RunCancelledData); d.Reason != "gate refused" || d.ErrorCode != engine.CodeGateRefused || d.Step != "approve" {
+	if d := rec.all()[len(types)-1].Data.(engine.RunCancelledData); d.Reason != "gate refused" || d.ErrorCode != CodeGateRefused || d.Step != "approve" {
 		t.Fatalf("cancelled %+v", d)
 	}
 }
@@ -217,7 +217,7 @@ func TestRunGateErrors(t *testing.T) {
 	rec := &recorder{}
 	h := ghHost()
 	_, err := Run(context.Background(), w, map[string]any{"repo": "a/b"}, RunOptions{Host: h, Emitter: rec})
-	codeIs(t, err, engine.CodeGateUnanswerable)
+	codeIs(t, err, CodeGateUnanswerable)
 	if ExitOf(err) != 2 || !strings.Contains(err.Error(), "gate approve") || len(rec.all()) != 0 || len(h.recorded()) != 0 {
 		t.Fatalf("E611: %v, %d events, %d calls", err, len(rec.all()), len(h.recorded()))
 	}
@@ -229,7 +229,7 @@ func TestRunGateErrors(t *testing.T) {
 	// An uncoded one is E613.
 	_, err = Run(context.Background(), w, map[string]any{"repo": "a/b"}, RunOptions{Host: ghHost(),
 		Gate: func(context.Context, GateRequest) (bool, error) { return false, errors.New("tty gone") }})
-	codeIs(t, err, engine.CodeGateFailed)
+	codeIs(t, err, CodeGateFailed)
 }
 
 func TestRunCancelledMidStep(t *testing.T) {
@@ -257,7 +257,7 @@ func TestRunCancelledMidStep(t *testing.T) {
 		t.Fatal("Run did not return after cancellation")
 	}
 	codeIs(t, err, engine.CodeRunCancelled)
-	if !engine.IsCancellation(err) || !strings.Contains(err.Error(), "interrupt") {
+	if !IsCancellation(err) || !strings.Contains(err.Error(), "interrupt") {
 		t.Fatalf("cancel: %v", err)
 	}
 	if len(h.recorded()) != 1 {
@@ -410,7 +410,7 @@ func TestRunRefusesBadInputsAndMissingHost(t *testing.T) {
 	w := loadOne(t, "close", closeStale)
 	rec := &recorder{}
 	_, err := Run(context.Background(), w, map[string]any{"days": "x"}, RunOptions{Host: ghHost(), Emitter: rec, Gate: approve})
-	codeIs(t, err, engine.CodeInputsInvalid)
+	codeIs(t, err, CodeInputsInvalid)
 	if len(rec.all()) != 0 {
 		t.Fatal("events emitted for a run that never started")
 	}
@@ -427,7 +427,7 @@ func TestRunMissingStructuredValueIsE608(t *testing.T) {
 		return textResult("plain"), nil
 	})
 	_, err := Run(context.Background(), w, nil, RunOptions{Host: h})
-	codeIs(t, err, engine.CodeTemplateValue)
+	codeIs(t, err, CodeTemplateValue)
 	if len(h.recorded()) != 1 {
 		t.Fatal("step b called without its argument")
 	}

@@ -36,7 +36,7 @@ func LoadWorkflows(projectDir string) ([]*Workflow, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, problemsError(engine.CodeWorkflowInvalid, "cannot read the workflow directory", []authored.Problem{{Pos: authored.Pos{File: dir}, Message: err.Error()}})
+		return nil, problemsError(CodeWorkflowInvalid, "cannot read the workflow directory", []authored.Problem{{Pos: authored.Pos{File: dir}, Message: err.Error()}})
 	}
 	var out []*Workflow
 	var problems []authored.Problem
@@ -60,7 +60,7 @@ func LoadWorkflows(projectDir string) ([]*Workflow, error) {
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	if len(problems) > 0 {
 		authored.Problems(problems).Sort()
-		return out, problemsError(engine.CodeWorkflowInvalid, "invalid workflow files", problems)
+		return out, problemsError(CodeWorkflowInvalid, "invalid workflow files", problems)
 	}
 	return out, nil
 }
@@ -70,15 +70,15 @@ func LoadWorkflows(projectDir string) ([]*Workflow, error) {
 // a rule E600 with every problem; all exit 2.
 func LoadWorkflow(projectDir, id string) (*Workflow, error) {
 	if !workflowIDPattern.MatchString(id) {
-		return nil, &engine.Error{Base: fault.Base{ErrCode: engine.CodeWorkflowID, Exit: fault.ExitUsage, Msg: fmt.Sprintf("%q is not a workflow id: ids are 1-64 of a-z, 0-9, _ and - (the file name without .yaml)", id)}}
+		return nil, &engine.Error{Base: fault.Base{ErrCode: CodeWorkflowID, Exit: fault.ExitUsage, Msg: fmt.Sprintf("%q is not a workflow id: ids are 1-64 of a-z, 0-9, _ and - (the file name without .yaml)", id)}}
 	}
 	path := filepath.Join(WorkflowDir(projectDir), id+".yaml")
 	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
-		return nil, &engine.Error{Base: fault.Base{ErrCode: engine.CodeWorkflowNotFound, Exit: fault.ExitUsage, Msg: fmt.Sprintf("no workflow %q: %s does not exist%s", id, path, available(projectDir))}}
+		return nil, &engine.Error{Base: fault.Base{ErrCode: CodeWorkflowNotFound, Exit: fault.ExitUsage, Msg: fmt.Sprintf("no workflow %q: %s does not exist%s", id, path, available(projectDir))}}
 	}
 	w, ps := loadWorkflowFile(path, id)
 	if len(ps) > 0 {
-		return nil, problemsError(engine.CodeWorkflowInvalid, "invalid workflow "+id, ps)
+		return nil, problemsError(CodeWorkflowInvalid, "invalid workflow "+id, ps)
 	}
 	return w, nil
 }

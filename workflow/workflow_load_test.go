@@ -10,8 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/relavium/relavium/engine"
-
 	"github.com/relavium/relavium/authored"
 )
 
@@ -37,7 +35,7 @@ func problemsOf(t *testing.T, err error) []authored.Problem {
 	if !errors.As(err, &pe) {
 		t.Fatalf("want *ProblemsError, got %T %v", err, err)
 	}
-	if pe.Code() != engine.CodeWorkflowInvalid || pe.ExitCode() != 2 {
+	if pe.Code() != CodeWorkflowInvalid || pe.ExitCode() != 2 {
 		t.Fatalf("code %s exit %d", pe.Code(), pe.ExitCode())
 	}
 	return pe.Problems
@@ -214,13 +212,13 @@ func TestLoadWorkflowsListsGoodAndReportsBad(t *testing.T) {
 func TestLoadWorkflowNotFoundAndBadID(t *testing.T) {
 	dir := project(t, map[string]string{"hello.yaml": "id: hello\nside_effect: read\nsteps: [{id: s, gate: ok}]\n"})
 	_, err := LoadWorkflow(dir, "nope")
-	codeIs(t, err, engine.CodeWorkflowNotFound)
+	codeIs(t, err, CodeWorkflowNotFound)
 	if !strings.Contains(err.Error(), "workflows: hello") {
 		t.Fatalf("does not list what exists: %v", err)
 	}
 	for _, id := range []string{"../etc/passwd", "Hello", "", "a b"} {
 		_, err = LoadWorkflow(dir, id)
-		codeIs(t, err, engine.CodeWorkflowID)
+		codeIs(t, err, CodeWorkflowID)
 		if ExitOf(err) != 2 {
 			t.Fatalf("bad id exit %d", ExitOf(err))
 		}
