@@ -391,19 +391,12 @@ func (c *checker) admitURL(u, transport string, allowLocal bool, at Pos, path st
 	c.add(CodeURL, at, path, "%s", msg).Cause = causeOf(err)
 }
 
-// coded is implemented by the errors of the packages whose rules config
-// applies (consent, netguard).
-type coded interface {
-	error
-	Code() fault.Code
-}
-
 // messageOf is an error's text without its "E…: " code prefix, its cause
 // kept (a refused url says why it does not parse). Not fault.MessageOf,
 // which drops the cause: the problem's cause is all a reader gets of it.
 func messageOf(err error) string {
 	msg := err.Error()
-	var ce coded
+	var ce fault.Coded
 	if errors.As(err, &ce) {
 		msg = strings.TrimPrefix(msg, string(ce.Code())+": ")
 	}
@@ -413,7 +406,7 @@ func messageOf(err error) string {
 // causeOf keeps the owning package's code, message and envelope data (a
 // netguard refusal's reason, address and remedy) for machine readers.
 func causeOf(err error) any {
-	var ce coded
+	var ce fault.Coded
 	if !errors.As(err, &ce) {
 		return err.Error()
 	}
