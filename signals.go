@@ -12,8 +12,12 @@ import (
 )
 
 // signalGrace is how long a command has to end by itself once the first
-// signal cancelled its context.
-const signalGrace = 2 * time.Second
+// signal cancelled its context. It outlasts every orderly shutdown a
+// command performs on cancellation (a stdio server's stdin EOF, SIGTERM and
+// SIGKILL a second later; demo-server's 2 s for open HTTP streams), so a
+// first signal ends in order and only a phase that ignores its
+// cancellation is cut; a second signal never waits.
+const signalGrace = 5 * time.Second
 
 // exitSignals end a one-shot command (the TUI reads Ctrl-C as a key in
 // raw mode, but a SIGTERM reaches it too).
