@@ -101,143 +101,173 @@ func (w *schemaWalk) schema(n *node, ptr string, depth int, root bool) *skip {
 	}
 	for i := range n.obj {
 		m := &n.obj[i]
-		kp := ptr + "/" + token(m.key)
 		if sk := w.key(m, ptr, MaxPropertyName); sk != nil {
 			return sk
 		}
 		if canon, ok := knownKeywords[strings.ToLower(m.key)]; ok && canon != m.key {
 			return skipf(ReasonCaseVariantKey, "%s: key %s is keyword %s in another case; jsonschema-go would apply it, a case-sensitive reader would not", w.at(ptr), show(m.key), show(canon))
 		}
-		v := m.val
-		switch k := m.key; {
-		case k == "description" || k == "title":
-			if v.kind != kString {
-				break // the compiler refuses a non-string annotation
-			}
-			if len(v.str) > MaxLiteral {
-				return skipf(ReasonLiteralTooLarge, "%s is %d bytes, bound %d", w.at(kp), len(v.str), MaxLiteral)
-			}
-			if k == "title" {
-				v.str = sanitize.Line(v.str)
-			} else {
-				v.str = sanitize.Text(v.str)
-			}
-		case schemaMapKeywords[k]:
-			if v.kind != kObject {
-				break
-			}
-			if sk := checkKeys(v, kp, w.field, false); sk != nil {
+		if sk := w.keyword(n, m, ptr+"/"+token(m.key), depth, root); sk != nil {
+			return sk
+		}
+	}
+	return nil
+}
+
+// keyword judges one keyword m of schema n, at kp: one case a keyword
+// family, the larger ones in helpers of their own.
+func (w *schemaWalk) keyword(n *node, m *member, kp string, depth int, root bool) *skip {
+	v := m.val
+	switch k := m.key; {
+	case k == "description" || k == "title":
+		return w.annotation(k, v, kp)
+	case schemaMapKeywords[k]:
+		limit := MaxPropertyName
+		if k == "patternProperties" {
+			limit = MaxLiteral // its keys are regular expressions
+		}
+		return w.schemaMap(v, kp, depth, limit)
+	case schemaArrayKeywords[k] || (k == "items" && v.kind == kArray):
+		if v.kind != kArray {
+			return nil
+		}
+		for j, e := range v.arr {
+			if sk := w.schema(e, kp+"/"+strconv.Itoa(j), depth+2, false); sk != nil {
 				return sk
 			}
-			limit := MaxPropertyName
-			if k == "patternProperties" {
-				limit = MaxLiteral // its keys are regular expressions
-			}
-			for j := range v.obj {
-				sub := &v.obj[j]
-				if sk := w.key(sub, kp, limit); sk != nil {
-					return sk
-				}
-				if sk := w.schema(sub.val, kp+"/"+token(sub.key), depth+2, false); sk != nil {
-					return sk
-				}
-			}
-		case schemaArrayKeywords[k] || (k == "items" && v.kind == kArray):
-			if v.kind != kArray {
-				break
-			}
-			for j, e := range v.arr {
-				if sk := w.schema(e, kp+"/"+strconv.Itoa(j), depth+2, false); sk != nil {
-					return sk
-				}
-			}
-		case singleSchemaKeywords[k] || k == "items":
-			if sk := w.schema(v, kp, depth+1, false); sk != nil {
-				return sk
-			}
-		case k == "dependencies": // draft-07: name -> schema or string array
-			if v.kind != kObject {
-				break
-			}
-			if sk := checkKeys(v, kp, w.field, false); sk != nil {
-				return sk
-			}
-			for j := range v.obj {
-				sub := &v.obj[j]
-				if sk := w.key(sub, kp, MaxPropertyName); sk != nil {
-					return sk
-				}
-				sp := kp + "/" + token(sub.key)
-				var sk *skip
-				if sub.val.kind == kArray {
-					sk = w.data(sub.val, sp, depth+2)
-				} else {
-					sk = w.schema(sub.val, sp, depth+2, false)
-				}
-				if sk != nil {
-					return sk
-				}
-			}
-		case unsupportedKeywords[k]:
-			return skipf(ReasonSchemaUnsupported, "%s: %s is outside the supported subset", w.at(kp), show(k))
-		case k == "$schema":
-			if sk := w.data(v, kp, depth+1); sk != nil {
-				return sk
-			}
-			if !root {
-				return skipf(ReasonSchemaUnsupported, "%s: an embedded $schema is outside the supported subset", w.at(kp))
-			}
-			if v.kind != kString || !supportedDrafts[v.str] {
-				return skipf(ReasonSchemaDraftUnsupported, "%s is %s; supported: draft 2020-12 and draft-07", w.at(kp), show(v.str))
-			}
-		case k == "$id":
-			if sk := w.data(v, kp, depth+1); sk != nil {
-				return sk
-			}
-			if !root {
-				return skipf(ReasonSchemaUnsupported, "%s: an embedded $id is outside the supported subset", w.at(kp))
-			}
-		case k == "$ref":
-			if sk := w.data(v, kp, depth+1); sk != nil {
-				return sk
-			}
-			if v.kind != kString {
-				break
-			}
-			if !strings.HasPrefix(v.str, "#") {
-				return skipf(ReasonSchemaRemoteRef, "%s is %s; only local \"#...\" references are followed, nothing is fetched", w.at(kp), show(v.str))
-			}
-			w.refs[n] = v.str
-		case k == "$anchor":
-			if sk := w.data(v, kp, depth+1); sk != nil {
-				return sk
-			}
-			if v.kind == kString {
-				w.anchors[v.str] = n
-			}
-		case k == "enum":
-			if v.kind != kArray {
-				break
-			}
-			for j, e := range v.arr {
-				ep := kp + "/" + strconv.Itoa(j)
-				size := canonicalLen(e)
-				if e.kind == kString {
-					size = len(e.str)
-				}
-				if size > MaxLiteral {
-					return skipf(ReasonEnumMemberTooLarge, "%s is %d bytes, bound %d", w.at(ep), size, MaxLiteral)
-				}
-				if sk := w.data(e, ep, depth+2); sk != nil {
-					return sk
-				}
-			}
-		default:
-			// const, default, examples, required, type, pattern, format,
-			// $comment, unknown keywords: data, every string semantic.
-			if sk := w.data(v, kp, depth+1); sk != nil {
-				return sk
-			}
+		}
+	case singleSchemaKeywords[k] || k == "items":
+		return w.schema(v, kp, depth+1, false)
+	case k == "dependencies":
+		return w.dependencies(v, kp, depth)
+	case unsupportedKeywords[k]:
+		return skipf(ReasonSchemaUnsupported, "%s: %s is outside the supported subset", w.at(kp), show(k))
+	case k == "$schema" || k == "$id":
+		return w.identity(k, v, kp, depth, root)
+	case k == "$ref":
+		if sk := w.data(v, kp, depth+1); sk != nil {
+			return sk
+		}
+		if v.kind != kString {
+			return nil
+		}
+		if !strings.HasPrefix(v.str, "#") {
+			return skipf(ReasonSchemaRemoteRef, "%s is %s; only local \"#...\" references are followed, nothing is fetched", w.at(kp), show(v.str))
+		}
+		w.refs[n] = v.str
+	case k == "$anchor":
+		if sk := w.data(v, kp, depth+1); sk != nil {
+			return sk
+		}
+		if v.kind == kString {
+			w.anchors[v.str] = n
+		}
+	case k == "enum":
+		return w.enum(v, kp, depth)
+	default:
+		// const, default, examples, required, type, pattern, format,
+		// $comment, unknown keywords: data, every string semantic.
+		return w.data(v, kp, depth+1)
+	}
+	return nil
+}
+
+// annotation bounds and cleans a description or title (a non-string one
+// is left to the compiler, which refuses it).
+func (w *schemaWalk) annotation(k string, v *node, kp string) *skip {
+	if v.kind != kString {
+		return nil
+	}
+	if len(v.str) > MaxLiteral {
+		return skipf(ReasonLiteralTooLarge, "%s is %d bytes, bound %d", w.at(kp), len(v.str), MaxLiteral)
+	}
+	if k == "title" {
+		v.str = sanitize.Line(v.str)
+	} else {
+		v.str = sanitize.Text(v.str)
+	}
+	return nil
+}
+
+// schemaMap walks a name → schema keyword (properties, patternProperties,
+// $defs …), its keys bounded by limit.
+func (w *schemaWalk) schemaMap(v *node, kp string, depth, limit int) *skip {
+	if v.kind != kObject {
+		return nil
+	}
+	if sk := checkKeys(v, kp, w.field, false); sk != nil {
+		return sk
+	}
+	for j := range v.obj {
+		sub := &v.obj[j]
+		if sk := w.key(sub, kp, limit); sk != nil {
+			return sk
+		}
+		if sk := w.schema(sub.val, kp+"/"+token(sub.key), depth+2, false); sk != nil {
+			return sk
+		}
+	}
+	return nil
+}
+
+// dependencies walks draft-07's dependencies: name → schema or string array.
+func (w *schemaWalk) dependencies(v *node, kp string, depth int) *skip {
+	if v.kind != kObject {
+		return nil
+	}
+	if sk := checkKeys(v, kp, w.field, false); sk != nil {
+		return sk
+	}
+	for j := range v.obj {
+		sub := &v.obj[j]
+		if sk := w.key(sub, kp, MaxPropertyName); sk != nil {
+			return sk
+		}
+		sp := kp + "/" + token(sub.key)
+		var sk *skip
+		if sub.val.kind == kArray {
+			sk = w.data(sub.val, sp, depth+2)
+		} else {
+			sk = w.schema(sub.val, sp, depth+2, false)
+		}
+		if sk != nil {
+			return sk
+		}
+	}
+	return nil
+}
+
+// identity judges $schema and $id: only at the root, and $schema naming a
+// supported draft.
+func (w *schemaWalk) identity(k string, v *node, kp string, depth int, root bool) *skip {
+	if sk := w.data(v, kp, depth+1); sk != nil {
+		return sk
+	}
+	if !root {
+		return skipf(ReasonSchemaUnsupported, "%s: an embedded %s is outside the supported subset", w.at(kp), k)
+	}
+	if k == "$schema" && (v.kind != kString || !supportedDrafts[v.str]) {
+		return skipf(ReasonSchemaDraftUnsupported, "%s is %s; supported: draft 2020-12 and draft-07", w.at(kp), show(v.str))
+	}
+	return nil
+}
+
+// enum bounds each member of an enum and walks it as data.
+func (w *schemaWalk) enum(v *node, kp string, depth int) *skip {
+	if v.kind != kArray {
+		return nil
+	}
+	for j, e := range v.arr {
+		ep := kp + "/" + strconv.Itoa(j)
+		size := canonicalLen(e)
+		if e.kind == kString {
+			size = len(e.str)
+		}
+		if size > MaxLiteral {
+			return skipf(ReasonEnumMemberTooLarge, "%s is %d bytes, bound %d", w.at(ep), size, MaxLiteral)
+		}
+		if sk := w.data(e, ep, depth+2); sk != nil {
+			return sk
 		}
 	}
 	return nil
