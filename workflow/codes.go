@@ -29,7 +29,7 @@ const (
 func Codes() fault.Table { return slices.Clone(codes) }
 
 var codes = fault.Table{
-	{Code: CodePlanChanged, Class: fault.Usage, Meaning: "--plan-id no longer matches the plan (spec: machine-invoker Gate)"},
+	{Code: CodePlanChanged, Class: fault.Usage, Meaning: "--plan-id no longer matches the plan (docs/machine-invoker.md, the confirmation gate)"},
 	{Code: CodeWorkflowInvalid, Class: fault.Usage, Meaning: "a workflow file breaks an authored rule (positioned problems)"},
 	{Code: CodeWorkflowNotFound, Class: fault.Usage, Meaning: "no .relavium/workflows/<id>.yaml"},
 	{Code: CodeWorkflowID, Class: fault.Usage, Meaning: "a workflow id that is not [a-z0-9_-]{1,64}"},
