@@ -137,8 +137,32 @@ func (c *checker) inlineEntry(v *node, path string, surf surface, project string
 	}
 	s.Transport = transport
 
-	// Field placement: symmetric on both surfaces.
-	stdioRefused, netRefused := map[string]bool{}, map[string]bool{}
+	stdioRefused, netRefused := c.misplaced(v, path, transport)
+	c.programFields(v, path, transport, s, stdioRefused)
+	c.endpointFields(v, path, transport, s, netRefused)
+	if transport == netguard.TransportStdio {
+		s.Dir = project
+	}
+	if f := v.get("connect_timeout_ms"); f != nil {
+		s.ConnectTimeout = c.connectTimeout(f, join(path, "connect_timeout_ms"))
+	}
+	if f := v.get("tools_allowlist"); f != nil {
+		s.ToolsAllowlist, _, _ = c.allowlist(f, join(path, "tools_allowlist"))
+	}
+	if f := v.get("tools_auto_approve"); f != nil {
+		s.ToolsAutoApprove, _, _ = c.toolList(f, join(path, "tools_auto_approve"), "")
+	}
+	if f := v.get("autostart"); f != nil && surf == registration {
+		s.Autostart, _ = c.boolean(f, join(path, "autostart"))
+	}
+	return d
+}
+
+// misplaced reports the fields of the other surface (stdio's program on a
+// network transport, a network endpoint on stdio), symmetric on both, and
+// returns them so no second problem is stacked on them.
+func (c *checker) misplaced(v *node, path, transport string) (stdioRefused, netRefused map[string]bool) {
+	stdioRefused, netRefused = map[string]bool{}, map[string]bool{}
 	if isNetwork(transport) {
 		for _, k := range []string{"command", "args", "env"} {
 			if f := v.get(k); f != nil {
@@ -156,23 +180,32 @@ func (c *checker) inlineEntry(v *node, path string, surf surface, project string
 			}
 		}
 	}
+	return stdioRefused, netRefused
+}
 
-	if f := v.get("command"); f != nil && !stdioRefused["command"] {
+// programFields reads a stdio server's command, args and env.
+func (c *checker) programFields(v *node, path, transport string, s *Server, refused map[string]bool) {
+	if f := v.get("command"); f != nil && !refused["command"] {
 		s.Command = c.command(f, join(path, "command"))
 	} else if f == nil && transport == netguard.TransportStdio {
 		c.add(CodeRequired, v.pos, join(path, "command"), "missing command: a stdio server needs the program to spawn (args holds its arguments)")
 	}
-	if f := v.get("args"); f != nil && !stdioRefused["args"] {
+	if f := v.get("args"); f != nil && !refused["args"] {
 		s.Args = c.args(f, join(path, "args"))
 	}
-	if f := v.get("env"); f != nil && !stdioRefused["env"] {
+	if f := v.get("env"); f != nil && !refused["env"] {
 		s.Env = c.env(f, join(path, "env"))
 	}
+}
+
+// endpointFields reads a network server's url and its local opt-in, and
+// admits the url through the guard.
+func (c *checker) endpointFields(v *node, path, transport string, s *Server, refused map[string]bool) {
 	optInOK := true // a mistyped opt-in must not also raise an admission refusal
-	if f := v.get("allow_local_endpoint"); f != nil && !netRefused["allow_local_endpoint"] {
+	if f := v.get("allow_local_endpoint"); f != nil && !refused["allow_local_endpoint"] {
 		s.AllowLocalEndpoint, optInOK = c.boolean(f, join(path, "allow_local_endpoint"))
 	}
-	if f := v.get("url"); f != nil && !netRefused["url"] {
+	if f := v.get("url"); f != nil && !refused["url"] {
 		if u, ok := c.required(f, join(path, "url"), "the server's endpoint, e.g. https://example.com/mcp"); ok {
 			s.URL = u
 			if isNetwork(transport) && optInOK {
@@ -182,22 +215,6 @@ func (c *checker) inlineEntry(v *node, path string, surf surface, project string
 	} else if f == nil && isNetwork(transport) {
 		c.add(CodeRequired, v.pos, join(path, "url"), "missing url: a server on transport %q needs the endpoint to connect to", transport)
 	}
-	if transport == netguard.TransportStdio {
-		s.Dir = project
-	}
-	if f := v.get("connect_timeout_ms"); f != nil {
-		s.ConnectTimeout = c.connectTimeout(f, join(path, "connect_timeout_ms"))
-	}
-	if f := v.get("tools_allowlist"); f != nil {
-		s.ToolsAllowlist, _, _ = c.allowlist(f, join(path, "tools_allowlist"))
-	}
-	if f := v.get("tools_auto_approve"); f != nil {
-		s.ToolsAutoApprove, _, _ = c.toolList(f, join(path, "tools_auto_approve"), "")
-	}
-	if f := v.get("autostart"); f != nil && surf == registration {
-		s.Autostart, _ = c.boolean(f, join(path, "autostart"))
-	}
-	return d
 }
 
 // transport checks the vocabulary and returns the transport to keep ("" when

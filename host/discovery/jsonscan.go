@@ -49,62 +49,72 @@ func scanValue(data []byte, i int) (int, scanStats, error) {
 				}
 			}
 			continue
-		case c == '"':
+		default:
 			var err error
-			if i, err = scanString(data, i); err != nil {
+			if i, err = scanScalar(data, i); err != nil {
 				return i, st, err
 			}
-		case c == 't':
-			if !hasWord(data, i, "true") {
-				return i, st, &syntaxError{off: i, msg: "invalid literal"}
-			}
-			i += 4
-		case c == 'f':
-			if !hasWord(data, i, "false") {
-				return i, st, &syntaxError{off: i, msg: "invalid literal"}
-			}
-			i += 5
-		case c == 'n':
-			if !hasWord(data, i, "null") {
-				return i, st, &syntaxError{off: i, msg: "invalid literal"}
-			}
-			i += 4
-		case c == '-' || c >= '0' && c <= '9':
-			var ok bool
-			if i, ok = scanNumber(data, i); !ok {
-				return i, st, &syntaxError{off: i, msg: "invalid number"}
-			}
-		default:
-			return i, st, &syntaxError{off: i, msg: "unexpected character"}
 		}
-		// A value ended at i: close containers until one continues.
-		for {
-			if len(stack) == 0 {
-				return i, st, nil
-			}
-			i = skipWS(data, i)
-			if i >= len(data) {
-				return i, st, &syntaxError{off: i, msg: "unterminated container"}
-			}
-			top := stack[len(stack)-1]
-			c := data[i]
-			if c == ',' {
-				i = skipWS(data, i+1)
-				if top == '{' {
-					var err error
-					if i, err = scanKey(data, i); err != nil {
-						return i, st, err
-					}
+		var done bool
+		var err error
+		if i, done, err = closeContainers(data, i, &stack); done || err != nil {
+			return i, st, err
+		}
+	}
+}
+
+// scanScalar scans the string, literal or number starting at data[i] and
+// returns the offset just after it.
+func scanScalar(data []byte, i int) (int, error) {
+	switch c := data[i]; {
+	case c == '"':
+		return scanString(data, i)
+	case c == 't' || c == 'f' || c == 'n':
+		for _, w := range [...]string{"true", "false", "null"} {
+			if w[0] == c {
+				if !hasWord(data, i, w) {
+					return i, &syntaxError{off: i, msg: "invalid literal"}
 				}
-				break
+				return i + len(w), nil
 			}
-			if top == '{' && c == '}' || top == '[' && c == ']' {
-				stack = stack[:len(stack)-1]
-				i++
-				continue
-			}
-			return i, st, &syntaxError{off: i, msg: "expected ',' or a closing bracket"}
 		}
+	case c == '-' || c >= '0' && c <= '9':
+		end, ok := scanNumber(data, i)
+		if !ok {
+			return end, &syntaxError{off: end, msg: "invalid number"}
+		}
+		return end, nil
+	}
+	return i, &syntaxError{off: i, msg: "unexpected character"}
+}
+
+// closeContainers runs after a value ended at i: it closes containers until
+// one continues with another member (i is then where that value starts) or
+// none is left (done).
+func closeContainers(data []byte, i int, stack *[]byte) (_ int, done bool, err error) {
+	for {
+		if len(*stack) == 0 {
+			return i, true, nil
+		}
+		i = skipWS(data, i)
+		if i >= len(data) {
+			return i, false, &syntaxError{off: i, msg: "unterminated container"}
+		}
+		top := (*stack)[len(*stack)-1]
+		c := data[i]
+		if c == ',' {
+			i = skipWS(data, i+1)
+			if top == '{' {
+				i, err = scanKey(data, i)
+			}
+			return i, false, err
+		}
+		if top == '{' && c == '}' || top == '[' && c == ']' {
+			*stack = (*stack)[:len(*stack)-1]
+			i++
+			continue
+		}
+		return i, false, &syntaxError{off: i, msg: "expected ',' or a closing bracket"}
 	}
 }
 

@@ -313,13 +313,20 @@ func (p *parser) str() (s string, bad bool, err error) {
 			return s, false, nil
 		}
 		if c == '\\' {
-			break
+			return p.strEscaped(start)
 		}
 		if c < 0x20 {
 			return "", false, p.fail("control character in a string")
 		}
 		p.i++
 	}
+	return "", false, p.fail("unterminated string")
+}
+
+// strEscaped finishes a string literal that began at start and holds an
+// escape at p.i: the slow path, decoding into a buffer.
+func (p *parser) strEscaped(start int) (s string, bad bool, err error) {
+	d := p.data
 	buf := make([]byte, 0, p.i-start+16)
 	buf = append(buf, d[start:p.i]...)
 	for p.i < len(d) {
@@ -338,55 +345,68 @@ func (p *parser) str() (s string, bad bool, err error) {
 			p.i++
 			continue
 		}
-		// escape
-		if p.i+1 >= len(d) {
-			return "", false, p.fail("unterminated escape")
+		var lone bool
+		if buf, lone, err = p.escape(buf); err != nil {
+			return "", false, err
 		}
-		e := d[p.i+1]
-		p.i += 2
-		switch e {
-		case '"', '\\', '/':
-			buf = append(buf, e)
-		case 'b':
-			buf = append(buf, '\b')
-		case 'f':
-			buf = append(buf, '\f')
-		case 'n':
-			buf = append(buf, '\n')
-		case 'r':
-			buf = append(buf, '\r')
-		case 't':
-			buf = append(buf, '\t')
-		case 'u':
-			r, ok := p.hex4()
-			if !ok {
-				return "", false, p.fail("invalid \\u escape")
-			}
-			if utf16.IsSurrogate(r) {
-				r2 := rune(-1)
-				if r < 0xdc00 && p.i+1 < len(d) && d[p.i] == '\\' && d[p.i+1] == 'u' {
-					save := p.i
-					p.i += 2
-					var ok2 bool
-					if r2, ok2 = p.hex4(); !ok2 {
-						return "", false, p.fail("invalid \\u escape")
-					}
-					if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
-						buf = utf8.AppendRune(buf, dec)
-						continue
-					}
-					p.i = save // the second escape is processed on its own
-				}
-				buf = utf8.AppendRune(buf, utf8.RuneError)
-				bad = true
-				continue
-			}
-			buf = utf8.AppendRune(buf, r)
-		default:
-			return "", false, p.fail("invalid escape")
-		}
+		bad = bad || lone
 	}
 	return "", false, p.fail("unterminated string")
+}
+
+// escape decodes the escape at p.i (its backslash) onto buf. lone reports
+// a surrogate with no partner, appended as U+FFFD.
+func (p *parser) escape(buf []byte) (_ []byte, lone bool, err error) {
+	d := p.data
+	if p.i+1 >= len(d) {
+		return buf, false, p.fail("unterminated escape")
+	}
+	e := d[p.i+1]
+	p.i += 2
+	switch e {
+	case '"', '\\', '/':
+		return append(buf, e), false, nil
+	case 'b':
+		return append(buf, '\b'), false, nil
+	case 'f':
+		return append(buf, '\f'), false, nil
+	case 'n':
+		return append(buf, '\n'), false, nil
+	case 'r':
+		return append(buf, '\r'), false, nil
+	case 't':
+		return append(buf, '\t'), false, nil
+	case 'u':
+		return p.unicodeEscape(buf)
+	}
+	return buf, false, p.fail("invalid escape")
+}
+
+// unicodeEscape decodes a \uXXXX whose "\u" was read, joining a high
+// surrogate with the low one that follows it; a surrogate without its
+// partner becomes U+FFFD (lone), and the escape after it is read on its own.
+func (p *parser) unicodeEscape(buf []byte) (_ []byte, lone bool, err error) {
+	d := p.data
+	r, ok := p.hex4()
+	if !ok {
+		return buf, false, p.fail("invalid \\u escape")
+	}
+	if !utf16.IsSurrogate(r) {
+		return utf8.AppendRune(buf, r), false, nil
+	}
+	if r < 0xdc00 && p.i+1 < len(d) && d[p.i] == '\\' && d[p.i+1] == 'u' {
+		save := p.i
+		p.i += 2
+		r2, ok := p.hex4()
+		if !ok {
+			return buf, false, p.fail("invalid \\u escape")
+		}
+		if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
+			return utf8.AppendRune(buf, dec), false, nil
+		}
+		p.i = save // the second escape is processed on its own
+	}
+	return utf8.AppendRune(buf, utf8.RuneError), true, nil
 }
 
 func (p *parser) hex4() (rune, bool) {

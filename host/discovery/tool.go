@@ -75,87 +75,114 @@ func buildTool(server string, index int, n *node, allow map[string]bool, maxDept
 	}
 
 	def := engine.ToolDef{ID: engine.ToolID(server + "\x1f" + raw), Server: server, Tool: raw}
-	size := len(raw)
+	size, sk := readTexts(n, &def)
+	if sk != nil {
+		return nil, name, raw, sk
+	}
+	tool := &Tool{}
+	in, inSize, sk := readInput(n, tool, &def, maxDepth, cc)
+	if sk != nil {
+		return nil, name, raw, sk
+	}
+	out, outSize, sk := readOutput(n, tool, &def, maxDepth, cc)
+	if sk != nil {
+		return nil, name, raw, sk
+	}
+	tool.Def = def
+	tool.Size = len(raw) + size + inSize + outSize
+	tool.canonical = canonicalDefinition(def, in, out)
+	return tool, name, raw, nil
+}
+
+// readTexts reads the tool's title, description and annotations into def,
+// each bounded and cleaned, and returns the bytes they count.
+func readTexts(n *node, def *engine.ToolDef) (size int, sk *skip) {
 	if v := n.get("title"); v != nil {
 		if v.kind != kString {
-			return nil, name, raw, skipf(ReasonInvalidTool, "title is not a string")
+			return 0, skipf(ReasonInvalidTool, "title is not a string")
 		}
 		if len(v.str) > MaxDescription {
-			return nil, name, raw, skipf(ReasonTitleTooLarge, "title is %d bytes, bound %d", len(v.str), MaxDescription)
+			return 0, skipf(ReasonTitleTooLarge, "title is %d bytes, bound %d", len(v.str), MaxDescription)
 		}
 		size += len(v.str)
 		def.Title = sanitize.Line(v.str)
 	}
 	if v := n.get("description"); v != nil {
 		if v.kind != kString {
-			return nil, name, raw, skipf(ReasonInvalidTool, "description is not a string")
+			return 0, skipf(ReasonInvalidTool, "description is not a string")
 		}
 		if len(v.str) > MaxDescription {
-			return nil, name, raw, skipf(ReasonDescriptionTooLarge, "description is %d bytes, bound %d", len(v.str), MaxDescription)
+			return 0, skipf(ReasonDescriptionTooLarge, "description is %d bytes, bound %d", len(v.str), MaxDescription)
 		}
 		size += len(v.str)
 		def.Description = sanitize.Text(v.str)
 	}
 	ann, annTitle, sk := readAnnotations(n.get("annotations"))
 	if sk != nil {
-		return nil, name, raw, sk
+		return 0, sk
 	}
 	size += len(annTitle)
 	def.Annotations = ann
 	if def.Title == "" && annTitle != "" {
 		def.Title = sanitize.Line(annTitle)
 	}
+	return size, nil
+}
 
-	tool := &Tool{}
-	in := n.get("inputSchema")
+// readInput checks and compiles the required inputSchema: it is the
+// validator every call goes through, and the fields every surface asks a
+// person for (read once here).
+func readInput(n *node, tool *Tool, def *engine.ToolDef, maxDepth int, cc *compileCache) (in *node, size int, sk *skip) {
+	in = n.get("inputSchema")
 	if in == nil || in.kind != kObject {
-		return nil, name, raw, skipf(ReasonSchemaNotObject, "inputSchema is missing or not a JSON object")
+		return nil, 0, skipf(ReasonSchemaNotObject, "inputSchema is missing or not a JSON object")
 	}
-	inSize := canonicalLen(in)
+	size = canonicalLen(in)
 	objects, sk := checkSchema(in, "inputSchema", maxDepth)
 	if sk != nil {
-		return nil, name, raw, sk
+		return nil, 0, sk
 	}
 	if sk := schemaObjectsSkip(objects); sk != nil {
-		return nil, name, raw, sk
+		return nil, 0, sk
 	}
 	rs, src, sk := cc.compile(in, "inputSchema", objects)
 	if sk != nil {
-		return nil, name, raw, sk
+		return nil, 0, sk
 	}
 	tool.input, tool.inputSrc = rs, src
 	if d := in.get("$schema"); d != nil {
 		tool.draft = d.str
 	}
-	size += inSize
-	def.InputSchema = appendOrdered(nil, in)
-	// Read once here, for every surface that asks a person for arguments.
-	def.Fields = readFields(in)
-
-	out := n.get("outputSchema")
-	if out != nil && out.kind != kNull {
-		if out.kind != kObject {
-			return nil, name, raw, skipf(ReasonSchemaNotObject, "outputSchema is not a JSON object")
-		}
-		size += canonicalLen(out)
-		more, sk := checkSchema(out, "outputSchema", maxDepth)
-		if sk != nil {
-			return nil, name, raw, sk
-		}
-		objects += more
-		if sk := schemaObjectsSkip(objects); sk != nil {
-			return nil, name, raw, sk
-		}
-		if _, _, sk := cc.compile(out, "outputSchema", more); sk != nil {
-			return nil, name, raw, sk
-		}
-		def.OutputSchema = appendOrdered(nil, out)
-	}
-	tool.Def = def
-	tool.Size = size
 	tool.schemaObjects = objects
-	tool.canonical = canonicalDefinition(def, in, out)
-	return tool, name, raw, nil
+	def.InputSchema = appendOrdered(nil, in)
+	def.Fields = readFields(in)
+	return in, size, nil
+}
+
+// readOutput checks and compiles the optional outputSchema, its schema
+// objects counted with the input's against the cap.
+func readOutput(n *node, tool *Tool, def *engine.ToolDef, maxDepth int, cc *compileCache) (out *node, size int, sk *skip) {
+	out = n.get("outputSchema")
+	if out == nil || out.kind == kNull {
+		return out, 0, nil
+	}
+	if out.kind != kObject {
+		return nil, 0, skipf(ReasonSchemaNotObject, "outputSchema is not a JSON object")
+	}
+	size = canonicalLen(out)
+	more, sk := checkSchema(out, "outputSchema", maxDepth)
+	if sk != nil {
+		return nil, 0, sk
+	}
+	tool.schemaObjects += more
+	if sk := schemaObjectsSkip(tool.schemaObjects); sk != nil {
+		return nil, 0, sk
+	}
+	if _, _, sk := cc.compile(out, "outputSchema", more); sk != nil {
+		return nil, 0, sk
+	}
+	def.OutputSchema = appendOrdered(nil, out)
+	return out, size, nil
 }
 
 // Field names of the tool object and its annotations as MCP spells them.
