@@ -192,6 +192,26 @@ func (w *schemaWalk) annotation(k string, v *node, kp string) *skip {
 // schemaMap walks a name → schema keyword (properties, patternProperties,
 // $defs …), its keys bounded by limit.
 func (w *schemaWalk) schemaMap(v *node, kp string, depth, limit int) *skip {
+	return w.members(v, kp, limit, func(sub *member, sp string) *skip {
+		return w.schema(sub.val, sp, depth+2, false)
+	})
+}
+
+// dependencies walks draft-07's dependencies: name → schema or string array.
+func (w *schemaWalk) dependencies(v *node, kp string, depth int) *skip {
+	return w.members(v, kp, MaxPropertyName, func(sub *member, sp string) *skip {
+		if sub.val.kind == kArray {
+			return w.data(sub.val, sp, depth+2)
+		}
+		return w.schema(sub.val, sp, depth+2, false)
+	})
+}
+
+// members checks the keys of a name → value keyword at kp (duplicates,
+// case variants, each key a semantic string within limit) and judges each
+// member's value at its pointer; a keyword that is not an object is left
+// to the compiler.
+func (w *schemaWalk) members(v *node, kp string, limit int, each func(sub *member, sp string) *skip) *skip {
 	if v.kind != kObject {
 		return nil
 	}
@@ -203,34 +223,7 @@ func (w *schemaWalk) schemaMap(v *node, kp string, depth, limit int) *skip {
 		if sk := w.key(sub, kp, limit); sk != nil {
 			return sk
 		}
-		if sk := w.schema(sub.val, kp+"/"+token(sub.key), depth+2, false); sk != nil {
-			return sk
-		}
-	}
-	return nil
-}
-
-// dependencies walks draft-07's dependencies: name → schema or string array.
-func (w *schemaWalk) dependencies(v *node, kp string, depth int) *skip {
-	if v.kind != kObject {
-		return nil
-	}
-	if sk := checkKeys(v, kp, w.field, false); sk != nil {
-		return sk
-	}
-	for j := range v.obj {
-		sub := &v.obj[j]
-		if sk := w.key(sub, kp, MaxPropertyName); sk != nil {
-			return sk
-		}
-		sp := kp + "/" + token(sub.key)
-		var sk *skip
-		if sub.val.kind == kArray {
-			sk = w.data(sub.val, sp, depth+2)
-		} else {
-			sk = w.schema(sub.val, sp, depth+2, false)
-		}
-		if sk != nil {
+		if sk := each(sub, kp+"/"+token(sub.key)); sk != nil {
 			return sk
 		}
 	}
