@@ -9,11 +9,12 @@ import (
 	"testing"
 )
 
-// TestDocsNameNoMachinePaths keeps the prose that ships with the code — every
-// Markdown page, shell script and Makefile — free of paths that exist only on
-// the machine it was written on (a checkout under /work, a home directory, a
-// named temporary directory). A reader's paths differ: the docs say
-// <checkout>, <project> or $PWD instead.
+// TestDocsNameNoMachinePaths keeps what ships with the code — every Markdown
+// page, shell script and Makefile, and the golden frames and screenshot a
+// reader sees — free of paths that exist only on the machine it was written
+// on (a checkout under /work, a home directory, a named temporary
+// directory). A reader's paths differ: the docs say <checkout>, <project> or
+// $PWD instead, and fixtures use a made-up project such as /data/app.
 func TestDocsNameNoMachinePaths(t *testing.T) {
 	machinePath := regexp.MustCompile(`(^|[^\w.<$])(/work/|/root/|/home/[A-Za-z_][\w.-]*|/tmp/[\w.-]+)`)
 	checked := 0
@@ -28,7 +29,7 @@ func TestDocsNameNoMachinePaths(t *testing.T) {
 			}
 			return nil
 		}
-		if !strings.HasSuffix(name, ".md") && !strings.HasSuffix(name, ".sh") && name != "Makefile" {
+		if !shipsAsText(name) {
 			return nil
 		}
 		src, err := os.ReadFile(path)
@@ -49,4 +50,15 @@ func TestDocsNameNoMachinePaths(t *testing.T) {
 	if checked < 3 {
 		t.Fatalf("checked only %d files: the walk missed README.md and the scripts", checked)
 	}
+}
+
+// shipsAsText reports the files TestDocsNameNoMachinePaths reads: prose,
+// scripts, and the captured frames and snapshots in testdata.
+func shipsAsText(name string) bool {
+	for _, ext := range []string{".md", ".sh", ".golden", ".ansi", ".snap"} {
+		if strings.HasSuffix(name, ext) {
+			return true
+		}
+	}
+	return name == "Makefile"
 }

@@ -60,7 +60,7 @@ func newFake(t testing.TB) *fakeBackend {
 	st := consent.Open(home)
 	f := &fakeBackend{
 		t: t, bus: engine.NewBus(engine.BusOptions{Now: func() time.Time { return fixedNow }}),
-		info:        SessionInfo{Project: "/work/app", Theme: themes.Choice{Name: "mono", Source: "test"}},
+		info:        SessionInfo{Project: "/data/app", Theme: themes.Choice{Name: "mono", Source: "test"}},
 		decl:        map[string]consent.Declaration{},
 		store:       st,
 		approvals:   consent.OpenApprovals(home, func() time.Time { return fixedNow }),

@@ -4,6 +4,11 @@
 # progress tool (answering "this call" to its confirmation), captures the pane WITH its colours (capture-pane -e) as
 # testdata/tui/screenshot.ansi, and turns it into testdata/tui/screenshot.png
 # with charmbracelet/freeze from the module proxy. Usage: screenshot.sh BIN
+#
+# The consent modal and the servers pane show the demo server's command, the
+# absolute path of BIN on the machine that ran this. The picture is for every
+# reader, so that path is shown as an installed binary's, /usr/local/bin/relavium,
+# padded to the same width so no column moves (the digest stays the real one).
 set -euo pipefail
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 here=$(cd "$(dirname "$0")" && pwd)
@@ -38,7 +43,10 @@ keys C-s
 wait_for "Call mcp_demo_long_operation?" # annotations never skip the question
 keys y
 wait_for "step 5 of 8"
-tmux -L "$sock" capture-pane -e -p -t shot > "$here/screenshot.ansi"
+shown=/usr/local/bin/relavium
+while [ ${#shown} -lt ${#bin} ]; do shown="$shown "; done
+tmux -L "$sock" capture-pane -e -p -t shot | BIN="$bin" SHOWN="$shown" \
+	perl -pe 'BEGIN { $b = quotemeta $ENV{BIN}; $s = $ENV{SHOWN} } s/$b/$s/g' > "$here/screenshot.ansi"
 keys q
 
 go run github.com/charmbracelet/freeze@v0.2.2 --language ansi --window --padding 20 --margin 0 \
