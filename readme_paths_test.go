@@ -37,7 +37,10 @@ func TestDocsNameNoMachinePaths(t *testing.T) {
 			return err
 		}
 		checked++
-		for i, line := range strings.Split(string(src), "\n") {
+		// A captured frame's colours sit right before its text: read the
+		// text as a terminal shows it.
+		text := csi.ReplaceAllString(string(src), "")
+		for i, line := range strings.Split(text, "\n") {
 			if m := machinePath.FindStringSubmatch(line); m != nil {
 				t.Errorf("%s:%d names a machine path %q: write <checkout>, <project> or $PWD instead", path, i+1, m[2])
 			}
@@ -51,6 +54,9 @@ func TestDocsNameNoMachinePaths(t *testing.T) {
 		t.Fatalf("checked only %d files: the walk missed README.md and the scripts", checked)
 	}
 }
+
+// csi matches an ANSI control sequence (ESC [ … final byte).
+var csi = regexp.MustCompile(`\x1b\[[0-?]*[ -/]*[@-~]`)
 
 // shipsAsText reports the files TestDocsNameNoMachinePaths reads: prose,
 // scripts, and the captured frames and snapshots in testdata.
