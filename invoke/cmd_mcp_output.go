@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/relavium/relavium/atomicfile"
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/fault"
 )
@@ -73,34 +74,8 @@ func writeCallOutput(path string, res *engine.ToolResult) (*CallOutput, error) {
 	fail := func(err error) (*CallOutput, error) {
 		return nil, &Error{ErrCode: CodeOutputWrite, Msg: fmt.Sprintf("cannot write the result to %s (left as it was)", path), Cause: err}
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".relavium-*.tmp")
-	if err != nil {
+	if err := atomicfile.Write(path, data); err != nil {
 		return fail(err)
 	}
-	tmp := f.Name()
-	done := false
-	defer func() {
-		if !done {
-			_ = os.Remove(tmp)
-		}
-	}()
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return fail(err)
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return fail(err)
-	}
-	if err := f.Close(); err != nil {
-		return fail(err)
-	}
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return fail(fmt.Errorf("%s became a directory", path))
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return fail(err)
-	}
-	done = true
 	return &CallOutput{Path: path, Bytes: len(data)}, nil
 }

@@ -2,10 +2,12 @@ package tui
 
 import (
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"time"
 
+	"github.com/relavium/relavium/atomicfile"
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/engine/sanitize"
 )
@@ -20,41 +22,27 @@ func (l *live) Export(events []engine.Event) (string, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fail(err)
 	}
-	f, err := os.CreateTemp(dir, ".session-*.jsonl")
-	if err != nil {
-		return fail(err)
-	}
-	tmp := f.Name()
-	defer os.Remove(tmp) // a no-op once renamed
-	// One JSON line per event, escaped by sanitize.EscapeJSON as every JSON
-	// document relavium writes: a person may cat the file, so no server
-	// code point the display sanitizer removes is written raw.
-	for _, e := range events {
-		b, err := json.Marshal(e)
-		if err == nil {
-			b = sanitize.EscapeJSON(b)
-		}
-		if err == nil {
-			_, err = f.Write(append(b, '\n'))
-		}
-		if err != nil {
-			f.Close()
-			return fail(err)
-		}
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return fail(err)
-	}
-	if err := f.Close(); err != nil {
-		return fail(err)
-	}
 	now := time.Now
 	if l.now != nil {
 		now = l.now
 	}
 	path := filepath.Join(dir, "session-"+now().UTC().Format("20060102T150405.000Z")+".jsonl")
-	if err := os.Rename(tmp, path); err != nil {
+	// One JSON line per event, escaped by sanitize.EscapeJSON as every JSON
+	// document relavium writes: a person may cat the file, so no server
+	// code point the display sanitizer removes is written raw.
+	err := atomicfile.WriteFunc(path, func(w io.Writer) error {
+		for _, e := range events {
+			b, err := json.Marshal(e)
+			if err != nil {
+				return err
+			}
+			if _, err := w.Write(append(sanitize.EscapeJSON(b), '\n')); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
 		return fail(err)
 	}
 	return path, nil

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/relavium/relavium/atomicfile"
 	"github.com/relavium/relavium/engine/sanitize"
 	"github.com/relavium/relavium/fault"
 )
@@ -220,39 +221,5 @@ func writeAtomic(path string, pf *pinFile) error {
 	if len(data) > maxPinFileBytes {
 		return fmt.Errorf("the tool-pin store would grow to %d bytes, over the %d MiB it may hold, so it is left as it was (remove the file to pin afresh)", len(data), maxPinFileBytes>>20)
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), ".tool-pins-*.tmp")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	ok := false
-	defer func() {
-		if !ok {
-			_ = os.Remove(tmp)
-		}
-	}()
-	if err := f.Chmod(0o600); err != nil {
-		f.Close()
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return err
-	}
-	ok = true
-	if d, err := os.Open(filepath.Dir(path)); err == nil {
-		_ = d.Sync()
-		d.Close()
-	}
-	return nil
+	return atomicfile.Write(path, data)
 }
