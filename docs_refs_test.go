@@ -1,7 +1,6 @@
 package main
 
 import (
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -24,27 +23,10 @@ var docsRef = regexp.MustCompile(`\bdocs/([\w-]+\.md)`)
 // exists.
 func TestCitationsStayInTheRepository(t *testing.T) {
 	self := "docs_refs_test.go"
-	checked := 0
-	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		name := d.Name()
-		if d.IsDir() {
-			if path != "." && (name == ".git" || name == ".peers" || name == "node_modules" || name == "bin") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if path == self || !(strings.HasSuffix(name, ".go") || strings.HasSuffix(name, ".md") ||
-			strings.HasSuffix(name, ".sh") || name == "Makefile") {
-			return nil
-		}
-		src, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		checked++
+	checked := walkShipped(t, func(path, name string) bool {
+		return path != self && (strings.HasSuffix(name, ".go") || strings.HasSuffix(name, ".md") ||
+			strings.HasSuffix(name, ".sh") || name == "Makefile")
+	}, func(path, name string, src []byte) {
 		goFile := strings.HasSuffix(name, ".go")
 		for i, line := range strings.Split(string(src), "\n") {
 			prose := line
@@ -60,11 +42,7 @@ func TestCitationsStayInTheRepository(t *testing.T) {
 				}
 			}
 		}
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	if checked < 100 {
 		t.Fatalf("checked only %d files: the walk is broken", checked)
 	}

@@ -17,26 +17,7 @@ import (
 // $PWD instead, and fixtures use a made-up project such as /data/app.
 func TestDocsNameNoMachinePaths(t *testing.T) {
 	machinePath := regexp.MustCompile(`(^|[^\w.<$])(/work/|/root/|/home/[A-Za-z_][\w.-]*|/tmp/[\w.-]+)`)
-	checked := 0
-	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		name := d.Name()
-		if d.IsDir() {
-			if path != "." && (name == ".git" || name == ".peers" || name == "node_modules" || name == "bin") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !shipsAsText(name) {
-			return nil
-		}
-		src, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		checked++
+	checked := walkShipped(t, func(_, name string) bool { return shipsAsText(name) }, func(path, _ string, src []byte) {
 		// A captured frame's colours sit right before its text: read the
 		// text as a terminal shows it.
 		text := csi.ReplaceAllString(string(src), "")
@@ -45,11 +26,7 @@ func TestDocsNameNoMachinePaths(t *testing.T) {
 				t.Errorf("%s:%d names a machine path %q: write <checkout>, <project> or $PWD instead", path, i+1, m[2])
 			}
 		}
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	if checked < 3 {
 		t.Fatalf("checked only %d files: the walk missed README.md and the scripts", checked)
 	}
@@ -67,4 +44,38 @@ func shipsAsText(name string) bool {
 		}
 	}
 	return name == "Makefile"
+}
+
+// walkShipped reads every file of the checkout that want picks (skipping
+// .git, the npm peers, node_modules and built binaries), hands each to
+// check, and returns how many it read.
+func walkShipped(t *testing.T, want func(path, name string) bool, check func(path, name string, src []byte)) int {
+	t.Helper()
+	checked := 0
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if path != "." && (name == ".git" || name == ".peers" || name == "node_modules" || name == "bin") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !want(path, name) {
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		checked++
+		check(path, name, src)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return checked
 }
