@@ -11,7 +11,6 @@ import (
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/engine/sanitize"
-	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/config"
 	"github.com/relavium/relavium/host/discovery"
@@ -29,10 +28,10 @@ func mcpTargets(inv *Invocation) (servers []config.Server, adhoc bool, err error
 	url, stdio := inv.String("url"), inv.String("stdio")
 	switch {
 	case inv.Changed("url") && inv.Changed("stdio"):
-		return nil, false, &host.Error{Base: fault.Base{ErrCode: CodeBadTarget, Exit: ExitUsage, Msg: "--url and --stdio name two ad-hoc servers; give one"}}
+		return nil, false, usageErr(CodeBadTarget, "--url and --stdio name two ad-hoc servers; give one")
 	case inv.Changed("url"):
 		if url == "" {
-			return nil, false, &host.Error{Base: fault.Base{ErrCode: CodeBadTarget, Exit: ExitUsage, Msg: "--url is empty"}}
+			return nil, false, usageErr(CodeBadTarget, "--url is empty")
 		}
 		transport := host.TransportHTTP
 		if strings.HasPrefix(url, "ws://") || strings.HasPrefix(url, "wss://") {
@@ -42,15 +41,15 @@ func mcpTargets(inv *Invocation) (servers []config.Server, adhoc bool, err error
 	case inv.Changed("stdio"):
 		words := strings.Fields(stdio)
 		if len(words) == 0 {
-			return nil, false, &host.Error{Base: fault.Base{ErrCode: CodeBadTarget, Exit: ExitUsage, Msg: `--stdio is empty; give "COMMAND ARG…"`}}
+			return nil, false, usageErr(CodeBadTarget, `--stdio is empty; give "COMMAND ARG…"`)
 		}
 		if strings.ContainsRune(stdio, 0) {
-			return nil, false, &host.Error{Base: fault.Base{ErrCode: CodeBadTarget, Exit: ExitUsage, Msg: "--stdio holds a NUL byte"}}
+			return nil, false, usageErr(CodeBadTarget, "--stdio holds a NUL byte")
 		}
 		return []config.Server{{Name: adhocServer, Transport: host.TransportStdio, Command: words[0], Args: words[1:], Dir: inv.Global.Project}}, true, nil
 	}
 	if inv.Changed("allow-local-endpoint") {
-		return nil, false, &host.Error{Base: fault.Base{ErrCode: CodeBadTarget, Exit: ExitUsage, Msg: "--allow-local-endpoint applies to --url only"}}
+		return nil, false, usageErr(CodeBadTarget, "--allow-local-endpoint applies to --url only")
 	}
 	cfg, err := config.Load(inv.Env.Home, inv.Global.Project)
 	if err != nil {

@@ -40,9 +40,9 @@ func runMCPAccept(ctx context.Context, inv *Invocation) (any, error) {
 	all := inv.Bool("all")
 	switch {
 	case all && len(inv.Args) > 0:
-		return nil, &host.Error{Base: fault.Base{ErrCode: CodeAcceptUsage, Exit: ExitUsage, Msg: "give one TOOL or --all, not both"}}
+		return nil, usageErr(CodeAcceptUsage, "give one TOOL or --all, not both")
 	case !all && len(inv.Args) == 0:
-		return nil, &host.Error{Base: fault.Base{ErrCode: CodeAcceptUsage, Exit: ExitUsage, Msg: "name the TOOL to accept (mcp_<server>_<tool>, see relavium mcp ls), or pass --all"}}
+		return nil, usageErr(CodeAcceptUsage, "name the TOOL to accept (mcp_<server>_<tool>, see relavium mcp ls), or pass --all")
 	}
 	servers, _, err := mcpTargets(inv)
 	if err != nil {
@@ -52,16 +52,9 @@ func runMCPAccept(ctx context.Context, inv *Invocation) (any, error) {
 	name := ""
 	if !all {
 		name = inv.Args[0]
-		candidates := map[string]bool{}
-		for _, s := range servers {
-			if strings.HasPrefix(name, discovery.NamespacedName(s.Name, "")) {
-				candidates[s.Name] = true
-			}
+		if co.only, err = serversOffering(name, servers); err != nil {
+			return nil, err
 		}
-		if len(candidates) == 0 {
-			return nil, toolNotFound(name, nil, nil, servers)
-		}
-		co.only = func(s string) bool { return candidates[s] }
 	}
 	out := &MCPAccept{DiffOnly: inv.Bool("diff"), Tools: []FlaggedDef{}}
 	if len(servers) == 0 {

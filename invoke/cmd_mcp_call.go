@@ -237,7 +237,7 @@ func toolNotFound(name string, tools []engine.ToolDef, skipped []engine.SkippedT
 	if len(servers) == 0 {
 		msg += "; no MCP server is declared"
 	}
-	return &host.Error{Base: fault.Base{ErrCode: CodeToolNotFound, Exit: ExitUsage, Msg: msg + " (see relavium mcp ls)"}}
+	return usageErr(CodeToolNotFound, "%s", msg+" (see relavium mcp ls)")
 }
 
 // callArgs reads --args (one JSON object) or KEY=VALUE words; not both.
@@ -247,7 +247,7 @@ func toolNotFound(name string, tools []engine.ToolDef, skipped []engine.SkippedT
 func callArgs(inv *Invocation) (string, []string, error) {
 	kv := inv.Args[1:]
 	if inv.Changed("args") && len(kv) > 0 {
-		return "", nil, &host.Error{Base: fault.Base{ErrCode: CodeBadCallArgs, Exit: ExitUsage, Msg: "give the arguments as --args JSON or as KEY=VALUE words, not both"}}
+		return "", nil, usageErr(CodeBadCallArgs, "give the arguments as --args JSON or as KEY=VALUE words, not both")
 	}
 	if inv.Changed("timeout") && inv.Duration("timeout") <= 0 {
 		return "", nil, usageErr(CodeBadFlag, "--timeout must be positive, e.g. 60s")
