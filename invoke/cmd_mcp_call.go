@@ -219,11 +219,18 @@ func toolNotFound(name string, tools []engine.ToolDef, skipped []engine.SkippedT
 			return &host.Error{Base: fault.Base{ErrCode: CodeToolNotFound, Exit: ExitUsage, Msg: fmt.Sprintf("%s was skipped at discovery (%s: %s)", name, s.Code, sanitize.Line(s.Detail))}, Server: s.Server}
 		}
 	}
-	var names []string
+	var names, bare []string
 	for _, t := range tools {
 		names = append(names, t.Name)
+		if t.Tool == name && t.Name != name {
+			bare = append(bare, t.Name) // the server's own name, typed without the namespace
+		}
 	}
 	msg := fmt.Sprintf("no admitted tool is named %s", name)
+	if len(bare) > 0 {
+		sort.Strings(bare)
+		return usageErr(CodeToolNotFound, "%s; did you mean %s? (tool names are mcp_<server>_<tool>; see relavium mcp ls)", msg, strings.Join(bare, " or "))
+	}
 	if len(tools) == 0 && len(servers) > 0 && skipped == nil {
 		var decl []string
 		for _, s := range servers {

@@ -14,6 +14,7 @@ func Commands() *Table {
 			{Name: "allow-mcp-stdio", Type: StringArray, Usage: "approve a stdio server's consent DIGEST for this invocation (repeatable)"},
 			{Name: "theme", Type: String, Enum: []string{"auto", "dark", "light", "high-contrast", "mono"}, // = themes.Names(), pinned by TestThemeFlagNamesEveryTheme
 				Usage: "TUI theme: auto, dark, light, high-contrast, mono"},
+			{Name: "version", Type: Bool, Usage: "print the version and exit (as relavium version)"},
 		},
 		Commands: []*Command{
 			{Path: []string{"session"}, Summary: "interactive workbench on a TTY; headless inventory otherwise",

@@ -19,6 +19,7 @@ import (
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/engine/sanitize"
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/themes"
 )
 
 // HumanWriter is implemented by results (and errors) that have a human
@@ -168,6 +169,12 @@ func (t *Table) Parse(env *Env, args []string) (*Invocation, error) {
 		inv.Cmd = t.helpCommand(helpPath)
 		return inv, nil
 	}
+	if v, _ := fs.GetBool("version"); v {
+		// --version on any command is `relavium version`, whatever else
+		// the line holds: the question is always "which build is this".
+		inv.Cmd, inv.Args = t.Lookup([]string{"version"}), nil
+		return inv, nil
+	}
 	if cmd.Run != nil {
 		if err := checkArgs(cmd, inv.Args); err != nil {
 			return inv, err
@@ -312,6 +319,13 @@ func globalsFrom(env *Env, fs *pflag.FlagSet) (Globals, error) {
 		g.Agent = filepath.Join(env.WorkDir, g.Agent) // a FILE is relative to where the person typed it
 	}
 	g.Theme, _ = fs.GetString("theme")
+	if fs.Changed("theme") {
+		// An unknown name is the themes package's own E700, on every
+		// command, as RELAVIUM_THEME's and config's are.
+		if _, err := themes.Choose(g.Theme, "", "", ""); err != nil {
+			return g, err
+		}
+	}
 	g.AllowStdio, _ = fs.GetStringArray("allow-mcp-stdio")
 	project, _ := fs.GetString("project")
 	dir, err := projectDir(env, project)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/themes"
 )
 
 // A command whose row has no JSON envelope (it speaks a protocol on its
@@ -71,10 +72,33 @@ func TestGlobalEnumFlagsCheckedOnEveryCommand(t *testing.T) {
 	home, project := t.TempDir(), t.TempDir()
 	env, _, _ := machineTestEnv(t, home, project, nil)
 	_, err := Commands().Parse(env, []string{"mcp", "ls", "--theme", "bogus"})
-	if CodeOf(err) != CodeBadFlag || !strings.Contains(err.Error(), `--theme must be one of auto|dark|light|high-contrast|mono, not "bogus"`) {
+	// The theme flag is checked on every command, and an unknown name is
+	// the themes package's E700 (as from RELAVIUM_THEME or config), exit 2.
+	if CodeOf(err) != themes.CodeUnknownTheme || fault.ExitOf(err) != ExitUsage ||
+		!strings.Contains(err.Error(), `unknown theme "bogus" from --theme: use one of auto, dark, light, high-contrast, mono`) {
 		t.Fatalf("err = %v", err)
 	}
 	if _, err := Commands().Parse(env, []string{"--theme", "mono", "version"}); err != nil {
 		t.Fatalf("a listed theme refused: %v", err)
+	}
+}
+
+// --version on any command line is `relavium version`; a typo of it gets
+// the did-you-mean every unknown flag gets.
+func TestVersionFlagOnAnyCommand(t *testing.T) {
+	home, project := t.TempDir(), t.TempDir()
+	for _, args := range [][]string{{"--version"}, {"mcp", "ls", "--version"}, {"--version", "--json"}} {
+		env, out, _ := machineTestEnv(t, home, project, nil)
+		if code := Main(context.Background(), env, args); code != ExitOK {
+			t.Fatalf("%v: exit %d", args, code)
+		}
+		if env.Version == "" || !strings.Contains(out.String(), env.Version) {
+			t.Fatalf("%v: no version printed: %q", args, out.String())
+		}
+	}
+	env, _, _ := machineTestEnv(t, home, project, nil)
+	_, err := Commands().Parse(env, []string{"--versoin"})
+	if CodeOf(err) != CodeUnknownFlag || !strings.Contains(err.Error(), "did you mean --version?") {
+		t.Fatalf("err = %v", err)
 	}
 }
