@@ -25,7 +25,7 @@ var codes = fault.Table{
 	{Code: CodeStoreIO, Class: fault.Failure, Meaning: "reading, writing or locking the grant store failed"},
 	{Code: CodeNothingToGrant, Class: fault.Usage, Meaning: "consent grant: no declared stdio server has that digest or name"},
 	{Code: CodeNoSuchGrant, Class: fault.Usage, Meaning: "consent revoke: no live grant has that digest"},
-	{Code: CodeNeedsYes, Class: fault.Usage, Meaning: "a destructive consent command with no one to ask and no --yes"},
+	{Code: CodeNeedsYes, Class: fault.Usage, Meaning: "consent grant or revoke with no one to ask and no --yes"},
 	{Code: CodeRevokeCancelled, Class: fault.Failure, Meaning: "the person answered no"},
 	{Code: CodeNoStdioServers, Class: fault.Usage, Meaning: "consent grant: nothing declared to grant"},
 	{Code: CodeHomeUnsafe, Class: fault.Failure, Meaning: "the relavium home is not a directory you own that only you can write (group/other-writable, another user's, or not a directory); every command stops before using it"},

@@ -79,7 +79,7 @@ func NewDecider(store *Store, allow []string, now func() time.Time) *Decider {
 // malformed (E303) or matches none of them (E302) is an error naming it, exit
 // 2 — a typo must not pass silently. Precedence: denied this session, then a
 // live grant, then the allow flag, then approved once; otherwise the server
-// needs consent, with the diff against its closest earlier grant.
+// needs consent, with the diff against the earlier grant of the same server (Grants.Closest).
 func (d *Decider) Decide(servers []*Resolved) ([]Decision, error) {
 	if err := d.checkAllow(servers); err != nil {
 		return nil, err

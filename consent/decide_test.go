@@ -20,6 +20,11 @@ func TestDecide(t *testing.T) {
 	if err := store.Grant(granted, now); err != nil {
 		t.Fatal(err)
 	}
+	// An earlier version of "fresh" (other args) was granted: the decision
+	// carries the diff against it.
+	if err := store.Grant(mustResolved("fresh", "/bin/fresh", []string{"--old"}, nil, "/w"), now); err != nil {
+		t.Fatal(err)
+	}
 	d := NewDecider(store, []string{flagged.Digest}, clock)
 	servers := []*Resolved{granted, flagged, fresh}
 	decs, err := d.Decide(servers)
@@ -38,7 +43,7 @@ func TestDecide(t *testing.T) {
 	if decs[0].Grant == nil || decs[0].Grant.Digest != granted.Digest {
 		t.Error("approved-by-grant decision does not carry its grant")
 	}
-	if decs[2].Diff == nil || decs[2].Diff.Previous == nil || decs[2].StoreErr != nil {
+	if decs[2].Diff == nil || decs[2].Diff.Previous == nil || decs[2].Diff.Previous.Server != "fresh" || decs[2].StoreErr != nil {
 		t.Fatalf("needs-consent decision: diff %+v store err %v", decs[2].Diff, decs[2].StoreErr)
 	}
 

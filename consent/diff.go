@@ -28,7 +28,7 @@ type Change struct {
 	New   string   `json:"new,omitempty"`
 }
 
-// Diff compares a server needing consent with the closest earlier grant.
+// Diff compares a server needing consent with the earlier grant of the same server (Grants.Closest).
 // Previous is nil when nothing comparable was ever granted.
 type Diff struct {
 	Previous *Grant   `json:"previous,omitempty"`

@@ -74,11 +74,15 @@ func TestDiffTable(t *testing.T) {
 	}
 }
 
+// The diff compares a server only with an earlier grant of the same server
+// identity: the same declared name and cwd (whatever the command became),
+// or, for a grant that recorded no name, the same command and cwd. Another
+// program in the same folder is never compared: that is a first approval.
 func TestClosestGrant(t *testing.T) {
 	r := mustResolved("s", "/bin/srv", []string{"new"}, nil, "/w")
-	g := func(line int, command, cwd string, day int) *Grant {
+	g := func(line int, server, command, cwd string, day int) *Grant {
 		return &Grant{Digest: mustResolved("x", command, []string{string(rune('a' + line))}, nil, cwd).Digest,
-			Command: command, Cwd: cwd, GrantedAt: time.Date(2026, 1, day, 0, 0, 0, 0, time.UTC), Line: line}
+			Server: server, Command: command, Cwd: cwd, GrantedAt: time.Date(2026, 1, day, 0, 0, 0, 0, time.UTC), Line: line}
 	}
 	build := func(gs ...*Grant) *Grants {
 		out := &Grants{byDigest: map[string]*Grant{}}
@@ -87,21 +91,24 @@ func TestClosestGrant(t *testing.T) {
 		}
 		return out
 	}
-	sameCwdOnly := g(1, "/bin/other", "/w", 9)
-	sameCmdOnlyOld := g(2, "/bin/srv", "/x", 1)
-	sameCmdOnlyNew := g(3, "/bin/srv", "/y", 2)
-	both := g(4, "/bin/srv", "/w", 1)
-	unrelated := g(5, "/bin/z", "/z", 10)
+	sameNameOld := g(1, "s", "/bin/srv", "/w", 1)
+	sameNameNewCmd := g(2, "s", "/usr/bin/sh", "/w", 2) // the command changed under the same name: compared
+	sameNameOtherCwd := g(3, "s", "/bin/srv", "/elsewhere", 9)
+	otherNameSameCmd := g(4, "t", "/bin/srv", "/w", 10)
+	otherProgram := g(5, "u", "/bin/sh", "/w", 11) // the /bin/sh-against-node case
+	legacySame := g(6, "", "/bin/srv", "/w", 3)
+	legacyOtherCmd := g(7, "", "/bin/other", "/w", 12)
 	for _, tc := range []struct {
 		name string
 		gs   *Grants
 		want *Grant
 	}{
-		{"same cwd and command wins", build(sameCwdOnly, sameCmdOnlyNew, both, unrelated), both},
-		{"else same command, newest", build(sameCwdOnly, sameCmdOnlyOld, sameCmdOnlyNew, unrelated), sameCmdOnlyNew},
-		{"else same cwd", build(sameCwdOnly, unrelated), sameCwdOnly},
-		{"else nothing", build(unrelated), nil},
-		{"its own grant is not earlier", build(&Grant{Digest: r.Digest, Command: r.Command, Cwd: r.Cwd}), nil},
+		{"same name and cwd, newest", build(sameNameOld, sameNameNewCmd, sameNameOtherCwd, otherNameSameCmd, otherProgram), sameNameNewCmd},
+		{"another name is another server", build(otherNameSameCmd, otherProgram, sameNameOtherCwd), nil},
+		{"an unnamed grant of the same program", build(legacySame, legacyOtherCmd, otherProgram), legacySame},
+		{"an unnamed grant of another program", build(legacyOtherCmd), nil},
+		{"newest of named and unnamed", build(sameNameOld, legacySame), legacySame},
+		{"its own grant is not earlier", build(&Grant{Digest: r.Digest, Server: "s", Command: r.Command, Cwd: r.Cwd}), nil},
 	} {
 		if got := tc.gs.Closest(r); got != tc.want {
 			t.Errorf("%s: got %+v, want %+v", tc.name, got, tc.want)

@@ -30,7 +30,7 @@
 //     one line at a time under a per-line cap, so a fold holds one line and
 //     its live grants (bounded, foldmem.go), never the file.
 //   - Decider: per server Approved (grant, --allow-mcp-stdio, approved once),
-//     NeedsConsent (with a Diff against the closest earlier grant) or Denied;
+//     NeedsConsent (with a Diff against the earlier grant of the same server (Grants.Closest)) or Denied;
 //     ApproveOnce / Remember / Deny / Reask are the session's answers.
 //   - Require: headless, any NeedsConsent becomes a *PendingError (E301,
 //     exit 2) whose data lists pending[] and whose human text names the

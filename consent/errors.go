@@ -21,7 +21,7 @@ const (
 	CodeStoreIO         fault.Code = "E312" // reading, writing or locking the grant store failed
 	CodeNothingToGrant  fault.Code = "E313" // consent grant: no declared stdio server has that digest or name
 	CodeNoSuchGrant     fault.Code = "E314" // consent revoke: no live grant has that digest
-	CodeNeedsYes        fault.Code = "E315" // a destructive consent command with no one to ask and no --yes
+	CodeNeedsYes        fault.Code = "E315" // consent grant or revoke with no one to ask and no --yes
 	CodeRevokeCancelled fault.Code = "E316" // the person answered no
 	CodeNoStdioServers  fault.Code = "E317" // consent grant: nothing declared to grant
 	CodeHomeUnsafe      fault.Code = "E318" // the relavium home is not a directory of yours that only you can write

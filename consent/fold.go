@@ -16,6 +16,7 @@ import (
 // metadata for the prompt's diff, cut to the write-side bounds.
 type Grant struct {
 	Digest    string      `json:"digest"`
+	Server    string      `json:"server,omitempty"` // the declared name it was granted under; "" on older lines
 	Command   string      `json:"command"`
 	Args      []string    `json:"args"`
 	EnvNames  []string    `json:"env_names"`
@@ -80,32 +81,26 @@ func newestFirst(a, b *Grant) int {
 	return b.Line - a.Line
 }
 
-// Closest returns the live grant most like r, for the diff: same cwd and
-// command, else same command, else same cwd; the newest within a tier. A grant
-// for r's own digest is not "earlier", so it is skipped. nil when none.
+// Closest returns the earlier live grant the diff compares r with: one for
+// the same server identity, the newest if several. A grant that recorded
+// its server's name is r's when the name and cwd are r's (the command may
+// have changed: that is the change a person must see); a grant with no
+// name (written by an older relavium or another host) is r's only when its
+// command and cwd are r's. Anything else is another program, never compared
+// (a /bin/sh server diffed against a node grant would mislead), and r is a
+// first approval. A grant for r's own digest is not "earlier". nil when none.
 func (g *Grants) Closest(r *Resolved) *Grant {
 	var best *Grant
-	bestTier := 0
 	for _, gr := range g.byDigest {
-		if gr.Digest == r.Digest {
+		if gr.Digest == r.Digest || !metaEqual(gr.Cwd, r.Cwd, maxMetaPath) {
 			continue
 		}
-		sameCmd := metaEqual(gr.Command, r.Command, maxMetaPath)
-		sameCwd := metaEqual(gr.Cwd, r.Cwd, maxMetaPath)
-		tier := 0
-		switch {
-		case sameCmd && sameCwd:
-			tier = 3
-		case sameCmd:
-			tier = 2
-		case sameCwd:
-			tier = 1
+		same := gr.Server == r.Name
+		if gr.Server == "" {
+			same = metaEqual(gr.Command, r.Command, maxMetaPath)
 		}
-		if tier == 0 {
-			continue
-		}
-		if tier > bestTier || tier == bestTier && newestFirst(gr, best) < 0 {
-			best, bestTier = gr, tier
+		if same && (best == nil || newestFirst(gr, best) < 0) {
+			best = gr
 		}
 	}
 	return best

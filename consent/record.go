@@ -29,11 +29,14 @@ const maxLineBytes = 1 << 20
 const timeLayout = "2006-01-02T15:04:05.000Z"
 
 // grantLine and revokeLine are the two line shapes of the store.
-// envKinds is relavium's additive extension (name → kind, never a value) so
-// the diff can report a changed kind; a reader of the documented shape ignores it.
+// Two additive extensions, ignored by a reader of the documented shape:
+// server, the declared name (which earlier grant the diff compares with:
+// Grants.Closest), and envKinds (name → kind, never a value) so the diff can
+// report a changed kind.
 type grantLine struct {
 	V         int               `json:"v"`
 	Digest    string            `json:"digest"`
+	Server    string            `json:"server,omitempty"`
 	Command   string            `json:"command"`
 	Args      []string          `json:"args"`
 	EnvNames  []string          `json:"envNames"`
@@ -56,6 +59,7 @@ func encodeGrant(r *Resolved, now time.Time) ([]byte, error) {
 	g := grantLine{
 		V:         1,
 		Digest:    r.Digest,
+		Server:    bound(r.Name, maxMetaPath),
 		Command:   bound(r.Command, maxMetaPath),
 		Args:      boundList(r.Args, maxMetaArg, maxMetaArgs),
 		EnvNames:  boundList(r.EnvNames(), maxMetaEnvName, maxMetaEnvNames),
@@ -198,7 +202,7 @@ func (w *wireLine) record(lineNo int, boxes *boxArena) (record, string) {
 		// The decoder's slices may live in its per-line scratch: the grant
 		// gets its own copies.
 		g := boxes.newGrant(w.Args, w.EnvNames, w.EnvKinds)
-		g.Digest, g.Command, g.Cwd, g.GrantedAt, g.Line = w.Digest, w.Command, w.Cwd, at, lineNo
+		g.Digest, g.Server, g.Command, g.Cwd, g.GrantedAt, g.Line = w.Digest, w.Server, w.Command, w.Cwd, at, lineNo
 		return record{grant: g}, ""
 	}
 	return record{}, `neither "digest" (a grant) nor "revokes" (a revocation)`

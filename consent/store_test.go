@@ -45,7 +45,7 @@ func TestStoreCreatesPrivateFileAndDirectory(t *testing.T) {
 	}
 	want := map[string]any{"v": 1.0, "digest": r.Digest, "command": "/usr/bin/npx", "args": []any{"-y", "srv"},
 		"envNames": []any{"TOKEN", "PASSWORD"}, "cwd": "/w", "grantedAt": "2026-03-04T05:06:07.890Z",
-		"envKinds": map[string]any{"TOKEN": "secret-ref", "PASSWORD": "literal"}}
+		"envKinds": map[string]any{"TOKEN": "secret-ref", "PASSWORD": "literal"}, "server": "gh"}
 	gotJSON, _ := json.Marshal(line)
 	wantJSON, _ := json.Marshal(want)
 	if string(gotJSON) != string(wantJSON) {

@@ -23,6 +23,7 @@ const (
 	hasArgs
 	hasEnvNames
 	hasEnvKinds
+	hasServer
 )
 
 // wireLine is one store line decoded, before the record rules apply; has
@@ -32,6 +33,7 @@ type wireLine struct {
 	V         float64
 	VText     string // "v" as written, for messages
 	Digest    string
+	Server    string
 	Command   string
 	Cwd       string
 	GrantedAt string
@@ -82,7 +84,7 @@ func (w *wireLine) slowFill(line string) string {
 		bit int
 		dst any
 	}{
-		{"digest", hasDigest, &w.Digest}, {"command", hasCommand, &w.Command}, {"cwd", hasCwd, &w.Cwd},
+		{"digest", hasDigest, &w.Digest}, {"server", hasServer, &w.Server}, {"command", hasCommand, &w.Command}, {"cwd", hasCwd, &w.Cwd},
 		{"grantedAt", hasGrantedAt, &w.GrantedAt}, {"revokes", hasRevokes, &w.Revokes},
 		{"revokedAt", hasRevokedAt, &w.RevokedAt}, {"args", hasArgs, &w.Args},
 		{"envNames", hasEnvNames, &w.EnvNames}, {"envKinds", hasEnvKinds, &kinds},
@@ -211,6 +213,9 @@ func (s *lineScanner) value(key string, w *wireLine) (int, bool) {
 	case "digest":
 		w.Digest, ok = s.str()
 		return hasDigest, ok
+	case "server":
+		w.Server, ok = s.str()
+		return hasServer, ok
 	case "command":
 		w.Command, ok = s.str()
 		return hasCommand, ok

@@ -41,7 +41,7 @@ func seedLines() [][]byte {
 func TestFastDecodeAgreesWithSlow(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 5))
 	tokens := []string{`"`, `\`, `,`, `:`, `{`, `}`, `[`, `]`, ` `, "\t", "\n", "\r", "\x00", "\xff", "é", `1`, `0`, `.`, `e`,
-		`-`, `null`, `true`, `"v"`, `"digest"`, `"args"`, `"envKinds"`, `\u0041`, `""`}
+		`-`, `null`, `true`, `"v"`, `"digest"`, `"server"`, `"args"`, `"envKinds"`, `\u0041`, `""`}
 	fastHits := 0
 	for _, seed := range seedLines() {
 		if agree(t, string(seed)) {

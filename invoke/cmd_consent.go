@@ -145,7 +145,7 @@ func (g ConsentGrantResult) WriteHuman(w io.Writer) error {
 	return err
 }
 
-func runConsentGrant(_ context.Context, inv *Invocation) (any, error) {
+func runConsentGrant(ctx context.Context, inv *Invocation) (any, error) {
 	target := inv.Args[0]
 	byDigest := consentLooksLikeDigest(target)
 	if byDigest {
@@ -186,6 +186,22 @@ func runConsentGrant(_ context.Context, inv *Invocation) (any, error) {
 	if g, ok := grants.Get(r.Digest); ok {
 		res.AlreadyGranted, res.GrantedAt = true, g.GrantedAt.UTC().Format(time.RFC3339)
 		return res, nil
+	}
+	if !inv.Bool("yes") {
+		// Remembering consent is the decision relavium exists to ask for,
+		// so it is asked like revoke is: on a terminal the person sees
+		// exactly what will be trusted; with no one to ask, --yes says it.
+		if !inv.CanPrompt() {
+			return nil, &consent.Error{ErrCode: consent.CodeNeedsYes, Exit: ExitUsage,
+				Msg: fmt.Sprintf("consent grant remembers trust and no one can be asked here (no TTY, --json or CI); pass --yes to grant %s (%s)", r.Digest, r.CommandLine())}
+		}
+		ok, err := consentConfirmGrant(ctx, inv, r, names)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, &consent.Error{ErrCode: consent.CodeRevokeCancelled, Msg: "grant cancelled; nothing was written"}
+		}
 	}
 	at := consentNow(inv)
 	if err := store.Grant(r, at); err != nil {
@@ -262,6 +278,14 @@ func runConsentRevoke(ctx context.Context, inv *Invocation) (any, error) {
 	return res, nil
 }
 
+func consentConfirmGrant(ctx context.Context, inv *Invocation, r *consent.Resolved, names []string) (bool, error) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "? remember consent for %s\n", consent.Display(strings.Join(names, ", ")))
+	fmt.Fprintf(&b, "  command  %s\n  cwd      %s\n  digest   %s\n", r.CommandLine(), consent.Display(r.Cwd), r.Digest)
+	b.WriteString("  it will be spawned without asking until revoked. grant? [y/N] ")
+	return consentAnswer(ctx, inv, b.String())
+}
+
 func consentConfirmRevoke(ctx context.Context, inv *Invocation, digest string, g *consent.Grant, ferr error) (bool, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "? revoke consent %s\n", digest)
@@ -272,7 +296,13 @@ func consentConfirmRevoke(ctx context.Context, inv *Invocation, digest string, g
 		fmt.Fprintf(&b, "  (the grant store is unreadable, so whether this digest is granted is unknown)\n")
 	}
 	b.WriteString("  the server will be asked about again before its next spawn. revoke? [y/N] ")
-	if _, err := io.WriteString(inv.Env.Stderr, b.String()); err != nil {
+	return consentAnswer(ctx, inv, b.String())
+}
+
+// consentAnswer asks question on stderr and reads one line: only y or yes
+// is a yes; end of input is a no.
+func consentAnswer(ctx context.Context, inv *Invocation, question string) (bool, error) {
+	if _, err := io.WriteString(inv.Env.Stderr, question); err != nil {
 		return false, err
 	}
 	line, err := readLine(ctx, inv.Env.Stdin)

@@ -92,12 +92,12 @@ func TestConsentCommandsJSON(t *testing.T) {
 	}
 
 	// grant by name; granting again writes nothing.
-	env, _ = w.json("consent", "grant", "spy")
+	env, _ = w.json("consent", "grant", "spy", "--yes")
 	if !strings.Contains(string(env.Data), `"already_granted":false`) {
 		t.Fatalf("grant: %s", env.Data)
 	}
 	before := w.store()
-	env, _ = w.json("consent", "grant", spy.Digest)
+	env, _ = w.json("consent", "grant", spy.Digest, "--yes")
 	if !strings.Contains(string(env.Data), `"already_granted":true`) || w.store() != before {
 		t.Fatalf("second grant: %s", env.Data)
 	}
@@ -110,7 +110,7 @@ func TestConsentCommandsJSON(t *testing.T) {
 	}
 
 	// grant the other by digest; ls lists both, newest first.
-	w.json("consent", "grant", sh.Digest)
+	w.json("consent", "grant", sh.Digest, "--yes")
 	env, _ = w.json("consent", "ls")
 	l := decode[listing](t, env.Data)
 	if len(l.Grants) != 2 || l.Grants[0].Digest != sh.Digest || l.Grants[1].Digest != spy.Digest || l.StoreError != nil {
@@ -162,11 +162,11 @@ func TestConsentRefusals(t *testing.T) {
 		code fault.Code
 		says []string
 	}{
-		{[]string{"consent", "grant", typo}, "E313", []string{"has digest " + typo, "declared: spy v1:", "shell v1:"}},
-		{[]string{"consent", "grant", "nosuch"}, "E313", []string{"is named nosuch"}},
-		{[]string{"consent", "grant", "v1:abc"}, "E303", []string{"not a consent digest"}},
-		{[]string{"consent", "grant", "V1:" + strings.Repeat("0", 64)}, "E303", []string{"not a consent digest"}}, // a name never holds ':'
-		{[]string{"consent", "grant", "web"}, "E313", []string{"is named web"}},
+		{[]string{"consent", "grant", typo, "--yes"}, "E313", []string{"has digest " + typo, "declared: spy v1:", "shell v1:"}},
+		{[]string{"consent", "grant", "nosuch", "--yes"}, "E313", []string{"is named nosuch"}},
+		{[]string{"consent", "grant", "v1:abc", "--yes"}, "E303", []string{"not a consent digest"}},
+		{[]string{"consent", "grant", "V1:" + strings.Repeat("0", 64), "--yes"}, "E303", []string{"not a consent digest"}}, // a name never holds ':'
+		{[]string{"consent", "grant", "web", "--yes"}, "E313", []string{"is named web"}},
 		{[]string{"consent", "revoke", "spy", "--yes"}, "E303", []string{"not a consent digest"}},
 		{[]string{"consent", "revoke", typo, "--yes"}, "E314", []string{"no live grant"}},
 	} {
@@ -181,7 +181,7 @@ func TestConsentRefusals(t *testing.T) {
 func TestConsentLsShowsFoldFailure(t *testing.T) {
 	w := newWorld(t)
 	w.config(twoServers)
-	w.json("consent", "grant", "spy")
+	w.json("consent", "grant", "spy", "--yes")
 	// A writer died mid-line: the store fails closed and every surface says why.
 	f, err := os.OpenFile(w.storePath(), os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
@@ -218,7 +218,7 @@ func TestConsentLsShowsFoldFailure(t *testing.T) {
 	// naming the file and line and what to do, and nothing is written.
 	d := decode[digests](t, env.Data)
 	before := w.store()
-	env, r = w.json("consent", "grant", "shell")
+	env, r = w.json("consent", "grant", "shell", "--yes")
 	w.fail(r, env, "E311", 1, "consent grant wrote nothing", "has no effect", w.storePath(), "line 2", "truncated last line",
 		"repair or delete line 2", "revoke that digest again")
 	if !strings.Contains(string(env.Data), `"store_error":{"code":"E311"`) || !strings.Contains(string(env.Data), `"line":2`) {
@@ -227,7 +227,7 @@ func TestConsentLsShowsFoldFailure(t *testing.T) {
 	if w.store() != before {
 		t.Fatal("a refused grant wrote to the store")
 	}
-	r = w.run("consent", "grant", "shell")
+	r = w.run("consent", "grant", "shell", "--yes")
 	if r.code != 1 || r.stdout != "" || !strings.Contains(r.stderr, "E311") || !strings.Contains(r.stderr, "line 2") {
 		t.Fatalf("human grant on a broken store: %+v", r)
 	}
@@ -247,7 +247,7 @@ func TestConsentLsShowsFoldFailure(t *testing.T) {
 	if err := os.WriteFile(w.storePath(), []byte(lines[0]+"\n"+lines[2]+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	env, r = w.json("consent", "grant", "shell")
+	env, r = w.json("consent", "grant", "shell", "--yes")
 	if r.code != 0 || !strings.Contains(string(env.Data), `"already_granted":false`) {
 		t.Fatalf("grant after the repair: %d %s %s", r.code, r.stdout, r.stderr)
 	}
@@ -268,7 +268,7 @@ func TestConsentSymlinkedStoreRefused(t *testing.T) {
 	if err := os.Symlink(target, w.storePath()); err != nil {
 		t.Fatal(err)
 	}
-	env, r := w.json("consent", "grant", "spy")
+	env, r := w.json("consent", "grant", "spy", "--yes")
 	w.fail(r, env, "E310", 1, "symlink")
 	if b, _ := os.ReadFile(target); len(b) != 0 {
 		t.Fatal("written through the symlink")
@@ -302,7 +302,7 @@ command = "./data.txt"
 		t.Fatalf("human: %+v", r)
 	}
 	// Naming the broken server in grant says why it cannot be granted.
-	env, r = w.json("consent", "grant", "ghost")
+	env, r = w.json("consent", "grant", "ghost", "--yes")
 	w.fail(r, env, "E304", 2, "not found on PATH")
 }
 
@@ -345,7 +345,7 @@ func TestConsentEmptyConfig(t *testing.T) {
 func TestConsentGrantWithNothingDeclared(t *testing.T) {
 	w := newWorld(t)
 	for _, target := range []string{"spy", "v1:" + strings.Repeat("a", 64)} {
-		env, r := w.json("consent", "grant", target)
+		env, r := w.json("consent", "grant", target, "--yes")
 		w.fail(r, env, "E317", 2, "no stdio server is declared")
 	}
 	w.config(`
@@ -354,7 +354,7 @@ name = "docs"
 transport = "http"
 url = "https://docs.example/mcp"
 `)
-	env, r := w.json("consent", "grant", "docs")
+	env, r := w.json("consent", "grant", "docs", "--yes")
 	w.fail(r, env, "E317", 2, "no stdio server is declared")
 	if _, err := os.Stat(w.storePath()); !os.IsNotExist(err) {
 		t.Fatal("a refused grant created the store")

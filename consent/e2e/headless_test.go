@@ -73,7 +73,7 @@ args = ["--root", "/data"]
 	}
 
 	// After a grant, an edited declaration asks again, with the diff.
-	w.json("consent", "grant", "spy")
+	w.json("consent", "grant", "spy", "--yes")
 	w.config(`
 [[mcp_servers]]
 name = "spy"

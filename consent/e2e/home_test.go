@@ -14,7 +14,7 @@ import (
 func TestUnsafeHomeIsRefused(t *testing.T) {
 	w := newWorld(t)
 	w.config(twoServers)
-	if env, r := w.json("consent", "grant", "spy"); r.code != 0 {
+	if env, r := w.json("consent", "grant", "spy", "--yes"); r.code != 0 {
 		t.Fatalf("grant in a safe home: %d %s", r.code, env.Data)
 	}
 	before := w.store()
@@ -23,7 +23,7 @@ func TestUnsafeHomeIsRefused(t *testing.T) {
 		if err := os.Chmod(w.home, mode); err != nil {
 			t.Fatal(err)
 		}
-		for _, args := range [][]string{{"consent", "ls"}, {"consent", "grant", "shell"}, {"consent", "digest"}, {"mcp", "ls"}, {"version"}} {
+		for _, args := range [][]string{{"consent", "ls"}, {"consent", "grant", "shell", "--yes"}, {"consent", "digest"}, {"mcp", "ls"}, {"version"}} {
 			env, r := w.json(args...)
 			w.fail(r, env, "E318", 1, w.home, "group or others can write", "chmod 700 "+w.home)
 		}
@@ -94,7 +94,7 @@ func TestForeignHomeIsRefused(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	r := w.runEnv([]string{"RELAVIUM_HOME=" + home}, "consent", "grant", "spy", "--json")
+	r := w.runEnv([]string{"RELAVIUM_HOME=" + home}, "consent", "grant", "spy", "--json", "--yes")
 	w.fail(r, w.parse(r, nil), "E318", 1, home, "owned by uid", "not by you")
 	if home != "/" {
 		if entries, _ := os.ReadDir(home); len(entries) != 0 {

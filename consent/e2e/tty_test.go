@@ -131,7 +131,7 @@ func (w *world) onTerminal(extraEnv []string, answer string, args ...string) (st
 func TestRevokeAsksOnATerminal(t *testing.T) {
 	w := newWorld(t)
 	w.config(twoServers)
-	env, _ := w.json("consent", "grant", "spy")
+	env, _ := w.json("consent", "grant", "spy", "--yes")
 	digest := decode[struct{ Digest string }](t, env.Data).Digest
 	before := w.store()
 
@@ -158,5 +158,38 @@ func TestRevokeAsksOnATerminal(t *testing.T) {
 	}
 	if !strings.Contains(w.store(), `"revokes":"`+digest+`"`) {
 		t.Fatal("answer y: no revocation in the store")
+	}
+}
+
+// consent grant asks as revoke does: headless (CI on a terminal) it needs
+// --yes and writes nothing; on a terminal it shows what will be trusted and
+// only y grants.
+func TestGrantAsksOnATerminal(t *testing.T) {
+	w := newWorld(t)
+	w.config(twoServers)
+	before := w.store()
+
+	screen, code := w.onTerminal([]string{"CI=true"}, "", "consent", "grant", "spy")
+	if code != 2 || !strings.Contains(screen, "E315") || !strings.Contains(screen, "--yes") || w.store() != before {
+		t.Fatalf("CI on a terminal: exit %d\n%s", code, screen)
+	}
+
+	screen, code = w.onTerminal(nil, "n", "consent", "grant", "spy")
+	for _, want := range []string{"? remember consent for spy", "command  " + w.bin + "/spy --root /data", "cwd      " + w.project,
+		"digest   v1:", "grant? [y/N]", "E316", "grant cancelled"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("answer n: screen lacks %q:\n%s", want, screen)
+		}
+	}
+	if code != 1 || w.store() != before {
+		t.Fatalf("answer n: exit %d, store changed: %v", code, w.store() != before)
+	}
+
+	screen, code = w.onTerminal(nil, "y", "consent", "grant", "spy")
+	if code != 0 || !strings.Contains(screen, "granted v1:") {
+		t.Fatalf("answer y: exit %d\n%s", code, screen)
+	}
+	if w.store() == before {
+		t.Fatal("answer y: nothing in the store")
 	}
 }

@@ -14,7 +14,7 @@ import (
 // Consent asks whether a local program may be started: the full
 // resolved command line (wrapped, never truncated), its arguments, env names
 // with their kind (never values), cwd, digest, and the field diff against
-// the closest earlier grant. Approve & remember / approve once / deny;
+// the earlier grant of the same server (Grants.Closest). Approve & remember / approve once / deny;
 // Esc denies. The decision itself is made by package consent.
 type Consent struct {
 	Dec consent.Decision
