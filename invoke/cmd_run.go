@@ -49,7 +49,15 @@ func runWorkflowWith(ctx context.Context, inv *Invocation, connect connectFunc) 
 	if err != nil {
 		return nil, err
 	}
-	inputs, err := w.ResolveInputs(given)
+	// --plan shows the plan before the person has every input: a missing
+	// required one is marked in it, not refused (the run refuses it).
+	var inputs map[string]any
+	var missing []string
+	if inv.Bool("plan") {
+		inputs, missing, err = w.ResolvePlanInputs(given)
+	} else {
+		inputs, err = w.ResolveInputs(given)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -58,7 +66,7 @@ func runWorkflowWith(ctx context.Context, inv *Invocation, connect connectFunc) 
 		return nil, err
 	}
 	if inv.Bool("plan") || inv.Changed("plan-id") {
-		plan, err := workflowPlan(inv, w, inputs, servers)
+		plan, err := workflowPlan(inv, w, inputs, missing, servers)
 		if err != nil {
 			return nil, err
 		}
@@ -177,7 +185,7 @@ func workflowServers(inv *Invocation, w *workflow.Workflow) ([]config.Server, er
 // workflowPlan builds the plan: stdio servers with their v1 consent digest
 // (resolved the way consent resolves them, nothing spawned), network
 // servers with their url.
-func workflowPlan(inv *Invocation, w *workflow.Workflow, inputs map[string]any, servers []config.Server) (*workflow.WorkflowPlan, error) {
+func workflowPlan(inv *Invocation, w *workflow.Workflow, inputs map[string]any, missing []string, servers []config.Server) (*workflow.WorkflowPlan, error) {
 	ps := make([]workflow.PlanServer, 0, len(servers))
 	for _, s := range servers {
 		p := workflow.PlanServer{Name: s.Name, Transport: s.Transport, ToolsAllowlist: s.ToolsAllowlist}
@@ -197,7 +205,7 @@ func workflowPlan(inv *Invocation, w *workflow.Workflow, inputs map[string]any, 
 		}
 		ps = append(ps, p)
 	}
-	return workflow.Plan(w, inputs, ps)
+	return workflow.PlanMissing(w, inputs, missing, ps)
 }
 
 // runOutput is a completed run as the terminal shows it: its outputs.

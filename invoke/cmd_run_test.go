@@ -145,6 +145,21 @@ func TestWorkflowCommandsE2E(t *testing.T) {
 		if !strings.Contains(human.stdout, "plan_id: "+id) {
 			t.Fatalf("human plan:\n%s", human.stdout)
 		}
+		// Without its required input the plan is still shown: the input is
+		// marked missing and the plan has no id (it cannot be run as is);
+		// the run itself still refuses the missing input (E603).
+		o = e.run(t, "run", "greet", "--plan", "--json")
+		partial := runData(runEnvelope(t, o))
+		if o.code != 0 || partial["plan_id"] != nil || fmt.Sprint(partial["missing_inputs"]) != "[name]" || partial["steps"] == nil {
+			t.Fatalf("plan without inputs: exit %d %v", o.code, partial)
+		}
+		if human := e.run(t, "run", "greet", "--plan"); human.code != 0 || !strings.Contains(human.stdout, "missing input: name (required; pass --input name=…)") ||
+			!strings.Contains(human.stdout, "plan_id: none") {
+			t.Fatalf("human plan without inputs: exit %d\n%s", human.code, human.stdout)
+		}
+		if o = e.run(t, "run", "greet", "--json"); o.code != 2 || runErrCode(runEnvelope(t, o)) != "E603" {
+			t.Fatalf("a run without its required input: exit %d %s", o.code, o.stdout)
+		}
 		// Another input: E450 before anything is connected.
 		o = e.run(t, "run", "greet", "--plan-id", id, "--json", "--input", "name=Bob")
 		env := runEnvelope(t, o)

@@ -322,8 +322,15 @@ func (c *call) plan(ctx context.Context) (plan json.RawMessage, planID string, n
 		return nil, "", false, c.childResult(out.doc, out.exit, true), false
 	}
 	var data struct {
-		PlanID               *string `json:"plan_id"`
-		RequiresConfirmation *bool   `json:"requires_confirmation"`
+		PlanID               *string  `json:"plan_id"`
+		RequiresConfirmation *bool    `json:"requires_confirmation"`
+		MissingInputs        []string `json:"missing_inputs"`
+	}
+	if err := json.Unmarshal(env.Data, &data); err == nil && len(data.MissingInputs) > 0 {
+		// The plan form shows a person an incomplete plan; a request that
+		// would run it lacks required inputs, refused as the run refuses them.
+		return nil, "", false, c.refuse(&invoke.Error{ErrCode: workflow.CodeInputsInvalid, Exit: invoke.ExitUsage,
+			Msg: fmt.Sprintf("required workflow input(s) missing: %s", strings.Join(data.MissingInputs, ", "))}), false
 	}
 	if err := json.Unmarshal(env.Data, &data); err != nil || data.PlanID == nil || !isConfirmValue(*data.PlanID) || data.RequiresConfirmation == nil {
 		return nil, "", false, c.refuse(&invoke.Error{ErrCode: CodeNoDocument,

@@ -249,6 +249,20 @@ func parseTyped(in *Input, s string) (any, error) {
 // wrong type or outside an enum are all reported at once (E603, exit 2).
 // The returned map is new; given is not modified.
 func (w *Workflow) ResolveInputs(given map[string]any) (map[string]any, error) {
+	out, _, err := w.resolveInputs(given, false)
+	return out, err
+}
+
+// ResolvePlanInputs is ResolveInputs for a plan a person reads before
+// deciding what to pass (`run --plan`): a required input that was not
+// given is returned in missing, not refused. Everything else (unknown
+// names, values that do not fit) is refused as ResolveInputs refuses it.
+func (w *Workflow) ResolvePlanInputs(given map[string]any) (inputs map[string]any, missing []string, err error) {
+	return w.resolveInputs(given, true)
+}
+
+func (w *Workflow) resolveInputs(given map[string]any, allowMissing bool) (map[string]any, []string, error) {
+	var missing []string
 	out := make(map[string]any, len(w.Inputs))
 	var problems []authored.Problem
 	names := make([]string, 0, len(given))
@@ -265,7 +279,9 @@ func (w *Workflow) ResolveInputs(given map[string]any) (map[string]any, error) {
 		in := &w.Inputs[i]
 		v, ok := given[in.Name]
 		if !ok {
-			if in.Required {
+			if in.Required && allowMissing {
+				missing = append(missing, in.Name)
+			} else if in.Required {
 				problems = append(problems, authored.Problem{Field: "inputs." + in.Name, Message: fmt.Sprintf("input %s (%s) is required%s", in.Name, in.Type, describeInput(in))})
 			}
 			continue
@@ -284,12 +300,12 @@ func (w *Workflow) ResolveInputs(given map[string]any) (map[string]any, error) {
 		out[in.Name] = v
 	}
 	if len(problems) > 0 {
-		return nil, problemsError(CodeInputsInvalid, "invalid inputs for workflow "+w.ID, problems)
+		return nil, nil, problemsError(CodeInputsInvalid, "invalid inputs for workflow "+w.ID, problems)
 	}
 	if err := w.root.ApplyDefaults(&out); err != nil {
-		return nil, &engine.Error{Base: fault.Base{ErrCode: CodeInputsInvalid, Msg: "cannot apply input defaults", Cause: err, Exit: fault.ExitUsage}}
+		return nil, nil, &engine.Error{Base: fault.Base{ErrCode: CodeInputsInvalid, Msg: "cannot apply input defaults", Cause: err, Exit: fault.ExitUsage}}
 	}
-	return out, nil
+	return out, missing, nil
 }
 
 func describeInput(in *Input) string {

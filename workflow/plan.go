@@ -55,7 +55,21 @@ type WorkflowPlan struct {
 	Servers              []PlanServer   `json:"servers"`
 	Digests              []string       `json:"digests"`
 	RequiresConfirmation bool           `json:"requires_confirmation"`
-	PlanID               string         `json:"plan_id,omitempty"`
+	// MissingInputs are required inputs `run --plan` was not given. A plan
+	// with any has no plan_id: it cannot be run as it stands.
+	MissingInputs []string `json:"missing_inputs,omitempty"`
+	PlanID        string   `json:"plan_id,omitempty"`
+}
+
+// PlanMissing is Plan for a plan that lacks the required inputs named in
+// missing: shown, marked, and given no plan_id.
+func PlanMissing(w *Workflow, inputs map[string]any, missing []string, servers []PlanServer) (*WorkflowPlan, error) {
+	p, err := Plan(w, inputs, servers)
+	if err != nil || len(missing) == 0 {
+		return p, err
+	}
+	p.MissingInputs, p.PlanID = slices.Sorted(slices.Values(missing)), ""
+	return p, nil
 }
 
 // Plan builds the plan of running w with inputs (already resolved: see
@@ -181,7 +195,14 @@ func (p *WorkflowPlan) WriteHuman(w io.Writer) error {
 	} else {
 		b.WriteString("requires confirmation: no\n")
 	}
-	fmt.Fprintf(&b, "plan_id: %s\n", p.PlanID)
+	for _, name := range p.MissingInputs {
+		fmt.Fprintf(&b, "missing input: %s (required; pass --input %s=…)\n", name, name)
+	}
+	if len(p.MissingInputs) > 0 {
+		b.WriteString("plan_id: none (the plan is incomplete until every required input is given)\n")
+	} else {
+		fmt.Fprintf(&b, "plan_id: %s\n", p.PlanID)
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
