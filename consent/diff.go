@@ -123,7 +123,7 @@ func envPrefixPresent(r *Resolved, stored string) bool {
 // Every value is quoted for a terminal.
 func (d Diff) Lines() []string {
 	if d.Previous == nil {
-		return []string{"no earlier grant for this command or directory: first approval"}
+		return []string{"no earlier grant of this server: first approval"}
 	}
 	var out []string
 	for _, c := range d.Changes {
