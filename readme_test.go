@@ -16,6 +16,7 @@ import (
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/config"
 	"github.com/relavium/relavium/host/discovery"
+	"github.com/relavium/relavium/host/lock"
 	"github.com/relavium/relavium/host/netguard"
 	"github.com/relavium/relavium/invoke"
 	"github.com/relavium/relavium/invoke/demoserver"
@@ -36,6 +37,7 @@ func registries() map[string]fault.Table {
 		"host":              host.Codes(),
 		"host/config":       config.Codes(),
 		"host/discovery":    discovery.Codes(),
+		"host/lock":         lock.Codes(),
 		"host/netguard":     netguard.Codes(),
 		"invoke":            invoke.Codes(),
 		"invoke/demoserver": demoserver.Codes(),

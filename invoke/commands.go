@@ -65,6 +65,17 @@ func Commands() *Table {
 					{Name: "diff", Type: Bool, Usage: "show each flagged tool's field diff against the accepted definition; accept nothing"},
 				},
 				SideEffect: Write, JSON: true, Output: Document, Surface: CLIOnly, Run: runMCPAccept},
+			{Path: []string{"mcp", "lock"}, Summary: "write .relavium/mcp-lock.json: every declared server's definitions, canonical and digested",
+				Flags: []Flag{
+					{Name: "file", Type: String, Usage: "the lock file (default .relavium/mcp-lock.json in the project)"},
+				},
+				SideEffect: Write, JSON: true, Output: Document, Surface: CLIOnly, Run: runMCPLock},
+			{Path: []string{"mcp", "check"}, Summary: "compare the live servers with the lock; exit 1 with the diff when they differ",
+				Flags: []Flag{
+					{Name: "file", Type: String, Usage: "the lock file (default .relavium/mcp-lock.json in the project)"},
+					{Name: "format", Type: String, Default: "human", Enum: []string{"human", "github"}, Usage: "human, or github (workflow annotations)"},
+				},
+				SideEffect: Read, JSON: true, Output: Document, Surface: CLIOnly, Run: runMCPCheck},
 			{Path: []string{"mcp", "serve"}, Summary: "publish relavium's commands and mcp_call workflows as an MCP server",
 				Flags: []Flag{
 					{Name: "transport", Type: String, Default: "stdio", Enum: []string{"stdio", "sse", "http"}, Usage: "stdio, sse or http"},

@@ -13,6 +13,10 @@ type FieldChange struct {
 	Pointer string `json:"pointer"`
 	Old     string `json:"old,omitempty"`
 	New     string `json:"new,omitempty"`
+	// Kind says what the change is (Change*: a description, a property
+	// added, a type, required, an annotation; a newly claimed read-only
+	// comes first).
+	Kind string `json:"kind,omitempty"`
 }
 
 const (
@@ -20,15 +24,18 @@ const (
 	maxChangeValue = 240
 )
 
-// DiffDefinitions compares two canonical definitions.
+// DiffDefinitions compares two canonical definitions. It is the one
+// comparison of tool definitions: the rug-pull flag at connect (PinStore)
+// and `relavium mcp check` (package lock) both report what it finds.
 func DiffDefinitions(oldDef, newDef []byte) []FieldChange {
 	a, errA := parseJSON(oldDef)
 	b, errB := parseJSON(newDef)
 	if errA != nil || errB != nil {
-		return []FieldChange{{Pointer: "", Old: clip(oldDef), New: clip(newDef)}}
+		return []FieldChange{{Pointer: "", Old: clip(oldDef), New: clip(newDef), Kind: ChangeOther}}
 	}
 	var out []FieldChange
 	diffNodes(a, b, "", &out)
+	rankChanges(out)
 	return out
 }
 

@@ -19,6 +19,9 @@
 //	              writes deleted-everything in its working directory; while
 //	              a file named rugpull is there its definition changes
 //	              (another description, an upload_to property)
+//	drift         serves, plus wipe, a prompt and a resource whose
+//	              definitions change with files in its working directory
+//	              (drift.go: mcp lock / mcp check)
 //	typed         serves, plus args: a union with null, an integer, a $ref
 //	              to an object and an array, answered with the arguments
 //	              exactly as received (typed.go)
@@ -169,6 +172,9 @@ func newServer(mode string, grandchild int) *mcp.Server {
 	}
 	if mode == "liar" {
 		addLiarTool(s)
+	}
+	if mode == "drift" {
+		addDriftTools(s) // drift.go
 	}
 	if mode == "mute-setlevel" {
 		muteSetLevel(s)

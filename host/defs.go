@@ -1,0 +1,60 @@
+package host
+
+import (
+	"encoding/json"
+
+	"github.com/relavium/relavium/engine"
+)
+
+// Definitions is what one connected server offers as discovery judged it:
+// the gates (`relavium mcp lock`, `mcp check`) read it. Tool definitions
+// are discovery's canonical sanitized ones, the same bytes the tool pins
+// hash; nothing here holds a secret (a stdio server is named by its
+// consent digest, a network one by its redacted url).
+type Definitions struct {
+	Server    string `json:"server"`
+	Transport string `json:"transport"`
+	Digest    string `json:"digest,omitempty"`
+	URL       string `json:"url,omitempty"`
+	Protocol  string `json:"protocol"`
+	// Capabilities is the server's initialize capabilities as JSON ("{}"
+	// when it declared none).
+	Capabilities json.RawMessage `json:"capabilities"`
+	// Tools are the admitted tools in declaration order.
+	Tools []DefinedTool `json:"tools"`
+	// Skipped are the tools discovery refused, with their reason codes.
+	Skipped []engine.SkippedTool `json:"skipped"`
+}
+
+// DefinedTool is one admitted tool: its server-side name and canonical
+// definition.
+type DefinedTool struct {
+	Name      string          `json:"name"`
+	Canonical json.RawMessage `json:"definition"`
+}
+
+// Definitions returns what server offers; false when it is not connected.
+func (h *Host) Definitions(server string) (*Definitions, bool) {
+	for _, c := range h.connList() {
+		if c.srv.Name != server {
+			continue
+		}
+		st := c.status()
+		c.mu.Lock()
+		cat, cs := c.cat, c.cs
+		c.mu.Unlock()
+		if cat == nil || cs == nil {
+			return nil, false
+		}
+		d := &Definitions{Server: st.Name, Transport: st.Transport, Digest: st.Digest, URL: st.URL, Protocol: st.Protocol,
+			Capabilities: json.RawMessage("{}"), Tools: []DefinedTool{}, Skipped: append([]engine.SkippedTool{}, cat.Skipped...)}
+		if b, err := json.Marshal(capabilities(cs)); err == nil {
+			d.Capabilities = b
+		}
+		for _, t := range cat.Tools {
+			d.Tools = append(d.Tools, DefinedTool{Name: t.Def.Tool, Canonical: json.RawMessage(t.Canonical())})
+		}
+		return d, true
+	}
+	return nil, false
+}

@@ -1,0 +1,156 @@
+package invoke
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+
+	"github.com/relavium/relavium/host"
+	"github.com/relavium/relavium/host/lock"
+)
+
+// LockWritten is the data of `relavium mcp lock`.
+type LockWritten struct {
+	Path    string        `json:"path"`
+	Servers []LockedCount `json:"servers"`
+}
+
+// LockedCount is what one server's entry holds.
+type LockedCount struct {
+	Server    string `json:"server"`
+	Protocol  string `json:"protocol"`
+	Tools     int    `json:"tools"`
+	Skipped   int    `json:"skipped_tools"`
+	Prompts   int    `json:"prompts"`
+	Resources int    `json:"resources"`
+	Templates int    `json:"resource_templates"`
+}
+
+// WriteHuman says where the lock went and what it holds.
+func (l *LockWritten) WriteHuman(w io.Writer) error {
+	fmt.Fprintf(w, "wrote %s\n", l.Path)
+	for _, s := range l.Servers {
+		fmt.Fprintf(w, "  %s (%s): %d tools, %d skipped, %d prompts, %d resources, %d templates\n",
+			s.Server, s.Protocol, s.Tools, s.Skipped, s.Prompts, s.Resources, s.Templates)
+	}
+	return nil
+}
+
+// lockPath is --file, else the project's .relavium/mcp-lock.json.
+func lockPath(inv *Invocation) string {
+	if p := inv.String("file"); p != "" {
+		if filepath.IsAbs(p) {
+			return p
+		}
+		return filepath.Join(inv.Global.Project, p)
+	}
+	return filepath.Join(inv.Global.Project, lock.FileName)
+}
+
+func runMCPLock(ctx context.Context, inv *Invocation) (any, error) {
+	live, err := liveLock(ctx, inv)
+	if err != nil {
+		return nil, err
+	}
+	path := lockPath(inv)
+	if err := lock.Write(path, live); err != nil {
+		return nil, err
+	}
+	out := &LockWritten{Path: path, Servers: []LockedCount{}}
+	for _, s := range live.Servers {
+		out.Servers = append(out.Servers, LockedCount{Server: s.Name, Protocol: s.Protocol, Tools: len(s.Tools), Skipped: len(s.Skipped),
+			Prompts: len(s.Prompts), Resources: len(s.Resources), Templates: len(s.Templates)})
+	}
+	return out, nil
+}
+
+// liveLock connects the declared servers and builds the lock of what they
+// offer now.
+func liveLock(ctx context.Context, inv *Invocation) (*lock.File, error) {
+	servers, _, err := mcpTargets(inv)
+	if err != nil {
+		return nil, err
+	}
+	if len(servers) == 0 {
+		return lock.Build(nil), nil
+	}
+	h, err := connectWith(ctx, inv, servers, nil, connectOptions{})
+	if err != nil {
+		return nil, err
+	}
+	defer h.Close()
+	return snapshotLock(ctx, h)
+}
+
+// snapshotLock reads every connected server's definitions, prompts,
+// resources and templates off h.
+func snapshotLock(ctx context.Context, h *host.Host) (*lock.File, error) {
+	var snaps []lock.Snapshot
+	for _, st := range h.Servers() {
+		defs, ok := h.Definitions(st.Name)
+		if !ok {
+			continue
+		}
+		prompts, err := h.Prompts(ctx, st.Name)
+		if err != nil {
+			return nil, err
+		}
+		res, err := h.Resources(ctx, st.Name)
+		if err != nil {
+			return nil, err
+		}
+		snaps = append(snaps, lock.Snapshot{Defs: defs, Prompts: prompts, Resources: res})
+	}
+	return lock.Build(snaps), nil
+}
+
+// CheckResult is the data of a `relavium mcp check` that found no drift.
+type CheckResult struct {
+	*lock.Diff
+	format string
+}
+
+// WriteHuman prints the (empty) diff.
+func (c *CheckResult) WriteHuman(w io.Writer) error {
+	if c.format == "github" {
+		return c.Diff.WriteGitHub(w)
+	}
+	return c.Diff.WriteHuman(w)
+}
+
+func runMCPCheck(ctx context.Context, inv *Invocation) (any, error) {
+	against, baseline, err := checkBaseline(ctx, inv)
+	if err != nil {
+		return nil, err
+	}
+	live, err := liveLock(ctx, inv)
+	if err != nil {
+		return nil, err
+	}
+	d := lock.Compare(against, baseline, live)
+	if d.Empty() {
+		return &CheckResult{Diff: d, format: inv.String("format")}, nil
+	}
+	if !inv.Global.JSON {
+		// The diff is the command's output: stdout, in the asked format;
+		// stderr gets the one-line error.
+		res := &CheckResult{Diff: d, format: inv.String("format")}
+		if err := res.WriteHuman(inv.Env.Stdout); err != nil {
+			return nil, err
+		}
+	}
+	return nil, lock.DriftError(d)
+}
+
+// checkBaseline is what check compares with: the lock file, or with
+// --against the servers a recording holds.
+func checkBaseline(ctx context.Context, inv *Invocation) (string, *lock.File, error) {
+	path := lockPath(inv)
+	f, err := lock.Read(path)
+	shown := path
+	if rel, rerr := filepath.Rel(inv.Global.Project, path); rerr == nil && filepath.IsLocal(rel) {
+		shown = filepath.ToSlash(rel)
+	}
+	return shown, f, err
+}
