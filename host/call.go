@@ -91,6 +91,9 @@ func (h *Host) Call(ctx context.Context, id engine.ToolID, args json.RawMessage,
 		return nil, c.callFailure(ctx, tctx, deadline, t.def.Name, err)
 	}
 	out, err := convertResult(t.def.Name, res)
+	if err == nil {
+		c.hideHeaders(out)
+	}
 	if he := (*Error)(nil); errors.As(err, &he) {
 		he.Server = c.srv.Name // the envelope names the server, as for every call failure
 	}

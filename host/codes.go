@@ -31,4 +31,5 @@ var codes = fault.Table{
 	{Code: CodeSecretMissing, Class: fault.Varies, Meaning: "a {{secrets.NAME}} with no value in any secret store"},
 	{Code: CodeSecretFileUnsafe, Class: fault.Usage, Meaning: "the secrets file is group/other-accessible, a symlink or not a file"},
 	{Code: CodeSecretFileBad, Class: fault.Usage, Meaning: "the secrets file does not parse"},
+	{Code: CodeHeader, Class: fault.Usage, Meaning: "a network server's static header cannot be sent: a reserved or malformed name, a value (once its secrets are resolved) holding CR, LF, NUL or another control character, edge white space or over 8 KiB, or too many headers; the value is never shown"},
 }

@@ -29,6 +29,8 @@ type conn struct {
 
 	env     []string          // stdio: the child's whole environment
 	secrets map[string]string // secret name → injected value, for redaction only
+	headers http.Header       // network: the static headers, resolved (headers.go)
+	hidden  []string          // whole header values, longest first, for redaction only
 
 	mu          sync.Mutex
 	state       string
@@ -75,7 +77,15 @@ func newConn(h *Host, s Endpoint) *conn {
 // prepare resolves what must be known before anything is spawned: the
 // child's environment with every secret.
 func (c *conn) prepare() error {
-	if c.srv.Transport != TransportStdio || c.srv.memory != nil {
+	if c.srv.memory != nil {
+		return nil
+	}
+	if c.srv.Transport != TransportStdio {
+		h, hidden, err := resolveHeaders(c.srv.Name, c.srv.Headers, c.h.opts.Secrets, c.secrets)
+		if err != nil {
+			return err
+		}
+		c.headers, c.hidden = h, hidden
 		return nil
 	}
 	env, err := childEnv(c.srv.Name, c.h.opts.Environ, c.srv.Stdio.Env, c.h.opts.Secrets, c.secrets)
@@ -318,6 +328,7 @@ func (c *conn) status() ServerStatus {
 	if c.srv.Target != nil {
 		st.URL = c.srv.Target.Redacted()
 	}
+	st.Headers = HeaderNames(c.srv.Headers)
 	if c.ch != nil {
 		st.PID = c.ch.pid
 	}

@@ -16,6 +16,13 @@
 //     from a SecretStore; never logged, never in an event, redacted from the
 //     stderr tail). http, sse and websocket exist only through the network
 //     guard (guarded.go): there is no other http client in host.
+//   - A network server's static headers (Endpoint.Headers; headers.go) are
+//     resolved before anything is dialled, from the same SecretStore, and set
+//     on every request by a RoundTripper around the guard's (the websocket
+//     handshake too). Each value, and each secret in it, is redacted like an
+//     env secret from everything host reports, a result that repeats it
+//     included; Endpoint.StaticAuthorization is the predicate that keeps a
+//     server carrying its own Authorization from any OAuth probing.
 //   - Deadlines (stdio 120 s spawn→initialize, network 30 s, connect_timeout_ms
 //     up to 10 min; 60 s for the whole tools/list walk; 60 s per call) and
 //     cancellation are distinct typed failures (E502/E584/E510 vs E511), classified

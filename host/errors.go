@@ -33,6 +33,7 @@ const (
 	CodeSecretMissing    fault.Code = "E520" // a {{secrets.NAME}} with no value in any secret store
 	CodeSecretFileUnsafe fault.Code = "E521" // the secrets file is group/other-accessible, a symlink or not a file
 	CodeSecretFileBad    fault.Code = "E522" // the secrets file does not parse
+	CodeHeader           fault.Code = "E594" // a static header that cannot be sent (reserved or malformed name, bad resolved value, too many)
 )
 
 // Error is host's coded error: fault's (code, message, cause, exit, data)

@@ -51,7 +51,7 @@ func (c *conn) guardedClient(g *netguard.Guard, t *netguard.Target) *http.Client
 	gc := g.HTTPClient(t)
 	// The guard's transport does every byte of I/O; cancelCounter only
 	// looks at what the SDK posts.
-	client := &http.Client{Transport: cancelCounter{inner: gc.Transport, c: c}, CheckRedirect: gc.CheckRedirect, Jar: gc.Jar}
+	client := &http.Client{Transport: cancelCounter{inner: withHeaders(gc.Transport, c.headers), c: c}, CheckRedirect: gc.CheckRedirect, Jar: gc.Jar}
 	c.mu.Lock()
 	c.httpClient = client
 	c.mu.Unlock()
@@ -108,7 +108,7 @@ type wsTransport struct {
 }
 
 func (t *wsTransport) Connect(ctx context.Context) (mcp.Connection, error) {
-	ws, resp, err := t.g.DialWebsocket(ctx, t.t, &websocket.DialOptions{Subprotocols: []string{"mcp"}})
+	ws, resp, err := t.g.DialWebsocket(ctx, t.t, &websocket.DialOptions{Subprotocols: []string{"mcp"}, HTTPHeader: t.c.headers.Clone()})
 	if resp != nil && resp.Body != nil {
 		_ = resp.Body.Close()
 	}

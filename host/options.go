@@ -69,6 +69,10 @@ type Endpoint struct {
 	ConnectTimeout time.Duration
 	// ToolsAllowlist narrows the admitted tools, when non-empty.
 	ToolsAllowlist []string
+	// Headers are a network server's static request headers, sent on
+	// every request (and the websocket handshake); {{secrets.NAME}} in a
+	// value is resolved before anything is dialled (headers.go).
+	Headers []Header
 
 	// memory is an in-process server's transport (tests and benchmarks).
 	memory mcp.Transport

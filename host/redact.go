@@ -16,7 +16,7 @@ import (
 // redactText replaces every injected secret value with its {{secrets.NAME}}
 // reference and every spelling of the target url with its redacted form.
 func (c *conn) redactText(s string) string {
-	return c.redactTarget(redact(s, c.secrets))
+	return c.redactTarget(redact(hideValues(s, c.hidden), c.secrets))
 }
 
 // redactTarget replaces every spelling of the target url's query and
@@ -65,6 +65,12 @@ func (c *conn) redactJSON(data json.RawMessage) json.RawMessage {
 	if len(data) == 0 || (len(c.secrets) == 0 && c.srv.Target == nil) {
 		return data
 	}
+	var hidden []string
+	for _, v := range c.hidden {
+		if b, err := json.Marshal(v); err == nil && len(b) >= 2 {
+			hidden = append(hidden, string(b[1:len(b)-1]))
+		}
+	}
 	escaped := make(map[string]string, len(c.secrets))
 	for name, v := range c.secrets {
 		b, err := json.Marshal(v)
@@ -73,7 +79,7 @@ func (c *conn) redactJSON(data json.RawMessage) json.RawMessage {
 		}
 		escaped[name] = string(b[1 : len(b)-1])
 	}
-	s := c.redactTarget(redact(string(data), escaped))
+	s := c.redactTarget(redact(hideValues(string(data), hidden), escaped))
 	if !json.Valid([]byte(s)) {
 		return jsonString(s)
 	}

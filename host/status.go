@@ -7,22 +7,24 @@ import (
 
 // ServerStatus is one server as `mcp ls` and the TUI report it.
 type ServerStatus struct {
-	Name          string     `json:"name"`
-	Transport     string     `json:"transport"`
-	State         string     `json:"state"` // engine.State*
-	PID           int        `json:"pid,omitempty"`
-	ConnectMS     int64      `json:"connect_ms,omitempty"`
-	Protocol      string     `json:"protocol,omitempty"`
-	ServerName    string     `json:"server_name,omitempty"` // serverInfo.name (untrusted)
-	ServerVersion string     `json:"server_version,omitempty"`
-	Tools         int        `json:"tools"`
-	Skipped       int        `json:"skipped"`
-	Digest        string     `json:"digest,omitempty"`
-	URL           string     `json:"url,omitempty"` // redacted: no query or fragment
-	ErrorCode     fault.Code `json:"error_code,omitempty"`
-	Error         string     `json:"error,omitempty"`
-	ExitStatus    string     `json:"exit_status,omitempty"`
-	StderrTail    string     `json:"stderr_tail,omitempty"`
+	Name          string `json:"name"`
+	Transport     string `json:"transport"`
+	State         string `json:"state"` // engine.State*
+	PID           int    `json:"pid,omitempty"`
+	ConnectMS     int64  `json:"connect_ms,omitempty"`
+	Protocol      string `json:"protocol,omitempty"`
+	ServerName    string `json:"server_name,omitempty"` // serverInfo.name (untrusted)
+	ServerVersion string `json:"server_version,omitempty"`
+	Tools         int    `json:"tools"`
+	Skipped       int    `json:"skipped"`
+	Digest        string `json:"digest,omitempty"`
+	URL           string `json:"url,omitempty"` // redacted: no query or fragment
+	// Headers are the static header names, each value [REDACTED].
+	Headers    map[string]string `json:"headers,omitempty"`
+	ErrorCode  fault.Code        `json:"error_code,omitempty"`
+	Error      string            `json:"error,omitempty"`
+	ExitStatus string            `json:"exit_status,omitempty"`
+	StderrTail string            `json:"stderr_tail,omitempty"`
 	// Refusal is the network guard's refusal of this server (reason, url,
 	// the address that was refused, remedy), when the guard refused it.
 	Refusal *netguard.Data `json:"refusal,omitempty"`

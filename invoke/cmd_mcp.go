@@ -27,6 +27,8 @@ const adhocServer = "adhoc"
 func mcpTargets(inv *Invocation) (servers []config.Server, adhoc bool, err error) {
 	url, stdio := inv.String("url"), inv.String("stdio")
 	switch {
+	case inv.Changed("header") && !inv.Changed("url"):
+		return nil, false, usageErr(CodeBadHeader, "--header applies to --url only (a declared server takes headers = { … } in its registration)")
 	case inv.Changed("url") && inv.Changed("stdio"):
 		return nil, false, usageErr(CodeBadTarget, "--url and --stdio name two ad-hoc servers; give one")
 	case inv.Changed("url"):
@@ -37,7 +39,11 @@ func mcpTargets(inv *Invocation) (servers []config.Server, adhoc bool, err error
 		if strings.HasPrefix(url, "ws://") || strings.HasPrefix(url, "wss://") {
 			transport = host.TransportWebsocket
 		}
-		return []config.Server{{Name: adhocServer, Transport: transport, URL: url, AllowLocalEndpoint: inv.Bool("allow-local-endpoint")}}, true, nil
+		headers, err := adhocHeaders(inv.Strings("header"))
+		if err != nil {
+			return nil, false, err
+		}
+		return []config.Server{{Name: adhocServer, Transport: transport, URL: url, AllowLocalEndpoint: inv.Bool("allow-local-endpoint"), Headers: headers}}, true, nil
 	case inv.Changed("stdio"):
 		words := strings.Fields(stdio)
 		if len(words) == 0 {
@@ -51,6 +57,7 @@ func mcpTargets(inv *Invocation) (servers []config.Server, adhoc bool, err error
 	if inv.Changed("allow-local-endpoint") {
 		return nil, false, usageErr(CodeBadTarget, "--allow-local-endpoint applies to --url only")
 	}
+
 	cfg, err := config.Load(inv.Env.Home, inv.Global.Project)
 	if err != nil {
 		return nil, false, err

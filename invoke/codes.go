@@ -28,5 +28,6 @@ var codes = fault.Table{
 	{Code: CodeBadTarget, Class: fault.Usage, Meaning: "--url/--stdio misuse (both given, empty, --allow-local-endpoint without --url)"},
 	{Code: CodeNotFlagged, Class: fault.Usage, Meaning: "mcp accept: the tool's definition is the accepted one (nothing to accept)"},
 	{Code: CodeAcceptUsage, Class: fault.Usage, Meaning: "mcp accept: give TOOL or --all (not both, not neither)"},
+	{Code: CodeBadHeader, Class: fault.Usage, Meaning: "--header that is not 'Name: value', names a header relavium never sends for you (Host, hop-by-hop, framing, Proxy-*, Mcp-Session-Id, MCP-Protocol-Version…), holds CR, LF, NUL or edge white space in its value, repeats a name, or is given without --url (the value is never shown)"},
 	{Code: CodeInternal, Class: fault.Failure, Meaning: "a bug: an error without a code"},
 }

@@ -35,6 +35,7 @@ func Commands() *Table {
 				// target (a dial of the client's choosing) is cli-only here.
 				Flags: []Flag{
 					{Name: "url", Type: String, Usage: "ad-hoc target: one unnamed server at this url", CLIOnly: true},
+					{Name: "header", Type: StringArray, Usage: "a request header 'Name: value' for --url (repeatable; {{secrets.NAME}} resolved; the value is never shown)", CLIOnly: true},
 					{Name: "stdio", Type: String, Usage: "ad-hoc target: one unnamed stdio server, command line split on spaces (no shell)", CLIOnly: true},
 					{Name: "allow-local-endpoint", Type: Bool, Usage: "allow a loopback/private --url", CLIOnly: true},
 				},
@@ -49,6 +50,7 @@ func Commands() *Table {
 					{Name: "timeout", Type: Duration, Default: "60s", Usage: "tools/call deadline"},
 					{Name: "events", Type: Bool, Usage: "progress and logs as NDJSON events on stderr", OutputOverride: Stream},
 					{Name: "url", Type: String, Usage: "ad-hoc target: one unnamed server at this url"},
+					{Name: "header", Type: StringArray, Usage: "a request header 'Name: value' for --url (repeatable; {{secrets.NAME}} resolved; the value is never shown)", CLIOnly: true},
 					{Name: "stdio", Type: String, Usage: "ad-hoc target: one unnamed stdio server, command line split on spaces (no shell)", CLIOnly: true},
 					{Name: "allow-local-endpoint", Type: Bool, Usage: "allow a loopback/private --url", CLIOnly: true},
 					{Name: "elicit", Type: String, Default: "decline", Enum: []string{"decline", "defaults"}, Usage: "headless answer to elicitation requests"},

@@ -35,6 +35,7 @@ const (
 	CodeBadTarget    fault.Code = "E544"         // --url/--stdio misuse (both given, empty, --allow-local-endpoint without --url)
 	CodeNotFlagged   fault.Code = "E546"         // mcp accept: the tool's definition is the accepted one (nothing to accept)
 	CodeAcceptUsage  fault.Code = "E547"         // mcp accept: give TOOL or --all (not both, not neither)
+	CodeBadHeader    fault.Code = "E593"         // --header: not 'Name: value', a name or value the guard refuses, or without --url
 	CodeInternal                = fault.Internal // a bug: an error without a code
 )
 

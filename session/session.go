@@ -169,6 +169,9 @@ func (s *Session) hostServer(srv config.Server, byName map[string]*consent.Resol
 		return hs, withSource(s.adhocRefusal(err, srv), srv)
 	}
 	hs.Target = t
+	for _, h := range srv.Headers {
+		hs.Headers = append(hs.Headers, host.Header{Name: h.Name, Value: h.Value})
+	}
 	return hs, nil
 }
 

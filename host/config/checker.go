@@ -69,6 +69,14 @@ func ruleOf(code fault.Code) string {
 		return "value"
 	case CodeYAMLFeature:
 		return "yaml-feature"
+	case CodeHeaderName:
+		return "header-name"
+	case CodeHeaderReserved:
+		return "header-reserved"
+	case CodeHeaderValue:
+		return "header-value"
+	case CodeHeaderSecretRef:
+		return "header-secret-ref"
 	}
 	return "config"
 }

@@ -22,7 +22,7 @@ var codes = fault.Table{
 	{Code: CodeTransport, Class: fault.Usage, Meaning: "a transport outside stdio/http/websocket (sse alias)"},
 	{Code: CodeRefExcludes, Class: fault.Usage, Meaning: "an inline field beside `ref`"},
 	{Code: CodeStdioOnly, Class: fault.Usage, Meaning: "command/args/env on a network transport"},
-	{Code: CodeNetworkOnly, Class: fault.Usage, Meaning: "url/allow_local_endpoint on stdio"},
+	{Code: CodeNetworkOnly, Class: fault.Usage, Meaning: "url/allow_local_endpoint/headers on stdio"},
 	{Code: CodeConnectTimeout, Class: fault.Usage, Meaning: "connect_timeout_ms not a positive integer <= 600000"},
 	{Code: CodeEnvDenied, Class: fault.Usage, Meaning: "an env entry on the shared denylist (consent.CheckEnv)"},
 	{Code: CodeEnvPath, Class: fault.Usage, Meaning: "a declared PATH"},
@@ -39,4 +39,8 @@ var codes = fault.Table{
 	{Code: CodeValue, Class: fault.Usage, Meaning: "an empty or unusable value (empty command, NUL byte)"},
 	{Code: CodeYAMLFeature, Class: fault.Usage, Meaning: "a YAML feature agent files do not accept (alias, tag, merge, several documents)"},
 	{Code: CodeNesting, Class: fault.Usage, Meaning: "a file nested deeper than 64 levels or holding more than 20 000 values, refused at that character before it is parsed"},
+	{Code: CodeHeaderName, Class: fault.Usage, Meaning: "a header name that is not an HTTP token (or over 128 bytes), or one declared twice (names are case-insensitive)"},
+	{Code: CodeHeaderReserved, Class: fault.Usage, Meaning: "a header relavium never sends for you: Host, hop-by-hop and framing headers (Connection, Content-Length, Transfer-Encoding…), Proxy-*, Sec-WebSocket-*, the protocol's own (Mcp-Session-Id, MCP-Protocol-Version) and the media types the transport sets"},
+	{Code: CodeHeaderValue, Class: fault.Usage, Meaning: "a header value holding CR, LF, NUL or another control character, edge white space, or over 8 KiB; more than 32 headers or 32 KiB of them (the value is never shown)"},
+	{Code: CodeHeaderSecretRef, Class: fault.Usage, Meaning: "a {{…}} in a header value that is not a whole {{secrets.NAME}} reference"},
 }

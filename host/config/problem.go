@@ -25,7 +25,7 @@ const (
 	CodeTransport        fault.Code = "E207" // a transport outside stdio|http|websocket (sse alias)
 	CodeRefExcludes      fault.Code = "E208" // an inline field beside `ref`
 	CodeStdioOnly        fault.Code = "E209" // command/args/env on a network transport
-	CodeNetworkOnly      fault.Code = "E210" // url/allow_local_endpoint on stdio
+	CodeNetworkOnly      fault.Code = "E210" // url/allow_local_endpoint/headers on stdio
 	CodeConnectTimeout   fault.Code = "E211" // connect_timeout_ms not a positive integer <= 600000
 	CodeEnvDenied        fault.Code = "E212" // an env entry on the shared denylist (consent.CheckEnv)
 	CodeEnvPath          fault.Code = "E213" // a declared PATH
@@ -42,6 +42,10 @@ const (
 	CodeValue            fault.Code = "E224" // an empty or unusable value (empty command, NUL byte)
 	CodeYAMLFeature      fault.Code = "E225" // a YAML feature agent files do not accept (alias, tag, merge, several documents)
 	CodeNesting          fault.Code = "E226" // a file nested deeper than 64 levels or holding more than 20 000 values, refused before it is parsed
+	CodeHeaderName       fault.Code = "E227" // a header name that is not an HTTP token, or is declared twice
+	CodeHeaderReserved   fault.Code = "E228" // a header relavium may not send for you (hop-by-hop, framing, Host, Proxy-*, the protocol's own)
+	CodeHeaderValue      fault.Code = "E229" // a header value with a control character or edge white space, or headers too many or too large
+	CodeHeaderSecretRef  fault.Code = "E230" // a {{…}} in a header value that is not a whole {{secrets.NAME}}
 	severityError                   = "error"
 	severityWarning                 = "warning"
 	maxConfigFileBytes              = 1 << 20

@@ -42,7 +42,7 @@ func TestRuleUnknownKey(t *testing.T) {
 		{name: "inside an inline-table registration", files: map[string]string{
 			globalTOML: `mcp_servers = [{name = "a", transport = "stdio", command = "a", headers = {}}]` + "\n",
 		}, want: []want{
-			{code: CodeUnknownKey, file: globalTOML, line: 1, col: 65, field: "mcp_servers[0].headers", msg: "header-based auth"},
+			{code: CodeNetworkOnly, file: globalTOML, line: 1, col: 65, field: "mcp_servers[0].headers", msg: "network-only"},
 		}},
 		{name: "ref in a registration", files: map[string]string{globalTOML: stdioReg("a") + "ref = \"b\"\n"}, want: []want{
 			{code: CodeUnknownKey, file: globalTOML, line: 5, col: 1, field: "mcp_servers[0].ref", msg: "agent file"},

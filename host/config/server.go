@@ -30,9 +30,9 @@ func (s surface) nameKey() string {
 
 func (s surface) keys() []string {
 	if s == registration {
-		return []string{"name", "transport", "command", "args", "env", "url", "allow_local_endpoint", "tools_allowlist", "tools_auto_approve", "connect_timeout_ms", "autostart"}
+		return []string{"name", "transport", "command", "args", "env", "url", "allow_local_endpoint", "headers", "tools_allowlist", "tools_auto_approve", "connect_timeout_ms", "autostart"}
 	}
-	return []string{"id", "ref", "transport", "command", "args", "env", "url", "allow_local_endpoint", "connect_timeout_ms", "tools_allowlist", "tools_auto_approve"}
+	return []string{"id", "ref", "transport", "command", "args", "env", "url", "allow_local_endpoint", "headers", "connect_timeout_ms", "tools_allowlist", "tools_auto_approve"}
 }
 
 // keyHint explains the keys people carry over from the other surface.
@@ -46,8 +46,6 @@ func (s surface) keyHint(key string) string {
 		return `an agent's inline server is named with "id" ("name" is the config.toml spelling)`
 	case s == inline && key == "autostart":
 		return `"autostart" is accepted only on a [[mcp_servers]] registration in config.toml`
-	case key == "headers":
-		return "header-based auth for network servers is not supported yet"
 	case key == "cwd" || key == "dir":
 		return "a stdio server always runs in the project directory"
 	}
@@ -172,7 +170,7 @@ func (c *checker) misplaced(v *node, path, transport string) (stdioRefused, netR
 		}
 	}
 	if transport == netguard.TransportStdio {
-		for _, k := range []string{"url", "allow_local_endpoint"} {
+		for _, k := range []string{"url", "allow_local_endpoint", "headers"} {
 			if f := v.get(k); f != nil {
 				netRefused[k] = true
 				c.add(CodeNetworkOnly, f.keyPos, join(path, k),
@@ -215,6 +213,9 @@ func (c *checker) endpointFields(v *node, path, transport string, s *Server, ref
 	} else if f == nil && isNetwork(transport) {
 		c.add(CodeRequired, v.pos, join(path, "url"), "missing url: a server on transport %q needs the endpoint to connect to", transport)
 	}
+	if f := v.get("headers"); f != nil && !refused["headers"] {
+		s.Headers = c.headers(f, join(path, "headers"))
+	}
 }
 
 // transport checks the vocabulary and returns the transport to keep ("" when
@@ -256,7 +257,7 @@ func transportHint(t string) string {
 func (c *checker) stdioOnly(f *field, path, transport string) {
 	if f.key == "env" {
 		c.add(CodeStdioOnly, f.keyPos, path,
-			"env is refused on transport %q: env is injected into a spawned stdio process, and a network server has no process to inject into (remove env; header auth for network servers is not supported yet)", transport)
+			"env is refused on transport %q: env is injected into a spawned stdio process, and a network server has no process to inject into (remove env; a network server's credentials go in headers, e.g. headers = { Authorization = \"Bearer {{secrets.NAME}}\" })", transport)
 		return
 	}
 	c.add(CodeStdioOnly, f.keyPos, path,

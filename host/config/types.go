@@ -18,16 +18,19 @@ type EnvVar struct {
 // Server is one validated server declaration (a registration, or an agent's
 // inline entry, or a ref resolved to its registration).
 type Server struct {
-	Name               string        `json:"name"`
-	Transport          string        `json:"transport"` // stdio | http | sse | websocket
-	Command            string        `json:"command,omitempty"`
-	Args               []string      `json:"args,omitempty"`
-	Env                []EnvVar      `json:"-"`
-	Dir                string        `json:"cwd,omitempty"` // stdio: the directory the child is spawned in
-	URL                string        `json:"url,omitempty"`
-	AllowLocalEndpoint bool          `json:"allow_local_endpoint,omitempty"`
-	ConnectTimeout     time.Duration `json:"-"` // 0 = the transport's default
-	ToolsAllowlist     []string      `json:"tools_allowlist,omitempty"`
+	Name               string   `json:"name"`
+	Transport          string   `json:"transport"` // stdio | http | sse | websocket
+	Command            string   `json:"command,omitempty"`
+	Args               []string `json:"args,omitempty"`
+	Env                []EnvVar `json:"-"`
+	Dir                string   `json:"cwd,omitempty"` // stdio: the directory the child is spawned in
+	URL                string   `json:"url,omitempty"`
+	AllowLocalEndpoint bool     `json:"allow_local_endpoint,omitempty"`
+	// Headers are a network server's static request headers; each value
+	// shows as [REDACTED] (Header).
+	Headers        []Header      `json:"headers,omitempty"`
+	ConnectTimeout time.Duration `json:"-"` // 0 = the transport's default
+	ToolsAllowlist []string      `json:"tools_allowlist,omitempty"`
 	// ToolsAutoApprove are exact tool names (the server's own names) whose
 	// calls are never asked about: the person's own word, never a server's.
 	ToolsAutoApprove []string `json:"tools_auto_approve,omitempty"`

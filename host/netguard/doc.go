@@ -35,6 +35,11 @@
 //     application/json body, the data of one SSE event) nesting arrays and
 //     objects deeper than nesting.MessageDepth (512) is refused while it is read,
 //     before anything decodes it (E572); nesting.JSONGauge is that streaming check.
+//   - CheckHeaderName / CheckHeaderValue decide which static headers a
+//     person may add to a target's requests (config `headers`, --header):
+//     never one that reroutes or reframes a request (Host, hop-by-hop and
+//     framing headers, Proxy-*, Sec-WebSocket-*) or overrides what the MCP
+//     transport sends itself; values without control characters, bounded.
 //   - Every refusal is an *Error with its own code (E550–E579), a reason, the
 //     refused address and a remedy; an ordinary connection failure is never
 //     an *Error. Target.Refusal keeps the first refusal met while connecting

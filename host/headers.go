@@ -1,0 +1,219 @@
+package host
+
+import (
+	"fmt"
+	"net/http"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/relavium/relavium/consent"
+	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/host/netguard"
+)
+
+// Header is one static request header of a network server (config
+// `headers`, `--header`): Value is literal text in which each
+// {{secrets.NAME}} is resolved at connect from the same secret stores as a
+// stdio server's env. A header value is a secret wherever it would be
+// shown: String, GoString and MarshalJSON give the name and [REDACTED].
+type Header struct {
+	Name  string
+	Value string
+}
+
+// Redacted is what every surface shows in place of a header value.
+const Redacted = "[REDACTED]"
+
+func (h Header) String() string { return h.Name + ": " + Redacted }
+func (h Header) GoString() string {
+	return fmt.Sprintf("host.Header{Name: %q, Value: %q}", h.Name, Redacted)
+}
+
+// MarshalJSON shows the name and never the value.
+func (h Header) MarshalJSON() ([]byte, error) {
+	return fmt.Appendf(nil, `{"name":%q,"value":%q}`, h.Name, Redacted), nil
+}
+
+// HeaderNames is hs as shown: each name with [REDACTED] for its value, or
+// nil when there are none.
+func HeaderNames(hs []Header) map[string]string {
+	if len(hs) == 0 {
+		return nil
+	}
+	m := make(map[string]string, len(hs))
+	for _, h := range hs {
+		m[h.Name] = Redacted
+	}
+	return m
+}
+
+// HasAuthorization reports whether hs sets Authorization: a server that
+// carries its own credential this way is never probed for OAuth.
+func HasAuthorization(hs []Header) bool {
+	return slices.ContainsFunc(hs, func(h Header) bool { return strings.EqualFold(h.Name, "Authorization") })
+}
+
+// StaticAuthorization reports whether the endpoint declares a static
+// Authorization header (see HasAuthorization).
+func (e *Endpoint) StaticAuthorization() bool { return HasAuthorization(e.Headers) }
+
+// minHiddenLiteral is the shortest literal header value redacted wherever it
+// appears: shorter ones hold no credential worth the name and would garble
+// the text around them (a value holding a secret is always redacted).
+const minHiddenLiteral = 4
+
+// resolveHeaders resolves every static header of a network server: each
+// {{secrets.NAME}} from store (secrets receives name → value, for
+// redaction), each name and resolved value checked again (the declaration
+// was checked when it was read; a secret's value is checked only here).
+// hidden is every whole value to redact. Every missing secret is named at
+// once (E520); a header that cannot be sent is E594. No value is ever put
+// in an error.
+func resolveHeaders(server string, hs []Header, store SecretStore, secrets map[string]string) (out http.Header, hidden []string, err error) {
+	if len(hs) == 0 {
+		return nil, nil, nil
+	}
+	if len(hs) > netguard.MaxHeaders {
+		return nil, nil, headerErr(server, "", fmt.Sprintf("%d headers; a server takes at most %d", len(hs), netguard.MaxHeaders))
+	}
+	out = http.Header{}
+	var missing []*Error
+	total := 0
+	for _, h := range hs {
+		if f, why := netguard.CheckHeaderName(h.Name); f != netguard.HeaderOK {
+			return nil, nil, headerErr(server, "", why)
+		}
+		if _, dup := out[http.CanonicalHeaderKey(h.Name)]; dup {
+			return nil, nil, headerErr(server, h.Name, "it is given twice")
+		}
+		literals, refs, ok := consent.SecretTemplate(h.Value)
+		if !ok {
+			return nil, nil, headerErr(server, h.Name, "a {{…}} in its value is not exactly {{secrets.NAME}}")
+		}
+		var b strings.Builder
+		holdsSecret := false
+		for i, lit := range literals {
+			b.WriteString(lit)
+			if i == len(refs) {
+				break
+			}
+			v, err := headerSecret(server, h.Name, refs[i], store)
+			if m := missingOf(err); m != nil {
+				missing = append(missing, m...)
+				continue
+			}
+			if err != nil {
+				return nil, nil, err
+			}
+			secrets[refs[i]] = v
+			holdsSecret = true
+			b.WriteString(v)
+		}
+		v := b.String()
+		if len(missing) == 0 {
+			if f, why := netguard.CheckHeaderValue(v); f != netguard.HeaderOK {
+				if len(refs) > 0 {
+					why += " once {{secrets." + strings.Join(refs, "}} and {{secrets.") + "}} is resolved"
+				}
+				return nil, nil, headerErr(server, h.Name, why)
+			}
+		}
+		total += len(h.Name) + len(v)
+		out.Set(h.Name, v)
+		if holdsSecret || len(v) >= minHiddenLiteral {
+			hidden = append(hidden, v)
+		}
+	}
+	if len(missing) > 0 {
+		return nil, nil, missingSecrets(missing)
+	}
+	if total > netguard.MaxHeaderTotalSize {
+		return nil, nil, headerErr(server, "", fmt.Sprintf("the headers come to %d bytes; a server's headers are at most %d", total, netguard.MaxHeaderTotalSize))
+	}
+	// Longest first, so a value holding another is replaced whole.
+	sort.Slice(hidden, func(i, j int) bool { return len(hidden[i]) > len(hidden[j]) })
+	return out, hidden, nil
+}
+
+// headerSecret resolves one secret of a header value.
+func headerSecret(server, header, name string, store SecretStore) (string, error) {
+	if store == nil {
+		return "", &Error{Base: fault.Base{ErrCode: CodeSecretMissing, Exit: fault.ExitUsage, Msg: "header " + header + " needs {{secrets." + name + "}} but no secret store is configured"}, Server: server}
+	}
+	v, ok, err := store.Secret(name)
+	if err != nil {
+		return "", err
+	}
+	if !ok {
+		return "", &Error{Base: fault.Base{ErrCode: CodeSecretMissing, Exit: fault.ExitUsage, Msg: "header " + header + " needs {{secrets." + name + "}}, which is not set; set " +
+			EnvSecretName(name) + " or add " + name + ` = "…" to secrets.toml in the relavium home (mode 0600)`}, Server: server}
+	}
+	return v, nil
+}
+
+func headerErr(server, header, why string) *Error {
+	msg := "static headers cannot be sent: " + why
+	if header != "" {
+		msg = "header " + header + " cannot be sent: " + why
+	}
+	return &Error{Base: fault.Base{ErrCode: CodeHeader, Exit: fault.ExitUsage, Msg: msg}, Server: server}
+}
+
+// headerInjector sets a server's static headers on every request the SDK
+// makes (the go-sdk transports have no header field of their own). The
+// names were checked: none is one the transport or the protocol sets.
+type headerInjector struct {
+	inner http.RoundTripper
+	h     http.Header
+}
+
+// withHeaders wraps rt so every request carries h; rt itself when h is empty.
+func withHeaders(rt http.RoundTripper, h http.Header) http.RoundTripper {
+	if len(h) == 0 {
+		return rt
+	}
+	return headerInjector{inner: rt, h: h}
+}
+
+func (hi headerInjector) RoundTrip(req *http.Request) (*http.Response, error) {
+	r := req.Clone(req.Context()) // a RoundTripper must not modify the caller's request
+	for k, v := range hi.h {
+		r.Header[k] = slices.Clone(v)
+	}
+	return hi.inner.RoundTrip(r)
+}
+
+// CloseIdleConnections reaches the guard's connection pool.
+func (hi headerInjector) CloseIdleConnections() {
+	if ci, ok := hi.inner.(interface{ CloseIdleConnections() }); ok {
+		ci.CloseIdleConnections()
+	}
+}
+
+// hideValues replaces each value of hidden (longest first) in s with
+// [REDACTED].
+func hideValues(s string, hidden []string) string {
+	for _, v := range hidden {
+		if v != "" {
+			s = strings.ReplaceAll(s, v, Redacted)
+		}
+	}
+	return s
+}
+
+// hideHeaders redacts a network server's static header values (and the
+// secrets in them) from a result it returned: a server that repeats the
+// credential it was sent does not get it shown, exported or written.
+func (c *conn) hideHeaders(out *engine.ToolResult) {
+	if len(c.headers) == 0 || out == nil {
+		return
+	}
+	for i := range out.Content {
+		out.Content[i].Text = c.redactText(out.Content[i].Text)
+	}
+	if len(out.Structured) > 0 {
+		out.Structured = c.redactJSON(out.Structured)
+	}
+}

@@ -1,0 +1,194 @@
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/host/netguard"
+)
+
+const (
+	bearerSecret = "s3cret-bearer-7f1c9a"
+	apiKeyValue  = "literal-api-key-42d8"
+)
+
+// leakServer is an MCP server that repeats the credentials it received in
+// everything a server can say: an error result, a log notification and a
+// progress message. Whatever relavium shows of them must not hold them.
+func leakServer() *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "leak", Version: "1"}, &mcp.ServerOptions{HasTools: true})
+	mcp.AddTool(s, &mcp.Tool{Name: "leak"}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+		h := http.Header{}
+		if req.Extra != nil && req.Extra.Header != nil {
+			h = req.Extra.Header
+		}
+		said := fmt.Sprintf("auth=%q key=%q", h.Get("Authorization"), h.Get("X-Api-Key"))
+		_ = req.Session.Log(ctx, &mcp.LoggingMessageParams{Level: "error", Data: said})
+		if tok := req.Params.GetProgressToken(); tok != nil {
+			_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: tok, Progress: 1, Message: said})
+		}
+		return nil, nil, errors.New("refused: " + said)
+	})
+	return s
+}
+
+// bearerMux serves s at /mcp (Streamable HTTP), /sse and /ws, answering 401
+// to any request without both credentials; seen counts the requests that
+// carried them and the ones that did not.
+type bearerMux struct {
+	mu          sync.Mutex
+	good, bad   int
+	badRequests []string
+}
+
+func (b *bearerMux) serve(t *testing.T, s *mcp.Server) string {
+	t.Helper()
+	mux := http.NewServeMux()
+	get := func(*http.Request) *mcp.Server { return s }
+	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(get, nil))
+	mux.Handle("/sse", mcp.NewSSEHandler(get, nil))
+	mux.HandleFunc("/ws", func(w http.ResponseWriter, r *http.Request) {
+		ws, err := websocket.Accept(w, r, &websocket.AcceptOptions{Subprotocols: []string{"mcp"}})
+		if err != nil {
+			return
+		}
+		ss, err := s.Connect(r.Context(), wsServerTransport{newWSConn(ws)}, nil)
+		if err != nil {
+			return
+		}
+		_ = ss.Wait()
+	})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ok := r.Header.Get("Authorization") == "Bearer "+bearerSecret && r.Header.Get("X-Api-Key") == apiKeyValue
+		b.mu.Lock()
+		if ok {
+			b.good++
+		} else {
+			b.bad++
+			b.badRequests = append(b.badRequests, r.Method+" "+r.URL.Path)
+		}
+		b.mu.Unlock()
+		if !ok {
+			http.Error(w, "unauthorized", http.StatusUnauthorized)
+			return
+		}
+		mux.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+type mapSecrets map[string]string
+
+func (m mapSecrets) Secret(name string) (string, bool, error) {
+	v, ok := m[name]
+	return v, ok, nil
+}
+
+func bearerHeaders() []Header {
+	return []Header{{Name: "Authorization", Value: "Bearer {{secrets.linear}}"}, {Name: "X-Api-Key", Value: apiKeyValue}}
+}
+
+func TestStaticHeadersReachEveryTransportAndNeverShow(t *testing.T) {
+	var b bearerMux
+	base := b.serve(t, leakServer())
+	ws := "ws" + strings.TrimPrefix(base, "http")
+	for _, tc := range []struct{ transport, url string }{
+		{TransportHTTP, base + "/mcp"},
+		{TransportSSE, base + "/sse"},
+		{TransportWebsocket, ws + "/ws"},
+	} {
+		t.Run(tc.transport, func(t *testing.T) {
+			g := netguard.New()
+			rec := &recorder{}
+			srv := networkServer(t, g, "n", tc.transport, tc.url)
+			srv.Headers = bearerHeaders()
+			if !srv.StaticAuthorization() {
+				t.Error("a declared Authorization header is not reported as static authorization")
+			}
+			h := startHost(t, Options{Guard: g, Emitter: rec, Secrets: mapSecrets{"linear": bearerSecret}, Servers: []Endpoint{srv}})
+			res, err := callTool(t, h, context.Background(), "mcp_n_leak", `{}`, engine.CallOptions{OnProgress: func(engine.Progress) {}})
+			var shown []string
+			if err != nil {
+				shown = append(shown, err.Error())
+			}
+			if res != nil {
+				shown = append(shown, res.Text())
+			}
+			if err == nil && (res == nil || !res.IsError) {
+				t.Fatalf("the leak tool did not fail: %v %v", res, err)
+			}
+			deadline := time.Now().Add(5 * time.Second)
+			for len(rec.ofType(engine.EventToolLog)) < 1 && time.Now().Before(deadline) {
+				time.Sleep(10 * time.Millisecond)
+			}
+			st, _ := json.Marshal(h.Servers())
+			shown = append(shown, string(st), rec.dump(t), h.Redact("n", "auth=Bearer "+bearerSecret+" key="+apiKeyValue))
+			if err := h.Close(); err != nil {
+				t.Fatal(err)
+			}
+			all := strings.Join(shown, "\n")
+			for _, secret := range []string{bearerSecret, apiKeyValue} {
+				if strings.Contains(all, secret) {
+					t.Errorf("a header value is shown:\n%s", all)
+				}
+			}
+			if !strings.Contains(string(st), `"headers":{"Authorization":"[REDACTED]","X-Api-Key":"[REDACTED]"}`) {
+				t.Errorf("status does not name the headers with redacted values: %s", st)
+			}
+			if !strings.Contains(all, "[REDACTED]") {
+				t.Errorf("nothing was redacted, so the server never saw the headers:\n%s", all)
+			}
+			b.mu.Lock()
+			defer b.mu.Unlock()
+			if b.bad != 0 || b.good == 0 {
+				t.Errorf("%d requests without the credentials (%v), %d with", b.bad, b.badRequests, b.good)
+			}
+		})
+	}
+}
+
+func TestStaticHeaderRefusals(t *testing.T) {
+	g := netguard.New()
+	base := serveHTTP(t, inprocServer())
+	for _, tc := range []struct {
+		name    string
+		headers []Header
+		secrets mapSecrets
+		code    string
+	}{
+		{"missing secret", []Header{{Name: "Authorization", Value: "Bearer {{secrets.nope}}"}}, mapSecrets{}, "E520"},
+		{"newline in the secret", []Header{{Name: "Authorization", Value: "Bearer {{secrets.t}}"}}, mapSecrets{"t": "abc\r\nX-Evil: 1"}, "E594"},
+		{"trailing newline", []Header{{Name: "X-Key", Value: "{{secrets.t}}"}}, mapSecrets{"t": "abcdef\n"}, "E594"},
+		{"reserved name", []Header{{Name: "Host", Value: "evil.example"}}, mapSecrets{}, "E594"},
+		{"protocol's own", []Header{{Name: "Mcp-Session-Id", Value: "abc"}}, mapSecrets{}, "E594"},
+		{"twice", []Header{{Name: "X-A", Value: "1"}, {Name: "x-a", Value: "2"}}, mapSecrets{}, "E594"},
+		{"odd template", []Header{{Name: "X-A", Value: "{{env.HOME}}"}}, mapSecrets{}, "E594"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := networkServer(t, g, "n", TransportHTTP, base+"/mcp")
+			srv.Headers = tc.headers
+			_, err := Start(context.Background(), Options{Guard: g, Secrets: tc.secrets, Servers: []Endpoint{srv}})
+			if got := string(codeOf(err)); got != tc.code {
+				t.Fatalf("code %s, want %s: %v", got, tc.code, err)
+			}
+			for _, v := range tc.secrets {
+				if strings.Contains(err.Error(), v) || strings.Contains(err.Error(), "abcdef") {
+					t.Errorf("the error quotes the value: %v", err)
+				}
+			}
+		})
+	}
+}

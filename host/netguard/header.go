@@ -1,0 +1,125 @@
+package netguard
+
+import (
+	"fmt"
+	"strings"
+)
+
+// The bounds of a server's static headers (config `headers`, `--header`):
+// a person declares a few credentials, not a request of their own.
+const (
+	MaxHeaders         = 32    // headers per server
+	MaxHeaderNameLen   = 128   // bytes of one name
+	MaxHeaderValueLen  = 8192  // bytes of one value, after its secrets are resolved
+	MaxHeaderTotalSize = 32768 // bytes of every name and value of one server
+)
+
+// HeaderFault says what is wrong with a static header.
+type HeaderFault int
+
+// What CheckHeaderName and CheckHeaderValue find.
+const (
+	HeaderOK       HeaderFault = iota
+	HeaderBadName              // not an HTTP token, empty or too long
+	HeaderReserved             // a header the transport, the guard or the protocol sets itself
+	HeaderBadValue             // a control character (CR, LF, NUL…), edge white space, or too long
+)
+
+// reservedHeaders are the names a person may not set on a target's
+// requests, lower-case. Each would change how a request is framed or routed
+// (Host would move it to another virtual host of the pinned address, a
+// Proxy-* header talks to a proxy, the hop-by-hop ones to the connection),
+// or override what the MCP transport itself sends (the session, the
+// negotiated version, the media types, stream resumption) or what the
+// guard's bounds count (a compressed body is not the bytes the bound sees).
+var reservedHeaders = map[string]string{
+	"host":                  "it would send the request to another virtual host than the admitted url's",
+	"content-length":        "it frames the request body",
+	"transfer-encoding":     "it frames the request body",
+	"connection":            "it is hop-by-hop",
+	"keep-alive":            "it is hop-by-hop",
+	"upgrade":               "it is hop-by-hop",
+	"te":                    "it is hop-by-hop",
+	"trailer":               "it frames the request body",
+	"expect":                "it changes how the request body is sent",
+	"content-type":          "the MCP transport sets it",
+	"content-encoding":      "it frames the request body",
+	"accept":                "the MCP transport sets it",
+	"accept-encoding":       "the guard's message bound counts the bytes as sent, uncompressed",
+	"last-event-id":         "the MCP transport sets it to resume a stream",
+	"mcp-session-id":        "the protocol sets it: the server assigns the session",
+	"mcp-protocol-version":  "the protocol sets it: the version is negotiated",
+	"http2-settings":        "it is hop-by-hop",
+	"sec-websocket-key":     "the websocket handshake sets it",
+	"sec-websocket-version": "the websocket handshake sets it",
+}
+
+// CheckHeaderName reports whether name may be a static header of a network
+// server, and why not: an HTTP token (RFC 9110 tchar) of at most
+// MaxHeaderNameLen bytes, none of the reserved names (hop-by-hop and
+// framing headers, Host, Proxy-*, Sec-WebSocket-*, the protocol's own
+// Mcp-Session-Id and MCP-Protocol-Version, the media types the transport
+// sets). The reason never quotes a value.
+func CheckHeaderName(name string) (HeaderFault, string) {
+	switch {
+	case name == "":
+		return HeaderBadName, "a header name cannot be empty"
+	case len(name) > MaxHeaderNameLen:
+		return HeaderBadName, fmt.Sprintf("a header name is at most %d bytes", MaxHeaderNameLen)
+	}
+	for i := 0; i < len(name); i++ {
+		if !isTokenChar(name[i]) {
+			return HeaderBadName, fmt.Sprintf("%q is not an HTTP header name: %q is not allowed (letters, digits and !#$%%&'*+-.^_`|~ only)", printable(name), rune(name[i]))
+		}
+	}
+	l := strings.ToLower(name)
+	if why, ok := reservedHeaders[l]; ok {
+		return HeaderReserved, fmt.Sprintf("%s cannot be set: %s", name, why)
+	}
+	switch {
+	case strings.HasPrefix(l, "proxy-"):
+		return HeaderReserved, fmt.Sprintf("%s cannot be set: a Proxy-* header is addressed to a proxy, not the server (a proxy's credentials go in HTTPS_PROXY)", name)
+	case strings.HasPrefix(l, "sec-websocket-"):
+		return HeaderReserved, fmt.Sprintf("%s cannot be set: the websocket handshake sets it", name)
+	}
+	return HeaderOK, ""
+}
+
+// CheckHeaderValue reports whether v may be sent as a header value: no
+// control character but horizontal tab (CR, LF and NUL would split or end
+// the request), no leading or trailing white space (a secret pasted with
+// its newline), at most MaxHeaderValueLen bytes. The reason never quotes v.
+func CheckHeaderValue(v string) (HeaderFault, string) {
+	if len(v) > MaxHeaderValueLen {
+		return HeaderBadValue, fmt.Sprintf("the value is %d bytes; a header value is at most %d", len(v), MaxHeaderValueLen)
+	}
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case c == '\r':
+			return HeaderBadValue, fmt.Sprintf("the value holds a carriage return (CR) at byte %d", i)
+		case c == '\n':
+			return HeaderBadValue, fmt.Sprintf("the value holds a line feed (LF) at byte %d", i)
+		case c == 0:
+			return HeaderBadValue, fmt.Sprintf("the value holds a NUL byte at byte %d", i)
+		case c < ' ' && c != '\t' || c == 0x7f:
+			return HeaderBadValue, fmt.Sprintf("the value holds the control character 0x%02x at byte %d", c, i)
+		}
+	}
+	if v != strings.Trim(v, " \t") {
+		return HeaderBadValue, "the value begins or ends with white space (a secret pasted with its newline or a blank?)"
+	}
+	return HeaderOK, ""
+}
+
+// isTokenChar is RFC 9110's tchar.
+func isTokenChar(c byte) bool {
+	switch {
+	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		return true
+	}
+	return strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0
+}
+
+// printable cuts a name for a message (a name is not a secret, but it is
+// the person's text and may be long).
+func printable(s string) string { return truncate(strings.ToValidUTF8(s, "?"), 64) }
