@@ -27,7 +27,8 @@
 // the terminal's consent question is its Asker (prompt.go).
 //
 // invoke may import session, host, consent, engine, nesting, fields and
-// themes (to refuse an unknown --theme with its E700);
+// themes (to refuse an unknown --theme with its E700), and host/netguard
+// for its header rules (--header is checked as a config `headers` entry);
 // never tui and never machine, the faces that sit on it (deps_test.go).
 // mcp call types KEY=VALUE by the one rule of package fields. main injects
 // them: the interactive session through Env.Session (invoke loads a
