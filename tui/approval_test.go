@@ -39,7 +39,7 @@ func TestReadOnlyHintAsksUntilRememberedForTheDefinition(t *testing.T) {
 	h.key("ctrl+s")
 	d := h.confirmOpen()
 	view := h.view()
-	for _, want := range []string{"Call mcp_demo_echo?", "read-only", "It never skips this question", "[y] This call", "[a] Always for this definition", "[n] No"} {
+	for _, want := range []string{"Call mcp_demo_echo?", "read-only", "It never skips this question", "[y] This call", "[A] Always for this definition", "[n] No"} {
 		if !strings.Contains(view, want) {
 			t.Fatalf("the confirmation lacks %q:\n%s", want, view)
 		}
@@ -54,7 +54,7 @@ func TestReadOnlyHintAsksUntilRememberedForTheDefinition(t *testing.T) {
 	}
 	h.key("shift+tab", "enter", "ctrl+s")
 	h.confirmOpen()
-	h.key("a") // always for this definition
+	h.key("A") // always for this definition
 	h.until("the second result", func() bool { return len(h.m.jobs) == 2 && h.m.jobs[1].finished() })
 	h.until("the approval remembered", func() bool {
 		set, err := h.f.approvals.Fold(nil)
@@ -93,10 +93,10 @@ func TestChangedToolIsAskedEachTimeUntilAccepted(t *testing.T) {
 	if strings.Contains(view, "Always for this definition") || !strings.Contains(view, "changed since you accepted it") {
 		t.Fatalf("a changed definition's confirmation:\n%s", view)
 	}
-	h.key("a")
+	h.key("A")
 	h.pump(50e6)
 	if _, ok := h.m.topDialog().(*dialog.ToolConfirm); !ok || len(h.m.jobs) != 0 {
-		t.Fatal(`"a" answered the confirmation of a changed definition`)
+		t.Fatal(`"A" answered the confirmation of a changed definition`)
 	}
 	h.key("y")
 	h.until("the call", func() bool { return len(h.m.jobs) == 1 && h.m.jobs[0].finished() })

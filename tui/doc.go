@@ -30,6 +30,10 @@
 //     workflow gates arrive through an asker (engine.Elicitor / GateFunc)
 //     that sends a message into the program and waits on a channel,
 //     honouring the requester's context.
+//   - A dialog takes only deliberate keys (modal_guard.go): a key of a
+//     burst begun before the dialog had been on screen for its grace is
+//     dropped (and said so); remembering anything takes a capital or a
+//     chosen button; q and ? work in every dialog that takes no text.
 //   - Server text is sanitized (engine/sanitize) before it is drawn; every
 //     frame is exactly the terminal's size; lists and results are rendered
 //     only where visible (result lines are wrapped once per width), and

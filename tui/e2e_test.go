@@ -49,7 +49,15 @@ func (tm *tmuxTerm) keys(keys ...string) {
 	}
 }
 func (tm *tmuxTerm) text(s string) { tm.run("send-keys", "-t", "e2e", "-l", s) }
-func (tm *tmuxTerm) pane() string  { return tm.run("capture-pane", "-p", "-t", "e2e") }
+
+// answer sends keys to a dialog the way a person does: after reading it
+// (a key of a burst begun before the dialog had been on screen for its
+// grace is not taken as an answer).
+func (tm *tmuxTerm) answer(keys ...string) {
+	time.Sleep(modalGrace + burstGap)
+	tm.keys(keys...)
+}
+func (tm *tmuxTerm) pane() string { return tm.run("capture-pane", "-p", "-t", "e2e") }
 
 // waitFor polls the screen until it contains every want (or fails).
 func (tm *tmuxTerm) waitFor(what string, want ...string) string {
@@ -92,12 +100,12 @@ func TestE2ETmuxDemo(t *testing.T) {
 	t.Cleanup(func() { _ = exec.Command("tmux", "-L", tm.socket, "kill-server").Run() })
 
 	// Consent: the modal shows the full command, cwd and digest.
-	screen := tm.waitFor("the consent dialog", "Start a local program?", "demo-server", "digest", "[a] Approve & remember")
+	screen := tm.waitFor("the consent dialog", "Start a local program?", "demo-server", "digest", "[A] Approve & remember")
 	if !strings.Contains(screen, filepath.Dir(bin)) {
 		t.Fatalf("the consent dialog does not show the cwd %s:\n%s", filepath.Dir(bin), screen)
 	}
 	shellPID := readPID(t, pidFile)
-	tm.keys("a")
+	tm.answer("A")
 	tm.waitFor("the demo server ready", "● demo", "25 tools", "✓ long_operation")
 	// relavium and, below it, the demo server it spawned.
 	procs := descendants(shellPID)
@@ -117,8 +125,8 @@ func TestE2ETmuxDemo(t *testing.T) {
 	tm.keys("C-s")
 	// Annotated read-only, it is still asked about (once): "always for this
 	// definition" is remembered in the approval store.
-	tm.waitFor("the call confirmation", "Call mcp_demo_long_operation?", "read-only", "[a] Always for this definition")
-	tm.keys("a")
+	tm.waitFor("the call confirmation", "Call mcp_demo_long_operation?", "read-only", "[A] Always for this definition")
+	tm.answer("A")
 	tm.waitFor("progress", "running", "step 1 of 5", "█")
 	tm.waitFor("the result", "Long operation finished: 5 steps", "done in")
 	if b, err := os.ReadFile(filepath.Join(home, "tool-approvals.ndjson")); err != nil || !bytes.Contains(b, []byte(`"server":"demo","tool":"long_operation","digest":"sha256:`)) {
@@ -140,12 +148,13 @@ func TestE2ETmuxDemo(t *testing.T) {
 	tm.text("ask_user")
 	tm.keys("Enter", "Enter", "C-s")
 	tm.waitFor("the call confirmation", "Call mcp_demo_ask_user?", "[y] This call")
-	tm.keys("y")
+	tm.answer("y")
 	screen = tm.waitFor("the elicitation dialog", "demo asks for input", "Tell the demo server about yourself.", "Name*", "[ctrl+s] Accept")
 	// The fields in the server's order (the go-sdk hands host a map).
 	if n, e, c := strings.Index(screen, "Name*"), strings.Index(screen, "Email"), strings.Index(screen, "Favourite colour"); !(n >= 0 && n < e && e < c) {
 		t.Fatalf("elicitation fields not in the server's order (name, email, colour):\n%s", screen)
 	}
+	time.Sleep(modalGrace + burstGap)
 	tm.text("Ada") // the first field has the focus
 	tm.keys("C-s")
 	tm.waitFor("the greeting", "Hello, Ada!")
@@ -153,7 +162,7 @@ func TestE2ETmuxDemo(t *testing.T) {
 	// Help.
 	tm.keys("Escape", "?")
 	tm.waitFor("the help dialog", "Keys", "reconnect", "advisory")
-	tm.keys("Escape")
+	tm.answer("Escape")
 
 	// Resize to the smallest supported size: one pane, every line in bounds.
 	tm.run("resize-window", "-t", "e2e", "-x", "60", "-y", "16")

@@ -32,6 +32,22 @@ type harness struct {
 	quit   bool
 	// batches counts the event batches the model received.
 	batches int
+	// keyAt is the key clock: each reading is a second after the last, so
+	// every key the harness sends is deliberate (burst tests set burst).
+	keyAt time.Time
+	burst bool
+}
+
+// keyClock is the model's KeyClock: a second per reading, or no time at
+// all while burst is set (keys typed with no pause).
+func (h *harness) keyClock() time.Time {
+	if h.keyAt.IsZero() {
+		h.keyAt = fixedNow
+	}
+	if !h.burst {
+		h.keyAt = h.keyAt.Add(time.Second)
+	}
+	return h.keyAt
 }
 
 func testStyles(profile termenv.Profile, theme string) *themes.Styles {
@@ -49,7 +65,7 @@ func newHarness(t testing.TB, f *fakeBackend, w, h int) *harness {
 func newHarnessStyled(t testing.TB, f *fakeBackend, w, h int, st *themes.Styles) *harness {
 	ctx, cancel := context.WithCancel(context.Background())
 	hs := &harness{t: t, f: f, ctx: ctx, cancel: cancel, msgs: make(chan tea.Msg, 1024)}
-	hs.m = New(ctx, f, Options{Styles: st, Now: func() time.Time { return fixedNow }})
+	hs.m = New(ctx, f, Options{Styles: st, Now: func() time.Time { return fixedNow }, KeyClock: hs.keyClock})
 	t.Cleanup(hs.close)
 	hs.send(tea.WindowSizeMsg{Width: w, Height: h})
 	hs.exec(hs.m.Init())

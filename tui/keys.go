@@ -33,7 +33,7 @@ func newKeyMap() keyMap {
 		PageDown:   b([]string{"pgdown", "ctrl+d"}, "pgdn", "page down"),
 		Top:        b([]string{"home", "g"}, "g", "top"),
 		Bottom:     b([]string{"end", "G"}, "G", "bottom"),
-		Enter:      b([]string{"enter"}, "enter", "call/open"),
+		Enter:      b([]string{"enter"}, "enter", "open"),
 		Back:       b([]string{"esc"}, "esc", "back"),
 		Filter:     b([]string{"/"}, "/", "filter"),
 		Details:    b([]string{"i"}, "i", "details"),

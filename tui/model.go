@@ -93,6 +93,9 @@ type Options struct {
 	Styles *themes.Styles
 	// Now is the clock (time.Now when nil); tests fix it.
 	Now func() time.Time
+	// KeyClock times keys against dialogs (modal_guard.go); time.Now when
+	// nil. Tests give each key its own moment.
+	KeyClock func() time.Time
 }
 
 // Model is the workbench's one Bubble Tea model. Components (panes, the
@@ -154,6 +157,7 @@ type Model struct {
 	follow  bool
 
 	overlay      dialog.Stack
+	guard        keyGuard
 	consentQueue []string
 
 	status    string
@@ -203,6 +207,11 @@ func New(ctx context.Context, b Backend, opts Options) *Model {
 		loading:   map[string]bool{},
 		follow:    true,
 	}
+	m.guard.now = opts.KeyClock
+	if m.guard.now == nil {
+		m.guard.now = time.Now
+	}
+	m.guard.start = m.guard.now()
 	m.help = help.New()
 	m.help.Styles = help.Styles{Ellipsis: st.HelpSep, ShortKey: st.HelpKey, ShortDesc: st.HelpDesc, ShortSeparator: st.HelpSep,
 		FullKey: st.HelpKey, FullDesc: st.HelpDesc, FullSeparator: st.HelpSep}
@@ -327,6 +336,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tea.Quit
 	}
 	cmds = append(cmds, m.expireStatus())
+	m.guard.note(m.topDialog())
 	m.syncViewport()
 	cmds = append(cmds, m.startTicking())
 	return m, tea.Batch(cmds...)

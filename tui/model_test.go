@@ -88,7 +88,7 @@ func TestConsentAnswersGoThroughPackageConsent(t *testing.T) {
 	if n := len(h.m.overlay); n != 1 {
 		t.Fatalf("%d dialogs open, want one at a time", n)
 	}
-	h.key("a") // approve & remember: a grant in the store
+	h.key("A") // approve & remember: a grant in the store
 	// b's dialog can open before a's answer is back; wait for both, so the
 	// status line ends on b's denial, not on a late "a: approved".
 	h.until("b's dialog and a's answer", func() bool {
@@ -190,7 +190,7 @@ func TestFormFromSchemaAndToolConfirm(t *testing.T) {
 	h.key("ctrl+s")
 	h.until("the tool confirmation", func() bool { _, ok := h.m.topDialog().(*dialog.ToolConfirm); return ok })
 	h.golden("tool_confirm_120x30")
-	h.key("a") // always for this definition
+	h.key("A") // always for this definition
 	h.until("the result", func() bool { j := h.m.shownJob(); return j != nil && j.finished() })
 	if got := string(h.m.shownJob().args); got != `{"title":"groceries","tags":["home"],"pinned":true,"priority":"low"}` {
 		t.Fatalf("arguments = %s", got)
@@ -298,7 +298,7 @@ func TestDeniedServerEventKeepsItAskable(t *testing.T) {
 // first approves the program, so the second is decided afresh through
 // package consent and connects without asking again.
 func TestApprovingADigestCoversItsTwin(t *testing.T) {
-	for _, answer := range []string{"a", "o"} {
+	for _, answer := range []string{"A", "o"} {
 		t.Run(answer, func(t *testing.T) {
 			f := newFake(t)
 			f.addStdio("alpha", "demo-server")

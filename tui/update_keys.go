@@ -19,13 +19,14 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 		m.quit()
 		return nil
 	}
+	m.guard.note(m.topDialog())
+	deliberate := m.guard.key()
 	if d := m.topDialog(); d != nil {
-		act, cmd := d.Handle(msg)
-		if act == nil {
-			return cmd
-		}
-		m.overlay.Remove(d)
-		return tea.Batch(cmd, m.apply(act))
+		return m.dialogKey(d, msg, deliberate)
+	}
+	if !deliberate { // typed before the screen was up
+		m.setStatus("ignored "+keyName(msg)+": typed before the workbench was on screen", false)
+		return nil
 	}
 	if m.filtering {
 		switch msg.String() {
@@ -95,6 +96,44 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 	return m.callKey(msg)
 }
 
+// dialogKey gives a key to the dialog on top. A key of a burst that began
+// before the dialog had been on screen for its grace is dropped (and said
+// so); q quits and ? lists the dialog's keys, except where the dialog
+// takes text.
+func (m *Model) dialogKey(d dialog.Dialog, msg tea.KeyMsg, deliberate bool) tea.Cmd {
+	if !deliberate {
+		m.setStatus("ignored "+keyName(msg)+": the dialog had just opened (keys typed with no pause before it are not answers)", false)
+		return nil
+	}
+	if !dialog.TakesText(d) {
+		switch msg.String() {
+		case "q":
+			m.quit()
+			return nil
+		case "?":
+			if _, isText := d.(*dialog.Text); !isText {
+				m.pushDialog(dialog.NewKeys(dialog.KeysOf(d), m.help))
+				return nil
+			}
+		}
+	}
+	act, cmd := d.Handle(msg)
+	if act == nil {
+		return cmd
+	}
+	m.overlay.Remove(d)
+	return tea.Batch(cmd, m.apply(act))
+}
+
+// keyName is a key as the status line names it (a rune is quoted; server
+// text never reaches here, only the person's keys).
+func keyName(msg tea.KeyMsg) string {
+	if msg.Type == tea.KeyRunes {
+		return "'" + string(msg.Runes) + "'"
+	}
+	return msg.String()
+}
+
 func (m *Model) quit() {
 	for _, j := range m.jobs {
 		if j.cancel != nil {
@@ -143,10 +182,14 @@ func (m *Model) serversKey(msg tea.KeyMsg) tea.Cmd {
 	if moveKey(msg, m.keys, &sel, len(m.servers), 5) {
 		return m.selectServer(sel)
 	}
-	if key.Matches(msg, m.keys.Enter) {
-		if r := m.selected(); r != nil {
-			m.pushDialog(m.serverDialog(r))
-		}
+	switch r := m.selected(); {
+	case r == nil:
+	case key.Matches(msg, m.keys.Enter):
+		// drill down: the server's tools, the first one under the cursor
+		m.focus, m.tab, m.cursor, m.offset = paneTools, tabTools, 0, 0
+		return m.ensureBrowse()
+	case key.Matches(msg, m.keys.Details):
+		m.pushDialog(m.serverDialog(r))
 	}
 	return nil
 }
@@ -177,10 +220,17 @@ func (m *Model) toolsKey(msg tea.KeyMsg) tea.Cmd {
 		m.cursor, m.offset = 0, 0
 		return m.ensureBrowse()
 	case key.Matches(msg, k.Filter):
+		// a fresh filter each time: / never appends to the last one
 		m.filtering = true
+		m.filter.SetValue("")
+		m.cursor, m.offset = 0, 0
 		return m.filter.Focus()
 	case key.Matches(msg, k.Back):
-		m.filter.SetValue("")
+		if m.filter.Value() != "" {
+			m.filter.SetValue("")
+			return nil
+		}
+		m.focus = paneServers // back up from the drill-down
 		return nil
 	}
 	if m.cursor >= len(rows) || !rows[m.cursor].selectable() {

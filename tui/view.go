@@ -220,6 +220,13 @@ func (m *Model) shortHelpLine(w int) string {
 // shortHelp is the footer's key help for what has the focus now.
 func (m *Model) shortHelp() []key.Binding {
 	k := m.keys
+	if d := m.topDialog(); d != nil {
+		b := dialog.KeysOf(d)
+		if !dialog.TakesText(d) {
+			b = append(b, k.Help, k.Quit)
+		}
+		return b
+	}
 	if m.filtering {
 		return []key.Binding{key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")), key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear"))}
 	}
@@ -233,7 +240,7 @@ func (m *Model) shortHelp() []key.Binding {
 	var b []key.Binding
 	switch m.focus {
 	case paneServers:
-		b = []key.Binding{k.NextPane, k.Enter, k.Approve, k.Reconnect, k.Disconnect}
+		b = []key.Binding{k.NextPane, key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "its tools")), k.Details, k.Approve, k.Reconnect, k.Disconnect}
 	case paneTools:
 		b = []key.Binding{k.NextPane, k.Enter, k.Filter, k.Details, k.NextTab}
 		if rows := m.listRows(); m.cursor < len(rows) && rows[m.cursor].kind == rowTool && rows[m.cursor].tool.Changed {

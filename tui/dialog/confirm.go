@@ -26,7 +26,7 @@ type ToolConfirm struct {
 }
 
 var (
-	toolConfirmButtons        = []string{"[y] This call", "[a] Always for this definition", "[n] No"}
+	toolConfirmButtons        = []string{"[y] This call", "[A] Always for this definition", "[n] No"}
 	toolConfirmChangedButtons = []string{"[y] This call", "[n] No"}
 )
 
@@ -56,7 +56,7 @@ func (d *ToolConfirm) Handle(msg tea.KeyMsg) (Action, tea.Cmd) {
 	switch msg.String() {
 	case "y":
 		return d.decide(0), nil
-	case "a":
+	case "A": // remembering takes a capital: a stray a never does
 		if n == 3 {
 			return d.decide(1), nil
 		}
@@ -103,7 +103,7 @@ func (d *ToolConfirm) View(st *themes.Styles, w, h int) string {
 	body = append(body, Labelled(st, "hint", style.Render(hint), iw)...)
 	body = append(body, render.WrapIndent(st.Advisory.Render("The hint is advisory: it is the server's own annotation, and a server may be wrong or lie. It never skips this question."), iw, "")...)
 	if d.Tool.Changed {
-		body = append(body, render.Wrap(st.BadgeChanged.Render("⚑ this tool's definition changed since you accepted it: review and accept it (a on the tool) before remembering an approval"), iw)...)
+		body = append(body, render.Wrap(st.BadgeChanged.Render("⚑ this tool's definition changed since you accepted it: review and accept it (A on the tool) before remembering an approval"), iw)...)
 	}
 	body = append(body, "")
 	body = append(body, Labelled(st, "args", render.ServerLine(string(d.Args)), iw)...)

@@ -14,8 +14,11 @@ import (
 // Consent asks whether a local program may be started: the full
 // resolved command line (wrapped, never truncated), its arguments, env names
 // with their kind (never values), cwd, digest, and the field diff against
-// the earlier grant of the same server (Grants.Closest). Approve & remember / approve once / deny;
-// Esc denies. The decision itself is made by package consent.
+// the earlier grant of the same server (Grants.Closest). Approve & remember
+// / approve once / deny; Esc denies. Remembering takes a deliberate
+// gesture: the capital A, or choosing the button and pressing enter; a
+// lowercase a does nothing here (a word typed into the wrong window must
+// not approve anything). The decision itself is made by package consent.
 type Consent struct {
 	Dec consent.Decision
 	// Remember, Once and Deny are the answers: approve and remember,
@@ -25,7 +28,7 @@ type Consent struct {
 	box                  box
 }
 
-var consentButtons = []string{"[a] Approve & remember", "[o] Approve once", "[d] Deny"}
+var consentButtons = []string{"[A] Approve & remember", "[o] Approve once", "[d] Deny"}
 
 // NewConsent asks about dec, Deny focused.
 func NewConsent(dec consent.Decision, remember, once, deny Action) *Consent {
@@ -35,11 +38,11 @@ func NewConsent(dec consent.Decision, remember, once, deny Action) *Consent {
 // Handle takes a key (Dialog).
 func (d *Consent) Handle(msg tea.KeyMsg) (Action, tea.Cmd) {
 	switch msg.String() {
-	case "a":
+	case "A":
 		return d.Remember, nil
 	case "o":
 		return d.Once, nil
-	case "d", "esc":
+	case "d", "n", "esc":
 		return d.Deny, nil
 	case "left", "shift+tab":
 		d.focus = (d.focus + 2) % 3

@@ -1,0 +1,125 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/tui/dialog"
+)
+
+// A burst of letters typed while the consent dialog appears answers
+// nothing: no grant, no approval, no export, the dialog still open.
+func TestBurstWhileConsentOpensAnswersNothing(t *testing.T) {
+	f := newFake(t)
+	f.addStdio("demo", "demo-server")
+	f.setTools("demo", demoTools(), demoSkipped())
+	h := newHarness(t, f, 120, 30)
+	h.burst = true // no pause between any two keys from here
+	h.until("the consent dialog", func() bool { _, ok := h.m.topDialog().(*dialog.Consent); return ok })
+	h.typeText("Aaoe\r")
+	h.key("A", "enter", "o", "e", "y")
+	h.pump(30 * time.Millisecond)
+	if _, ok := h.m.topDialog().(*dialog.Consent); !ok {
+		t.Fatalf("the burst closed the consent dialog:\n%s", h.view())
+	}
+	grants, err := f.store.Fold()
+	if err != nil || grants.Len() != 0 || len(f.answers) != 0 || len(f.exported) != 0 {
+		t.Fatalf("the burst acted: grants %v (%v), answers %v, exported %d events", grants, err, f.answers, len(f.exported))
+	}
+	if !strings.Contains(h.view(), "the dialog had just opened") {
+		t.Fatalf("dropped keys are not said to be dropped:\n%s", h.view())
+	}
+	// A pause, then a lowercase a: still nothing (remembering takes A).
+	h.burst = false
+	h.key("a")
+	if _, ok := h.m.topDialog().(*dialog.Consent); !ok || len(f.answers) != 0 {
+		t.Fatal("a lowercase a answered the consent dialog")
+	}
+	// ? lists the dialog's keys; esc closes the list, A approves.
+	h.key("?")
+	for _, want := range []string{"Keys of this dialog", "approve & remember", "approve once", "deny", "quit relavium"} {
+		if !strings.Contains(h.view(), want) {
+			t.Fatalf("? over the consent dialog lacks %q:\n%s", want, h.view())
+		}
+	}
+	h.key("esc", "A")
+	h.until("demo ready", func() bool { return h.m.server("demo").state == engine.StateReady })
+	if grants, _ := f.store.Fold(); grants.Len() != 1 {
+		t.Fatalf("A did not remember the grant: %v", grants)
+	}
+}
+
+// The burst rule in time: keys before the grace, and a burst that began
+// before it and runs past it, are dropped; a key after a pause acts.
+func TestKeyGuardGraceAndBurst(t *testing.T) {
+	at := fixedNow
+	g := keyGuard{now: func() time.Time { return at }, start: at.Add(-time.Hour)}
+	d := &dialog.Text{Title: "x"}
+	step := func(dt time.Duration) bool { at = at.Add(dt); return g.key() }
+	g.note(d)
+	if step(100 * time.Millisecond) {
+		t.Fatal("a key 100 ms after the dialog opened acted")
+	}
+	for i := 0; i < 5; i++ { // typing on at 150 ms a key, past the grace
+		if step(150 * time.Millisecond) {
+			t.Fatalf("key %d of a burst begun inside the grace acted", i)
+		}
+	}
+	if !step(burstGap) {
+		t.Fatal("a key after a pause did not act")
+	}
+	if !step(50 * time.Millisecond) {
+		t.Fatal("a quick second key of a deliberate burst did not act")
+	}
+	g.note(nil)
+	if !step(time.Millisecond) {
+		t.Fatal("with no dialog a key after the start's grace did not act")
+	}
+	g = keyGuard{now: func() time.Time { return at }, start: at}
+	if step(100*time.Millisecond) || step(200*time.Millisecond) || step(200*time.Millisecond) {
+		t.Fatal("a burst typed as the workbench started acted")
+	}
+}
+
+// enter on a server drills into its tools, esc goes back; enter, enter,
+// ctrl+s is the first call.
+func TestEnterDrillsDownToTheFirstCall(t *testing.T) {
+	f := newFake(t)
+	f.addStdio("demo", "demo-server")
+	f.setTools("demo", demoTools(), demoSkipped())
+	f.autoApprove["demo"] = []string{"echo"}
+	h := newHarness(t, f, 120, 30)
+	h.until("the consent dialog", func() bool { _, ok := h.m.topDialog().(*dialog.Consent); return ok })
+	h.key("o")
+	h.until("demo ready", func() bool { return h.m.server("demo").state == engine.StateReady && len(h.m.tools) == 4 })
+	if h.m.focus != paneServers {
+		t.Fatalf("focus %v after consent, want the servers pane", h.m.focus)
+	}
+	h.key("enter")
+	if h.m.focus != paneTools || h.m.tab != tabTools {
+		t.Fatalf("enter on a server: focus %v tab %v, want its tools", h.m.focus, h.m.tab)
+	}
+	h.key("esc")
+	if h.m.focus != paneServers {
+		t.Fatalf("esc in the tools pane: focus %v, want back on the servers", h.m.focus)
+	}
+	h.key("enter", "enter", "ctrl+s")
+	h.until("the first call's result", func() bool { j := h.m.shownJob(); return j != nil && j.finished() })
+	if j := h.m.shownJob(); j.tool.Tool != "echo" {
+		t.Fatalf("the first call went to %q", j.tool.Tool)
+	}
+}
+
+// / starts a fresh filter: a second / never appends to the first.
+func TestSlashStartsAFreshFilter(t *testing.T) {
+	h := readyAsking(t)
+	h.key("tab", "/")
+	h.typeText("note")
+	h.key("enter", "/")
+	h.typeText("echo")
+	if got := h.m.filter.Value(); got != "echo" {
+		t.Fatalf("the second filter reads %q, want echo", got)
+	}
+}

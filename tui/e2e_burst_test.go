@@ -1,0 +1,60 @@
+package tui
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/relavium/relavium/internal/testbin"
+)
+
+// A person typing into the wrong window: a burst of letters (a shell
+// command line, then the dialog's own keys) keeps arriving while the
+// workbench starts and its consent dialog appears. Nothing is approved,
+// remembered or written; the dialog waits for a deliberate answer.
+func TestE2ETmuxBurstWhileConsentAppears(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and drives the binary in tmux")
+	}
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Fatal("tmux is required for the terminal test (apt-get install tmux; .ci/run installs it)")
+	}
+	bin := testbin.Relavium(t)
+	dir := t.TempDir()
+	home := filepath.Join(dir, "home")
+	tm := &tmuxTerm{t: t, socket: fmt.Sprintf("relavium-burst-%d", os.Getpid()), dir: dir}
+	script := fmt.Sprintf(`env -u CI -u NO_COLOR RELAVIUM_HOME=%s TERM=xterm-256color %s demo; sleep 600`, home, bin)
+	tm.run("new-session", "-d", "-s", "e2e", "-x", "120", "-y", "32", "-c", dir, "sh", "-c", "exec sh -c '"+script+"'")
+	t.Cleanup(func() { _ = exec.Command("tmux", "-L", tm.socket, "kill-server").Run() })
+
+	// Letters 40 ms apart, from before the program is up until well after
+	// the dialog is on screen: every key the dialog answers to is in it.
+	burst := "clear\rls -la\rAaoOyYeEsSq\rexport\rApprove\r"
+	seen := false
+	for i := 0; i < 3 || !seen; i++ {
+		for _, r := range burst {
+			tm.run("send-keys", "-t", "e2e", "-l", string(r))
+			time.Sleep(40 * time.Millisecond)
+		}
+		seen = strings.Contains(tm.pane(), "Start a local program?")
+		if i > 20 {
+			t.Fatalf("the consent dialog never appeared; screen:\n%s", tm.pane())
+		}
+	}
+	screen := tm.waitFor("the consent dialog still open", "Start a local program?", "[A] Approve & remember", "the dialog had just opened")
+	for _, f := range []string{"mcp-consent.ndjson", "tool-approvals.ndjson", "sessions"} {
+		if _, err := os.Stat(filepath.Join(home, f)); err == nil {
+			t.Fatalf("the burst wrote %s; screen:\n%s", f, screen)
+		}
+	}
+	// Then a deliberate answer: a pause, A.
+	tm.answer("A")
+	tm.waitFor("the demo server ready", "● demo", "25 tools")
+	if _, err := os.Stat(filepath.Join(home, "mcp-consent.ndjson")); err != nil {
+		t.Fatalf("A after a pause remembered nothing: %v", err)
+	}
+}
