@@ -9,7 +9,11 @@
 #   .ci/conformance.sh client   the CLIENT scenarios initialize, tools_call,
 #                               elicitation-sep1034-client-defaults and
 #                               sse-retry, with relavium as the client
-#                               (testdata/conformance/client.sh); all must pass
+#                               (testdata/conformance/client.sh), once per
+#                               protocol era the suite has scenarios for
+#                               (CLIENT_PROTOCOLS: the 2025-11-25 default and
+#                               auto; the suite has none for 2026-07-28); all
+#                               must pass
 #
 # Environment: RELAVIUM_BIN (default <repo>/bin/relavium), RELAVIUM_PEERS
 # (default <repo>/.peers; .ci/peers.sh installs it when incomplete).
@@ -24,6 +28,7 @@ NODE22=$RELAVIUM_PEERS/node22/node_modules/.bin/node
 CONF=$RELAVIUM_PEERS/node_modules/@modelcontextprotocol/conformance/dist/index.js
 SERVER_SCENARIOS=30
 CLIENT_SCENARIOS=(initialize tools_call elicitation-sep1034-client-defaults sse-retry)
+CLIENT_PROTOCOLS=(2025-11-25 auto)
 
 die() {
 	printf 'conformance: %s\n' "$*" >&2
@@ -118,26 +123,30 @@ run_server() {
 }
 
 run_client() {
-	local s rc failed=0 passed=0
+	local s p rc failed=0 passed=0 out
 	export RELAVIUM_BIN="$BIN"
-	for s in "${CLIENT_SCENARIOS[@]}"; do
-		"$NODE22" "$CONF" client --command "bash $ROOT/testdata/conformance/client.sh" \
-			--scenario "$s" --timeout 30000 -o "$WORK/client-$s" >"$WORK/client-$s.out" 2>&1 &
-		local pid=$!
-		GROUPS_STARTED+=("$pid")
-		rc=0
-		wait "$pid" || rc=$?
-		if [ "$rc" -eq 0 ]; then
-			passed=$((passed + 1))
-			echo "conformance: client $s PASS"
-		else
-			failed=$((failed + 1))
-			echo "conformance: client $s FAIL (exit $rc)"
-			tail -n 25 "$WORK/client-$s.out" | sed 's/^/  /'
-			find "$WORK/client-$s" -name 'stderr.txt' -exec sed 's/^/  relavium stderr: /' {} \; 2>/dev/null | tail -n 10
-		fi
+	for p in "${CLIENT_PROTOCOLS[@]}"; do
+		export RELAVIUM_PROTOCOL="$p"
+		for s in "${CLIENT_SCENARIOS[@]}"; do
+			out="$WORK/client-$p-$s"
+			"$NODE22" "$CONF" client --command "bash $ROOT/testdata/conformance/client.sh" \
+				--scenario "$s" --timeout 30000 -o "$out" >"$out.out" 2>&1 &
+			local pid=$!
+			GROUPS_STARTED+=("$pid")
+			rc=0
+			wait "$pid" || rc=$?
+			if [ "$rc" -eq 0 ]; then
+				passed=$((passed + 1))
+				echo "conformance: client $s (protocol $p) PASS"
+			else
+				failed=$((failed + 1))
+				echo "conformance: client $s (protocol $p) FAIL (exit $rc)"
+				tail -n 25 "$out.out" | sed 's/^/  /'
+				find "$out" -name 'stderr.txt' -exec sed 's/^/  relavium stderr: /' {} \; 2>/dev/null | tail -n 10
+			fi
+		done
 	done
-	echo "conformance: client $passed/${#CLIENT_SCENARIOS[@]} scenarios passed"
+	echo "conformance: client $passed/$((${#CLIENT_SCENARIOS[@]} * ${#CLIENT_PROTOCOLS[@]})) scenarios passed"
 	[ "$failed" -eq 0 ] || die "client scenarios failed"
 }
 

@@ -28,6 +28,7 @@ var codes = fault.Table{
 	{Code: CodeHostClosed, Class: fault.Failure, Meaning: "the host is closed"},
 	{Code: CodeBadOptions, Class: fault.Failure, Meaning: "Start called with options it cannot honour (a caller bug)"},
 	{Code: CodeMessageDepth, Class: fault.Failure, Meaning: "a stdio server's message nests arrays and objects deeper than 512 levels (refused before decoding; the server is failed)"},
+	{Code: CodeProtocolEra, Class: fault.Failure, Meaning: "the server does not speak protocol 2026-07-28, which its declaration (or --protocol) asks for"},
 	{Code: CodeSecretMissing, Class: fault.Varies, Meaning: "a {{secrets.NAME}} with no value in any secret store"},
 	{Code: CodeSecretFileUnsafe, Class: fault.Usage, Meaning: "the secrets file is group/other-accessible, a symlink or not a file"},
 	{Code: CodeSecretFileBad, Class: fault.Usage, Meaning: "the secrets file does not parse"},

@@ -141,7 +141,7 @@ func (c *conn) connect(ctx context.Context) (*mcp.ClientSession, *Error) {
 	if c.srv.Target != nil {
 		sctx = netguard.WithRefusalNote(cctx, c.stream.note)
 	}
-	cs, err := c.newClient().Connect(sctx, tr, &mcp.ClientSessionOptions{ProtocolVersion: ProtocolVersion})
+	cs, err := c.handshake(sctx, tr)
 	if err != nil {
 		return nil, c.connectFailure(ctx, cctx, cause, err)
 	}
@@ -166,7 +166,7 @@ func (c *conn) setup(ctx context.Context, cs *mcp.ClientSession) *Error {
 	cause := &deadlineCause{what: "tools/list discovery (the whole walk)", d: c.h.opts.Timeouts.Discovery}
 	dctx, cancel := context.WithTimeoutCause(ctx, c.h.opts.Timeouts.Discovery, cause)
 	defer cancel()
-	if res := cs.InitializeResult(); res != nil && res.Capabilities != nil && res.Capabilities.Logging != nil {
+	if res := cs.InitializeResult(); res != nil && res.Capabilities != nil && res.Capabilities.Logging != nil && res.ProtocolVersion < ProtocolModern {
 		// Legacy protocols send no log notification until a level is set.
 		// A server that refuses, or never answers, is still usable: its
 		// logs are just not shown. It gets a share of the discovery window,
@@ -219,7 +219,9 @@ func (c *conn) newClient() *mcp.Client {
 	if !c.observed {
 		opts.ProgressNotificationHandler = c.onProgress
 	}
-	return mcp.NewClient(&mcp.Implementation{Name: "relavium", Version: c.h.opts.ClientVersion}, opts)
+	client := mcp.NewClient(&mcp.Implementation{Name: "relavium", Version: c.h.opts.ClientVersion}, opts)
+	client.AddSendingMiddleware(c.logLevelMeta)
+	return client
 }
 
 // connectFailure classifies a failed connect when it is classified: a
@@ -228,9 +230,12 @@ func (c *conn) newClient() *mcp.Client {
 func (c *conn) connectFailure(ctx, cctx context.Context, cause *deadlineCause, err error) *Error {
 	var se *spawnError
 	var ge *netguard.Error
+	var ee *eraError
 	switch {
 	case ctx.Err() != nil:
 		return c.failure0(CodeCallCancelled, "connect cancelled", context.Cause(ctx))
+	case errors.As(err, &ee):
+		return c.eraFailure(ee)
 	case errors.Is(context.Cause(cctx), cause):
 		return c.withProcess(c.failure0(CodeConnectDeadline, cause.Error()+"; raise connect_timeout_ms if the server is just slow to start", nil))
 	case errors.As(err, &se):
@@ -311,6 +316,8 @@ func (c *conn) status() ServerStatus {
 		State:     c.state,
 		ConnectMS: c.connectMS,
 		Protocol:  c.protocol,
+		Requested: c.requested(),
+		Era:       EraOf(c.protocol),
 		Tools:     c.admitted,
 		Skipped:   c.skipped,
 	}

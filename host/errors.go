@@ -34,6 +34,7 @@ const (
 	CodeSecretFileUnsafe fault.Code = "E521" // the secrets file is group/other-accessible, a symlink or not a file
 	CodeSecretFileBad    fault.Code = "E522" // the secrets file does not parse
 	CodeHeader           fault.Code = "E594" // a static header that cannot be sent (reserved or malformed name, bad resolved value, too many)
+	CodeProtocolEra      fault.Code = "E597" // protocol = "2026-07-28" and the server does not speak it
 )
 
 // Error is host's coded error: fault's (code, message, cause, exit, data)

@@ -150,6 +150,12 @@ func badOptions(format string, a ...any) error {
 
 // checkServer refuses a server the host cannot connect as declared.
 func checkServer(o *Options, s *Endpoint) error {
+	if !ValidProtocol(s.Protocol) {
+		return badOptions("server %s asks for protocol %q (one of 2025-11-25, 2026-07-28, auto)", s.Name, s.Protocol)
+	}
+	if s.Protocol == ProtocolModern && s.Transport == TransportSSE {
+		return badOptions("sse server %s cannot speak protocol %s: the legacy SSE transport has only the initialize handshake", s.Name, ProtocolModern)
+	}
 	switch {
 	case s.memory != nil:
 	case s.Transport == TransportStdio:

@@ -33,7 +33,8 @@ const (
 	MaxResultText         = 1 << 20                   // one result's text, summed across parts
 )
 
-// ProtocolVersion is the MCP protocol version relavium asks for.
+// ProtocolVersion is the MCP protocol version relavium asks for unless a
+// declaration asks for another era (Endpoint.Protocol, protocol.go).
 //
 // Why not the SDK's default (2026-07-28, SEP-2575): that default sends
 // server/discover first and falls back to initialize, which costs an extra
@@ -73,6 +74,9 @@ type Endpoint struct {
 	// every request (and the websocket handshake); {{secrets.NAME}} in a
 	// value is resolved before anything is dialled (headers.go).
 	Headers []Header
+	// Protocol is the era asked for: ProtocolLegacy (also ""),
+	// ProtocolModern or ProtocolAuto (protocol.go).
+	Protocol string
 
 	// memory is an in-process server's transport (tests and benchmarks).
 	memory mcp.Transport

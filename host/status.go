@@ -7,12 +7,16 @@ import (
 
 // ServerStatus is one server as `mcp ls` and the TUI report it.
 type ServerStatus struct {
-	Name          string `json:"name"`
-	Transport     string `json:"transport"`
-	State         string `json:"state"` // engine.State*
-	PID           int    `json:"pid,omitempty"`
-	ConnectMS     int64  `json:"connect_ms,omitempty"`
-	Protocol      string `json:"protocol,omitempty"`
+	Name      string `json:"name"`
+	Transport string `json:"transport"`
+	State     string `json:"state"` // engine.State*
+	PID       int    `json:"pid,omitempty"`
+	ConnectMS int64  `json:"connect_ms,omitempty"`
+	Protocol  string `json:"protocol,omitempty"` // the negotiated version
+	// Requested is the protocol the declaration asks for: 2025-11-25,
+	// 2026-07-28 or auto; Era is what the negotiated one means.
+	Requested     string `json:"protocol_requested,omitempty"`
+	Era           *Era   `json:"era,omitempty"`
 	ServerName    string `json:"server_name,omitempty"` // serverInfo.name (untrusted)
 	ServerVersion string `json:"server_version,omitempty"`
 	Tools         int    `json:"tools"`

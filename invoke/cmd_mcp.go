@@ -25,6 +25,24 @@ const adhocServer = "adhoc"
 // agent's, or every registration), or the one ad-hoc --url / --stdio
 // server. Config warnings (deprecations) go to stderr.
 func mcpTargets(inv *Invocation) (servers []config.Server, adhoc bool, err error) {
+	servers, adhoc, err = declaredTargets(inv)
+	if err == nil && inv.Changed("protocol") {
+		// --protocol asks every target for that era, as a declaration's
+		// protocol would (the ad-hoc server has no declaration to say it).
+		for i := range servers {
+			servers[i].Protocol = inv.String("protocol")
+		}
+	}
+	return servers, adhoc, err
+}
+
+// protocolFlag is --protocol, on the commands that connect servers.
+func protocolFlag() Flag {
+	return Flag{Name: "protocol", Type: String, Enum: config.Protocols(),
+		Usage: "protocol era to ask every server for: 2025-11-25, 2026-07-28 or auto (overrides each declaration's protocol)"}
+}
+
+func declaredTargets(inv *Invocation) (servers []config.Server, adhoc bool, err error) {
 	url, stdio := inv.String("url"), inv.String("stdio")
 	switch {
 	case inv.Changed("header") && !inv.Changed("url"):
@@ -182,8 +200,12 @@ func writeServerRows(b *strings.Builder, servers []host.ServerStatus) {
 		case s.URL != "":
 			where = sanitize.Line(s.URL)
 		}
+		protocol := sanitize.Line(s.Protocol)
+		if s.Era != nil {
+			protocol += " " + s.Era.Name
+		}
 		fmt.Fprintf(tw, "  %s %s\t%s\t%s\t%s\t%s\t%s\n", mark, sanitize.Line(s.Name), s.Transport, sanitize.Line(where),
-			msString(s.ConnectMS), sanitize.Line(s.Protocol), detail)
+			msString(s.ConnectMS), protocol, detail)
 	}
 	_ = tw.Flush() // writes to a strings.Builder
 }

@@ -117,6 +117,8 @@ type ServerSpec struct {
 	// Target is what the declaration points at, for display: the authored
 	// command line of a stdio server, the redacted url of a network one.
 	Target string `json:"target"`
+	// Protocol is the era the declaration asks for ("" is 2025-11-25).
+	Protocol string `json:"protocol,omitempty"`
 }
 
 // SessionInfo heads the screen.

@@ -87,7 +87,7 @@ func (l *live) Info() SessionInfo { return l.info }
 func (l *live) Declared() []ServerSpec {
 	var out []ServerSpec
 	for _, s := range l.core.Servers() {
-		out = append(out, ServerSpec{Name: s.Name, Transport: s.Transport, Target: target(s)})
+		out = append(out, ServerSpec{Name: s.Name, Transport: s.Transport, Target: target(s), Protocol: s.Protocol})
 	}
 	return out
 }

@@ -172,6 +172,6 @@ func firstLine(s string) string {
 // serverDialog is the selected server's full status (enter on a row).
 func (m *Model) serverDialog(r *serverRow) dialog.Dialog {
 	return &dialog.Text{Title: "Server " + render.ServerLine(r.spec.Name), Max: 100, Lines: func(st *themes.Styles, iw int) []string {
-		return m.serverDetails(r, iw)
+		return append(m.serverDetails(r, iw), m.eraDetails(r, iw)...)
 	}}
 }

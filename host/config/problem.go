@@ -46,6 +46,7 @@ const (
 	CodeHeaderReserved   fault.Code = "E228" // a header relavium may not send for you (hop-by-hop, framing, Host, Proxy-*, the protocol's own)
 	CodeHeaderValue      fault.Code = "E229" // a header value with a control character or edge white space, or headers too many or too large
 	CodeHeaderSecretRef  fault.Code = "E230" // a {{…}} in a header value that is not a whole {{secrets.NAME}}
+	CodeProtocol         fault.Code = "E250" // protocol outside 2025-11-25|2026-07-28|auto, or 2026-07-28 on the sse transport
 	severityError                   = "error"
 	severityWarning                 = "warning"
 	maxConfigFileBytes              = 1 << 20

@@ -30,9 +30,9 @@ func (s surface) nameKey() string {
 
 func (s surface) keys() []string {
 	if s == registration {
-		return []string{"name", "transport", "command", "args", "env", "url", "allow_local_endpoint", "headers", "tools_allowlist", "tools_auto_approve", "connect_timeout_ms", "autostart"}
+		return []string{"name", "transport", "command", "args", "env", "url", "allow_local_endpoint", "headers", "tools_allowlist", "tools_auto_approve", "connect_timeout_ms", "autostart", "protocol"}
 	}
-	return []string{"id", "ref", "transport", "command", "args", "env", "url", "allow_local_endpoint", "headers", "connect_timeout_ms", "tools_allowlist", "tools_auto_approve"}
+	return []string{"id", "ref", "transport", "command", "args", "env", "url", "allow_local_endpoint", "headers", "connect_timeout_ms", "tools_allowlist", "tools_auto_approve", "protocol"}
 }
 
 // keyHint explains the keys people carry over from the other surface.
@@ -146,6 +146,9 @@ func (c *checker) inlineEntry(v *node, path string, surf surface, project string
 	}
 	if f := v.get("tools_allowlist"); f != nil {
 		s.ToolsAllowlist, _, _ = c.allowlist(f, join(path, "tools_allowlist"))
+	}
+	if f := v.get("protocol"); f != nil {
+		s.Protocol = c.protocol(f, join(path, "protocol"), transport)
 	}
 	if f := v.get("tools_auto_approve"); f != nil {
 		s.ToolsAutoApprove, _, _ = c.toolList(f, join(path, "tools_auto_approve"), "")

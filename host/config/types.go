@@ -30,7 +30,10 @@ type Server struct {
 	// shows as [REDACTED] (Header).
 	Headers        []Header      `json:"headers,omitempty"`
 	ConnectTimeout time.Duration `json:"-"` // 0 = the transport's default
-	ToolsAllowlist []string      `json:"tools_allowlist,omitempty"`
+	// Protocol is the protocol era asked for: "2025-11-25", "2026-07-28"
+	// or "auto"; "" is 2025-11-25.
+	Protocol       string   `json:"protocol,omitempty"`
+	ToolsAllowlist []string `json:"tools_allowlist,omitempty"`
 	// ToolsAutoApprove are exact tool names (the server's own names) whose
 	// calls are never asked about: the person's own word, never a server's.
 	ToolsAutoApprove []string `json:"tools_auto_approve,omitempty"`

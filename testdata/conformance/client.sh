@@ -16,6 +16,10 @@ export RELAVIUM_HOME
 trap 'rm -rf "$RELAVIUM_HOME"' EXIT
 
 target=(--url "$url" --allow-local-endpoint --json)
+# RELAVIUM_PROTOCOL (set by .ci/conformance.sh) is the protocol era asked for.
+if [ -n "${RELAVIUM_PROTOCOL:-}" ]; then
+	target+=(--protocol "$RELAVIUM_PROTOCOL")
+fi
 case "$scenario" in
 initialize)
 	# connect, initialize, list tools
