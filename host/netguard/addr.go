@@ -209,5 +209,6 @@ func specialRange(a netip.Addr) string {
 
 // isLocalName reports the RFC 6761 names that always mean this machine.
 func isLocalName(host string) bool {
+	host = bare(host)
 	return host == "localhost" || len(host) > len(".localhost") && strings.HasSuffix(host, ".localhost")
 }

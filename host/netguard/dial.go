@@ -32,7 +32,9 @@ func (g *Guard) dial(ctx context.Context, t *Target, network, address string) (n
 	if t.host.literal.IsValid() {
 		answers = []netip.Addr{t.host.literal}
 	} else {
-		answers, err = g.resolver.LookupNetIP(ctx, "ip", t.host.name)
+		// The dotless form is resolved: the same name, and the one the
+		// hosts file knows ("localhost." is in no /etc/hosts).
+		answers, err = g.resolver.LookupNetIP(ctx, "ip", bare(t.host.name))
 		if err != nil {
 			return nil, t.note(ctx, resolutionRefusal(t, err))
 		}

@@ -10,7 +10,11 @@ import (
 
 // hostForm is an admitted host: either an IP literal or a clean DNS name.
 type hostForm struct {
-	name    string     // lower-case host as it goes to the resolver and SNI ("" for a literal)
+	// name is the lower-case host as authored ("" for a literal); a fully
+	// qualified name keeps its one trailing dot in the url (Host, SNI:
+	// crypto/tls drops the dot) and is otherwise its dotless form (bare),
+	// which is what the resolver is asked.
+	name    string
 	literal netip.Addr // valid when the host is an IP literal
 }
 
@@ -54,7 +58,7 @@ func parseHost(host string, bracketed bool) (hostForm, *Error) {
 			fix("write the address as four decimal octets (e.g. 127.0.0.1) or use a name")
 	}
 	name := strings.ToLower(host)
-	if why := badName(name); why != "" {
+	if why := badName(bare(name)); why != "" {
 		return hostForm{}, refusal(CodeHostName, ReasonHostName, fault.ExitUsage,
 			"the host %q is not a clean DNS name: %s", host, why)
 	}
@@ -97,10 +101,15 @@ func isHex(c byte) bool {
 	return isDecimal(c) || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }
 
-// badName explains why a lower-case ASCII host is not a clean DNS name, or
-// returns "". Labels are 1–63 of [a-z0-9_-], not starting or ending with a
-// hyphen; at most 253 bytes; no empty label (so no leading, doubled or
-// trailing dot, which would make one server look like two for the scope).
+// bare is a name without the one trailing dot of a fully qualified name
+// ("mcp.example.com." pasted from a DNS tool): the same host, checked,
+// classified and scoped as its dotless form.
+func bare(name string) string { return strings.TrimSuffix(name, ".") }
+
+// badName explains why a lower-case ASCII host (its trailing dot removed,
+// see bare) is not a clean DNS name, or returns "". Labels are 1–63 of
+// [a-z0-9_-], not starting or ending with a hyphen; at most 253 bytes; no
+// empty label (so no leading or doubled dot, and no second trailing one).
 func badName(name string) string {
 	if len(name) > 253 {
 		return "longer than 253 bytes"

@@ -114,7 +114,8 @@ func (t *Target) inScope(u *url.URL) bool {
 	return t.sameHostPort(u.Hostname(), port)
 }
 
-// sameHostPort compares a host (no brackets) and port with the target's.
+// sameHostPort compares a host (no brackets) and port with the target's. A
+// name and its fully qualified spelling (one trailing dot) are one host.
 func (t *Target) sameHostPort(host, port string) bool {
 	if port != strconv.Itoa(int(t.port)) {
 		return false
@@ -123,5 +124,5 @@ func (t *Target) sameHostPort(host, port string) bool {
 		a, err := netip.ParseAddr(host)
 		return err == nil && a == t.host.literal
 	}
-	return strings.EqualFold(host, t.host.name)
+	return strings.EqualFold(bare(host), bare(t.host.name))
 }
