@@ -18,6 +18,8 @@ import (
 	"github.com/relavium/relavium/host/discovery"
 	"github.com/relavium/relavium/host/lock"
 	"github.com/relavium/relavium/host/netguard"
+	"github.com/relavium/relavium/host/replay"
+	"github.com/relavium/relavium/host/wire"
 	"github.com/relavium/relavium/invoke"
 	"github.com/relavium/relavium/invoke/demoserver"
 	"github.com/relavium/relavium/machine"
@@ -38,6 +40,8 @@ func registries() map[string]fault.Table {
 		"host/config":       config.Codes(),
 		"host/discovery":    discovery.Codes(),
 		"host/lock":         lock.Codes(),
+		"host/replay":       replay.Codes(),
+		"host/wire":         wire.Codes(),
 		"host/netguard":     netguard.Codes(),
 		"invoke":            invoke.Codes(),
 		"invoke/demoserver": demoserver.Codes(),

@@ -17,6 +17,7 @@ import (
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host/discovery"
 	"github.com/relavium/relavium/host/netguard"
+	"github.com/relavium/relavium/host/wire"
 )
 
 // conn is one server's connection: its lifetime context, its child process
@@ -42,6 +43,7 @@ type conn struct {
 	info        *mcp.Implementation
 	cat         *discovery.Catalogue
 	capture     *discovery.Capture // raw tools/list results for discovery
+	rec         *wire.Recorder     // the wire recorder (nil: not recording)
 	admitted    int
 	skipped     int
 	everLive    bool         // a child was spawned or a session opened
@@ -71,7 +73,11 @@ type conn struct {
 
 func newConn(h *Host, s Endpoint) *conn {
 	ctx, cancel := context.WithCancelCause(h.ctx)
-	return &conn{h: h, srv: s, ctx: ctx, cancel: cancel, secrets: map[string]string{}}
+	c := &conn{h: h, srv: s, ctx: ctx, cancel: cancel, secrets: map[string]string{}}
+	// The recorder redacts with the connection's own redaction, read
+	// when each message is recorded (the secrets are resolved by prepare).
+	c.rec = h.opts.Wire.Server(s.Name, c.redactText)
+	return c
 }
 
 // prepare resolves what must be known before anything is spawned: the

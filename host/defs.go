@@ -3,6 +3,8 @@ package host
 import (
 	"encoding/json"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/relavium/relavium/engine"
 )
 
@@ -57,4 +59,11 @@ func (h *Host) Definitions(server string) (*Definitions, bool) {
 		return d, true
 	}
 	return nil, false
+}
+
+// InProcess is an endpoint served in this process over t (one end of
+// mcp.NewInMemoryTransports): `mcp check --against` connects the servers
+// of a recording this way. It has no program and no url, and pins nothing.
+func InProcess(name string, t mcp.Transport) Endpoint {
+	return Endpoint{Name: name, Transport: "in-process", memory: t}
 }

@@ -41,7 +41,7 @@ func (c *conn) networkTransport() (mcp.Transport, error) {
 		}}, nil
 	default: // websocket
 		c.observed = true
-		return &wsTransport{c: c, g: g, t: t}, nil
+		return c.rec.Transport(&wsTransport{c: c, g: g, t: t}), nil
 	}
 }
 
@@ -51,7 +51,7 @@ func (c *conn) guardedClient(g *netguard.Guard, t *netguard.Target) *http.Client
 	gc := g.HTTPClient(t)
 	// The guard's transport does every byte of I/O; cancelCounter only
 	// looks at what the SDK posts.
-	client := &http.Client{Transport: cancelCounter{inner: withHeaders(gc.Transport, c.headers), c: c}, CheckRedirect: gc.CheckRedirect, Jar: gc.Jar}
+	client := &http.Client{Transport: c.rec.RoundTripper(cancelCounter{inner: withHeaders(gc.Transport, c.headers), c: c}), CheckRedirect: gc.CheckRedirect, Jar: gc.Jar}
 	c.mu.Lock()
 	c.httpClient = client
 	c.mu.Unlock()

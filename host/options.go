@@ -10,6 +10,7 @@ import (
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host/discovery"
 	"github.com/relavium/relavium/host/netguard"
+	"github.com/relavium/relavium/host/wire"
 )
 
 // Transports a Server may use: netguard's names (declared there once),
@@ -132,6 +133,9 @@ type Options struct {
 	// of 0.5 s or less is raised to the default).
 	Grace    time.Duration
 	Timeouts Timeouts
+	// Wire records every server's JSON-RPC traffic (nil: nothing is
+	// recorded): `--record`, and what a protocol view subscribes to.
+	Wire *wire.Hub
 }
 
 func (o *Options) withDefaults() {

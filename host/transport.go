@@ -31,7 +31,7 @@ func (c *conn) baseTransport() (mcp.Transport, error) {
 	switch {
 	case c.srv.memory != nil:
 		c.observed = true
-		return observedTransport{inner: c.srv.memory, c: c}, nil
+		return observedTransport{inner: c.rec.Transport(c.srv.memory), c: c}, nil
 	case c.srv.Transport == TransportStdio:
 		c.observed = true
 		return &stdioTransport{c: c}, nil
@@ -75,8 +75,10 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	// a tool nested too deep included, instead of the session ending over
 	// it. Every other message, and the stub page the SDK reads in its
 	// place, goes through the depth gauge.
-	reader := &depthReader{r: t.c.capture.Reader(ch.stdout), refused: &t.c.frameRefusal}
-	inner, err := (&mcp.IOTransport{Reader: reader, Writer: ch.stdin}).Connect(ctx)
+	// The wire recorder taps the bytes themselves (innermost), so a page
+	// the capture takes off the stream is recorded as the server sent it.
+	reader := &depthReader{r: t.c.capture.Reader(t.c.rec.Lines(ch.stdout)), refused: &t.c.frameRefusal}
+	inner, err := (&mcp.IOTransport{Reader: reader, Writer: t.c.rec.LineWriter(ch.stdin)}).Connect(ctx)
 	if err != nil {
 		return nil, err
 	}

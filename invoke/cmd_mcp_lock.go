@@ -86,23 +86,38 @@ func liveLock(ctx context.Context, inv *Invocation) (*lock.File, error) {
 // snapshotLock reads every connected server's definitions, prompts,
 // resources and templates off h.
 func snapshotLock(ctx context.Context, h *host.Host) (*lock.File, error) {
+	f, _, err := snapshotWith(ctx, h, false)
+	return f, err
+}
+
+// snapshotWith reads the lock of h's servers. lenient (a replayed
+// recording) takes a listing the recording holds no answer for as not
+// recorded: unrecorded names "server listing" for each.
+func snapshotWith(ctx context.Context, h *host.Host, lenient bool) (*lock.File, map[string]bool, error) {
 	var snaps []lock.Snapshot
+	unrecorded := map[string]bool{}
 	for _, st := range h.Servers() {
 		defs, ok := h.Definitions(st.Name)
 		if !ok {
 			continue
 		}
 		prompts, err := h.Prompts(ctx, st.Name)
+		if err != nil && lenient {
+			unrecorded[st.Name+" prompts"], err = true, nil
+		}
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		res, err := h.Resources(ctx, st.Name)
+		if err != nil && lenient {
+			unrecorded[st.Name+" resources"], err = true, nil
+		}
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		snaps = append(snaps, lock.Snapshot{Defs: defs, Prompts: prompts, Resources: res})
 	}
-	return lock.Build(snaps), nil
+	return lock.Build(snaps), unrecorded, nil
 }
 
 // CheckResult is the data of a `relavium mcp check` that found no drift.
@@ -128,7 +143,12 @@ func runMCPCheck(ctx context.Context, inv *Invocation) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	var notes []string
+	if inv.String("against") != "" {
+		notes = adoptRecorded(baseline, live)
+	}
 	d := lock.Compare(against, baseline, live)
+	d.Notes = append(d.Notes, notes...)
 	if d.Empty() {
 		return &CheckResult{Diff: d, format: inv.String("format")}, nil
 	}
@@ -146,6 +166,9 @@ func runMCPCheck(ctx context.Context, inv *Invocation) (any, error) {
 // checkBaseline is what check compares with: the lock file, or with
 // --against the servers a recording holds.
 func checkBaseline(ctx context.Context, inv *Invocation) (string, *lock.File, error) {
+	if inv.String("against") != "" {
+		return recordingBaseline(ctx, inv, inv.String("against"))
+	}
 	path := lockPath(inv)
 	f, err := lock.Read(path)
 	shown := path
@@ -153,4 +176,30 @@ func checkBaseline(ctx context.Context, inv *Invocation) (string, *lock.File, er
 		shown = filepath.ToSlash(rel)
 	}
 	return shown, f, err
+}
+
+// adoptRecorded gives each recorded server the live one's identity (a
+// recording holds definitions, not how the server was reached), and
+// leaves out of the comparison the listings the recording never made.
+func adoptRecorded(recorded, live *lock.File) []string {
+	var notes []string
+	for i := range recorded.Servers {
+		r := &recorded.Servers[i]
+		for j := range live.Servers {
+			l := &live.Servers[j]
+			if l.Name != r.Name {
+				continue
+			}
+			r.Transport, r.Digest, r.URL = l.Transport, l.Digest, l.URL
+			if r.Prompts == nil {
+				l.Prompts = nil
+				notes = append(notes, "server "+r.Name+": the recording holds no prompts/list; prompts are not compared")
+			}
+			if r.Resources == nil {
+				l.Resources, l.Templates = nil, nil
+				notes = append(notes, "server "+r.Name+": the recording holds no resources/list; resources and templates are not compared")
+			}
+		}
+	}
+	return notes
 }

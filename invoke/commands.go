@@ -14,6 +14,8 @@ func Commands() *Table {
 			{Name: "allow-mcp-stdio", Type: StringArray, Usage: "approve a stdio server's consent DIGEST for this invocation (repeatable)"},
 			{Name: "theme", Type: String, Enum: []string{"auto", "dark", "light", "high-contrast", "mono"}, // = themes.Names(), pinned by TestThemeFlagNamesEveryTheme
 				Usage: "TUI theme: auto, dark, light, high-contrast, mono"},
+			{Name: "record", Type: String, Usage: "write every server's JSON-RPC traffic (both directions, timed, redacted) to FILE as NDJSON", CLIOnly: true},
+			{Name: "trace", Type: String, Usage: "the same as --record (one recorder, two names)", CLIOnly: true},
 			{Name: "version", Type: Bool, Usage: "print the version and exit (as relavium version)"},
 		},
 		Commands: []*Command{
@@ -78,6 +80,7 @@ func Commands() *Table {
 				Flags: []Flag{
 					{Name: "file", Type: String, Usage: "the lock file (default .relavium/mcp-lock.json in the project)"},
 					{Name: "format", Type: String, Default: "human", Enum: []string{"human", "github"}, Usage: "human, or github (workflow annotations)"},
+					{Name: "against", Type: String, Usage: "compare with the servers of a --record FILE instead of the lock"},
 				},
 				SideEffect: Read, JSON: true, Output: Document, Surface: CLIOnly, Run: runMCPCheck},
 			{Path: []string{"mcp", "serve"}, Summary: "publish relavium's commands and mcp_call workflows as an MCP server",
@@ -89,6 +92,15 @@ func Commands() *Table {
 					{Name: "timeout", Type: Duration, Default: "300s", Usage: "per-request timeout"},
 				},
 				SideEffect: Read, JSON: false, Output: Stream, Surface: CLIOnly, Run: runMCPServe},
+			{Path: []string{"replay"}, Summary: "serve a --record recording as an MCP server (answers what was recorded)",
+				Args: []Arg{{Name: "FILE", Required: true, Usage: "a recording written by --record"}},
+				Flags: []Flag{
+					{Name: "server", Type: String, Usage: "the recorded server to serve (needed when the recording holds several)"},
+					{Name: "transport", Type: String, Default: "stdio", Enum: []string{"stdio", "http"}, Usage: "stdio or http (Streamable HTTP at /mcp, loopback only)"},
+					{Name: "host", Type: String, Default: "127.0.0.1", Usage: "bind address for http"},
+					{Name: "port", Type: Int, Default: "3827", Usage: "port for http (0 picks a free one)"},
+				},
+				SideEffect: Read, JSON: false, Output: Stream, Surface: CLIOnly, Run: runReplay},
 			{Path: []string{"run"}, Summary: "run a workflow",
 				Args: []Arg{{Name: "WORKFLOW", Required: true, Usage: "workflow id (.relavium/workflows/<id>.yaml)"}},
 				Flags: []Flag{

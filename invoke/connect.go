@@ -67,6 +67,7 @@ func sessionOptions(inv *Invocation) session.Options {
 		Now:        inv.Env.Now,
 		Elicitor:   elicitorFor(inv),
 		AdhocName:  adhocServer,
+		Wire:       inv.wire,
 		Warn: func(msg string) {
 			fmt.Fprintf(inv.Env.Stderr, "relavium: warning: %s\n", msg)
 		},

@@ -19,6 +19,7 @@ import (
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/engine/sanitize"
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/host/wire"
 	"github.com/relavium/relavium/themes"
 )
 
@@ -62,7 +63,11 @@ func Main(ctx context.Context, env *Env, args []string) int {
 		ctx, cancel = childDeadline(ctx, env, time.Now())
 		defer cancel()
 	}
+	inv.wire = wire.NewHubFor(inv.Global.Record, env.Now)
 	data, err := inv.Cmd.Run(ctx, inv)
+	if werr := inv.wire.Close(); werr != nil && err == nil {
+		data, err = nil, werr
+	}
 	return finish(env, inv, data, err)
 }
 
@@ -311,8 +316,7 @@ func defineFlag(fs *pflag.FlagSet, f Flag) error {
 	return nil
 }
 
-func globalsFrom(env *Env, fs *pflag.FlagSet) (Globals, error) {
-	var g Globals
+func globalsFrom(env *Env, fs *pflag.FlagSet) (g Globals, err error) {
 	g.JSON, _ = fs.GetBool("json")
 	g.Agent, _ = fs.GetString("agent")
 	if isAgentFile(g.Agent) && !filepath.IsAbs(g.Agent) {
@@ -327,6 +331,9 @@ func globalsFrom(env *Env, fs *pflag.FlagSet) (Globals, error) {
 		}
 	}
 	g.AllowStdio, _ = fs.GetStringArray("allow-mcp-stdio")
+	if g.Record, err = recordFlag(env, fs); err != nil {
+		return g, err
+	}
 	project, _ := fs.GetString("project")
 	dir, err := projectDir(env, project)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/relavium/relavium/host/wire"
 	"github.com/relavium/relavium/session"
 )
 
@@ -56,6 +57,9 @@ type Globals struct {
 	JSON       bool     `json:"json"`
 	AllowStdio []string `json:"allow_mcp_stdio,omitempty"`
 	Theme      string   `json:"theme,omitempty"`
+	// Record is --record (or its other name --trace): the recording file,
+	// absolute.
+	Record string `json:"record,omitempty"`
 }
 
 // Invocation is one parsed command line, handed to a Handler.
@@ -65,6 +69,8 @@ type Invocation struct {
 	Global Globals
 	Env    *Env
 	flags  *pflag.FlagSet
+	// wire records the servers' traffic when --record is given (wire.go).
+	wire *wire.Hub
 }
 
 // CanPrompt reports whether anyone can be asked (see CanPrompt).

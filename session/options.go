@@ -7,6 +7,7 @@ import (
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/host"
+	"github.com/relavium/relavium/host/wire"
 )
 
 // Options are what a face knows about the person's environment; nothing
@@ -39,6 +40,8 @@ type Options struct {
 	AdhocName string
 	// Timeouts lowers the connect, discovery and call deadlines (tests).
 	Timeouts host.Timeouts
+	// Wire records every server's JSON-RPC traffic (--record; nil: none).
+	Wire *wire.Hub
 }
 
 // Asker is the person, as the face that owns the terminal asks them.

@@ -11,6 +11,7 @@ import (
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/config"
 	"github.com/relavium/relavium/host/netguard"
+	"github.com/relavium/relavium/host/wire"
 )
 
 // Session is one face's session over a set of declared servers: their
@@ -149,8 +150,13 @@ func (s *Session) hostOptions() host.Options {
 		Elicitor:      s.opts.Elicitor,
 		ClientVersion: s.opts.Version,
 		Timeouts:      s.opts.Timeouts,
+		Wire:          s.opts.Wire,
 	}
 }
+
+// Wire is the session's wire recorder (nil when nothing is recorded): a
+// protocol view subscribes to it.
+func (s *Session) Wire() *wire.Hub { return s.opts.Wire }
 
 // hostServer is srv as host connects it: a stdio server by its approved
 // resolution, a network one by the url the guard admitted (the guard is

@@ -1,0 +1,99 @@
+package replay
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.uber.org/goleak"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+const sample = `{"seq":1,"server":"s","dir":"send","kind":"request","method":"initialize","id":1,"size":1,"message":{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"clientInfo":{"name":"a"}}}}
+{"seq":2,"server":"s","dir":"recv","kind":"response","method":"initialize","id":1,"size":1,"message":{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"x","version":"1"}}}}
+{"seq":3,"server":"s","dir":"send","kind":"request","method":"tools/call","id":2,"size":1,"message":{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"b":1,"a":"x"},"_meta":{"progressToken":9}}}}
+{"seq":4,"server":"s","dir":"recv","kind":"error","method":"tools/call","id":2,"size":1,"message":{"jsonrpc":"2.0","id":2,"error":{"code":-32000,"message":"first"}}}
+{"seq":5,"server":"s","dir":"send","kind":"request","method":"tools/call","id":3,"size":1,"message":{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"arguments":{"a":"x","b":1.0},"name":"echo"}}}
+{"seq":6,"server":"s","dir":"recv","kind":"response","method":"tools/call","id":3,"size":1,"message":{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"second"}]}}}
+`
+
+// Requests are matched by method and canonical params (member order,
+// number spelling and _meta do not matter), answered in recorded order
+// with the last repeating; an unrecorded one is an error naming E951.
+func TestScriptAnswers(t *testing.T) {
+	rec, err := decode("r", strings.NewReader(sample))
+	if err != nil {
+		t.Fatal(err)
+	}
+	name, err := rec.Pick("")
+	if err != nil || name != "s" {
+		t.Fatal(name, err)
+	}
+	s, err := rec.Script(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	ct, st := mcp.NewInMemoryTransports()
+	sc, _ := st.Connect(ctx)
+	done := make(chan error, 1)
+	go func() { done <- Serve(ctx, sc, s) }()
+	cc, _ := ct.Connect(ctx)
+	ask := func(id int64, method, params string) *jsonrpc.Response {
+		t.Helper()
+		rid, _ := jsonrpc.MakeID(float64(id))
+		if err := cc.Write(ctx, &jsonrpc.Request{ID: rid, Method: method, Params: json.RawMessage(params)}); err != nil {
+			t.Fatal(err)
+		}
+		m, err := cc.Read(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m.(*jsonrpc.Response)
+	}
+	if r := ask(1, "initialize", `{"clientInfo":{"name":"other"}}`); r.Error != nil || !strings.Contains(string(r.Result), "2025-11-25") {
+		t.Fatalf("initialize %+v", r)
+	}
+	if r := ask(2, "tools/call", `{"name":"echo","arguments":{"a":"x","b":1},"_meta":{"progressToken":"z"}}`); r.Error == nil || !strings.Contains(r.Error.Error(), "first") {
+		t.Fatalf("first answer %+v", r)
+	}
+	for range 2 {
+		if r := ask(3, "tools/call", `{"arguments":{"b":1,"a":"x"},"name":"echo"}`); r.Error != nil || !strings.Contains(string(r.Result), "second") {
+			t.Fatalf("second answer %+v", r)
+		}
+	}
+	if r := ask(4, "tools/call", `{"name":"echo","arguments":{"a":"y"}}`); r.Error == nil || !strings.Contains(r.Error.Error(), "E951") {
+		t.Fatalf("unrecorded params %+v", r)
+	}
+	if r := ask(5, "prompts/list", `{}`); r.Error == nil || !strings.Contains(r.Error.Error(), "no recorded prompts/list") {
+		t.Fatalf("unrecorded method %+v", r)
+	}
+	cc.Close()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if _, err := rec.Pick("nope"); err == nil {
+		t.Fatal("an unknown server was picked")
+	}
+}
+
+func FuzzDecodeRecording(f *testing.F) {
+	f.Add(sample)
+	f.Add("{}\n\n{\"server\":\"s\"}")
+	f.Add("not json")
+	f.Fuzz(func(t *testing.T, data string) {
+		rec, err := decode("f", strings.NewReader(data))
+		if err != nil {
+			return
+		}
+		for _, s := range rec.Servers() {
+			if sc, err := rec.Script(s); err == nil {
+				_, _ = sc.Answer("tools/list", nil)
+			}
+		}
+	})
+}

@@ -1,0 +1,123 @@
+package invoke
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/relavium/relavium/host"
+	"github.com/relavium/relavium/host/lock"
+	"github.com/relavium/relavium/host/replay"
+	"github.com/relavium/relavium/invoke/demoserver"
+)
+
+// runReplay serves one recorded server over stdio, or Streamable HTTP at
+// http://HOST:PORT/mcp (loopback only; the url is printed on stderr).
+func runReplay(ctx context.Context, inv *Invocation) (any, error) {
+	if inv.Global.JSON {
+		return nil, usageErr(CodeBadFlag, "replay speaks MCP on its streams and has no JSON result; drop --json")
+	}
+	script, err := loadScript(inv.Args[0], inv.String("server"))
+	if err != nil {
+		return nil, err
+	}
+	env := inv.Env
+	if inv.String("transport") == "http" {
+		ln, err := demoserver.Listen(inv.String("host"), inv.Int("port"))
+		if err != nil {
+			return nil, err
+		}
+		mux := http.NewServeMux()
+		mux.Handle(demoserver.Endpoint, replay.Handler(script))
+		srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ErrorLog: log.New(io.Discard, "", 0)}
+		served := make(chan error, 1)
+		go func() { served <- srv.Serve(ln) }()
+		fmt.Fprintf(env.Stderr, "relavium replay: server %s listening on %s\n", script.Server, demoserver.EndpointURL(ln))
+		select {
+		case <-ctx.Done():
+		case err = <-served:
+		}
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(sctx)
+		if err != nil && !errors.Is(err, http.ErrServerClosed) {
+			return nil, err
+		}
+		return nil, nil
+	}
+	in, ok := env.Stdin.(io.ReadCloser)
+	if !ok {
+		in = io.NopCloser(env.Stdin)
+	}
+	conn, err := (&mcp.IOTransport{Reader: in, Writer: nopWriteCloser{env.Stdout}}).Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return nil, replay.Serve(ctx, conn, script)
+}
+
+func loadScript(path, server string) (*replay.Script, error) {
+	rec, err := replay.Read(path)
+	if err != nil {
+		return nil, err
+	}
+	name, err := rec.Pick(server)
+	if err != nil {
+		return nil, err
+	}
+	return rec.Script(name)
+}
+
+// recordingBaseline is `mcp check --against FILE`: every server of the
+// recording replayed in this process and locked as the live ones are.
+// A recording holds no identity, so each recorded server is compared by
+// its definitions only.
+func recordingBaseline(ctx context.Context, inv *Invocation, path string) (string, *lock.File, error) {
+	rec, err := replay.Read(path)
+	if err != nil {
+		return "", nil, err
+	}
+	var eps []host.Endpoint
+	var wg sync.WaitGroup
+	sctx, stop := context.WithCancel(ctx)
+	defer func() { stop(); wg.Wait() }()
+	for _, name := range rec.Servers() {
+		script, err := rec.Script(name)
+		if err != nil {
+			return "", nil, err
+		}
+		ct, st := mcp.NewInMemoryTransports()
+		conn, err := st.Connect(sctx)
+		if err != nil {
+			return "", nil, err
+		}
+		wg.Go(func() { _ = replay.Serve(sctx, conn, script) })
+		eps = append(eps, host.InProcess(name, ct))
+	}
+	h, err := host.Start(ctx, host.Options{Servers: eps, ClientVersion: inv.Env.Version})
+	if err != nil {
+		return "", nil, err
+	}
+	defer h.Close()
+	f, unrecorded, err := snapshotWith(ctx, h, true)
+	if err != nil {
+		return "", nil, err
+	}
+	for i := range f.Servers {
+		s := &f.Servers[i]
+		if unrecorded[s.Name+" prompts"] {
+			s.Prompts = nil
+		}
+		if unrecorded[s.Name+" resources"] {
+			s.Resources, s.Templates = nil, nil
+		}
+	}
+	return path, f, nil
+}

@@ -1,0 +1,135 @@
+package invoke
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// declareDemo declares server "demo" as cmd args (stdio) and returns the
+// --allow-mcp-stdio flags its consent needs.
+func (e *mcpE2E) declareStdio(t *testing.T, name, command string, args ...string) []string {
+	t.Helper()
+	a, _ := json.Marshal(args)
+	cfg := fmt.Sprintf("[[mcp_servers]]\nname = %q\ntransport = \"stdio\"\ncommand = %q\nargs = %s\n", name, command, a)
+	if err := os.WriteFile(filepath.Join(e.project, ".relavium", "config.toml"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := e.run(t, nil, "mcp", "ls", "--json")
+	return allowFlags(r.pendingDigests(t))
+}
+
+type lsTool struct {
+	Name, Description, Digest string
+	Annotations               map[string]any
+}
+
+func (e *mcpE2E) lsTools(t *testing.T, extra ...string) []lsTool {
+	t.Helper()
+	r := e.run(t, nil, append([]string{"mcp", "ls", "--json"}, extra...)...)
+	var env struct {
+		Data struct{ Tools []lsTool } `json:"data"`
+	}
+	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &env) != nil || len(env.Data.Tools) == 0 {
+		t.Fatalf("ls: %d %s %s", r.code, r.stdout, r.stderr)
+	}
+	return env.Data.Tools
+}
+
+// Record → replay → mcp ls / mcp call: the replayed demo server offers the
+// same tools (same definitions, same digests) and gives the same result as
+// the live one; an unrecorded request is a JSON-RPC error naming E951;
+// `mcp check --against` finds no difference between the live server and
+// its recording; the recording holds both directions, paired, timed.
+func TestRecordReplayRoundTrip(t *testing.T) {
+	e := newMCPE2E(t)
+	allowLive := e.declareStdio(t, "demo", e.bin, "demo-server")
+	live := e.lsTools(t, allowLive...)
+	rec := filepath.Join(t.TempDir(), "demo.ndjson")
+	call := []string{"mcp", "call", "mcp_demo_echo", "message=hello, replay", "--json", "--yes"}
+	r := e.run(t, nil, append(append([]string{"--record", rec}, call...), allowLive...)...)
+	if r.code != 0 {
+		t.Fatalf("recorded call: %d %s %s", r.code, r.stdout, r.stderr)
+	}
+	liveResult := r.env["data"]
+
+	data, err := os.ReadFile(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var methods []string
+	for line := range strings.Lines(string(data)) {
+		var rc struct {
+			Dir, Kind, Method string
+			RTT               int64 `json:"rtt_us"`
+			Size              int
+		}
+		if err := json.Unmarshal([]byte(line), &rc); err != nil || rc.Size == 0 {
+			t.Fatalf("record %q: %v", line, err)
+		}
+		if rc.Kind == "response" && (rc.Method == "" || rc.Dir != "recv") {
+			t.Errorf("an unpaired response: %s", line)
+		}
+		methods = append(methods, rc.Dir+" "+rc.Kind+" "+rc.Method)
+	}
+	for _, want := range []string{"send request initialize", "recv response initialize", "send request tools/list", "recv response tools/list", "send request tools/call", "recv response tools/call"} {
+		if !slices.Contains(methods, want) {
+			t.Errorf("the recording lacks %q: %v", want, methods)
+		}
+	}
+
+	allowReplay := e.declareStdio(t, "demo", e.bin, "replay", rec)
+	replayed := e.lsTools(t, allowReplay...)
+	if len(replayed) != len(live) {
+		t.Fatalf("replay offers %d tools, live %d", len(replayed), len(live))
+	}
+	for i := range live {
+		if live[i].Name != replayed[i].Name || live[i].Digest != replayed[i].Digest || live[i].Description != replayed[i].Description {
+			t.Errorf("tool %d: live %+v, replayed %+v", i, live[i], replayed[i])
+		}
+	}
+	r = e.run(t, nil, append(call, allowReplay...)...)
+	if r.code != 0 {
+		t.Fatalf("replayed call: %d %s %s", r.code, r.stdout, r.stderr)
+	}
+	if a, b := fmt.Sprint(liveResult), fmt.Sprint(r.env["data"]); a != b {
+		t.Errorf("replayed result %s, live %s", b, a)
+	}
+	r = e.run(t, nil, append([]string{"mcp", "call", "mcp_demo_echo", "message=never recorded", "--json", "--yes"}, allowReplay...)...)
+	if r.code == 0 || !strings.Contains(r.stdout, "E951") || !strings.Contains(r.stdout, "tools/call") {
+		t.Errorf("unrecorded call: %d %s", r.code, r.stdout)
+	}
+
+	// Over Streamable HTTP too.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	srv := e.cmd(ctx, "replay", rec, "--transport", "http", "--port", "0")
+	stderr, _ := srv.StderrPipe()
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cancel(); _ = srv.Wait() }()
+	line, _ := bufio.NewReader(stderr).ReadString('\n')
+	_, url, ok := strings.Cut(strings.TrimSpace(line), "listening on ")
+	if !ok {
+		t.Fatalf("replay --transport http said %q", line)
+	}
+	overHTTP := e.lsTools(t, "--url", url, "--allow-local-endpoint")
+	if len(overHTTP) != len(live) || overHTTP[0].Description != live[0].Description {
+		t.Errorf("http replay offers %d tools, live %d", len(overHTTP), len(live))
+	}
+
+	// The live server against its recording: nothing differs.
+	e.declareStdio(t, "demo", e.bin, "demo-server")
+	r = e.run(t, nil, append([]string{"mcp", "check", "--against", rec}, allowLive...)...)
+	if r.code != 0 || !strings.Contains(r.stdout, "no drift") {
+		t.Errorf("check --against: %d %s %s", r.code, r.stdout, r.stderr)
+	}
+}
