@@ -28,7 +28,7 @@ func (s *Session) Open(ctx context.Context) (*Live, error) {
 	live := &Session{opts: s.opts, servers: s.servers, decider: s.decider}
 	live.opts.Asker, live.opts.Warn = nil, nil
 	opts := live.hostOptions()
-	opts.Guard = netguard.New() // every url this session connects is admitted by it
+	opts.Guard = live.guard() // every url this session connects is admitted by it
 	h, err := host.Start(ctx, opts)
 	if err != nil {
 		return nil, err

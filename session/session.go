@@ -140,6 +140,13 @@ func (s *Session) admit(ctx context.Context, selected func(string) bool, guard *
 	return opts, nil
 }
 
+// guard is the network guard of this session: it reaches targets through
+// the HTTPS_PROXY / HTTP_PROXY / NO_PROXY of the environment the session
+// was given (never the process's own, read behind its back).
+func (s *Session) guard() *netguard.Guard {
+	return netguard.New(netguard.WithProxy(netguard.ProxyFromEnv(s.opts.LookupEnv)))
+}
+
 // hostOptions are the host's options without servers.
 func (s *Session) hostOptions() host.Options {
 	return host.Options{
@@ -168,7 +175,7 @@ func (s *Session) hostServer(srv config.Server, byName map[string]*consent.Resol
 		return hs, nil
 	}
 	if opts.Guard == nil {
-		opts.Guard = netguard.New()
+		opts.Guard = s.guard()
 	}
 	t, err := opts.Guard.Admit(srv.URL, srv.Transport, srv.AllowLocalEndpoint)
 	if err != nil {

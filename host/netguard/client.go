@@ -20,7 +20,9 @@ import (
 //     `endpoint` event cannot move the session to another origin), else E567;
 //   - dials through the guard: one resolution per dial, every answer
 //     range-checked, connect pinned to a validated address, the hostname kept
-//     as SNI with TLS verification on, no proxy;
+//     as SNI with TLS verification on; or, when WithProxy names a proxy for
+//     the target, the same resolution and range decision and then a
+//     connection to the proxy only (CONNECT for https, proxy.go);
 //   - gets any 3xx as a typed error (E565) after exactly one request;
 //   - has its response body bounded at MessageLimit per message (E566);
 //   - gets a response whose Mcp-Session-Id is not 1–MaxSessionIDLen visible
@@ -35,13 +37,18 @@ func (g *Guard) HTTPClient(t *Target) *http.Client {
 	if e := g.owns(t, false); e != nil {
 		return &http.Client{Transport: refuseAll{e}, CheckRedirect: refuseRedirects}
 	}
-	return &http.Client{Transport: g.roundTripper(t), CheckRedirect: refuseRedirects}
+	rt, e := g.roundTripper(t)
+	if e != nil {
+		return &http.Client{Transport: refuseAll{e}, CheckRedirect: refuseRedirects}
+	}
+	return &http.Client{Transport: rt, CheckRedirect: refuseRedirects}
 }
 
-// roundTripper builds the guarded transport of one target.
-func (g *Guard) roundTripper(t *Target) *guardedTransport {
+// roundTripper builds the guarded transport of one target: direct, or
+// through the proxy the guard was given for it (proxy.go).
+func (g *Guard) roundTripper(t *Target) (*guardedTransport, *Error) {
 	base := &http.Transport{
-		Proxy: nil, // never a proxy: the pin is the connection
+		Proxy: nil, // direct: the pin is the connection
 		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
 			return g.dial(ctx, t, network, addr)
 		},
@@ -60,7 +67,14 @@ func (g *Guard) roundTripper(t *Target) *guardedTransport {
 		// The upgrade needs HTTP/1.1: never negotiate h2.
 		base.TLSNextProto = map[string]func(string, *tls.Conn) http.RoundTripper{}
 	}
-	return &guardedTransport{t: t, base: base, limit: g.limit}
+	u, e := g.proxy.proxyFor(t)
+	if e != nil {
+		return nil, e
+	}
+	if u != nil {
+		g.proxied(base, t, u)
+	}
+	return &guardedTransport{t: t, base: base, limit: g.limit}, nil
 }
 
 // guardedTransport checks the origin of every request, refuses redirects and

@@ -34,5 +34,6 @@ var codes = fault.Table{
 	{Code: CodePinMismatch, Class: fault.Varies, Meaning: "the connect-time check saw an address other than the validated pin"},
 	{Code: CodeHostName, Class: fault.Varies, Meaning: "a host that is not a clean DNS name (empty label, bad character, escape)"},
 	{Code: CodeSessionID, Class: fault.Varies, Meaning: "an Mcp-Session-Id from a server that is not 1–1024 visible ASCII characters (0x21–0x7E); the value is never shown"},
+	{Code: CodeProxy, Class: fault.Varies, Meaning: "HTTPS_PROXY / HTTP_PROXY that does not parse or is not an http:// or https:// proxy (exit 2), or a proxy that answered CONNECT for a target with other than 2xx (exit 1); proxy credentials are never shown"},
 	{Code: CodeMessageDepth, Class: fault.Varies, Meaning: "a message from a network server nests arrays and objects deeper than 512 levels (refused before decoding)"},
 }

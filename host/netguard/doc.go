@@ -24,7 +24,15 @@
 //     opens loopback, RFC 1918, CGNAT and ULA for the exact authored
 //     host:port only, and only when the name actually resolves there. The
 //     connect is pinned to a validated address (hostname kept as SNI, TLS
-//     verification on, no proxy) and re-checked by the dialer's Control hook.
+//     verification on) and re-checked by the dialer's Control hook.
+//   - A proxy is used only when the guard is given one (WithProxy, from the
+//     HTTPS_PROXY / HTTP_PROXY / NO_PROXY the command passes in; loopback
+//     targets never): the target is still resolved here and every answer
+//     range-checked before anything is sent, then only the proxy's address
+//     (the person's choice, private or not) is dialled, CONNECT for https
+//     with TLS verified end to end. The proxy resolves the name again on
+//     its own; that answer the guard cannot see or pin. An unusable proxy
+//     setting or a refused CONNECT is E596.
 //   - Any 3xx is refused after exactly one request (E565); every request
 //     must stay on the admitted origin (E567); each response message is
 //     bounded at 4 MiB of raw bytes (E566), per SSE event on

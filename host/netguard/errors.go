@@ -36,6 +36,7 @@ const (
 	CodeHostName            fault.Code = "E570" // a host that is not a clean DNS name (empty label, bad character, escape)
 	CodeSessionID           fault.Code = "E571" // an Mcp-Session-Id that is not 1–1024 visible ASCII characters
 	CodeMessageDepth        fault.Code = "E572" // a message nesting arrays and objects deeper than 512 levels
+	CodeProxy               fault.Code = "E596" // a proxy setting the guard cannot use, or a proxy that refused to connect a target
 )
 
 // Stable reasons, the machine-readable twin of each code (ErrorData "reason").
@@ -63,6 +64,7 @@ const (
 	ReasonHostName            = "host-name"
 	ReasonSessionID           = "session-id"
 	ReasonMessageDepth        = "message-depth"
+	ReasonProxy               = "proxy"
 )
 
 // Error is a refusal by the guard. It carries the refused address where there

@@ -35,6 +35,7 @@ type Guard struct {
 	roots    *x509.CertPool // nil: the system roots
 	limit    int64          // MessageLimit; smaller only in this package's tests
 	ranges   ranges
+	proxy    ProxyConfig // WithProxy; zero: never a proxy
 }
 
 // Option configures a Guard.
@@ -72,6 +73,9 @@ func (g *Guard) Admit(raw, transport string, allowLocal bool) (*Target, error) {
 	t, e := admit(raw, transport, allowLocal)
 	if e != nil {
 		return nil, e
+	}
+	if _, e := g.proxy.proxyFor(t); e != nil {
+		return nil, e // an unusable proxy setting is refused before anything is dialled
 	}
 	t.guard = g
 	return t, nil

@@ -180,7 +180,8 @@ func TestTLSKeepsHostnameAsSNIAndVerifies(t *testing.T) {
 	}
 }
 
-// The guard never uses a proxy, whatever the environment says.
+// A guard given no proxy (WithProxy) never uses one, whatever the process
+// environment says: the command passes the environment's proxy in.
 func TestNoProxy(t *testing.T) {
 	proxy := newCountingServer(t, func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(502) })
 	origin := newCountingServer(t, func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(204) })

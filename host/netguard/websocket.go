@@ -10,7 +10,7 @@ import (
 // DialWebsocket is the only way host opens a websocket connection: it dials
 // an admitted websocket Target through the guard (one resolution, every
 // answer range-checked, pinned connect, TLS verification with the hostname as
-// SNI, no proxy, 3xx refused). Admission already refused a websocket without
+// SNI, WithProxy's proxy if any, 3xx refused). Admission already refused a websocket without
 // allow_local_endpoint; here a target that resolves public is refused too, so
 // only a local, opted-in server is ever reached. The handshake uses HTTP/1.1;
 // opts.HTTPClient and opts.Host are replaced (the guard's client, the
@@ -26,7 +26,10 @@ func (g *Guard) DialWebsocket(ctx context.Context, t *Target, opts *websocket.Di
 	if opts != nil {
 		o = *opts
 	}
-	rt := g.roundTripper(t)
+	rt, e := g.roundTripper(t)
+	if e != nil {
+		return nil, nil, e
+	}
 	// The upgraded connection is owned by the websocket.Conn; anything left
 	// idle in this one-dial pool (a refused handshake) is closed with it.
 	defer rt.CloseIdleConnections()
