@@ -53,6 +53,9 @@ func (m *Model) detailsDialog(r listRow) dialog.Dialog {
 			return out
 		}}
 	}
+	if d := m.browseDetails(r); d != nil {
+		return d
+	}
 	return &dialog.Text{Title: "Details", Max: 80, Lines: func(st *themes.Styles, iw int) []string { return nil }}
 }
 

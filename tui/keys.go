@@ -16,6 +16,7 @@ type keyMap struct {
 	PrevTab, NextTab                        key.Binding
 	Submit, RawJSON, FieldNext, FieldPrev   key.Binding
 	PickPrev, PickNext, Toggle              key.Binding
+	Palette, AllTools                       key.Binding
 }
 
 func newKeyMap() keyMap {
@@ -55,6 +56,8 @@ func newKeyMap() keyMap {
 		PickPrev:   b([]string{"left"}, "←", "prev choice"),
 		PickNext:   b([]string{"right"}, "→", "next choice"),
 		Toggle:     b([]string{" "}, "space", "toggle"),
+		Palette:    b([]string{":", "ctrl+p"}, ":", "palette"),
+		AllTools:   b([]string{"ctrl+a"}, "ctrl+a", "all servers' tools"),
 	}
 }
 
@@ -62,7 +65,7 @@ func newKeyMap() keyMap {
 func (k keyMap) fullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.NextPane, k.PrevPane, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
-		{k.Enter, k.Back, k.Filter, k.Details, k.Accept, k.PrevTab, k.NextTab},
+		{k.Palette, k.Enter, k.Back, k.Filter, k.Details, k.Accept, k.PrevTab, k.NextTab, k.AllTools},
 		{k.Approve, k.Reconnect, k.Disconnect, k.Cancel, k.History, k.Export, k.Load},
 		{k.Submit, k.RawJSON, k.FieldNext, k.FieldPrev, k.PickPrev, k.PickNext, k.Toggle, k.Help, k.Quit},
 	}

@@ -125,6 +125,7 @@ type Model struct {
 	tools      []engine.ToolDef
 	skipped    []engine.SkippedTool
 	tab        browseTab
+	allTools   bool // the tools tab lists every server's tools (ctrl+a)
 	cursor     int // row in the middle pane's list
 	offset     int
 	filter     textinput.Model
@@ -213,22 +214,10 @@ func New(ctx context.Context, b Backend, opts Options) *Model {
 	}
 	m.guard.start = m.guard.now()
 	m.help = help.New()
-	m.help.Styles = help.Styles{Ellipsis: st.HelpSep, ShortKey: st.HelpKey, ShortDesc: st.HelpDesc, ShortSeparator: st.HelpSep,
-		FullKey: st.HelpKey, FullDesc: st.HelpDesc, FullSeparator: st.HelpSep}
-	profile := st.Renderer.ColorProfile()
-	fill := st.ProgressColor()
-	if fill == "" {
-		profile = termenv.Ascii
-		fill = "#ffffff"
-	}
-	m.bar = progress.New(progress.WithSolidFill(fill), progress.WithColorProfile(profile), progress.WithoutPercentage())
-	m.bar.EmptyColor = "#606060"
 	m.filter = textinput.New()
 	m.filter.Prompt = "/ "
 	m.filter.Placeholder = "filter tools"
-	m.filter.PromptStyle, m.filter.TextStyle, m.filter.PlaceholderStyle = st.Accent, st.Text, st.Faint
-	m.filter.Cursor.Style = st.Renderer.NewStyle().Reverse(true)
-	m.filter.Cursor.SetMode(cursor.CursorStatic)
+	m.applyStyles(st)
 	m.vp = viewport.New(0, 0)
 	m.vp.MouseWheelEnabled = true
 	m.vp.KeyMap = viewport.KeyMap{}
@@ -239,6 +228,29 @@ func New(ctx context.Context, b Backend, opts Options) *Model {
 		m.setStatus(m.info.Warnings[0], false)
 	}
 	return m
+}
+
+// applyStyles draws everything with st from now on: the help, the
+// progress bar, the filter and an open form (rebuilt with what it holds).
+func (m *Model) applyStyles(st *themes.Styles) {
+	m.st = st
+	m.help.Styles = help.Styles{Ellipsis: st.HelpSep, ShortKey: st.HelpKey, ShortDesc: st.HelpDesc, ShortSeparator: st.HelpSep,
+		FullKey: st.HelpKey, FullDesc: st.HelpDesc, FullSeparator: st.HelpSep}
+	profile := st.Renderer.ColorProfile()
+	fill := st.ProgressColor()
+	if fill == "" {
+		profile = termenv.Ascii
+		fill = "#ffffff"
+	}
+	m.bar = progress.New(progress.WithSolidFill(fill), progress.WithColorProfile(profile), progress.WithoutPercentage())
+	m.bar.EmptyColor = "#606060"
+	m.filter.PromptStyle, m.filter.TextStyle, m.filter.PlaceholderStyle = st.Accent, st.Text, st.Faint
+	m.filter.Cursor.Style = st.Renderer.NewStyle().Reverse(true)
+	m.filter.Cursor.SetMode(cursor.CursorStatic)
+	if m.form != nil {
+		m.form = m.form.Restyled(st)
+	}
+	m.vpKey = vpKey{} // results are drawn again
 }
 
 // Elicitor is the engine.Elicitor whose requests become form dialogs.
@@ -317,10 +329,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.onRunDone(msg)
 	case resourcesMsg:
 		m.onResources(msg)
+		m.refreshPalette()
 	case promptsMsg:
 		m.onPrompts(msg)
+		m.refreshPalette()
 	case workflowsMsg:
 		m.onWorkflows(msg)
+		m.refreshPalette()
 	case exportedMsg:
 		m.onExported(msg)
 	case askMsg:

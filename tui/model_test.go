@@ -185,7 +185,7 @@ func TestFormFromSchemaAndToolConfirm(t *testing.T) {
 	h := ready(t, 120, 30)
 	h.key("tab", "down", "down", "enter")
 	h.typeText("groceries")
-	h.key("down", "down", "right", " ", "down", "right")
+	h.key("down", "down", "right", " ", "down", "right", "right")
 	h.golden("form_create_note_120x30")
 	h.key("ctrl+s")
 	h.until("the tool confirmation", func() bool { _, ok := h.m.topDialog().(*dialog.ToolConfirm); return ok })

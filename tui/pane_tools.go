@@ -50,7 +50,7 @@ func (m *Model) currentServer() string {
 // listRows returns the middle pane's rows, rebuilding them only when what
 // they depend on changed.
 func (m *Model) listRows() []listRow {
-	key := fmt.Sprintf("%d\x1f%s\x1f%s", m.tab, m.currentServer(), m.filter.Value())
+	key := fmt.Sprintf("%d\x1f%s\x1f%s\x1f%t", m.tab, m.currentServer(), m.filter.Value(), m.allTools)
 	if key == m.rowsKey && m.rows != nil {
 		return m.rows
 	}
@@ -111,19 +111,22 @@ func noteRows(notes ...string) []listRow {
 
 func (m *Model) toolRows(server string, f rowFilter) []listRow {
 	rows := []listRow{}
+	mine := func(s string) bool { return m.allTools || s == server }
 	for _, t := range m.tools {
-		if t.Server == server && f.match(t.Tool, t.Title, t.Description) {
+		if mine(t.Server) && f.match(t.Tool, t.Title, t.Description, t.Server) {
 			rows = append(rows, listRow{kind: rowTool, tool: t})
 		}
 	}
 	for _, s := range m.skipped {
-		if s.Server == server && f.match(s.Tool, s.Code, s.Detail) {
+		if mine(s.Server) && f.match(s.Tool, s.Code, s.Detail, s.Server) {
 			rows = append(rows, listRow{kind: rowSkipped, skip: s})
 		}
 	}
 	switch {
 	case len(rows) > 0:
 		return rows
+	case m.allTools && f.q == "":
+		return noteRows("no server has admitted a tool yet")
 	case f.q == "" && !m.serverReady(server):
 		return noteRows("tools appear once the server is ready")
 	}
@@ -300,6 +303,9 @@ func (m *Model) rowContent(r listRow, w int) string {
 	switch r.kind {
 	case rowTool:
 		left = st.OK.Render("✓") + " " + render.ServerLine(r.tool.Tool)
+		if m.allTools {
+			left += st.Muted.Render(" · " + render.ServerLine(r.tool.Server))
+		}
 		right = m.badge(r.tool)
 	case rowSkipped:
 		// the name first: when the row is narrow, the reason is what is cut

@@ -407,6 +407,8 @@ func (m *Model) apply(a dialog.Action) tea.Cmd {
 		return m.startRun(a.wf, a.inputs)
 	case statusAction:
 		m.setStatus(a.text, false)
+	case paletteDo:
+		return a(m)
 	}
 	return nil
 }

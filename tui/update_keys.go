@@ -74,6 +74,11 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Help):
 		m.pushDialog(dialog.NewHelp(k.fullHelp(), m.help))
 		return nil
+	case key.Matches(msg, k.Palette):
+		return m.openPalette()
+	case key.Matches(msg, k.AllTools):
+		m.toggleAllTools()
+		return m.ensureBrowse()
 	case key.Matches(msg, k.NextPane):
 		m.focus = (m.focus + 1) % paneCount
 		return m.ensureBrowse()

@@ -155,8 +155,13 @@ func (m *Model) paneLabel(p pane) string {
 		if m.tab != tabTools {
 			label = strings.ToUpper(m.tab.String())
 		}
-		if s := m.currentServer(); s != "" && m.tab != tabWorkflows {
-			label += " · " + render.ServerLine(s)
+		switch s := m.currentServer(); {
+		case m.tab == tabTools && m.allTools:
+			label += " of all servers"
+		case m.tab == tabWorkflows:
+			label += " of the project"
+		case s != "":
+			label += " of " + render.ServerLine(s)
 		}
 		return label
 	}
@@ -194,7 +199,7 @@ func (m *Model) shortHelpLine(w int) string {
 	b := m.shortHelp()
 	pinned := func(x key.Binding) bool {
 		h := x.Help()
-		for _, p := range []key.Binding{m.keys.Help, m.keys.Quit, m.keys.Cancel} {
+		for _, p := range []key.Binding{m.keys.Help, m.keys.Quit, m.keys.Cancel, m.keys.Palette} {
 			if h == p.Help() {
 				return true
 			}
@@ -242,10 +247,11 @@ func (m *Model) shortHelp() []key.Binding {
 	case paneServers:
 		b = []key.Binding{k.NextPane, key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "its tools")), k.Details, k.Approve, k.Reconnect, k.Disconnect}
 	case paneTools:
-		b = []key.Binding{k.NextPane, k.Enter, k.Filter, k.Details, k.NextTab}
+		b = []key.Binding{k.NextPane, k.Enter}
 		if rows := m.listRows(); m.cursor < len(rows) && rows[m.cursor].kind == rowTool && rows[m.cursor].tool.Changed {
 			b = append(b, k.Accept)
 		}
+		b = append(b, k.Back, k.Filter, k.Details, k.NextTab, k.AllTools)
 	case paneCall:
 		b = []key.Binding{k.NextPane, k.History, k.Export}
 		if m.history {
@@ -255,7 +261,7 @@ func (m *Model) shortHelp() []key.Binding {
 	if running {
 		b = append(b, k.Cancel)
 	}
-	return append(b, k.Help, k.Quit)
+	return append(b, k.Palette, k.Help, k.Quit)
 }
 
 // counted is "1 server" or "n servers".

@@ -54,7 +54,9 @@ type Field struct {
 	Opts   []any // picker / multi options; a picker's index 0 is "unset"
 	labels []string
 	Choice int
-	picked []bool
+	// noUnset: the picker never goes back to "unset" (a required boolean)
+	noUnset bool
+	picked  []bool
 	sub    int
 	Err    string
 }
@@ -72,18 +74,41 @@ func New(st *themes.Styles, specs []fields.Field, values map[string]any) *Form {
 	ta.Prompt = "│ "
 	ta.CharLimit = 1 << 20
 	ta.MaxHeight = 0
-	focused := textarea.Style{Base: st.Renderer.NewStyle(), Text: st.Text, Prompt: st.Accent,
-		Placeholder: st.Muted, CursorLine: st.Text, CursorLineNumber: st.Muted, EndOfBuffer: st.Muted, LineNumber: st.Muted}
-	ta.FocusedStyle, ta.BlurredStyle = focused, focused
-	ta.Cursor.Style = st.Renderer.NewStyle().Reverse(true)
-	ta.Cursor.TextStyle = st.Text
-	ta.Cursor.SetMode(cursor.CursorStatic)
+	styleArea(st, &ta)
 	f.RawIn = ta
 	if values != nil {
 		f.SetValues(values)
 	}
 	f.FocusField(0)
 	return f
+}
+
+// Restyled draws the form with st from now on; what it holds stays.
+func (f *Form) Restyled(st *themes.Styles) *Form {
+	f.st = st
+	for _, fld := range f.Fields {
+		if fld.Kind == KindText {
+			styleInput(st, &fld.Input)
+		}
+	}
+	styleArea(st, &f.RawIn)
+	return f
+}
+
+func styleInput(st *themes.Styles, ti *textinput.Model) {
+	ti.PromptStyle, ti.TextStyle, ti.PlaceholderStyle, ti.CompletionStyle = st.Muted, st.Text, st.Faint, st.Muted
+	ti.Cursor.Style = st.Renderer.NewStyle().Reverse(true)
+	ti.Cursor.TextStyle = st.Text
+	ti.Cursor.SetMode(cursor.CursorStatic)
+}
+
+func styleArea(st *themes.Styles, ta *textarea.Model) {
+	focused := textarea.Style{Base: st.Renderer.NewStyle(), Text: st.Text, Prompt: st.Accent,
+		Placeholder: st.Muted, CursorLine: st.Text, CursorLineNumber: st.Muted, EndOfBuffer: st.Muted, LineNumber: st.Muted}
+	ta.FocusedStyle, ta.BlurredStyle = focused, focused
+	ta.Cursor.Style = st.Renderer.NewStyle().Reverse(true)
+	ta.Cursor.TextStyle = st.Text
+	ta.Cursor.SetMode(cursor.CursorStatic)
 }
 
 func newField(st *themes.Styles, s fields.Field) *Field {
@@ -95,9 +120,14 @@ func newField(st *themes.Styles, s fields.Field) *Field {
 		fld.Opts = append([]any{nil}, s.Enum...)
 		fld.labels = append([]string{"(unset)"}, optionLabels(s.Enum, s.EnumTitles)...)
 	case s.Type() == "boolean":
+		// false then true, always in that order; "unset" (not sent) only
+		// for an optional field: a required one starts at false
 		fld.Kind = KindPicker
-		fld.Opts = []any{nil, true, false}
-		fld.labels = []string{"(unset)", "true", "false"}
+		fld.Opts = []any{nil, false, true}
+		fld.labels = []string{"(unset: not sent)", "false", "true"}
+		if s.Required {
+			fld.noUnset, fld.Choice = true, 1
+		}
 	case s.Type() == "array" && len(itemsEnum) > 0:
 		fld.Kind = KindMulti
 		fld.Opts = itemsEnum
@@ -108,10 +138,7 @@ func newField(st *themes.Styles, s fields.Field) *Field {
 		ti.Prompt = ""
 		ti.Placeholder = placeholder(s)
 		ti.CharLimit = 1 << 20
-		ti.PromptStyle, ti.TextStyle, ti.PlaceholderStyle, ti.CompletionStyle = st.Muted, st.Text, st.Faint, st.Muted
-		ti.Cursor.Style = st.Renderer.NewStyle().Reverse(true)
-		ti.Cursor.TextStyle = st.Text
-		ti.Cursor.SetMode(cursor.CursorStatic)
+		styleInput(st, &ti)
 		fld.Input = ti
 	}
 	if s.HasDefault {
@@ -259,9 +286,15 @@ func (f *Form) Update(msg tea.KeyMsg, rawJSON key.Binding) (tea.Cmd, bool) {
 		switch msg.String() {
 		case "left":
 			fld.Choice = (fld.Choice + len(fld.Opts) - 1) % len(fld.Opts)
+			if fld.noUnset && fld.Choice == 0 {
+				fld.Choice = len(fld.Opts) - 1
+			}
 			return nil, true
 		case "right", " ":
 			fld.Choice = (fld.Choice + 1) % len(fld.Opts)
+			if fld.noUnset && fld.Choice == 0 {
+				fld.Choice = 1
+			}
 			return nil, true
 		}
 		return nil, false

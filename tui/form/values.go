@@ -41,9 +41,12 @@ func (fld *Field) set(v any) {
 	}
 }
 
-// reset empties the field.
+// reset empties the field (a required boolean goes back to false).
 func (fld *Field) reset() {
 	fld.Choice = 0
+	if fld.noUnset {
+		fld.Choice = 1
+	}
 	for i := range fld.picked {
 		fld.picked[i] = false
 	}
