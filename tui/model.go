@@ -126,7 +126,7 @@ type Model struct {
 	skipped    []engine.SkippedTool
 	tab        browseTab
 	allTools   bool // the tools tab lists every server's tools (ctrl+a)
-	cursor     int // row in the middle pane's list
+	cursor     int  // row in the middle pane's list
 	offset     int
 	filter     textinput.Model
 	filtering  bool

@@ -57,8 +57,8 @@ type Field struct {
 	// noUnset: the picker never goes back to "unset" (a required boolean)
 	noUnset bool
 	picked  []bool
-	sub    int
-	Err    string
+	sub     int
+	Err     string
 }
 
 // New builds a form over specs (in schema order), prefilled with each
