@@ -7,13 +7,13 @@ import (
 	"github.com/relavium/relavium/tui/dialog"
 )
 
-// The server dialog (enter on a server row) says which protocol era the
+// The server dialog (i on a server row; enter drills into its tools) says which protocol era the
 // connection runs and what that means for elicitation, logs and sampling.
 func TestServerDialogShowsTheEra(t *testing.T) {
 	h := ready(t, 120, 40)
-	h.key("enter")
+	h.key("i")
 	if _, ok := h.m.topDialog().(*dialog.Text); !ok {
-		t.Fatal("enter on the server row opened no dialog")
+		t.Fatal("i on the server row opened no dialog")
 	}
 	frame := h.view()
 	for _, want := range []string{"protocol 2025-11-25 · legacy era", "elicitation: the server asks mid-call", "logs: streamed live", "sampling: the server asks mid-call"} {

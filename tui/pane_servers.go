@@ -169,7 +169,7 @@ func firstLine(s string) string {
 	return s
 }
 
-// serverDialog is the selected server's full status (enter on a row).
+// serverDialog is the selected server's full status (i on a row).
 func (m *Model) serverDialog(r *serverRow) dialog.Dialog {
 	return &dialog.Text{Title: "Server " + render.ServerLine(r.spec.Name), Max: 100, Lines: func(st *themes.Styles, iw int) []string {
 		return append(m.serverDetails(r, iw), m.eraDetails(r, iw)...)
