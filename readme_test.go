@@ -15,6 +15,7 @@ import (
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/config"
+	"github.com/relavium/relavium/host/config/mcpjson"
 	"github.com/relavium/relavium/host/discovery"
 	"github.com/relavium/relavium/host/lock"
 	"github.com/relavium/relavium/host/netguard"
@@ -33,23 +34,24 @@ import (
 // package that raises coded errors adds its Codes here.
 func registries() map[string]fault.Table {
 	return map[string]fault.Table{
-		"consent":           consent.Codes(),
-		"consent/canonjson": canonjson.Codes(),
-		"engine":            engine.Codes(),
-		"host":              host.Codes(),
-		"host/config":       config.Codes(),
-		"host/discovery":    discovery.Codes(),
-		"host/lock":         lock.Codes(),
-		"host/replay":       replay.Codes(),
-		"host/wire":         wire.Codes(),
-		"host/netguard":     netguard.Codes(),
-		"invoke":            invoke.Codes(),
-		"invoke/demoserver": demoserver.Codes(),
-		"machine":           machine.Codes(),
-		"session":           session.Codes(),
-		"themes":            themes.Codes(),
-		"tui":               tui.Codes(),
-		"workflow":          workflow.Codes(),
+		"consent":             consent.Codes(),
+		"consent/canonjson":   canonjson.Codes(),
+		"engine":              engine.Codes(),
+		"host":                host.Codes(),
+		"host/config":         config.Codes(),
+		"host/config/mcpjson": mcpjson.Codes(),
+		"host/discovery":      discovery.Codes(),
+		"host/lock":           lock.Codes(),
+		"host/replay":         replay.Codes(),
+		"host/wire":           wire.Codes(),
+		"host/netguard":       netguard.Codes(),
+		"invoke":              invoke.Codes(),
+		"invoke/demoserver":   demoserver.Codes(),
+		"machine":             machine.Codes(),
+		"session":             session.Codes(),
+		"themes":              themes.Codes(),
+		"tui":                 tui.Codes(),
+		"workflow":            workflow.Codes(),
 	}
 }
 

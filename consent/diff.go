@@ -180,7 +180,7 @@ func displayValue(field, v string) string {
 		switch EnvKind(v) {
 		case "":
 			return "(kind unknown)"
-		case KindLiteral, KindSecretRef:
+		case KindLiteral, KindSecretRef, KindEnvRef:
 			return "(" + v + ")"
 		}
 		return "(" + quoteArg(v) + ")" // a kind read from the store is text from a file

@@ -22,6 +22,11 @@ const (
 	KindLiteral EnvKind = "literal"
 	// KindSecretRef is a value that is solely {{secrets.NAME}}.
 	KindSecretRef EnvKind = "secret-ref"
+	// KindEnvRef is a value that is solely {{env.VAR}} or
+	// {{env.VAR:-default}}: read from relavium's environment at spawn. The
+	// digest holds the variable's name (and the authored default), never
+	// the value read.
+	KindEnvRef EnvKind = "env-ref"
 )
 
 // EnvEntry is one declared env entry, tagged. Value (a literal's authored
@@ -32,6 +37,51 @@ type EnvEntry struct {
 	Kind   EnvKind `json:"kind"`
 	Value  string  `json:"-"`
 	Secret string  `json:"secret,omitempty"`
+	// Var is an env-ref's variable; Default its authored default, when
+	// HasDefault.
+	Var        string `json:"var,omitempty"`
+	Default    string `json:"-"`
+	HasDefault bool   `json:"-"`
+}
+
+// Describe is the entry's kind as a person reads it: "literal",
+// "secret-ref {{secrets.NAME}}" or "env-ref {{env.VAR}}" (a default is
+// named, not shown).
+func (e EnvEntry) Describe() string {
+	switch e.Kind {
+	case KindSecretRef:
+		return string(e.Kind) + " {{secrets." + e.Secret + "}}"
+	case KindEnvRef:
+		if e.HasDefault {
+			return string(e.Kind) + " {{env." + e.Var + "}} with a default"
+		}
+		return string(e.Kind) + " {{env." + e.Var + "}}"
+	}
+	return string(e.Kind)
+}
+
+// EnvRef reports whether value is solely {{env.VAR}} or
+// {{env.VAR:-default}} and returns VAR and the default. VAR is a portable
+// name ([A-Za-z_][A-Za-z0-9_]*); the default holds no "{{" or "}}". The
+// host reads the variable with this same function, so what is digested as
+// a reference is exactly what is resolved as one.
+func EnvRef(value string) (name, def string, hasDefault, ok bool) {
+	const open, close = "{{env.", "}}"
+	if !strings.HasPrefix(value, open) || !strings.HasSuffix(value, close) || len(value) <= len(open)+len(close) {
+		return "", "", false, false
+	}
+	body := value[len(open) : len(value)-len(close)]
+	name, def, hasDefault = strings.Cut(body, ":-")
+	if strings.Contains(def, "{{") || strings.Contains(def, "}}") || name == "" {
+		return "", "", false, false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !(c == '_' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' && i > 0) {
+			return "", "", false, false
+		}
+	}
+	return name, def, hasDefault, true
 }
 
 // SecretRef reports whether value is solely a {{secrets.NAME}} reference and
@@ -58,6 +108,9 @@ func SecretRef(value string) (string, bool) {
 func TagEnv(name, value string) EnvEntry {
 	if secret, ok := SecretRef(value); ok {
 		return EnvEntry{Name: name, Kind: KindSecretRef, Secret: secret}
+	}
+	if v, def, hasDef, ok := EnvRef(value); ok {
+		return EnvEntry{Name: name, Kind: KindEnvRef, Var: v, Default: def, HasDefault: hasDef}
 	}
 	return EnvEntry{Name: name, Kind: KindLiteral, Value: value}
 }
@@ -96,6 +149,12 @@ func fingerprintJSON(command string, args []string, env []EnvEntry, cwd string) 
 			envObj[e.Name] = map[string]any{"kind": string(KindSecretRef), "name": e.Secret}
 		case KindLiteral:
 			envObj[e.Name] = map[string]any{"kind": string(KindLiteral), "value": e.Value}
+		case KindEnvRef:
+			ref := map[string]any{"kind": string(KindEnvRef), "name": e.Var}
+			if e.HasDefault {
+				ref["default"] = e.Default
+			}
+			envObj[e.Name] = ref
 		default:
 			return nil, usage(CodeBadDeclaration, "env %s has unknown kind %q", quoteArg(e.Name), e.Kind)
 		}

@@ -190,11 +190,7 @@ func WriteServerDetails(w io.Writer, r *Resolved, indent string) {
 		if i > 0 {
 			label = "        "
 		}
-		kind := string(e.Kind)
-		if e.Kind == KindSecretRef {
-			kind += " {{secrets." + e.Secret + "}}"
-		}
-		fmt.Fprintf(w, "%s%s %s (%s)\n", indent, label, quoteArg(e.Name), kind)
+		fmt.Fprintf(w, "%s%s %s (%s)\n", indent, label, quoteArg(e.Name), e.Describe())
 	}
 	fmt.Fprintf(w, "%sdigest   %s\n", indent, r.Digest)
 }

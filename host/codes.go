@@ -30,6 +30,7 @@ var codes = fault.Table{
 	{Code: CodeMessageDepth, Class: fault.Failure, Meaning: "a stdio server's message nests arrays and objects deeper than 512 levels (refused before decoding; the server is failed)"},
 	{Code: CodeProtocolEra, Class: fault.Failure, Meaning: "the server does not speak protocol 2026-07-28, which its declaration (or --protocol) asks for"},
 	{Code: CodeSecretMissing, Class: fault.Varies, Meaning: "a {{secrets.NAME}} with no value in any secret store"},
+	{Code: CodeEnvRefUnset, Class: fault.Usage, Meaning: "an {{env.VAR}} with no default whose variable is not set in relavium's environment at spawn"},
 	{Code: CodeSecretFileUnsafe, Class: fault.Usage, Meaning: "the secrets file is group/other-accessible, a symlink or not a file"},
 	{Code: CodeSecretFileBad, Class: fault.Usage, Meaning: "the secrets file does not parse"},
 	{Code: CodeHeader, Class: fault.Usage, Meaning: "a network server's static header cannot be sent: a reserved or malformed name, a value (once its secrets are resolved) holding CR, LF, NUL or another control character, edge white space or over 8 KiB, or too many headers; the value is never shown"},

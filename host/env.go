@@ -36,6 +36,7 @@ func inBaseEnv(name string) bool {
 // secret the server lacks.
 func childEnv(server string, ambient []string, declared []consent.EnvEntry, store SecretStore, secrets map[string]string) ([]string, error) {
 	vals := map[string]string{}
+	var unset []string // {{env.VAR}} whose VAR is not set and has no default
 	for _, kv := range ambient {
 		name, v, ok := strings.Cut(kv, "=")
 		if !ok || !inBaseEnv(name) || strings.HasPrefix(v, "()") {
@@ -63,9 +64,28 @@ func childEnv(server string, ambient []string, declared []consent.EnvEntry, stor
 			}
 			secrets[e.Secret] = v
 			vals[e.Name] = v
+		case consent.KindEnvRef:
+			v, ok := ambientValue(ambient, e.Var)
+			switch {
+			case (!ok || v == "") && e.HasDefault: // ${VAR:-default}: unset or empty
+				v = e.Default
+			case !ok:
+				unset = append(unset, e.Var)
+				continue
+			}
+			if err := consent.CheckEnv(e.Name, v); err != nil {
+				return nil, err
+			}
+			secrets["env."+e.Var] = v // read from the environment: redacted like a secret
+			vals[e.Name] = v
 		default:
 			vals[e.Name] = e.Value
 		}
+	}
+	if len(unset) > 0 {
+		return nil, &Error{Base: fault.Base{ErrCode: CodeEnvRefUnset, Exit: fault.ExitUsage, Msg: fmt.Sprintf(
+			"env {{env.%s}} is read from relavium's environment at spawn, and %s is not set: set it (or give a default, {{env.NAME:-default}})",
+			strings.Join(unset, "}}, {{env."), strings.Join(unset, ", "))}, Server: server}
 	}
 	if len(missing) > 0 {
 		return nil, missingSecrets(missing)
@@ -76,6 +96,17 @@ func childEnv(server string, ambient []string, declared []consent.EnvEntry, stor
 	}
 	sort.Strings(out)
 	return out, nil
+}
+
+// ambientValue is name's value in relavium's own environment (the first
+// entry wins, as Go's getenv reads it).
+func ambientValue(ambient []string, name string) (string, bool) {
+	for _, kv := range ambient {
+		if n, val, ok := strings.Cut(kv, "="); ok && n == name {
+			return val, true
+		}
+	}
+	return "", false
 }
 
 // missingSecrets is one E520 naming every missing secret (a person fixes

@@ -31,6 +31,7 @@ const (
 	CodeBadOptions       fault.Code = "E517" // Start called with options it cannot honour (a caller bug)
 	CodeMessageDepth     fault.Code = "E518" // a stdio server's message nests arrays and objects deeper than 512 levels
 	CodeSecretMissing    fault.Code = "E520" // a {{secrets.NAME}} with no value in any secret store
+	CodeEnvRefUnset      fault.Code = "E880" // an {{env.VAR}} with no default whose variable is not set at spawn
 	CodeSecretFileUnsafe fault.Code = "E521" // the secrets file is group/other-accessible, a symlink or not a file
 	CodeSecretFileBad    fault.Code = "E522" // the secrets file does not parse
 	CodeHeader           fault.Code = "E594" // a static header that cannot be sent (reserved or malformed name, bad resolved value, too many)

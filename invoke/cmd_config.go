@@ -67,7 +67,7 @@ func cfgRel(base, p string) string {
 // compiler's; under --json they are also in the envelope.
 func runConfigValidate(_ context.Context, inv *Invocation) (any, error) {
 	project := inv.Global.Project
-	rep, err := config.Validate(inv.Env.Home, project, inv.Global.Agent)
+	rep, err := config.ValidateFrom(inv.Env.Home, project, inv.Global.Agent, inv.sources())
 	wfFiles, wfProblems := validateWorkflows(inv)
 	var cerr *config.Error
 	switch {
@@ -122,7 +122,7 @@ func validateWorkflows(inv *Invocation) (files []string, problems []config.Probl
 	case err != nil:
 		problems = config.Adopt(CodeOf(err), "workflow", []authored.Problem{{Pos: authored.Pos{File: workflow.WorkflowDir(project)}, Message: err.Error()}})
 	}
-	cfg, cerr := config.Load(inv.Env.Home, project)
+	cfg, cerr := config.LoadFrom(inv.Env.Home, project, inv.sources())
 	if cerr != nil {
 		return files, problems // the config problems are reported by config.Validate
 	}

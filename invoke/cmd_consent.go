@@ -334,7 +334,7 @@ type consentRow struct {
 // resolves every declared stdio server on the ambient PATH. A config error
 // returns as is (exit 2); per-server resolution errors stay in their rows.
 func consentResolveAll(inv *Invocation) ([]consentRow, error) {
-	cfg, err := config.Load(inv.Env.Home, inv.Global.Project)
+	cfg, err := inv.LoadConfig()
 	if err != nil {
 		return nil, err
 	}

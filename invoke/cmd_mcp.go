@@ -76,7 +76,7 @@ func declaredTargets(inv *Invocation) (servers []config.Server, adhoc bool, err 
 		return nil, false, usageErr(CodeBadTarget, "--allow-local-endpoint applies to --url only")
 	}
 
-	cfg, err := config.Load(inv.Env.Home, inv.Global.Project)
+	cfg, err := inv.LoadConfig()
 	if err != nil {
 		return nil, false, err
 	}
@@ -95,6 +95,12 @@ type MCPList struct {
 	// AutoApproveUnmatched are tools_auto_approve entries naming no tool
 	// the server admitted: harmless, but likely a typo.
 	AutoApproveUnmatched []ServerTool `json:"auto_approve_unmatched,omitempty"`
+	// Imported are the listed servers translated from other clients' files,
+	// with where each is written; Offered the client files found in the
+	// project that the configuration does not use.
+	Imported []ImportedServer `json:"imported,omitempty"`
+	Offered  []config.Offer   `json:"offered,omitempty"`
+	project  string
 }
 
 // ServerTool names one tool of one server by the server's own tool name.
@@ -135,14 +141,24 @@ type MCPArg struct {
 }
 
 func runMCPList(ctx context.Context, inv *Invocation) (any, error) {
-	servers, _, err := mcpTargets(inv)
+	servers, adhoc, err := mcpTargets(inv)
 	if err != nil {
 		return nil, err
 	}
-	if len(servers) == 0 {
-		return &MCPList{Servers: []host.ServerStatus{}, Tools: []MCPTool{}, Skipped: []engine.SkippedTool{}}, nil
+	var offered []config.Offer
+	if !adhoc {
+		if cfg, err := inv.LoadConfig(); err == nil { // read once more for what is offered, not used
+			offered = cfg.Offered
+		}
 	}
-	return inventory(ctx, inv, servers) // cmd_session.go: shared with the headless session
+	if len(servers) == 0 {
+		return &MCPList{Servers: []host.ServerStatus{}, Tools: []MCPTool{}, Skipped: []engine.SkippedTool{}, Offered: offered, project: inv.Global.Project}, nil
+	}
+	list, err := inventory(ctx, inv, servers) // cmd_session.go: shared with the headless session
+	if list != nil {
+		list.Offered = offered
+	}
+	return list, err
 }
 
 // argSummary lists a tool's top-level input fields (read once at
@@ -161,6 +177,7 @@ func argSummary(def engine.ToolDef) []MCPArg {
 func (l *MCPList) WriteHuman(w io.Writer) error {
 	var b strings.Builder
 	writeServerRows(&b, l.Servers)
+	writeSources(&b, l.project, l.Imported, l.Offered)
 	writeToolRows(&b, l.Tools)
 	for _, u := range l.AutoApproveUnmatched {
 		fmt.Fprintf(&b, "  note: tools_auto_approve of %s names %s, which %s does not offer (harmless)\n",

@@ -164,7 +164,7 @@ func workflowServers(inv *Invocation, w *workflow.Workflow) ([]config.Server, er
 	if !hasToolSteps(w) {
 		return nil, nil
 	}
-	cfg, err := config.Load(inv.Env.Home, inv.Global.Project)
+	cfg, err := inv.LoadConfig()
 	if err != nil {
 		return nil, err
 	}

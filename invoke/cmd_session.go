@@ -54,7 +54,7 @@ func inventory(ctx context.Context, inv *Invocation, servers []config.Server) (*
 		return nil, err
 	}
 	defer h.Close()
-	list := &MCPList{Servers: h.Servers(), Tools: []MCPTool{}, Skipped: h.Skipped()}
+	list := &MCPList{Servers: h.Servers(), Tools: []MCPTool{}, Skipped: h.Skipped(), Imported: sourcesOf(servers), project: inv.Global.Project}
 	if list.Skipped == nil {
 		list.Skipped = []engine.SkippedTool{}
 	}
@@ -96,7 +96,7 @@ func Workbench(inv *Invocation, demo bool) (session.Workbench, error) {
 		}
 		servers, wb.Agent = ds, "demo"
 	} else {
-		cfg, err := config.Load(inv.Env.Home, inv.Global.Project)
+		cfg, err := inv.LoadConfig()
 		if err != nil {
 			return wb, err
 		}

@@ -10,6 +10,7 @@ func Commands() *Table {
 		Globals: []Flag{
 			{Name: "project", Type: String, Usage: "project directory (default: nearest folder holding .relavium, else the working directory)"},
 			{Name: "agent", Type: String, Usage: "agent NAME (.relavium/agents/NAME.yaml) or FILE whose mcp_servers to use"},
+			{Name: "config", Type: StringArray, Usage: "read servers from another client's MCP FILE (mcpServers or VS Code servers JSON) instead of the relavium config (repeatable)"},
 			{Name: "json", Type: Bool, Usage: "print exactly one JSON envelope on stdout; never prompt"},
 			{Name: "allow-mcp-stdio", Type: StringArray, Usage: "approve a stdio server's consent DIGEST for this invocation (repeatable)"},
 			{Name: "theme", Type: String, Enum: []string{"auto", "dark", "light", "high-contrast", "mono"}, // = themes.Names(), pinned by TestThemeFlagNamesEveryTheme

@@ -334,6 +334,12 @@ func globalsFrom(env *Env, fs *pflag.FlagSet) (g Globals, err error) {
 	if g.Record, err = recordFlag(env, fs); err != nil {
 		return g, err
 	}
+	g.Config, _ = fs.GetStringArray("config")
+	for i, f := range g.Config {
+		if !filepath.IsAbs(f) {
+			g.Config[i] = filepath.Join(env.WorkDir, f) // relative to where the person typed it
+		}
+	}
 	project, _ := fs.GetString("project")
 	dir, err := projectDir(env, project)
 	if err != nil {

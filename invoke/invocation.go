@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/relavium/relavium/host/config"
 	"github.com/relavium/relavium/host/wire"
 	"github.com/relavium/relavium/session"
 )
@@ -52,8 +53,11 @@ func (e *Env) Getenv(name string) string {
 
 // Globals are the root flags, accepted before or after the command path.
 type Globals struct {
-	Project    string   `json:"project"` // absolute project directory
-	Agent      string   `json:"agent,omitempty"`
+	Project string `json:"project"` // absolute project directory
+	Agent   string `json:"agent,omitempty"`
+	// Config are --config client files (absolute), read instead of the
+	// relavium config files.
+	Config     []string `json:"config,omitempty"`
 	JSON       bool     `json:"json"`
 	AllowStdio []string `json:"allow_mcp_stdio,omitempty"`
 	Theme      string   `json:"theme,omitempty"`
@@ -71,6 +75,16 @@ type Invocation struct {
 	flags  *pflag.FlagSet
 	// wire records the servers' traffic when --record is given (wire.go).
 	wire *wire.Hub
+}
+
+// LoadConfig reads the servers this invocation declares: the relavium
+// config files and what they import, or the --config client files instead.
+func (inv *Invocation) LoadConfig() (*config.Config, error) {
+	return config.LoadFrom(inv.Env.Home, inv.Global.Project, inv.sources())
+}
+
+func (inv *Invocation) sources() config.Sources {
+	return config.Sources{Files: inv.Global.Config}
 }
 
 // CanPrompt reports whether anyone can be asked (see CanPrompt).

@@ -26,6 +26,14 @@
 //   - Every file is measured by package nesting before its parser runs:
 //     deeper than 64 levels or more than 20 000 values is E226 at the
 //     character that passed the cap, and nothing of that file is parsed.
+//   - Other clients' MCP files (package mcpjson translates them) are read
+//     with LoadFrom's Sources.Files (--config) instead of the relavium files,
+//     or after them when a config file says import = ["FILE", …], or, in a
+//     project without .relavium/config.toml, when found beside it
+//     (ProjectClientFiles); found files that are not used are Offered. Each
+//     imported server is checked by the registration rules above and keeps
+//     its place in the client file (Server.Pos, Server.Import); a name is
+//     registered once across every source.
 //   - Nothing here reads the process environment or keeps global state:
 //     the relavium home and project directory are passed in.
 package config

@@ -49,7 +49,7 @@ func (c *checker) env(f *field, path string) []EnvVar {
 			continue
 		}
 		if !secretRefOK(value) {
-			c.add(CodeSecretRef, e.at(), p, "a {{…}} template in an env value must be the whole value and name a secret, exactly {{secrets.NAME}} (NAME: letters, digits, '_', '-', '.'); anything else would be passed to the server literally")
+			c.add(CodeSecretRef, e.at(), p, "a {{…}} template in an env value must be the whole value and name a secret or an environment variable, exactly {{secrets.NAME}} (NAME: letters, digits, '_', '-', '.') or {{env.VAR}} / {{env.VAR:-default}}; anything else would be passed to the server literally")
 			continue
 		}
 		out = append(out, EnvVar{Name: name, Value: value})
@@ -78,13 +78,16 @@ func validEnvName(s string) bool {
 }
 
 // secretRefOK accepts a value without templates, or one that is exactly a
-// {{secrets.NAME}} reference as consent (which digests it) and the host
-// (which injects it) read one: the same function decides.
+// {{secrets.NAME}} or {{env.VAR}} reference as consent (which digests it)
+// and the host (which injects it) read one: the same functions decide.
 func secretRefOK(v string) bool {
 	if !strings.Contains(v, "{{") && !strings.Contains(v, "}}") {
 		return true
 	}
-	_, ok := consent.SecretRef(v)
+	if _, ok := consent.SecretRef(v); ok {
+		return true
+	}
+	_, _, _, ok := consent.EnvRef(v)
 	return ok
 }
 

@@ -29,21 +29,18 @@ func Themes() []string { return []string{"auto", "dark", "light", "high-contrast
 
 // Load reads and validates <home>/config.toml and
 // <project>/.relavium/config.toml (either may be absent) and returns the
-// union of their registrations. Every problem of both files is returned at
-// once in an *Error (exit 2); on error the Config is nil. Agents are read
-// by (*Config).Agent, and every file at once by Validate.
-func Load(home, project string) (*Config, error) {
-	l := newLoader(home, project)
-	cfg := l.configs()
-	if err := l.err(); err != nil {
-		return nil, err
-	}
-	return cfg, nil
-}
+// union of their registrations, then the servers of the client files they
+// import (import = [...]) — or, when the project has no config.toml, of
+// the client files found in the project (.mcp.json, .vscode/mcp.json,
+// .cursor/mcp.json). Every problem of every file is returned at once in an
+// *Error (exit 2); on error the Config is nil. Agents are read by
+// (*Config).Agent, and every file at once by Validate.
+func Load(home, project string) (*Config, error) { return LoadFrom(home, project, Sources{}) }
 
 // loader is one validation pass over the authored files.
 type loader struct {
 	home, project string
+	src           Sources
 	c             checker
 	files         []string
 	// declared holds every registration name written, even in an entry
@@ -69,6 +66,15 @@ func absPath(p string) string {
 // entries that passed; l.err says whether anything failed.
 func (l *loader) configs() *Config {
 	cfg := &Config{Home: l.home, Project: l.project}
+	seen := map[string]Pos{}
+	if len(l.src.Files) > 0 {
+		for _, f := range l.src.Files {
+			l.importFile(importRef{path: f, required: true}, cfg, seen)
+		}
+		cfg.Files = slices.Clone(l.files)
+		cfg.Warnings = slices.Clone(l.c.warnings)
+		return cfg
+	}
 	paths := []string{GlobalFile(l.home), ProjectFile(l.project)}
 	if l.home == "" {
 		paths = paths[1:]
@@ -76,9 +82,13 @@ func (l *loader) configs() *Config {
 	if len(paths) == 2 && paths[0] == paths[1] { // the project is the home's parent
 		paths = paths[:1]
 	}
-	seen := map[string]Pos{}
+	var named []importRef
+	projectConfig := false
 	for _, path := range paths {
 		data, ok := l.read(path)
+		if path == ProjectFile(l.project) && slices.Contains(l.files, path) {
+			projectConfig = true
+		}
 		if !ok {
 			continue
 		}
@@ -86,8 +96,14 @@ func (l *loader) configs() *Config {
 		l.c.problems = append(l.c.problems, probs...)
 		if root != nil {
 			l.configFile(root, cfg, seen)
+			base := l.home
+			if path == ProjectFile(l.project) {
+				base = l.project
+			}
+			named = append(named, l.importList(root, base)...)
 		}
 	}
+	l.imports(cfg, seen, named, projectConfig)
 	cfg.Files = slices.Clone(l.files)
 	cfg.Warnings = slices.Clone(l.c.warnings)
 	return cfg
@@ -95,7 +111,7 @@ func (l *loader) configs() *Config {
 
 func (l *loader) configFile(root *node, cfg *Config, seen map[string]Pos) {
 	c := &l.c
-	c.unknownKeys(root, "", []string{"theme", "mcp_servers"}, func(k string) string {
+	c.unknownKeys(root, "", []string{"theme", "import", "mcp_servers"}, func(k string) string {
 		switch strings.ToLower(k) {
 		case "mcpservers", "servers", "mcp-servers", "mcp":
 			return "servers are declared as [[mcp_servers]] tables"
@@ -146,10 +162,13 @@ func (l *loader) configFile(root *node, cfg *Config, seen map[string]Pos) {
 
 func duplicateMessage(name string, prev, at Pos) string {
 	where := "in the other config file"
-	if prev.File == at.File {
+	switch {
+	case prev.File == at.File:
 		where = "earlier in this file"
+	case filepath.Ext(prev.File) == ".json" || filepath.Ext(at.File) == ".json":
+		where = "in " + prev.File
 	}
-	return fmt.Sprintf("duplicate server name %q: already registered %s at %s:%d:%d (names compare case-insensitively); a name is registered once across the global and project config, and a project config never takes over a global server: rename one of them",
+	return fmt.Sprintf("duplicate server name %q: already registered %s at %s:%d:%d (names compare case-insensitively); a name is registered once across the global and project config and the client files they use, and a project config never takes over a global server: rename one of them",
 		name, where, prev.File, prev.Line, prev.Col)
 }
 
@@ -168,8 +187,18 @@ func rawName(v *node, key string) named {
 	return named{name: f.val.str, pos: f.at()}
 }
 
-// read returns a file's bytes; a missing file is not a problem.
-func (l *loader) read(path string) ([]byte, bool) {
+// read returns a config file's bytes; a missing file is not a problem.
+func (l *loader) read(path string) ([]byte, bool) { return l.readFile(path, maxConfigFileBytes) }
+
+// regularFile reports whether path is a regular file (after symlinks).
+func regularFile(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Mode().IsRegular()
+}
+
+// readFile returns the bytes of a file of at most limit bytes; a missing
+// file is not a problem.
+func (l *loader) readFile(path string, limit int) ([]byte, bool) {
 	at := Pos{File: path, Line: 1, Col: 1}
 	// O_NONBLOCK: opening a FIFO must not wait for a writer; the file is
 	// refused below unless it is regular (where O_NONBLOCK changes nothing).
@@ -198,13 +227,13 @@ func (l *loader) read(path string) ([]byte, bool) {
 		l.c.add(CodeUnreadable, at, "", "is not a regular file but %s; a configuration file is read only from a plain file", fileKind(st.Mode()))
 		return nil, false
 	}
-	data, err := io.ReadAll(io.LimitReader(f, maxConfigFileBytes+1))
+	data, err := io.ReadAll(io.LimitReader(f, int64(limit)+1))
 	if err != nil {
 		l.c.add(CodeUnreadable, at, "", "cannot read the file: %v", err)
 		return nil, false
 	}
-	if len(data) > maxConfigFileBytes {
-		l.c.add(CodeUnreadable, at, "", "is larger than %d bytes; a configuration file is never that big", maxConfigFileBytes)
+	if len(data) > limit {
+		l.c.add(CodeUnreadable, at, "", "is larger than %d bytes; a configuration file is never that big", limit)
 		return nil, false
 	}
 	return data, true

@@ -71,6 +71,11 @@ func TestRuleSecretRef(t *testing.T) {
 			{code: CodeSecretRef, file: agentYAML, line: 6, col: 17, field: "mcp_servers[0].env.HOME_DIR"},
 		}},
 		{name: "a whole reference", files: map[string]string{globalTOML: stdioReg("a") + "env = { TOKEN = \"{{secrets.github-token.v2}}\" }\n"}},
+		{name: "an environment reference, with and without a default", files: map[string]string{globalTOML: stdioReg("a") + "env = { A = \"{{env.API_KEY}}\", B = \"{{env.LEVEL:-info}}\" }\n"}},
+		{name: "an environment reference that names no variable", files: map[string]string{globalTOML: stdioReg("a") + "env = { A = \"{{env.1X}}\", B = \"x {{env.Y}}\" }\n"}, want: []want{
+			{code: CodeSecretRef, file: globalTOML, line: 5, col: 13, field: "mcp_servers[0].env.A", msg: "{{env.VAR}}"},
+			{code: CodeSecretRef, file: globalTOML, line: 5, col: 31, field: "mcp_servers[0].env.B"},
+		}},
 	})
 }
 

@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -30,9 +31,9 @@ func (s surface) nameKey() string {
 
 func (s surface) keys() []string {
 	if s == registration {
-		return []string{"name", "transport", "command", "args", "env", "url", "allow_local_endpoint", "headers", "tools_allowlist", "tools_auto_approve", "connect_timeout_ms", "autostart", "protocol"}
+		return []string{"name", "transport", "command", "args", "env", "cwd", "url", "allow_local_endpoint", "headers", "tools_allowlist", "tools_auto_approve", "connect_timeout_ms", "autostart", "protocol"}
 	}
-	return []string{"id", "ref", "transport", "command", "args", "env", "url", "allow_local_endpoint", "headers", "connect_timeout_ms", "tools_allowlist", "tools_auto_approve", "protocol"}
+	return []string{"id", "ref", "transport", "command", "args", "env", "cwd", "url", "allow_local_endpoint", "headers", "connect_timeout_ms", "tools_allowlist", "tools_auto_approve", "protocol"}
 }
 
 // keyHint explains the keys people carry over from the other surface.
@@ -46,8 +47,8 @@ func (s surface) keyHint(key string) string {
 		return `an agent's inline server is named with "id" ("name" is the config.toml spelling)`
 	case s == inline && key == "autostart":
 		return `"autostart" is accepted only on a [[mcp_servers]] registration in config.toml`
-	case key == "cwd" || key == "dir":
-		return "a stdio server always runs in the project directory"
+	case key == "dir" || key == "workdir" || key == "working_directory":
+		return `a stdio server's working directory is "cwd" (the project directory when left out)`
 	}
 	return ""
 }
@@ -140,6 +141,9 @@ func (c *checker) inlineEntry(v *node, path string, surf surface, project string
 	c.endpointFields(v, path, transport, s, netRefused)
 	if transport == netguard.TransportStdio {
 		s.Dir = project
+		if f := v.get("cwd"); f != nil && !stdioRefused["cwd"] {
+			s.Dir = c.cwd(f, join(path, "cwd"), project)
+		}
 	}
 	if f := v.get("connect_timeout_ms"); f != nil {
 		s.ConnectTimeout = c.connectTimeout(f, join(path, "connect_timeout_ms"))
@@ -165,7 +169,7 @@ func (c *checker) inlineEntry(v *node, path string, surf surface, project string
 func (c *checker) misplaced(v *node, path, transport string) (stdioRefused, netRefused map[string]bool) {
 	stdioRefused, netRefused = map[string]bool{}, map[string]bool{}
 	if isNetwork(transport) {
-		for _, k := range []string{"command", "args", "env"} {
+		for _, k := range []string{"command", "args", "env", "cwd"} {
 			if f := v.get(k); f != nil {
 				stdioRefused[k] = true
 				c.stdioOnly(f, join(path, k), transport)
@@ -285,6 +289,25 @@ func (c *checker) command(f *field, path string) string {
 		return ""
 	}
 	return s
+}
+
+// cwd is a stdio server's working directory: absolute, or relative to the
+// project directory. It is digested, so consent names it.
+func (c *checker) cwd(f *field, path, project string) string {
+	s, ok := c.required(f, path, "the directory the server runs in (leave cwd out for the project directory)")
+	switch {
+	case !ok:
+		return project
+	case strings.ContainsRune(s, 0):
+		c.add(CodeValue, f.at(), path, "contains a NUL byte, which no directory name can hold")
+		return project
+	case strings.HasPrefix(s, "~"):
+		c.add(CodeValue, f.at(), path, "starts with ~, which no shell expands here: write the absolute path")
+		return project
+	case filepath.IsAbs(s):
+		return filepath.Clean(s)
+	}
+	return filepath.Join(project, s)
 }
 
 func quoteList(words []string) string {

@@ -44,6 +44,9 @@ type Server struct {
 	// Ref is where an agent named this registration with `ref:`; nil for a
 	// registration or an inline entry.
 	Ref *Pos `json:"ref,omitempty"`
+	// Import is set on a server translated from another client's file
+	// (Pos is where that file writes its name).
+	Import *Import `json:"import,omitempty"`
 }
 
 // Config is the union of the global and project configuration files.
@@ -53,8 +56,12 @@ type Config struct {
 	Theme   string `json:"theme,omitempty"` // "" when neither file sets it (the TUI's auto)
 	// Servers are the registrations, global file first, each in authored order.
 	Servers []Server `json:"servers"`
-	// Files are the config files that exist and were read.
+	// Files are the config files that exist and were read (client files
+	// included).
 	Files []string `json:"files"`
+	// Offered are client files found in the project that the configuration
+	// does not import: listed, not used.
+	Offered []Offer `json:"offered,omitempty"`
 	// Warnings are deprecations (transport "sse"): the loader never prints;
 	// callers show them on stderr.
 	Warnings []Problem `json:"warnings,omitempty"`

@@ -36,7 +36,13 @@ type AgentSummary struct {
 // holding every problem of every file (exit 2); an agent that does not exist
 // is an *AgentNotFoundError (exit 2). Nothing is spawned or dialled.
 func Validate(home, project, agent string) (*Report, error) {
+	return ValidateFrom(home, project, agent, Sources{})
+}
+
+// ValidateFrom is Validate over other sources (see LoadFrom).
+func ValidateFrom(home, project, agent string, src Sources) (*Report, error) {
 	l := newLoader(home, project)
+	l.src = src
 	cfg := l.configs()
 	rep := &Report{Servers: []ServerSummary{}, Agents: []AgentSummary{}}
 	for _, s := range cfg.Servers {

@@ -87,11 +87,7 @@ func (d *Consent) View(st *themes.Styles, w, h int) string {
 		if i == 0 {
 			label = "env"
 		}
-		kind := string(e.Kind)
-		if e.Kind == consent.KindSecretRef {
-			kind += " {{secrets." + e.Secret + "}}"
-		}
-		add(Labelled(st, label, consent.Display(e.Name)+st.Muted.Render(" ("+kind+"; value not shown)"), iw)...)
+		add(Labelled(st, label, consent.Display(e.Name)+st.Muted.Render(" ("+e.Describe()+"; value not shown)"), iw)...)
 	}
 	add(Labelled(st, "cwd", consent.Display(r.Cwd), iw)...)
 	add(Labelled(st, "digest", r.Digest, iw)...)

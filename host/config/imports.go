@@ -1,0 +1,246 @@
+package config
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/relavium/relavium/host/config/mcpjson"
+)
+
+// Sources says where servers come from besides relavium's own files.
+type Sources struct {
+	// Files are client files (--config FILE, absolute) read INSTEAD of the
+	// relavium config files and the project's discovered client files.
+	Files []string
+}
+
+// Import says which client file a server was translated from. The
+// server's Pos is where the file writes its name.
+type Import struct {
+	// Shape is the file's shape: mcpServers, vscode or claude-state.
+	Shape string `json:"shape"`
+	// Written is the server's name as the file writes it (it differs from
+	// Name when the name rule mapped it).
+	Written string `json:"written"`
+	// Inputs are the VS Code inputs its env uses: relavium asks for each as
+	// the secret named by its id.
+	Inputs []mcpjson.Input `json:"inputs,omitempty"`
+}
+
+// Offer is a client file found in the project and not used: the project
+// has a relavium config that does not import it.
+type Offer struct {
+	File    string         `json:"file"`
+	Servers []OfferedEntry `json:"servers"`
+}
+
+// OfferedEntry is one server an offered file declares.
+type OfferedEntry struct {
+	Name string `json:"name"`
+	Pos  Pos    `json:"source"`
+}
+
+// ProjectClientFiles are the client files a project may keep beside
+// .relavium/, in the order they are read: Claude Code's, VS Code's,
+// Cursor's.
+func ProjectClientFiles(project string) []string {
+	return []string{
+		filepath.Join(project, ".mcp.json"),
+		filepath.Join(project, ".vscode", "mcp.json"),
+		filepath.Join(project, ".cursor", "mcp.json"),
+	}
+}
+
+// LoadFrom is Load with other sources: with src.Files, those client files
+// are read instead of the relavium config files.
+func LoadFrom(home, project string, src Sources) (*Config, error) {
+	l := newLoader(home, project)
+	l.src = src
+	cfg := l.configs()
+	if err := l.err(); err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}
+
+// importRef is one client file to read: where it was named (the import
+// entry, or nothing for --config and a discovered file).
+type importRef struct {
+	path     string
+	at       Pos
+	required bool // a missing file is a problem (named by --config or import)
+}
+
+// imports reads every client file the configuration uses, after the
+// relavium files (so a duplicate name points at the registration first).
+func (l *loader) imports(cfg *Config, seen map[string]Pos, named []importRef, projectConfig bool) {
+	refs := named
+	var found []string
+	for _, f := range ProjectClientFiles(l.project) {
+		if regularFile(f) {
+			found = append(found, f)
+		}
+	}
+	if !projectConfig {
+		for _, f := range found {
+			refs = append(refs, importRef{path: f})
+		}
+	}
+	read := map[string]bool{}
+	for _, r := range refs {
+		if read[r.path] {
+			continue
+		}
+		read[r.path] = true
+		l.importFile(r, cfg, seen)
+	}
+	for _, f := range found {
+		if !read[f] {
+			cfg.Offered = append(cfg.Offered, l.offer(f))
+		}
+	}
+}
+
+// importFile reads one client file and checks each server it translates
+// with the rules of a registration.
+func (l *loader) importFile(r importRef, cfg *Config, seen map[string]Pos) {
+	data, ok := l.readFile(r.path, mcpjson.MaxFileBytes)
+	if !ok {
+		if r.required && !slices.Contains(l.files, r.path) {
+			at := r.at
+			if at.File == "" {
+				at = Pos{File: r.path, Line: 1, Col: 1}
+			}
+			l.c.add(CodeUnreadable, at, "import", "no such file: %s", r.path)
+		}
+		return
+	}
+	f := mcpjson.Read(r.path, data, mcpjson.Options{Project: l.project, Name: importName})
+	l.adoptImport(f)
+	for _, e := range f.Entries {
+		if e.Failed {
+			continue
+		}
+		d := l.c.server(entryNode(e), e.Path, registration, l.project)
+		key := strings.ToLower(e.Name)
+		l.declared[key] = true
+		if prev, dup := seen[key]; dup {
+			l.c.add(CodeDuplicateName, e.Pos, e.Path, "%s", duplicateMessage(e.Name, prev, e.Pos)).Related = []Pos{prev}
+			continue
+		}
+		seen[key] = e.Pos
+		if d.ok {
+			s := d.server
+			s.Pos = e.Pos
+			s.Import = &Import{Shape: f.Shape, Written: e.Written, Inputs: e.Inputs}
+			cfg.Servers = append(cfg.Servers, s)
+		}
+	}
+}
+
+// adoptImport records a client file's problems and warnings as config's.
+func (l *loader) adoptImport(f *mcpjson.File) {
+	for _, p := range f.Problems {
+		l.c.problems = append(l.c.problems, Problem{Problem: p, Rule: mcpjson.Rule(p.Code), Severity: severityError})
+	}
+	for _, p := range f.Warnings {
+		l.c.warnings = append(l.c.warnings, Problem{Problem: p, Rule: mcpjson.Rule(p.Code), Severity: severityWarning})
+	}
+}
+
+// offer lists the servers of a client file the configuration does not use.
+func (l *loader) offer(path string) Offer {
+	o := Offer{File: path, Servers: []OfferedEntry{}}
+	var probe loader
+	data, ok := probe.readFile(path, mcpjson.MaxFileBytes)
+	if !ok {
+		return o
+	}
+	for _, e := range mcpjson.Read(path, data, mcpjson.Options{Project: l.project, Name: importName}).Entries {
+		o.Servers = append(o.Servers, OfferedEntry{Name: e.Name, Pos: e.Pos})
+	}
+	return o
+}
+
+// importName maps a name as a client writes it to a relavium name:
+// unchanged when it keeps the rule; else lowercased, '_', blanks, '.', '/'
+// and ':' made '-', anything else dropped, repeated '-' folded, at most 48
+// characters. ok is false when nothing is left.
+func importName(written string) (string, bool) {
+	if validServerName(written) {
+		return written, true
+	}
+	s := fixServerName(strings.ReplaceAll(written, ":", "-"))
+	for strings.Contains(s, "--") {
+		s = strings.ReplaceAll(s, "--", "-")
+	}
+	if len(s) > maxServerNameLen {
+		s = s[:maxServerNameLen]
+	}
+	s = strings.Trim(s, "-")
+	return s, validServerName(s)
+}
+
+// entryNode is a translated entry as the node tree the registration rules
+// check.
+func entryNode(e mcpjson.Entry) *node {
+	n := &node{kind: kindTable, pos: e.Pos}
+	for _, m := range e.Fields {
+		n.fields = append(n.fields, &field{key: m.Key, keyPos: m.KeyPos, val: valueNode(m.Value)})
+	}
+	return n
+}
+
+func valueNode(v *mcpjson.Value) *node {
+	n := &node{pos: v.Pos}
+	switch v.Kind {
+	case mcpjson.String:
+		n.kind, n.str = kindString, v.Str
+	case mcpjson.Bool:
+		n.kind, n.bool = kindBool, v.Bool
+	case mcpjson.Number:
+		n.kind, n.spelled = kindFloat, v.Str
+	case mcpjson.Array:
+		n.kind = kindArray
+		for _, it := range v.Items {
+			n.items = append(n.items, valueNode(it))
+		}
+	case mcpjson.Object:
+		n.kind = kindTable
+		for _, m := range v.Members {
+			n.fields = append(n.fields, &field{key: m.Key, keyPos: m.KeyPos, val: valueNode(m.Value)})
+		}
+	default:
+		n.kind = kindNull
+	}
+	return n
+}
+
+// importList reads a config file's import = ["FILE", …]: client files,
+// relative to base (the project for the project config, the home for the
+// global one).
+func (l *loader) importList(root *node, base string) []importRef {
+	f := root.get("import")
+	if f == nil {
+		return nil
+	}
+	items, _, ok := l.c.strItems(f, "import", CodeType, "file names", "a file name")
+	if !ok {
+		return nil
+	}
+	var refs []importRef
+	for _, it := range items {
+		p := it.val
+		if strings.TrimSpace(p) == "" || strings.ContainsRune(p, 0) {
+			l.c.add(CodeValue, it.pos, fmt.Sprintf("import[%d]", it.index), "is not a file name")
+			continue
+		}
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(base, p)
+		}
+		refs = append(refs, importRef{path: filepath.Clean(p), at: it.pos, required: true})
+	}
+	return refs
+}

@@ -1,0 +1,32 @@
+// Package mcpjson reads the MCP server files other clients keep, so that a
+// person's existing servers run in relavium under relavium's rules: the
+// mcpServers shape (Claude Desktop, Claude Code's .mcp.json and
+// ~/.claude.json, Cursor, Windsurf, the Inspector's catalog) and VS Code's
+// servers + inputs shape.
+//
+// Contract:
+//   - Parse reads JSON (with JSONC's comments and trailing comma) into
+//     values that keep their file:line:column. The text is measured by
+//     package nesting before anything is built (64 levels, 20 000 values,
+//     4 MiB; ~/.claude.json, which holds history, 200 000 values), and the
+//     parser counts depth and values itself too. A key written twice, a
+//     string that is not UTF-8 or an escape naming half a surrogate pair is
+//     refused, never decoded into something other than what was written.
+//   - Read translates each server into relavium's vocabulary (name,
+//     transport, command, args, env, cwd, url), every value keeping the
+//     place it was written; config then checks each entry with the very
+//     rules of a [[mcp_servers]] registration (names, env denylist, the
+//     network guard, consent digests). What does not translate — an unknown
+//     type, a shell command line, a field with no counterpart, a reference
+//     inside other text — is a Problem (E233–E243) at its place; nothing is
+//     dropped silently (a disabled server is a warning naming it).
+//   - References: ${VAR}, ${VAR:-default} and ${env:VAR} as a whole env
+//     value become {{env.VAR}} (read from the environment at spawn, digested
+//     as a reference); ${input:id} becomes {{secrets.id}}; ${workspaceFolder}
+//     is the project directory. A default under a name that says secret is
+//     refused (E241): it would be digested as a literal.
+//   - Nothing here reads the file system, the environment or global state:
+//     config passes the bytes, the project directory and the name rule in.
+//
+// Allowed imports: the standard library, authored, fault, nesting.
+package mcpjson

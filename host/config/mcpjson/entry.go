@@ -1,0 +1,214 @@
+package mcpjson
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// translator turns one file's entries into relavium's vocabulary.
+type translator struct {
+	file       *File
+	opt        Options
+	inputByID  map[string]Input
+	inputKinds []string // ids of inputs that are not promptString
+}
+
+// entryKeys are the keys of a server entry relavium translates.
+func entryKeys() []string {
+	return []string{"type", "command", "args", "env", "cwd", "url", "serverUrl", "headers", "disabled"}
+}
+
+// entry translates one server; every problem names the place it is written.
+func (t *translator) entry(m Member, path string, vscode bool) {
+	before := len(t.file.Problems)
+	e := Entry{Written: m.Key, Path: path, Pos: m.KeyPos}
+	v := m.Value
+	if v.Kind != Object {
+		t.file.Problems.Add(CodeShape, v.Pos, path, "a server is an object (command, args, env or type, url), got %s", v.Kind)
+		return
+	}
+	if d := v.Get("disabled"); d != nil && d.Value.Kind == Bool && d.Value.Bool {
+		t.file.Warnings.Add(CodeDisabled, d.KeyPos, path+".disabled", "server %q is disabled in this file, so it is not imported (remove \"disabled\" there, or declare it in .relavium/config.toml, to use it)", m.Key)
+		return
+	}
+	name, ok := m.Key, true
+	if t.opt.Name != nil {
+		name, ok = t.opt.Name(m.Key)
+	}
+	switch {
+	case !ok:
+		t.file.Problems.Add(CodeRenamed, m.KeyPos, path, "no relavium server name can be made from %q (names are lowercase letters, digits and '-'): rename it in this file", m.Key)
+	case name != m.Key:
+		t.file.Warnings.Add(CodeRenamed, m.KeyPos, path, "server %q is imported as %q: relavium names are 1-48 lowercase letters, digits and '-', because a name becomes part of every tool name mcp_<server>_<tool>", m.Key, name)
+	}
+	e.Name = name
+	e.Fields = append(e.Fields, Member{Key: "name", KeyPos: m.KeyPos, Value: &Value{Kind: String, Str: name, Pos: m.KeyPos}})
+	for _, f := range v.Members {
+		if !slices.Contains(entryKeys(), f.Key) {
+			t.file.Problems.Add(CodeUnsupported, f.KeyPos, path+jsonKey(f.Key), "%s", unsupported(f.Key))
+		}
+	}
+	t.transport(v, path, &e, vscode)
+	t.program(v, path, &e)
+	t.endpoint(v, path, &e)
+	e.Failed = len(t.file.Problems) > before
+	t.file.Entries = append(t.file.Entries, e)
+}
+
+// unsupported says why a key does not translate.
+func unsupported(key string) string {
+	switch key {
+	case "envFile":
+		return `"envFile" has no counterpart: relavium never reads a dotenv file into a server's environment (declare each variable in env, a secret as {{secrets.NAME}})`
+	case "autoApprove", "alwaysAllow":
+		return fmt.Sprintf("%q has no counterpart here: approvals are relavium's own (tools_auto_approve in .relavium/config.toml, or answering always)", key)
+	case "disabledTools", "tools", "includeTools", "excludeTools":
+		return fmt.Sprintf("%q has no counterpart here: narrow a server's tools with tools_allowlist in .relavium/config.toml", key)
+	case "timeout":
+		return `"timeout" has no counterpart here: set connect_timeout_ms in .relavium/config.toml`
+	case "oauth", "auth":
+		return fmt.Sprintf("%q (OAuth client settings) has no counterpart in an imported server", key)
+	case "transport":
+		return `"transport" as an object is not a shape any client documents: write type and url on the server itself`
+	}
+	return fmt.Sprintf("%q has no counterpart in relavium, so the server would not run as this file means it (relavium reads type, command, args, env, cwd, url, headers and disabled)", key)
+}
+
+// transport maps type (and, without one, url or serverUrl) to relavium's.
+func (t *translator) transport(v *Value, path string, e *Entry, vscode bool) {
+	tm := v.Get("type")
+	at, keyAt := v.Pos, v.Pos
+	kind := ""
+	switch {
+	case tm != nil && tm.Value.Kind != String:
+		t.file.Problems.Add(CodeType, tm.Value.Pos, path+".type", "must be a string, got %s", tm.Value.Kind)
+		return
+	case tm != nil:
+		kind, at, keyAt = tm.Value.Str, tm.Value.Pos, tm.KeyPos
+	case v.Get("url") != nil || v.Get("serverUrl") != nil:
+		kind = "http"
+	default:
+		kind = "stdio"
+	}
+	var transport string
+	switch kind {
+	case "stdio":
+		transport = "stdio"
+	case "http", "streamable-http", "streamableHttp", "streamable_http":
+		transport = "http"
+	case "sse":
+		transport = "sse"
+	default:
+		hint := "stdio, http (also written streamable-http) or sse"
+		if vscode {
+			hint = "stdio, http or sse"
+		}
+		t.file.Problems.Add(CodeType, at, path+".type", "type %q has no relavium transport: use %s", kind, hint)
+		return
+	}
+	e.Fields = append(e.Fields, Member{Key: "transport", KeyPos: keyAt, Value: &Value{Kind: String, Str: transport, Pos: at}})
+}
+
+// program translates command, args, env and cwd.
+func (t *translator) program(v *Value, path string, e *Entry) {
+	if m := v.Get("command"); m != nil {
+		if s, ok := t.plainString(m, path+".command"); ok {
+			if shellString(s) {
+				first, rest, _ := strings.Cut(strings.TrimSpace(s), " ")
+				t.file.Problems.Add(CodeShellString, m.Value.Pos, path+".command",
+					"is a shell command line, and relavium runs one program with no shell: write command %q and args [%s] (a pipe, redirection or && needs an explicit shell, e.g. command \"sh\" and args [\"-c\", \"...\"])",
+					first, quoteWords(strings.Fields(rest)))
+			} else {
+				e.Fields = append(e.Fields, Member{Key: "command", KeyPos: m.KeyPos, Value: &Value{Kind: String, Str: s, Pos: m.Value.Pos}})
+			}
+		}
+	}
+	if m := v.Get("args"); m != nil {
+		e.Fields = append(e.Fields, t.args(m, path+".args"))
+	}
+	if m := v.Get("env"); m != nil {
+		e.Fields = append(e.Fields, t.env(m, path+".env", e))
+	}
+	if m := v.Get("cwd"); m != nil {
+		if s, ok := t.plainString(m, path+".cwd"); ok {
+			e.Fields = append(e.Fields, Member{Key: "cwd", KeyPos: m.KeyPos, Value: &Value{Kind: String, Str: s, Pos: m.Value.Pos}})
+		}
+	}
+}
+
+// endpoint translates url (Windsurf writes serverUrl) and headers.
+func (t *translator) endpoint(v *Value, path string, e *Entry) {
+	for _, key := range []string{"url", "serverUrl"} {
+		if m := v.Get(key); m != nil {
+			if s, ok := t.plainString(m, path+"."+key); ok {
+				e.Fields = append(e.Fields, Member{Key: "url", KeyPos: m.KeyPos, Value: &Value{Kind: String, Str: s, Pos: m.Value.Pos}})
+			}
+		}
+	}
+	if m := v.Get("headers"); m != nil {
+		t.file.Problems.Add(CodeUnsupported, m.KeyPos, path+".headers", "headers are not supported yet on a relavium server, so this server would connect without them: remove headers, or declare the server in .relavium/config.toml once header auth is available")
+	}
+}
+
+func (t *translator) args(m *Member, path string) Member {
+	out := &Value{Kind: Array, Pos: m.Value.Pos}
+	if m.Value.Kind != Array {
+		t.file.Problems.Add(CodeType, m.Value.Pos, path, "must be an array of strings, got %s", m.Value.Kind)
+		return Member{Key: "args", KeyPos: m.KeyPos, Value: out}
+	}
+	for i, it := range m.Value.Items {
+		p := fmt.Sprintf("%s[%d]", path, i)
+		s, ok := t.plainValue(it, p)
+		if ok {
+			out.Items = append(out.Items, &Value{Kind: String, Str: s, Pos: it.Pos})
+		}
+	}
+	return Member{Key: "args", KeyPos: m.KeyPos, Value: out}
+}
+
+// plainString is a string field in which only ${workspaceFolder} may
+// appear (it is the project directory); any other ${…} is refused.
+func (t *translator) plainString(m *Member, path string) (string, bool) {
+	return t.plainValue(m.Value, path)
+}
+
+func (t *translator) plainValue(v *Value, path string) (string, bool) {
+	if v.Kind != String {
+		t.file.Problems.Add(CodeType, v.Pos, path, "must be a string, got %s", v.Kind)
+		return "", false
+	}
+	s := t.workspace(v.Str)
+	if strings.Contains(s, "${") {
+		t.file.Problems.Add(CodeVariable, v.Pos, path, "holds a ${…} reference, which relavium resolves only as a whole env value (env = {NAME = \"${VAR}\"}); pass the value to the server through env instead")
+		return "", false
+	}
+	return s, true
+}
+
+// workspace replaces ${workspaceFolder} with the project directory.
+func (t *translator) workspace(s string) string {
+	if t.opt.Project == "" {
+		return s
+	}
+	return strings.ReplaceAll(s, "${workspaceFolder}", t.opt.Project)
+}
+
+// shellString: shell syntax, or a program followed by words where the
+// program is no path ("npx -y pkg"; "/opt/My App/server" is a path).
+func shellString(s string) bool {
+	s = strings.TrimSpace(s)
+	if strings.ContainsAny(s, "|&;<>`\n") || strings.Contains(s, "$(") {
+		return true
+	}
+	first, _, found := strings.Cut(s, " ")
+	return found && !strings.ContainsAny(first, `/\`) || strings.ContainsRune(s, '\t')
+}
+
+func quoteWords(words []string) string {
+	q := make([]string, len(words))
+	for i, w := range words {
+		q[i] = fmt.Sprintf("%q", w)
+	}
+	return strings.Join(q, ", ")
+}

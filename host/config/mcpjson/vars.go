@@ -1,0 +1,170 @@
+package mcpjson
+
+import (
+	"fmt"
+	"strings"
+)
+
+// env translates an env object. Each value is text, or exactly one
+// reference, which becomes relavium's own:
+//
+//	${VAR}, ${env:VAR}     → {{env.VAR}}            (read at spawn)
+//	${VAR:-default}        → {{env.VAR:-default}}
+//	${input:id}            → {{secrets.id}}         (VS Code: asked for)
+//
+// ${workspaceFolder} anywhere is the project directory. A reference inside
+// other text, or any other ${…}, is refused: relavium would pass it on as
+// text, which is not what the file means.
+func (t *translator) env(m *Member, path string, e *Entry) Member {
+	out := &Value{Kind: Object, Pos: m.Value.Pos}
+	if m.Value.Kind != Object {
+		t.file.Problems.Add(CodeType, m.Value.Pos, path, "must be an object of NAME: \"value\", got %s", m.Value.Kind)
+		return Member{Key: "env", KeyPos: m.KeyPos, Value: out}
+	}
+	for _, kv := range m.Value.Members {
+		p := path + jsonKey(kv.Key)
+		var text string
+		switch kv.Value.Kind {
+		case String:
+			text = kv.Value.Str
+		case Number:
+			text = kv.Value.Str // VS Code passes a number as its text
+		case Bool:
+			text = fmt.Sprint(kv.Value.Bool)
+		case Null:
+			t.file.Problems.Add(CodeUnsupported, kv.Value.Pos, p, "null (remove the variable) has no counterpart: a relavium server inherits only HOME, PATH, USER and a few others, so leave the entry out")
+			continue
+		default:
+			t.file.Problems.Add(CodeType, kv.Value.Pos, p, "must be a string, got %s", kv.Value.Kind)
+			continue
+		}
+		v, ok := t.envValue(kv.Key, t.workspace(text), kv.Value, p, e)
+		if ok {
+			out.Members = append(out.Members, Member{Key: kv.Key, KeyPos: kv.KeyPos, Value: &Value{Kind: String, Str: v, Pos: kv.Value.Pos}})
+		}
+	}
+	return Member{Key: "env", KeyPos: m.KeyPos, Value: out}
+}
+
+func (t *translator) envValue(name, text string, at *Value, path string, e *Entry) (string, bool) {
+	if !strings.Contains(text, "${") {
+		return text, true
+	}
+	ref, ok := parseRef(text)
+	switch {
+	case !ok:
+		t.file.Problems.Add(CodeVariable, at.Pos, path, "a ${…} reference translates only as the whole value (\"${VAR}\", \"${VAR:-default}\", \"${env:VAR}\" or \"${input:id}\"); text around it or a nested one would reach the server as written")
+		return "", false
+	case ref.input != "":
+		return t.input(ref.input, at, path, e)
+	case ref.hasDefault && ref.def != "" && (secretLike(name) || secretLike(ref.name)):
+		t.file.Problems.Add(CodeSecretValue, at.Pos, path, "the default of ${%s:-…} would be digested and kept as a literal value, and %s names a secret: set %s in the environment and drop the default, or use {{secrets.NAME}} in .relavium/config.toml", ref.name, name, ref.name)
+		return "", false
+	case ref.hasDefault:
+		return "{{env." + ref.name + ":-" + ref.def + "}}", true
+	}
+	return "{{env." + ref.name + "}}", true
+}
+
+// input turns ${input:id} into the secret relavium asks for.
+func (t *translator) input(id string, at *Value, path string, e *Entry) (string, bool) {
+	in, ok := t.inputByID[id]
+	switch {
+	case t.inputByID == nil:
+		t.file.Problems.Add(CodeInput, at.Pos, path, "${input:%s} names an input, and only a VS Code file (servers and inputs) declares inputs", id)
+		return "", false
+	case !ok && contains(t.inputKinds, id):
+		t.file.Problems.Add(CodeInput, at.Pos, path, "input %q is not a promptString: relavium asks for a typed secret only (a pick list does not translate)", id)
+		return "", false
+	case !ok:
+		t.file.Problems.Add(CodeInput, at.Pos, path, "${input:%s} names no input of this file's inputs list", id)
+		return "", false
+	case !secretName(id):
+		t.file.Problems.Add(CodeInput, at.Pos, path, "input id %q cannot name a relavium secret (letters, digits, '_', '-', '.')", id)
+		return "", false
+	}
+	if !containsInput(e.Inputs, id) {
+		e.Inputs = append(e.Inputs, in)
+	}
+	return "{{secrets." + id + "}}", true
+}
+
+type reference struct {
+	name       string // the environment variable
+	def        string
+	hasDefault bool
+	input      string // ${input:id}
+}
+
+// parseRef reads a value that is exactly one reference.
+func parseRef(s string) (reference, bool) {
+	if !strings.HasPrefix(s, "${") || !strings.HasSuffix(s, "}") {
+		return reference{}, false
+	}
+	body := s[2 : len(s)-1]
+	if strings.ContainsAny(body, "{}$") {
+		return reference{}, false // nested, or two references
+	}
+	if id, ok := strings.CutPrefix(body, "input:"); ok {
+		return reference{input: id}, id != ""
+	}
+	if v, ok := strings.CutPrefix(body, "env:"); ok {
+		return reference{name: v}, portableName(v)
+	}
+	name, def, hasDefault := strings.Cut(body, ":-")
+	return reference{name: name, def: def, hasDefault: hasDefault}, portableName(name)
+}
+
+// portableName is [A-Za-z_][A-Za-z0-9_]*.
+func portableName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c == '_' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' && i > 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// secretName is what {{secrets.NAME}} accepts.
+func secretName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// secretLike: a variable name that says it holds a credential.
+func secretLike(name string) bool {
+	u := strings.ToUpper(name)
+	for _, w := range []string{"TOKEN", "SECRET", "PASSWORD", "PASSWD", "API_KEY", "APIKEY", "CREDENTIAL", "PRIVATE", "AUTH"} {
+		if strings.Contains(u, w) {
+			return true
+		}
+	}
+	return strings.HasSuffix(u, "_KEY") || u == "KEY"
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func containsInput(list []Input, id string) bool {
+	for _, x := range list {
+		if x.ID == id {
+			return true
+		}
+	}
+	return false
+}
