@@ -31,7 +31,9 @@ func TestChildEnvReadsEnvironmentReferences(t *testing.T) {
 			t.Errorf("env %v lacks %s", env, want)
 		}
 	}
-	if slices.ContainsFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "NODE_OPTIONS=") || strings.HasPrefix(kv, "API_KEY=") }) {
+	if slices.ContainsFunc(env, func(kv string) bool {
+		return strings.HasPrefix(kv, "NODE_OPTIONS=") || strings.HasPrefix(kv, "API_KEY=")
+	}) {
 		t.Errorf("only the referenced value enters, under the declared name: %v", env)
 	}
 	if secrets["env.API_KEY"] != "k-1" {

@@ -51,7 +51,7 @@ func TestParseRefusals(t *testing.T) {
 		{"deep", strings.Repeat("[", 65) + strings.Repeat("]", 65), "E243", 1, 65, "deeper than 64"},
 		// A comment hides brackets from the pre-scan, never from the parser.
 		{"deep behind a comment", "// \"\n" + strings.Repeat("[", 65) + strings.Repeat("]", 65), "E243", 2, 65, "deeper than 64"},
-		{"too many values", "[" + strings.Repeat("1,", nesting.FileNodes) + "1]", "E243", 1, 2*nesting.FileNodes, "more than 20000 values"},
+		{"too many values", "[" + strings.Repeat("1,", nesting.FileNodes) + "1]", "E243", 1, 2 * nesting.FileNodes, "more than 20000 values"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, p := Parse("f.json", []byte(tc.src), FileLimits())
