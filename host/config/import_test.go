@@ -33,6 +33,9 @@ func serverLine(s Server) string {
 	if s.URL != "" {
 		parts = append(parts, s.URL)
 	}
+	for _, h := range s.Headers {
+		parts = append(parts, "H:"+h.Name)
+	}
 	return strings.Join(parts, " | ")
 }
 
@@ -49,9 +52,9 @@ func TestImportEachClientFormat(t *testing.T) {
 		}, []int{3, 12}},
 		{"claude_code.mcp.json", "mcpServers", []string{
 			"my-tool | stdio | /usr/local/bin/my-mcp-server --stdio | DEBUG={{env.DEBUG:-false}} | API_KEY={{env.API_KEY}}",
-			"http-service | http | https://api.example.com/mcp",
+			"http-service | http | https://api.example.com/mcp | H:X-Client",
 			"remote-api | sse | https://api.example.com/mcp/sse",
-		}, []int{3, 11, 15}},
+		}, []int{3, 11, 18}},
 		{"cursor.mcp.json", "mcpServers", []string{
 			"server-name | stdio | npx -y mcp-server | API_KEY={{env.API_KEY}}",
 			"remote-server | http | https://api.example.com/mcp",
@@ -68,8 +71,8 @@ func TestImportEachClientFormat(t *testing.T) {
 		{"vscode.mcp.json", "vscode", []string{
 			"perplexity | stdio | npx -y server-perplexity-ask | PERPLEXITY_API_KEY={{secrets.perplexity-key}}",
 			"fetch | stdio | uvx mcp-server-fetch",
-			"github | http | https://api.githubcopilot.com/mcp/",
-		}, []int{13, 21, 27}},
+			"github | http | https://api.githubcopilot.com/mcp/ | H:Authorization",
+		}, []int{19, 27, 33}},
 		{"claude.json", "claude-state", []string{
 			"user-scope | stdio | /usr/local/bin/user-server ",
 			"local-scope | http | https://mcp.example.com/local",
@@ -108,8 +111,12 @@ func TestImportVSCodeInputsAndNames(t *testing.T) {
 	if p.Import.Written != "Perplexity" || len(p.Import.Inputs) != 1 || p.Import.Inputs[0].ID != "perplexity-key" || !p.Import.Inputs[0].Password {
 		t.Errorf("perplexity import %+v", p.Import)
 	}
-	if len(cfg.Warnings) != 1 || cfg.Warnings[0].Code != "E239" || cfg.Warnings[0].Line != 13 || !strings.Contains(cfg.Warnings[0].Message, `imported as "perplexity"`) {
+	if len(cfg.Warnings) != 1 || cfg.Warnings[0].Code != "E239" || cfg.Warnings[0].Line != 19 || !strings.Contains(cfg.Warnings[0].Message, `imported as "perplexity"`) {
 		t.Errorf("warnings %v: the mapped name is shown", cfg.Warnings)
+	}
+	if g := cfg.Servers[2]; len(g.Headers) != 1 || g.Headers[0].Name != "Authorization" || g.Headers[0].Value != "Bearer {{secrets.github-token}}" ||
+		len(g.Import.Inputs) != 1 || g.Import.Inputs[0].ID != "github-token" {
+		t.Errorf("github headers %#v inputs %+v: ${input:id} inside a header becomes the secret", g.Headers, g.Import.Inputs)
 	}
 	if f := cfg.Servers[1]; f.Dir != "/data/app" {
 		t.Errorf("${workspaceFolder} cwd = %q", f.Dir)
@@ -130,6 +137,7 @@ func TestImportRefusalsWithPositions(t *testing.T) {
 		"17:23 E240 mcpServers.partial.env.AUTH",
 		"17:58 E241 mcpServers.partial.env.GITHUB_TOKEN",
 		"21:7 E238 mcpServers.dotenv.envFile",
+		"29:32 E240 mcpServers.remote.headers.X-API-Key",
 	}
 	var got []string
 	for _, p := range ce.Problems {

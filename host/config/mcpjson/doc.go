@@ -13,7 +13,7 @@
 //     string that is not UTF-8 or an escape naming half a surrogate pair is
 //     refused, never decoded into something other than what was written.
 //   - Read translates each server into relavium's vocabulary (name,
-//     transport, command, args, env, cwd, url), every value keeping the
+//     transport, command, args, env, cwd, url, headers), every value keeping the
 //     place it was written; config then checks each entry with the very
 //     rules of a [[mcp_servers]] registration (names, env denylist, the
 //     network guard, consent digests). What does not translate — an unknown
@@ -22,7 +22,9 @@
 //     dropped silently (a disabled server is a warning naming it).
 //   - References: ${VAR}, ${VAR:-default} and ${env:VAR} as a whole env
 //     value become {{env.VAR}} (read from the environment at spawn, digested
-//     as a reference); ${input:id} becomes {{secrets.id}}; ${workspaceFolder}
+//     as a reference); ${input:id} becomes {{secrets.id}} (in env, and
+//     inside a header value); an environment reference in a header is
+//     refused (a header's credential is a secret); ${workspaceFolder}
 //     is the project directory. A default under a name that says secret is
 //     refused (E241): it would be digested as a literal.
 //   - Nothing here reads the file system, the environment or global state:

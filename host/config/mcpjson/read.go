@@ -43,7 +43,7 @@ type File struct {
 }
 
 // Entry is one server of the file in relavium's vocabulary: Fields are
-// keyed name, transport, command, args, env, cwd, url, each value keeping
+// keyed name, transport, command, args, env, cwd, url, headers, each value keeping
 // the place it was written (a transport the file leaves implicit takes the
 // server's own place).
 type Entry struct {
