@@ -135,6 +135,9 @@ func (c *conn) callFailure(ctx, tctx context.Context, deadline *deadlineCause, t
 		ch.waitStderr(100 * time.Millisecond)
 		return &Error{Base: fault.Base{ErrCode: CodeServerExited, Msg: tool + ": the server exited during the call"}, Server: c.srv.Name, ExitStatus: ch.exitStatus(), StderrTail: ch.ring.Tail(c.secrets)}
 	}
+	if e := c.credentialRefused(tool, err); e != nil {
+		return e
+	}
 	return &Error{Base: fault.Base{ErrCode: CodeCallFailed, Msg: tool + " failed", Cause: c.redactErr(err)}, Server: c.srv.Name}
 }
 

@@ -32,6 +32,9 @@ type conn struct {
 	secrets map[string]string // secret name → injected value, for redaction only
 	headers http.Header       // network: the static headers, resolved (headers.go)
 	hidden  []string          // whole header values, longest first, for redaction only
+	// authStatus is the last 401 or 403 a server with static headers
+	// answered (0: none): why its connect or call failed (headers.go).
+	authStatus atomic.Int32
 
 	mu          sync.Mutex
 	state       string
@@ -256,6 +259,9 @@ func (c *conn) connectFailure(ctx, cctx context.Context, cause *deadlineCause, e
 		if r := c.srv.Target.Refusal(); r != nil {
 			return c.failure0(r.Code(), "refused by the network guard", r)
 		}
+	}
+	if e := c.credentialRefused("initialize", err); e != nil {
+		return e
 	}
 	if ch := c.child(); ch != nil && ch.waitExit(200*time.Millisecond) {
 		return c.withProcess(c.failure0(CodeInitializeFailed, "exited during initialize", nil))

@@ -14,28 +14,29 @@ import (
 // Error codes owned by package host (E500–E549). They are stable: the README
 // documents them and scripts match on them.
 const (
-	CodeStartFailed      fault.Code = "E500" // one or more servers failed to start; every failure is listed
-	CodeSpawnFailed      fault.Code = "E501" // the stdio command could not be started
-	CodeConnectDeadline  fault.Code = "E502" // spawn/dial through initialize outlived the connect deadline
-	CodeInitializeFailed fault.Code = "E503" // the initialize handshake failed (or the server exited during it)
-	CodeDiscoveryFailed  fault.Code = "E504" // the tools/list walk failed
-	CodeServerExited     fault.Code = "E505" // a stdio server exited (during a call or mid-session)
-	CodeConnectionLost   fault.Code = "E506" // a network session ended unexpectedly
-	CodeCallDeadline     fault.Code = "E510" // a tools/call outlived its deadline
-	CodeCallCancelled    fault.Code = "E511" // a call, connect or discovery was cancelled (Ctrl-C, TUI cancel, shutdown)
-	CodeResultTooLarge   fault.Code = "E512" // a result's text, summed across parts, exceeds 1 MiB
-	CodeUnknownTool      fault.Code = "E513" // a ToolID this host never admitted
-	CodeServerNotReady   fault.Code = "E514" // the tool's server failed or closed
-	CodeCallFailed       fault.Code = "E515" // the call failed at the protocol or transport level
-	CodeHostClosed       fault.Code = "E516" // the host is closed
-	CodeBadOptions       fault.Code = "E517" // Start called with options it cannot honour (a caller bug)
-	CodeMessageDepth     fault.Code = "E518" // a stdio server's message nests arrays and objects deeper than 512 levels
-	CodeSecretMissing    fault.Code = "E520" // a {{secrets.NAME}} with no value in any secret store
-	CodeEnvRefUnset      fault.Code = "E880" // an {{env.VAR}} with no default whose variable is not set at spawn
-	CodeSecretFileUnsafe fault.Code = "E521" // the secrets file is group/other-accessible, a symlink or not a file
-	CodeSecretFileBad    fault.Code = "E522" // the secrets file does not parse
-	CodeHeader           fault.Code = "E594" // a static header that cannot be sent (reserved or malformed name, bad resolved value, too many)
-	CodeProtocolEra      fault.Code = "E597" // protocol = "2026-07-28" and the server does not speak it
+	CodeStartFailed       fault.Code = "E500" // one or more servers failed to start; every failure is listed
+	CodeSpawnFailed       fault.Code = "E501" // the stdio command could not be started
+	CodeConnectDeadline   fault.Code = "E502" // spawn/dial through initialize outlived the connect deadline
+	CodeInitializeFailed  fault.Code = "E503" // the initialize handshake failed (or the server exited during it)
+	CodeDiscoveryFailed   fault.Code = "E504" // the tools/list walk failed
+	CodeServerExited      fault.Code = "E505" // a stdio server exited (during a call or mid-session)
+	CodeConnectionLost    fault.Code = "E506" // a network session ended unexpectedly
+	CodeCallDeadline      fault.Code = "E510" // a tools/call outlived its deadline
+	CodeCallCancelled     fault.Code = "E511" // a call, connect or discovery was cancelled (Ctrl-C, TUI cancel, shutdown)
+	CodeResultTooLarge    fault.Code = "E512" // a result's text, summed across parts, exceeds 1 MiB
+	CodeUnknownTool       fault.Code = "E513" // a ToolID this host never admitted
+	CodeServerNotReady    fault.Code = "E514" // the tool's server failed or closed
+	CodeCallFailed        fault.Code = "E515" // the call failed at the protocol or transport level
+	CodeHostClosed        fault.Code = "E516" // the host is closed
+	CodeBadOptions        fault.Code = "E517" // Start called with options it cannot honour (a caller bug)
+	CodeMessageDepth      fault.Code = "E518" // a stdio server's message nests arrays and objects deeper than 512 levels
+	CodeSecretMissing     fault.Code = "E520" // a {{secrets.NAME}} with no value in any secret store
+	CodeEnvRefUnset       fault.Code = "E880" // an {{env.VAR}} with no default whose variable is not set at spawn
+	CodeSecretFileUnsafe  fault.Code = "E521" // the secrets file is group/other-accessible, a symlink or not a file
+	CodeSecretFileBad     fault.Code = "E522" // the secrets file does not parse
+	CodeHeader            fault.Code = "E594" // a static header that cannot be sent (reserved or malformed name, bad resolved value, too many)
+	CodeCredentialRefused fault.Code = "E595" // a server with a static Authorization header answered 401 or 403
+	CodeProtocolEra       fault.Code = "E597" // protocol = "2026-07-28" and the server does not speak it
 )
 
 // Error is host's coded error: fault's (code, message, cause, exit, data)

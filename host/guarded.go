@@ -51,7 +51,7 @@ func (c *conn) guardedClient(g *netguard.Guard, t *netguard.Target) *http.Client
 	gc := g.HTTPClient(t)
 	// The guard's transport does every byte of I/O; cancelCounter only
 	// looks at what the SDK posts.
-	client := &http.Client{Transport: c.rec.RoundTripper(cancelCounter{inner: withHeaders(gc.Transport, c.headers), c: c}), CheckRedirect: gc.CheckRedirect, Jar: gc.Jar}
+	client := &http.Client{Transport: c.rec.RoundTripper(cancelCounter{inner: withHeaders(gc.Transport, c.headers, &c.authStatus), c: c}), CheckRedirect: gc.CheckRedirect, Jar: gc.Jar}
 	c.mu.Lock()
 	c.httpClient = client
 	c.mu.Unlock()
@@ -111,6 +111,9 @@ func (t *wsTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	ws, resp, err := t.g.DialWebsocket(ctx, t.t, &websocket.DialOptions{Subprotocols: []string{"mcp"}, HTTPHeader: t.c.headers.Clone()})
 	if resp != nil && resp.Body != nil {
 		_ = resp.Body.Close()
+	}
+	if resp != nil && len(t.c.headers) > 0 && (resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden) {
+		t.c.authStatus.Store(int32(resp.StatusCode)) // the handshake's answer to the static headers
 	}
 	if err != nil {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/engine"
@@ -165,16 +166,18 @@ func headerErr(server, header, why string) *Error {
 // makes (the go-sdk transports have no header field of their own). The
 // names were checked: none is one the transport or the protocol sets.
 type headerInjector struct {
-	inner http.RoundTripper
-	h     http.Header
+	inner  http.RoundTripper
+	h      http.Header
+	status *atomic.Int32 // the last 401 or 403 answered (conn.authStatus)
 }
 
-// withHeaders wraps rt so every request carries h; rt itself when h is empty.
-func withHeaders(rt http.RoundTripper, h http.Header) http.RoundTripper {
+// withHeaders wraps rt so every request carries h; rt itself when h is
+// empty. A 401 or 403 answer is noted in status.
+func withHeaders(rt http.RoundTripper, h http.Header, status *atomic.Int32) http.RoundTripper {
 	if len(h) == 0 {
 		return rt
 	}
-	return headerInjector{inner: rt, h: h}
+	return headerInjector{inner: rt, h: h, status: status}
 }
 
 func (hi headerInjector) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -182,7 +185,36 @@ func (hi headerInjector) RoundTrip(req *http.Request) (*http.Response, error) {
 	for k, v := range hi.h {
 		r.Header[k] = slices.Clone(v)
 	}
-	return hi.inner.RoundTrip(r)
+	resp, err := hi.inner.RoundTrip(r)
+	if err == nil && (resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden) {
+		hi.status.Store(int32(resp.StatusCode))
+	}
+	return resp, err
+}
+
+// credentialRefused is the failure of a server with a static Authorization
+// header that answered 401 or 403 (E595): its credential is wrong, expired
+// or short of a permission. Such a server is never probed for OAuth, so
+// this is the whole story; the secrets to update are named, never a value.
+// nil for any other failure.
+func (c *conn) credentialRefused(what string, err error) *Error {
+	st := int(c.authStatus.Load())
+	if st == 0 || !c.srv.StaticAuthorization() {
+		return nil
+	}
+	msg := fmt.Sprintf("%s: the server answered %d %s to the Authorization header declared for it", what, st, http.StatusText(st))
+	if st == http.StatusUnauthorized {
+		msg += "; the token is wrong or expired"
+	} else {
+		msg += "; the token is not allowed this"
+	}
+	for _, h := range c.srv.Headers {
+		if _, refs, _ := consent.SecretTemplate(h.Value); strings.EqualFold(h.Name, "Authorization") && len(refs) > 0 {
+			msg += " (update {{secrets." + strings.Join(refs, "}}, {{secrets.") + "}})"
+		}
+	}
+	msg += "; a server that declares its own Authorization is never probed for OAuth"
+	return &Error{Base: fault.Base{ErrCode: CodeCredentialRefused, Msg: msg, Cause: c.redactErr(err)}, Server: c.srv.Name}
 }
 
 // CloseIdleConnections reaches the guard's connection pool.

@@ -192,3 +192,38 @@ func TestStaticHeaderRefusals(t *testing.T) {
 		})
 	}
 }
+
+// A server with a static Authorization that answers 401 is E595, naming the
+// secret to update and never its value, on every transport; one without a
+// static Authorization keeps the ordinary failure (OAuth's to handle).
+func TestWrongStaticTokenIsCredentialRefused(t *testing.T) {
+	var b bearerMux
+	base := b.serve(t, leakServer())
+	ws := "ws" + strings.TrimPrefix(base, "http")
+	for _, tc := range []struct{ transport, url string }{
+		{TransportHTTP, base + "/mcp"},
+		{TransportSSE, base + "/sse"},
+		{TransportWebsocket, ws + "/ws"},
+	} {
+		t.Run(tc.transport, func(t *testing.T) {
+			g := netguard.New()
+			srv := networkServer(t, g, "n", tc.transport, tc.url)
+			srv.Headers = bearerHeaders()
+			_, err := Start(context.Background(), Options{Guard: g, Secrets: mapSecrets{"linear": "wrong-" + bearerSecret}, Servers: []Endpoint{srv}})
+			var se *StartError
+			if !errors.As(err, &se) || len(se.Failures) != 1 || se.Failures[0].ErrCode != CodeCredentialRefused {
+				t.Fatalf("start = %v, want %s", err, CodeCredentialRefused)
+			}
+			msg := se.Failures[0].Error()
+			if !strings.Contains(msg, "401") || !strings.Contains(msg, "{{secrets.linear}}") || strings.Contains(msg, bearerSecret) {
+				t.Errorf("E595 message: %s", msg)
+			}
+			// Without Authorization (only the api key): not E595.
+			srv.Headers = []Header{{Name: "X-Api-Key", Value: apiKeyValue}}
+			_, err = Start(context.Background(), Options{Guard: g, Servers: []Endpoint{srv}})
+			if codeOf(err) == "" || errors.As(err, &se) && se.Failures[0].ErrCode == CodeCredentialRefused {
+				t.Errorf("a server without a static Authorization got %v", err)
+			}
+		})
+	}
+}

@@ -95,6 +95,13 @@ func TestStaticHeadersEndToEndShowNoValue(t *testing.T) {
 	shown = append(shown, "--output file\n"+string(b))
 	check(e.run(t, env, "mcp", "call", "mcp_remote_fail", "--yes", "--json"), 1, "failing call --json")
 	check(e.run(t, env, "mcp", "call", "mcp_remote_fail", "--yes", "--events"), 1, "failing call --events")
+	trace := filepath.Join(t.TempDir(), "trace.ndjson")
+	check(e.run(t, env, "mcp", "call", "mcp_remote_leak", "--yes", "--trace", trace), 0, "mcp call --trace")
+	tb, err := os.ReadFile(trace)
+	if err != nil || !strings.Contains(string(tb), "tools/call") || !strings.Contains(string(tb), "auth=[REDACTED] key=[REDACTED]") {
+		t.Errorf("the trace holds no tools/call (%v): %s", err, tb)
+	}
+	shown = append(shown, "--trace file\n"+string(tb))
 	check(e.run(t, env, "config", "validate", "--json"), 0, "config validate --json")
 
 	// --header: the same server, ad hoc.
@@ -110,6 +117,9 @@ func TestStaticHeadersEndToEndShowNoValue(t *testing.T) {
 	bad := []string{"RELAVIUM_SECRET_REMOTE_TOKEN=" + e2eBearer + "-wrong"}
 	r = e.run(t, bad, "mcp", "ls", "--json")
 	check(r, 1, "wrong token mcp ls --json")
+	if !strings.Contains(r.stdout, `"code":"E595"`) || !strings.Contains(r.stdout, "{{secrets.remote-token}}") {
+		t.Errorf("a wrong token is not E595 naming the secret: %s", r.stdout)
+	}
 	check(e.run(t, bad, "mcp", "ls"), 1, "wrong token mcp ls")
 	if unauthorized.Load() == 0 {
 		t.Error("the wrong token reached the server as the right one")
