@@ -17,6 +17,7 @@ import (
 	"github.com/relavium/relavium/host/config"
 	"github.com/relavium/relavium/host/config/mcpjson"
 	"github.com/relavium/relavium/host/discovery"
+	"github.com/relavium/relavium/host/lint"
 	"github.com/relavium/relavium/host/lock"
 	"github.com/relavium/relavium/host/netguard"
 	"github.com/relavium/relavium/host/replay"
@@ -41,6 +42,7 @@ func registries() map[string]fault.Table {
 		"host/config":         config.Codes(),
 		"host/config/mcpjson": mcpjson.Codes(),
 		"host/discovery":      discovery.Codes(),
+		"host/lint":           lint.Codes(),
 		"host/lock":           lock.Codes(),
 		"host/replay":         replay.Codes(),
 		"host/wire":           wire.Codes(),

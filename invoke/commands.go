@@ -84,6 +84,12 @@ func Commands() *Table {
 					{Name: "against", Type: String, Usage: "compare with the servers of a --record FILE instead of the lock"},
 				},
 				SideEffect: Read, JSON: true, Output: Document, Surface: CLIOnly, Run: runMCPCheck},
+			{Path: []string{"mcp", "lint"}, Summary: "static checks over every tool, prompt and resource the declared servers offer (exit 1 at --fail-on)",
+				Flags: []Flag{
+					{Name: "fail-on", Type: String, Default: "error", Enum: []string{"error", "warning", "note", "never"}, Usage: "exit 1 when a finding of this severity or above is not suppressed"},
+					{Name: "format", Type: String, Default: "human", Enum: []string{"human", "sarif"}, Usage: "human, or sarif (a SARIF 2.1.0 log on stdout)"},
+				},
+				SideEffect: Read, JSON: true, Output: Document, Surface: CLIOnly, Run: runMCPLint},
 			{Path: []string{"mcp", "serve"}, Summary: "publish relavium's commands and mcp_call workflows as an MCP server",
 				Flags: []Flag{
 					{Name: "transport", Type: String, Default: "stdio", Enum: []string{"stdio", "sse", "http"}, Usage: "stdio, sse or http"},

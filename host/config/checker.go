@@ -77,6 +77,8 @@ func ruleOf(code fault.Code) string {
 		return "header-value"
 	case CodeHeaderSecretRef:
 		return "header-secret-ref"
+	case CodeLintSuppress:
+		return "lint-suppress"
 	case CodeProtocol:
 		return "protocol"
 	}

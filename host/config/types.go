@@ -38,6 +38,9 @@ type Server struct {
 	// calls are never asked about: the person's own word, never a server's.
 	ToolsAutoApprove []string `json:"tools_auto_approve,omitempty"`
 	Autostart        bool     `json:"autostart,omitempty"`
+	// LintSuppress waives `relavium mcp lint` rules for named tools, each
+	// with the person's reason (lintsuppress.go).
+	LintSuppress []LintSuppression `json:"lint_suppress,omitempty"`
 	// Pos is where the connection is declared: the [[mcp_servers]]
 	// registration, or the agent's inline entry.
 	Pos Pos `json:"source"`
