@@ -58,7 +58,7 @@ func TestRecordReplayRoundTrip(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("recorded call: %d %s %s", r.code, r.stdout, r.stderr)
 	}
-	liveResult := r.env["data"]
+	liveResult := r.env["data"].(map[string]any)["result"] // duration_ms is the call's own
 
 	data, err := os.ReadFile(rec)
 	if err != nil {
@@ -99,7 +99,7 @@ func TestRecordReplayRoundTrip(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("replayed call: %d %s %s", r.code, r.stdout, r.stderr)
 	}
-	if a, b := fmt.Sprint(liveResult), fmt.Sprint(r.env["data"]); a != b {
+	if a, b := fmt.Sprint(liveResult), fmt.Sprint(r.env["data"].(map[string]any)["result"]); a != b || !strings.Contains(a, "hello, replay") {
 		t.Errorf("replayed result %s, live %s", b, a)
 	}
 	r = e.run(t, nil, append([]string{"mcp", "call", "mcp_demo_echo", "message=never recorded", "--json", "--yes"}, allowReplay...)...)
