@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -225,5 +226,32 @@ func TestWrongStaticTokenIsCredentialRefused(t *testing.T) {
 				t.Errorf("a server without a static Authorization got %v", err)
 			}
 		})
+	}
+}
+
+// A token revoked mid-session: the call that the server answers 401 is
+// E595 too, never its value.
+func TestRevokedStaticTokenFailsTheCall(t *testing.T) {
+	var revoked atomic.Bool
+	s := leakServer()
+	// Stateless: the client's DELETE is refused too once the token is
+	// revoked, and a stateful test server would keep the session forever.
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{Stateless: true})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if revoked.Load() || r.Header.Get("Authorization") != "Bearer "+bearerSecret {
+			http.Error(w, "unauthorized", http.StatusUnauthorized)
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	g := netguard.New()
+	ep := networkServer(t, g, "n", TransportHTTP, srv.URL+"/mcp")
+	ep.Headers = []Header{{Name: "Authorization", Value: "Bearer {{secrets.linear}}"}}
+	host := startHost(t, Options{Guard: g, Secrets: mapSecrets{"linear": bearerSecret}, Servers: []Endpoint{ep}})
+	revoked.Store(true)
+	_, err := callTool(t, host, context.Background(), "mcp_n_leak", `{}`, engine.CallOptions{})
+	if codeOf(err) != CodeCredentialRefused || strings.Contains(err.Error(), bearerSecret) || !strings.Contains(err.Error(), "mcp_n_leak") {
+		t.Fatalf("call after revocation = %v, want %s", err, CodeCredentialRefused)
 	}
 }

@@ -9,16 +9,18 @@
 //     agent file at once; (*Config).Agent / Declared read one agent.
 //   - Every authored rule of docs/mcp-integration.md "Declaring a server" and
 //     docs/security.md is checked here, before anything is spawned or dialled.
-//     Each refusal is a Problem with a rule code (E201–E226), file, line,
+//     Each refusal is a Problem with a rule code (E201–E230), file, line,
 //     column, field path and an actionable message: package authored's
 //     Problem with the rule beside its code. TOML positions come from
 //     go-toml's unstable parser; agent files go through authored's one YAML
 //     reader (the policy every authored YAML file obeys); both are read
 //     into one positioned tree and checked by one validator, so a
 //     registration and an agent's inline entry obey the same rules.
-//   - Env entries are checked with consent.CheckEnv (the shared denylist)
-//     and urls with netguard.AdmitURL: config applies those rules, it does
-//     not own them. Declared values are never echoed in a message.
+//   - Env entries are checked with consent.CheckEnv (the shared denylist),
+//     urls with netguard.AdmitURL and a network server's headers with
+//     netguard.CheckHeaderName / CheckHeaderValue (E227–E230): config
+//     applies those rules, it does not own them. Declared values are never
+//     echoed in a message; a Header shows its value as [REDACTED].
 //   - Files are read only when they are regular files (a FIFO or a device
 //     a checkout links to is refused, never waited on), and a YAML escape
 //     that names no Unicode character (a lone surrogate) is refused by the
