@@ -83,6 +83,9 @@ type Backend interface {
 
 	// Export writes events as JSONL and returns the file's path.
 	Export(events []engine.Event) (string, error)
+	// SaveResult writes one result document (JSON) as a file named for
+	// name and returns its path.
+	SaveResult(name string, doc []byte) (string, error)
 
 	// Close tears every server down (children reaped) and ends the stream.
 	Close() error

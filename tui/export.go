@@ -47,3 +47,28 @@ func (l *live) Export(events []engine.Event) (string, error) {
 	}
 	return path, nil
 }
+
+// SaveResult writes doc under <home>/results, named for name and the time,
+// through atomicfile (0600, no half file), escaped as the export is.
+func (l *live) SaveResult(name string, doc []byte) (string, error) {
+	dir := filepath.Join(l.core.Home(), "results")
+	fail := func(err error) (string, error) {
+		return "", &Error{ErrCode: CodeExportFailed, Msg: "cannot save the result in " + dir, Cause: err}
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fail(err)
+	}
+	now := time.Now
+	if l.now != nil {
+		now = l.now
+	}
+	path := filepath.Join(dir, name+"-"+now().UTC().Format("20060102T150405.000Z")+".json")
+	err := atomicfile.WriteFunc(path, func(w io.Writer) error {
+		_, err := w.Write(append(sanitize.EscapeJSON(doc), '\n'))
+		return err
+	})
+	if err != nil {
+		return fail(err)
+	}
+	return path, nil
+}

@@ -51,6 +51,7 @@ type fakeBackend struct {
 	validate  func(id engine.ToolID, args json.RawMessage) error
 	workflows []*workflow.Workflow
 	exported  []engine.Event
+	saved     [][]byte
 }
 
 var fixedNow = time.Date(2026, 3, 14, 15, 9, 26, 0, time.UTC)
@@ -341,6 +342,13 @@ func (f *fakeBackend) Export(events []engine.Event) (string, error) {
 	defer f.mu.Unlock()
 	f.exported = events
 	return "/tmp/session.jsonl", nil
+}
+
+func (f *fakeBackend) SaveResult(name string, doc []byte) (string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.saved = append(f.saved, doc)
+	return "/data/home/results/" + name + ".json", nil
 }
 
 func (f *fakeBackend) Close() error {

@@ -17,6 +17,8 @@ type keyMap struct {
 	Submit, RawJSON, FieldNext, FieldPrev   key.Binding
 	PickPrev, PickNext, Toggle              key.Binding
 	Palette, AllTools                       key.Binding
+	Search, SearchNext, SearchPrev          key.Binding
+	Yank, YankCommand, Save                 key.Binding
 }
 
 func newKeyMap() keyMap {
@@ -24,40 +26,46 @@ func newKeyMap() keyMap {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(k, desc))
 	}
 	return keyMap{
-		Quit:       b([]string{"q", "ctrl+c"}, "q", "quit"),
-		Help:       b([]string{"?"}, "?", "help"),
-		NextPane:   b([]string{"tab"}, "tab", "focus"),
-		PrevPane:   b([]string{"shift+tab"}, "shift+tab", "focus back"),
-		Up:         b([]string{"up", "k"}, "↑/k", "up"),
-		Down:       b([]string{"down", "j"}, "↓/j", "down"),
-		PageUp:     b([]string{"pgup", "ctrl+u"}, "pgup", "page up"),
-		PageDown:   b([]string{"pgdown", "ctrl+d"}, "pgdn", "page down"),
-		Top:        b([]string{"home", "g"}, "g", "top"),
-		Bottom:     b([]string{"end", "G"}, "G", "bottom"),
-		Enter:      b([]string{"enter"}, "enter", "open"),
-		Back:       b([]string{"esc"}, "esc", "back"),
-		Filter:     b([]string{"/"}, "/", "filter"),
-		Details:    b([]string{"i"}, "i", "details"),
-		Approve:    b([]string{"a"}, "a", "approve"),
-		Accept:     b([]string{"A"}, "A", "accept changed tool"),
-		Reconnect:  b([]string{"r"}, "r", "reconnect"),
-		Disconnect: b([]string{"x"}, "x", "disconnect"),
-		Cancel:     b([]string{"c"}, "c", "cancel call"),
-		History:    b([]string{"h"}, "h", "history"),
-		Export:     b([]string{"e"}, "e", "export JSONL"),
-		Replay:     b([]string{"enter"}, "enter", "replay"),
-		Load:       b([]string{"l"}, "l", "load into form"),
-		PrevTab:    b([]string{"["}, "[", "prev tab"),
-		NextTab:    b([]string{"]"}, "]", "next tab"),
-		Submit:     b([]string{"ctrl+s"}, "ctrl+s", "send"),
-		RawJSON:    b([]string{"ctrl+t"}, "ctrl+t", "raw JSON"),
-		FieldNext:  b([]string{"down", "enter"}, "↓/enter", "next field"),
-		FieldPrev:  b([]string{"up"}, "↑", "prev field"),
-		PickPrev:   b([]string{"left"}, "←", "prev choice"),
-		PickNext:   b([]string{"right"}, "→", "next choice"),
-		Toggle:     b([]string{" "}, "space", "toggle"),
-		Palette:    b([]string{":", "ctrl+p"}, ":", "palette"),
-		AllTools:   b([]string{"ctrl+a"}, "ctrl+a", "all servers' tools"),
+		Quit:        b([]string{"q", "ctrl+c"}, "q", "quit"),
+		Help:        b([]string{"?"}, "?", "help"),
+		NextPane:    b([]string{"tab"}, "tab", "focus"),
+		PrevPane:    b([]string{"shift+tab"}, "shift+tab", "focus back"),
+		Up:          b([]string{"up", "k"}, "↑/k", "up"),
+		Down:        b([]string{"down", "j"}, "↓/j", "down"),
+		PageUp:      b([]string{"pgup", "ctrl+u"}, "pgup", "page up"),
+		PageDown:    b([]string{"pgdown", "ctrl+d"}, "pgdn", "page down"),
+		Top:         b([]string{"home", "g"}, "g", "top"),
+		Bottom:      b([]string{"end", "G"}, "G", "bottom"),
+		Enter:       b([]string{"enter"}, "enter", "open"),
+		Back:        b([]string{"esc"}, "esc", "back"),
+		Filter:      b([]string{"/"}, "/", "filter"),
+		Details:     b([]string{"i"}, "i", "details"),
+		Approve:     b([]string{"a"}, "a", "approve"),
+		Accept:      b([]string{"A"}, "A", "accept changed tool"),
+		Reconnect:   b([]string{"r"}, "r", "reconnect"),
+		Disconnect:  b([]string{"x"}, "x", "disconnect"),
+		Cancel:      b([]string{"c"}, "c", "cancel call"),
+		History:     b([]string{"h"}, "h", "history"),
+		Export:      b([]string{"e"}, "e", "export JSONL"),
+		Replay:      b([]string{"enter"}, "enter", "replay"),
+		Load:        b([]string{"l"}, "l", "load into form"),
+		PrevTab:     b([]string{"["}, "[", "prev tab"),
+		NextTab:     b([]string{"]"}, "]", "next tab"),
+		Submit:      b([]string{"ctrl+s"}, "ctrl+s", "send"),
+		RawJSON:     b([]string{"ctrl+t"}, "ctrl+t", "raw JSON"),
+		FieldNext:   b([]string{"down", "enter"}, "↓/enter", "next field"),
+		FieldPrev:   b([]string{"up"}, "↑", "prev field"),
+		PickPrev:    b([]string{"left"}, "←", "prev choice"),
+		PickNext:    b([]string{"right"}, "→", "next choice"),
+		Toggle:      b([]string{" "}, "space", "toggle"),
+		Palette:     b([]string{":", "ctrl+p"}, ":", "palette"),
+		AllTools:    b([]string{"ctrl+a"}, "ctrl+a", "all servers' tools"),
+		Search:      b([]string{"/"}, "/", "search the result"),
+		SearchNext:  b([]string{"n"}, "n", "next match"),
+		SearchPrev:  b([]string{"N"}, "N", "previous match"),
+		Yank:        b([]string{"y"}, "y", "copy the result"),
+		YankCommand: b([]string{"Y"}, "Y", "copy as a CLI command"),
+		Save:        b([]string{"s"}, "s", "save the result"),
 	}
 }
 
@@ -67,6 +75,7 @@ func (k keyMap) fullHelp() [][]key.Binding {
 		{k.NextPane, k.PrevPane, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.Palette, k.Enter, k.Back, k.Filter, k.Details, k.Accept, k.PrevTab, k.NextTab, k.AllTools},
 		{k.Approve, k.Reconnect, k.Disconnect, k.Cancel, k.History, k.Export, k.Load},
+		{k.Search, k.SearchNext, k.SearchPrev, k.Yank, k.YankCommand, k.Save},
 		{k.Submit, k.RawJSON, k.FieldNext, k.FieldPrev, k.PickPrev, k.PickNext, k.Toggle, k.Help, k.Quit},
 	}
 }

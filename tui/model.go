@@ -156,6 +156,9 @@ type Model struct {
 	vp      viewport.Model
 	vpKey   vpKey
 	follow  bool
+	search  resultSearch
+	osc52   string // a clipboard sequence drawn with the frames (yank.go)
+	yankSeq int
 
 	overlay      dialog.Stack
 	guard        keyGuard
@@ -170,6 +173,7 @@ type Model struct {
 
 	events       []engine.Event
 	droppedEvts  int
+	progressKept int
 	streamClosed bool
 	quitting     bool
 }
@@ -178,7 +182,8 @@ type vpKey struct {
 	job     string
 	w, ver  int
 	present bool
-	done    bool // the job had finished
+	done    bool   // the job had finished
+	query   string // the search highlighted
 }
 
 // maxExportEvents bounds the events kept for export (the oldest go first).
@@ -338,6 +343,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.refreshPalette()
 	case exportedMsg:
 		m.onExported(msg)
+	case savedMsg:
+		m.onSaved(msg)
+	case yankSentMsg:
+		if msg.seq == m.yankSeq {
+			m.osc52 = ""
+		}
 	case askMsg:
 		cmds = append(cmds, m.onAsk(msg.req), m.ask.listen())
 	case askGoneMsg:
@@ -450,11 +461,15 @@ func (m *Model) pushDialog(d dialog.Dialog) { m.overlay.Push(d) }
 
 func (m *Model) topDialog() dialog.Dialog { return m.overlay.Top() }
 
-// recordEvent keeps an event for the session export (progress is folded
-// into the job; everything else is kept, bounded).
+// recordEvent keeps an event for the session export (progress too, up to
+// maxExportProgress; everything bounded, the oldest going first).
 func (m *Model) recordEvent(e engine.Event) {
 	if e.Type == engine.EventToolProgress {
-		return
+		if m.progressKept >= maxExportProgress {
+			m.droppedEvts++
+			return
+		}
+		m.progressKept++
 	}
 	if len(m.events) >= maxExportEvents {
 		n := len(m.events) / 10

@@ -66,6 +66,9 @@ func (m *Model) layoutCall(w, h int, focused bool) callLayout {
 	}
 	l.showJob = true
 	l.header = m.jobHeader(j, w)
+	if sl := m.searchLine(w); sl != "" {
+		l.header = append(l.header, sl)
+	}
 	l.vpH = max(0, h-len(l.form)-len(l.header))
 	return l
 }
@@ -89,19 +92,30 @@ func (m *Model) syncViewport() {
 		m.vp.SetContent("")
 		return
 	}
-	key := vpKey{job: j.id, w: cw, ver: j.version, present: true, done: j.finished()}
+	key := vpKey{job: j.id, w: cw, ver: j.version, present: true, done: j.finished(), query: m.search.query}
 	if key == m.vpKey {
 		return
 	}
-	newJob := key.job != m.vpKey.job
-	justDone := key.done && (newJob || !m.vpKey.done)
+	newJob := key.job != m.vpKey.job && m.vpKey.job != ""
+	justDone := key.done && (key.job != m.vpKey.job || !m.vpKey.done)
+	if newJob {
+		m.search.query, m.search.hits = "", nil // a search belongs to its result
+		key.query = ""
+	}
 	body := j.body(m.st, cw)
-	m.vp.SetContent(strings.Join(body, "\n"))
+	m.search.hits = findHits(body, m.search.query)
+	m.vp.SetContent(strings.Join(m.highlight(body, m.search.query), "\n"))
 	m.vpKey = key
 	switch {
 	case justDone:
-		// A finished job opens at its outcome (the logs are above it).
-		m.vp.SetYOffset(j.resultAt)
+		// A finished job opens at its top (its arguments, then what it
+		// logged, then the outcome), unless the logs would push the
+		// outcome out of view: then at the outcome.
+		off := 0
+		if j.resultAt >= m.vp.Height {
+			off = j.resultAt
+		}
+		m.vp.SetYOffset(off)
 		m.follow = m.vp.AtBottom()
 	case m.follow:
 		m.vp.GotoBottom()

@@ -194,6 +194,14 @@ func (m *Model) newJob(kind jobKind, server, title string, args json.RawMessage)
 	j := &job{id: fmt.Sprintf("%s%d", kind.String()[:1], m.jobSeq), kind: kind, server: server, title: title,
 		args: args, started: m.now(), cancel: cancel}
 	m.jobs = append(m.jobs, j)
+	// a form stays only under the calls it makes (a tool's form, to send
+	// again); a read's or a prompt's form, or another tool's, goes
+	if m.form != nil && !(kind == jobTool && m.formFor.kind == jobTool && m.formFor.tool.Name == title) {
+		m.form, m.editing = nil, false
+	}
+	if m.statusErr { // a refusal of an earlier attempt is over
+		m.status, m.statusErr = "", false
+	}
 	m.shown, m.history, m.follow, m.editing = len(m.jobs)-1, false, true, false
 	m.focus = paneCall
 	return j, ctx
@@ -298,10 +306,12 @@ func (m *Model) onReadDone(msg readDoneMsg) {
 			j.contents = []engine.Content{}
 		}
 	})
+	m.recordJob(m.job(msg.id))
 }
 
 func (m *Model) onPromptDone(msg promptDoneMsg) {
 	m.endJob(msg.id, msg.err, func(j *job) { j.prompt = msg.res })
+	m.recordJob(m.job(msg.id))
 }
 
 func (m *Model) onRunDone(msg runDoneMsg) {

@@ -45,6 +45,9 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 		}
 		return nil
 	}
+	if m.search.typing {
+		return m.searchKey(msg)
+	}
 	if m.focus == paneCall && m.editing && m.form != nil {
 		switch {
 		case key.Matches(msg, k.Submit):
@@ -279,6 +282,23 @@ func (m *Model) callKey(msg tea.KeyMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, k.History):
 		m.history, m.histSel = true, 0
+		return nil
+	case key.Matches(msg, k.Filter) && m.shownJob() != nil:
+		return m.startSearch()
+	case key.Matches(msg, k.Yank):
+		return m.yank()
+	case key.Matches(msg, k.YankCommand):
+		return m.yankCommand()
+	case key.Matches(msg, k.Save):
+		return m.save()
+	case key.Matches(msg, k.SearchNext) && m.search.query != "":
+		m.jumpHit(1, false)
+		return nil
+	case key.Matches(msg, k.SearchPrev) && m.search.query != "":
+		m.jumpHit(-1, false)
+		return nil
+	case key.Matches(msg, k.Back) && m.search.query != "":
+		m.search.query, m.search.hits = "", nil
 		return nil
 	case key.Matches(msg, k.Submit) && m.form != nil:
 		return m.submitForm()

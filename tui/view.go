@@ -87,6 +87,9 @@ func (m *Model) View() string {
 	if d := m.topDialog(); d != nil {
 		lines = dialog.Overlay(lines, d.View(m.st, m.width, m.height), m.width, m.height)
 	}
+	if m.osc52 != "" { // zero cells wide: the clipboard copy rides on the frame
+		lines[0] = m.osc52 + lines[0]
+	}
 	return strings.Join(lines, "\n")
 }
 
@@ -254,6 +257,12 @@ func (m *Model) shortHelp() []key.Binding {
 		b = append(b, k.Back, k.Filter, k.Details, k.NextTab, k.AllTools)
 	case paneCall:
 		b = []key.Binding{k.NextPane, k.History, k.Export}
+		if m.shownJob() != nil {
+			b = []key.Binding{k.NextPane, k.Search, k.Yank, k.YankCommand, k.Save, k.History, k.Export}
+		}
+		if m.search.query != "" {
+			b = append([]key.Binding{k.SearchNext, k.SearchPrev}, b...)
+		}
 		if m.history {
 			b = []key.Binding{k.Replay, k.Load, k.Back}
 		}

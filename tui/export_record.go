@@ -1,0 +1,62 @@
+package tui
+
+import (
+	"encoding/json"
+
+	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/host"
+)
+
+// The session export holds everything the session showed: the event
+// stream (servers, skipped tools, calls, their progress and logs, gates,
+// elicitations, runs) and the workbench's own reads and prompt gets, which
+// reach no event stream, recorded here as events of their own types.
+
+// Export-only event types: a resource read and a prompt get.
+const (
+	EventResourceRead = "tui:resource_read"
+	EventPromptGet    = "tui:prompt_get"
+)
+
+// maxExportProgress bounds the progress events kept for the export: a
+// flood of progress never pushes the rest of the session out.
+const maxExportProgress = 10_000
+
+// readRecord is a resource read as the export records it.
+type readRecord struct {
+	Server     string           `json:"server"`
+	URI        string           `json:"uri"`
+	Args       json.RawMessage  `json:"args,omitempty"`
+	Contents   []engine.Content `json:"contents,omitempty"`
+	DurationMS int64            `json:"duration_ms"`
+	ErrorCode  fault.Code       `json:"error_code,omitempty"`
+	Error      string           `json:"error,omitempty"`
+}
+
+// promptRecord is a prompt get as the export records it.
+type promptRecord struct {
+	Server     string             `json:"server"`
+	Prompt     string             `json:"prompt"`
+	Args       json.RawMessage    `json:"args,omitempty"`
+	Result     *host.PromptResult `json:"result,omitempty"`
+	DurationMS int64              `json:"duration_ms"`
+	ErrorCode  fault.Code         `json:"error_code,omitempty"`
+	Error      string             `json:"error,omitempty"`
+}
+
+// recordJob keeps a finished read or prompt get for the export.
+func (m *Model) recordJob(j *job) {
+	if j == nil {
+		return
+	}
+	ms := j.ended.Sub(j.started).Milliseconds()
+	switch j.kind {
+	case jobRead:
+		m.recordEvent(engine.Event{Type: EventResourceRead, Time: j.ended, Data: readRecord{Server: j.server, URI: j.title,
+			Args: j.args, Contents: j.contents, DurationMS: ms, ErrorCode: j.errCode, Error: j.errMsg}})
+	case jobPrompt:
+		m.recordEvent(engine.Event{Type: EventPromptGet, Time: j.ended, Data: promptRecord{Server: j.server, Prompt: j.title,
+			Args: j.args, Result: j.prompt, DurationMS: ms, ErrorCode: j.errCode, Error: j.errMsg}})
+	}
+}

@@ -1,0 +1,205 @@
+package tui
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"regexp"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/relavium/relavium/engine/sanitize"
+	"github.com/relavium/relavium/themes"
+	"github.com/relavium/relavium/tui/dialog"
+	"github.com/relavium/relavium/tui/render"
+)
+
+// y copies the result on show, Y the CLI command that makes the same call,
+// s saves the result to a file. The copy goes to the terminal's clipboard
+// as an OSC 52 sequence drawn once with the frame (no write races the
+// renderer); whether it lands depends on the terminal, so a dialog also
+// shows the copied text, plain, for the terminal's own selection.
+
+// maxYank bounds what y copies (terminals refuse longer OSC 52 payloads);
+// what is cut is said.
+const maxYank = 64 << 10
+
+// yankLife is how long the OSC 52 sequence stays in the frames: long
+// enough for the renderer to have written one.
+const yankLife = 300 * time.Millisecond
+
+// resultText is a job's outcome as text: the text parts, then structured
+// content; contents and prompt messages; a run's outputs as JSON.
+func (j *job) resultText() string {
+	var parts []string
+	switch {
+	case j.result != nil:
+		for _, c := range j.result.Content {
+			if c.Text != "" {
+				parts = append(parts, c.Text)
+			}
+		}
+		if len(j.result.Structured) > 0 {
+			parts = append(parts, string(j.result.Structured))
+		}
+	case j.contents != nil:
+		for _, c := range j.contents {
+			if c.Text != "" {
+				parts = append(parts, c.Text)
+			}
+		}
+	case j.prompt != nil:
+		for _, msg := range j.prompt.Messages {
+			parts = append(parts, msg.Role+": "+msg.Content.Text)
+		}
+	case j.run != nil:
+		b, _ := json.Marshal(j.run.Outputs)
+		parts = append(parts, string(b))
+	case j.errMsg != "":
+		parts = append(parts, strings.TrimSpace(string(j.errCode)+" "+j.errMsg))
+	}
+	return strings.Join(parts, "\n")
+}
+
+// copyText sends text to the clipboard (sanitized: no control sequence of
+// the server's reaches the clipboard, and so a shell it is pasted into;
+// bounded) and shows it for a manual copy.
+func (m *Model) copyText(what, text string) tea.Cmd {
+	text = sanitize.Text(text)
+	cut := false
+	if len(text) > maxYank {
+		text, cut = text[:maxYank], true
+		for !utf8.ValidString(text) {
+			text = text[:len(text)-1]
+		}
+	}
+	m.osc52 = "\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte(text)) + "\x07"
+	m.yankSeq++
+	note := what + ": sent to the clipboard (OSC 52, if your terminal allows it)"
+	if cut {
+		note += "; only the first 64 KiB"
+	}
+	m.setStatus(note, false)
+	m.pushDialog(&dialog.Text{Title: "Copied · " + what, Max: 110, Lines: func(st *themes.Styles, iw int) []string {
+		out := render.Wrap(st.Muted.Render("Sent to the terminal's clipboard with OSC 52. A terminal that does not allow it copies nothing: select the text below instead (with the mouse captured, most terminals select with shift+drag)."), iw)
+		out = append(out, "")
+		for _, l := range render.SplitLines(text) {
+			out = append(out, render.Wrap(l, iw)...)
+		}
+		return out
+	}})
+	seq := m.yankSeq
+	ctx := m.ctx
+	return func() tea.Msg {
+		t := time.NewTimer(yankLife)
+		defer t.Stop()
+		select {
+		case <-t.C:
+			return yankSentMsg{seq: seq}
+		case <-ctx.Done():
+			return nil
+		}
+	}
+}
+
+// yankSentMsg ends the OSC 52 sequence's stay in the frames.
+type yankSentMsg struct{ seq int }
+
+func (m *Model) yank() tea.Cmd {
+	j := m.shownJob()
+	if j == nil || !j.finished() {
+		m.setStatus("nothing to copy yet: the result is copied once it is in", false)
+		return nil
+	}
+	return m.copyText("the result of "+j.title, j.resultText())
+}
+
+// yankCommand copies the mcp call command line that makes the call on
+// show again (tool calls only).
+func (m *Model) yankCommand() tea.Cmd {
+	j := m.shownJob()
+	if j == nil || j.kind != jobTool {
+		m.setStatus("Y copies the command of a tool call: show one first", false)
+		return nil
+	}
+	return m.copyText("the command", m.cliCommand(j))
+}
+
+// cliCommand is `relavium [--agent A] mcp call TOOL --args 'JSON'`, every
+// word quoted for a POSIX shell.
+func (m *Model) cliCommand(j *job) string {
+	words := []string{"relavium"}
+	if m.info.Agent != "" {
+		words = append(words, "--agent", m.info.Agent)
+	}
+	words = append(words, "mcp", "call", j.tool.Name)
+	if len(j.args) > 0 && string(j.args) != "{}" {
+		words = append(words, "--args", string(j.args))
+	}
+	for i, w := range words {
+		words[i] = shellQuote(w)
+	}
+	return strings.Join(words, " ")
+}
+
+var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`)
+
+// shellQuote quotes s for a POSIX shell: single quotes, each ' as '\”.
+func shellQuote(s string) string {
+	if shellSafe.MatchString(s) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// save writes the result on show to a file (Backend.SaveResult).
+func (m *Model) save() tea.Cmd {
+	j := m.shownJob()
+	if j == nil || !j.finished() {
+		m.setStatus("nothing to save yet", false)
+		return nil
+	}
+	doc := map[string]any{"kind": j.kind.String(), "title": j.title, "server": j.server}
+	if len(j.args) > 0 {
+		doc["args"] = j.args
+	}
+	switch {
+	case j.result != nil:
+		doc["result"] = j.result
+	case j.contents != nil:
+		doc["contents"] = j.contents
+	case j.prompt != nil:
+		doc["prompt"] = j.prompt
+	case j.run != nil:
+		doc["run"] = j.run
+	}
+	if j.errCode != "" || j.errMsg != "" {
+		doc["error"] = map[string]string{"code": string(j.errCode), "message": j.errMsg}
+	}
+	b, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		m.setStatus("cannot save: "+err.Error(), true)
+		return nil
+	}
+	bk, name := m.b, j.kind.String()+"-"+j.id
+	return func() tea.Msg {
+		p, err := bk.SaveResult(name, b)
+		return savedMsg{path: p, err: err}
+	}
+}
+
+// savedMsg is a saved result's file, or why it was not written.
+type savedMsg struct {
+	path string
+	err  error
+}
+
+func (m *Model) onSaved(msg savedMsg) {
+	if msg.err != nil {
+		m.setStatus("save failed: "+msg.err.Error(), true)
+		return
+	}
+	m.setStatus("result saved to "+msg.path, false)
+}
