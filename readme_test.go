@@ -20,6 +20,7 @@ import (
 	"github.com/relavium/relavium/host/lint"
 	"github.com/relavium/relavium/host/lock"
 	"github.com/relavium/relavium/host/netguard"
+	"github.com/relavium/relavium/host/oauth"
 	"github.com/relavium/relavium/host/replay"
 	"github.com/relavium/relavium/host/wire"
 	"github.com/relavium/relavium/invoke"
@@ -47,6 +48,7 @@ func registries() map[string]fault.Table {
 		"host/replay":         replay.Codes(),
 		"host/wire":           wire.Codes(),
 		"host/netguard":       netguard.Codes(),
+		"host/oauth":          oauth.Codes(),
 		"invoke":              invoke.Codes(),
 		"invoke/demoserver":   demoserver.Codes(),
 		"machine":             machine.Codes(),

@@ -13,7 +13,10 @@
 #                               protocol era the suite has scenarios for
 #                               (CLIENT_PROTOCOLS: the 2025-11-25 default and
 #                               auto; the suite has none for 2026-07-28); all
-#                               must pass
+#                               must pass; then every OAuth scenario (auth/…:
+#                               the 2025-11-25, 2025-06-18 and 2025-03-26 ones
+#                               and the draft ones) once, through the same
+#                               adapter
 #
 # Environment: RELAVIUM_BIN (default <repo>/bin/relavium), RELAVIUM_PEERS
 # (default <repo>/.peers; .ci/peers.sh installs it when incomplete).
@@ -29,6 +32,13 @@ CONF=$RELAVIUM_PEERS/node_modules/@modelcontextprotocol/conformance/dist/index.j
 SERVER_SCENARIOS=30
 CLIENT_SCENARIOS=(initialize tools_call elicitation-sep1034-client-defaults sse-retry)
 CLIENT_PROTOCOLS=(2025-11-25 auto)
+AUTH_SCENARIOS=(
+	auth/metadata-default auth/metadata-var1 auth/metadata-var2 auth/metadata-var3
+	auth/basic-cimd auth/scope-from-www-authenticate auth/scope-from-scopes-supported
+	auth/scope-omitted-when-undefined auth/scope-step-up auth/scope-retry-limit
+	auth/token-endpoint-auth-basic auth/token-endpoint-auth-post auth/token-endpoint-auth-none
+	auth/pre-registration auth/2025-03-26-oauth-metadata-backcompat auth/2025-03-26-oauth-endpoint-fallback
+	auth/resource-mismatch auth/offline-access-scope auth/offline-access-not-supported)
 
 die() {
 	printf 'conformance: %s\n' "$*" >&2
@@ -122,31 +132,44 @@ run_server() {
 	fi
 }
 
+# client_one SCENARIO LABEL: runs one client scenario through the adapter
+# and counts it in passed/failed.
+client_one() {
+	local s=$1 label=$2 rc=0 out
+	out="$WORK/client-${label//[^A-Za-z0-9_.-]/-}"
+	"$NODE22" "$CONF" client --command "bash $ROOT/testdata/conformance/client.sh" \
+		--scenario "$s" --timeout 30000 -o "$out" >"$out.out" 2>&1 &
+	local pid=$!
+	GROUPS_STARTED+=("$pid")
+	wait "$pid" || rc=$?
+	if [ "$rc" -eq 0 ]; then
+		passed=$((passed + 1))
+		echo "conformance: client $label PASS"
+	else
+		failed=$((failed + 1))
+		echo "conformance: client $label FAIL (exit $rc)"
+		tail -n 25 "$out.out" | sed 's/^/  /'
+		find "$out" -name 'stderr.txt' -exec sed 's/^/  relavium stderr: /' {} \; 2>/dev/null | tail -n 10
+	fi
+}
+
 run_client() {
-	local s p rc failed=0 passed=0 out
+	local s p failed=0 passed=0
 	export RELAVIUM_BIN="$BIN"
 	for p in "${CLIENT_PROTOCOLS[@]}"; do
 		export RELAVIUM_PROTOCOL="$p"
 		for s in "${CLIENT_SCENARIOS[@]}"; do
-			out="$WORK/client-$p-$s"
-			"$NODE22" "$CONF" client --command "bash $ROOT/testdata/conformance/client.sh" \
-				--scenario "$s" --timeout 30000 -o "$out" >"$out.out" 2>&1 &
-			local pid=$!
-			GROUPS_STARTED+=("$pid")
-			rc=0
-			wait "$pid" || rc=$?
-			if [ "$rc" -eq 0 ]; then
-				passed=$((passed + 1))
-				echo "conformance: client $s (protocol $p) PASS"
-			else
-				failed=$((failed + 1))
-				echo "conformance: client $s (protocol $p) FAIL (exit $rc)"
-				tail -n 25 "$out.out" | sed 's/^/  /'
-				find "$out" -name 'stderr.txt' -exec sed 's/^/  relavium stderr: /' {} \; 2>/dev/null | tail -n 10
-			fi
+			client_one "$s" "$s (protocol $p)"
 		done
 	done
-	echo "conformance: client $passed/$((${#CLIENT_SCENARIOS[@]} * ${#CLIENT_PROTOCOLS[@]})) scenarios passed"
+	# The OAuth scenarios declare their server in config (the adapter's
+	# auth_scenario): run once, at the default protocol.
+	unset RELAVIUM_PROTOCOL
+	for s in "${AUTH_SCENARIOS[@]}"; do
+		client_one "$s" "$s"
+	done
+	local total=$((${#CLIENT_SCENARIOS[@]} * ${#CLIENT_PROTOCOLS[@]} + ${#AUTH_SCENARIOS[@]}))
+	echo "conformance: client $passed/$total scenarios passed"
 	[ "$failed" -eq 0 ] || die "client scenarios failed"
 }
 

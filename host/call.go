@@ -122,6 +122,9 @@ func (c *conn) callFailure(ctx, tctx context.Context, deadline *deadlineCause, t
 	// answer was to come on: that is the failure, typed, whatever the SDK
 	// made of it. (After the deadline: a lookup the deadline interrupted is
 	// not a refusal worth the name.)
+	if f := c.signInFailure(tool, err); f != nil {
+		return f
+	}
 	if r := trappedRefusal(tctx); r != nil {
 		return &Error{Base: fault.Base{ErrCode: r.Code(), Msg: tool + " refused by the network guard", Cause: r}, Server: c.srv.Name}
 	}

@@ -201,6 +201,9 @@ func (c *conn) setup(ctx context.Context, cs *mcp.ClientSession) *Error {
 		if r := c.frameRefusal.Load(); r != nil {
 			return c.withProcess(c.failure0(r.ErrCode, r.Msg, nil))
 		}
+		if f := c.signInFailure("tools/list", err); f != nil {
+			return f
+		}
 		var de *discovery.Error
 		if errors.As(err, &de) {
 			return c.withProcess(c.failure0(de.Code(), de.Msg, de.Cause))
@@ -249,6 +252,11 @@ func (c *conn) connectFailure(ctx, cctx context.Context, cause *deadlineCause, e
 		return c.withProcess(c.failure0(CodeConnectDeadline, cause.Error()+"; raise connect_timeout_ms if the server is just slow to start", nil))
 	case errors.As(err, &se):
 		return c.failure0(CodeSpawnFailed, "cannot start "+se.command, se.err)
+	}
+	if f := c.signInFailure("connect", err); f != nil {
+		return f
+	}
+	switch {
 	case errors.As(err, &ge):
 		return c.failure0(ge.Code(), "refused by the network guard", ge)
 	}

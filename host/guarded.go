@@ -31,6 +31,7 @@ func (c *conn) networkTransport() (mcp.Transport, error) {
 			Endpoint:     t.URL(),
 			HTTPClient:   client,
 			MaxEventSize: netguard.MessageLimit,
+			OAuthHandler: c.srv.OAuth,
 		}, nil
 	case TransportSSE:
 		c.observed = true

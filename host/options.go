@@ -3,6 +3,7 @@ package host
 import (
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/relavium/relavium/consent"
@@ -78,6 +79,9 @@ type Endpoint struct {
 	// Protocol is the era asked for: ProtocolLegacy (also ""),
 	// ProtocolModern or ProtocolAuto (protocol.go).
 	Protocol string
+	// OAuth signs requests in on a Streamable HTTP server (go-sdk's
+	// OAuthHandler: called on 401 and 403); nil sends no Authorization.
+	OAuth auth.OAuthHandler
 
 	// memory is an in-process server's transport (tests and benchmarks).
 	memory mcp.Transport

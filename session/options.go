@@ -7,6 +7,7 @@ import (
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/host"
+	"github.com/relavium/relavium/host/oauth"
 	"github.com/relavium/relavium/host/wire"
 )
 
@@ -42,6 +43,10 @@ type Options struct {
 	Timeouts host.Timeouts
 	// Wire records every server's JSON-RPC traffic (--record; nil: none).
 	Wire *wire.Hub
+	// SignIn lets a Streamable HTTP server's sign-in reach the person (the
+	// browser step); nil uses stored tokens only and names
+	// `relavium auth login SERVER` when one is needed.
+	SignIn *oauth.Interactive
 }
 
 // Asker is the person, as the face that owns the terminal asks them.

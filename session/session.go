@@ -185,6 +185,7 @@ func (s *Session) hostServer(srv config.Server, byName map[string]*consent.Resol
 	for _, h := range srv.Headers {
 		hs.Headers = append(hs.Headers, host.Header{Name: h.Name, Value: h.Value})
 	}
+	hs.OAuth = asHandler(s.oauthHandler(srv, opts.Guard, s.opts.SignIn))
 	return hs, nil
 }
 

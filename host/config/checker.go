@@ -81,6 +81,10 @@ func ruleOf(code fault.Code) string {
 		return "lint-suppress"
 	case CodeProtocol:
 		return "protocol"
+	case CodeOAuth:
+		return "oauth"
+	case CodeOAuthTransport:
+		return "oauth-transport"
 	}
 	return "config"
 }

@@ -31,9 +31,9 @@ func (s surface) nameKey() string {
 
 func (s surface) keys() []string {
 	if s == registration {
-		return []string{"name", "transport", "command", "args", "env", "cwd", "url", "allow_local_endpoint", "headers", "tools_allowlist", "tools_auto_approve", "connect_timeout_ms", "autostart", "protocol", "lint_suppress"}
+		return []string{"name", "transport", "command", "args", "env", "cwd", "url", "allow_local_endpoint", "headers", "tools_allowlist", "tools_auto_approve", "connect_timeout_ms", "autostart", "protocol", "lint_suppress", "oauth"}
 	}
-	return []string{"id", "ref", "transport", "command", "args", "env", "cwd", "url", "allow_local_endpoint", "headers", "connect_timeout_ms", "tools_allowlist", "tools_auto_approve", "protocol", "lint_suppress"}
+	return []string{"id", "ref", "transport", "command", "args", "env", "cwd", "url", "allow_local_endpoint", "headers", "connect_timeout_ms", "tools_allowlist", "tools_auto_approve", "protocol", "lint_suppress", "oauth"}
 }
 
 // keyHint explains the keys people carry over from the other surface.
@@ -160,6 +160,7 @@ func (c *checker) inlineEntry(v *node, path string, surf surface, project string
 	if f := v.get("lint_suppress"); f != nil {
 		s.LintSuppress = c.lintSuppress(f, join(path, "lint_suppress"))
 	}
+	c.oauthField(v, path, transport, s)
 	if f := v.get("autostart"); f != nil && surf == registration {
 		s.Autostart, _ = c.boolean(f, join(path, "autostart"))
 	}

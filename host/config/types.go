@@ -41,6 +41,9 @@ type Server struct {
 	// LintSuppress waives `relavium mcp lint` rules for named tools, each
 	// with the person's reason (lintsuppress.go).
 	LintSuppress []LintSuppression `json:"lint_suppress,omitempty"`
+	// OAuth is the declared sign-in (`oauth = true` or a table); nil when
+	// undeclared (an http server still signs in on a 401 Bearer challenge).
+	OAuth *OAuth `json:"oauth,omitempty"`
 	// Pos is where the connection is declared: the [[mcp_servers]]
 	// registration, or the agent's inline entry.
 	Pos Pos `json:"source"`

@@ -20,6 +20,75 @@ target=(--url "$url" --allow-local-endpoint --json)
 if [ -n "${RELAVIUM_PROTOCOL:-}" ]; then
 	target+=(--protocol "$RELAVIUM_PROTOCOL")
 fi
+
+# auth_scenario URL: the suite's OAuth scenarios, run the way a person runs
+# relavium against a protected server. The server is declared in the
+# throwaway home's config.toml (oauth pre-registered client details from
+# the suite's context, MCP_CONFORMANCE_CONTEXT, become its oauth table, the
+# secret through RELAVIUM_SECRET_CONFORMANCE_CLIENT); the suite's
+# authorization server answers the browser step with an immediate
+# redirect, so $BROWSER is browser.sh, which delivers that redirect to
+# relavium's loopback callback. Then:
+#   1. relavium auth login conf — when the guard refuses the suite's local
+#      authorization server (E560: it sits on another localhost port than
+#      the declared server), its address is added to oauth.allow_local_auth,
+#      as the refusal's remedy says, and the login is run again;
+#   2. relavium mcp call test-tool — headless, with the stored token; when
+#      it answers E851 (the server asks for more scopes: a step-up), the
+#      login is run once more, as the error says, and the call again.
+auth_scenario() {
+	local server=$1 local_auth=() out code ctx id secret i
+	ctx=${MCP_CONFORMANCE_CONTEXT:-"{}"}
+	id=$(jq -r '.client_id // empty' <<<"$ctx")
+	secret=$(jq -r '.client_secret // empty' <<<"$ctx")
+	export BROWSER="bash $(dirname "$0")/browser.sh"
+	write_config() {
+		{
+			echo '[[mcp_servers]]'
+			echo 'name = "conf"'
+			echo 'transport = "http"'
+			echo "url = \"$server\""
+			echo 'allow_local_endpoint = true'
+			printf 'oauth = { client_metadata_url = "https://conformance-test.local/client-metadata.json"'
+			if [ -n "$id" ]; then
+				printf ', client_id = "%s"' "$id"
+				[ -n "$secret" ] && printf ', client_secret = "{{secrets.conformance_client}}"'
+			fi
+			if [ ${#local_auth[@]} -gt 0 ]; then
+				printf ', allow_local_auth = [%s]' "$(printf '"%s",' "${local_auth[@]}" | sed 's/,$//')"
+			fi
+			echo ' }'
+		} >"$RELAVIUM_HOME/config.toml"
+	}
+	[ -n "$secret" ] && export RELAVIUM_SECRET_CONFORMANCE_CLIENT=$secret
+	login() {
+		for i in 1 2 3; do
+			write_config
+			out=$("$BIN" auth login conf --json) && return 0
+			code=$(jq -r '.error.code // empty' <<<"$out")
+			if [ "$code" = E500 ]; then code=$(jq -r '.data.servers[0].error_code // empty' <<<"$out"); fi
+			addr=$(jq -r '[.. | objects | select(.reason? == "private-address") | .url][0] // empty' <<<"$out")
+			if [ "$code" = E560 ] && [ -n "$addr" ]; then
+				local hp=${addr#*://}
+				local_auth+=("${hp%%/*}")
+				continue
+			fi
+			echo "$out" >&2
+			return 1
+		done
+		return 1
+	}
+	login
+	out=$("$BIN" mcp call mcp_conf_test-tool --yes --json) && return 0
+	code=$(jq -r '[.. | objects | .code? // .error_code? | select(. != null)] | map(select(. == "E851")) | .[0] // empty' <<<"$out")
+	if [ "$code" = E851 ]; then
+		login
+		"$BIN" mcp call mcp_conf_test-tool --yes --json
+		return
+	fi
+	echo "$out" >&2
+	return 1
+}
 case "$scenario" in
 initialize)
 	# connect, initialize, list tools
@@ -36,6 +105,9 @@ sse-retry)
 	# the POST stream closes after a priming event; relavium must resume
 	# with GET + Last-Event-ID after the server's retry interval
 	"$BIN" mcp call test_reconnection --yes "${target[@]}"
+	;;
+auth/*)
+	auth_scenario "$url"
 	;;
 *)
 	echo "client.sh: no relavium mapping for scenario $scenario" >&2

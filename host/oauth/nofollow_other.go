@@ -1,0 +1,5 @@
+//go:build !unix
+
+package oauth
+
+const oNoFollow = 0
