@@ -52,6 +52,7 @@ func run() int {
 		LookupEnv:  os.LookupEnv,
 		Environ:    os.Environ(),
 		Home:       home,
+		UserHome:   userHome(),
 		WorkDir:    wd,
 		Executable: exe,
 		Version:    version,
@@ -69,6 +70,16 @@ func run() int {
 
 func isTerminal(fd uintptr) bool {
 	return isatty.IsTerminal(fd) || isatty.IsCygwinTerminal(fd)
+}
+
+// userHome is the person's home directory, where other clients keep their
+// MCP files ("" when the system names none: those files are then not listed).
+func userHome() string {
+	h, err := os.UserHomeDir()
+	if err != nil {
+		return ""
+	}
+	return h
 }
 
 // relaviumHome is $RELAVIUM_HOME, else ~/.relavium.

@@ -29,13 +29,20 @@ const (
 	// mcp call and mcp accept (in host's range E540–E548: they name the tool
 	// calls host makes, but the command line raises them; E542, E545 and E548
 	// are the session core's).
-	CodeToolNotFound fault.Code = "E540"         // mcp call: no admitted tool has that name
-	CodeBadCallArgs  fault.Code = "E541"         // mcp call: --args / KEY=VALUE that do not parse
-	CodeToolError    fault.Code = "E543"         // mcp call: the tool returned isError
-	CodeBadTarget    fault.Code = "E544"         // --url/--stdio misuse (both given, empty, --allow-local-endpoint without --url)
-	CodeNotFlagged   fault.Code = "E546"         // mcp accept: the tool's definition is the accepted one (nothing to accept)
-	CodeAcceptUsage  fault.Code = "E547"         // mcp accept: give TOOL or --all (not both, not neither)
-	CodeBadHeader    fault.Code = "E593"         // --header: not 'Name: value', a name or value the guard refuses, or without --url
+	CodeToolNotFound fault.Code = "E540" // mcp call: no admitted tool has that name
+	CodeBadCallArgs  fault.Code = "E541" // mcp call: --args / KEY=VALUE that do not parse
+	CodeToolError    fault.Code = "E543" // mcp call: the tool returned isError
+	CodeBadTarget    fault.Code = "E544" // --url/--stdio misuse (both given, empty, --allow-local-endpoint without --url)
+	CodeNotFlagged   fault.Code = "E546" // mcp accept: the tool's definition is the accepted one (nothing to accept)
+	CodeAcceptUsage  fault.Code = "E547" // mcp accept: give TOOL or --all (not both, not neither)
+	CodeBadHeader    fault.Code = "E593" // --header: not 'Name: value', a name or value the guard refuses, or without --url
+
+	// config import / export (other clients' MCP files).
+	CodeImportTaken  fault.Code = "E244"         // config import --write: a server name the configuration already registers
+	CodeImportEmpty  fault.Code = "E245"         // config import: the file declares no server relavium can import
+	CodeExportServer fault.Code = "E246"         // config export: SERVER names no declared server
+	CodeExportValue  fault.Code = "E247"         // config export: a value the other client's file cannot hold as it means (a literal secret, a default, a websocket, a cwd)
+	CodeImportWrite  fault.Code = "E881"         // config import --write: .relavium/config.toml could not be written (left as it was)
 	CodeInternal                = fault.Internal // a bug: an error without a code
 )
 

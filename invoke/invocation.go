@@ -30,6 +30,9 @@ type Env struct {
 	Environ   []string
 	// Home is the relavium home ($RELAVIUM_HOME, else ~/.relavium).
 	Home string
+	// UserHome is the person's home directory, where other clients keep
+	// their MCP files (`config sources`); "" lists none of them.
+	UserHome string
 	// WorkDir is the process working directory.
 	WorkDir string
 	// Executable is the running binary (os.Executable), used to run children

@@ -152,13 +152,17 @@ func (l *loader) adoptImport(f *mcpjson.File) {
 
 // offer lists the servers of a client file the configuration does not use.
 func (l *loader) offer(path string) Offer {
-	o := Offer{File: path, Servers: []OfferedEntry{}}
 	var probe loader
 	data, ok := probe.readFile(path, mcpjson.MaxFileBytes)
 	if !ok {
-		return o
+		return Offer{File: path, Servers: []OfferedEntry{}}
 	}
-	for _, e := range mcpjson.Read(path, data, mcpjson.Options{Project: l.project, Name: importName}).Entries {
+	return offerOf(path, mcpjson.Read(path, data, mcpjson.Options{Project: l.project, Name: importName}))
+}
+
+func offerOf(path string, f *mcpjson.File) Offer {
+	o := Offer{File: path, Servers: []OfferedEntry{}}
+	for _, e := range f.Entries {
 		o.Servers = append(o.Servers, OfferedEntry{Name: e.Name, Pos: e.Pos})
 	}
 	return o
@@ -243,4 +247,55 @@ func (l *loader) importList(root *node, base string) []importRef {
 		refs = append(refs, importRef{path: filepath.Clean(p), at: it.pos, required: true})
 	}
 	return refs
+}
+
+// ClientFile is one place a client keeps MCP servers.
+type ClientFile struct {
+	Client string `json:"client"`
+	Path   string `json:"path"`
+	// Global files are read only when named (--config); project files are
+	// found beside .relavium/.
+	Global bool `json:"global"`
+}
+
+// ClientFiles lists where each client keeps its servers: the project's
+// files, then the person's global ones under userHome (none when it is
+// ""). goos and appData (Windows' %APPDATA%) place Claude Desktop's file.
+func ClientFiles(project, userHome, goos, appData string) []ClientFile {
+	p := ProjectClientFiles(project)
+	out := []ClientFile{{Client: "Claude Code (project)", Path: p[0]}, {Client: "VS Code (workspace)", Path: p[1]}, {Client: "Cursor (project)", Path: p[2]}}
+	if userHome == "" {
+		return out
+	}
+	desktop := filepath.Join(userHome, ".config", "Claude", "claude_desktop_config.json")
+	switch goos {
+	case "darwin":
+		desktop = filepath.Join(userHome, "Library", "Application Support", "Claude", "claude_desktop_config.json")
+	case "windows":
+		if appData == "" {
+			appData = filepath.Join(userHome, "AppData", "Roaming")
+		}
+		desktop = filepath.Join(appData, "Claude", "claude_desktop_config.json")
+	}
+	return append(out,
+		ClientFile{Client: "Claude Desktop", Path: desktop, Global: true},
+		ClientFile{Client: "Claude Code (user, local)", Path: filepath.Join(userHome, ".claude.json"), Global: true},
+		ClientFile{Client: "Cursor (global)", Path: filepath.Join(userHome, ".cursor", "mcp.json"), Global: true},
+		ClientFile{Client: "Windsurf", Path: filepath.Join(userHome, ".codeium", "windsurf", "mcp_config.json"), Global: true},
+		ClientFile{Client: "MCP Inspector catalog", Path: filepath.Join(userHome, ".mcp-inspector", "mcp.json"), Global: true},
+	)
+}
+
+// Survey lists the servers a client file declares and counts its
+// problems, without using it: for `config sources`. ok is false when the
+// file is absent or unreadable.
+func Survey(path, project string) (o Offer, problems int, ok bool) {
+	var l loader
+	l.project = project
+	data, read := l.readFile(path, mcpjson.MaxFileBytes)
+	if !read {
+		return Offer{File: path, Servers: []OfferedEntry{}}, len(l.c.problems), false
+	}
+	f := mcpjson.Read(path, data, mcpjson.Options{Project: project, Name: importName})
+	return offerOf(path, f), len(f.Problems), true
 }

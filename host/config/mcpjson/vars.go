@@ -57,7 +57,7 @@ func (t *translator) envValue(name, text string, at *Value, path string, e *Entr
 		return "", false
 	case ref.input != "":
 		return t.input(ref.input, at, path, e)
-	case ref.hasDefault && ref.def != "" && (secretLike(name) || secretLike(ref.name)):
+	case ref.hasDefault && ref.def != "" && (SecretLike(name) || SecretLike(ref.name)):
 		t.file.Problems.Add(CodeSecretValue, at.Pos, path, "the default of ${%s:-…} would be digested and kept as a literal value, and %s names a secret: set %s in the environment and drop the default, or use {{secrets.NAME}} in .relavium/config.toml", ref.name, name, ref.name)
 		return "", false
 	case ref.hasDefault:
@@ -140,8 +140,8 @@ func secretName(s string) bool {
 	return s != ""
 }
 
-// secretLike: a variable name that says it holds a credential.
-func secretLike(name string) bool {
+// SecretLike: a variable name that says it holds a credential.
+func SecretLike(name string) bool {
 	u := strings.ToUpper(name)
 	for _, w := range []string{"TOKEN", "SECRET", "PASSWORD", "PASSWD", "API_KEY", "APIKEY", "CREDENTIAL", "PRIVATE", "AUTH"} {
 		if strings.Contains(u, w) {

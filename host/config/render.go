@@ -1,0 +1,160 @@
+package config
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/relavium/relavium/consent"
+	"github.com/relavium/relavium/host/config/mcpjson"
+)
+
+// TOML renders servers as [[mcp_servers]] registrations that Load reads
+// back as the same servers (the round trip `config import` rests on). A
+// stdio server's cwd is written relative to project when it lies inside it,
+// and left out when it is the project. An imported server is preceded by a
+// comment naming where it came from. With withhold, a header value that
+// holds no {{secrets.…}} reference — a literal credential — is written as
+// [REDACTED] (for a terminal; the file gets the value).
+func TOML(servers []Server, project string, withhold bool) string {
+	var b strings.Builder
+	for i, s := range servers {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		if s.Import != nil {
+			fmt.Fprintf(&b, "# from %s:%d:%d", displayPath(project, s.Pos.File), s.Pos.Line, s.Pos.Col)
+			if s.Import.Written != s.Name {
+				fmt.Fprintf(&b, " (written %s there)", tomlString(s.Import.Written))
+			}
+			b.WriteString("\n")
+		}
+		b.WriteString("[[mcp_servers]]\n")
+		kv(&b, "name", tomlString(s.Name))
+		kv(&b, "transport", tomlString(s.Transport))
+		if s.Command != "" {
+			kv(&b, "command", tomlString(s.Command))
+		}
+		if len(s.Args) > 0 {
+			kv(&b, "args", tomlArray(s.Args))
+		}
+		if len(s.Env) > 0 {
+			pairs := make([]string, len(s.Env))
+			for i, e := range s.Env {
+				pairs[i] = tomlKey(e.Name) + " = " + tomlString(e.Value)
+			}
+			kv(&b, "env", "{ "+strings.Join(pairs, ", ")+" }")
+		}
+		if s.Transport == "stdio" && s.Dir != "" && s.Dir != project {
+			dir := s.Dir
+			if rel, err := filepath.Rel(project, s.Dir); err == nil && project != "" && !strings.HasPrefix(rel, "..") {
+				dir = rel
+			}
+			kv(&b, "cwd", tomlString(dir))
+		}
+		renderEndpoint(&b, s, withhold)
+		if s.ConnectTimeout > 0 {
+			kv(&b, "connect_timeout_ms", fmt.Sprint(s.ConnectTimeout.Milliseconds()))
+		}
+		if len(s.ToolsAllowlist) > 0 {
+			kv(&b, "tools_allowlist", tomlArray(s.ToolsAllowlist))
+		}
+		if len(s.ToolsAutoApprove) > 0 {
+			kv(&b, "tools_auto_approve", tomlArray(s.ToolsAutoApprove))
+		}
+		if s.Autostart {
+			kv(&b, "autostart", "true")
+		}
+		if s.Protocol != "" {
+			kv(&b, "protocol", tomlString(s.Protocol))
+		}
+	}
+	return b.String()
+}
+
+func renderEndpoint(b *strings.Builder, s Server, withhold bool) {
+	if s.URL != "" {
+		kv(b, "url", tomlString(s.URL))
+	}
+	if s.AllowLocalEndpoint {
+		kv(b, "allow_local_endpoint", "true")
+	}
+	if len(s.Headers) == 0 {
+		return
+	}
+	pairs := make([]string, len(s.Headers))
+	for i, h := range s.Headers {
+		v := h.Value
+		if withhold && !strings.Contains(v, "{{secrets.") {
+			v = Redacted
+		}
+		pairs[i] = tomlKey(h.Name) + " = " + tomlString(v)
+	}
+	kv(b, "headers", "{ "+strings.Join(pairs, ", ")+" }")
+}
+
+func kv(b *strings.Builder, k, v string) { b.WriteString(k + " = " + v + "\n") }
+
+func tomlArray(items []string) string {
+	q := make([]string, len(items))
+	for i, s := range items {
+		q[i] = tomlString(s)
+	}
+	return "[" + strings.Join(q, ", ") + "]"
+}
+
+// tomlKey is a bare key when TOML allows one, else a quoted key.
+func tomlKey(k string) string {
+	bare := k != ""
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			bare = false
+		}
+	}
+	if bare {
+		return k
+	}
+	return tomlString(k)
+}
+
+// tomlString is a TOML basic string: '"' and '\' escaped, every control
+// character as \uXXXX (TOML has no \x), everything else as it is.
+func tomlString(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, "\\u%04X", r)
+		case r == utf8.RuneError:
+			b.WriteString("\\uFFFD")
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// SecretLikeName reports whether an env name says it holds a credential
+// (TOKEN, SECRET, PASSWORD, API_KEY, …): the one judgement import and
+// export share.
+func SecretLikeName(name string) bool { return mcpjson.SecretLike(name) }
+
+// EnvReference reads an env value as a reference: "secret" with its
+// name, "env" with the variable (and default), or "" for literal text.
+// Exporters turn each into the other client's spelling.
+func EnvReference(value string) (kind, name, def string, hasDefault bool) {
+	if n, ok := consent.SecretRef(value); ok {
+		return "secret", n, "", false
+	}
+	if n, d, hd, ok := consent.EnvRef(value); ok {
+		return "env", n, d, hd
+	}
+	return "", "", "", false
+}

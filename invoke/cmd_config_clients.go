@@ -1,0 +1,225 @@
+package invoke
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+
+	"github.com/relavium/relavium/atomicfile"
+	"github.com/relavium/relavium/engine/sanitize"
+	"github.com/relavium/relavium/host/config"
+)
+
+// ConfigSources is the data of `relavium config sources`.
+type ConfigSources struct {
+	Sources []SourceRow `json:"sources"`
+	project string
+}
+
+// SourceRow is one file servers can come from.
+type SourceRow struct {
+	// Kind is relavium (its own config files), project (a client file beside
+	// .relavium/) or global (a client file in the person's home, read only
+	// with --config).
+	Kind   string `json:"kind"`
+	Client string `json:"client,omitempty"`
+	File   string `json:"file"`
+	// State is used, offered (found, not used), found (global, not used),
+	// absent, or invalid (found; `--config FILE` or `config validate` name
+	// its problems).
+	State    string                `json:"state"`
+	Servers  []config.OfferedEntry `json:"servers"`
+	Problems int                   `json:"problems,omitempty"`
+}
+
+func runConfigSources(_ context.Context, inv *Invocation) (any, error) {
+	out := &ConfigSources{Sources: []SourceRow{}, project: inv.Global.Project}
+	used := map[string]bool{}
+	cfg, err := inv.LoadConfig()
+	if err == nil {
+		for _, f := range cfg.Files {
+			used[f] = true
+		}
+	}
+	for _, f := range []string{config.GlobalFile(inv.Env.Home), config.ProjectFile(inv.Global.Project)} {
+		row := SourceRow{Kind: "relavium", File: f, State: "absent", Servers: []config.OfferedEntry{}}
+		if _, serr := os.Stat(f); serr == nil {
+			row.State = "used"
+			if len(inv.Global.Config) > 0 {
+				row.State = "found" // --config reads its files instead
+			}
+		}
+		out.Sources = append(out.Sources, row)
+	}
+	files := config.ClientFiles(inv.Global.Project, inv.Env.UserHome, runtime.GOOS, inv.Env.Getenv("APPDATA"))
+	for _, f := range inv.Global.Config {
+		if !slices.ContainsFunc(files, func(c config.ClientFile) bool { return c.Path == f }) {
+			files = append(files, config.ClientFile{Client: "--config", Path: f, Global: true})
+		}
+	}
+	for _, cf := range files {
+		kind := "project"
+		if cf.Global {
+			kind = "global"
+		}
+		offer, problems, ok := config.Survey(cf.Path, inv.Global.Project)
+		row := SourceRow{Kind: kind, Client: cf.Client, File: cf.Path, State: "absent", Servers: offer.Servers, Problems: problems}
+		switch {
+		case !ok:
+		case used[cf.Path]:
+			row.State = "used"
+		case problems > 0:
+			row.State = "invalid"
+		case cf.Global:
+			row.State = "found"
+		default:
+			row.State = "offered"
+		}
+		out.Sources = append(out.Sources, row)
+	}
+	return out, nil
+}
+
+// WriteHuman prints one line a file, grouped by kind.
+func (c *ConfigSources) WriteHuman(w io.Writer) error {
+	var b strings.Builder
+	titles := map[string]string{
+		"relavium": "RELAVIUM",
+		"project":  "PROJECT (beside .relavium/: used when the project has no config.toml, or when it lists them in import = [...])",
+		"global":   "GLOBAL (read only when named: relavium --config FILE …)",
+	}
+	kind := ""
+	for _, r := range c.Sources {
+		if r.Kind != kind {
+			kind = r.Kind
+			b.WriteString(titles[kind] + "\n")
+		}
+		fmt.Fprintf(&b, "  %-8s %s", r.State, sanitize.Line(cfgRel(c.project, r.File)))
+		if r.Client != "" {
+			fmt.Fprintf(&b, "  (%s)", r.Client)
+		}
+		if n := len(r.Servers); n > 0 {
+			names := make([]string, n)
+			for i, s := range r.Servers {
+				names[i] = fmt.Sprintf("%s:%d", sanitize.Line(s.Name), s.Pos.Line)
+			}
+			fmt.Fprintf(&b, "  %s", strings.Join(names, ", "))
+		}
+		if r.Problems > 0 {
+			fmt.Fprintf(&b, "  %s", cfgPlural(r.Problems, "problem"))
+		}
+		b.WriteString("\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// ConfigImport is the data of `relavium config import`.
+type ConfigImport struct {
+	File    string   `json:"file"`
+	Servers []string `json:"servers"`
+	// TOML is the registrations, header values that hold no secret
+	// reference withheld; Written is the config file they were added to.
+	TOML    string `json:"toml"`
+	Written string `json:"written,omitempty"`
+}
+
+// WriteHuman prints the TOML, or where it was written.
+func (c *ConfigImport) WriteHuman(w io.Writer) error {
+	if c.Written != "" {
+		_, err := fmt.Fprintf(w, "%s added to %s\n", cfgPlural(len(c.Servers), "server"), c.Written)
+		return err
+	}
+	_, err := io.WriteString(w, c.TOML)
+	return err
+}
+
+func runConfigImport(_ context.Context, inv *Invocation) (any, error) {
+	file := inv.Args[0]
+	if !filepath.IsAbs(file) {
+		file = filepath.Join(inv.Env.WorkDir, file)
+	}
+	project := inv.Global.Project
+	imp, err := config.LoadFrom(inv.Env.Home, project, config.Sources{Files: []string{file}})
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range imp.Warnings {
+		fmt.Fprintln(inv.Env.Stderr, cfgProblemLine(project, w))
+	}
+	if len(imp.Servers) == 0 {
+		return nil, usageErr(CodeImportEmpty, "%s declares no server relavium can import", file)
+	}
+	out := &ConfigImport{File: file, Servers: []string{}, TOML: config.TOML(imp.Servers, project, true)}
+	for _, s := range imp.Servers {
+		out.Servers = append(out.Servers, s.Name)
+	}
+	if !inv.Bool("write") {
+		return out, nil
+	}
+	target := config.ProjectFile(project)
+	_, statErr := os.Stat(target)
+	existed := statErr == nil
+	cfg, err := checkNamesFree(inv, file, existed, imp.Servers)
+	if err != nil {
+		return nil, err
+	}
+	old, err := os.ReadFile(target)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, codes.Wrap(CodeImportWrite, err, "cannot read %s", target)
+	}
+	body := string(old)
+	if body != "" && !strings.HasSuffix(body, "\n") {
+		body += "\n"
+	}
+	if body != "" {
+		body += "\n"
+	}
+	body += config.TOML(imp.Servers, project, false)
+	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+		return nil, codes.Wrap(CodeImportWrite, err, "cannot create %s", filepath.Dir(target))
+	}
+	if err := atomicfile.Write(target, []byte(body)); err != nil {
+		return nil, codes.Wrap(CodeImportWrite, err, "cannot write %s (left as it was)", target)
+	}
+	out.Written = target
+	if !existed { // the project's client files were used for want of a config.toml: no longer
+		for _, f := range cfg.Files {
+			if f != file && filepath.Ext(f) == ".json" {
+				fmt.Fprintf(inv.Env.Stderr, "relavium: note: %s is no longer used now that %s exists; add import = [%q] to it to keep its servers\n",
+					cfgRel(project, f), cfgRel(project, target), cfgRel(project, f))
+			}
+		}
+	}
+	return out, nil
+}
+
+// checkNamesFree refuses an import whose names the configuration already
+// registers (every source it reads, imports included), naming both places.
+// A server of the imported file itself, used only because the project has
+// no config.toml yet, is the same server, moving.
+func checkNamesFree(inv *Invocation, file string, existed bool, servers []config.Server) (*config.Config, error) {
+	cfg, err := config.Load(inv.Env.Home, inv.Global.Project)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range servers {
+		for _, have := range cfg.Servers {
+			if have.Pos.File == file && !existed {
+				continue
+			}
+			if strings.EqualFold(have.Name, s.Name) {
+				return nil, usageErr(CodeImportTaken, "server %q (%s) is already registered at %s: rename one of them (or drop the file from import = [...] when it is the same server) before --write",
+					s.Name, s.Pos, have.Pos)
+			}
+		}
+	}
+	return cfg, nil
+}

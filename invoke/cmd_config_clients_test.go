@@ -1,0 +1,185 @@
+package invoke
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/relavium/relavium/host/config"
+)
+
+func writeTestFile(t *testing.T, path, body string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+const claudeFile = `{"mcpServers": {
+  "My_Tool": {"command": "/usr/local/bin/tool", "args": ["--stdio"], "env": {"LEVEL": "${LEVEL:-info}", "TOKEN": "${TOKEN}"}},
+  "remote": {"type": "http", "url": "https://mcp.example.com/mcp", "headers": {"X-Key": "literal-credential"}}
+}}`
+
+// config import prints the TOML (a literal header withheld), --write adds it
+// to the project's config.toml, which then loads the same servers; a
+// second --write is refused naming both places.
+func TestConfigImportWrite(t *testing.T) {
+	home, project := t.TempDir(), t.TempDir()
+	writeTestFile(t, filepath.Join(project, "c.json"), claudeFile)
+	env, stdout, stderr := cfgTestEnv(home, project)
+	if code := Main(context.Background(), env, []string{"--project", project, "config", "import", "c.json"}); code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	out := stdout.String()
+	for _, want := range []string{"# from c.json:2:3 (written \"My_Tool\" there)", `name = "my-tool"`,
+		`env = { LEVEL = "{{env.LEVEL:-info}}", TOKEN = "{{env.TOKEN}}" }`, `headers = { X-Key = "[REDACTED]" }`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "literal-credential") || !strings.Contains(stderr.String(), "E239") {
+		t.Errorf("a literal header value printed, or the renaming not shown:\n%s\n%s", out, stderr)
+	}
+	if _, err := os.Stat(config.ProjectFile(project)); err == nil {
+		t.Fatal("without --write nothing is written")
+	}
+
+	env, stdout, stderr = cfgTestEnv(home, project)
+	if code := Main(context.Background(), env, []string{"--project", project, "config", "import", "c.json", "--write"}); code != ExitOK {
+		t.Fatalf("--write: exit %d: %s", code, stderr)
+	}
+	native, err := config.Load(home, project)
+	if err != nil {
+		t.Fatal(err)
+	}
+	imported, err := config.LoadFrom(home, project, config.Sources{Files: []string{filepath.Join(project, "c.json")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(native.Servers) != 2 || native.Servers[0].Name != "my-tool" || native.Servers[1].Headers[0].Value != "literal-credential" ||
+		native.Servers[0].Env[0] != imported.Servers[0].Env[0] || native.Servers[0].Import != nil {
+		t.Fatalf("written config loads %+v", native.Servers)
+	}
+	if st, err := os.Stat(config.ProjectFile(project)); err != nil || st.Mode().Perm() != 0o600 {
+		t.Errorf("config.toml: %v %v", st, err)
+	}
+
+	env, stdout, _ = cfgTestEnv(home, project)
+	if code := Main(context.Background(), env, []string{"--project", project, "--json", "config", "import", "c.json", "--write"}); code != ExitUsage {
+		t.Fatalf("a second --write: exit %d", code)
+	}
+	if !strings.Contains(stdout.String(), `"E244"`) || !strings.Contains(stdout.String(), "config.toml:") {
+		t.Errorf("the refusal does not name the registration: %s", stdout)
+	}
+}
+
+// config export writes the entry for another client: references in that
+// client's spelling, a secret as the variable relavium reads (or a VS Code
+// input), and never a literal credential.
+func TestConfigExport(t *testing.T) {
+	home, project := t.TempDir(), t.TempDir()
+	writeTestFile(t, config.ProjectFile(project), `[[mcp_servers]]
+name = "gh"
+transport = "stdio"
+command = "/usr/bin/gh-mcp"
+args = ["serve"]
+env = { GITHUB_TOKEN = "{{secrets.github}}", LEVEL = "{{env.LEVEL}}", MODE = "fast" }
+
+[[mcp_servers]]
+name = "lin"
+transport = "http"
+url = "https://mcp.example.com/mcp"
+headers = { Authorization = "Bearer {{secrets.lin}}" }
+
+[[mcp_servers]]
+name = "leaky"
+transport = "stdio"
+command = "/bin/x"
+env = { API_KEY = "sk-live" }
+`)
+	run := func(args ...string) (string, string, int) {
+		env, stdout, stderr := cfgTestEnv(home, project)
+		code := Main(context.Background(), env, append([]string{"--project", project, "config", "export"}, args...))
+		return stdout.String(), stderr.String(), code
+	}
+	out, errs, code := run("gh")
+	var claude struct {
+		MCPServers map[string]struct {
+			Type, Command string
+			Args          []string
+			Env           map[string]string
+		} `json:"mcpServers"`
+	}
+	if code != ExitOK || json.Unmarshal([]byte(out), &claude) != nil {
+		t.Fatalf("exit %d: %s %s", code, out, errs)
+	}
+	gh := claude.MCPServers["gh"]
+	if gh.Type != "stdio" || gh.Command != "/usr/bin/gh-mcp" || gh.Env["GITHUB_TOKEN"] != "${RELAVIUM_SECRET_GITHUB}" || gh.Env["LEVEL"] != "${LEVEL}" || gh.Env["MODE"] != "fast" {
+		t.Errorf("claude entry %+v", gh)
+	}
+	if !strings.Contains(errs, "RELAVIUM_SECRET_GITHUB") {
+		t.Errorf("no note on where the secret is read: %s", errs)
+	}
+	out, _, code = run("lin", "--format", "vscode")
+	if code != ExitOK || !strings.Contains(out, `"Authorization": "Bearer ${input:lin}"`) || !strings.Contains(out, `"type": "promptString"`) || !strings.Contains(out, `"type": "http"`) {
+		t.Errorf("vscode entry (exit %d):\n%s", code, out)
+	}
+	out, _, code = run("gh", "--format", "cursor")
+	if code != ExitOK || !strings.Contains(out, `"GITHUB_TOKEN": "${env:RELAVIUM_SECRET_GITHUB}"`) || !strings.Contains(out, `"LEVEL": "${env:LEVEL}"`) {
+		t.Errorf("cursor entry (exit %d):\n%s", code, out)
+	}
+	_, errs, code = run("leaky")
+	if code != ExitUsage || !strings.Contains(errs, "E247") || strings.Contains(errs, "sk-live") {
+		t.Errorf("a literal secret: exit %d %s", code, errs)
+	}
+	if _, errs, code = run("nope"); code != ExitUsage || !strings.Contains(errs, "E246") {
+		t.Errorf("an unknown server: exit %d %s", code, errs)
+	}
+
+	// Export, then import: the same server comes back.
+	out, _, _ = run("gh")
+	writeTestFile(t, filepath.Join(project, "x.json"), out)
+	back, err := config.LoadFrom(home, project, config.Sources{Files: []string{filepath.Join(project, "x.json")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := back.Servers[0]; got.Command != "/usr/bin/gh-mcp" || len(got.Env) != 3 {
+		t.Errorf("exported then imported: %+v", got)
+	}
+}
+
+// config sources lists relavium's files, the project's client files (used
+// or offered) and the global ones under the person's home, with servers.
+func TestConfigSources(t *testing.T) {
+	home, project, userHome := t.TempDir(), t.TempDir(), t.TempDir()
+	writeTestFile(t, filepath.Join(project, ".mcp.json"), `{"mcpServers": {"a": {"command": "/bin/true"}}}`)
+	writeTestFile(t, filepath.Join(userHome, ".claude.json"), `{"mcpServers": {"u": {"command": "/bin/true"}}, "projects": {}}`)
+	env, stdout, stderr := cfgTestEnv(home, project)
+	env.UserHome = userHome
+	if code := Main(context.Background(), env, []string{"--project", project, "--json", "config", "sources"}); code != ExitOK {
+		t.Fatalf("exit %d: %s %s", code, stdout, stderr)
+	}
+	var got struct {
+		Data ConfigSources `json:"data"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	states := map[string]string{}
+	for _, r := range got.Data.Sources {
+		states[r.File] = r.State
+		if r.File == filepath.Join(userHome, ".claude.json") && (len(r.Servers) != 1 || r.Servers[0].Name != "u") {
+			t.Errorf("~/.claude.json servers %+v", r.Servers)
+		}
+	}
+	if states[filepath.Join(project, ".mcp.json")] != "used" || states[filepath.Join(userHome, ".claude.json")] != "found" ||
+		states[config.ProjectFile(project)] != "absent" || states[filepath.Join(userHome, ".cursor", "mcp.json")] != "absent" {
+		t.Errorf("states %v", states)
+	}
+}

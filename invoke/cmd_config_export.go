@@ -1,0 +1,222 @@
+package invoke
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/relavium/relavium/host"
+	"github.com/relavium/relavium/host/config"
+)
+
+// ConfigExport is the data of `relavium config export`: the entry another
+// client reads, as a whole file of that client's shape.
+type ConfigExport struct {
+	Server string `json:"server"`
+	Format string `json:"format"`
+	// File is the client file's text (one server in it).
+	File string `json:"file"`
+	// Notes say what the other client needs to find what relavium found
+	// (the environment variables its references read).
+	Notes []string `json:"notes,omitempty"`
+}
+
+// WriteHuman prints the file's text on stdout and the notes on stderr's
+// behalf (they follow the text, each marked).
+func (c *ConfigExport) WriteHuman(w io.Writer) error {
+	_, err := io.WriteString(w, c.File)
+	return err
+}
+
+// exportEntry is one server in a client's file (fields in the order the
+// clients' documentation writes them).
+type exportEntry struct {
+	Type    string            `json:"type,omitempty"`
+	Command string            `json:"command,omitempty"`
+	Args    []string          `json:"args,omitempty"`
+	Env     map[string]string `json:"env,omitempty"`
+	Cwd     string            `json:"cwd,omitempty"`
+	URL     string            `json:"url,omitempty"`
+	Headers map[string]string `json:"headers,omitempty"`
+}
+
+type exportInput struct {
+	Type        string `json:"type"`
+	ID          string `json:"id"`
+	Description string `json:"description"`
+	Password    bool   `json:"password"`
+}
+
+// exporter spells relavium's references the other client's way.
+type exporter struct {
+	format, server string
+	inputs         []exportInput
+	notes          []string
+}
+
+func runConfigExport(_ context.Context, inv *Invocation) (any, error) {
+	cfg, err := inv.LoadConfig()
+	if err != nil {
+		return nil, err
+	}
+	name := inv.Args[0]
+	var s *config.Server
+	for i := range cfg.Servers {
+		if strings.EqualFold(cfg.Servers[i].Name, name) {
+			s = &cfg.Servers[i]
+		}
+	}
+	if s == nil {
+		names := make([]string, len(cfg.Servers))
+		for i, r := range cfg.Servers {
+			names[i] = r.Name
+		}
+		return nil, usageErr(CodeExportServer, "no declared server %q (declared: %s)", name, strings.Join(names, ", "))
+	}
+	x := &exporter{format: inv.String("format"), server: s.Name}
+	entry, err := x.entry(*s, inv.Global.Project)
+	if err != nil {
+		return nil, err
+	}
+	var doc any
+	if x.format == "vscode" {
+		doc = struct {
+			Inputs  []exportInput          `json:"inputs,omitempty"`
+			Servers map[string]exportEntry `json:"servers"`
+		}{x.inputs, map[string]exportEntry{s.Name: entry}}
+	} else {
+		doc = struct {
+			MCPServers map[string]exportEntry `json:"mcpServers"`
+		}{map[string]exportEntry{s.Name: entry}}
+	}
+	b, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range x.notes {
+		fmt.Fprintln(inv.Env.Stderr, "relavium: note: "+n)
+	}
+	return &ConfigExport{Server: s.Name, Format: x.format, File: string(b) + "\n", Notes: x.notes}, nil
+}
+
+func (x *exporter) refuse(format string, a ...any) error {
+	return usageErr(CodeExportValue, "server %s: "+format, append([]any{x.server}, a...)...)
+}
+
+func (x *exporter) entry(s config.Server, project string) (exportEntry, error) {
+	e := exportEntry{Command: s.Command, Args: s.Args, URL: s.URL}
+	switch s.Transport {
+	case host.TransportWebsocket:
+		return e, x.refuse("transport websocket has no counterpart in a %s file", x.format)
+	case host.TransportStdio:
+		if x.format != "cursor" {
+			e.Type = "stdio"
+		}
+	default:
+		e.Type = s.Transport
+	}
+	if s.Transport == host.TransportStdio && s.Dir != project {
+		if x.format != "vscode" {
+			return e, x.refuse("its cwd (%s) has no counterpart in a %s file, whose servers run where the client starts them", s.Dir, x.format)
+		}
+		e.Cwd = s.Dir
+		if rel, err := filepath.Rel(project, s.Dir); err == nil && !strings.HasPrefix(rel, "..") {
+			e.Cwd = "${workspaceFolder}/" + filepath.ToSlash(rel)
+		}
+	}
+	if len(s.Env) > 0 {
+		e.Env = map[string]string{}
+	}
+	for _, v := range s.Env {
+		val, err := x.envValue(v.Name, v.Value)
+		if err != nil {
+			return e, err
+		}
+		e.Env[v.Name] = val
+	}
+	if len(s.Headers) > 0 {
+		e.Headers = map[string]string{}
+	}
+	for _, h := range s.Headers {
+		val, err := x.headerValue(h)
+		if err != nil {
+			return e, err
+		}
+		e.Headers[h.Name] = val
+	}
+	return e, nil
+}
+
+// envValue spells one env value the other client's way: a secret as the
+// variable relavium reads it from (or a VS Code input), an {{env.VAR}} as
+// that client's own reference. A literal under a name that says secret is
+// refused: it would be printed.
+func (x *exporter) envValue(name, value string) (string, error) {
+	kind, ref, def, hasDef := config.EnvReference(value)
+	switch kind {
+	case "secret":
+		return x.secret(ref), nil
+	case "env":
+		switch {
+		case x.format == "claude" && hasDef:
+			return "${" + ref + ":-" + def + "}", nil
+		case x.format == "claude":
+			return "${" + ref + "}", nil
+		case hasDef:
+			return "", x.refuse("env %s has a default ({{env.%s:-…}}), which a %s file cannot write", name, ref, x.format)
+		}
+		return "${env:" + ref + "}", nil
+	}
+	if config.SecretLikeName(name) {
+		return "", x.refuse("env %s holds a literal value under a name that says secret, which export never prints: make it {{secrets.NAME}} first", name)
+	}
+	return value, nil
+}
+
+// headerValue spells each {{secrets.NAME}} inside a header value; a value
+// with no secret reference is a literal credential, never printed.
+func (x *exporter) headerValue(h config.Header) (string, error) {
+	if !strings.Contains(h.Value, "{{secrets.") {
+		return "", x.refuse("header %s holds a literal value, which relavium treats as a credential and never prints: make it \"…{{secrets.NAME}}…\" first", h.Name)
+	}
+	var b strings.Builder
+	rest := h.Value
+	for {
+		i := strings.Index(rest, "{{secrets.")
+		if i < 0 {
+			b.WriteString(rest)
+			return b.String(), nil
+		}
+		end := strings.Index(rest[i:], "}}")
+		if end < 0 {
+			b.WriteString(rest)
+			return b.String(), nil
+		}
+		b.WriteString(rest[:i])
+		b.WriteString(x.secret(rest[i+len("{{secrets.") : i+end]))
+		rest = rest[i+end+2:]
+	}
+}
+
+// secret is a relavium secret in the other client's spelling: VS Code asks
+// for it (an input); Claude and Cursor read the variable relavium reads.
+func (x *exporter) secret(name string) string {
+	if x.format == "vscode" {
+		for _, in := range x.inputs {
+			if in.ID == name {
+				return "${input:" + name + "}"
+			}
+		}
+		x.inputs = append(x.inputs, exportInput{Type: "promptString", ID: name, Description: "relavium secret " + name, Password: true})
+		return "${input:" + name + "}"
+	}
+	v := host.EnvSecretName(name)
+	x.notes = append(x.notes, fmt.Sprintf("{{secrets.%s}} is read from %s in the environment the client runs in", name, v))
+	if x.format == "cursor" {
+		return "${env:" + v + "}"
+	}
+	return "${" + v + "}"
+}
