@@ -51,6 +51,10 @@ func (c *checker) oauthField(v *node, path, transport string, s *Server) {
 		c.add(CodeOAuthTransport, f.keyPos, p, "oauth is for transport \"http\" (Streamable HTTP), whose client carries the sign-in; a server on %q cannot use it", transport)
 		return
 	}
+	if s.StaticAuthorization() {
+		c.add(CodeOAuth, f.keyPos, p, "the server also sends a static Authorization header, which is its credential: a server with one is never signed in with OAuth (drop one of the two)")
+		return
+	}
 	switch f.val.kind {
 	case kindBad:
 		return

@@ -30,6 +30,9 @@ func TestRuleOAuth(t *testing.T) {
 		{name: "a string", files: map[string]string{globalTOML: httpReg("a") + "oauth = \"yes\"\n"}, want: []want{
 			{code: CodeOAuth, file: globalTOML, line: 5, col: 9, field: o, msg: "true, false or a table"},
 		}},
+		{name: "beside a static Authorization header", files: map[string]string{globalTOML: httpReg("a") + "headers = { Authorization = \"Bearer {{secrets.t}}\" }\noauth = true\n"}, want: []want{
+			{code: CodeOAuth, file: globalTOML, line: 6, col: 1, field: o, msg: "static Authorization"},
+		}},
 		{name: "on websocket", files: map[string]string{globalTOML: "[[mcp_servers]]\nname = \"w\"\ntransport = \"websocket\"\nurl = \"ws://localhost:9/\"\nallow_local_endpoint = true\noauth = true\n"}, want: []want{
 			{code: CodeOAuthTransport, file: globalTOML, line: 6, col: 1, field: o, msg: "Streamable HTTP"},
 		}},
