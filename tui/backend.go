@@ -122,6 +122,10 @@ type ServerSpec struct {
 	Target string `json:"target"`
 	// Protocol is the era the declaration asks for ("" is 2025-11-25).
 	Protocol string `json:"protocol,omitempty"`
+	// Source is where another client's file declares an imported server
+	// (file:line:col, and the name it is written with when it was mapped);
+	// "" for a server of relavium's own config.
+	Source string `json:"source,omitempty"`
 }
 
 // SessionInfo heads the screen.

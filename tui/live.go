@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -87,7 +88,23 @@ func (l *live) Info() SessionInfo { return l.info }
 func (l *live) Declared() []ServerSpec {
 	var out []ServerSpec
 	for _, s := range l.core.Servers() {
-		out = append(out, ServerSpec{Name: s.Name, Transport: s.Transport, Target: target(s), Protocol: s.Protocol})
+		out = append(out, ServerSpec{Name: s.Name, Transport: s.Transport, Target: target(s), Protocol: s.Protocol, Source: source(l.project, s)})
+	}
+	return out
+}
+
+// source is where an imported server is written, for display.
+func source(project string, s config.Server) string {
+	if s.Import == nil {
+		return ""
+	}
+	file := s.Pos.File
+	if rel, err := filepath.Rel(project, file); err == nil && !strings.HasPrefix(rel, "..") {
+		file = rel
+	}
+	out := fmt.Sprintf("imported from %s:%d:%d", file, s.Pos.Line, s.Pos.Col)
+	if s.Import.Written != s.Name {
+		out += fmt.Sprintf(" (written %q there)", s.Import.Written)
 	}
 	return out
 }

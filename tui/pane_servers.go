@@ -112,6 +112,9 @@ func (m *Model) serverDetails(r *serverRow, w int) []string {
 	if r.spec.Target != "" {
 		add(st.Muted.Render(render.ServerLine(r.spec.Target)))
 	}
+	if r.spec.Source != "" {
+		add(st.Muted.Render(render.ServerLine(r.spec.Source)))
+	}
 	switch r.state {
 	case engine.StateReady:
 		s := fmt.Sprintf("ready in %s", render.HumanDuration(msDur(r.connectMS)))

@@ -68,7 +68,7 @@ func unsupported(key string) string {
 	case "timeout":
 		return `"timeout" has no counterpart here: set connect_timeout_ms in .relavium/config.toml`
 	case "oauth", "auth":
-		return fmt.Sprintf("%q (OAuth client settings) has no counterpart in an imported server", key)
+		return fmt.Sprintf("%q (the client's OAuth settings) does not translate: declare the server in .relavium/config.toml with relavium's own oauth table", key)
 	case "transport":
 		return `"transport" as an object is not a shape any client documents: write type and url on the server itself`
 	}
