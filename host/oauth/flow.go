@@ -39,6 +39,7 @@ type client struct {
 // record stored.
 func (h *Handler) signIn(ctx context.Context, ch challenge, stepUp bool) error {
 	h.g.refused.Store(nil)
+	defer h.g.close() // no idle connection of the flow outlives it
 	rec, err := h.record()
 	if err != nil {
 		return err

@@ -212,6 +212,7 @@ func (h *Handler) refreshToken(ctx context.Context, rec *Record) (*oauth2.Token,
 	if _, err := h.g.admit(rec.TokenURL); err != nil {
 		return nil, err
 	}
+	defer h.g.close()
 	cctx := context.WithValue(ctx, oauth2.HTTPClient, h.g.client())
 	tok, err := cfg.TokenSource(cctx, &oauth2.Token{RefreshToken: rec.RefreshToken, Expiry: time.Unix(1, 0)}).Token()
 	if err != nil {
@@ -330,6 +331,7 @@ func (h *Handler) Authorize(ctx context.Context, req *http.Request, resp *http.R
 // server found (its metadata admitted by the guard) and the command to run.
 func (h *Handler) headless(ctx context.Context, rec *Record, ch challenge, stepUp bool) error {
 	h.g.refused.Store(nil)
+	defer h.g.close()
 	d, err := h.g.discover(ctx, h.o.URL, ch.metadataURL)
 	if err != nil {
 		return err
