@@ -52,6 +52,8 @@ type fakeBackend struct {
 	workflows []*workflow.Workflow
 	exported  []engine.Event
 	saved     [][]byte
+	// drift is each server's difference from the lock (lockdrift_test.go).
+	drift map[string]LockDrift
 }
 
 var fixedNow = time.Date(2026, 3, 14, 15, 9, 26, 0, time.UTC)

@@ -79,6 +79,10 @@ type serverRow struct {
 	logs      []logLine         // logs not attached to a call (bounded)
 	busy      bool              // a connect/disconnect is in flight
 	twinOf    string            // held back while the same program's answer for twinOf is recorded
+	// lockDrift is how the server differs from the project's lock
+	// (lockdrift.go); lockChecked once it was compared.
+	lockDrift   LockDrift
+	lockChecked bool
 }
 
 // stateDenied is a server the person denied this session (not an engine
@@ -314,6 +318,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmds = append(cmds, m.onDisconnected(msg))
 	case catalogueMsg:
 		m.onCatalogue(msg)
+	case lockDriftMsg:
+		m.onLockDrift(msg)
 	case validatedMsg:
 		cmds = append(cmds, m.onValidated(msg))
 	case clearanceMsg:

@@ -41,7 +41,7 @@ func (m *Model) stateDetail(r *serverRow) string {
 	st := m.st
 	switch r.state {
 	case engine.StateReady:
-		return st.Muted.Render(fmt.Sprintf("%s · %d tools", render.HumanDuration(msDur(r.connectMS)), r.tools))
+		return m.lockDriftText(r) + st.Muted.Render(fmt.Sprintf("%s · %d tools", render.HumanDuration(msDur(r.connectMS)), r.tools))
 	case engine.StateConnecting:
 		return st.Accent.Render("connecting " + render.HumanDuration(m.now().Sub(r.since).Truncate(100*time.Millisecond)))
 	case engine.StateResolving:
@@ -129,6 +129,9 @@ func (m *Model) serverDetails(r *serverRow, w int) []string {
 			}
 		}
 		add(fmt.Sprintf("%d tools admitted · %d skipped", r.tools, skipped))
+		if d := m.lockDriftDetail(r); d != "" {
+			add(d)
+		}
 		if r.pid != 0 {
 			add(st.Muted.Render(fmt.Sprintf("pid %d", r.pid)))
 		}

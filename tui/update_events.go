@@ -19,12 +19,16 @@ import (
 // Update and one frame.
 func (m *Model) onEvents(events []engine.Event) tea.Cmd {
 	refresh := false
+	var drift []tea.Cmd // lockdrift.go: a ready server is compared with the lock
 	for _, e := range events {
 		m.recordEvent(e)
 		switch d := e.Data.(type) {
 		case engine.ServerData:
 			if m.applyServer(d) {
 				refresh = true
+			}
+			if d.State == engine.StateReady {
+				drift = append(drift, m.lockDriftCmd(d.Server))
 			}
 		case engine.SkippedTool:
 			refresh = true
@@ -62,9 +66,9 @@ func (m *Model) onEvents(events []engine.Event) tea.Cmd {
 		}
 	}
 	if refresh {
-		return m.catalogueCmd()
+		drift = append(drift, m.catalogueCmd())
 	}
-	return nil
+	return tea.Batch(drift...)
 }
 
 // applyServer updates a server row; it reports whether the catalogue
