@@ -87,7 +87,7 @@ func memoryServer(t testing.TB, name string, s *mcp.Server) Endpoint {
 
 // serveHTTP serves the in-process server on loopback: Streamable HTTP at
 // /mcp, legacy SSE at /sse, websocket at /ws. It returns the base url.
-func serveHTTP(t *testing.T, s *mcp.Server) string {
+func serveHTTP(t testing.TB, s *mcp.Server) string {
 	t.Helper()
 	mux := http.NewServeMux()
 	get := func(*http.Request) *mcp.Server { return s }
