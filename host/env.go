@@ -135,16 +135,23 @@ func missingOf(err error) []*Error {
 }
 
 func lookupSecret(server string, e consent.EnvEntry, store SecretStore) (string, error) {
+	return secretFor(server, "env "+e.Name, e.Secret, store)
+}
+
+// secretFor resolves secret name for what needs it ("env NAME", "header
+// NAME"): the one lookup behind a stdio server's env and a network server's
+// headers. A missing secret is E520 saying where to set it.
+func secretFor(server, what, name string, store SecretStore) (string, error) {
 	if store == nil {
-		return "", &Error{Base: fault.Base{ErrCode: CodeSecretMissing, Exit: fault.ExitUsage, Msg: "env " + e.Name + " needs {{secrets." + e.Secret + "}} but no secret store is configured"}, Server: server}
+		return "", &Error{Base: fault.Base{ErrCode: CodeSecretMissing, Exit: fault.ExitUsage, Msg: what + " needs {{secrets." + name + "}} but no secret store is configured"}, Server: server}
 	}
-	v, ok, err := store.Secret(e.Secret)
+	v, ok, err := store.Secret(name)
 	if err != nil {
 		return "", err
 	}
 	if !ok {
-		return "", &Error{Base: fault.Base{ErrCode: CodeSecretMissing, Exit: fault.ExitUsage, Msg: "env " + e.Name + " needs {{secrets." + e.Secret + "}}, which is not set; set " +
-			EnvSecretName(e.Secret) + " or add " + e.Secret + ` = "…" to secrets.toml in the relavium home (mode 0600)`}, Server: server}
+		return "", &Error{Base: fault.Base{ErrCode: CodeSecretMissing, Exit: fault.ExitUsage, Msg: what + " needs {{secrets." + name + "}}, which is not set; set " +
+			EnvSecretName(name) + " or add " + name + ` = "…" to secrets.toml in the relavium home (mode 0600)`}, Server: server}
 	}
 	return v, nil
 }

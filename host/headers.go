@@ -100,7 +100,7 @@ func resolveHeaders(server string, hs []Header, store SecretStore, secrets map[s
 			if i == len(refs) {
 				break
 			}
-			v, err := headerSecret(server, h.Name, refs[i], store)
+			v, err := secretFor(server, "header "+h.Name, refs[i], store)
 			if m := missingOf(err); m != nil {
 				missing = append(missing, m...)
 				continue
@@ -136,22 +136,6 @@ func resolveHeaders(server string, hs []Header, store SecretStore, secrets map[s
 	// Longest first, so a value holding another is replaced whole.
 	sort.Slice(hidden, func(i, j int) bool { return len(hidden[i]) > len(hidden[j]) })
 	return out, hidden, nil
-}
-
-// headerSecret resolves one secret of a header value.
-func headerSecret(server, header, name string, store SecretStore) (string, error) {
-	if store == nil {
-		return "", &Error{Base: fault.Base{ErrCode: CodeSecretMissing, Exit: fault.ExitUsage, Msg: "header " + header + " needs {{secrets." + name + "}} but no secret store is configured"}, Server: server}
-	}
-	v, ok, err := store.Secret(name)
-	if err != nil {
-		return "", err
-	}
-	if !ok {
-		return "", &Error{Base: fault.Base{ErrCode: CodeSecretMissing, Exit: fault.ExitUsage, Msg: "header " + header + " needs {{secrets." + name + "}}, which is not set; set " +
-			EnvSecretName(name) + " or add " + name + ` = "…" to secrets.toml in the relavium home (mode 0600)`}, Server: server}
-	}
-	return v, nil
 }
 
 func headerErr(server, header, why string) *Error {

@@ -80,6 +80,8 @@ func TestStaticHeadersEndToEndShowNoValue(t *testing.T) {
 		t.Errorf("mcp ls --json does not name the headers: %s", r.stdout)
 	}
 	check(e.run(t, env, "mcp", "ls"), 0, "mcp ls")
+	check(e.run(t, env, "session", "--json"), 0, "session --json")
+	check(e.run(t, env, "session"), 0, "session (headless inventory)")
 	r = e.run(t, env, "mcp", "call", "mcp_remote_leak", "--yes", "--json")
 	check(r, 0, "mcp call --json")
 	if !strings.Contains(r.stdout, "auth=[REDACTED] key=[REDACTED]") {
