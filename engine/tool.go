@@ -146,6 +146,9 @@ type ElicitRequest struct {
 	Server  string          `json:"server"`
 	Message string          `json:"message"`
 	Schema  json.RawMessage `json:"schema,omitempty"`
+	// URL is set for a url-mode elicitation (the person is sent to a page
+	// instead of filling a form); Schema is then empty.
+	URL *ElicitURL `json:"url,omitempty"`
 }
 
 // ElicitResponse answers an ElicitRequest: accept (with content), decline or cancel.

@@ -51,21 +51,17 @@ func (h *Host) Call(ctx context.Context, id engine.ToolID, args json.RawMessage,
 			return nil, err
 		}
 	}
-	timeout := opts.Timeout
-	if timeout <= 0 {
-		timeout = h.opts.Timeouts.Call
-	}
-
 	// The call ends when the caller cancels, when its server or the host goes
-	// away (Close cancels before it closes anything), or at its deadline.
+	// away (Close cancels before it closes anything), or at one of its
+	// deadlines (callclock.go: idle and hard, paused while the person is
+	// asked something on the server's behalf).
 	callCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	stop := context.AfterFunc(c.ctx, func() { cancel(context.Cause(c.ctx)) })
 	defer stop()
-	deadline := &deadlineCause{what: "tools/call " + t.def.Name, d: timeout}
-	tctx, tcancel := context.WithTimeoutCause(callCtx, timeout, deadline)
-	defer tcancel()
-	tctx = c.trapRefusals(tctx)
+	dl, untrack := h.client.track(c, func(paused int) *callDeadline { return h.newDeadline(c, t.def.Name, opts.Timeout, paused, cancel) })
+	defer untrack()
+	tctx := c.trapRefusals(callCtx)
 
 	params := &mcp.CallToolParams{Name: t.def.Tool, Arguments: args}
 	var stream *callStream
@@ -74,7 +70,8 @@ func (h *Host) Call(ctx context.Context, id engine.ToolID, args json.RawMessage,
 		// Progress is asked of the server only when the caller takes it: a
 		// progress token costs every request and response its _meta.
 		token = "relavium-" + strconv.FormatUint(seq, 10)
-		stream = &callStream{conn: c, onProgress: opts.OnProgress}
+		onProgress := opts.OnProgress
+		stream = &callStream{conn: c, onProgress: func(p engine.Progress) { dl.touch(); onProgress(p) }}
 		h.router.add(token, stream)
 		params.SetProgressToken(token)
 	}
@@ -88,7 +85,7 @@ func (h *Host) Call(ctx context.Context, id engine.ToolID, args json.RawMessage,
 		if tctx.Err() != nil && c.failure() == nil {
 			c.cancelsOwed.Add(1) // the SDK is sending notifications/cancelled
 		}
-		return nil, c.callFailure(ctx, tctx, deadline, t.def.Name, err)
+		return nil, c.callFailure(ctx, tctx, dl.cause(), t.def.Name, err)
 	}
 	out, err := convertResult(t.def.Name, res)
 	if err == nil {
@@ -116,7 +113,11 @@ func (c *conn) callFailure(ctx, tctx context.Context, deadline *deadlineCause, t
 		return &Error{Base: fault.Base{ErrCode: CodeCallCancelled, Msg: tool + " cancelled", Cause: cause}, Server: c.srv.Name}
 	}
 	if errors.Is(context.Cause(tctx), deadline) {
-		return &Error{Base: fault.Base{ErrCode: CodeCallDeadline, Msg: deadline.Error() + "; raise it with --timeout"}, Server: c.srv.Name}
+		remedy := deadline.remedy
+		if remedy == "" {
+			remedy = "raise it with --timeout"
+		}
+		return &Error{Base: fault.Base{ErrCode: CodeCallDeadline, Msg: deadline.Error() + "; " + remedy}, Server: c.srv.Name}
 	}
 	// The guard refused this call's own request, or the server's stream the
 	// answer was to come on: that is the failure, typed, whatever the SDK

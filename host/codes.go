@@ -9,7 +9,7 @@ import (
 // Codes registers the error codes package host owns: each code's exit class
 // and what it means (the README's error-code table says the same to a
 // person; the repository's README test holds the two together).
-func Codes() fault.Table { return slices.Clone(codes) }
+func Codes() fault.Table { return slices.Concat(codes, clientCodes) }
 
 var codes = fault.Table{
 	{Code: CodeStartFailed, Class: fault.Failure, Meaning: "one or more servers failed to start; every failure is listed"},

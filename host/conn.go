@@ -108,8 +108,9 @@ func (c *conn) prepare() error {
 // deadlineCause marks a context that ended because one of the connect,
 // discovery or call deadlines elapsed (as opposed to a cancellation).
 type deadlineCause struct {
-	what string
-	d    time.Duration
+	what   string
+	d      time.Duration
+	remedy string // what raises it, when not --timeout (call deadlines)
 }
 
 func (d *deadlineCause) Error() string { return fmt.Sprintf("%s deadline of %s exceeded", d.what, d.d) }
@@ -221,9 +222,9 @@ func (c *conn) setup(ctx context.Context, cs *mcp.ClientSession) *Error {
 func (c *conn) newClient() *mcp.Client {
 	opts := &mcp.ClientOptions{
 		Logger: slog.New(slog.DiscardHandler),
-		// No roots: relavium offers none, and a server such as
-		// server-filesystem replaces its allowed directories with the client's
-		// roots when the client advertises the capability.
+		// Roots only when the session offers them (clientside.go): a
+		// server such as server-filesystem replaces its allowed directories
+		// with the client's roots when the client advertises the capability.
 		Capabilities:          &mcp.ClientCapabilities{},
 		LoggingMessageHandler: c.onLog,
 		ElicitationHandler:    c.onElicit,
@@ -231,8 +232,10 @@ func (c *conn) newClient() *mcp.Client {
 	if !c.observed {
 		opts.ProgressNotificationHandler = c.onProgress
 	}
+	c.clientOptions(opts)
 	client := mcp.NewClient(&mcp.Implementation{Name: "relavium", Version: c.h.opts.ClientVersion}, opts)
 	client.AddSendingMiddleware(c.logLevelMeta)
+	c.attachClient(client)
 	return client
 }
 

@@ -96,6 +96,7 @@ func (c *conn) finishWatch() {
 func (c *conn) shutdown() {
 	c.shutOnce.Do(func() {
 		c.cancel(errHostClosing)
+		defer c.h.client.forget(c)
 		if ch := c.child(); ch != nil {
 			// While the server still runs (closing the session ends it):
 			// its tree is whole, escapees included.

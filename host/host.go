@@ -37,6 +37,7 @@ type Host struct {
 	live    map[int]struct{} // stdio children not yet reaped
 	calls   sync.WaitGroup   // in-flight Calls
 	callSeq uint64
+	client  clientSide // roots, sampling limits, call deadlines (clientside.go)
 
 	closeOnce sync.Once
 }
@@ -64,6 +65,14 @@ func Start(ctx context.Context, opts Options) (*Host, error) {
 	if err := checkOptions(&opts); err != nil {
 		return nil, err
 	}
+	var roots []Root
+	if opts.Roots != nil { // before anything is spawned: a bad root starts nothing
+		r, err := resolveRoots(opts.Roots)
+		if err != nil {
+			return nil, err
+		}
+		roots = r
+	}
 	hctx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
 	h := &Host{
 		opts:    opts,
@@ -77,6 +86,7 @@ func Start(ctx context.Context, opts Options) (*Host, error) {
 		pending: map[string]*pendingAdd{},
 		live:    map[int]struct{}{},
 	}
+	h.client.roots = roots
 	// Every secret is resolved before anything is spawned or dialled: a
 	// missing one is an authored error and must not leave half a start.
 	// Every missing secret of every server is named at once.

@@ -51,18 +51,25 @@ func (c *conn) onElicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.Elici
 		return &mcp.ElicitResult{Action: "decline"}, nil
 	}
 	el := c.h.opts.Elicitor
-	if el == nil || req.Params.Mode == "url" {
+	urlMode := req.Params.Mode == "url"
+	if el == nil || (urlMode && !c.h.opts.URLElicitation) {
 		c.h.em.Emit(engine.Event{Type: engine.EventElicitationResolved, Data: ElicitationResolvedData{Server: c.srv.Name, Action: "decline"}})
 		return &mcp.ElicitResult{Action: "decline"}, nil
 	}
 	var schema json.RawMessage
-	if req.Params.RequestedSchema != nil {
+	if req.Params.RequestedSchema != nil && !urlMode {
 		if b, err := json.Marshal(req.Params.RequestedSchema); err == nil {
 			schema = c.fieldOrders.apply(b)
 		}
 	}
 	ereq := engine.ElicitRequest{Server: c.srv.Name, Message: sanitize.Text(c.redactText(req.Params.Message)), Schema: c.redactJSON(schema)}
+	if urlMode {
+		u := ScreenURL(req.Params.URL)
+		u.ElicitationID = sanitize.Line(req.Params.ElicitationID)
+		ereq.URL = &u
+	}
 	c.h.em.Emit(engine.Event{Type: engine.EventElicitationRequest, Data: ereq})
+	defer c.h.client.hold(c)() // the person's time is not the call's
 
 	ectx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -98,7 +105,7 @@ func (c *conn) onElicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.Elici
 	}
 	c.h.em.Emit(engine.Event{Type: engine.EventElicitationResolved, Data: ElicitationResolvedData{Server: c.srv.Name, Action: a.resp.Action}})
 	res := &mcp.ElicitResult{Action: a.resp.Action}
-	if a.resp.Action == "accept" {
+	if a.resp.Action == "accept" && !urlMode {
 		res.Content = a.resp.Content
 		if res.Content == nil {
 			res.Content = map[string]any{}

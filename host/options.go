@@ -82,6 +82,9 @@ type Endpoint struct {
 	// OAuth signs requests in on a Streamable HTTP server (go-sdk's
 	// OAuthHandler: called on 401 and 403); nil sends no Authorization.
 	OAuth auth.OAuthHandler
+	// CallTimeout is the server's idle call deadline (call_timeout_ms); 0
+	// keeps the session's.
+	CallTimeout time.Duration
 
 	// memory is an in-process server's transport (tests and benchmarks).
 	memory mcp.Transport
@@ -123,6 +126,23 @@ type Options struct {
 	Emitter engine.Emitter
 	// Elicitor answers server elicitation requests; nil declines them all.
 	Elicitor engine.Elicitor
+	// URLElicitation declares url-mode elicitation: the Elicitor can show
+	// the person a screened url (ElicitRequest.URL). Without it a url-mode
+	// request is declined.
+	URLElicitation bool
+	// Sampler answers sampling/createMessage; nil declines every request
+	// (E901). Sampling is declared either way (clientside.go).
+	Sampler engine.Sampler
+	// Roots are the directories offered as roots (each must be an existing
+	// directory; symlinks are resolved). nil declares no roots capability;
+	// an empty non-nil list declares it with no root yet.
+	Roots []string
+	// CallCap caps a call's active time when its CallOptions.Timeout is 0
+	// (the session's --timeout; 0: DefaultHardCap).
+	CallCap time.Duration
+	// Clock is the time call deadlines and the sampling rate limit read
+	// (nil: the real clock; tests inject one).
+	Clock Clock
 	// Guard is the network guard every Target was admitted by.
 	Guard *netguard.Guard
 	// ClientVersion is reported to servers as clientInfo.version.
