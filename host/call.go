@@ -142,6 +142,9 @@ func (c *conn) callFailure(ctx, tctx context.Context, deadline *deadlineCause, t
 	if e := c.credentialRefused(tool, err); e != nil {
 		return e
 	}
+	if code, ok := relayedDecline(err); ok {
+		return &Error{Base: fault.Base{ErrCode: code, Msg: tool + " failed: the server gave up when relavium declined its sampling request", Cause: c.redactErr(err)}, Server: c.srv.Name}
+	}
 	return &Error{Base: fault.Base{ErrCode: CodeCallFailed, Msg: tool + " failed", Cause: c.redactErr(err)}, Server: c.srv.Name}
 }
 

@@ -30,7 +30,7 @@ func (r Root) mcp() *mcp.Root { return &mcp.Root{URI: r.URI, Name: filepath.Base
 // resolves it against what the person meant: the working directory).
 func ResolveRoot(dir string) (Root, error) {
 	bad := func(why string, cause error) (Root, error) {
-		return Root{}, &Error{Base: fault.Base{ErrCode: CodeBadRoot, Msg: "root " + dir + ": " + why, Cause: cause}}
+		return Root{}, &Error{Base: fault.Base{ErrCode: CodeBadRoot, Msg: "root " + dir + ": " + why, Cause: cause, Exit: fault.ExitUsage}}
 	}
 	if dir == "" || !filepath.IsAbs(dir) {
 		return bad("not an absolute path", nil)
@@ -77,7 +77,7 @@ func (h *Host) Roots() []Root {
 // host started without roots: the capability was not declared.
 func (h *Host) SetRoots(dirs []string) error {
 	if h.opts.Roots == nil {
-		return &Error{Base: fault.Base{ErrCode: CodeBadRoot, Msg: "this session offers no roots"}}
+		return &Error{Base: fault.Base{ErrCode: CodeBadRoot, Msg: "this session offers no roots", Exit: fault.ExitUsage}}
 	}
 	roots, err := resolveRoots(dirs)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -186,4 +187,18 @@ func bound(s string) string {
 		cut--
 	}
 	return s[:cut] + fmt.Sprintf("… (%d bytes not shown)", len(s)-cut)
+}
+
+// relayedDecline reports whether a failed call's error relays relavium's
+// own decline of a sampling request (a server that fails its tool call
+// when sampling is declined, as the go-sdk's bridge does): the call then
+// fails with the decline's code, which says what to do, not E515.
+func relayedDecline(err error) (fault.Code, bool) {
+	msg := err.Error()
+	for _, code := range []fault.Code{CodeSamplingDeclined, CodeSamplingRateLimited} {
+		if strings.Contains(msg, "sampling/createMessage") && strings.Contains(msg, string(code)+": ") {
+			return code, true
+		}
+	}
+	return "", false
 }

@@ -111,6 +111,9 @@ func Workbench(inv *Invocation, demo bool) (session.Workbench, error) {
 	}
 	opts := sessionOptions(inv)
 	opts.Warn = nil // the workbench shows a store problem in its consent dialog
+	if err := clientOptions(inv, &opts); err != nil {
+		return wb, err
+	}
 	wb.Session = session.New(opts, servers)
 	return wb, nil
 }

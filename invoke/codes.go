@@ -32,6 +32,7 @@ var codes = fault.Table{
 	{Code: CodeImportWrite, Class: fault.Failure, Meaning: "config import --write: .relavium/config.toml could not be written (left as it was)"},
 	{Code: CodeBadTarget, Class: fault.Usage, Meaning: "--url/--stdio misuse (both given, empty, --allow-local-endpoint without --url)"},
 	{Code: CodeNotFlagged, Class: fault.Usage, Meaning: "mcp accept: the tool's definition is the accepted one (nothing to accept)"},
+	{Code: CodeSamplingReply, Class: fault.Usage, Meaning: "--sampling-reply @FILE that cannot be read or is over 64 KiB (exit 2, nothing started)"},
 	{Code: CodeAcceptUsage, Class: fault.Usage, Meaning: "mcp accept: give TOOL or --all (not both, not neither)"},
 	{Code: CodeBadHeader, Class: fault.Usage, Meaning: "--header that is not 'Name: value', names a header relavium never sends for you (Host, hop-by-hop, framing, Proxy-*, Mcp-Session-Id, MCP-Protocol-Version…), holds CR, LF, NUL or edge white space in its value, repeats a name, or is given without --url (the value is never shown)"},
 	{Code: CodeInternal, Class: fault.Failure, Meaning: "a bug: an error without a code"},

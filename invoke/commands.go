@@ -21,8 +21,10 @@ func Commands() *Table {
 		},
 		Commands: []*Command{
 			{Path: []string{"session"}, Summary: "interactive workbench on a TTY; headless inventory otherwise",
+				Flags:      []Flag{rootFlag(), sessionTimeoutFlag()},
 				SideEffect: Read, JSON: true, Output: Document, Surface: CLIOnly, Run: runSession},
 			{Path: []string{"demo"}, Summary: "the session on the embedded demo agent (no config needed)",
+				Flags:      []Flag{rootFlag(), sessionTimeoutFlag()},
 				SideEffect: Read, JSON: true, Output: Document, Surface: CLIOnly, Run: runDemo},
 			{Path: []string{"demo-server"}, Summary: "serve the embedded demo MCP server",
 				Flags: []Flag{
@@ -59,6 +61,8 @@ func Commands() *Table {
 					{Name: "allow-local-endpoint", Type: Bool, Usage: "allow a loopback/private --url", CLIOnly: true},
 					protocolFlag(),
 					{Name: "elicit", Type: String, Default: "decline", Enum: []string{"decline", "defaults"}, Usage: "headless answer to elicitation requests"},
+					{Name: "sampling-reply", Type: String, Usage: "answer every sampling request with this TEXT, or the content of @FILE (default: decline, E901)", CLIOnly: true},
+					rootFlag(),
 					{Name: "yes", Type: Bool, Usage: "call the tool this once without asking (annotations never skip the question)", CLIOnly: true},
 					{Name: "output", Type: String, Usage: "write the result text byte for byte to this file (atomically, mode 0600, replacing it); stdout says where it went", CLIOnly: true},
 				},

@@ -47,6 +47,9 @@ type connectOptions struct {
 func connectWith(ctx context.Context, inv *Invocation, servers []config.Server, em engine.Emitter, co connectOptions) (*host.Host, error) {
 	opts := sessionOptions(inv)
 	opts.Events, opts.Timeouts = em, co.timeouts
+	if err := clientOptions(inv, &opts); err != nil {
+		return nil, err
+	}
 	if inv.CanPrompt() {
 		opts.Asker = &terminalAsker{w: inv.Env.Stderr, r: inv.Env.Stdin}
 	}

@@ -31,6 +31,17 @@ type Options struct {
 	Asker Asker
 	// Elicitor answers server elicitation (nil declines every request).
 	Elicitor engine.Elicitor
+	// URLElicitation says the Elicitor can show the person a screened url
+	// (url-mode elicitation is declared and asked, not declined).
+	URLElicitation bool
+	// Sampler answers sampling/createMessage (nil declines with E901).
+	Sampler engine.Sampler
+	// Roots are the directories offered to servers as roots; nil offers
+	// none (the faces pass the project directory, or --root).
+	Roots []string
+	// CallCap caps a call's active time when the call sets no timeout of
+	// its own (the session's --timeout).
+	CallCap time.Duration
 	// Events receives every mcp:server, mcp:tool_skipped and call event.
 	Events engine.Emitter
 	// Warn receives a warning the person should see once (a grant store

@@ -150,14 +150,18 @@ func (s *Session) guard() *netguard.Guard {
 // hostOptions are the host's options without servers.
 func (s *Session) hostOptions() host.Options {
 	return host.Options{
-		Home:          s.opts.Home,
-		Environ:       s.opts.Environ,
-		Secrets:       host.SecretChain{host.EnvSecrets{LookupEnv: s.opts.LookupEnv}, host.NewFileSecrets(s.opts.Home)},
-		Emitter:       s.opts.events(),
-		Elicitor:      s.opts.Elicitor,
-		ClientVersion: s.opts.Version,
-		Timeouts:      s.opts.Timeouts,
-		Wire:          s.opts.Wire,
+		Home:           s.opts.Home,
+		Environ:        s.opts.Environ,
+		Secrets:        host.SecretChain{host.EnvSecrets{LookupEnv: s.opts.LookupEnv}, host.NewFileSecrets(s.opts.Home)},
+		Emitter:        s.opts.events(),
+		Elicitor:       s.opts.Elicitor,
+		URLElicitation: s.opts.URLElicitation,
+		Sampler:        s.opts.Sampler,
+		Roots:          s.opts.Roots,
+		CallCap:        s.opts.CallCap,
+		ClientVersion:  s.opts.Version,
+		Timeouts:       s.opts.Timeouts,
+		Wire:           s.opts.Wire,
 	}
 }
 
@@ -169,7 +173,7 @@ func (s *Session) Wire() *wire.Hub { return s.opts.Wire }
 // resolution, a network one by the url the guard admitted (the guard is
 // made on first need and kept in opts).
 func (s *Session) hostServer(srv config.Server, byName map[string]*consent.Resolved, opts *host.Options) (host.Endpoint, error) {
-	hs := host.Endpoint{Name: srv.Name, Transport: srv.Transport, ConnectTimeout: srv.ConnectTimeout, ToolsAllowlist: srv.ToolsAllowlist, Protocol: srv.Protocol}
+	hs := host.Endpoint{Name: srv.Name, Transport: srv.Transport, ConnectTimeout: srv.ConnectTimeout, CallTimeout: srv.CallTimeout, ToolsAllowlist: srv.ToolsAllowlist, Protocol: srv.Protocol}
 	if srv.Transport == host.TransportStdio {
 		hs.Stdio = byName[srv.Name]
 		return hs, nil

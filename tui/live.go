@@ -74,7 +74,8 @@ func (l *live) open() (*session.Live, error) {
 		return nil, &Error{ErrCode: CodeSessionClosed, Msg: "the session is closing"}
 	}
 	if l.lv == nil {
-		lv, err := l.core.Using(l.bus, l.el).Open(l.ctx)
+		sm, _ := l.el.(engine.Sampler) // the model's asker answers sampling too (sampling_dialog.go)
+		lv, err := l.core.Using(l.bus, l.el).Answering(sm).Open(l.ctx)
 		if err != nil {
 			return nil, err
 		}

@@ -43,6 +43,8 @@ func ruleOf(code fault.Code) string {
 		return "network-only-field"
 	case CodeConnectTimeout:
 		return "connect-timeout"
+	case CodeCallTimeout:
+		return "call-timeout"
 	case CodeEnvDenied:
 		return "env-denied"
 	case CodeEnvPath:

@@ -9,7 +9,9 @@ import (
 // Codes registers the error codes package config owns: each code's exit class
 // and what it means (the README's error-code table says the same to a
 // person; the repository's README test holds the two together).
-func Codes() fault.Table { return slices.Clone(codes) }
+func Codes() fault.Table {
+	return slices.Concat(codes, fault.Table{{Code: CodeCallTimeout, Class: fault.Usage, Meaning: "call_timeout_ms not a positive integer <= 3600000"}})
+}
 
 var codes = fault.Table{
 	{Code: CodeInvalid, Class: fault.Usage, Meaning: "configuration invalid: carries every Problem"},

@@ -217,3 +217,18 @@ func TestRuleToolsAutoApprove(t *testing.T) {
 		}},
 	})
 }
+
+func TestRuleCallTimeout(t *testing.T) {
+	runRule(t, []ruleCase{
+		{name: "zero", files: map[string]string{globalTOML: stdioReg("a") + "call_timeout_ms = 0\n"}, want: []want{
+			{code: CodeCallTimeout, file: globalTOML, line: 5, col: 19, field: "mcp_servers[0].call_timeout_ms", msg: "positive"},
+		}},
+		{name: "over an hour", files: map[string]string{globalTOML: stdioReg("a") + "call_timeout_ms = 3600001\n"}, want: []want{
+			{code: CodeCallTimeout, file: globalTOML, line: 5, col: 19, field: "mcp_servers[0].call_timeout_ms", msg: "at most 3600000"},
+		}},
+		{name: "text", files: map[string]string{globalTOML: stdioReg("a") + "call_timeout_ms = \"60s\"\n"}, want: []want{
+			{code: CodeCallTimeout, file: globalTOML, line: 5, col: 19, field: "mcp_servers[0].call_timeout_ms", msg: "got a string"},
+		}},
+		{name: "an hour accepted", files: map[string]string{globalTOML: stdioReg("a") + "call_timeout_ms = 3600000\n"}},
+	})
+}

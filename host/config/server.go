@@ -31,9 +31,9 @@ func (s surface) nameKey() string {
 
 func (s surface) keys() []string {
 	if s == registration {
-		return []string{"name", "transport", "command", "args", "env", "cwd", "url", "allow_local_endpoint", "headers", "tools_allowlist", "tools_auto_approve", "connect_timeout_ms", "autostart", "protocol", "lint_suppress", "oauth"}
+		return []string{"name", "transport", "command", "args", "env", "cwd", "url", "allow_local_endpoint", "headers", "tools_allowlist", "tools_auto_approve", "connect_timeout_ms", "call_timeout_ms", "autostart", "protocol", "lint_suppress", "oauth"}
 	}
-	return []string{"id", "ref", "transport", "command", "args", "env", "cwd", "url", "allow_local_endpoint", "headers", "connect_timeout_ms", "tools_allowlist", "tools_auto_approve", "protocol", "lint_suppress", "oauth"}
+	return []string{"id", "ref", "transport", "command", "args", "env", "cwd", "url", "allow_local_endpoint", "headers", "connect_timeout_ms", "call_timeout_ms", "tools_allowlist", "tools_auto_approve", "protocol", "lint_suppress", "oauth"}
 }
 
 // keyHint explains the keys people carry over from the other surface.
@@ -147,6 +147,9 @@ func (c *checker) inlineEntry(v *node, path string, surf surface, project string
 	}
 	if f := v.get("connect_timeout_ms"); f != nil {
 		s.ConnectTimeout = c.connectTimeout(f, join(path, "connect_timeout_ms"))
+	}
+	if f := v.get("call_timeout_ms"); f != nil {
+		s.CallTimeout = c.callTimeout(f, join(path, "call_timeout_ms"))
 	}
 	if f := v.get("tools_allowlist"); f != nil {
 		s.ToolsAllowlist, _, _ = c.allowlist(f, join(path, "tools_allowlist"))

@@ -30,6 +30,7 @@ type Server struct {
 	// shows as [REDACTED] (Header).
 	Headers        []Header      `json:"headers,omitempty"`
 	ConnectTimeout time.Duration `json:"-"` // 0 = the transport's default
+	CallTimeout    time.Duration `json:"-"` // call_timeout_ms: the idle call deadline; 0 = the session's
 	// Protocol is the protocol era asked for: "2025-11-25", "2026-07-28"
 	// or "auto"; "" is 2025-11-25.
 	Protocol       string   `json:"protocol,omitempty"`

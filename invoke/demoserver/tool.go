@@ -38,6 +38,7 @@ func toolConstructors() []newTool {
 	var all []newTool
 	all = append(all, conformanceTools()...)
 	all = append(all, demoTools()...)
+	all = append(all, clientTools()...)
 	return append(all, refusedTools()...)
 }
 

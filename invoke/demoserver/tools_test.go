@@ -21,7 +21,12 @@ import (
 // sampling request with a fixed text.
 func answeringClient(content map[string]any) *mcp.ClientOptions {
 	return &mcp.ClientOptions{
-		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		Capabilities: &mcp.ClientCapabilities{RootsV2: &mcp.RootCapabilities{ListChanged: true},
+			Elicitation: &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}, URL: &mcp.URLElicitationCapabilities{}}},
+		ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			if req.Params.Mode == "url" {
+				return &mcp.ElicitResult{Action: "accept"}, nil
+			}
 			// A fresh map each time: the SDK fills schema defaults into it.
 			return &mcp.ElicitResult{Action: "accept", Content: maps.Clone(content)}, nil
 		},
@@ -164,6 +169,8 @@ func toolCases() map[string]toolCase {
 		}},
 		"delete_file":            {map[string]any{"path": "/etc/passwd"}, wantText("Nothing was deleted")},
 		"touch_watched_resource": {none, wantText("were notified")},
+		"list_roots":             {none, wantText("The client offers no roots.")},
+		"sign_in":                {none, wantText("Sign-in answer: accept")},
 		"remote_ref_schema":      {map[string]any{"config": map[string]any{}}, wantText("called with")},
 		"draft04_schema":         {map[string]any{"amount": 1}, wantText("called with")},
 		"control_char_property":  {map[string]any{"path\n": "x"}, wantText("called with")},

@@ -32,7 +32,7 @@ tmux -L "$sock" new-session -d -s shot -x 120 -y 32 -c "$work" \
 	"env -u CI -u NO_COLOR RELAVIUM_HOME=$work/home TERM=xterm-256color COLORTERM=truecolor $bin demo --theme dark; sleep 60"
 wait_for "Start a local program?"
 keys o
-wait_for "25 tools"
+wait_for "27 tools"
 keys Tab /
 tmux -L "$sock" send-keys -t shot -l long_operation
 keys Enter Enter C-u

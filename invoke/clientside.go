@@ -1,0 +1,104 @@
+package invoke
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/host"
+	"github.com/relavium/relavium/session"
+)
+
+// The command line's answers to what servers ask of the client: sampling
+// (--sampling-reply TEXT|@FILE; without it every request is declined with
+// E901), roots (--root DIR, repeatable; the project directory by default)
+// and the session's call cap (--timeout on session and demo).
+
+// CodeSamplingReply: --sampling-reply @FILE that cannot be read or is too
+// big (in the client side's range E901–E919).
+const CodeSamplingReply fault.Code = "E905"
+
+// maxSamplingReply bounds a --sampling-reply @FILE.
+const maxSamplingReply = 64 << 10
+
+// clientOptions fills opts from the invocation's flags, checking them
+// before anything is spawned or dialled (a bad --root or reply file is a
+// usage error, exit 2).
+func clientOptions(inv *Invocation, opts *session.Options) error {
+	if has(inv, "sampling-reply") && inv.Changed("sampling-reply") {
+		text, err := samplingReply(inv, inv.String("sampling-reply"))
+		if err != nil {
+			return err
+		}
+		opts.Sampler = host.ReplySampler{Text: text}
+	}
+	var dirs []string
+	if has(inv, "root") {
+		for _, d := range inv.Strings("root") {
+			if !filepath.IsAbs(d) {
+				d = filepath.Join(inv.Env.WorkDir, d) // relative to where the person typed it
+			}
+			dirs = append(dirs, d)
+		}
+	}
+	if len(dirs) == 0 && inv.Global.Project != "" {
+		dirs = []string{inv.Global.Project}
+	}
+	for _, d := range dirs {
+		if _, err := host.ResolveRoot(d); err != nil {
+			return err
+		}
+	}
+	if dirs == nil {
+		dirs = []string{}
+	}
+	opts.Roots = dirs
+	if has(inv, "timeout") && inv.Changed("timeout") && inv.Duration("timeout") > 0 {
+		opts.CallCap = inv.Duration("timeout")
+	}
+	return nil
+}
+
+// has reports whether the command takes the flag.
+func has(inv *Invocation, name string) bool {
+	return inv.flags != nil && inv.flags.Lookup(name) != nil
+}
+
+// samplingReply is the reply text: the flag's value, or the content of
+// @FILE (relative to the working directory, at most 64 KiB).
+func samplingReply(inv *Invocation, v string) (string, error) {
+	name, ok := strings.CutPrefix(v, "@")
+	if !ok {
+		return v, nil
+	}
+	if !filepath.IsAbs(name) {
+		name = filepath.Join(inv.Env.WorkDir, name)
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return "", usageErr(CodeSamplingReply, "--sampling-reply %s: %v", v, err)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxSamplingReply+1))
+	switch {
+	case err != nil:
+		return "", usageErr(CodeSamplingReply, "--sampling-reply %s: %v", v, err)
+	case len(b) > maxSamplingReply:
+		return "", usageErr(CodeSamplingReply, "--sampling-reply %s: the file is over %d bytes", v, maxSamplingReply)
+	}
+	return string(b), nil
+}
+
+// rootFlag is --root, shared by the commands that take it.
+func rootFlag() Flag {
+	return Flag{Name: "root", Type: StringArray, CLIOnly: true,
+		Usage: "offer DIR to servers as a root (repeatable; default: the project directory)"}
+}
+
+// sessionTimeoutFlag is session's and demo's --timeout.
+func sessionTimeoutFlag() Flag {
+	return Flag{Name: "timeout", Type: Duration,
+		Usage: "cap on a call's active time (default 10m; time a dialog is open does not count)"}
+}
