@@ -121,9 +121,16 @@ func TestRecordReplayRoundTrip(t *testing.T) {
 	if !ok {
 		t.Fatalf("replay --transport http said %q", line)
 	}
-	overHTTP := e.lsTools(t, "--url", url, "--allow-local-endpoint")
+	recHTTP := filepath.Join(t.TempDir(), "http.ndjson")
+	overHTTP := e.lsTools(t, "--record", recHTTP, "--url", url, "--allow-local-endpoint")
 	if len(overHTTP) != len(live) || overHTTP[0].Description != live[0].Description {
 		t.Errorf("http replay offers %d tools, live %d", len(overHTTP), len(live))
+	}
+	// Recorded over Streamable HTTP: the bodies, paired, no header.
+	httpRec, err := os.ReadFile(recHTTP)
+	if err != nil || !strings.Contains(string(httpRec), `"dir":"recv","kind":"response","method":"tools/list"`) ||
+		!strings.Contains(string(httpRec), `"name":"echo"`) || strings.Contains(strings.ToLower(string(httpRec)), "mcp-session-id") {
+		t.Errorf("the http recording: %v\n%.1500s", err, httpRec)
 	}
 
 	// The live server against its recording: nothing differs.

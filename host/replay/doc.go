@@ -16,7 +16,8 @@
 //   - Serve answers requests on one connection (stdio, in-process) and
 //     Handler on Streamable HTTP (JSON responses, one session id); a
 //     request with no recorded answer gets a JSON-RPC error naming E951,
-//     the method and what to do; notifications are taken and not answered.
+//     the method and what to do (ping is always answered); notifications
+//     are taken and not answered.
 //     Server-initiated requests and notifications in the recording are not
 //     replayed.
 //

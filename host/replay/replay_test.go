@@ -69,6 +69,9 @@ func TestScriptAnswers(t *testing.T) {
 	if r := ask(4, "tools/call", `{"name":"echo","arguments":{"a":"y"}}`); r.Error == nil || !strings.Contains(r.Error.Error(), "E951") {
 		t.Fatalf("unrecorded params %+v", r)
 	}
+	if r := ask(6, "ping", ``); r.Error != nil || string(r.Result) != "{}" {
+		t.Fatalf("ping %+v", r)
+	}
 	if r := ask(5, "prompts/list", `{}`); r.Error == nil || !strings.Contains(r.Error.Error(), "no recorded prompts/list") {
 		t.Fatalf("unrecorded method %+v", r)
 	}

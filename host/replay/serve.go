@@ -20,6 +20,9 @@ func (s *Script) Answer(method string, params json.RawMessage) (json.RawMessage,
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	q := s.answers[Key(method, params)]
+	if q == nil && method == "ping" {
+		return json.RawMessage("{}"), nil // liveness: a replay is alive whatever was recorded
+	}
 	if q == nil {
 		if !s.methods[method] {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound,
