@@ -23,7 +23,8 @@ type TracedCall struct {
 
 // Trace is the one place a tool call becomes events: it emits
 // agent:tool_call, then agent:tool_progress for every progress notification
-// routed to this call until it returns (a late notification never follows
+// (and agent:tool_log for every log the host attributes to it) routed to this
+// call until it returns (a late notification never follows
 // the result), then agent:tool_result. Arguments, progress messages and the
 // result in events are sanitized display copies — and, when the host is a
 // Redactor, every injected secret value in them is replaced by its
@@ -49,8 +50,15 @@ func Trace(ctx context.Context, host ToolHost, em Emitter, c TracedCall) (*ToolR
 			emit(EventToolProgress, ToolProgressData{CallID: c.CallID, Progress: p})
 		}
 	}
+	onLog := func(l LogEntry) {
+		mu.Lock()
+		defer mu.Unlock()
+		if open {
+			emit(EventToolLog, ToolLogData{CallID: c.CallID, LogEntry: l})
+		}
+	}
 	t0 := time.Now()
-	res, err := host.Call(ctx, c.Tool.ID, c.Args, CallOptions{Timeout: c.Timeout, OnProgress: onProgress})
+	res, err := host.Call(ctx, c.Tool.ID, c.Args, CallOptions{Timeout: c.Timeout, OnProgress: onProgress, OnLog: onLog})
 	mu.Lock()
 	open = false
 	mu.Unlock()

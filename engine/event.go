@@ -24,6 +24,7 @@ const (
 	EventGateResolved        = "gate:resolved"
 	EventElicitationRequest  = "elicitation:requested"
 	EventElicitationResolved = "elicitation:resolved"
+	EventResourceUpdated     = "mcp:resource_updated"
 )
 
 // Server states carried by an EventServer.

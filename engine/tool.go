@@ -170,6 +170,9 @@ type CallOptions struct {
 	Timeout time.Duration
 	// OnProgress receives progress for this call only. It must not block.
 	OnProgress func(Progress)
+	// OnLog receives the server's log notifications that can only be this
+	// call's (host decides; the rest are the server's). It must not block.
+	OnLog func(LogEntry)
 }
 
 // ToolHost is the capability the engine routes every tool call through.

@@ -113,7 +113,13 @@ func (h *Host) browse(ctx context.Context, server, what string, fn func(context.
 	tctx, tcancel := context.WithTimeoutCause(callCtx, h.opts.Timeouts.Call, deadline)
 	defer tcancel()
 	tctx = c.trapRefusals(tctx)
-	if err := fn(tctx, c, cs); err != nil {
+	endLogs := c.logs.begin(0, nil) // in flight: a log now may be its, so it is no call's
+	err := fn(tctx, c, cs)
+	endLogs()
+	if he := (*Error)(nil); errors.As(err, &he) && he.ErrCode == CodeNotOffered {
+		return he // refused before anything was sent
+	}
+	if err != nil {
 		return c.callFailure(ctx, tctx, deadline, what, err)
 	}
 	return nil

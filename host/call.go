@@ -76,7 +76,9 @@ func (h *Host) Call(ctx context.Context, id engine.ToolID, args json.RawMessage,
 		params.SetProgressToken(token)
 	}
 
+	endLogs := c.logs.begin(seq, opts.OnLog)
 	res, err := c.session().CallTool(tctx, params)
+	endLogs()
 	if stream != nil {
 		h.router.remove(token)
 		stream.drain()

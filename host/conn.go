@@ -53,6 +53,9 @@ type conn struct {
 	httpClient  *http.Client // the guard's client (http, sse): idle connections closed on shutdown
 	observed    bool         // progress is read off the connection, in wire order
 	fieldOrders fieldOrders  // elicitation field order, read off the connection (elicit_order.go)
+	logLevel    string       // the level last set with logging/setLevel ("" before)
+	logs        logSinks     // requests in flight and the calls among them taking logs (logging.go)
+	subs        []string     // uris subscribed to, in order (subscribe.go)
 
 	// notifications/cancelled owed to the server (calls retired by a
 	// cancellation or deadline) and seen written. The SDK sends them from a
@@ -182,7 +185,11 @@ func (c *conn) setup(ctx context.Context, cs *mcp.ClientSession) *Error {
 		// logs are just not shown. It gets a share of the discovery window,
 		// never the whole of it.
 		lctx, lcancel := context.WithTimeout(dctx, min(setLevelWait, c.h.opts.Timeouts.Discovery/4))
-		_ = cs.SetLoggingLevel(lctx, &mcp.SetLoggingLevelParams{Level: mcp.LoggingLevel(c.h.opts.LogLevel)})
+		if cs.SetLoggingLevel(lctx, &mcp.SetLoggingLevelParams{Level: mcp.LoggingLevel(c.h.opts.LogLevel)}) == nil {
+			c.mu.Lock()
+			c.logLevel = c.h.opts.LogLevel
+			c.mu.Unlock()
+		}
 		lcancel()
 	}
 	cat, err := c.discover(dctx, cs)
@@ -225,12 +232,13 @@ func (c *conn) newClient() *mcp.Client {
 		// Roots only when the session offers them (clientside.go): a
 		// server such as server-filesystem replaces its allowed directories
 		// with the client's roots when the client advertises the capability.
-		Capabilities:          &mcp.ClientCapabilities{},
-		LoggingMessageHandler: c.onLog,
-		ElicitationHandler:    c.onElicit,
+		Capabilities:           &mcp.ClientCapabilities{},
+		ElicitationHandler:     c.onElicit,
+		ResourceUpdatedHandler: c.onResourceUpdated,
 	}
 	if !c.observed {
 		opts.ProgressNotificationHandler = c.onProgress
+		opts.LoggingMessageHandler = c.onLog // observed: logs are read off the wire (logging.go)
 	}
 	c.clientOptions(opts)
 	client := mcp.NewClient(&mcp.Implementation{Name: "relavium", Version: c.h.opts.ClientVersion}, opts)

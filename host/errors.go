@@ -37,6 +37,11 @@ const (
 	CodeHeader            fault.Code = "E594" // a static header that cannot be sent (reserved or malformed name, bad resolved value, too many)
 	CodeCredentialRefused fault.Code = "E595" // a server with a static Authorization header answered 401 or 403
 	CodeProtocolEra       fault.Code = "E597" // protocol = "2026-07-28" and the server does not speak it
+
+	CodeNotOffered           fault.Code = "E920" // the server does not declare the capability the request needs
+	CodeLogLevelUnknown      fault.Code = "E921" // a log level that is not one of MCP's eight
+	CodeTooManySubscriptions fault.Code = "E922" // one server already has 256 subscriptions
+	CodeBadCompletionRef     fault.Code = "E923" // a completion reference that is neither ref/prompt nor ref/resource
 )
 
 // Error is host's coded error: fault's (code, message, cause, exit, data)

@@ -11,25 +11,6 @@ import (
 	"github.com/relavium/relavium/engine/sanitize"
 )
 
-// onLog turns a server's notifications/message into an agent:tool_log event.
-// It runs on the SDK's notification goroutine; Emit never blocks.
-func (c *conn) onLog(_ context.Context, req *mcp.LoggingMessageRequest) {
-	if req == nil || req.Params == nil {
-		return
-	}
-	p := req.Params
-	data, err := json.Marshal(p.Data)
-	if err != nil {
-		data = nil
-	}
-	c.h.em.Emit(engine.Event{Type: engine.EventToolLog, Data: engine.ToolLogData{LogEntry: engine.LogEntry{
-		Server: c.srv.Name,
-		Level:  sanitize.Line(string(p.Level)),
-		Logger: sanitize.Line(c.redactText(p.Logger)),
-		Data:   engine.DisplayJSON(c.redactJSON(data)),
-	}}})
-}
-
 // ElicitationResolvedData is the payload of elicitation:resolved.
 type ElicitationResolvedData struct {
 	Server string `json:"server"`

@@ -172,7 +172,7 @@ func (c *conn) logLevelMeta(next mcp.MethodHandler) mcp.MethodHandler {
 					m = map[string]any{}
 				}
 				if _, set := m[mcp.MetaKeyLogLevel]; !set {
-					m[mcp.MetaKeyLogLevel] = c.h.opts.LogLevel
+					m[mcp.MetaKeyLogLevel] = c.level()
 					p.SetMeta(m)
 				}
 			}

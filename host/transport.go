@@ -132,6 +132,9 @@ func (o *observedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() && req.Method == "elicitation/create" {
 			o.c.fieldOrders.remember(req.Params)
 		}
+		if req, ok := msg.(*jsonrpc.Request); ok && !req.IsCall() && req.Method == "notifications/message" {
+			o.c.observedLog(req.Params)
+		}
 		if req, ok := msg.(*jsonrpc.Request); ok && !req.IsCall() && req.Method == "notifications/progress" {
 			var p struct {
 				Token    any     `json:"progressToken"`

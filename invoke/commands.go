@@ -1,5 +1,7 @@
 package invoke
 
+import "github.com/relavium/relavium/host"
+
 // Commands returns the command table: the single description of every
 // relavium command that the terminal dispatcher, help and the machine
 // surface read. It is built fresh on each call; nothing here is mutable
@@ -63,6 +65,7 @@ func Commands() *Table {
 					{Name: "elicit", Type: String, Default: "decline", Enum: []string{"decline", "defaults"}, Usage: "headless answer to elicitation requests"},
 					{Name: "sampling-reply", Type: String, Usage: "answer every sampling request with this TEXT, or the content of @FILE (default: decline, E901)", CLIOnly: true},
 					rootFlag(),
+					{Name: "log-level", Type: String, Default: "info", Enum: host.LogLevels(), Usage: "the log level asked of every server offering logging (logging/setLevel; debug shows everything)"},
 					{Name: "yes", Type: Bool, Usage: "call the tool this once without asking (annotations never skip the question)", CLIOnly: true},
 					{Name: "output", Type: String, Usage: "write the result text byte for byte to this file (atomically, mode 0600, replacing it); stdout says where it went", CLIOnly: true},
 				},

@@ -69,12 +69,21 @@ func sessionOptions(inv *Invocation) session.Options {
 		Version:    inv.Env.Version,
 		Now:        inv.Env.Now,
 		Elicitor:   elicitorFor(inv),
+		LogLevel:   logLevelFor(inv),
 		AdhocName:  adhocServer,
 		Wire:       inv.wire,
 		Warn: func(msg string) {
 			fmt.Fprintf(inv.Env.Stderr, "relavium: warning: %s\n", msg)
 		},
 	}
+}
+
+// logLevelFor is the command's --log-level, when it has one ("" = info).
+func logLevelFor(inv *Invocation) string {
+	if inv.flags != nil && inv.flags.Lookup("log-level") != nil {
+		return inv.String("log-level")
+	}
+	return ""
 }
 
 // elicitorFor is the headless elicitation policy of the command: --elicit

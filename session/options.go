@@ -58,6 +58,9 @@ type Options struct {
 	// browser step); nil uses stored tokens only and names
 	// `relavium auth login SERVER` when one is needed.
 	SignIn *oauth.Interactive
+	// LogLevel is the logging/setLevel asked of every server offering
+	// logging when it connects ("" = info).
+	LogLevel string
 }
 
 // Asker is the person, as the face that owns the terminal asks them.

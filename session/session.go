@@ -162,6 +162,7 @@ func (s *Session) hostOptions() host.Options {
 		ClientVersion:  s.opts.Version,
 		Timeouts:       s.opts.Timeouts,
 		Wire:           s.opts.Wire,
+		LogLevel:       s.opts.LogLevel,
 	}
 }
 

@@ -70,6 +70,8 @@ type Backend interface {
 	// stream. Cancelling ctx cancels the call at the server.
 	Call(ctx context.Context, callID string, tool engine.ToolDef, args json.RawMessage) (*engine.ToolResult, error)
 
+	ClientRequests // log levels, subscriptions, completion (clientreq.go)
+
 	Resources(ctx context.Context, server string) (*host.ResourceList, error)
 	ReadResource(ctx context.Context, server, uri string) ([]engine.Content, error)
 	Prompts(ctx context.Context, server string) ([]host.Prompt, error)

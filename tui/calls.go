@@ -88,7 +88,8 @@ type job struct {
 	cancel      context.CancelFunc
 	cancelAsked bool
 
-	version int
+	version   int
+	jobClient // log filter, refresh by subscription (clientreq.go)
 
 	cacheW, cacheV int
 	cache          []string
@@ -183,7 +184,11 @@ func (j *job) body(st *themes.Styles, w int) []string {
 	if j.droppedLogs > 0 {
 		add(st.Muted.Render(fmt.Sprintf("… %d earlier log lines not kept", j.droppedLogs)))
 	}
-	for _, l := range j.logs {
+	logs, hidden := filterLogs(j.logs, j.logFloor)
+	if hidden > 0 {
+		add(st.Muted.Render(fmt.Sprintf("… %d log line(s) below %s hidden (v shows more)", hidden, j.logFloor)))
+	}
+	for _, l := range logs {
 		prefix := st.LogLevel(l.Level).Render(fmt.Sprintf("log %-7s", l.Level)) + " "
 		if l.Logger != "" {
 			prefix += st.Muted.Render(render.ServerLine(l.Logger)) + " "
@@ -196,6 +201,7 @@ func (j *job) body(st *themes.Styles, w int) []string {
 		add(resultLines(st, j.result, w)...)
 	case j.contents != nil:
 		add(st.OK.Render("◂ contents") + st.Muted.Render(fmt.Sprintf(" · %d part(s)", len(j.contents))))
+		add(j.refreshLines(st.Accent.Render)...)
 		for _, c := range j.contents {
 			add(contentLines(st, c, w, st.Text)...)
 		}

@@ -180,6 +180,8 @@ type Model struct {
 	progressKept int
 	streamClosed bool
 	quitting     bool
+
+	cr clientState // logs, subscriptions, completion (clientreq.go)
 }
 
 type vpKey struct {
@@ -222,6 +224,7 @@ func New(ctx context.Context, b Backend, opts Options) *Model {
 		m.guard.now = time.Now
 	}
 	m.guard.start = m.guard.now()
+	m.cr.init()
 	m.help = help.New()
 	m.filter = textinput.New()
 	m.filter.Prompt = "/ "
@@ -359,6 +362,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmds = append(cmds, m.onAsk(msg.req), m.ask.listen())
 	case askGoneMsg:
 		m.dropAsk(msg.req)
+	case clientMsg:
+		cmds = append(cmds, m.onClientMsg(msg))
 	case statusExpiredMsg:
 		if msg.seq == m.statusSeq { // a newer status keeps its own time
 			m.status, m.statusErr = "", false

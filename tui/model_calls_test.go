@@ -40,8 +40,11 @@ func TestProgressLogsAndCancel(t *testing.T) {
 	h.f.call = progressCall(release, cancelled)
 	h.key("tab", "down", "enter", "ctrl+s")
 	h.until("progress", func() bool { j := h.m.shownJob(); return j != nil && j.progressN > 0 && j.progress.Progress == 7 })
+	// host attributes these logs to the call (the only one in flight):
+	// they carry its call id.
+	callID := h.m.shownJob().id
 	for _, lvl := range []string{"debug", "info", "warning", "error"} {
-		h.f.emit(engine.EventToolLog, engine.ToolLogData{LogEntry: engine.LogEntry{Server: "demo", Level: lvl, Logger: "demo", Data: json.RawMessage(`"a ` + lvl + ` line"`)}})
+		h.f.emit(engine.EventToolLog, engine.ToolLogData{CallID: callID, LogEntry: engine.LogEntry{Server: "demo", Level: lvl, Logger: "demo", Data: json.RawMessage(`"a ` + lvl + ` line"`)}})
 	}
 	h.until("logs", func() bool { return len(h.m.shownJob().logs) == 4 })
 	h.golden("progress_120x30")

@@ -162,7 +162,11 @@ func (m *Model) serverDetails(r *serverRow, w int) []string {
 	if r.digest != "" {
 		add(st.Muted.Render("digest " + r.digest))
 	}
-	for _, l := range r.logs {
+	logs, hidden := filterLogs(r.logs, logFloors[m.cr.logFloor])
+	if hidden > 0 {
+		add(st.Muted.Render(fmt.Sprintf("… %d log line(s) below %s hidden (v shows more)", hidden, logFloors[m.cr.logFloor])))
+	}
+	for _, l := range logs {
 		add(st.LogLevel(l.Level).Render(l.Level+" ") + l.Text)
 	}
 	return out

@@ -323,6 +323,9 @@ func (m *Model) rowContent(r listRow, w int) string {
 			name = r.res.Name
 		}
 		left = st.Accent.Render("◆") + " " + render.ServerLine(name) + " " + st.Muted.Render(render.ServerLine(r.res.URI))
+		if m.subscribed(r.res.URI) {
+			right = st.Accent.Render("◉ subscribed")
+		}
 	case rowTemplate:
 		left = st.Accent.Render("◇") + " " + render.ServerLine(r.tmpl.Name) + " " + st.Muted.Render(render.ServerLine(r.tmpl.URITemplate))
 	case rowPrompt:

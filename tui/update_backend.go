@@ -193,6 +193,7 @@ func (m *Model) newJob(kind jobKind, server, title string, args json.RawMessage)
 	ctx, cancel := context.WithCancel(m.ctx)
 	j := &job{id: fmt.Sprintf("%s%d", kind.String()[:1], m.jobSeq), kind: kind, server: server, title: title,
 		args: args, started: m.now(), cancel: cancel}
+	j.logFloor = logFloors[m.cr.logFloor]
 	m.jobs = append(m.jobs, j)
 	// a form stays only under the calls it makes (a tool's form, to send
 	// again); a read's or a prompt's form, or another tool's, goes
@@ -448,6 +449,11 @@ func (m *Model) logToServerJob(server string, l logLine) {
 			return
 		}
 	}
+	m.serverLog(server, l)
+}
+
+// serverLog keeps a line in the server's own log (bounded).
+func (m *Model) serverLog(server string, l logLine) {
 	if r := m.server(server); r != nil {
 		if len(r.logs) >= maxServerLogs {
 			r.logs = r.logs[1:]

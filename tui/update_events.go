@@ -19,7 +19,7 @@ import (
 // Update and one frame.
 func (m *Model) onEvents(events []engine.Event) tea.Cmd {
 	refresh := false
-	var drift []tea.Cmd // lockdrift.go: a ready server is compared with the lock
+	var drift []tea.Cmd // lockdrift.go: a ready server is compared with the lock; a subscribed resource refreshed (clientreq.go)
 	for _, e := range events {
 		m.recordEvent(e)
 		switch d := e.Data.(type) {
@@ -61,6 +61,8 @@ func (m *Model) onEvents(events []engine.Event) tea.Cmd {
 			}
 		case engine.ElicitRequest:
 			// The dialog comes through the asker; nothing else to show.
+		case host.ResourceUpdatedData:
+			drift = append(drift, m.onResourceUpdated(d))
 		case host.ElicitationResolvedData:
 			m.logToServerJob(d.Server, logLine{Level: "notice", Server: d.Server, Text: "elicitation answered: " + d.Action})
 		}
@@ -137,7 +139,9 @@ func (m *Model) applyLog(runID string, d engine.ToolLogData) {
 			return
 		}
 	}
-	m.logToServerJob(d.Server, l)
+	// A log host attributed to no call is the server's: it is never put
+	// under whichever call happens to be running there.
+	m.serverLog(d.Server, l)
 }
 
 // logText renders a log notification's data: a JSON string as its text,

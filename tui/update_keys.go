@@ -95,6 +95,9 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 		m.setStatus("exporting the session…", false)
 		return m.exportCmd()
 	}
+	if cmd, ok := m.clientKey(msg); ok {
+		return cmd
+	}
 	switch m.focus {
 	case paneServers:
 		return m.serversKey(msg)

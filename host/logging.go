@@ -1,0 +1,231 @@
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/engine/sanitize"
+	"github.com/relavium/relavium/fault"
+)
+
+// Server logs: the level asked of each server (logging/setLevel, at connect
+// and on request), and where each notifications/message lands.
+//
+// MCP gives a log notification no request id, so a log is attributed to a
+// call only when no other reading is possible: it was read off the wire
+// (in order with the responses: stdio, sse, websocket, in-process) while
+// exactly one request of relavium's was in flight on that server, and that
+// request is a call that takes logs (CallOptions.OnLog). Everything else —
+// two calls at once, a browse in flight, a log between calls, and every log
+// over Streamable HTTP, whose notifications the SDK hands over on a goroutine
+// of its own and so out of order with the answers — goes to the server
+// itself (agent:tool_log with no call id). A log is never put under a call
+// it may not belong to.
+
+// LogLevels are the MCP log levels (RFC 5424 severities), most verbose
+// first. SetLogLevel takes one of them.
+var logLevels = []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
+
+// LogLevels returns the MCP log levels, most verbose first.
+func LogLevels() []string { return slices.Clone(logLevels) }
+
+// ValidLogLevel reports whether level is one of LogLevels.
+func ValidLogLevel(level string) bool { return slices.Contains(logLevels, level) }
+
+// LogLevelRank orders levels: debug 0 … emergency 7; an unknown level
+// (a server's own word) ranks as info, so a filter never hides it as noise
+// nor promotes it.
+func LogLevelRank(level string) int {
+	if i := slices.Index(logLevels, level); i >= 0 {
+		return i
+	}
+	return 1
+}
+
+// SetLogLevel asks server for level with logging/setLevel. A server that
+// does not offer logging is refused before anything is sent (E920); an
+// unknown level is the caller's mistake (E921).
+func (h *Host) SetLogLevel(ctx context.Context, server, level string) error {
+	if !ValidLogLevel(level) {
+		return &Error{Base: fault.Base{ErrCode: CodeLogLevelUnknown, Exit: fault.ExitUsage,
+			Msg: "log level " + sanitize.Line(level) + " is not one of debug, info, notice, warning, error, critical, alert, emergency"}}
+	}
+	return h.browse(ctx, server, "logging/setLevel", func(ctx context.Context, c *conn, cs *mcp.ClientSession) error {
+		if capabilities(cs).Logging == nil {
+			return &Error{Base: fault.Base{ErrCode: CodeNotOffered, Msg: "does not offer logging (no logging capability)"}, Server: server}
+		}
+		// A modern session (2026-07-28) has no logging/setLevel: the level
+		// rides on every request (logLevelMeta), so setting it is enough.
+		if negotiated(cs) < ProtocolModern {
+			if err := cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: mcp.LoggingLevel(level)}); err != nil {
+				return err
+			}
+		}
+		c.mu.Lock()
+		c.logLevel = level
+		c.mu.Unlock()
+		return nil
+	})
+}
+
+// level is the log level asked of this server: the one last set, else the
+// host's.
+func (c *conn) level() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.logLevel != "" {
+		return c.logLevel
+	}
+	return c.h.opts.LogLevel
+}
+
+// logSinks are the calls in flight on one server that take logs, and how
+// many requests of relavium's are in flight there at all.
+type logSinks struct {
+	mu       sync.Mutex
+	inFlight int
+	sinks    map[uint64]*logSink
+}
+
+// logSink delivers one call's logs to its OnLog in order, on a goroutine
+// that exists only while there is something to deliver (as callStream does
+// for progress); push never blocks.
+type logSink struct {
+	onLog   func(engine.LogEntry)
+	mu      sync.Mutex
+	queue   []engine.LogEntry
+	running bool
+	wg      sync.WaitGroup
+}
+
+// maxQueuedLogs bounds what one call's sink holds while its consumer is
+// behind; beyond it the oldest queued entry is dropped.
+const maxQueuedLogs = 256
+
+func (s *logSink) push(e engine.LogEntry) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.queue) >= maxQueuedLogs {
+		s.queue = s.queue[1:]
+	}
+	s.queue = append(s.queue, e)
+	if !s.running {
+		s.running = true
+		s.wg.Add(1)
+		go s.run()
+	}
+}
+
+func (s *logSink) run() {
+	defer s.wg.Done()
+	for {
+		s.mu.Lock()
+		batch := s.queue
+		s.queue = nil
+		if len(batch) == 0 {
+			s.running = false
+			s.mu.Unlock()
+			return
+		}
+		s.mu.Unlock()
+		for _, e := range batch {
+			s.onLog(e)
+		}
+	}
+}
+
+// begin counts one request in flight; with onLog it is a call taking logs.
+// end (returned) uncounts it and waits until its logs were delivered.
+func (l *logSinks) begin(seq uint64, onLog func(engine.LogEntry)) (end func()) {
+	l.mu.Lock()
+	l.inFlight++
+	var s *logSink
+	if onLog != nil {
+		s = &logSink{onLog: onLog}
+		if l.sinks == nil {
+			l.sinks = map[uint64]*logSink{}
+		}
+		l.sinks[seq] = s
+	}
+	l.mu.Unlock()
+	return func() {
+		l.mu.Lock()
+		l.inFlight--
+		delete(l.sinks, seq)
+		l.mu.Unlock()
+		if s != nil {
+			s.wg.Wait()
+		}
+	}
+}
+
+// route hands e to the one call it can only belong to, if there is one.
+func (l *logSinks) route(e engine.LogEntry) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.inFlight != 1 || len(l.sinks) != 1 {
+		return false
+	}
+	for _, s := range l.sinks {
+		s.push(e)
+	}
+	return true
+}
+
+// logEntry builds the display entry of a notifications/message: level and
+// logger one-line, data redacted and made a display copy.
+func (c *conn) logEntry(level, logger string, data []byte) engine.LogEntry {
+	return engine.LogEntry{
+		Server: c.srv.Name,
+		Level:  sanitize.Line(level),
+		Logger: sanitize.Line(c.redactText(logger)),
+		Data:   engine.DisplayJSON(c.redactJSON(data)),
+	}
+}
+
+// onLog is the SDK's log handler, used where the connection is not observed
+// (Streamable HTTP): out of wire order, so always the server's.
+func (c *conn) onLog(_ context.Context, req *mcp.LoggingMessageRequest) {
+	if req == nil || req.Params == nil {
+		return
+	}
+	p := req.Params
+	data, err := json.Marshal(p.Data)
+	if err != nil {
+		data = nil
+	}
+	c.serverLog(c.logEntry(string(p.Level), p.Logger, data))
+}
+
+// observedLog is a notifications/message read off the wire in order
+// (observedConn.Read): it goes to its call when only one can be its.
+func (c *conn) observedLog(params json.RawMessage) {
+	var p struct {
+		Level  string `json:"level"`
+		Logger string `json:"logger"`
+		Data   any    `json:"data"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		return
+	}
+	// Re-encoded as the SDK's handler would (Go's encoding): redaction
+	// finds a secret in that form, whatever escaping the server chose.
+	data, err := json.Marshal(p.Data)
+	if err != nil {
+		data = nil
+	}
+	e := c.logEntry(p.Level, p.Logger, data)
+	if !c.logs.route(e) {
+		c.serverLog(e)
+	}
+}
+
+// serverLog emits a log that belongs to the server, not to a call.
+func (c *conn) serverLog(e engine.LogEntry) {
+	c.h.em.Emit(engine.Event{Type: engine.EventToolLog, Data: engine.ToolLogData{LogEntry: e}})
+}

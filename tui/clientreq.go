@@ -1,0 +1,275 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/host"
+	"github.com/relavium/relavium/tui/render"
+)
+
+// The client requests the workbench makes beyond calls and reads: a
+// server's log level (L), which logs are shown (v), resource
+// subscriptions (w) and the refresh they bring, argument completion in
+// forms (completion.go).
+
+// ClientRequests is the part of the Backend behind them.
+type ClientRequests interface {
+	// SetLogLevel asks server for level (logging/setLevel).
+	SetLogLevel(ctx context.Context, server, level string) error
+	// SubscribeResource and UnsubscribeResource start and end a
+	// subscription to uri on server; its updates arrive on the event
+	// stream as mcp:resource_updated.
+	SubscribeResource(ctx context.Context, server, uri string) error
+	UnsubscribeResource(ctx context.Context, server, uri string) error
+	// Complete asks server to complete argument arg of ref (typed so far:
+	// value; known: the arguments already filled in).
+	Complete(ctx context.Context, server string, ref host.CompletionRef, arg, value string, known map[string]string) (*host.Completion, error)
+}
+
+// clientKeys are the keys of these requests.
+type clientKeys struct {
+	LogLevel, LogFilter, Watch key.Binding
+}
+
+func newClientKeys() clientKeys {
+	return clientKeys{
+		LogLevel:  key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "server log level")),
+		LogFilter: key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "logs shown")),
+		Watch:     key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "subscribe")),
+	}
+}
+
+// clientState is the model's state of these requests.
+type clientState struct {
+	keys clientKeys
+	// logFloor is the lowest log level shown (an index of logFloors).
+	logFloor int
+	// levels is the level last set on each server (by L).
+	levels map[string]string
+	// subs are the subscribed (server, uri) pairs.
+	subs map[subKey]bool
+}
+
+type subKey struct{ server, uri string }
+
+// logFloors are the floors v cycles through.
+var logFloors = []string{"debug", "info", "warning", "error"}
+
+func (c *clientState) init() {
+	c.keys = newClientKeys()
+	c.levels = map[string]string{}
+	c.subs = map[subKey]bool{}
+}
+
+// shows reports whether a log of level passes the filter.
+func (c *clientState) shows(level string) bool {
+	return host.LogLevelRank(level) >= host.LogLevelRank(logFloors[c.logFloor])
+}
+
+// clientKey handles the keys of these requests; ok is false for any other.
+func (m *Model) clientKey(msg tea.KeyMsg) (tea.Cmd, bool) {
+	k := m.cr.keys
+	switch {
+	case key.Matches(msg, k.LogFilter):
+		m.cr.logFloor = (m.cr.logFloor + 1) % len(logFloors)
+		for _, j := range m.jobs {
+			j.logFloor = logFloors[m.cr.logFloor]
+			j.touch()
+		}
+		m.setStatus("logs shown: "+logFloors[m.cr.logFloor]+" and above (v for the next)", false)
+		return nil, true
+	case m.focus == paneServers && key.Matches(msg, k.LogLevel):
+		return m.nextLogLevel(), true
+	case m.focus == paneTools && m.tab == tabResources && key.Matches(msg, k.Watch):
+		return m.toggleWatch(), true
+	}
+	return nil, false
+}
+
+// nextLogLevel asks the selected server for the next level (debug after
+// emergency).
+func (m *Model) nextLogLevel() tea.Cmd {
+	r := m.selected()
+	if r == nil || r.state != engine.StateReady {
+		m.setStatus("a log level is set on a ready server", true)
+		return nil
+	}
+	levels := host.LogLevels()
+	cur := m.cr.levels[r.spec.Name]
+	if cur == "" {
+		cur = "info" // what every server is asked for at connect
+	}
+	next := levels[(host.LogLevelRank(cur)+1)%len(levels)]
+	b, ctx, server := m.b, m.ctx, r.spec.Name
+	m.setStatus("asking "+server+" for log level "+next+"…", false)
+	return func() tea.Msg {
+		return logLevelMsg{server: server, level: next, err: b.SetLogLevel(ctx, server, next)}
+	}
+}
+
+type logLevelMsg struct {
+	server, level string
+	err           error
+}
+
+func (m *Model) onLogLevel(msg logLevelMsg) {
+	if msg.err != nil {
+		m.setStatus("log level of "+msg.server+" not set: "+messageOf(msg.err), true)
+		return
+	}
+	m.cr.levels[msg.server] = msg.level
+	m.setStatus(msg.server+" now sends logs at "+msg.level+" and above (L for the next level)", false)
+}
+
+// toggleWatch subscribes to the selected resource, or unsubscribes.
+func (m *Model) toggleWatch() tea.Cmd {
+	rows := m.listRows()
+	if m.cursor >= len(rows) || rows[m.cursor].kind != rowResource {
+		m.setStatus("w subscribes to a resource (a row marked ◆)", false)
+		return nil
+	}
+	k := subKey{m.currentServer(), rows[m.cursor].res.URI}
+	on := !m.cr.subs[k]
+	b, ctx := m.b, m.ctx
+	return func() tea.Msg {
+		var err error
+		if on {
+			err = b.SubscribeResource(ctx, k.server, k.uri)
+		} else {
+			err = b.UnsubscribeResource(ctx, k.server, k.uri)
+		}
+		return watchMsg{key: k, on: on, err: err}
+	}
+}
+
+type watchMsg struct {
+	key subKey
+	on  bool
+	err error
+}
+
+func (m *Model) onWatch(msg watchMsg) {
+	uri := render.ServerLine(msg.key.uri)
+	switch {
+	case msg.err != nil:
+		m.setStatus("subscription to "+uri+" unchanged: "+messageOf(msg.err), true)
+	case msg.on:
+		m.cr.subs[msg.key] = true
+		m.setStatus("subscribed to "+uri+": an open read of it refreshes on each update (w to unsubscribe)", false)
+	default:
+		delete(m.cr.subs, msg.key)
+		m.setStatus("unsubscribed from "+uri, false)
+	}
+	m.rowsKey = ""
+}
+
+// subscribed reports whether uri on the current server is subscribed.
+func (m *Model) subscribed(uri string) bool { return m.cr.subs[subKey{m.currentServer(), uri}] }
+
+// onResourceUpdated refreshes the read of the updated resource on show, or
+// says it changed.
+func (m *Model) onResourceUpdated(d host.ResourceUpdatedData) tea.Cmd {
+	uri := render.ServerLine(d.URI)
+	if m.shown >= 0 && m.shown < len(m.jobs) {
+		j := m.jobs[m.shown]
+		if j.kind == jobRead && j.server == d.Server && j.title == d.URI && j.finished() && !j.refreshing {
+			j.refreshing = true
+			j.touch()
+			b, ctx, id := m.b, m.ctx, j.id
+			return func() tea.Msg {
+				c, err := b.ReadResource(ctx, d.Server, d.URI)
+				return refreshedMsg{id: id, contents: c, err: err}
+			}
+		}
+	}
+	m.setStatus(render.ServerLine(d.Server)+" updated "+uri+" (enter on it reads it again)", false)
+	return nil
+}
+
+type refreshedMsg struct {
+	id       string
+	contents []engine.Content
+	err      error
+}
+
+func (m *Model) onRefreshed(msg refreshedMsg) {
+	j := m.job(msg.id)
+	if j == nil {
+		return
+	}
+	j.refreshing = false
+	if msg.err != nil {
+		j.refreshErr = messageOf(msg.err)
+	} else {
+		j.contents, j.refreshErr = msg.contents, ""
+		if j.contents == nil {
+			j.contents = []engine.Content{}
+		}
+		j.updates++
+		j.updatedAt = m.now()
+	}
+	j.touch()
+}
+
+// refreshLines say that a read was refreshed by the server's updates.
+func (j *job) refreshLines(m func(...string) string) []string {
+	switch {
+	case j.refreshing:
+		return []string{m("↻ the server updated it: reading it again…")}
+	case j.refreshErr != "":
+		return []string{m("↻ the server updated it; reading it again failed: " + render.ServerLine(j.refreshErr))}
+	case j.updates > 0:
+		return []string{m(fmt.Sprintf("↻ refreshed: the server updated it (%d update(s), last at %s)", j.updates, j.updatedAt.Format("15:04:05")))}
+	}
+	return nil
+}
+
+// filterLogs are the lines of logs at or above floor ("" = all) and how
+// many were hidden.
+func filterLogs(logs []logLine, floor string) (shown []logLine, hidden int) {
+	if floor == "" || floor == "debug" {
+		return logs, 0
+	}
+	for _, l := range logs {
+		if host.LogLevelRank(l.Level) >= host.LogLevelRank(floor) {
+			shown = append(shown, l)
+		} else {
+			hidden++
+		}
+	}
+	return shown, hidden
+}
+
+// jobClient is a job's state of these requests.
+type jobClient struct {
+	logFloor   string // the lowest log level shown ("" or debug: all)
+	refreshing bool   // a read being refreshed after an update
+	refreshErr string
+	updates    int
+	updatedAt  time.Time
+}
+
+// clientMsg is an answer to one of these requests.
+type clientMsg interface{ clientMsg() }
+
+func (logLevelMsg) clientMsg()  {}
+func (watchMsg) clientMsg()     {}
+func (refreshedMsg) clientMsg() {}
+
+func (m *Model) onClientMsg(msg clientMsg) tea.Cmd {
+	switch msg := msg.(type) {
+	case logLevelMsg:
+		m.onLogLevel(msg)
+	case watchMsg:
+		m.onWatch(msg)
+	case refreshedMsg:
+		m.onRefreshed(msg)
+	}
+	return nil
+}
