@@ -35,5 +35,8 @@ var codes = fault.Table{
 	{Code: CodeSamplingReply, Class: fault.Usage, Meaning: "--sampling-reply @FILE that cannot be read or is over 64 KiB (exit 2, nothing started)"},
 	{Code: CodeAcceptUsage, Class: fault.Usage, Meaning: "mcp accept: give TOOL or --all (not both, not neither)"},
 	{Code: CodeBadHeader, Class: fault.Usage, Meaning: "--header that is not 'Name: value', names a header relavium never sends for you (Host, hop-by-hop, framing, Proxy-*, Mcp-Session-Id, MCP-Protocol-Version…), holds CR, LF, NUL or edge white space in its value, repeats a name, or is given without --url (the value is never shown)"},
+	{Code: CodeNoSuchServer, Class: fault.Usage, Meaning: "mcp read / complete: SERVER is not a declared server"},
+	{Code: CodeBadRef, Class: fault.Usage, Meaning: "mcp complete: REF is neither prompt:NAME nor resource:URI-TEMPLATE, or an --arg is not KEY=VALUE"},
+	{Code: CodeNoContents, Class: fault.Failure, Meaning: "mcp read --output: the resource came back in several parts (or none); --output writes one"},
 	{Code: CodeInternal, Class: fault.Failure, Meaning: "a bug: an error without a code"},
 }

@@ -70,6 +70,26 @@ func Commands() *Table {
 					{Name: "output", Type: String, Usage: "write the result text byte for byte to this file (atomically, mode 0600, replacing it); stdout says where it went", CLIOnly: true},
 				},
 				SideEffect: Remote, JSON: true, Output: Document, Surface: Machine, Confirm: consentYes, Run: runMCPCall},
+			{Path: []string{"mcp", "read"}, Summary: "read one resource of a declared server; --output writes its bytes to a file",
+				Args: []Arg{
+					{Name: "SERVER", Required: true, Usage: "a declared server's name"},
+					{Name: "URI", Required: true, Usage: "the resource's uri"},
+				},
+				Flags: []Flag{
+					{Name: "output", Type: String, Usage: "write the resource's one part byte for byte (a blob decoded) to this file (atomically, mode 0600, replacing it)"},
+				},
+				SideEffect: Read, JSON: true, Output: Document, Surface: CLIOnly, Run: runMCPRead},
+			{Path: []string{"mcp", "complete"}, Summary: "ask a declared server to complete a prompt argument or a resource template variable",
+				Args: []Arg{
+					{Name: "SERVER", Required: true, Usage: "a declared server's name"},
+					{Name: "REF", Required: true, Usage: "prompt:NAME or resource:URI-TEMPLATE"},
+					{Name: "ARG", Required: true, Usage: "the argument (or template variable) to complete"},
+					{Name: "PREFIX", Usage: "what is typed of it so far (default empty)"},
+				},
+				Flags: []Flag{
+					{Name: "arg", Type: StringArray, Usage: "another argument already filled in, KEY=VALUE (repeatable; sent as context)"},
+				},
+				SideEffect: Read, JSON: true, Output: Document, Surface: CLIOnly, Run: runMCPComplete},
 			{Path: []string{"mcp", "accept"}, Summary: "accept a tool's changed definition (flagged until accepted); --diff shows the change",
 				// Accepting a changed definition is the person's act: never
 				// offered on the machine surface.

@@ -54,6 +54,7 @@ type clientState struct {
 	levels map[string]string
 	// subs are the subscribed (server, uri) pairs.
 	subs map[subKey]bool
+	comp completionState
 }
 
 type subKey struct{ server, uri string }
@@ -221,11 +222,11 @@ func (m *Model) onRefreshed(msg refreshedMsg) {
 func (j *job) refreshLines(m func(...string) string) []string {
 	switch {
 	case j.refreshing:
-		return []string{m("↻ the server updated it: reading it again…")}
+		return []string{m("↻ updated by the server: reading it again…")}
 	case j.refreshErr != "":
-		return []string{m("↻ the server updated it; reading it again failed: " + render.ServerLine(j.refreshErr))}
+		return []string{m("↻ updated by the server; reading it again failed: " + render.ServerLine(j.refreshErr))}
 	case j.updates > 0:
-		return []string{m(fmt.Sprintf("↻ refreshed: the server updated it (%d update(s), last at %s)", j.updates, j.updatedAt.Format("15:04:05")))}
+		return []string{m(fmt.Sprintf("↻ refreshed · %d update(s), last %s", j.updates, j.updatedAt.Format("15:04:05")))}
 	}
 	return nil
 }
@@ -270,6 +271,10 @@ func (m *Model) onClientMsg(msg clientMsg) tea.Cmd {
 		m.onWatch(msg)
 	case refreshedMsg:
 		m.onRefreshed(msg)
+	case completeTickMsg:
+		return m.onCompleteTick(msg)
+	case completionMsg:
+		m.onCompletion(msg)
 	}
 	return nil
 }

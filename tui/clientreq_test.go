@@ -73,7 +73,7 @@ func TestSubscriptionRefreshesTheOpenResource(t *testing.T) {
 	h.until("read", func() bool { j := h.m.shownJob(); return j != nil && j.kind == jobRead && j.finished() })
 	h.f.emit(engine.EventResourceUpdated, host.ResourceUpdatedData{Server: "demo", URI: "test://static-text"})
 	h.until("refreshed", func() bool { return h.m.shownJob().updates == 1 })
-	if v := h.view(); !strings.Contains(v, "↻ refreshed: the server updated it (1 update(s)") {
+	if v := h.view(); !strings.Contains(v, "↻ refreshed · 1 update(s), last") {
 		t.Fatalf("the refresh is not said:\n%s", v)
 	}
 	h.f.emit(engine.EventResourceUpdated, host.ResourceUpdatedData{Server: "demo", URI: "test://other"})
@@ -83,4 +83,28 @@ func TestSubscriptionRefreshesTheOpenResource(t *testing.T) {
 	}
 	h.key("shift+tab", "w")
 	h.until("unsubscribed", func() bool { return h.f.answered("unsubscribe demo test://static-text") })
+}
+
+// A prompt's argument is completed by the server once typing pauses: the
+// answer opens a pick list under the field; ↓ and enter put a choice in it.
+func TestCompletionPickListInPromptForm(t *testing.T) {
+	h := ready(t, 120, 30)
+	h.key("tab", "]", "]")
+	h.until("prompts", func() bool { r := h.m.listRows(); return len(r) == 1 && r[0].kind == rowPrompt })
+	h.key("enter")
+	h.until("all suggested", func() bool { return h.m.form != nil && h.m.form.Picking() && strings.Contains(h.view(), "1 of 4") })
+	h.typeText("go")
+	h.until("narrowed", func() bool {
+		return h.f.answered("complete demo review_code code=go") && strings.Contains(h.view(), "1 of 2")
+	})
+	if v := h.view(); !strings.Contains(v, "golang") || strings.Contains(v, "python") {
+		t.Fatalf("the pick list is not narrowed to go…:\n%s", v)
+	}
+	h.key("down", "enter")
+	if got := h.m.form.Fields[0].Input.Value(); got != "golang" || h.m.form.Picking() {
+		t.Fatalf("picked %q (list open: %v), want golang", got, h.m.form.Picking())
+	}
+	if h.m.focus != paneCall || !h.m.editing {
+		t.Fatal("picking left the form")
+	}
 }

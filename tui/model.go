@@ -301,6 +301,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				break
 			}
 		}
+		cmds = append(cmds, m.maybeComplete())
 	case tea.MouseMsg:
 		cmds = append(cmds, m.onMouse(msg))
 	case tickMsg:

@@ -50,6 +50,9 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	if m.focus == paneCall && m.editing && m.form != nil {
 		switch {
+		case m.form.Picking() && (msg.String() == "enter" || msg.String() == "esc"):
+			cmd, _ := m.form.Update(msg, k.RawJSON) // the pick list's: pick, close
+			return cmd
 		case key.Matches(msg, k.Submit):
 			return m.submitForm()
 		case msg.String() == "esc":

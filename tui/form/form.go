@@ -59,6 +59,7 @@ type Field struct {
 	picked  []bool
 	sub     int
 	Err     string
+	sugg    *suggestions // the open pick list (suggest.go)
 }
 
 // New builds a form over specs (in schema order), prefilled with each
@@ -273,6 +274,9 @@ func (f *Form) Update(msg tea.KeyMsg, rawJSON key.Binding) (tea.Cmd, bool) {
 		return nil, false
 	}
 	fld := f.Fields[f.Focus]
+	if f.updateSuggest(fld, msg) {
+		return nil, true
+	}
 	switch {
 	case msg.String() == "up":
 		f.FocusField(f.Focus - 1)
@@ -317,8 +321,12 @@ func (f *Form) Update(msg tea.KeyMsg, rawJSON key.Binding) (tea.Cmd, bool) {
 		msg.Type == tea.KeyCtrlA || msg.Type == tea.KeyCtrlE || msg.Type == tea.KeyCtrlW || msg.Type == tea.KeyCtrlK ||
 		msg.Type == tea.KeyCtrlU || msg.Type == tea.KeyCtrlV {
 		var cmd tea.Cmd
+		before := fld.Input.Value()
 		fld.Input, cmd = fld.Input.Update(msg)
 		fld.Err = ""
+		if fld.Input.Value() != before {
+			fld.sugg = nil // asked again for the new value
+		}
 		return cmd, true
 	}
 	return nil, false
@@ -458,6 +466,7 @@ func (f *Form) fieldLines(fld *Field, focused bool, w int) []string {
 	wrapped, value := f.valueLines(fld, focused, w)
 	lines = append(lines, wrapped...)
 	lines = append(lines, render.Cut("    "+value, w))
+	lines = append(lines, f.suggestLines(fld, focused, w)...)
 	if fld.Err != "" {
 		lines = append(lines, render.WrapIndent("    "+st.FieldError.Render("✗ "+fld.Err), w, "      ")...)
 	}
