@@ -282,7 +282,11 @@ func contentLines(st *themes.Styles, c engine.Content, w int, body lipgloss.Styl
 		if c.Type == engine.ContentAudio {
 			glyph = "♪"
 		}
-		return render.WrapIndent(st.Accent.Render(glyph+" "+string(c.Type))+st.Muted.Render(" · "+render.ServerLine(c.MIMEType)+" · "+render.HumanBytes(len(c.Data))+" (not shown)"), w, "  ")
+		size := ""
+		if s := imageSize(c.Data); s != "" && c.Type == engine.ContentImage {
+			size = " · " + s
+		}
+		return render.WrapIndent(st.Accent.Render(glyph+" "+string(c.Type))+st.Muted.Render(" · "+render.ServerLine(c.MIMEType)+size+" · "+render.HumanBytes(len(c.Data))+" (not shown)"), w, "  ")
 	case engine.ContentResource:
 		head := st.Accent.Render("◆ resource ") + render.ServerLine(c.URI)
 		if c.MIMEType != "" {

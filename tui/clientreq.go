@@ -30,11 +30,14 @@ type ClientRequests interface {
 	// Complete asks server to complete argument arg of ref (typed so far:
 	// value; known: the arguments already filled in).
 	Complete(ctx context.Context, server string, ref host.CompletionRef, arg, value string, known map[string]string) (*host.Completion, error)
+	// Save writes part n of job (data of mimeType) to a file of its own
+	// under <home>/saved and returns its path.
+	Save(job string, n int, mimeType string, data []byte) (string, error)
 }
 
 // clientKeys are the keys of these requests.
 type clientKeys struct {
-	LogLevel, LogFilter, Watch key.Binding
+	LogLevel, LogFilter, Watch, OpenLink, Preview key.Binding
 }
 
 func newClientKeys() clientKeys {
@@ -42,6 +45,8 @@ func newClientKeys() clientKeys {
 		LogLevel:  key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "server log level")),
 		LogFilter: key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "logs shown")),
 		Watch:     key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "subscribe")),
+		OpenLink:  key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "open resource link")),
+		Preview:   key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "preview image")),
 	}
 }
 
@@ -89,6 +94,10 @@ func (m *Model) clientKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 		return m.nextLogLevel(), true
 	case m.focus == paneTools && m.tab == tabResources && key.Matches(msg, k.Watch):
 		return m.toggleWatch(), true
+	case m.focus == paneCall && !m.history && key.Matches(msg, k.OpenLink):
+		return m.openLinks(), true
+	case m.focus == paneCall && !m.history && key.Matches(msg, k.Preview):
+		return m.previewShown(), true
 	}
 	return nil, false
 }
@@ -275,6 +284,8 @@ func (m *Model) onClientMsg(msg clientMsg) tea.Cmd {
 		return m.onCompleteTick(msg)
 	case completionMsg:
 		m.onCompletion(msg)
+	case previewedMsg:
+		m.onPreviewed(msg)
 	}
 	return nil
 }

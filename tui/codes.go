@@ -18,4 +18,5 @@ var codes = fault.Table{
 	{Code: CodeExportFailed, Class: fault.Failure, Meaning: "the session export could not be written"},
 	{Code: CodeProgram, Class: fault.Failure, Meaning: "the terminal program failed (the terminal could not be driven)"},
 	{Code: CodeSessionClosed, Class: fault.Failure, Meaning: "the session is closing; nothing new starts"},
+	{Code: CodeSaveFailed, Class: fault.Failure, Meaning: "the workbench could not save a part to <home>/saved (s)"},
 }

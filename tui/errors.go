@@ -13,6 +13,7 @@ const (
 	CodeExportFailed    fault.Code = "E704" // the session export could not be written
 	CodeProgram         fault.Code = "E705" // the terminal program failed (the terminal could not be driven)
 	CodeSessionClosed   fault.Code = "E706" // the session is closing; nothing new starts
+	CodeSaveFailed      fault.Code = "E924" // a result's part could not be saved to a file
 )
 
 // Error is the repository's coded error (package fault).

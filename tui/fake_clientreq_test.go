@@ -2,7 +2,11 @@ package tui
 
 import (
 	"context"
+	"fmt"
+	"path/filepath"
 	"strings"
+
+	"github.com/relavium/relavium/atomicfile"
 
 	"github.com/relavium/relavium/host"
 )
@@ -42,4 +46,16 @@ func (f *fakeBackend) Complete(_ context.Context, server string, ref host.Comple
 		}
 	}
 	return out, nil
+}
+
+// Save writes into the test's temp directory, as live does into the home.
+func (f *fakeBackend) Save(job string, n int, mimeType string, data []byte) (string, error) {
+	f.mu.Lock()
+	if f.saveDir == "" {
+		f.saveDir = f.t.TempDir()
+	}
+	dir := f.saveDir
+	f.mu.Unlock()
+	path := filepath.Join(dir, fmt.Sprintf("%s-%d%s", job, n, savedExt(mimeType)))
+	return path, atomicfile.Write(path, data)
 }

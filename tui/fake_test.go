@@ -53,7 +53,8 @@ type fakeBackend struct {
 	exported  []engine.Event
 	saved     [][]byte
 	// drift is each server's difference from the lock (lockdrift_test.go).
-	drift map[string]LockDrift
+	drift   map[string]LockDrift
+	saveDir string // Save's directory (fake_clientreq_test.go)
 }
 
 var fixedNow = time.Date(2026, 3, 14, 15, 9, 26, 0, time.UTC)

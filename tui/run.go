@@ -44,7 +44,7 @@ func Run(ctx context.Context, wb session.Workbench) error {
 	// program reads stdin.
 	st := themes.NewStyles(renderer, palette)
 
-	info := SessionInfo{Project: wb.Project, Agent: wb.Agent, Demo: wb.Demo, Theme: choice, Warnings: wb.Warnings}
+	info := SessionInfo{Project: wb.Project, Agent: wb.Agent, Demo: wb.Demo, Theme: choice, Warnings: wb.Warnings, Graphics: GraphicsProtocol(getenv)}
 	b := newLive(ctx, wb, info)
 	m := New(ctx, b, Options{Styles: st, Now: wb.Now})
 	b.setElicitor(m.Elicitor())

@@ -420,6 +420,8 @@ func (m *Model) apply(a dialog.Action) tea.Cmd {
 		m.setStatus(a.text, false)
 	case paletteDo:
 		return a(m)
+	case openLinkAction:
+		return m.openLink(a)
 	}
 	return nil
 }

@@ -184,9 +184,14 @@ func (m *Model) save() tea.Cmd {
 		return nil
 	}
 	bk, name := m.b, j.kind.String()+"-"+j.id
+	parts := m.saveParts(j) // images, audio, blobs: files of their own (results.go)
 	return func() tea.Msg {
 		p, err := bk.SaveResult(name, b)
-		return savedMsg{path: p, err: err}
+		msg := savedMsg{path: p, err: err}
+		if err == nil && parts != nil {
+			msg.parts, msg.partsErr = parts()
+		}
+		return msg
 	}
 }
 
@@ -194,6 +199,9 @@ func (m *Model) save() tea.Cmd {
 type savedMsg struct {
 	path string
 	err  error
+	// parts are the binary parts saved as files, or why not (results.go).
+	parts    []string
+	partsErr error
 }
 
 func (m *Model) onSaved(msg savedMsg) {
@@ -201,5 +209,5 @@ func (m *Model) onSaved(msg savedMsg) {
 		m.setStatus("save failed: "+msg.err.Error(), true)
 		return
 	}
-	m.setStatus("result saved to "+msg.path, false)
+	m.setStatus("result saved to "+msg.path+partsStatus(msg.parts, msg.partsErr), msg.partsErr != nil)
 }

@@ -1,0 +1,149 @@
+package tui
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"image"
+	"image/png"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/tui/dialog"
+)
+
+// pngBytes is a real w×h PNG.
+func pngBytes(t *testing.T, w, h int) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := png.Encode(&b, image.NewRGBA(image.Rect(0, 0, w, h))); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// resultWith makes the next call answer parts.
+func resultWith(h *harness, parts ...engine.Content) {
+	h.f.call = func(context.Context, string, engine.ToolDef, json.RawMessage, func(engine.Progress)) (*engine.ToolResult, error) {
+		return &engine.ToolResult{Content: parts}, nil
+	}
+	h.key("tab", "enter")
+	h.typeText("x")
+	h.key("ctrl+s")
+	h.until("the result", func() bool { j := h.m.shownJob(); return j != nil && j.finished() })
+}
+
+// s saves the result as JSON and every binary part, each to its own file,
+// and says where, with type and size; an image's placeholder gives its
+// pixel size.
+func TestSaveBinaryParts(t *testing.T) {
+	h := ready(t, 120, 30)
+	img := pngBytes(t, 3, 2)
+	resultWith(h, engine.Content{Type: "text", Text: "two parts"},
+		engine.Content{Type: "image", MIMEType: "image/png", Data: img},
+		engine.Content{Type: "audio", MIMEType: "audio/wav", Data: []byte("RIFFdata")})
+	if v := h.view(); !strings.Contains(v, "3×2 px") {
+		t.Fatalf("the image placeholder does not describe it:\n%s", v)
+	}
+	h.key("s")
+	h.until("saved", func() bool { return strings.Contains(h.m.status, "2 binary part(s): image/png") })
+	if !strings.HasPrefix(h.m.status, "result saved to ") || !strings.Contains(h.m.status, "audio/wav 8 B") {
+		t.Fatalf("status = %q", h.m.status)
+	}
+	j := h.m.shownJob()
+	for n, want := range map[string][]byte{"1.png": img, "2.wav": []byte("RIFFdata")} {
+		path := h.f.saveDir + "/" + j.id + "-" + n
+		got, err := os.ReadFile(path)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%s: %v, %d bytes", path, err, len(got))
+		}
+		if fi, err := os.Stat(path); err == nil && fi.Mode().Perm() != 0o600 {
+			t.Errorf("%s: mode %v", path, fi.Mode().Perm())
+		}
+	}
+	h2 := ready(t, 120, 30)
+	resultWith(h2, engine.Content{Type: "text", Text: "only text"})
+	h2.key("s")
+	h2.until("the JSON saved", func() bool { return strings.HasPrefix(h2.m.status, "result saved to ") })
+	if strings.Contains(h2.m.status, "binary part") {
+		t.Errorf("a result without binary parts said it saved some: %q", h2.m.status)
+	}
+}
+
+// o opens a result's resource link in the resources view: one at once,
+// several through a pick list.
+func TestOpenResourceLinks(t *testing.T) {
+	h := ready(t, 120, 30)
+	resultWith(h, engine.Content{Type: "resource_link", URI: "test://a", Name: "a"}, engine.Content{Type: "resource_link", URI: "test://b", Name: "b"})
+	h.key("o")
+	d, ok := h.m.topDialog().(*dialog.Pick)
+	if !ok || len(d.Items) != 2 {
+		t.Fatalf("no pick list of the two links: %T", h.m.topDialog())
+	}
+	h.key("down", "enter")
+	h.until("the read", func() bool { j := h.m.shownJob(); return j.kind == jobRead && j.title == "test://b" && j.finished() })
+	if h.m.tab != tabResources || h.m.shownJob().server != "demo" {
+		t.Errorf("tab %v, server %q: want the resources view of demo", h.m.tab, h.m.shownJob().server)
+	}
+	if v := h.view(); !strings.Contains(v, "contents of test://b") {
+		t.Fatalf("the linked resource is not shown:\n%s", v)
+	}
+}
+
+func TestGraphicsProtocolFromTheEnvironmentOnly(t *testing.T) {
+	for _, c := range []struct {
+		env  map[string]string
+		want string
+	}{
+		{map[string]string{"TERM": "xterm-kitty"}, GraphicsKitty},
+		{map[string]string{"KITTY_WINDOW_ID": "1", "TERM": "xterm-256color"}, GraphicsKitty},
+		{map[string]string{"TERM_PROGRAM": "iTerm.app"}, GraphicsITerm2},
+		{map[string]string{"LC_TERMINAL": "iTerm2"}, GraphicsITerm2},
+		{map[string]string{"TERM": "xterm-kitty", "TMUX": "/tmp/tmux-1/default,1,0"}, ""},
+		{map[string]string{"TERM": "screen-256color", "TERM_PROGRAM": "iTerm.app"}, ""},
+		{map[string]string{"TERM": "xterm-256color"}, ""},
+	} {
+		if got := GraphicsProtocol(func(k string) string { return c.env[k] }); got != c.want {
+			t.Errorf("%v: %q, want %q", c.env, got, c.want)
+		}
+	}
+}
+
+// The sequences carry the image base64-encoded (no byte of it raw), kitty
+// in 4096-byte chunks; kitty draws PNG only.
+func TestImageSequences(t *testing.T) {
+	data := bytes.Repeat([]byte{0x1b, ']', 0x07, 0x9b}, 3000) // escape bytes in the image
+	kitty := imageSequence(GraphicsKitty, "image/png", data)
+	if n := bytes.Count(kitty, []byte("\x1b_G")); n != (base64.StdEncoding.EncodedLen(len(data))+4095)/4096 {
+		t.Errorf("%d kitty chunks", n)
+	}
+	if !bytes.HasPrefix(kitty, []byte("\x1b_Gf=100,a=T,m=1;")) || !bytes.HasSuffix(kitty, []byte("\x1b\\")) || !bytes.Contains(kitty, []byte("\x1b_Gm=0;")) {
+		t.Errorf("kitty framing: %q…", kitty[:40])
+	}
+	iterm := imageSequence(GraphicsITerm2, "image/jpeg", data)
+	for _, seq := range [][]byte{kitty, iterm} {
+		stripped := seq
+		for _, frame := range [][]byte{[]byte("\x1b_Gf=100,a=T,m=1;"), []byte("\x1b_Gm=1;"), []byte("\x1b_Gm=0;"), []byte("\x1b\\"), []byte("\x1b]1337;"), []byte("\a")} {
+			stripped = bytes.ReplaceAll(stripped, frame, nil)
+		}
+		if bytes.ContainsAny(stripped, "\x1b\x07\x9b") {
+			t.Errorf("an image byte reached the terminal raw")
+		}
+	}
+	if imageSequence(GraphicsKitty, "image/jpeg", data) != nil || imageSequence("", "image/png", data) != nil {
+		t.Error("a sequence for what cannot be drawn")
+	}
+}
+
+// Without a graphics protocol p says why and what to do instead.
+func TestPreviewPlaceholderWithoutProtocol(t *testing.T) {
+	h := ready(t, 120, 30)
+	resultWith(h, engine.Content{Type: "image", MIMEType: "image/png", Data: pngBytes(t, 4, 4)})
+	h.key("p")
+	if !strings.Contains(h.m.status, "4×4 px") || !strings.Contains(h.m.status, "s saves it to a file") {
+		t.Errorf("status = %q", h.m.status)
+	}
+}
