@@ -30,7 +30,7 @@ func TestE2ETmuxSubscriptionAndCompletion(t *testing.T) {
 	t.Cleanup(func() { _ = exec.Command("tmux", "-L", tm.socket, "kill-server").Run() })
 
 	tm.waitFor("the consent dialog", "Start a local program?", "[o] Approve once")
-	tm.keys("o")
+	tm.answer("o")
 	tm.waitFor("the demo server ready", "● demo", "25 tools")
 
 	// Resources: subscribe to the watched resource, read it, see it refresh.
