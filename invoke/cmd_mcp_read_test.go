@@ -14,7 +14,7 @@ import (
 func (e *mcpE2E) declareDemo(t *testing.T) {
 	t.Helper()
 	e.declare(t, nil, "[[mcp_servers]]\nname = \"demo\"\ntransport = \"stdio\"\ncommand = "+strconvQuote(e.bin)+"\nargs = [\"demo-server\"]\n")
-	if r := e.run(t, nil, "consent", "grant", "demo"); r.code != 0 {
+	if r := e.run(t, nil, "consent", "grant", "demo", "--yes"); r.code != 0 {
 		t.Fatalf("consent grant: %d %s", r.code, r.stderr)
 	}
 }
