@@ -25,7 +25,7 @@ type Live struct {
 // It asks no one: consent is the face's to ask before Connect (Decide,
 // Record), and a server still needing it fails its connect (E301).
 func (s *Session) Open(ctx context.Context) (*Live, error) {
-	live := &Session{opts: s.opts, servers: s.servers, decider: s.decider}
+	live := &Session{opts: s.opts, servers: s.servers, decider: s.decider, given: s.given}
 	live.opts.Asker, live.opts.Warn = nil, nil
 	opts := live.hostOptions()
 	opts.Guard = live.guard() // every url this session connects is admitted by it

@@ -21,6 +21,7 @@ type Session struct {
 	opts    Options
 	servers []config.Server
 	decider *consent.Decider
+	given   *givenSecrets // secrets typed in this session (ProvideSecret)
 }
 
 // New is a session over servers (in declaration order). Nothing is
@@ -30,6 +31,7 @@ func New(opts Options, servers []config.Server) *Session {
 		opts:    opts,
 		servers: append([]config.Server(nil), servers...),
 		decider: consent.NewDecider(consent.Open(opts.Home), opts.AllowStdio, opts.Now),
+		given:   &givenSecrets{},
 	}
 }
 
@@ -152,7 +154,7 @@ func (s *Session) hostOptions() host.Options {
 	return host.Options{
 		Home:           s.opts.Home,
 		Environ:        s.opts.Environ,
-		Secrets:        host.SecretChain{host.EnvSecrets{LookupEnv: s.opts.LookupEnv}, host.NewFileSecrets(s.opts.Home)},
+		Secrets:        host.SecretChain{s.given, host.EnvSecrets{LookupEnv: s.opts.LookupEnv}, host.NewFileSecrets(s.opts.Home)},
 		Emitter:        s.opts.events(),
 		Elicitor:       s.opts.Elicitor,
 		URLElicitation: s.opts.URLElicitation,

@@ -46,6 +46,9 @@ type Backend interface {
 	Connect(ctx context.Context, server string) error
 	// Disconnect closes one server and reaps its processes.
 	Disconnect(server string) error
+	// ProvideSecret gives this session {{secrets.name}}'s value (typed by
+	// the person, kept in memory only) for the next connect.
+	ProvideSecret(name, value string)
 
 	// Catalogue is every connected server's admitted and skipped tools.
 	Catalogue() ([]engine.ToolDef, []engine.SkippedTool)
@@ -128,6 +131,15 @@ type ServerSpec struct {
 	// (file:line:col, and the name it is written with when it was mapped);
 	// "" for a server of relavium's own config.
 	Source string `json:"source,omitempty"`
+	// Inputs are the VS Code inputs an imported server's env or headers
+	// name: secrets the workbench asks for when nothing holds them.
+	Inputs []InputSpec `json:"inputs,omitempty"`
+}
+
+// InputSpec is one secret a server's file says to ask for.
+type InputSpec struct {
+	ID          string `json:"id"`
+	Description string `json:"description,omitempty"`
 }
 
 // SessionInfo heads the screen.

@@ -38,6 +38,12 @@ type toolConfirmAction struct {
 // acceptAction accepts tool's definition as it is now.
 type acceptAction struct{ tool engine.ToolDef }
 
+// secretsAction carries the secrets typed for a server's inputs.
+type secretsAction struct {
+	server string
+	values map[string]string
+}
+
 // elicitAction answers an elicitation request.
 type elicitAction struct {
 	req  *askRequest

@@ -54,7 +54,8 @@ type fakeBackend struct {
 	saved     [][]byte
 	// drift is each server's difference from the lock (lockdrift_test.go).
 	drift   map[string]LockDrift
-	saveDir string // Save's directory (fake_clientreq_test.go)
+	saveDir string            // Save's directory (fake_clientreq_test.go)
+	given   map[string]string // secrets typed in the session
 }
 
 var fixedNow = time.Date(2026, 3, 14, 15, 9, 26, 0, time.UTC)
@@ -268,6 +269,29 @@ func (f *fakeBackend) Connect(ctx context.Context, server string) error {
 	f.emit(engine.EventServer, engine.ServerData{Server: server, State: engine.StateReady, Transport: transport, PID: 4242,
 		ConnectMS: 412, Protocol: "2025-11-25", Tools: n})
 	return nil
+}
+
+// ProvideSecret records a typed secret; a server whose every input is now
+// given connects as the live session would (its missing-secret failure
+// cleared).
+func (f *fakeBackend) ProvideSecret(name, value string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.given == nil {
+		f.given = map[string]string{}
+	}
+	f.given[name] = value
+	for _, s := range f.specs {
+		all := len(s.Inputs) > 0
+		for _, in := range s.Inputs {
+			if _, ok := f.given[in.ID]; !ok {
+				all = false
+			}
+		}
+		if all {
+			delete(f.connectErr, s.Name)
+		}
+	}
 }
 
 func (f *fakeBackend) Disconnect(server string) error {

@@ -89,10 +89,19 @@ func (l *live) Info() SessionInfo { return l.info }
 func (l *live) Declared() []ServerSpec {
 	var out []ServerSpec
 	for _, s := range l.core.Servers() {
-		out = append(out, ServerSpec{Name: s.Name, Transport: s.Transport, Target: target(s), Protocol: s.Protocol, Source: source(l.project, s)})
+		spec := ServerSpec{Name: s.Name, Transport: s.Transport, Target: target(s), Protocol: s.Protocol, Source: source(l.project, s)}
+		if s.Import != nil {
+			for _, in := range s.Import.Inputs {
+				spec.Inputs = append(spec.Inputs, InputSpec{ID: in.ID, Description: in.Description})
+			}
+		}
+		out = append(out, spec)
 	}
 	return out
 }
+
+// ProvideSecret implements Backend.
+func (l *live) ProvideSecret(name, value string) { l.core.ProvideSecret(name, value) }
 
 // source is where an imported server is written, for display.
 func source(project string, s config.Server) string {

@@ -83,6 +83,7 @@ type serverRow struct {
 	// (lockdrift.go); lockChecked once it was compared.
 	lockDrift   LockDrift
 	lockChecked bool
+	asked       bool // its inputs were asked for since it last connected
 }
 
 // stateDenied is a server the person denied this session (not an engine

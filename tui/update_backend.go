@@ -407,6 +407,14 @@ func (m *Model) apply(a dialog.Action) tea.Cmd {
 		return m.dispatch(a.call)
 	case acceptAction:
 		return m.acceptCmd(a.tool)
+	case secretsAction:
+		for id, v := range a.values {
+			m.b.ProvideSecret(id, v)
+		}
+		if r := m.server(a.server); r != nil {
+			r.state, r.since = engine.StateConnecting, m.now()
+		}
+		return m.connectCmd(a.server, true)
 	case confirmCallAction:
 		return m.dispatch(a.call)
 	case elicitAction:

@@ -99,6 +99,9 @@ func (m *Model) applyServer(d engine.ServerData) bool {
 	switch d.State {
 	case engine.StateConnecting, engine.StateResolving:
 		r.errCode, r.err, r.stderr = "", "", ""
+		if prev == engine.StateFailed { // a reconnect: ask again if it fails again
+			r.asked = false
+		}
 	case engine.StateReady:
 		r.connectMS, r.protocol, r.tools = d.ConnectMS, d.Protocol, d.Tools
 		r.errCode, r.err, r.stderr = "", "", ""
@@ -107,6 +110,7 @@ func (m *Model) applyServer(d engine.ServerData) bool {
 		if r.state == stateDenied {
 			r.err = deniedText
 		}
+		m.askInputs(r)
 	case engine.StateNeedsConsent:
 		// the decision (with its diff) arrives from Decide
 	}
