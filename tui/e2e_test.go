@@ -173,7 +173,7 @@ func TestE2ETmuxDemo(t *testing.T) {
 		}
 	}
 	tm.run("resize-window", "-t", "e2e", "-x", "120", "-y", "32")
-	tm.waitFor("the wide layout again", "SERVERS 1", "│ TOOLS")
+	tm.waitFor("the wide layout again", "SERVERS 1", "│  TOOLS of demo")
 
 	// Export: the session as JSONL, with the server's own report of the
 	// cancellation (a log notification sent after notifications/cancelled

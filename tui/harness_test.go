@@ -181,6 +181,7 @@ func (h *harness) view() string { return h.m.View() }
 // exactly h lines of exactly w cells.
 func (h *harness) golden(name string) {
 	h.t.Helper()
+	h.pump(30 * time.Millisecond) // events in flight reach the strip first
 	frame := h.view()
 	checkFrame(h.t, frame, h.m.width, h.m.height)
 	golden.Check(h.t, filepath.Join("..", "testdata", "tui", name+".golden"), []byte(frame))

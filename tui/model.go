@@ -177,6 +177,7 @@ type Model struct {
 	banner                 string
 
 	events       []engine.Event
+	strip        []stripLine // the events strip (strip.go)
 	droppedEvts  int
 	progressKept int
 	streamClosed bool

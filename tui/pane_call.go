@@ -177,16 +177,21 @@ func (m *Model) viewCallBody(w, h int, focused bool) []string {
 	lines := append([]string{}, l.form...)
 	if !l.showJob {
 		if m.form == nil {
-			lines = append(lines, st.Muted.Render("select a tool and press enter to call it"))
+			lines = append(lines, render.Wrap(st.Muted.Render("select a tool and press enter to call it (enter on a server, enter on a tool, ctrl+s)"), w)...)
 			if len(m.jobs) > 0 {
 				lines = append(lines, st.Muted.Render("h shows the call history"))
 			}
 		}
-		return lines
+		return m.withStrip(lines, w, h)
 	}
 	lines = append(lines, l.header...)
 	if l.vpH > 0 {
-		lines = append(lines, strings.Split(m.vp.View(), "\n")...)
+		view := strings.Split(m.vp.View(), "\n")
+		// a short result leaves the rest of the pane to the events strip
+		if total := m.vp.TotalLineCount(); m.vp.YOffset == 0 && total+4 <= len(view) {
+			return m.withStrip(append(lines, view[:total]...), w, h)
+		}
+		lines = append(lines, view...)
 	}
 	return lines
 }
@@ -224,4 +229,18 @@ func (m *Model) historyJob() *job {
 		return nil
 	}
 	return m.jobs[i]
+}
+
+// withStrip fills the pane's free lines below lines with the events strip
+// (one blank line between).
+func (m *Model) withStrip(lines []string, w, h int) []string {
+	free := h - len(lines) - 1
+	strip := m.stripLines(w, free)
+	if len(strip) == 0 {
+		return lines
+	}
+	for len(lines) < h-len(strip) {
+		lines = append(lines, "")
+	}
+	return append(lines, strip...)
 }

@@ -93,7 +93,7 @@ func (m *Model) viewServersBody(w, h int, focused bool) []string {
 	}
 	if r := m.selected(); r != nil && h-len(lines) > 2 {
 		lines = append(lines, st.Separator.Render(strings.Repeat("─", w)))
-		details := m.serverDetails(r, w)
+		details := m.serverDetails(r, w, false)
 		room := h - len(lines)
 		if len(details) > room {
 			details = details[:room]
@@ -103,25 +103,29 @@ func (m *Model) viewServersBody(w, h int, focused bool) []string {
 	return lines
 }
 
-// serverDetails is the selected server's state in full, wrapped.
-func (m *Model) serverDetails(r *serverRow, w int) []string {
+// serverDetails is the selected server's state: in the pane (full false)
+// long values (the command, the digest) on lines of their own, a path
+// broken only at '/', the digest shortened and the last logs; in the
+// dialog (i) everything in full.
+func (m *Model) serverDetails(r *serverRow, w int, full bool) []string {
 	st := m.st
 	var out []string
 	add := func(s string) { out = append(out, render.WrapIndent(s, w, "  ")...) }
 	add(st.Bold.Render(render.ServerLine(r.spec.Name)) + st.Muted.Render(" · "+r.spec.Transport))
 	if r.spec.Target != "" {
-		add(st.Muted.Render(render.ServerLine(r.spec.Target)))
+		for _, l := range render.WrapPath(render.ServerLine(r.spec.Target), max(1, w-2)) {
+			out = append(out, "  "+st.Muted.Render(l))
+		}
 	}
 	if r.spec.Source != "" {
 		add(st.Muted.Render(render.ServerLine(r.spec.Source)))
 	}
 	switch r.state {
 	case engine.StateReady:
-		s := fmt.Sprintf("ready in %s", render.HumanDuration(msDur(r.connectMS)))
+		add(st.OK.Render(fmt.Sprintf("ready in %s", render.HumanDuration(msDur(r.connectMS)))))
 		if r.protocol != "" {
-			s += " · protocol " + render.ServerLine(r.protocol)
+			add(st.Muted.Render("protocol ") + render.ServerLine(r.protocol))
 		}
-		add(st.OK.Render(s))
 		skipped := 0
 		for _, sk := range m.skipped {
 			if sk.Server == r.spec.Name {
@@ -160,14 +164,27 @@ func (m *Model) serverDetails(r *serverRow, w int) []string {
 		add(st.Muted.Render("resolving the declaration and its consent…"))
 	}
 	if r.digest != "" {
-		add(st.Muted.Render("digest " + r.digest))
+		out = append(out, st.Muted.Render("digest"))
+		d := r.digest
+		if !full && len(d) > w-3 {
+			d = d[:max(8, w-3)] + "…" // i shows it whole
+		}
+		for _, l := range render.WrapPath(d, max(1, w-2)) {
+			out = append(out, "  "+st.Faint.Render(l))
+		}
 	}
 	logs, hidden := filterLogs(r.logs, logFloors[m.cr.logFloor])
 	if hidden > 0 {
 		add(st.Muted.Render(fmt.Sprintf("… %d log line(s) below %s hidden (v shows more)", hidden, logFloors[m.cr.logFloor])))
 	}
+	if !full && len(logs) > 3 {
+		logs = logs[len(logs)-3:]
+	}
 	for _, l := range logs {
 		add(st.LogLevel(l.Level).Render(l.Level+" ") + l.Text)
+	}
+	if !full {
+		add(st.Faint.Render("enter its tools · i details"))
 	}
 	return out
 }
@@ -182,6 +199,6 @@ func firstLine(s string) string {
 // serverDialog is the selected server's full status (i on a row).
 func (m *Model) serverDialog(r *serverRow) dialog.Dialog {
 	return &dialog.Text{Title: "Server " + render.ServerLine(r.spec.Name), Max: 100, Lines: func(st *themes.Styles, iw int) []string {
-		return append(m.serverDetails(r, iw), m.eraDetails(r, iw)...)
+		return append(m.serverDetails(r, iw, true), m.eraDetails(r, iw)...)
 	}}
 }

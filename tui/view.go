@@ -51,7 +51,7 @@ func (m *Model) geometry() geometry {
 	g.bodyH = max(2, m.height-g.bodyY-len(g.footer))
 	if w >= multiPaneWidth {
 		g.multi = true
-		g.srvW = max(24, min(34, w*24/100))
+		g.srvW = max(26, min(40, w*28/100))
 		g.toolW = max(30, min(56, (w-g.srvW-2)*45/100))
 		g.toolX = g.srvW + 1
 		g.callX = g.toolX + g.toolW + 1
@@ -93,6 +93,9 @@ func (m *Model) View() string {
 	return strings.Join(lines, "\n")
 }
 
+// headerLine is the session summary: where (project or demo, agent) on
+// the left; on the right the servers by state as coloured glyphs, the
+// tools, and the calls (running ones first).
 func (m *Model) headerLine(w int) string {
 	st := m.st
 	left := st.App.Render("relavium")
@@ -106,20 +109,51 @@ func (m *Model) headerLine(w int) string {
 		}
 		left += st.Muted.Render(" · agent " + agent)
 	}
-	pending := 0
+	var ready, pending, failed, other int
 	for _, r := range m.servers {
-		if r.state == engine.StateNeedsConsent {
+		switch r.state {
+		case engine.StateReady:
+			ready++
+		case engine.StateNeedsConsent:
 			pending++
+		case engine.StateFailed, stateDenied:
+			failed++
+		default:
+			other++
 		}
 	}
-	right := counted(len(m.servers), "server", "servers") + " · " + counted(len(m.tools), "tool", "tools") + fmt.Sprintf(" · %d skipped", len(m.skipped))
-	if w < 80 {
-		right = fmt.Sprintf("%d srv · %s · %d skip", len(m.servers), counted(len(m.tools), "tool", "tools"), len(m.skipped))
+	running := 0
+	for _, j := range m.jobs {
+		if !j.finished() {
+			running++
+		}
 	}
+	var parts []string
+	glyphs := st.OK.Render(fmt.Sprintf("● %d", ready))
+	if pending > 0 {
+		glyphs += " " + st.Warn.Render(fmt.Sprintf("⚠ %d", pending))
+	}
+	if failed > 0 {
+		glyphs += " " + st.Error.Render(fmt.Sprintf("✗ %d", failed))
+	}
+	if other > 0 {
+		glyphs += " " + st.Muted.Render(fmt.Sprintf("◌ %d", other))
+	}
+	calls := counted(len(m.jobs), "call", "calls")
+	if running > 0 {
+		calls = st.Accent.Render(fmt.Sprintf("%d running", running)) + st.Header.Render(" · "+calls)
+	}
+	if w < 80 {
+		parts = []string{glyphs, st.Header.Render(fmt.Sprintf("%s · %d skip", counted(len(m.tools), "tool", "tools"), len(m.skipped)))}
+	} else {
+		parts = []string{glyphs + st.Header.Render(" of "+counted(len(m.servers), "server", "servers")),
+			st.Header.Render(counted(len(m.tools), "tool", "tools") + fmt.Sprintf(" · %d skipped", len(m.skipped))), calls}
+	}
+	right := strings.Join(parts, st.Header.Render(" · "))
 	if pending > 0 {
 		right += st.Warn.Render(fmt.Sprintf(" · %d pending", pending))
 	}
-	return render.SpaceBetween(left, st.Header.Render(right), w)
+	return render.SpaceBetween(left, right, w)
 }
 
 func (m *Model) bodyLines(g geometry) []string {
@@ -140,10 +174,17 @@ func (m *Model) bodyLines(g geometry) []string {
 	srv := append([]string{m.paneTitle(paneServers, g.srvW)}, render.PadLines(m.viewServersBody(g.srvW, h-1, m.focus == paneServers), g.srvW, h-1)...)
 	tools := append([]string{m.paneTitle(paneTools, g.toolW-1)}, render.PadLines(m.viewToolsBody(g.toolW-1, h-1, m.focus == paneTools), g.toolW-1, h-1)...)
 	call := append([]string{m.paneTitle(paneCall, g.callW-1)}, render.PadLines(m.viewCallBody(g.callW-1, h-1, m.focus == paneCall), g.callW-1, h-1)...)
-	sep := m.st.Separator.Render("│") + " "
+	// a separator next to the focused pane takes the focus colour
+	sepStyle := func(a, b pane) string {
+		if m.focus == a || m.focus == b {
+			return m.st.SeparatorFocused.Render("│") + " "
+		}
+		return m.st.Separator.Render("│") + " "
+	}
+	sep1, sep2 := sepStyle(paneServers, paneTools), sepStyle(paneTools, paneCall)
 	out := make([]string, h)
 	for i := 0; i < h; i++ {
-		out[i] = render.Fit(srv[i], g.srvW) + sep + render.Fit(tools[i], g.toolW-1) + sep + render.Fit(call[i], g.callW-1)
+		out[i] = render.Fit(srv[i], g.srvW) + sep1 + render.Fit(tools[i], g.toolW-1) + sep2 + render.Fit(call[i], g.callW-1)
 	}
 	return out
 }
@@ -171,12 +212,17 @@ func (m *Model) paneLabel(p pane) string {
 	return m.callTitle()
 }
 
+// paneTitle is a pane's title bar: the focused pane's title in reverse
+// (focus reads without colour too), the others plain, each followed by a
+// rule to the pane's edge.
 func (m *Model) paneTitle(p pane, w int) string {
-	style := m.st.PaneTitle
+	label := " " + render.Cut(m.paneLabel(p), max(1, w-2)) + " "
+	style, rule := m.st.PaneTitle, m.st.Separator
 	if m.focus == p {
-		style = m.st.PaneTitleFocused
+		style, rule = m.st.PaneTitleFocused.Reverse(true), m.st.SeparatorFocused
 	}
-	return render.Fit(style.Render(render.Cut(m.paneLabel(p), w)), w)
+	title := style.Render(label)
+	return render.Fit(title+rule.Render(strings.Repeat("─", max(0, w-render.Width(label)))), w)
 }
 
 // paneStrip is the single-pane title: every pane's name, the focused one

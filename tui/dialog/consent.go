@@ -68,7 +68,7 @@ func (d *Consent) View(st *themes.Styles, w, h int) string {
 		add("")
 	}
 	add(Labelled(st, "server", st.Bold.Render(consent.Display(r.Name)), iw)...)
-	add(Labelled(st, "command", r.CommandLine(), iw)...)
+	add(LabelledPath(st, "command", r.CommandLine(), iw)...)
 	if len(r.Args) == 0 {
 		add(Labelled(st, "args", st.Muted.Render("(none)"), iw)...)
 	}
@@ -77,7 +77,7 @@ func (d *Consent) View(st *themes.Styles, w, h int) string {
 		if i == 0 {
 			label = "args"
 		}
-		add(Labelled(st, label, st.Muted.Render("["+strconv.Itoa(i)+"] ")+consent.Display(a), iw)...)
+		add(LabelledPath(st, label, "["+strconv.Itoa(i)+"] "+consent.Display(a), iw)...)
 	}
 	if len(r.Env) == 0 {
 		add(Labelled(st, "env", st.Muted.Render("(none declared)"), iw)...)
@@ -89,7 +89,7 @@ func (d *Consent) View(st *themes.Styles, w, h int) string {
 		}
 		add(Labelled(st, label, consent.Display(e.Name)+st.Muted.Render(" ("+e.Describe()+"; value not shown)"), iw)...)
 	}
-	add(Labelled(st, "cwd", consent.Display(r.Cwd), iw)...)
+	add(LabelledPath(st, "cwd", consent.Display(r.Cwd), iw)...)
 	add(Labelled(st, "digest", r.Digest, iw)...)
 	add("")
 	if diff := d.Dec.Diff; diff != nil {

@@ -122,6 +122,24 @@ func Labelled(st *themes.Styles, label, value string, iw int) []string {
 	return out
 }
 
+// LabelledPath is Labelled for a path or command line: the value breaks
+// only after a '/' or a space (never at a hyphen or a dot), so the exact
+// path reads whole.
+func LabelledPath(st *themes.Styles, label, value string, iw int) []string {
+	const lw = 9
+	pad := strings.Repeat(" ", lw)
+	lab := st.Muted.Render(render.Fit(label, lw))
+	var out []string
+	for i, l := range render.WrapPath(value, max(1, iw-lw)) {
+		if i == 0 {
+			out = append(out, lab+l)
+		} else {
+			out = append(out, pad+l)
+		}
+	}
+	return out
+}
+
 // buttons renders a row of buttons, the focused one highlighted.
 func buttons(st *themes.Styles, labels []string, focus int) string {
 	parts := make([]string, len(labels))

@@ -4,6 +4,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
@@ -80,4 +81,37 @@ func TestJSONLinesSanitizeAndKeepOrder(t *testing.T) {
 	if _, ok := PrettyJSON([]byte("{")); ok {
 		t.Error("PrettyJSON accepted invalid JSON")
 	}
+}
+
+func TestWrapPathBreaksOnlyAtSlashes(t *testing.T) {
+	got := WrapPath("/home/some-user/go/bin/relavium-demo-server --flag", 16)
+	want := []string{"/home/some-user/", "go/bin/", "relavium-demo-se", "rver --flag"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("WrapPath = %q, want %q", got, want)
+	}
+	for _, l := range WrapPath("/a/"+strings.Repeat("x", 40), 10) {
+		if Width(l) > 10 {
+			t.Fatalf("line %q is wider than 10", l)
+		}
+	}
+}
+
+// FuzzWrapPath: no line is wider than asked, and nothing is dropped.
+func FuzzWrapPath(f *testing.F) {
+	f.Add("/usr/local/bin/relavium demo-server", 12)
+	f.Add("a-b-c/d", 1)
+	f.Fuzz(func(t *testing.T, s string, w int) {
+		if w < 1 || w > 200 || strings.ContainsAny(s, "\x1b\n\r\t") || !utf8.ValidString(s) {
+			return
+		}
+		lines := WrapPath(s, w)
+		for _, l := range lines {
+			if Width(l) > w && utf8.RuneCountInString(l) > 1 { // a rune wider than the line goes alone
+				t.Fatalf("line %q wider than %d", l, w)
+			}
+		}
+		if strings.ReplaceAll(strings.Join(lines, ""), " ", "") != strings.ReplaceAll(s, " ", "") {
+			t.Fatalf("WrapPath(%q, %d) dropped text: %q", s, w, lines)
+		}
+	})
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
@@ -139,3 +140,56 @@ func SplitLines(s string) []string { return strings.Split(s, "\n") }
 
 // StripANSI removes escape sequences (to restyle a line as a whole).
 func StripANSI(s string) string { return ansi.Strip(s) }
+
+// WrapPath wraps a path or command line (already clean) to w cells,
+// breaking only after a '/' or a space, so a path is never cut at a hyphen
+// or a dot; a segment longer than w is cut at w. Nothing is dropped.
+func WrapPath(s string, w int) []string {
+	if w < 1 {
+		w = 1
+	}
+	var out []string
+	for _, para := range strings.Split(s, "\n") {
+		line, lineW := "", 0
+		for _, seg := range pathSegments(para) {
+			sw := Width(seg)
+			if lineW+sw <= w {
+				line, lineW = line+seg, lineW+sw
+				continue
+			}
+			if line != "" {
+				out = append(out, strings.TrimRight(line, " "))
+				line, lineW = "", 0
+			}
+			for sw > w { // a segment longer than the line: cut it
+				head := ansi.Truncate(seg, w, "")
+				if head == "" { // a rune wider than the line: it goes alone
+					_, n := utf8.DecodeRuneInString(seg)
+					head = seg[:n]
+				}
+				out = append(out, head)
+				seg = seg[len(head):]
+				sw = Width(seg)
+			}
+			line, lineW = seg, sw
+		}
+		out = append(out, strings.TrimRight(line, " "))
+	}
+	return out
+}
+
+// pathSegments splits s after every '/' and every space.
+func pathSegments(s string) []string {
+	var segs []string
+	start := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == '/' || s[i] == ' ' {
+			segs = append(segs, s[start:i+1])
+			start = i + 1
+		}
+	}
+	if start < len(s) {
+		segs = append(segs, s[start:])
+	}
+	return segs
+}

@@ -1,0 +1,106 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/themes"
+	"github.com/relavium/relavium/tui/render"
+)
+
+// The events strip: the session's latest events, one line each, in the
+// room the call pane has under what it shows (servers changing state,
+// calls going out and coming back, logs, skipped tools, gates). Lines are
+// built as events arrive (Update); View only draws the newest that fit.
+
+// maxStrip bounds the lines the strip keeps.
+const maxStrip = 200
+
+// stripLine is one event as the strip draws it.
+type stripLine struct {
+	at    time.Time
+	glyph string // the role decides its colour
+	role  string // ok, warn, error, accent, muted
+	text  string // sanitized
+}
+
+func (m *Model) addStrip(at time.Time, glyph, role, text string) {
+	if len(m.strip) >= maxStrip {
+		m.strip = append(m.strip[:0], m.strip[len(m.strip)-maxStrip/2:]...)
+	}
+	m.strip = append(m.strip, stripLine{at: at, glyph: glyph, role: role, text: render.ServerLine(text)})
+}
+
+// stripEvent notes an event in the strip (progress is left to the call
+// pane's bar).
+func (m *Model) stripEvent(e engine.Event) {
+	switch d := e.Data.(type) {
+	case engine.ServerData:
+		switch d.State {
+		case engine.StateReady:
+			m.addStrip(e.Time, "●", "ok", fmt.Sprintf("%s ready · %d tools · %s", d.Server, d.Tools, render.HumanDuration(msDur(d.ConnectMS))))
+		case engine.StateFailed:
+			m.addStrip(e.Time, "✗", "error", strings.TrimSpace(d.Server+" failed "+string(d.ErrorCode)+" "+firstLine(d.Error)))
+		case engine.StateConnecting:
+			m.addStrip(e.Time, "◌", "accent", d.Server+" connecting")
+		case engine.StateClosed:
+			m.addStrip(e.Time, "○", "muted", d.Server+" closed")
+		case engine.StateNeedsConsent:
+			m.addStrip(e.Time, "⚠", "warn", d.Server+" needs consent")
+		}
+	case engine.SkippedTool:
+		m.addStrip(e.Time, "✗", "warn", "skipped "+d.Server+"/"+d.Tool+": "+d.Code)
+	case engine.ToolCallData:
+		m.addStrip(e.Time, "→", "accent", "call "+d.Tool)
+	case engine.ToolResultData:
+		switch {
+		case d.ErrorCode != "":
+			m.addStrip(e.Time, "✗", "error", d.Tool+" "+string(d.ErrorCode)+" · "+render.HumanDuration(msDur(d.DurationMS)))
+		case d.Result != nil && d.Result.IsError:
+			m.addStrip(e.Time, "✗", "error", d.Tool+" tool error · "+render.HumanDuration(msDur(d.DurationMS)))
+		default:
+			m.addStrip(e.Time, "✓", "ok", d.Tool+" · "+render.HumanDuration(msDur(d.DurationMS)))
+		}
+	case engine.ToolLogData:
+		m.addStrip(e.Time, "·", "log:"+d.Level, d.Server+" "+d.Level+": "+logText(d.Data))
+	case engine.GateRequestedData:
+		m.addStrip(e.Time, "⏸", "warn", "gate "+d.Step+": "+d.Message)
+	case engine.GateResolvedData:
+		m.addStrip(e.Time, "⏵", "muted", fmt.Sprintf("gate %s answered (approved: %t)", d.Step, d.Approved))
+	}
+}
+
+func stripStyle(st *themes.Styles, role string) func(...string) string {
+	switch {
+	case role == "ok":
+		return st.OK.Render
+	case role == "warn":
+		return st.Warn.Render
+	case role == "error":
+		return st.Error.Render
+	case role == "accent":
+		return st.Accent.Render
+	case strings.HasPrefix(role, "log:"):
+		return st.LogLevel(strings.TrimPrefix(role, "log:")).Render
+	}
+	return st.Muted.Render
+}
+
+// stripLines draws the newest events that fit in h lines of w cells, under
+// a titled rule (nothing when fewer than 3 lines are free).
+func (m *Model) stripLines(w, h int) []string {
+	if h < 3 || len(m.strip) == 0 {
+		return nil
+	}
+	st := m.st
+	title := " EVENTS "
+	out := []string{st.PaneTitle.Render(title) + st.Separator.Render(strings.Repeat("─", max(0, w-render.Width(title))))}
+	n := min(len(m.strip), h-1)
+	for _, l := range m.strip[len(m.strip)-n:] {
+		line := st.Faint.Render(l.at.Format("15:04:05")) + " " + stripStyle(st, l.role)(l.glyph) + " " + l.text
+		out = append(out, render.Cut(line, w))
+	}
+	return out
+}
