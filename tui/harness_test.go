@@ -215,3 +215,16 @@ func teaMouse(x, y int, what string) tea.MouseMsg {
 	}
 	return m
 }
+
+// column is the text of the frame's cells x to x+w-1, line after line,
+// joined by single spaces: what a pane says, however it wrapped.
+func (h *harness) column(x, w int) string {
+	var parts []string
+	for _, l := range strings.Split(render.StripANSI(h.view()), "\n") {
+		r := []rune(l)
+		if x < len(r) {
+			parts = append(parts, string(r[x:min(len(r), x+w)]))
+		}
+	}
+	return strings.Join(strings.Fields(strings.Join(parts, " ")), " ")
+}

@@ -110,7 +110,14 @@ func (m *Model) viewServersBody(w, h int, focused bool) []string {
 func (m *Model) serverDetails(r *serverRow, w int, full bool) []string {
 	st := m.st
 	var out []string
-	add := func(s string) { out = append(out, render.WrapIndent(s, w, "  ")...) }
+	add := func(s string) { // words are never broken at a hyphen or a dot
+		for i, l := range render.WrapPath(s, max(1, w-2)) {
+			if i > 0 {
+				l = "  " + l
+			}
+			out = append(out, l)
+		}
+	}
 	add(st.Bold.Render(render.ServerLine(r.spec.Name)) + st.Muted.Render(" · "+r.spec.Transport))
 	if r.spec.Target != "" {
 		for _, l := range render.WrapPath(render.ServerLine(r.spec.Target), max(1, w-2)) {
