@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -97,8 +98,14 @@ func (m *Model) stripLines(w, h int) []string {
 	st := m.st
 	title := " EVENTS "
 	out := []string{st.PaneTitle.Render(title) + st.Separator.Render(strings.Repeat("─", max(0, w-render.Width(title))))}
-	n := min(len(m.strip), h-1)
-	for _, l := range m.strip[len(m.strip)-n:] {
+	var shown []stripLine // logs below the v floor stay out, as everywhere
+	for i := len(m.strip) - 1; i >= 0 && len(shown) < h-1; i-- {
+		if l := m.strip[i]; !strings.HasPrefix(l.role, "log:") || m.cr.shows(strings.TrimPrefix(l.role, "log:")) {
+			shown = append(shown, l)
+		}
+	}
+	slices.Reverse(shown)
+	for _, l := range shown {
 		line := st.Faint.Render(l.at.Format("15:04:05")) + " " + stripStyle(st, l.role)(l.glyph) + " " + l.text
 		out = append(out, render.Cut(line, w))
 	}
