@@ -170,3 +170,18 @@ func TestHeaderFlagRefusals(t *testing.T) {
 		})
 	}
 }
+
+// A fully qualified loopback url (trailing dot) reaches the server exactly
+// as its dotless form does, opted in the same way.
+func TestFullyQualifiedURLEndToEnd(t *testing.T) {
+	e := newMCPE2E(t)
+	url := strings.Replace(echoHTTPServer(t), "127.0.0.1", "localhost.", 1)
+	r := e.run(t, nil, "mcp", "call", "echo", "message=fqdn", "--url", url, "--allow-local-endpoint", "--yes")
+	if r.code != 0 || r.stdout != "fqdn\n" {
+		t.Errorf("--url %s: %d %q %s", url, r.code, r.stdout, r.stderr)
+	}
+	r = e.run(t, nil, "mcp", "ls", "--url", url, "--json")
+	if r.code != 2 || r.errCode() != "E560" || !strings.Contains(r.stdout, "localhost.:") {
+		t.Errorf("without the opt-in: %d %s", r.code, r.stdout)
+	}
+}

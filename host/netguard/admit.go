@@ -2,6 +2,7 @@ package netguard
 
 import (
 	"errors"
+	"net"
 	"net/url"
 	"strconv"
 	"strings"
@@ -79,8 +80,19 @@ func admit(raw, transport string, allowLocal bool) (*Target, *Error) {
 		host:      h,
 		port:      port,
 	}
-	t.url = u.String() // as authored, scheme lower-cased by url.Parse
 	t.shown = redact(u)
+	if h.name != "" && h.name != bare(h.name) {
+		// A fully qualified name is connected as its dotless form: the
+		// same host, and the Host header servers expect (an MCP SDK's
+		// DNS-rebinding check refuses "localhost.:8080"). Reports keep
+		// the authored spelling.
+		host := bare(u.Hostname())
+		if p := u.Port(); p != "" {
+			host = net.JoinHostPort(host, p)
+		}
+		u.Host = host
+	}
+	t.url = u.String() // as authored, scheme lower-cased by url.Parse
 	if e := t.admitHost(); e != nil {
 		return nil, e
 	}

@@ -30,8 +30,8 @@ func TestFQDNReachesALoopbackServerWithTheSystemResolver(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tg.HostPort() != "localhost.:"+port || tg.URL() != raw {
-		t.Errorf("the target is %s (%s), want the authored host:port", tg.HostPort(), tg.URL())
+	if tg.HostPort() != "localhost.:"+port || tg.Redacted() != raw || tg.URL() != "http://localhost:"+port+"/mcp" {
+		t.Errorf("the target is %s (%s, connecting %s), want the authored host:port shown and the dotless url connected", tg.HostPort(), tg.Redacted(), tg.URL())
 	}
 	c := g.HTTPClient(tg)
 	defer c.CloseIdleConnections()

@@ -21,7 +21,7 @@ type Target struct {
 	websocket bool   // ws or wss
 	host      hostForm
 	port      uint16
-	url       string // the url to connect to, as authored
+	url       string // the url to connect to, as authored (a fully qualified host without its dot)
 	shown     string // the url for reports: no userinfo, query or fragment
 
 	guard   *Guard
@@ -29,7 +29,9 @@ type Target struct {
 }
 
 // URL returns the admitted url, as authored (for the SDK transport's Endpoint
-// or websocket.Dial).
+// or websocket.Dial); a fully qualified host ("mcp.example.com.") is given
+// without its trailing dot, the same host under the Host header servers
+// expect.
 func (t *Target) URL() string { return t.url }
 
 // Redacted returns the url without query or fragment, for reports and logs.
