@@ -70,10 +70,10 @@ func writeClientFile(t *testing.T, path, body string) {
 func TestImportedStdioServerHeadlessConsent(t *testing.T) {
 	bin := testbin.Relavium(t)
 	home := t.TempDir()
-	entry := `{"mcpServers": {"demo": {"command": ` + jsonString(bin) + `, "args": ["demo-server"], "env": {"LEVEL": "${LEVEL:-info}"}}}}`
+	entry := `{"mcpServers": {"demo": {"command": ` + jsonString(bin) + `, "args": ["demo-server", "--transport", "${DEMO_TRANSPORT:-stdio}"], "env": {"LEVEL": "${LEVEL:-info}"}}}}`
 
 	twin := "[[mcp_servers]]\nname = \"demo\"\ntransport = \"stdio\"\ncommand = " + jsonString(bin) +
-		"\nargs = [\"demo-server\"]\nenv = { LEVEL = \"{{env.LEVEL:-info}}\" }\n"
+		"\nargs = [\"demo-server\", \"--transport\", \"{{env.DEMO_TRANSPORT:-stdio}}\"]\nenv = { LEVEL = \"{{env.LEVEL:-info}}\" }\n"
 	discovered := t.TempDir()
 	writeClientFile(t, filepath.Join(discovered, ".mcp.json"), entry)
 	flagged := t.TempDir()

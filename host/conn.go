@@ -29,6 +29,7 @@ type conn struct {
 	cancel context.CancelCauseFunc
 
 	env     []string          // stdio: the child's whole environment
+	args    []string          // stdio: the arguments, {{env.VAR}} references read
 	secrets map[string]string // secret name → injected value, for redaction only
 	headers http.Header       // network: the static headers, resolved (headers.go)
 	hidden  []string          // whole header values, longest first, for redaction only
@@ -104,7 +105,11 @@ func (c *conn) prepare() error {
 	if err != nil {
 		return err
 	}
-	c.env = env
+	args, err := childArgs(c.srv.Name, c.h.opts.Environ, c.srv.Stdio.Args, c.secrets)
+	if err != nil {
+		return err
+	}
+	c.env, c.args = env, args
 	return nil
 }
 

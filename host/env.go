@@ -98,6 +98,41 @@ func childEnv(server string, ambient []string, declared []consent.EnvEntry, stor
 	return out, nil
 }
 
+// childArgs are a stdio server's arguments as spawned: an argument that is
+// exactly {{env.VAR}} or {{env.VAR:-default}} (what the consent digest
+// holds) is read from relavium's environment now, kept for redaction like
+// a secret; every other argument is passed as written. An unset VAR with
+// no default is E880, naming every one.
+func childArgs(server string, ambient, args []string, secrets map[string]string) ([]string, error) {
+	out := make([]string, len(args))
+	var unset []string
+	for i, a := range args {
+		name, def, hasDef, ok := consent.EnvRef(a)
+		if !ok {
+			out[i] = a
+			continue
+		}
+		v, set := ambientValue(ambient, name)
+		switch {
+		case (!set || v == "") && hasDef:
+			v = def
+		case !set:
+			unset = append(unset, name)
+			continue
+		}
+		if v != def {
+			secrets["env."+name] = v
+		}
+		out[i] = v
+	}
+	if len(unset) > 0 {
+		return nil, &Error{Base: fault.Base{ErrCode: CodeEnvRefUnset, Exit: fault.ExitUsage, Msg: fmt.Sprintf(
+			"an argument {{env.%s}} is read from relavium's environment at spawn, and %s is not set: set it (or give a default, {{env.NAME:-default}})",
+			strings.Join(unset, "}}, {{env."), strings.Join(unset, ", "))}, Server: server}
+	}
+	return out, nil
+}
+
 // ambientValue is name's value in relavium's own environment (the first
 // entry wins, as Go's getenv reads it).
 func ambientValue(ambient []string, name string) (string, bool) {

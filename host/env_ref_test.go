@@ -52,3 +52,24 @@ func TestChildEnvReadsEnvironmentReferences(t *testing.T) {
 		t.Fatal("a denied name was injected")
 	}
 }
+
+// An argument that is exactly {{env.VAR}} is read at spawn (the digest
+// holds the reference); any other argument is passed as written.
+func TestChildArgsReadEnvironmentReferences(t *testing.T) {
+	secrets := map[string]string{}
+	got, err := childArgs("s", []string{"PORT=8080", "TOKEN=t-1"}, []string{"--port", "{{env.PORT}}", "{{env.HOST:-localhost}}", "x{{env.PORT}}", "{{env.TOKEN}}"}, secrets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"--port", "8080", "localhost", "x{{env.PORT}}", "t-1"}; !slices.Equal(got, want) {
+		t.Errorf("args %q, want %q", got, want)
+	}
+	if secrets["env.TOKEN"] != "t-1" {
+		t.Errorf("a value read is not kept for redaction: %v", secrets)
+	}
+	_, err = childArgs("s", nil, []string{"{{env.NOPE}}"}, map[string]string{})
+	var he *Error
+	if !errors.As(err, &he) || he.ErrCode != CodeEnvRefUnset || !strings.Contains(he.Message(), "NOPE") {
+		t.Fatalf("unset: %v", err)
+	}
+}

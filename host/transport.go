@@ -59,7 +59,7 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 		return nil, err
 	}
 	r := t.c.srv.Stdio
-	ch, err := spawn(r.Command, r.Args, t.c.env, r.Cwd)
+	ch, err := spawn(r.Command, t.c.args, t.c.env, r.Cwd)
 	if err != nil {
 		return nil, &spawnError{command: r.Command, err: err}
 	}

@@ -88,7 +88,7 @@ func TestConfigExport(t *testing.T) {
 name = "gh"
 transport = "stdio"
 command = "/usr/bin/gh-mcp"
-args = ["serve"]
+args = ["serve", "{{env.PORT}}"]
 env = { GITHUB_TOKEN = "{{secrets.github}}", LEVEL = "{{env.LEVEL}}", MODE = "fast" }
 
 [[mcp_servers]]
@@ -120,7 +120,7 @@ env = { API_KEY = "sk-live" }
 		t.Fatalf("exit %d: %s %s", code, out, errs)
 	}
 	gh := claude.MCPServers["gh"]
-	if gh.Type != "stdio" || gh.Command != "/usr/bin/gh-mcp" || gh.Env["GITHUB_TOKEN"] != "${RELAVIUM_SECRET_GITHUB}" || gh.Env["LEVEL"] != "${LEVEL}" || gh.Env["MODE"] != "fast" {
+	if gh.Type != "stdio" || gh.Command != "/usr/bin/gh-mcp" || len(gh.Args) != 2 || gh.Args[1] != "${PORT}" || gh.Env["GITHUB_TOKEN"] != "${RELAVIUM_SECRET_GITHUB}" || gh.Env["LEVEL"] != "${LEVEL}" || gh.Env["MODE"] != "fast" {
 		t.Errorf("claude entry %+v", gh)
 	}
 	if !strings.Contains(errs, "RELAVIUM_SECRET_GITHUB") {

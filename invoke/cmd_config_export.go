@@ -107,7 +107,18 @@ func (x *exporter) refuse(format string, a ...any) error {
 }
 
 func (x *exporter) entry(s config.Server, project string) (exportEntry, error) {
-	e := exportEntry{Command: s.Command, Args: s.Args, URL: s.URL}
+	e := exportEntry{Command: s.Command, URL: s.URL}
+	for _, a := range s.Args {
+		if kind, _, _, _ := config.EnvReference(a); kind != "env" {
+			e.Args = append(e.Args, a) // relavium passes any other argument as written
+			continue
+		}
+		v, err := x.envValue("an argument", a)
+		if err != nil {
+			return e, err
+		}
+		e.Args = append(e.Args, v)
+	}
 	switch s.Transport {
 	case host.TransportWebsocket:
 		return e, x.refuse("transport websocket has no counterpart in a %s file", x.format)

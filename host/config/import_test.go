@@ -51,7 +51,7 @@ func TestImportEachClientFormat(t *testing.T) {
 			"github | stdio | npx -y @modelcontextprotocol/server-github | GITHUB_PERSONAL_ACCESS_TOKEN=<YOUR_TOKEN>",
 		}, []int{3, 12}},
 		{"claude_code.mcp.json", "mcpServers", []string{
-			"my-tool | stdio | /usr/local/bin/my-mcp-server --stdio | DEBUG={{env.DEBUG:-false}} | API_KEY={{env.API_KEY}}",
+			"my-tool | stdio | /usr/local/bin/my-mcp-server --stdio --port {{env.PORT:-3000}} | DEBUG={{env.DEBUG:-false}} | API_KEY={{env.API_KEY}}",
 			"http-service | http | https://api.example.com/mcp | H:X-Client",
 			"remote-api | sse | https://api.example.com/mcp/sse",
 		}, []int{3, 11, 18}},
@@ -133,7 +133,7 @@ func TestImportRefusalsWithPositions(t *testing.T) {
 	want := []string{
 		"4:18 E236 mcpServers.shell.command",
 		"7:15 E235 mcpServers.ws.type",
-		"16:27 E240 mcpServers.partial.args[1]",
+		"16:16 E240 mcpServers.partial.args[0]",
 		"17:23 E240 mcpServers.partial.env.AUTH",
 		"17:58 E241 mcpServers.partial.env.GITHUB_TOKEN",
 		"21:7 E238 mcpServers.dotenv.envFile",

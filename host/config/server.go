@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host/netguard"
@@ -338,6 +339,10 @@ func (c *checker) args(f *field, path string) []string {
 	for _, it := range items {
 		if strings.ContainsRune(it.val, 0) {
 			c.add(CodeValue, it.pos, fmt.Sprintf("%s[%d]", path, it.index), "contains a NUL byte, which no process argument can hold")
+			ok = false
+		}
+		if _, _, _, ref := consent.EnvRef(it.val); !ref && strings.Contains(it.val, "{{env.") {
+			c.add(CodeSecretRef, it.pos, fmt.Sprintf("%s[%d]", path, it.index), "an {{env.VAR}} reference in an argument must be the whole argument ({{env.VAR}} or {{env.VAR:-default}}); inside other text it would be passed to the server literally")
 			ok = false
 		}
 		vals = append(vals, it.val)

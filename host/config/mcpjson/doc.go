@@ -21,7 +21,7 @@
 //     inside other text — is a Problem (E233–E243) at its place; nothing is
 //     dropped silently (a disabled server is a warning naming it).
 //   - References: ${VAR}, ${VAR:-default} and ${env:VAR} as a whole env
-//     value become {{env.VAR}} (read from the environment at spawn, digested
+//     value or a whole argument become {{env.VAR}} (read from the environment at spawn, digested
 //     as a reference); ${input:id} becomes {{secrets.id}} (in env, and
 //     inside a header value); an environment reference in a header is
 //     refused (a header's credential is a secret); ${workspaceFolder}

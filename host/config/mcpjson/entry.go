@@ -214,12 +214,38 @@ func (t *translator) args(m *Member, path string) Member {
 	}
 	for i, it := range m.Value.Items {
 		p := fmt.Sprintf("%s[%d]", path, i)
-		s, ok := t.plainValue(it, p)
+		s, ok := t.argValue(it, p)
 		if ok {
 			out.Items = append(out.Items, &Value{Kind: String, Str: s, Pos: it.Pos})
 		}
 	}
 	return Member{Key: "args", KeyPos: m.KeyPos, Value: out}
+}
+
+// argValue is one argument: text, or exactly one environment reference
+// (${VAR}, ${VAR:-default}, ${env:VAR}), which becomes {{env.VAR}}: read at
+// spawn, digested as the reference.
+func (t *translator) argValue(v *Value, path string) (string, bool) {
+	if v.Kind != String {
+		t.file.Problems.Add(CodeType, v.Pos, path, "must be a string, got %s", v.Kind)
+		return "", false
+	}
+	s := t.workspace(v.Str)
+	if !strings.Contains(s, "${") {
+		return s, true
+	}
+	ref, ok := parseRef(s)
+	switch {
+	case !ok || ref.input != "":
+		t.file.Problems.Add(CodeVariable, v.Pos, path, "an argument translates a ${…} reference only as the whole argument and only from the environment (\"${VAR}\", \"${VAR:-default}\", \"${env:VAR}\"); text around it, a nested one or an ${input:…} would reach the server as written (pass a secret through env)")
+		return "", false
+	case ref.hasDefault && ref.def != "" && SecretLike(ref.name):
+		t.file.Problems.Add(CodeSecretValue, v.Pos, path, "the default of ${%s:-…} would be digested and kept as a literal value, and %s names a secret: set %s in the environment and drop the default", ref.name, ref.name, ref.name)
+		return "", false
+	case ref.hasDefault:
+		return "{{env." + ref.name + ":-" + ref.def + "}}", true
+	}
+	return "{{env." + ref.name + "}}", true
 }
 
 // plainString is a string field in which only ${workspaceFolder} may
