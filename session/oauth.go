@@ -123,3 +123,8 @@ func noLoginServer(name string, srv *config.Server) error {
 	}
 	return e
 }
+
+// Browser opens an authorization url the way this session's environment
+// says ($BROWSER, else xdg-open/open). Only a face with a person at a
+// terminal calls it.
+func (s *Session) Browser() oauth.Browser { return oauth.Browser{Getenv: s.opts.getenv} }

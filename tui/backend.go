@@ -8,6 +8,7 @@ import (
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/discovery"
+	"github.com/relavium/relavium/host/oauth"
 	"github.com/relavium/relavium/themes"
 	"github.com/relavium/relavium/workflow"
 )
@@ -49,6 +50,11 @@ type Backend interface {
 	// ProvideSecret gives this session {{secrets.name}}'s value (typed by
 	// the person, kept in memory only) for the next connect.
 	ProvideSecret(name, value string)
+	// SignIn signs an http server in with OAuth: shown is called with the
+	// authorization url once it is known (the browser has been opened
+	// for it); it returns when the tokens are stored, or fails
+	// (cancelled with ctx).
+	SignIn(ctx context.Context, server string, shown func(oauth.Prompt)) error
 
 	// Catalogue is every connected server's admitted and skipped tools.
 	Catalogue() ([]engine.ToolDef, []engine.SkippedTool)

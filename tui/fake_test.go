@@ -17,6 +17,7 @@ import (
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/discovery"
+	"github.com/relavium/relavium/host/oauth"
 	"github.com/relavium/relavium/themes"
 	"github.com/relavium/relavium/workflow"
 )
@@ -56,6 +57,8 @@ type fakeBackend struct {
 	drift   map[string]LockDrift
 	saveDir string            // Save's directory (fake_clientreq_test.go)
 	given   map[string]string // secrets typed in the session
+	// signIn answers SignIn (nil: refused).
+	signIn func(ctx context.Context, server string, shown func(oauth.Prompt)) error
 }
 
 var fixedNow = time.Date(2026, 3, 14, 15, 9, 26, 0, time.UTC)

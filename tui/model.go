@@ -16,6 +16,7 @@ import (
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host"
+	"github.com/relavium/relavium/host/oauth"
 	"github.com/relavium/relavium/themes"
 	"github.com/relavium/relavium/tui/dialog"
 	"github.com/relavium/relavium/tui/form"
@@ -117,6 +118,11 @@ type Model struct {
 	bar  progress.Model
 	now  func() time.Time
 	info SessionInfo
+
+	// signIn is the OAuth sign-in running, stepUps the servers a call
+	// found wanting more scopes (signin.go).
+	signIn  *signInState
+	stepUps map[string]oauth.SignInData
 
 	width, height int
 	focus         pane
@@ -336,6 +342,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.onChanges(msg)
 	case acceptedMsg:
 		cmds = append(cmds, m.onAccepted(msg))
+	case signInPromptMsg, signInDoneMsg:
+		cmds = append(cmds, m.onSignIn(msg))
 	case callDoneMsg:
 		cmds = append(cmds, m.onCallDone(msg))
 	case readDoneMsg:

@@ -39,6 +39,9 @@ func (m *Model) stateIcon(r *serverRow) string {
 // stateDetail is the short state text of a row.
 func (m *Model) stateDetail(r *serverRow) string {
 	st := m.st
+	if s, ok := m.signInDetail(r); ok {
+		return s
+	}
 	switch r.state {
 	case engine.StateReady:
 		return m.lockDriftText(r) + st.Muted.Render(fmt.Sprintf("%s · %d tools", render.HumanDuration(msDur(r.connectMS)), r.tools))
@@ -133,6 +136,7 @@ func (m *Model) serverDetails(r *serverRow, w int, full bool) []string {
 		if r.protocol != "" {
 			add(st.Muted.Render("protocol ") + render.ServerLine(r.protocol))
 		}
+		out = append(out, m.signInDetails(r, w)...)
 		skipped := 0
 		for _, sk := range m.skipped {
 			if sk.Server == r.spec.Name {
@@ -157,6 +161,10 @@ func (m *Model) serverDetails(r *serverRow, w int, full bool) []string {
 		add(st.Error.Render("not started: consent denied this session"))
 		add(st.Muted.Render("press a to be asked again"))
 	case engine.StateFailed:
+		if si := m.signInDetails(r, w); si != nil {
+			out = append(out, si...)
+			break
+		}
 		add(st.Error.Render(strings.TrimSpace(string(r.errCode) + " " + render.ServerText(r.err))))
 		if r.stderr != "" {
 			add(st.Muted.Render("stderr (last lines):"))

@@ -242,6 +242,7 @@ func (m *Model) endJob(id string, err error, outcome func(*job)) *job {
 }
 
 func (m *Model) onCallDone(msg callDoneMsg) tea.Cmd {
+	m.noteStepUp(msg.err)
 	j := m.endJob(msg.id, msg.err, func(j *job) { j.result = msg.result })
 	if j == nil {
 		return nil

@@ -24,6 +24,9 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 	if d := m.topDialog(); d != nil {
 		return m.dialogKey(d, msg, deliberate)
 	}
+	if cmd, ok := m.signInKey(msg); ok {
+		return cmd
+	}
 	if !deliberate { // typed before the screen was up
 		m.setStatus("ignored "+keyName(msg)+": typed before the workbench was on screen", false)
 		return nil
@@ -198,6 +201,8 @@ func (m *Model) serversKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	switch r := m.selected(); {
 	case r == nil:
+	case key.Matches(msg, m.keys.Enter) && m.wantsSignIn(r):
+		return m.startSignIn(r)
 	case key.Matches(msg, m.keys.Enter):
 		// drill down: the server's tools, the first one under the cursor
 		m.focus, m.tab, m.cursor, m.offset = paneTools, tabTools, 0, 0

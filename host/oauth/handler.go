@@ -303,6 +303,9 @@ func (h *Handler) Authorize(ctx context.Context, req *http.Request, resp *http.R
 	}
 	h.flow.Lock()
 	defer h.flow.Unlock()
+	h.mu.Lock()
+	h.loaded = false // another process (auth login, the workbench) may have signed in since
+	h.mu.Unlock()
 	rec, err := h.record()
 	if err != nil {
 		return err
@@ -347,7 +350,7 @@ func (h *Handler) headless(ctx context.Context, rec *Record, ch challenge, stepU
 		h.mu.Unlock()
 		e := newErr(CodeStepUpRequired, "server %s asks for more scopes (%s) than the stored sign-in holds; run: relavium auth login %s",
 			h.o.Server, strings.Join(ch.scopes, " "), h.o.Server)
-		e.Data = signInData{Server: h.o.Server, AuthServer: origin(d.asm.Issuer), Scopes: ch.scopes, Command: "relavium auth login " + h.o.Server}
+		e.Data = SignInData{Server: h.o.Server, AuthServer: origin(d.asm.Issuer), Scopes: ch.scopes, Command: "relavium auth login " + h.o.Server}
 		return e
 	}
 	return h.signInRequired(h.refreshErr(), origin(d.asm.Issuer))
@@ -359,8 +362,10 @@ func (h *Handler) refreshErr() error {
 	return h.refresh
 }
 
-// signInData is the envelope data of E850 and E851.
-type signInData struct {
+// SignInData is the envelope data of E850 and E851: the server, the
+// authorization server's origin, the scopes a step-up asks for and the
+// command that signs in.
+type SignInData struct {
 	Server     string   `json:"server"`
 	AuthServer string   `json:"auth_server,omitempty"`
 	Scopes     []string `json:"scopes,omitempty"`
@@ -376,7 +381,7 @@ func (h *Handler) signInRequired(cause error, as string) *Error {
 	if cause != nil {
 		e.Msg = "server " + h.o.Server + " needs sign-in" + at + " (the refresh token was refused); run: relavium auth login " + h.o.Server
 	}
-	e.Data = signInData{Server: h.o.Server, AuthServer: as, Command: "relavium auth login " + h.o.Server}
+	e.Data = SignInData{Server: h.o.Server, AuthServer: as, Command: "relavium auth login " + h.o.Server}
 	return e
 }
 

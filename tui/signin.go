@@ -1,0 +1,243 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"regexp"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/host/oauth"
+	"github.com/relavium/relavium/tui/render"
+)
+
+// Sign-in of an http server that wants OAuth. The session connects with
+// stored tokens only; a server that needs a sign-in fails with E850 (or a
+// call with E851, a step-up) and its row says `needs sign-in` with the
+// authorization server's origin. enter on it signs in: the browser opens
+// (the url is shown too, to copy into a browser elsewhere), the workbench
+// waits for the redirect (esc or c cancels), then the server reconnects,
+// or the call can be sent again with the new scopes.
+
+// signInState is the one sign-in in progress.
+type signInState struct {
+	server string
+	stepUp bool
+	prompt *oauth.Prompt // nil until the authorization url is known
+	cancel context.CancelFunc
+	msgs   chan tea.Msg
+}
+
+// signInPromptMsg carries the authorization url of the running sign-in.
+type signInPromptMsg struct {
+	server string
+	prompt oauth.Prompt
+}
+
+// signInDoneMsg ends a sign-in.
+type signInDoneMsg struct {
+	server string
+	err    error
+}
+
+// needsSignIn reports whether r waits for a sign-in (its connect failed
+// with E850, or one of its calls asked for more scopes, E851), and the
+// authorization server's origin and the scopes when known.
+func (m *Model) needsSignIn(r *serverRow) (origin string, scopes []string, ok bool) {
+	if s, ok := m.stepUps[r.spec.Name]; ok {
+		return s.AuthServer, s.Scopes, true
+	}
+	if r.state == engine.StateFailed && (r.errCode == oauth.CodeSignInRequired || r.errCode == oauth.CodeStepUpRequired) {
+		return originIn(r.err), nil, true
+	}
+	return "", nil, false
+}
+
+var originRE = regexp.MustCompile(`needs sign-in at (https?://[^\s;]+)`)
+
+func originIn(msg string) string {
+	if m := originRE.FindStringSubmatch(msg); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+// signInDetail is the row's short state while it needs a sign-in.
+func (m *Model) signInDetail(r *serverRow) (string, bool) {
+	origin, _, ok := m.needsSignIn(r)
+	if !ok {
+		return "", false
+	}
+	if m.signIn != nil && m.signIn.server == r.spec.Name {
+		return m.st.Accent.Render("signing in…"), true
+	}
+	s := "needs sign-in"
+	if origin != "" {
+		s += " · " + origin
+	}
+	return m.st.Warn.Render(render.ServerLine(s)), true
+}
+
+// signInDetails are the selected row's detail lines while it needs (or
+// runs) a sign-in.
+func (m *Model) signInDetails(r *serverRow, w int) []string {
+	origin, scopes, ok := m.needsSignIn(r)
+	if !ok {
+		return nil
+	}
+	st := m.st
+	var out []string
+	add := func(s string) { out = append(out, render.WrapIndent(s, w, "  ")...) }
+	if si := m.signIn; si != nil && si.server == r.spec.Name {
+		if si.prompt == nil {
+			add(st.Accent.Render("finding the authorization server…"))
+		} else {
+			p := si.prompt
+			add(st.Accent.Render("waiting for the browser: sign in at " + render.ServerLine(p.AuthServer)))
+			if len(p.Scopes) > 0 {
+				add("scopes: " + render.ServerLine(strings.Join(p.Scopes, " ")))
+			}
+			add(st.Muted.Render("if no browser opened, open this url (copy it):"))
+			add(render.ServerLine(p.URL))
+		}
+		add(st.Muted.Render("esc or c cancels"))
+		return out
+	}
+	what := "needs sign-in"
+	if origin != "" {
+		what += " at " + origin
+	}
+	add(st.Warn.Render(render.ServerLine(what)))
+	if len(scopes) > 0 {
+		add("the server asks for more scopes: " + render.ServerLine(strings.Join(scopes, " ")))
+	}
+	add(st.Muted.Render("press enter to sign in (your browser opens; the url is shown too)"))
+	return out
+}
+
+// startSignIn runs the sign-in of r in the background; its messages come
+// back through waitSignIn.
+func (m *Model) startSignIn(r *serverRow) tea.Cmd {
+	if m.signIn != nil {
+		m.setStatus("a sign-in is already running (esc cancels it)", true)
+		return nil
+	}
+	_, scopes, _ := m.needsSignIn(r)
+	ctx, cancel := context.WithCancel(m.ctx)
+	si := &signInState{server: r.spec.Name, stepUp: len(scopes) > 0, cancel: cancel, msgs: make(chan tea.Msg, 2)}
+	m.signIn = si
+	be, server := m.b, r.spec.Name
+	go func() {
+		err := be.SignIn(ctx, server, func(p oauth.Prompt) {
+			select {
+			case si.msgs <- signInPromptMsg{server: server, prompt: p}:
+			default:
+			}
+		})
+		si.msgs <- signInDoneMsg{server: server, err: err}
+	}()
+	return waitSignIn(si)
+}
+
+func waitSignIn(si *signInState) tea.Cmd {
+	return func() tea.Msg { return <-si.msgs }
+}
+
+// onSignIn handles the sign-in's messages.
+func (m *Model) onSignIn(msg tea.Msg) tea.Cmd {
+	si := m.signIn
+	switch msg := msg.(type) {
+	case signInPromptMsg:
+		if si == nil || si.server != msg.server {
+			return nil
+		}
+		p := msg.prompt
+		si.prompt = &p
+		return waitSignIn(si)
+	case signInDoneMsg:
+		if si != nil && si.server == msg.server {
+			si.cancel()
+			m.signIn = nil
+		}
+		if msg.err != nil {
+			if errors.Is(msg.err, context.Canceled) || fault.CodeOf(msg.err, "") == oauth.CodeCancelled {
+				m.setStatus("sign-in to "+msg.server+" cancelled", false)
+			} else {
+				m.setStatus("sign-in to "+msg.server+" failed: "+msg.err.Error(), true)
+			}
+			return nil
+		}
+		delete(m.stepUps, msg.server)
+		m.setStatus("signed in to "+msg.server, false)
+		for _, r := range m.servers {
+			if r.spec.Name == msg.server && r.state == engine.StateFailed {
+				m.sel = m.indexOf(r)
+				return m.reconnectSelected()
+			}
+		}
+	}
+	return nil
+}
+
+func (m *Model) indexOf(r *serverRow) int {
+	for i, x := range m.servers {
+		if x == r {
+			return i
+		}
+	}
+	return m.sel
+}
+
+// signInKey cancels a running sign-in on esc or c.
+func (m *Model) signInKey(msg tea.KeyMsg) (tea.Cmd, bool) {
+	if m.signIn == nil || (msg.String() != "esc" && msg.String() != "c") {
+		return nil, false
+	}
+	m.signIn.cancel()
+	return nil, true
+}
+
+// noteStepUp remembers a call's E851: the server wants more scopes.
+func (m *Model) noteStepUp(err error) {
+	var d oauth.SignInData
+	var dc fault.DataCarrier
+	if fault.CodeOf(err, "") != oauth.CodeStepUpRequired || !errors.As(err, &dc) {
+		return
+	}
+	switch v := dc.ErrorData().(type) {
+	case oauth.SignInData:
+		d = v
+	case *oauth.SignInData:
+		d = *v
+	default:
+		return
+	}
+	if m.stepUps == nil {
+		m.stepUps = map[string]oauth.SignInData{}
+	}
+	m.stepUps[d.Server] = d
+	m.setStatus("server "+d.Server+" asks for more scopes: select it and press enter to sign in again", true)
+}
+
+// wantsSignIn reports whether enter on r signs in (rather than drilling
+// into its tools).
+func (m *Model) wantsSignIn(r *serverRow) bool {
+	_, _, ok := m.needsSignIn(r)
+	return ok
+}
+
+// SignIn is the live backend's sign-in: the session core's login, the
+// browser opened (the workbench runs on a terminal, a person at it) and
+// the url handed to the model to show.
+func (l *live) SignIn(ctx context.Context, server string, shown func(oauth.Prompt)) error {
+	in := oauth.Interactive{Prompt: func(_ context.Context, p oauth.Prompt) (func(), error) {
+		stop, _ := l.core.Browser().Open(p.URL)
+		shown(p)
+		return stop, nil
+	}}
+	_, err := l.core.Login(ctx, server, in)
+	return err
+}
