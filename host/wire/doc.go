@@ -28,5 +28,5 @@
 //   - Close writes a file sink atomically (package atomicfile) as NDJSON,
 //     one Record per line.
 //
-// Imports: atomicfile, engine/sanitize, fault, host/netguard.
+// Imports: atomicfile, engine/sanitize, fault.
 package wire

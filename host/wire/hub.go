@@ -51,9 +51,10 @@ func (h *Hub) Server(name string, redact func(string) string) *Recorder {
 	return &Recorder{hub: h, server: name, redact: redact, pending: map[string]pending{}}
 }
 
-// Subscribe calls fn with every later Record, in order, synchronously (fn
-// must not block), and returns the Records kept so far and the function
-// that ends the subscription.
+// Subscribe calls fn with every later Record, in order, synchronously
+// under the hub's lock (fn must not block and must not call the Hub; a
+// view copies the Record and hands it to its own loop), and returns the
+// Records kept so far and the function that ends the subscription.
 func (h *Hub) Subscribe(fn func(Record)) (recent []Record, cancel func()) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
