@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/relavium/relavium/host/config"
+	"github.com/relavium/relavium/session"
 )
 
 func writeTestFile(t *testing.T, path, body string) {
@@ -181,5 +182,27 @@ func TestConfigSources(t *testing.T) {
 	if states[filepath.Join(project, ".mcp.json")] != "used" || states[filepath.Join(userHome, ".claude.json")] != "found" ||
 		states[config.ProjectFile(project)] != "absent" || states[filepath.Join(userHome, ".cursor", "mcp.json")] != "absent" {
 		t.Errorf("states %v", states)
+	}
+}
+
+// The workbench opens on a project's client files, and says which found
+// files the configuration does not use (with their servers' lines).
+func TestWorkbenchNotesOfferedFiles(t *testing.T) {
+	env, _, _ := sessionEnv(t, "/bin/true", true)
+	project := env.WorkDir
+	writeTestFile(t, filepath.Join(project, ".mcp.json"), `{"mcpServers": {"a": {"command": "/bin/true"}}}`)
+	writeTestFile(t, filepath.Join(project, ".cursor", "mcp.json"), "{\"mcpServers\": {\n \"c\": {\"command\": \"/bin/true\"}}}")
+	writeTestFile(t, config.ProjectFile(project), "import = [\".mcp.json\"]\n")
+	var got session.Workbench
+	env.Session = func(_ context.Context, wb session.Workbench) error { got = wb; return nil }
+	if code := Main(context.Background(), env, []string{"--project", project}); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	if names := got.Session.Servers(); len(names) != 1 || names[0].Name != "a" || names[0].Import == nil {
+		t.Fatalf("servers %+v", names)
+	}
+	want := `.cursor/mcp.json is not used (c (line 2)): add import = [".cursor/mcp.json"] to .relavium/config.toml to use it`
+	if len(got.Warnings) != 1 || got.Warnings[0] != want {
+		t.Errorf("warnings %q, want %q", got.Warnings, want)
 	}
 }

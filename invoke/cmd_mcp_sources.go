@@ -65,3 +65,14 @@ func writeSources(b *strings.Builder, project string, imported []ImportedServer,
 		fmt.Fprintf(b, "  %s  %s\n", sanitize.Line(cfgRel(project, o.File)), strings.Join(names, ", "))
 	}
 }
+
+// offeredNote is one offered file in a line: what the workbench shows
+// when the project keeps a client file its configuration does not use.
+func offeredNote(project string, o config.Offer) string {
+	names := make([]string, len(o.Servers))
+	for i, s := range o.Servers {
+		names[i] = fmt.Sprintf("%s (line %d)", s.Name, s.Pos.Line)
+	}
+	rel := cfgRel(project, o.File)
+	return fmt.Sprintf("%s is not used (%s): add import = [%q] to .relavium/config.toml to use it", rel, strings.Join(names, ", "), rel)
+}

@@ -108,6 +108,9 @@ func Workbench(inv *Invocation, demo bool) (session.Workbench, error) {
 		for _, w := range cfg.Warnings {
 			wb.Warnings = append(wb.Warnings, sanitize.Line(fmt.Sprint(w)))
 		}
+		for _, o := range cfg.Offered {
+			wb.Warnings = append(wb.Warnings, sanitize.Line(offeredNote(inv.Global.Project, o)))
+		}
 	}
 	opts := sessionOptions(inv)
 	opts.Warn = nil // the workbench shows a store problem in its consent dialog
