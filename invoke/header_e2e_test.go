@@ -151,6 +151,7 @@ func TestHeaderFlagRefusals(t *testing.T) {
 		{"proxy", []string{"--url", url, "--header", "Proxy-Authorization: Basic zzzz"}, "HTTPS_PROXY", "zzzz"},
 		{"transfer-encoding", []string{"--url", url, "--header", "Transfer-Encoding: chunked"}, "frames", ""},
 		{"bad name", []string{"--url", url, "--header", "X Bad: v"}, "not an HTTP header name", ""},
+		{"a pasted line as the name", []string{"--url", url, "--header", "Authorization Bearer tok-zzzz99=: v"}, "not an HTTP header name", "tok-zzzz99"},
 		{"twice", []string{"--url", url, "--header", "X-A: 1", "--header", "x-a: 2"}, "twice", ""},
 		{"template", []string{"--url", url, "--header", "X-A: {{env.SECRET_THING}}"}, "whole {{secrets.NAME}}", "SECRET_THING"},
 		{"without --url", []string{"--header", "X-A: qqqqqq"}, "--url only", "qqqqqq"},

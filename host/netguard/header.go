@@ -55,7 +55,7 @@ var reservedHeaders = map[string]string{
 }
 
 // CheckHeaderName reports whether name may be a static header of a network
-// server, and why not: an HTTP token (RFC 9110 tchar) of at most
+// server, and why not (a malformed name is not repeated in the reason): an HTTP token (RFC 9110 tchar) of at most
 // MaxHeaderNameLen bytes, none of the reserved names (hop-by-hop and
 // framing headers, Host, Proxy-*, Sec-WebSocket-*, the protocol's own
 // Mcp-Session-Id and MCP-Protocol-Version, the media types the transport
@@ -69,7 +69,9 @@ func CheckHeaderName(name string) (HeaderFault, string) {
 	}
 	for i := 0; i < len(name); i++ {
 		if !isTokenChar(name[i]) {
-			return HeaderBadName, fmt.Sprintf("%q is not an HTTP header name: %q is not allowed (letters, digits and !#$%%&'*+-.^_`|~ only)", printable(name), rune(name[i]))
+			// The name is not repeated: a malformed one may be a pasted
+			// "Authorization: Bearer …" line, credential and all.
+			return HeaderBadName, fmt.Sprintf("not an HTTP header name: %q at byte %d is not allowed (letters, digits and !#$%%&'*+-.^_`|~ only)", rune(name[i]), i)
 		}
 	}
 	l := strings.ToLower(name)
@@ -119,7 +121,3 @@ func isTokenChar(c byte) bool {
 	}
 	return strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0
 }
-
-// printable cuts a name for a message (a name is not a secret, but it is
-// the person's text and may be long).
-func printable(s string) string { return truncate(strings.ToValidUTF8(s, "?"), 64) }
