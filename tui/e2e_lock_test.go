@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -57,7 +58,10 @@ func TestE2ETmuxLockDriftAndRecord(t *testing.T) {
 	tm.run("new-session", "-d", "-s", "e2e", "-x", "120", "-y", "32", "-c", project, "sh", "-c", "exec sh -c '"+script+"'")
 	t.Cleanup(func() { _ = exec.Command("tmux", "-L", tm.socket, "kill-server").Run() })
 
-	tm.waitFor("the drift on fs's row, the rug-pull flag on its tool", "● fs", "⚠ drift 2", "lock drift: server fs:", "wipe            ⚑ changed")
+	screen := tm.waitFor("the drift on fs's row, the rug-pull flag on its tool", "● fs", "⚠ drift 2", "lock drift: server fs:", "⚑ changed")
+	if !regexp.MustCompile(`wipe +⚑ changed`).MatchString(screen) { // the flag is on wipe's row, whatever the pane's width
+		t.Fatalf("the rug-pull flag is not on wipe's row:\n%s", screen)
+	}
 	tm.answer("q")
 	deadline := time.Now().Add(15 * time.Second)
 	for {

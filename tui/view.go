@@ -52,7 +52,7 @@ func (m *Model) geometry() geometry {
 	if w >= multiPaneWidth {
 		g.multi = true
 		g.srvW = max(26, min(40, w*28/100))
-		g.toolW = max(30, min(56, (w-g.srvW-2)*45/100))
+		g.toolW = max(30, min(56, (w-g.srvW-2)*48/100))
 		g.toolX = g.srvW + 1
 		g.callX = g.toolX + g.toolW + 1
 		g.callW = w - g.callX
