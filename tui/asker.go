@@ -27,12 +27,14 @@ type asker struct {
 type askRequest struct {
 	ctx    context.Context
 	elicit *engine.ElicitRequest
+	sample *engine.SampleRequest
 	gate   *workflow.GateRequest
 	reply  chan askAnswer // buffered: the dialog never blocks on it
 }
 
 type askAnswer struct {
 	elicit  engine.ElicitResponse
+	sample  engine.SampleResponse
 	approve bool
 }
 

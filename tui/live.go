@@ -33,6 +33,7 @@ type live struct {
 	bus     *engine.Bus
 	ctx     context.Context
 	cancel  context.CancelFunc
+	getenv  func(string) string // the face's environment ($BROWSER)
 
 	mu         sync.Mutex
 	el         engine.Elicitor
@@ -45,7 +46,7 @@ type live struct {
 func newLive(ctx context.Context, wb session.Workbench, info SessionInfo) *live {
 	lctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	return &live{core: wb.Session, project: wb.Project, now: wb.Now, info: info, bus: engine.NewBus(engine.BusOptions{Now: wb.Now}),
-		ctx: lctx, cancel: cancel, connecting: map[string]bool{}}
+		ctx: lctx, cancel: cancel, connecting: map[string]bool{}, getenv: wb.Getenv}
 }
 
 // setElicitor installs the model's elicitor before anything connects.

@@ -375,6 +375,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.dropAsk(msg.req)
 	case clientMsg:
 		cmds = append(cmds, m.onClientMsg(msg))
+	case clientSideMsg:
+		cmds = append(cmds, msg(m))
 	case statusExpiredMsg:
 		if msg.seq == m.statusSeq { // a newer status keeps its own time
 			m.status, m.statusErr = "", false

@@ -24,6 +24,7 @@ var paletteSources = []paletteSource{
 	(*Model).paletteServers,
 	(*Model).paletteThemes,
 	(*Model).paletteBrowse,
+	(*Model).paletteClientSide,
 }
 
 // paletteDo is a palette entry's Action: what choosing it does.

@@ -322,6 +322,9 @@ func (m *Model) onRunDone(msg runDoneMsg) {
 
 // onAsk opens the dialog for a backend's question.
 func (m *Model) onAsk(r *askRequest) tea.Cmd {
+	if cmd, ok := m.onClientAsk(r); ok {
+		return cmd
+	}
 	switch {
 	case r.elicit != nil:
 		m.pushDialog(newElicitDialog(m.st, m.keys.RawJSON, r))
@@ -371,6 +374,9 @@ func (m *Model) runPlan(j *job, at string) json.RawMessage {
 // dropAsk closes the dialog of a question whose asker gave up.
 func (m *Model) dropAsk(r *askRequest) {
 	dropped := m.overlay.RemoveIf(func(d dialog.Dialog) bool {
+		if askedBy(d, r) {
+			return true
+		}
 		switch d := d.(type) {
 		case *dialog.Elicit:
 			return r.elicit != nil && d.Request == r.elicit
@@ -387,6 +393,9 @@ func (m *Model) dropAsk(r *askRequest) {
 
 // apply carries out what a closed dialog decided.
 func (m *Model) apply(a dialog.Action) tea.Cmd {
+	if cmd, ok := m.applyClientSide(a); ok {
+		return cmd
+	}
 	switch a := a.(type) {
 	case consentAction:
 		cmd := m.answerCmd(a.server, a.answer)

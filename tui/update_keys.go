@@ -76,6 +76,9 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 			}
 		}
 	}
+	if cmd, ok := m.clientSideKey(msg); ok {
+		return cmd
+	}
 	switch {
 	case key.Matches(msg, k.Quit):
 		m.quit()

@@ -1,7 +1,8 @@
 // Package dialog is the workbench's overlay: the dialog stack and each
 // dialog (text and help, a yes/no confirmation, a tool call's
 // confirmation, a consent request, a changed definition's accept, an
-// elicitation form).
+// elicitation form, a url-mode elicitation's safety screen, a sampling
+// request with its reply, the roots list, a one-line setting).
 //
 // Contract:
 //   - A Dialog only changes its own state: Handle takes a key and returns

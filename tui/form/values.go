@@ -169,6 +169,9 @@ func (fld *Field) Value() (any, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
+	if err := checkFormat(fld.Spec.Format, v); err != nil {
+		return nil, false, err
+	}
 	return v, true, nil
 }
 

@@ -1,0 +1,295 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"os/exec"
+	"runtime"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/host"
+	"github.com/relavium/relavium/tui/dialog"
+	"github.com/relavium/relavium/tui/render"
+)
+
+// The client's side of MCP in the workbench: a server's sampling request
+// and url-mode elicitation become dialogs (through the asker, as a form
+// elicitation does), the roots offered to servers are listed and edited
+// (R, or the palette), and the session's call timeout is set (T). The
+// deadline of a call pauses while any of these dialogs is open for its
+// server: the host holds it for as long as the asker waits.
+
+// Sample implements engine.Sampler: the request becomes a dialog.
+func (a *asker) Sample(ctx context.Context, req engine.SampleRequest) (engine.SampleResponse, error) {
+	ans, err := a.ask(ctx, &askRequest{sample: &req})
+	if err != nil {
+		return engine.SampleResponse{}, err
+	}
+	return ans.sample, nil
+}
+
+// ShowsURLs says the workbench shows url-mode elicitation (a safety screen).
+func (a *asker) ShowsURLs() bool { return true }
+
+// clientSideBackend is what the workbench needs of its backend for the
+// client's side: the roots, the call timeout, opening a page. The live
+// backend has it; a backend without it offers none of it.
+type clientSideBackend interface {
+	Roots() ([]host.Root, bool)
+	SetRoots(dirs []string) error
+	CallTimeout() time.Duration
+	SetCallTimeout(d time.Duration) bool
+	OpenURL(ctx context.Context, url string) error
+}
+
+// clientSideMsg carries a finished client-side Cmd's effect back into
+// Update.
+type clientSideMsg func(m *Model) tea.Cmd
+
+// samplingAction answers a sampling request.
+type samplingAction struct {
+	req  *askRequest
+	resp engine.SampleResponse
+}
+
+// urlOpenAction opens the url of a url-mode elicitation, then accepts it.
+type urlOpenAction struct{ req *askRequest }
+
+// rootsAction replaces the roots with dirs.
+type rootsAction struct{ dirs []string }
+
+// callTimeoutAction sets the session's call timeout from the person's text.
+type callTimeoutAction struct{ text string }
+
+// onClientAsk opens the dialog of a sampling request or a url-mode
+// elicitation; ok is false for any other question.
+func (m *Model) onClientAsk(r *askRequest) (tea.Cmd, bool) {
+	switch {
+	case r.sample != nil:
+		m.pushDialog(dialog.NewSampling(m.st, r.sample, func(resp engine.SampleResponse) dialog.Action {
+			return samplingAction{req: r, resp: resp}
+		}))
+		m.logToServerJob(r.sample.Server, logLine{Level: "notice", Server: r.sample.Server, Text: "asks for a sampling reply (" + r.sample.ID + ")"})
+	case r.elicit != nil && r.elicit.URL != nil:
+		m.pushDialog(&dialog.URLElicit{Request: r.elicit, Open: urlOpenAction{req: r}, Answer: func(resp engine.ElicitResponse) dialog.Action {
+			return elicitAction{req: r, resp: resp}
+		}})
+		m.logToServerJob(r.elicit.Server, logLine{Level: "notice", Server: r.elicit.Server, Text: "asks you to open " + render.ServerLine(r.elicit.URL.Origin)})
+	default:
+		return nil, false
+	}
+	return watch(r), true
+}
+
+// askedBy reports whether d is the dialog of r (a client-side question).
+func askedBy(d dialog.Dialog, r *askRequest) bool {
+	switch d := d.(type) {
+	case *dialog.Sampling:
+		return r.sample != nil && d.Request == r.sample
+	case *dialog.URLElicit:
+		return r.elicit != nil && d.Request == r.elicit
+	}
+	return false
+}
+
+// applyClientSide carries out a client-side dialog's Action; ok is false
+// for any other Action.
+func (m *Model) applyClientSide(a dialog.Action) (tea.Cmd, bool) {
+	switch a := a.(type) {
+	case samplingAction:
+		reply(a.req, askAnswer{sample: a.resp})
+		m.setStatus("sampling "+a.resp.Action+" for "+a.req.sample.Server, false)
+	case urlOpenAction:
+		return m.openURLCmd(a.req), true
+	case rootsAction:
+		return m.setRootsCmd(a.dirs), true
+	case callTimeoutAction:
+		m.setCallTimeout(a.text)
+	default:
+		return nil, false
+	}
+	return nil, true
+}
+
+// openURLCmd opens the page, then answers the elicitation: accept when the
+// page was opened, cancel (and the reason on the status line) when not.
+func (m *Model) openURLCmd(r *askRequest) tea.Cmd {
+	cb, ok := m.b.(clientSideBackend)
+	ctx, url := m.ctx, r.elicit.URL.URL
+	return func() tea.Msg {
+		err := errors.New("this workbench cannot open pages")
+		if ok {
+			err = cb.OpenURL(ctx, url)
+		}
+		return clientSideMsg(func(m *Model) tea.Cmd {
+			if err != nil {
+				reply(r, askAnswer{elicit: engine.ElicitResponse{Action: "cancel"}})
+				m.setStatus("could not open the page: "+render.ServerLine(err.Error()), true)
+				return nil
+			}
+			reply(r, askAnswer{elicit: engine.ElicitResponse{Action: "accept"}})
+			m.setStatus("opened "+render.ServerLine(r.elicit.URL.Origin)+" for "+r.elicit.Server, false)
+			return nil
+		})
+	}
+}
+
+// openRoots opens the roots dialog over the roots offered now.
+func (m *Model) openRoots(note string) {
+	cb, ok := m.b.(clientSideBackend)
+	var dirs []string
+	offered := false
+	if ok {
+		var roots []host.Root
+		roots, offered = cb.Roots()
+		for _, r := range roots {
+			dirs = append(dirs, r.Path)
+		}
+	}
+	if !offered {
+		m.setStatus("no roots are offered in this session yet (no server connected)", true)
+		return
+	}
+	m.pushDialog(dialog.NewRoots(dirs, note, func(d []string) dialog.Action { return rootsAction{dirs: d} }))
+}
+
+// setRootsCmd replaces the roots (the host tells every server) and opens
+// the roots dialog again with the outcome.
+func (m *Model) setRootsCmd(dirs []string) tea.Cmd {
+	cb, ok := m.b.(clientSideBackend)
+	if !ok {
+		return nil
+	}
+	return func() tea.Msg {
+		err := cb.SetRoots(dirs)
+		return clientSideMsg(func(m *Model) tea.Cmd {
+			note := "roots changed; servers were told (roots/list_changed)"
+			if err != nil {
+				note = "not changed: " + err.Error()
+			}
+			m.openRoots(note)
+			return nil
+		})
+	}
+}
+
+// openCallTimeout opens the call timeout setting.
+func (m *Model) openCallTimeout() tea.Cmd {
+	cb, ok := m.b.(clientSideBackend)
+	if !ok {
+		return nil
+	}
+	cur := cb.CallTimeout()
+	d, cmd := dialog.NewInput("Call timeout",
+		"How long a call may go without progress before it fails (E510), for servers without call_timeout_ms. Time a dialog of yours is open does not count. A duration: 90s, 5m.",
+		cur.String(), func(s string) dialog.Action { return callTimeoutAction{text: s} })
+	m.pushDialog(d)
+	return cmd
+}
+
+func (m *Model) setCallTimeout(text string) {
+	d, err := time.ParseDuration(strings.TrimSpace(text))
+	cb, ok := m.b.(clientSideBackend)
+	switch {
+	case err != nil || d <= 0 || d > time.Hour:
+		m.setStatus("a call timeout is a duration from 1ms to 1h, such as 90s", true)
+	case !ok || !cb.SetCallTimeout(d):
+		m.setStatus("no server connected yet: the call timeout cannot be set", true)
+	default:
+		m.setStatus("call timeout set to "+d.String(), false)
+	}
+}
+
+// clientSideKey takes the workbench keys of the client's side: R roots,
+// T call timeout. ok is false for any other key.
+func (m *Model) clientSideKey(msg tea.KeyMsg) (tea.Cmd, bool) {
+	switch msg.String() {
+	case "R":
+		m.openRoots("")
+		return nil, true
+	case "T":
+		return m.openCallTimeout(), true
+	}
+	return nil, false
+}
+
+// paletteClientSide are the palette entries of the client's side.
+func (m *Model) paletteClientSide() []dialog.PaletteItem {
+	return []dialog.PaletteItem{
+		item("action", "Roots offered to servers", "R", func(m *Model) tea.Cmd { m.openRoots(""); return nil }),
+		item("action", "Call timeout", "T", func(m *Model) tea.Cmd { return m.openCallTimeout() }),
+	}
+}
+
+// Roots is the host's roots; false before the host is open.
+func (l *live) Roots() ([]host.Root, bool) {
+	if h := l.host(); h != nil {
+		return h.Roots(), true
+	}
+	return nil, false
+}
+
+// SetRoots replaces the host's roots.
+func (l *live) SetRoots(dirs []string) error {
+	h := l.host()
+	if h == nil {
+		return errors.New("no server connected yet")
+	}
+	return h.SetRoots(dirs)
+}
+
+// CallTimeout is the session's call timeout (the default before the host
+// is open).
+func (l *live) CallTimeout() time.Duration {
+	if h := l.host(); h != nil {
+		return h.CallTimeout()
+	}
+	return host.DefaultCall
+}
+
+// SetCallTimeout sets the session's call timeout; false before the host is
+// open.
+func (l *live) SetCallTimeout(d time.Duration) bool {
+	h := l.host()
+	if h == nil {
+		return false
+	}
+	h.SetCallTimeout(d)
+	return true
+}
+
+// OpenURL opens url in the person's browser: $BROWSER (its first entry;
+// a %s in it is replaced by the url), else xdg-open, else open on macOS.
+// The url is one argument, never a shell word; it was screened (https, or
+// http on loopback) before anyone could ask to open it.
+func (l *live) OpenURL(ctx context.Context, url string) error {
+	argv := opener(l.getenv, runtime.GOOS, url)
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	return cmd.Run()
+}
+
+// opener is the command line that opens url.
+func opener(getenv func(string) string, goos, url string) []string {
+	if getenv != nil {
+		if b, _, _ := strings.Cut(getenv("BROWSER"), ":"); strings.TrimSpace(b) != "" {
+			argv := strings.Fields(b)
+			for i, a := range argv {
+				if strings.Contains(a, "%s") {
+					argv[i] = strings.ReplaceAll(a, "%s", url)
+					return argv
+				}
+			}
+			return append(argv, url)
+		}
+	}
+	if goos == "darwin" {
+		return []string{"open", url}
+	}
+	return []string{"xdg-open", url}
+}
