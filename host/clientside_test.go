@@ -255,3 +255,52 @@ func TestCallDeadlinePausesWhileThePersonIsAsked(t *testing.T) {
 		t.Fatalf("block: %v, want the E510 idle deadline", blockErr)
 	}
 }
+
+// A progress notification of the call starts its idle deadline again; the
+// host wires it (Call wraps OnProgress), with the clock injected.
+func TestProgressResetsTheIdleDeadline(t *testing.T) {
+	clk := newFakeClock()
+	step := make(chan struct{})
+	s := mcp.NewServer(&mcp.Implementation{Name: "p", Version: "1"}, nil)
+	type none struct{}
+	mcp.AddTool(s, &mcp.Tool{Name: "pulse"}, func(ctx context.Context, req *mcp.CallToolRequest, _ none) (*mcp.CallToolResult, any, error) {
+		for {
+			select {
+			case <-ctx.Done():
+				return &mcp.CallToolResult{}, nil, nil
+			case <-step:
+				_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: req.Params.GetProgressToken(), Progress: 1})
+			}
+		}
+	})
+	h := startHost(t, Options{Clock: clk, Timeouts: Timeouts{Call: time.Second}, Servers: []Endpoint{memoryServer(t, "p", s)}})
+	progressed := make(chan struct{}, 4)
+	done := make(chan error, 1)
+	go func() {
+		_, err := callTool(t, h, context.Background(), "mcp_p_pulse", `{}`, engine.CallOptions{Timeout: time.Hour,
+			OnProgress: func(engine.Progress) { progressed <- struct{}{} }})
+		done <- err
+	}()
+	var dl *callDeadline
+	for dl == nil { // until the call's clock runs
+		h.client.mu.Lock()
+		for _, ds := range h.client.deadlines {
+			for d := range ds {
+				dl = d
+			}
+		}
+		h.client.mu.Unlock()
+		time.Sleep(time.Millisecond)
+	}
+	clk.Advance(800 * time.Millisecond)
+	step <- struct{}{}
+	<-progressed // delivered: the idle deadline started again
+	clk.Advance(800 * time.Millisecond)
+	if c := dl.cause(); c.what != "(no deadline ran out)" {
+		t.Fatalf("1.6 s after the start, 0.8 s after progress: expired by %v", c)
+	}
+	clk.Advance(300 * time.Millisecond)
+	if err := <-done; codeOf(err) != CodeCallDeadline || !strings.Contains(err.Error(), "idle") {
+		t.Fatalf("1.1 s after the last progress: %v, want the E510 idle deadline", err)
+	}
+}
