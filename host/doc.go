@@ -55,6 +55,15 @@
 //     server's field order restored where host reads the connection itself
 //     (elicit_order.go); a server that never answers logging/setLevel gets
 //     a share of the discovery window, not all of it.
+//   - The client's side (clientside.go): sampling is declared and goes to
+//     the Sampler (declined with E901 without one; at most 10 a minute per
+//     server, E902), every request and answer an event; roots are offered
+//     only when Options.Roots is set (directories, symlinks resolved, E903;
+//     SetRoots sends roots/list_changed); url-mode elicitation is declared
+//     only with Options.URLElicitation, its url screened first (ScreenURL).
+//     A call's idle and hard deadlines count active time only
+//     (callclock.go): a dialog open on its server's behalf pauses them, its
+//     progress starts the idle one again.
 //   - Close cancels every call and handler first, then closes sessions, then
 //     stdin EOF → SIGTERM → grace → SIGKILL to each child's process group
 //     and to every process recorded below the child that left the group
