@@ -28,10 +28,14 @@ type stripLine struct {
 }
 
 func (m *Model) addStrip(at time.Time, glyph, role, text string) {
+	text = render.ServerLine(text)
+	if n := len(m.strip); n > 0 && m.strip[n-1].text == text && m.strip[n-1].role == role && !strings.HasPrefix(role, "log:") {
+		return // the same news twice in a row (a state announced again)
+	}
 	if len(m.strip) >= maxStrip {
 		m.strip = append(m.strip[:0], m.strip[len(m.strip)-maxStrip/2:]...)
 	}
-	m.strip = append(m.strip, stripLine{at: at, glyph: glyph, role: role, text: render.ServerLine(text)})
+	m.strip = append(m.strip, stripLine{at: at, glyph: glyph, role: role, text: text})
 }
 
 // stripEvent notes an event in the strip (progress is left to the call

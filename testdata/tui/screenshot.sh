@@ -31,8 +31,9 @@ keys() { for k in "$@"; do tmux -L "$sock" send-keys -t shot "$k"; sleep 0.08; d
 tmux -L "$sock" new-session -d -s shot -x 120 -y 32 -c "$work" \
 	"env -u CI -u NO_COLOR RELAVIUM_HOME=$work/home TERM=xterm-256color COLORTERM=truecolor $bin demo --theme dark; sleep 60"
 wait_for "Start a local program?"
+sleep 0.7 # a dialog takes keys only after it has been on screen a moment
 keys o
-wait_for "27 tools"
+wait_for "● demo"
 keys Tab /
 tmux -L "$sock" send-keys -t shot -l long_operation
 keys Enter Enter C-u
@@ -41,6 +42,7 @@ keys Down C-u
 tmux -L "$sock" send-keys -t shot -l 8000
 keys C-s
 wait_for "Call mcp_demo_long_operation?" # annotations never skip the question
+sleep 0.7
 keys y
 wait_for "step 5 of 8"
 shown=/usr/local/bin/relavium
