@@ -69,7 +69,7 @@ func (s *Session) Login(ctx context.Context, name string, in oauth.Interactive) 
 	}
 	in.Fresh = true
 	opts := s.hostOptions()
-	opts.Guard = netguard.New()
+	opts.Guard = s.guard() // the session's proxy applies to a sign-in too
 	h := s.oauthHandler(*srv, opts.Guard, &in)
 	defer h.Close()
 	hs, err := s.hostServer(*srv, nil, &opts)

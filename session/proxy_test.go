@@ -15,6 +15,7 @@ import (
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/config"
 	"github.com/relavium/relavium/host/netguard"
+	"github.com/relavium/relavium/host/oauth"
 )
 
 // The session's guard takes its proxy from the environment the session was
@@ -55,5 +56,18 @@ func TestSessionLoopbackServerIsNeverProxied(t *testing.T) {
 	_ = h.Close()
 	if proxied.Load() != 0 {
 		t.Fatalf("the proxy saw %d requests for a loopback server", proxied.Load())
+	}
+}
+
+// auth login reaches the server (and its authorization server) through
+// the same proxy settings as every other connect.
+func TestLoginUsesTheSessionProxy(t *testing.T) {
+	env := map[string]string{"HTTPS_PROXY": "socks5://127.0.0.1:1080"}
+	opts := testOptions(t)
+	opts.LookupEnv = func(k string) (string, bool) { v, ok := env[k]; return v, ok }
+	srv := config.Server{Name: "remote", Transport: host.TransportHTTP, URL: "https://mcp.example.com/mcp"}
+	_, err := New(opts, []config.Server{srv}).Login(context.Background(), "remote", oauth.Interactive{})
+	if codeOf(err) != netguard.CodeProxy {
+		t.Fatalf("login = %v, want %s", err, netguard.CodeProxy)
 	}
 }
