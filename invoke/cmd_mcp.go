@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"unicode/utf8"
@@ -216,6 +218,10 @@ func writeServerRows(b *strings.Builder, servers []host.ServerStatus) {
 			where = fmt.Sprintf("pid %d", s.PID)
 		case s.URL != "":
 			where = sanitize.Line(s.URL)
+		}
+		if len(s.Headers) > 0 { // the names only: a header value is never shown
+			names := slices.Sorted(maps.Keys(s.Headers))
+			where += " (headers " + sanitize.Line(strings.Join(names, ", ")) + ")"
 		}
 		protocol := sanitize.Line(s.Protocol)
 		if s.Era != nil {

@@ -79,7 +79,11 @@ func TestStaticHeadersEndToEndShowNoValue(t *testing.T) {
 	if !strings.Contains(r.stdout, `"headers":{"Authorization":"[REDACTED]","X-Api-Key":"[REDACTED]"}`) {
 		t.Errorf("mcp ls --json does not name the headers: %s", r.stdout)
 	}
-	check(e.run(t, env, "mcp", "ls"), 0, "mcp ls")
+	r = e.run(t, env, "mcp", "ls")
+	check(r, 0, "mcp ls")
+	if !strings.Contains(r.stdout, "(headers Authorization, X-Api-Key)") {
+		t.Errorf("mcp ls does not name the headers: %s", r.stdout)
+	}
 	check(e.run(t, env, "session", "--json"), 0, "session --json")
 	check(e.run(t, env, "session"), 0, "session (headless inventory)")
 	r = e.run(t, env, "mcp", "call", "mcp_remote_leak", "--yes", "--json")
