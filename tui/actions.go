@@ -93,7 +93,12 @@ func (m *Model) acceptCmd(tool engine.ToolDef) tea.Cmd {
 func (m *Model) validateCmd(seq int, id engine.ToolID, args json.RawMessage) tea.Cmd {
 	b := m.b
 	return func() tea.Msg {
-		return validatedMsg{seq: seq, args: args, err: b.Validate(id, args)}
+		errs := validateAll(b, id, args)
+		msg := validatedMsg{seq: seq, args: args, errs: errs}
+		if len(errs) > 0 {
+			msg.err = errs[0]
+		}
+		return msg
 	}
 }
 

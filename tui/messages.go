@@ -104,7 +104,8 @@ type acceptedMsg struct {
 type validatedMsg struct {
 	seq  int // the form submission this answers
 	args json.RawMessage
-	err  error
+	err  error   // the first refusal (nil: valid)
+	errs []error // every refusal found (validateAll)
 }
 
 type callDoneMsg struct {

@@ -148,8 +148,9 @@ func (m *Model) onValidated(msg validatedMsg) tea.Cmd {
 		return nil
 	}
 	if msg.err != nil {
-		m.form.SetError(msg.err)
-		m.setStatus("not sent: the arguments do not match the tool's schema", true)
+		m.form.SetErrors(msg.errs)
+		n := len(msg.errs)
+		m.setStatus(fmt.Sprintf("not sent: %s the tool's schema refuses (marked)", counted(n, "value", "values")), true)
 		return nil
 	}
 	if m.statusErr {

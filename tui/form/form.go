@@ -2,7 +2,6 @@ package form
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -13,7 +12,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/relavium/relavium/fields"
-	"github.com/relavium/relavium/host/discovery"
 	"github.com/relavium/relavium/themes"
 	"github.com/relavium/relavium/tui/render"
 )
@@ -226,6 +224,9 @@ func (f *Form) ToggleRaw() {
 	var obj map[string]any
 	if err := json.Unmarshal([]byte(f.RawIn.Value()), &obj); err != nil || obj == nil {
 		f.Err = "raw JSON must be one JSON object to go back to the fields"
+		if err != nil {
+			f.Err += ": " + syntaxWhere(f.RawIn.Value(), err)
+		}
 		return
 	}
 	var unknown []string
@@ -330,27 +331,6 @@ func (f *Form) Update(msg tea.KeyMsg, rawJSON key.Binding) (tea.Cmd, bool) {
 		return cmd, true
 	}
 	return nil, false
-}
-
-// SetError shows a validation error: on the field its JSON pointer names,
-// else on the form.
-func (f *Form) SetError(err error) {
-	if err == nil {
-		return
-	}
-	var de *discovery.Error
-	if errors.As(err, &de) && de.Pointer != "" && !f.Raw {
-		name := strings.SplitN(strings.TrimPrefix(de.Pointer, "/"), "/", 2)[0]
-		name = strings.ReplaceAll(strings.ReplaceAll(name, "~1", "/"), "~0", "~")
-		if fld := f.Field(name); fld != nil {
-			fld.Err = render.ServerLine(de.Msg)
-			if de.Rule != "" {
-				fld.Err += " (" + de.Rule + ")"
-			}
-			return
-		}
-	}
-	f.Err = render.ServerLine(err.Error())
 }
 
 // View renders the form in w cells and at most h lines, keeping the
