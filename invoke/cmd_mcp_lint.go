@@ -20,7 +20,13 @@ import (
 type listings struct {
 	mu      sync.Mutex
 	results map[string][]json.RawMessage // server + "\x00" + method → results
+	held    int                          // bytes kept, at most maxListingBytes
 }
+
+// maxListingBytes bounds what lint keeps of the listings (four times a
+// server's whole discovery budget per kind would be far more than lint
+// needs); a listing past it is not read.
+const maxListingBytes = 64 << 20
 
 func (l *listings) add(r wire.Record) {
 	if r.Dir != wire.Recv || r.Kind != wire.KindResponse || r.Message == nil {
@@ -38,7 +44,10 @@ func (l *listings) add(r wire.Record) {
 		return
 	}
 	l.mu.Lock()
-	l.results[r.Server+"\x00"+r.Method] = append(l.results[r.Server+"\x00"+r.Method], m.Result)
+	if l.held+len(m.Result) <= maxListingBytes {
+		l.held += len(m.Result)
+		l.results[r.Server+"\x00"+r.Method] = append(l.results[r.Server+"\x00"+r.Method], m.Result)
+	}
 	l.mu.Unlock()
 }
 

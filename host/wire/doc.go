@@ -22,7 +22,8 @@
 //     authorization, api key, cookie) become "[redacted]". No HTTP header
 //     is ever recorded. A message over 4 MiB (the guard's bound) is
 //     recorded by size alone (truncated).
-//   - Bounds: the Hub keeps the last 1024 Records for a late subscriber; a
+//   - Bounds: the Hub keeps the last 1024 Records (at most 16 MiB of
+//     messages) for a late subscriber; a
 //     file sink keeps at most 64 MiB and then counts what it dropped; a
 //     subscriber is called synchronously and must not block.
 //   - Close writes a file sink atomically (package atomicfile) as NDJSON,

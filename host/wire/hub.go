@@ -10,8 +10,13 @@ import (
 	"github.com/relavium/relavium/fault"
 )
 
-// recentRecords is how many Records a Hub keeps for a late subscriber.
-const recentRecords = 1024
+// recentRecords is how many Records a Hub keeps for a late subscriber,
+// and recentBytes how many message bytes they may hold together (a server
+// sending 4 MiB messages cannot make the hub hold 1024 of them).
+const (
+	recentRecords = 1024
+	recentBytes   = 16 << 20
+)
 
 // MaxFileBytes bounds a recording file; later Records are counted, not kept.
 const MaxFileBytes = 64 << 20
@@ -23,8 +28,9 @@ type Hub struct {
 
 	mu      sync.Mutex
 	seq     int64
-	recent  []Record // ring, oldest first once full
-	next    int
+	recent  []Record // oldest first, from head on
+	head    int      // records before head were dropped
+	held    int      // message bytes in recent[head:]
 	subs    map[int]func(Record)
 	subSeq  int
 	path    string // file sink ("" none)
@@ -75,23 +81,25 @@ func (h *Hub) Recent() []Record {
 	return h.recentLocked()
 }
 
-func (h *Hub) recentLocked() []Record {
-	if len(h.recent) < recentRecords {
-		return append([]Record(nil), h.recent...)
-	}
-	return append(append([]Record(nil), h.recent[h.next:]...), h.recent[:h.next]...)
-}
+func (h *Hub) recentLocked() []Record { return append([]Record(nil), h.recent[h.head:]...) }
 
 func (h *Hub) add(r Record) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.seq++
 	r.Seq = h.seq
-	if len(h.recent) < recentRecords {
-		h.recent = append(h.recent, r)
-	} else {
-		h.recent[h.next] = r
-		h.next = (h.next + 1) % recentRecords
+	h.recent = append(h.recent, r)
+	h.held += len(r.Message)
+	for len(h.recent)-h.head > recentRecords || (h.held > recentBytes && h.head < len(h.recent)-1) {
+		h.held -= len(h.recent[h.head].Message)
+		h.recent[h.head] = Record{} // its message is freed now
+		h.head++
+	}
+	if h.head > recentRecords {
+		// Copy down once the dropped prefix outgrows the kept records:
+		// amortised, each record is copied about once.
+		h.recent = append(h.recent[:0:0], h.recent[h.head:]...)
+		h.head = 0
 	}
 	if h.path != "" {
 		if line, err := json.Marshal(r); err == nil && len(h.buf)+len(line)+1 <= MaxFileBytes {

@@ -88,3 +88,22 @@ func TestRecorderBounds(t *testing.T) {
 		t.Fatal("a nil hub taps")
 	}
 }
+
+// The hub holds at most 16 MiB of messages for a late subscriber, however
+// large the messages: the oldest go first.
+func TestRecentIsBoundedByBytes(t *testing.T) {
+	hub := NewHub("", nil)
+	rec := hub.Server("s", nil)
+	msg := []byte(`{"jsonrpc":"2.0","method":"m","params":{"x":"` + strings.Repeat("a", 3<<20) + `"}}`)
+	for range 12 {
+		rec.Observe(Recv, msg)
+	}
+	got := hub.Recent()
+	held := 0
+	for _, r := range got {
+		held += len(r.Message)
+	}
+	if held > recentBytes || len(got) == 0 || got[len(got)-1].Seq != 12 {
+		t.Fatalf("%d records holding %d bytes, last %d", len(got), held, got[len(got)-1].Seq)
+	}
+}
