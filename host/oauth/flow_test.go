@@ -59,6 +59,11 @@ func newTestAS(t *testing.T) *testAS {
 	}
 	mux.HandleFunc("/.well-known/oauth-protected-resource/mcp", doc(func() map[string]any { return a.prm }))
 	mux.HandleFunc("/.well-known/oauth-authorization-server", doc(func() map[string]any { return a.asm }))
+	// /hop/.well-known/... redirects to the cloud metadata address: the
+	// guard refuses the 3xx and follows nothing.
+	mux.HandleFunc("/.well-known/oauth-authorization-server/hop", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "http://169.254.169.254/latest/meta-data", http.StatusFound)
+	})
 	mux.HandleFunc("/register", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusCreated)
@@ -355,6 +360,9 @@ func TestMaliciousMetadataIsRefusedBeforeAnyRequest(t *testing.T) {
 		{"prm names a private address", func(a *testAS) { a.prm["authorization_servers"] = []string{"http://10.1.2.3:8080"} }, netguard.CodePrivateAddress, "10.1.2.3"},
 		{"prm names a name resolving to metadata", func(a *testAS) { a.prm["authorization_servers"] = []string{"https://evil.test"} }, netguard.CodeMetadata, "169.254.169.254"},
 		{"token endpoint on another loopback port", func(a *testAS) { a.asm["token_endpoint"] = "http://127.0.0.1:1/token" }, netguard.CodePrivateAddress, "127.0.0.1:1"},
+		{"metadata that redirects to the metadata address", func(a *testAS) {
+			a.prm["authorization_servers"] = []string{a.srv.URL + "/hop"}
+		}, netguard.CodeRedirect, "169.254.169.254"},
 		{"registration endpoint at the metadata address", func(a *testAS) { a.asm["registration_endpoint"] = "http://[::ffff:169.254.169.254]/register" }, netguard.CodeMetadata, "169.254"},
 	}
 	for _, c := range cases {
@@ -412,4 +420,57 @@ func TestStoreRefusesAReachableDirectory(t *testing.T) {
 	if _, err := os.Stat(files[0]); !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("record left behind: %v", err)
 	}
+}
+
+// A pre-registered client with a callback port gets exactly that port in
+// its redirect uri, and its secret from the secret store.
+func TestPreRegisteredClientUsesItsPort(t *testing.T) {
+	f := newFixture(t)
+	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	_ = ln.Close()
+	var redirect string
+	in := browserDoing(t, nil)
+	inner := in.Prompt
+	in.Prompt = func(ctx context.Context, p Prompt) (func(), error) {
+		u, _ := url.Parse(p.URL)
+		redirect = u.Query().Get("redirect_uri")
+		if u.Query().Get("client_id") != "pre" {
+			t.Errorf("client_id %q, want the pre-registered one", u.Query().Get("client_id"))
+		}
+		return inner(ctx, p)
+	}
+	h := f.handler(in, Settings{Declared: true, ClientID: "pre", ClientSecretName: "s", CallbackPort: port})
+	h.o.Secret = func(name string) (string, bool, error) { return "pre-secret", name == "s", nil }
+	if err := h.SignIn(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if want := fmt.Sprintf("http://127.0.0.1:%d/callback", port); redirect != want {
+		t.Fatalf("redirect_uri %q, want %q", redirect, want)
+	}
+	rec, _ := f.store.Find(f.as.srv.URL + "/mcp")
+	if rec == nil || rec.ClientID != "pre" || rec.ClientSecret != "" {
+		t.Fatalf("record %+v: a pre-registered secret stays in the secret store", rec)
+	}
+}
+
+// FuzzChallenge: any WWW-Authenticate header is read without a panic, and
+// a scope it yields is never empty.
+func FuzzChallenge(f *testing.F) {
+	for _, s := range []string{`Bearer resource_metadata="https://x/.well-known/oauth-protected-resource", scope="a b"`,
+		`Bearer error="insufficient_scope", scope="mcp:write"`, `Basic realm="x", Bearer`, `Bearer scope=""`, `,,=`, ``} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, h string) {
+		resp := &http.Response{Header: http.Header{"Www-Authenticate": {h}}}
+		c := parseChallenge(resp)
+		for _, s := range c.scopes {
+			if s == "" || strings.ContainsAny(s, " \t") {
+				t.Fatalf("scope %q from %q", s, h)
+			}
+		}
+	})
 }
