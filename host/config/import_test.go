@@ -297,3 +297,35 @@ func digestOf(t *testing.T, s Server) string {
 	}
 	return d
 }
+
+// Each client's global file is placed where that client keeps it on each
+// system, under the home passed in.
+func TestClientFilesPerSystem(t *testing.T) {
+	find := func(files []ClientFile, client string) string {
+		for _, f := range files {
+			if f.Client == client {
+				return f.Path
+			}
+		}
+		return ""
+	}
+	linux := ClientFiles("/p", "/u", "linux", "")
+	mac := ClientFiles("/p", "/u", "darwin", "")
+	win := ClientFiles("/p", "/u", "windows", "/u/AppData/Roaming")
+	for _, c := range []struct{ got, want string }{
+		{find(linux, "Claude Desktop"), "/u/.config/Claude/claude_desktop_config.json"},
+		{find(mac, "Claude Desktop"), "/u/Library/Application Support/Claude/claude_desktop_config.json"},
+		{find(win, "Claude Desktop"), filepath.Join("/u/AppData/Roaming", "Claude", "claude_desktop_config.json")},
+		{find(linux, "VS Code (user)"), "/u/.config/Code/User/mcp.json"},
+		{find(linux, "Claude Code (user, local)"), "/u/.claude.json"},
+		{find(linux, "MCP Inspector catalog"), "/u/.mcp-inspector/mcp.json"},
+		{find(linux, "VS Code (workspace)"), "/p/.vscode/mcp.json"},
+	} {
+		if c.got != c.want {
+			t.Errorf("%q, want %q", c.got, c.want)
+		}
+	}
+	if n := len(ClientFiles("/p", "", "linux", "")); n != 3 {
+		t.Errorf("with no home, %d files (only the project's are known)", n)
+	}
+}

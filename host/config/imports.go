@@ -109,11 +109,11 @@ func (l *loader) importFile(r importRef, cfg *Config, seen map[string]Pos) {
 	data, ok := l.readFile(r.path, mcpjson.MaxFileBytes)
 	if !ok {
 		if r.required && !slices.Contains(l.files, r.path) {
-			at := r.at
-			if at.File == "" {
-				at = Pos{File: r.path, Line: 1, Col: 1}
+			at, field := r.at, "import"
+			if at.File == "" { // named by --config
+				at, field = Pos{File: r.path, Line: 1, Col: 1}, ""
 			}
-			l.c.add(CodeUnreadable, at, "import", "no such file: %s", r.path)
+			l.c.add(CodeUnreadable, at, field, "no such file: %s", r.path)
 		}
 		return
 	}
@@ -267,18 +267,19 @@ func ClientFiles(project, userHome, goos, appData string) []ClientFile {
 	if userHome == "" {
 		return out
 	}
-	desktop := filepath.Join(userHome, ".config", "Claude", "claude_desktop_config.json")
+	config := filepath.Join(userHome, ".config") // where each desktop app keeps its settings
 	switch goos {
 	case "darwin":
-		desktop = filepath.Join(userHome, "Library", "Application Support", "Claude", "claude_desktop_config.json")
+		config = filepath.Join(userHome, "Library", "Application Support")
 	case "windows":
-		if appData == "" {
-			appData = filepath.Join(userHome, "AppData", "Roaming")
+		config = appData
+		if config == "" {
+			config = filepath.Join(userHome, "AppData", "Roaming")
 		}
-		desktop = filepath.Join(appData, "Claude", "claude_desktop_config.json")
 	}
 	return append(out,
-		ClientFile{Client: "Claude Desktop", Path: desktop, Global: true},
+		ClientFile{Client: "Claude Desktop", Path: filepath.Join(config, "Claude", "claude_desktop_config.json"), Global: true},
+		ClientFile{Client: "VS Code (user)", Path: filepath.Join(config, "Code", "User", "mcp.json"), Global: true},
 		ClientFile{Client: "Claude Code (user, local)", Path: filepath.Join(userHome, ".claude.json"), Global: true},
 		ClientFile{Client: "Cursor (global)", Path: filepath.Join(userHome, ".cursor", "mcp.json"), Global: true},
 		ClientFile{Client: "Windsurf", Path: filepath.Join(userHome, ".codeium", "windsurf", "mcp_config.json"), Global: true},
