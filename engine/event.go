@@ -16,6 +16,7 @@ const (
 	EventRunCancelled        = "run:cancelled"
 	EventServer              = "mcp:server"
 	EventToolSkipped         = "mcp:tool_skipped"
+	EventListChanged         = "mcp:list_changed"
 	EventToolCall            = "agent:tool_call"
 	EventToolProgress        = "agent:tool_progress"
 	EventToolLog             = "agent:tool_log"
@@ -88,6 +89,10 @@ type ServerData struct {
 	ErrorCode  fault.Code `json:"error_code,omitempty"`
 	Error      string     `json:"error,omitempty"`
 	StderrTail string     `json:"stderr_tail,omitempty"`
+	// RetryMS is set on a failed network server the host dials again in
+	// that many milliseconds (its RetryAttempt-th attempt).
+	RetryMS      int64 `json:"retry_ms,omitempty"`
+	RetryAttempt int   `json:"retry_attempt,omitempty"`
 }
 
 // ToolSkippedData is the payload of EventToolSkipped.

@@ -137,6 +137,11 @@ func (c *conn) callFailure(ctx, tctx context.Context, deadline *deadlineCause, t
 	if r := c.frameRefusal.Load(); r != nil {
 		return &Error{Base: fault.Base{ErrCode: r.ErrCode, Msg: tool + ": the server " + r.Msg}, Server: c.srv.Name}
 	}
+	if !isRPCError(err) {
+		if e := c.probeLost(time.Second); e != nil {
+			return &Error{Base: fault.Base{ErrCode: e.ErrCode, Msg: tool + ": the server " + e.Msg, Cause: e.Cause}, Server: c.srv.Name}
+		}
+	}
 	if ch := c.child(); ch != nil && ch.waitExit(200*time.Millisecond) {
 		ch.waitStderr(100 * time.Millisecond)
 		return &Error{Base: fault.Base{ErrCode: CodeServerExited, Msg: tool + ": the server exited during the call"}, Server: c.srv.Name, ExitStatus: ch.exitStatus(), StderrTail: ch.ring.Tail(c.secrets)}

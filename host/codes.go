@@ -29,6 +29,8 @@ var codes = fault.Table{
 	{Code: CodeBadOptions, Class: fault.Failure, Meaning: "Start called with options it cannot honour (a caller bug)"},
 	{Code: CodeMessageDepth, Class: fault.Failure, Meaning: "a stdio server's message nests arrays and objects deeper than 512 levels (refused before decoding; the server is failed)"},
 	{Code: CodeProtocolEra, Class: fault.Failure, Meaning: "the server does not speak protocol 2026-07-28, which its declaration (or --protocol) asks for"},
+	{Code: CodePingFailed, Class: fault.Failure, Meaning: "a ping got an error, or no answer within its deadline"},
+	{Code: CodeSessionGone, Class: fault.Failure, Meaning: "a network server answered 404 for its session (it restarted, or the session expired); its calls in flight fail"},
 	{Code: CodeSecretMissing, Class: fault.Varies, Meaning: "a {{secrets.NAME}} with no value in any secret store"},
 	{Code: CodeEnvRefUnset, Class: fault.Usage, Meaning: "an {{env.VAR}} with no default whose variable is not set in relavium's environment at spawn"},
 	{Code: CodeSecretFileUnsafe, Class: fault.Usage, Meaning: "the secrets file is group/other-accessible, a symlink or not a file"},

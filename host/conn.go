@@ -74,13 +74,24 @@ type conn struct {
 	// transport refused before decoding (E518, depthreader.go).
 	frameRefusal atomic.Pointer[Error]
 
+	// A tool-list walk after list_changed (listchanged.go): one at a time,
+	// once more when asked meanwhile; a liveness probe (liveness.go), one
+	// at a time; neither after shutdown began (refreshEnded), which waits
+	// for both (refreshes).
+	refreshing, refreshAgain, refreshEnded, probing bool
+	refreshes                                       sync.WaitGroup
+
+	// lost carries the reason a live network session was seen gone
+	// (liveness.go) to watch.
+	lost chan *Error
+
 	shutOnce  sync.Once
 	watchDone chan struct{} // closed when the watcher ended (nil: no watcher)
 }
 
 func newConn(h *Host, s Endpoint) *conn {
 	ctx, cancel := context.WithCancelCause(h.ctx)
-	c := &conn{h: h, srv: s, ctx: ctx, cancel: cancel, secrets: map[string]string{}}
+	c := &conn{h: h, srv: s, ctx: ctx, cancel: cancel, secrets: map[string]string{}, lost: make(chan *Error, 1)}
 	// The recorder redacts with the connection's own redaction, read
 	// when each message is recorded (the secrets are resolved by prepare).
 	c.rec = h.opts.Wire.Server(s.Name, c.redactText)
@@ -237,9 +248,12 @@ func (c *conn) newClient() *mcp.Client {
 		// Roots only when the session offers them (clientside.go): a
 		// server such as server-filesystem replaces its allowed directories
 		// with the client's roots when the client advertises the capability.
-		Capabilities:           &mcp.ClientCapabilities{},
-		ElicitationHandler:     c.onElicit,
-		ResourceUpdatedHandler: c.onResourceUpdated,
+		Capabilities:               &mcp.ClientCapabilities{},
+		ElicitationHandler:         c.onElicit,
+		ResourceUpdatedHandler:     c.onResourceUpdated,
+		ToolListChangedHandler:     c.onToolsChanged,
+		PromptListChangedHandler:   c.onPromptsChanged,
+		ResourceListChangedHandler: c.onResourcesChanged,
 	}
 	if !c.observed {
 		opts.ProgressNotificationHandler = c.onProgress

@@ -34,7 +34,9 @@ func (c *conn) watch() {
 			exited = ch.exited
 		}
 		var sessionErr error
+		var lost *Error
 		select {
+		case lost = <-c.lost:
 		case <-exited:
 			// The child's exit can be seen before the session's end even when
 			// the session broke first (a garbage line closes stdin, the child
@@ -59,6 +61,10 @@ func (c *conn) watch() {
 			return
 		}
 		var e *Error
+		if lost != nil {
+			c.endLost(lost, ended)
+			return
+		}
 		// A session that ended on a protocol error (a non-JSON line on
 		// stdout, an oversized frame) is what broke the server, even when the
 		// child then exits on the closed stdin; an EOF is the child's exit.
@@ -83,8 +89,28 @@ func (c *conn) watch() {
 		c.emit(engine.StateFailed, e)
 		c.shutdown() // reaps what is left of its process group
 		<-ended
+		c.h.lostServer(c)
 	}()
 }
+
+// endLost ends a session that noteLost reported lost (liveness.go): the
+// server is failed with that reason, its calls fail with it, the session is
+// closed, and the host's reconnect policy takes over.
+func (c *conn) endLost(e *Error, ended <-chan error) {
+	if c.h.isClosing() || errors.Is(context.Cause(c.ctx), errHostClosing) {
+		<-ended // the end asked for closes the session
+		return
+	}
+	c.mu.Lock()
+	c.fail = e
+	c.mu.Unlock()
+	c.cancel(e)
+	c.emit(engine.StateFailed, e)
+	c.shutdown()
+	<-ended
+	c.h.lostServer(c)
+}
+
 func (c *conn) finishWatch() {
 	if c.watchDone != nil {
 		<-c.watchDone
@@ -97,6 +123,10 @@ func (c *conn) shutdown() {
 	c.shutOnce.Do(func() {
 		c.cancel(errHostClosing)
 		defer c.h.client.forget(c)
+		c.mu.Lock()
+		c.refreshEnded = true
+		c.mu.Unlock()
+		c.refreshes.Wait() // a tool-list walk and a liveness probe end on the cancel
 		if ch := c.child(); ch != nil {
 			// While the server still runs (closing the session ends it):
 			// its tree is whole, escapees included.

@@ -71,6 +71,18 @@
 //     every child and every recorded orphan relavium received is reaped.
 //     BecomeSubreaper (Linux) is the command's to call, once, at start. A server that dies mid-session
 //     is marked failed (exit status, stderr tail); the others keep working.
+//   - Protocol eras (protocol.go): a server asks for 2025-11-25 (the
+//     default), 2026-07-28 (a server that does not speak it fails, E597) or
+//     auto, which asks for the modern era first only where a stateful
+//     server pays no extra round trip for it (stdio, websocket; over
+//     Streamable HTTP only once a stateless server answered). Status and
+//     events carry the negotiated version and its Era.
+//   - Liveness: Ping measures a round trip (E598 without an answer); a
+//     list_changed walks the tool list again under discovery's checks and
+//     pins (listchanged.go); a network server whose connection is refused
+//     or whose session answers 404 (E599) is failed at once, its calls in
+//     flight with it (liveness.go), and with Options.Reconnect dialled
+//     again with backoff (reconnect.go); a stdio server never is.
 //   - KillChildren is the exit that cannot wait for Close (main calls it on
 //     a second signal, or when a command has not ended 2 s after the
 //     first): every child of the process, and the process group of each

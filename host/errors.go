@@ -42,6 +42,8 @@ const (
 	CodeLogLevelUnknown      fault.Code = "E921" // a log level that is not one of MCP's eight
 	CodeTooManySubscriptions fault.Code = "E922" // one server already has 256 subscriptions
 	CodeBadCompletionRef     fault.Code = "E923" // a completion reference that is neither ref/prompt nor ref/resource
+	CodePingFailed           fault.Code = "E598" // a ping got no answer within its deadline, or an error
+	CodeSessionGone          fault.Code = "E599" // the server answered 404 for its session (restarted, or the session expired)
 )
 
 // Error is host's coded error: fault's (code, message, cause, exit, data)

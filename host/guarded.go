@@ -52,7 +52,7 @@ func (c *conn) guardedClient(g *netguard.Guard, t *netguard.Target) *http.Client
 	gc := g.HTTPClient(t)
 	// The guard's transport does every byte of I/O; cancelCounter only
 	// looks at what the SDK posts.
-	client := &http.Client{Transport: c.rec.RoundTripper(cancelCounter{inner: withHeaders(gc.Transport, c.headers, &c.authStatus), c: c}), CheckRedirect: gc.CheckRedirect, Jar: gc.Jar}
+	client := &http.Client{Transport: c.rec.RoundTripper(cancelCounter{inner: liveness{inner: withHeaders(gc.Transport, c.headers, &c.authStatus), c: c}, c: c}), CheckRedirect: gc.CheckRedirect, Jar: gc.Jar}
 	c.mu.Lock()
 	c.httpClient = client
 	c.mu.Unlock()

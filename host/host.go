@@ -28,16 +28,19 @@ type Host struct {
 	conns   []*conn                // declaration order, then the order servers were added
 	pending map[string]*pendingAdd // servers being added (Add), by name
 	adds    sync.WaitGroup         // Adds under way: Close waits for them
-	tools   []engine.ToolDef
-	byID    map[engine.ToolID]*toolEntry
-	byName  map[string]engine.ToolID
-	ids     map[*discovery.Tool]engine.ToolID // a tool keeps its id while its server stays
-	idSeq   int
-	skipped []engine.SkippedTool
-	live    map[int]struct{} // stdio children not yet reaped
-	calls   sync.WaitGroup   // in-flight Calls
-	callSeq uint64
-	client  clientSide // roots, sampling limits, call deadlines (clientside.go)
+	// retrying are lost network servers being dialled again (reconnect.go).
+	retrying map[string]*retrying
+	retries  sync.WaitGroup
+	tools    []engine.ToolDef
+	byID     map[engine.ToolID]*toolEntry
+	byName   map[string]engine.ToolID
+	ids      map[*discovery.Tool]engine.ToolID // a tool keeps its id while its server stays
+	idSeq    int
+	skipped  []engine.SkippedTool
+	live     map[int]struct{} // stdio children not yet reaped
+	calls    sync.WaitGroup   // in-flight Calls
+	callSeq  uint64
+	client   clientSide // roots, sampling limits, call deadlines (clientside.go)
 
 	closeOnce sync.Once
 }
@@ -75,16 +78,17 @@ func Start(ctx context.Context, opts Options) (*Host, error) {
 	}
 	hctx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
 	h := &Host{
-		opts:    opts,
-		em:      opts.Emitter,
-		ctx:     hctx,
-		cancel:  cancel,
-		router:  newProgressRouter(),
-		byID:    map[engine.ToolID]*toolEntry{},
-		byName:  map[string]engine.ToolID{},
-		ids:     map[*discovery.Tool]engine.ToolID{},
-		pending: map[string]*pendingAdd{},
-		live:    map[int]struct{}{},
+		opts:     opts,
+		em:       opts.Emitter,
+		ctx:      hctx,
+		cancel:   cancel,
+		router:   newProgressRouter(),
+		byID:     map[engine.ToolID]*toolEntry{},
+		byName:   map[string]engine.ToolID{},
+		ids:      map[*discovery.Tool]engine.ToolID{},
+		pending:  map[string]*pendingAdd{},
+		retrying: map[string]*retrying{},
+		live:     map[int]struct{}{},
 	}
 	h.client.roots = roots
 	// Every secret is resolved before anything is spawned or dialled: a
@@ -326,7 +330,8 @@ func (h *Host) Close() error {
 		h.closing = true
 		h.mu.Unlock()
 		h.cancel(errHostClosing)
-		h.adds.Wait() // each Add under way fails on the cancel and tears its server down
+		h.retries.Wait() // each redial ends on the cancel
+		h.adds.Wait()    // each Add under way fails on the cancel and tears its server down
 		h.calls.Wait()
 		conns := h.connList()
 		var wg sync.WaitGroup

@@ -160,6 +160,9 @@ type Options struct {
 	// Wire records every server's JSON-RPC traffic (nil: nothing is
 	// recorded): `--record`, and what a protocol view subscribes to.
 	Wire *wire.Hub
+	// Reconnect dials a lost network server again with backoff
+	// (reconnect.go); nil leaves it failed (one-shot commands).
+	Reconnect *ReconnectPolicy
 }
 
 func (o *Options) withDefaults() {

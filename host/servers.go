@@ -29,6 +29,7 @@ func (h *Host) Add(ctx context.Context, s Endpoint) error {
 	if s.Name == "" {
 		return badOptions("a server to add has no name")
 	}
+	h.callOffRetry(ctx, s.Name)
 	h.mu.Lock()
 	if h.closing {
 		h.mu.Unlock()
@@ -97,6 +98,12 @@ func (h *Host) Add(ctx context.Context, s Endpoint) error {
 // group torn down as Close does; Remove returns once its child is reaped.
 // A server being added is called off. An unknown name is not an error.
 func (h *Host) Remove(name string) error {
+	h.callOffRetry(context.Background(), name)
+	return h.remove(name)
+}
+
+// remove is Remove without calling a redial off (the redial's own).
+func (h *Host) remove(name string) error {
 	h.mu.Lock()
 	if p := h.pending[name]; p != nil {
 		delete(h.pending, name)
@@ -135,6 +142,15 @@ func (h *Host) Reconnect(ctx context.Context, name string) error {
 		return err
 	}
 	return h.Add(ctx, c.srv)
+}
+
+// Failed reports whether server is in the set and failed since it
+// connected (it exited, or its session was lost).
+func (h *Host) Failed(server string) bool {
+	h.mu.Lock()
+	c := h.findLocked(server)
+	h.mu.Unlock()
+	return c != nil && c.failure() != nil
 }
 
 // Has reports whether server is in the set (connected, or failed since).

@@ -156,3 +156,34 @@ func startDemoHTTP(t *testing.T, e *mcpE2E) string {
 	}
 	return ""
 }
+
+// mcp ping: every declared server (or one), round-trip times, --json.
+func TestMCPPingEndToEnd(t *testing.T) {
+	e := newMCPE2E(t)
+	e.declare(t, map[string]string{"a": "ok", "b": "ok"}, "")
+	allow := allowFlags(e.run(t, nil, "mcp", "ls", "--json").pendingDigests(t))
+
+	r := e.run(t, nil, append([]string{"mcp", "ping", "--json", "--count", "2"}, allow...)...)
+	var out struct {
+		Data MCPPing `json:"data"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil || r.code != 0 || len(out.Data.Servers) != 2 {
+		t.Fatalf("ping --json: %d %s %s", r.code, r.stdout, r.stderr)
+	}
+	for _, s := range out.Data.Servers {
+		if len(s.RTTMS) != 2 || s.MinMS <= 0 || s.MinMS > s.AvgMS || s.AvgMS > s.MaxMS || s.ErrorCode != "" || s.Protocol != "2025-11-25" {
+			t.Errorf("ping of %s: %+v", s.Server, s)
+		}
+	}
+	r = e.run(t, nil, append([]string{"mcp", "ping", "b", "--count", "1"}, allow...)...)
+	if r.code != 0 || !strings.HasPrefix(r.stdout, "b (stdio, 2025-11-25): ") || !strings.Contains(r.stdout, " ms · min/avg/max ") || strings.Contains(r.stdout, "a (") {
+		t.Errorf("ping b: %d %q %s", r.code, r.stdout, r.stderr)
+	}
+	r = e.run(t, nil, append([]string{"mcp", "ping", "nope", "--json"}, allow...)...)
+	if r.code != 2 || r.errCode() != CodePingUnknown || !strings.Contains(r.stdout, "declared: ") {
+		t.Errorf("ping of an undeclared server: %d %s", r.code, r.stdout)
+	}
+	if r := e.run(t, nil, "mcp", "ping", "--count", "0"); r.code != 2 {
+		t.Errorf("--count 0: %d %s", r.code, r.stderr)
+	}
+}

@@ -117,6 +117,9 @@ func Workbench(inv *Invocation, demo bool) (session.Workbench, error) {
 	if err := clientOptions(inv, &opts); err != nil {
 		return wb, err
 	}
+	// The workbench lives on: a network server that goes away is dialled
+	// again with backoff (host.ReconnectPolicy's defaults).
+	opts.Reconnect = &host.ReconnectPolicy{}
 	wb.Session = session.New(opts, servers)
 	return wb, nil
 }

@@ -38,5 +38,7 @@ var codes = fault.Table{
 	{Code: CodeNoSuchServer, Class: fault.Usage, Meaning: "mcp read / complete: SERVER is not a declared server"},
 	{Code: CodeBadRef, Class: fault.Usage, Meaning: "mcp complete: REF is neither prompt:NAME nor resource:URI-TEMPLATE, or an --arg is not KEY=VALUE"},
 	{Code: CodeNoContents, Class: fault.Failure, Meaning: "mcp read --output: the resource came back in several parts (or none); --output writes one"},
+	{Code: CodePingUnknown, Class: fault.Usage, Meaning: "mcp ping: SERVER names no declared server"},
+	{Code: CodePingFailed, Class: fault.Failure, Meaning: "mcp ping: a server failed to connect, or did not answer a ping (each server's result is in data)"},
 	{Code: CodeInternal, Class: fault.Failure, Meaning: "a bug: an error without a code"},
 }

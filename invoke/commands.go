@@ -48,6 +48,18 @@ func Commands() *Table {
 					protocolFlag(),
 				},
 				SideEffect: Read, JSON: true, Output: Document, Surface: Machine, Run: runMCPList},
+			{Path: []string{"mcp", "ping"}, Summary: "connect every declared server (or SERVER, or one ad-hoc server) and ping it: round-trip times",
+				Args: []Arg{{Name: "SERVER", Usage: "ping only this declared server"}},
+				Flags: []Flag{
+					{Name: "count", Type: Int, Default: "3", Usage: "pings per server (1 to 100)"},
+					{Name: "timeout", Type: Duration, Default: "10s", Usage: "deadline of one ping"},
+					{Name: "url", Type: String, Usage: "ad-hoc target: one unnamed server at this url"},
+					{Name: "header", Type: StringArray, Usage: "a request header 'Name: value' for --url (repeatable; {{secrets.NAME}} resolved; the value is never shown)"},
+					{Name: "stdio", Type: String, Usage: "ad-hoc target: one unnamed stdio server, command line split on spaces (no shell)"},
+					{Name: "allow-local-endpoint", Type: Bool, Usage: "allow a loopback/private --url"},
+					protocolFlag(),
+				},
+				SideEffect: Read, JSON: true, Output: Document, Surface: CLIOnly, Run: runMCPPing},
 			{Path: []string{"mcp", "call"}, Summary: "call one tool and print its result",
 				Args: []Arg{
 					{Name: "TOOL", Required: true, Usage: "namespaced tool name (mcp_<server>_<tool>)"},

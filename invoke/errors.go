@@ -36,6 +36,8 @@ const (
 	CodeNotFlagged   fault.Code = "E546" // mcp accept: the tool's definition is the accepted one (nothing to accept)
 	CodeAcceptUsage  fault.Code = "E547" // mcp accept: give TOOL or --all (not both, not neither)
 	CodeBadHeader    fault.Code = "E593" // --header: not 'Name: value', a name or value the guard refuses, or without --url
+	CodePingUnknown  fault.Code = "E890" // mcp ping: SERVER names no declared server
+	CodePingFailed   fault.Code = "E891" // mcp ping: a server failed to connect or to answer a ping
 
 	// config import / export (other clients' MCP files).
 	CodeImportTaken  fault.Code = "E244"         // config import --write: a server name the configuration already registers

@@ -50,7 +50,14 @@ func (l *Live) Connect(ctx context.Context, name string) error {
 		return fmt.Errorf("no server %q is declared in this session", name)
 	}
 	if l.h.Has(name) {
-		return nil
+		if !l.h.Failed(name) {
+			return nil
+		}
+		// A server that failed while it ran (it exited, or its session was
+		// lost) is connected afresh: out of the set, then in again.
+		if err := l.h.Remove(name); err != nil {
+			return err
+		}
 	}
 	opts, err := l.s.admit(ctx, func(n string) bool { return n == name }, l.guard)
 	if err != nil {

@@ -61,6 +61,9 @@ type Options struct {
 	// LogLevel is the logging/setLevel asked of every server offering
 	// logging when it connects ("" = info).
 	LogLevel string
+	// Reconnect dials a lost network server again with backoff (the
+	// workbench); nil leaves it failed (one-shot commands).
+	Reconnect *host.ReconnectPolicy
 }
 
 // Asker is the person, as the face that owns the terminal asks them.

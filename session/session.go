@@ -165,6 +165,7 @@ func (s *Session) hostOptions() host.Options {
 		Timeouts:       s.opts.Timeouts,
 		Wire:           s.opts.Wire,
 		LogLevel:       s.opts.LogLevel,
+		Reconnect:      s.opts.Reconnect,
 	}
 }
 

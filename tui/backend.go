@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"encoding/json"
+	"time"
 
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/engine"
@@ -55,6 +56,8 @@ type Backend interface {
 	// for it); it returns when the tokens are stored, or fails
 	// (cancelled with ctx).
 	SignIn(ctx context.Context, server string, shown func(oauth.Prompt)) error
+	// Ping pings a connected server and returns the round-trip time.
+	Ping(ctx context.Context, server string) (time.Duration, error)
 
 	// Catalogue is every connected server's admitted and skipped tools.
 	Catalogue() ([]engine.ToolDef, []engine.SkippedTool)

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/tui/render"
 )
@@ -10,7 +11,7 @@ import (
 // for the features that differ between eras: elicitation, logs, sampling.
 func (m *Model) eraDetails(r *serverRow, w int) []string {
 	era := host.EraOf(r.protocol)
-	if era == nil {
+	if era == nil || r.state != engine.StateReady {
 		return nil
 	}
 	st := m.st

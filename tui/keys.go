@@ -12,6 +12,7 @@ type keyMap struct {
 	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
 	Enter, Back, Filter, Details            key.Binding
 	Approve, Reconnect, Disconnect, Accept  key.Binding
+	Ping                                    key.Binding
 	Cancel, History, Export, Replay, Load   key.Binding
 	PrevTab, NextTab                        key.Binding
 	Submit, RawJSON, FieldNext, FieldPrev   key.Binding
@@ -44,6 +45,7 @@ func newKeyMap() keyMap {
 		Accept:      b([]string{"A"}, "A", "accept changed tool"),
 		Reconnect:   b([]string{"r"}, "r", "reconnect"),
 		Disconnect:  b([]string{"x"}, "x", "disconnect"),
+		Ping:        b([]string{"p"}, "p", "ping"),
 		Cancel:      b([]string{"c"}, "c", "cancel call"),
 		History:     b([]string{"h"}, "h", "history"),
 		Export:      b([]string{"e"}, "e", "export JSONL"),
@@ -74,7 +76,7 @@ func (k keyMap) fullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.NextPane, k.PrevPane, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.Palette, k.Enter, k.Back, k.Filter, k.Details, k.Accept, k.PrevTab, k.NextTab, k.AllTools},
-		{k.Approve, k.Reconnect, k.Disconnect, k.Cancel, k.History, k.Export, k.Load},
+		{k.Approve, k.Reconnect, k.Disconnect, k.Ping, k.Cancel, k.History, k.Export, k.Load},
 		{k.Search, k.SearchNext, k.SearchPrev, k.Yank, k.YankCommand, k.Save},
 		{k.Submit, k.RawJSON, k.FieldNext, k.FieldPrev, k.PickPrev, k.PickNext, k.Toggle, k.Help, k.Quit},
 	}

@@ -258,6 +258,14 @@ func (l *live) Connect(ctx context.Context, server string) error {
 	return err
 }
 
+func (l *live) Ping(ctx context.Context, server string) (time.Duration, error) {
+	h, err := l.connected()
+	if err != nil {
+		return 0, err
+	}
+	return h.Ping(ctx, server)
+}
+
 func (l *live) Disconnect(server string) error {
 	h := l.host()
 	if h == nil {

@@ -84,7 +84,9 @@ type serverRow struct {
 	// (lockdrift.go); lockChecked once it was compared.
 	lockDrift   LockDrift
 	lockChecked bool
-	asked       bool // its inputs were asked for since it last connected
+	asked       bool      // its inputs were asked for since it last connected
+	retryAt     time.Time // a lost network server is dialled again then (zero: not)
+	retryN      int       // the number of that attempt
 }
 
 // stateDenied is a server the person denied this session (not an engine
@@ -328,6 +330,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmds = append(cmds, m.onConnected(msg))
 	case disconnectedMsg:
 		cmds = append(cmds, m.onDisconnected(msg))
+	case pingedMsg:
+		m.onPinged(msg)
 	case catalogueMsg:
 		m.onCatalogue(msg)
 	case lockDriftMsg:

@@ -172,7 +172,7 @@ func (m *Model) serverDetails(r *serverRow, w int, full bool) []string {
 				add(st.Faint.Render("  " + l))
 			}
 		}
-		add(st.Muted.Render("r to retry"))
+		add(st.Muted.Render(m.retryHint(r)))
 	case engine.StateClosed:
 		add(st.Muted.Render("closed · r to reconnect"))
 	case engine.StateResolving:

@@ -31,6 +31,9 @@ func (m *Model) onEvents(events []engine.Event) tea.Cmd {
 			if d.State == engine.StateReady {
 				drift = append(drift, m.lockDriftCmd(d.Server))
 			}
+			m.applyRetry(d)
+		case host.ListChangedData:
+			drift = append(drift, m.applyListChanged(d))
 		case engine.SkippedTool:
 			refresh = true
 		case engine.ToolProgressData:

@@ -197,6 +197,8 @@ func (m *Model) serversKey(msg tea.KeyMsg) tea.Cmd {
 		return m.reconnectSelected()
 	case key.Matches(msg, k.Disconnect):
 		return m.disconnectSelected()
+	case key.Matches(msg, k.Ping):
+		return m.pingSelected()
 	}
 	sel := m.sel
 	if moveKey(msg, m.keys, &sel, len(m.servers), 5) {
