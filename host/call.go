@@ -137,11 +137,6 @@ func (c *conn) callFailure(ctx, tctx context.Context, deadline *deadlineCause, t
 	if r := c.frameRefusal.Load(); r != nil {
 		return &Error{Base: fault.Base{ErrCode: r.ErrCode, Msg: tool + ": the server " + r.Msg}, Server: c.srv.Name}
 	}
-	if !isRPCError(err) {
-		if e := c.probeLost(time.Second); e != nil {
-			return &Error{Base: fault.Base{ErrCode: e.ErrCode, Msg: tool + ": the server " + e.Msg, Cause: e.Cause}, Server: c.srv.Name}
-		}
-	}
 	if ch := c.child(); ch != nil && ch.waitExit(200*time.Millisecond) {
 		ch.waitStderr(100 * time.Millisecond)
 		return &Error{Base: fault.Base{ErrCode: CodeServerExited, Msg: tool + ": the server exited during the call"}, Server: c.srv.Name, ExitStatus: ch.exitStatus(), StderrTail: ch.ring.Tail(c.secrets)}
@@ -151,6 +146,11 @@ func (c *conn) callFailure(ctx, tctx context.Context, deadline *deadlineCause, t
 	}
 	if code, ok := relayedDecline(err); ok {
 		return &Error{Base: fault.Base{ErrCode: code, Msg: tool + " failed: the server gave up when relavium declined its sampling request", Cause: c.redactErr(err)}, Server: c.srv.Name}
+	}
+	if !isRPCError(err) {
+		if e := c.probeLost(time.Second); e != nil {
+			return &Error{Base: fault.Base{ErrCode: e.ErrCode, Msg: tool + ": the server " + e.Msg, Cause: e.Cause}, Server: c.srv.Name}
+		}
 	}
 	return &Error{Base: fault.Base{ErrCode: CodeCallFailed, Msg: tool + " failed", Cause: c.redactErr(err)}, Server: c.srv.Name}
 }

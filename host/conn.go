@@ -83,7 +83,8 @@ type conn struct {
 
 	// lost carries the reason a live network session was seen gone
 	// (liveness.go) to watch.
-	lost chan *Error
+	lost    chan *Error
+	lostWhy atomic.Pointer[Error] // the reason noteLost gave, once
 
 	shutOnce  sync.Once
 	watchDone chan struct{} // closed when the watcher ended (nil: no watcher)

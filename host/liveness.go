@@ -133,8 +133,10 @@ func (c *conn) noteLost(code fault.Code, msg string, cause error) {
 	if !live {
 		return
 	}
+	e := c.failure0(code, msg, cause)
 	select {
-	case c.lost <- c.failure0(code, msg, cause):
+	case c.lost <- e:
+		c.lostWhy.CompareAndSwap(nil, e)
 	default: // one reason is enough
 	}
 }
@@ -160,11 +162,7 @@ func (c *conn) probeLost(d time.Duration) *Error {
 	case <-t.C:
 		return nil
 	}
-	var e *Error
-	if errors.As(context.Cause(c.ctx), &e) {
-		return e
-	}
-	return nil
+	return c.lostWhy.Load() // nil when the session ended for another reason
 }
 
 // isRPCError reports whether err is the server's own JSON-RPC error answer
