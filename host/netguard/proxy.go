@@ -191,8 +191,12 @@ func (g *Guard) proxied(base *http.Transport, t *Target, u *url.URL) {
 		if resp.StatusCode >= 200 && resp.StatusCode < 300 {
 			return nil
 		}
+		fix := "ask the proxy's administrator to allow " + t.HostPort() + ", or list it in NO_PROXY if it is reachable directly"
+		if resp.StatusCode == http.StatusProxyAuthRequired {
+			fix = "give the proxy's credentials in the proxy url (http://user:password@host:port)"
+		}
 		return t.note(ctx, proxyRefusal(fault.ExitFailure, "the proxy %s refused to connect %s: %s", shownProxy(u), t.HostPort(), resp.Status).
-			at(t.shown, shownProxy(u)).fix("ask the proxy's administrator to allow "+t.HostPort()+", or list it in NO_PROXY if it is reachable directly"))
+			at(t.shown, shownProxy(u)).fix(fix))
 	}
 }
 

@@ -22,10 +22,11 @@ import (
 type connectProxy struct {
 	ln    net.Listener
 	route map[string]string // host (no port) → loopback ip the proxy uses
+	auth  string            // when set, the Proxy-Authorization it demands (407 otherwise)
 
 	mu       sync.Mutex
 	seen     []string // "CONNECT host:port" or "GET url"
-	auth     []string // Proxy-Authorization headers received
+	gotAuth  []string // Proxy-Authorization headers received
 	conns    []net.Conn
 	wg       sync.WaitGroup
 	listener sync.WaitGroup
@@ -91,9 +92,13 @@ func (p *connectProxy) serve(c net.Conn) {
 		p.seen = append(p.seen, req.Method+" "+req.URL.String())
 	}
 	if a := req.Header.Get("Proxy-Authorization"); a != "" {
-		p.auth = append(p.auth, a)
+		p.gotAuth = append(p.gotAuth, a)
 	}
 	p.mu.Unlock()
+	if p.auth != "" && req.Header.Get("Proxy-Authorization") != p.auth {
+		_, _ = io.WriteString(c, "HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm=\"corp\"\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+		return
+	}
 	host, port, err := net.SplitHostPort(req.Host)
 	if err != nil {
 		host, port = req.Host, "80"
@@ -281,7 +286,7 @@ func TestProxyForwardsPlainHTTP(t *testing.T) {
 		t.Fatalf("proxy saw %v, origin %d", got, origin.hits.Load())
 	}
 	proxy.mu.Lock()
-	auth := proxy.auth
+	auth := proxy.gotAuth
 	proxy.mu.Unlock()
 	if len(auth) != 1 || !strings.HasPrefix(auth[0], "Basic ") {
 		t.Errorf("the proxy's credentials were not sent: %v", auth)
@@ -322,5 +327,48 @@ func TestProxySettingsThatCannotBeUsed(t *testing.T) {
 	}
 	if s := (ProxyConfig{HTTPSProxy: "http://u:hunter22@p.example:8080"}).String(); strings.Contains(s, "hunter22") {
 		t.Errorf("String shows the proxy password: %s", s)
+	}
+}
+
+// A proxy that wants credentials answers CONNECT 407: E596 says to put them
+// in the proxy url; with them the tunnel opens, and they are never shown.
+func TestProxyAuthentication(t *testing.T) {
+	port, pool, origin := tlsOrigin(t)
+	proxy := newConnectProxy(t, map[string]string{"example.com": "127.0.0.1"})
+	proxy.auth = "Basic dXNlcjpodW50ZXIyMg==" // user:hunter22
+	res := newFakeResolver()
+	res.set("example.com", "93.184.215.14")
+	for _, tc := range []struct {
+		proxy string
+		ok    bool
+	}{
+		{proxy.url(), false},
+		{"http://user:wrong-pw@" + proxy.ln.Addr().String(), false},
+		{"http://user:hunter22@" + proxy.ln.Addr().String(), true},
+	} {
+		g := New(WithResolver(res), WithRootCAs(pool), WithProxy(ProxyConfig{HTTPSProxy: tc.proxy}))
+		tg, err := g.Admit("https://example.com:"+port+"/mcp", TransportHTTP, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := g.HTTPClient(tg)
+		_, err = get(t, c, tg.URL())
+		c.CloseIdleConnections()
+		if tc.ok {
+			if err != nil {
+				t.Fatalf("with the credentials: %v", err)
+			}
+			continue
+		}
+		r, ok := AsRefusal(err)
+		if !ok || r.Code() != CodeProxy || !strings.Contains(r.Msg, "407") || !strings.Contains(r.Remedy, "user:password@") {
+			t.Fatalf("%s: %v, want %s 407 with the credentials remedy", tc.proxy, err, CodeProxy)
+		}
+		if strings.Contains(err.Error(), "wrong-pw") || strings.Contains(r.Address, "wrong-pw") || strings.Contains(r.Remedy, "wrong-pw") {
+			t.Fatalf("the proxy password is shown: %v %+v", err, r)
+		}
+	}
+	if origin.hits.Load() != 1 {
+		t.Fatalf("origin saw %d requests, want 1", origin.hits.Load())
 	}
 }
