@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -327,5 +328,57 @@ func TestClientFilesPerSystem(t *testing.T) {
 	}
 	if n := len(ClientFiles("/p", "", "linux", "")); n != 3 {
 		t.Errorf("with no home, %d files (only the project's are known)", n)
+	}
+}
+
+// A project's config imports only the project's own files: a cloned
+// project cannot reach the person's global client files. The global
+// config.toml, the person's own, may name any file.
+func TestProjectImportStaysInTheProject(t *testing.T) {
+	root := t.TempDir()
+	home, project := filepath.Join(root, "home"), filepath.Join(root, "project")
+	outside := filepath.Join(root, "claude.json")
+	write(t, outside, `{"mcpServers": {"mine": {"command": "/bin/true"}}}`)
+	write(t, ProjectFile(project), "import = ["+strconv.Quote(outside)+", \"../claude.json\"]\n")
+	_, err := Load(home, project)
+	var ce *Error
+	if !errors.As(err, &ce) || len(ce.Problems) != 2 {
+		t.Fatalf("want two refusals, got %v", err)
+	}
+	for i, p := range ce.Problems {
+		if p.Code != CodeValue || p.Field != fmt.Sprintf("import[%d]", i) || p.Line != 1 || !strings.Contains(p.Message, "outside the project") {
+			t.Errorf("problem %d: %v", i, p)
+		}
+	}
+	write(t, ProjectFile(project), "")
+	write(t, GlobalFile(home), "import = ["+strconv.Quote(outside)+"]\n")
+	cfg, err := Load(home, project)
+	if err != nil || len(cfg.Servers) != 1 || cfg.Servers[0].Name != "mine" {
+		t.Fatalf("the global config's import: %v %+v", err, cfg)
+	}
+}
+
+// A client file the project keeps as a link to a file outside it (a
+// checkout's .mcp.json -> ~/.claude.json) is refused, never read.
+func TestProjectClientFileLinkingOutsideIsRefused(t *testing.T) {
+	root := t.TempDir()
+	home, project := filepath.Join(root, "home"), filepath.Join(root, "project")
+	outside := filepath.Join(root, "claude.json")
+	write(t, outside, `{"mcpServers": {"mine": {"command": "/bin/true"}}}`)
+	if err := os.MkdirAll(project, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(project, ".mcp.json")); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Load(home, project)
+	var ce *Error
+	if !errors.As(err, &ce) || len(ce.Problems) != 1 || ce.Problems[0].Code != CodeUnreadable || !strings.Contains(ce.Problems[0].Message, "outside the project") {
+		t.Fatalf("want the link refused, got %v", err)
+	}
+	// Named by the person, the same file is read.
+	cfg, err := LoadFrom(home, project, Sources{Files: []string{filepath.Join(project, ".mcp.json")}})
+	if err != nil || len(cfg.Servers) != 1 {
+		t.Fatalf("--config: %v", err)
 	}
 }

@@ -71,6 +71,9 @@ type importRef struct {
 	path     string
 	at       Pos
 	required bool // a missing file is a problem (named by --config or import)
+	// project: the project named it (found beside .relavium/, or its
+	// config's import); its target must lie inside the project.
+	project bool
 }
 
 // imports reads every client file the configuration uses, after the
@@ -85,7 +88,7 @@ func (l *loader) imports(cfg *Config, seen map[string]Pos, named []importRef, pr
 	}
 	if !projectConfig {
 		for _, f := range found {
-			refs = append(refs, importRef{path: f})
+			refs = append(refs, importRef{path: f, project: true})
 		}
 	}
 	read := map[string]bool{}
@@ -106,6 +109,14 @@ func (l *loader) imports(cfg *Config, seen map[string]Pos, named []importRef, pr
 // importFile reads one client file and checks each server it translates
 // with the rules of a registration.
 func (l *loader) importFile(r importRef, cfg *Config, seen map[string]Pos) {
+	if r.project && !l.insideProject(r.path) {
+		at := r.at
+		if at.File == "" {
+			at = Pos{File: r.path, Line: 1, Col: 1}
+		}
+		l.c.add(CodeUnreadable, at, "", "is a link to a file outside the project; a project's client files are read only from the project itself (name a file of yours with --config FILE)")
+		return
+	}
 	data, ok := l.readFile(r.path, mcpjson.MaxFileBytes)
 	if !ok {
 		if r.required && !slices.Contains(l.files, r.path) {
@@ -140,6 +151,21 @@ func (l *loader) importFile(r importRef, cfg *Config, seen map[string]Pos) {
 	}
 }
 
+// insideProject reports whether path, its links followed, lies inside the
+// project (a missing file does: it is reported as missing).
+func (l *loader) insideProject(path string) bool {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return true
+	}
+	root, err := filepath.EvalSymlinks(l.project)
+	if err != nil {
+		root = l.project
+	}
+	rel, err := filepath.Rel(root, real)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
 // adoptImport records a client file's problems and warnings as config's.
 func (l *loader) adoptImport(f *mcpjson.File) {
 	for _, p := range f.Problems {
@@ -153,6 +179,9 @@ func (l *loader) adoptImport(f *mcpjson.File) {
 // offer lists the servers of a client file the configuration does not use.
 func (l *loader) offer(path string) Offer {
 	var probe loader
+	if !l.insideProject(path) {
+		return Offer{File: path, Servers: []OfferedEntry{}} // a link outside: never read
+	}
 	data, ok := probe.readFile(path, mcpjson.MaxFileBytes)
 	if !ok {
 		return Offer{File: path, Servers: []OfferedEntry{}}
@@ -224,8 +253,9 @@ func valueNode(v *mcpjson.Value) *node {
 
 // importList reads a config file's import = ["FILE", …]: client files,
 // relative to base (the project for the project config, the home for the
-// global one).
-func (l *loader) importList(root *node, base string) []importRef {
+// global one). The project's config may name only files inside the
+// project.
+func (l *loader) importList(root *node, base string, inProject bool) []importRef {
 	f := root.get("import")
 	if f == nil {
 		return nil
@@ -244,7 +274,15 @@ func (l *loader) importList(root *node, base string) []importRef {
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(base, p)
 		}
-		refs = append(refs, importRef{path: filepath.Clean(p), at: it.pos, required: true})
+		p = filepath.Clean(p)
+		if rel, err := filepath.Rel(base, p); inProject && (err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator))) {
+			// A cloned project must not reach the person's own client files
+			// (Claude Desktop's, ~/.claude.json): those are read only when
+			// the person names them.
+			l.c.add(CodeValue, it.pos, fmt.Sprintf("import[%d]", it.index), "names a file outside the project; a project's config imports only the project's own files (name a file of yours with --config FILE, or import it from the global config.toml)")
+			continue
+		}
+		refs = append(refs, importRef{path: p, at: it.pos, required: true, project: inProject})
 	}
 	return refs
 }

@@ -100,7 +100,7 @@ func (l *loader) configs() *Config {
 			if path == ProjectFile(l.project) {
 				base = l.project
 			}
-			named = append(named, l.importList(root, base)...)
+			named = append(named, l.importList(root, base, base == l.project)...)
 		}
 	}
 	l.imports(cfg, seen, named, projectConfig)
