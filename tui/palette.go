@@ -4,6 +4,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/themes"
 	"github.com/relavium/relavium/tui/dialog"
 )
@@ -25,6 +26,7 @@ var paletteSources = []paletteSource{
 	(*Model).paletteThemes,
 	(*Model).paletteBrowse,
 	(*Model).paletteClientSide,
+	(*Model).paletteLogLevels,
 }
 
 // paletteDo is a palette entry's Action: what choosing it does.
@@ -217,4 +219,27 @@ func (m *Model) setTheme(name string) {
 	m.applyStyles(themes.NewStyles(r, p))
 	m.info.Theme = themes.Choice{Name: name, Source: "palette"}
 	m.setStatus("theme "+name+" for this session (--theme, RELAVIUM_THEME or theme in config keep one)", false)
+}
+
+// paletteLogLevels sets a ready server's log level (logging/setLevel), as
+// L steps through them.
+func (m *Model) paletteLogLevels() []dialog.PaletteItem {
+	var out []dialog.PaletteItem
+	for _, r := range m.servers {
+		if r.state != engine.StateReady {
+			continue
+		}
+		server := r.spec.Name
+		for _, level := range host.LogLevels() {
+			level := level
+			out = append(out, item("action", "Log level "+level+" for "+server, "L steps", func(m *Model) tea.Cmd {
+				b, ctx := m.b, m.ctx
+				m.setStatus("asking "+server+" for log level "+level+"…", false)
+				return func() tea.Msg {
+					return logLevelMsg{server: server, level: level, err: b.SetLogLevel(ctx, server, level)}
+				}
+			}))
+		}
+	}
+	return out
 }

@@ -145,3 +145,12 @@ func TestBooleanCycleIsPredictable(t *testing.T) {
 		t.Fatalf("required boolean cycles %s", got)
 	}
 }
+
+// The palette sets a ready server's log level.
+func TestPaletteSetsALogLevel(t *testing.T) {
+	h := ready(t, 120, 30)
+	h.key(":")
+	h.typeText("log level warning demo")
+	h.key("enter")
+	h.until("level asked", func() bool { return h.f.answered("level demo warning") })
+}
