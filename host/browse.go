@@ -116,7 +116,7 @@ func (h *Host) browse(ctx context.Context, server, what string, fn func(context.
 	endLogs := c.logs.begin(0, nil) // in flight: a log now may be its, so it is no call's
 	err := fn(tctx, c, cs)
 	endLogs()
-	if he := (*Error)(nil); errors.As(err, &he) && he.ErrCode == CodeNotOffered {
+	if he := (*Error)(nil); errors.As(err, &he) && (he.ErrCode == CodeNotOffered || he.ErrCode == CodeNoRawPath) {
 		return he // refused before anything was sent
 	}
 	if err != nil {

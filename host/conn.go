@@ -57,6 +57,7 @@ type conn struct {
 	logLevel    string       // the level last set with logging/setLevel ("" before)
 	logs        logSinks     // requests in flight and the calls among them taking logs (logging.go)
 	subs        []string     // uris subscribed to, in order (subscribe.go)
+	raw         rawPath      // relavium's own requests on an observed connection (rawcall.go)
 
 	// notifications/cancelled owed to the server (calls retired by a
 	// cancellation or deadline) and seen written. The SDK sends them from a

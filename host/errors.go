@@ -44,6 +44,7 @@ const (
 	CodeBadCompletionRef     fault.Code = "E923" // a completion reference that is neither ref/prompt nor ref/resource
 	CodePingFailed           fault.Code = "E598" // a ping got no answer within its deadline, or an error
 	CodeSessionGone          fault.Code = "E599" // the server answered 404 for its session (restarted, or the session expired)
+	CodeNoRawPath            fault.Code = "E925" // a request go-sdk has no API for, on a connection relavium does not read itself
 )
 
 // Error is host's coded error: fault's (code, message, cause, exit, data)

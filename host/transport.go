@@ -127,7 +127,11 @@ func (o *observedConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 const methodCancelled = "notifications/cancelled"
 
 func (o *observedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	o.c.raw.observe(o.Connection)
 	msg, err := o.Connection.Read(ctx)
+	for err == nil && o.c.raw.take(msg) { // an answer to relavium's own request (rawcall.go)
+		msg, err = o.Connection.Read(ctx)
+	}
 	if err == nil {
 		if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() && req.Method == "elicitation/create" {
 			o.c.fieldOrders.remember(req.Params)

@@ -8,6 +8,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/engine"
@@ -27,6 +28,7 @@ type MCPCallResult struct {
 	DurationMS int64              `json:"duration_ms"`
 	Result     *engine.ToolResult `json:"result"`
 	Output     *CallOutput        `json:"output,omitempty"` // --output: where the exact text went
+	Task       *host.Task         `json:"task,omitempty"`   // --task: the task as it ended
 }
 
 // WriteHuman prints the result: every text part on its own, other parts as
@@ -128,12 +130,19 @@ func runMCPCall(ctx context.Context, inv *Invocation) (any, error) {
 		return nil, err
 	}
 
-	res, took, err := engine.Trace(ctx, h, bus, engine.TracedCall{CallID: "call-1", Tool: def, Args: args, Timeout: inv.Duration("timeout")})
+	var res *engine.ToolResult
+	var took time.Duration
+	var task *host.Task
+	if inv.Bool("task") {
+		res, task, took, err = callAsTask(ctx, inv, h, def, args) // cmd_mcp_task.go
+	} else {
+		res, took, err = engine.Trace(ctx, h, bus, engine.TracedCall{CallID: "call-1", Tool: def, Args: args, Timeout: inv.Duration("timeout")})
+	}
 	dur := took.Milliseconds()
 	if err != nil {
 		return nil, err
 	}
-	out := &MCPCallResult{Tool: def.Name, Server: def.Server, DurationMS: dur, Result: res}
+	out := &MCPCallResult{Tool: def.Name, Server: def.Server, DurationMS: dur, Result: res, Task: task}
 	if dest != "" {
 		if out.Output, err = writeCallOutput(dest, res); err != nil {
 			return nil, err

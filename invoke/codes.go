@@ -40,5 +40,7 @@ var codes = fault.Table{
 	{Code: CodeNoContents, Class: fault.Failure, Meaning: "mcp read --output: the resource came back in several parts (or none); --output writes one"},
 	{Code: CodePingUnknown, Class: fault.Usage, Meaning: "mcp ping: SERVER names no declared server"},
 	{Code: CodePingFailed, Class: fault.Failure, Meaning: "mcp ping: a server failed to connect, or did not answer a ping (each server's result is in data)"},
+	{Code: CodeTaskDeadline, Class: fault.Failure, Meaning: "mcp call --task: the task did not end within --timeout (it was cancelled at the server)"},
+	{Code: CodeTaskEnded, Class: fault.Failure, Meaning: "mcp call --task: the task ended failed or cancelled (its status message says why)"},
 	{Code: CodeInternal, Class: fault.Failure, Meaning: "a bug: an error without a code"},
 }

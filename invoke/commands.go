@@ -78,6 +78,7 @@ func Commands() *Table {
 					{Name: "sampling-reply", Type: String, Usage: "answer every sampling request with this TEXT, or the content of @FILE (default: decline, E901)", CLIOnly: true},
 					rootFlag(),
 					{Name: "log-level", Type: String, Default: "info", Enum: host.LogLevels(), Usage: "the log level asked of every server offering logging (logging/setLevel; debug shows everything)"},
+					{Name: "task", Type: Bool, Usage: "call the tool as a task (2025-11-25, experimental): wait for it (--timeout bounds the wait), then print its result; stdio, sse and websocket servers", CLIOnly: true},
 					{Name: "yes", Type: Bool, Usage: "call the tool this once without asking (annotations never skip the question)", CLIOnly: true},
 					{Name: "output", Type: String, Usage: "write the result text byte for byte to this file (atomically, mode 0600, replacing it); stdout says where it went", CLIOnly: true},
 				},
@@ -102,6 +103,10 @@ func Commands() *Table {
 					{Name: "arg", Type: StringArray, Usage: "another argument already filled in, KEY=VALUE (repeatable; sent as context)"},
 				},
 				SideEffect: Read, JSON: true, Output: Document, Surface: CLIOnly, Run: runMCPComplete},
+			{Path: []string{"mcp", "tasks"}, Summary: "list the tasks a declared server holds (2025-11-25, experimental); --cancel cancels one",
+				Args:       []Arg{{Name: "SERVER", Required: true, Usage: "a declared server's name"}},
+				Flags:      []Flag{{Name: "cancel", Type: String, Usage: "cancel the task of this id (tasks/cancel)"}},
+				SideEffect: Remote, JSON: true, Output: Document, Surface: CLIOnly, Run: runMCPTasks},
 			{Path: []string{"mcp", "accept"}, Summary: "accept a tool's changed definition (flagged until accepted); --diff shows the change",
 				// Accepting a changed definition is the person's act: never
 				// offered on the machine surface.

@@ -1,0 +1,46 @@
+package invoke
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// mcp call --task against server-everything's simulate-research-query: the
+// task's statuses on stderr, its result on stdout; a --timeout shorter than
+// the task cancels it at the server (E933); mcp tasks lists and cancels.
+func TestMCPCallTaskOnServerEverything(t *testing.T) {
+	p := requireMCPPeers(t)
+	e := newMCPE2E(t)
+	e.declare(t, nil, "[[mcp_servers]]\nname = \"ev\"\ntransport = \"stdio\"\ncommand = "+strconvQuote(p.node)+
+		"\nargs = ["+strconvQuote(p.everything)+", \"stdio\"]\n")
+	env := []string{"PATH=" + os.Getenv("PATH")}
+	if r := e.run(t, env, "consent", "grant", "ev", "--yes"); r.code != 0 {
+		t.Fatalf("consent grant: %d %s", r.code, r.stderr)
+	}
+	r := e.run(t, env, "mcp", "call", "mcp_ev_simulate-research-query", "topic=tides", "--task", "--yes")
+	if r.code != 0 || !strings.Contains(r.stdout, "# Research Report: tides") {
+		t.Fatalf("--task: %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	for _, want := range []string{": working — Gathering sources...", ": working — Generating report...", ": completed"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+		}
+	}
+	r = e.run(t, env, "mcp", "call", "mcp_ev_simulate-research-query", "topic=tides", "--task", "--yes", "--json")
+	data, _ := r.env["data"].(map[string]any)
+	task, _ := data["task"].(map[string]any)
+	if r.code != 0 || task["status"] != "completed" || task["task_id"] == "" {
+		t.Fatalf("--task --json: %d %s", r.code, r.stdout)
+	}
+	r = e.run(t, env, "mcp", "call", "mcp_ev_simulate-research-query", "topic=tides", "--task", "--yes", "--timeout", "1500ms", "--json")
+	if r.code != 1 || r.errCode() != CodeTaskDeadline || !strings.Contains(r.stdout, "cancelled at the server") {
+		t.Fatalf("--task past --timeout: %d %s", r.code, r.stdout)
+	}
+	if r := e.run(t, env, "mcp", "tasks", "ev"); r.code != 0 || r.stdout != "ev holds no task\n" {
+		t.Errorf("mcp tasks on a fresh server: %d %q %s", r.code, r.stdout, r.stderr)
+	}
+	if r := e.run(t, env, "mcp", "tasks", "ev", "--cancel", "nope", "--json"); r.code != 1 || !strings.Contains(r.stdout, "Task not found") {
+		t.Errorf("cancel of an unknown task: %d %s", r.code, r.stdout)
+	}
+}
