@@ -179,6 +179,7 @@ type formTarget struct {
 	prompt   host.Prompt
 	template host.ResourceTemplate
 	wf       *workflow.Workflow
+	task     bool // call the tool as a task (tasks.go)
 }
 
 func (t formTarget) title() string {
@@ -189,6 +190,9 @@ func (t formTarget) title() string {
 		return "READ · " + render.ServerLine(t.template.URITemplate)
 	case jobRun:
 		return "RUN · " + render.ServerLine(t.wf.ID)
+	}
+	if t.task {
+		return "CALL AS A TASK · " + render.ServerLine(t.tool.Name)
 	}
 	return "CALL · " + render.ServerLine(t.tool.Name)
 }

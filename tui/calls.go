@@ -195,6 +195,7 @@ func (j *job) body(st *themes.Styles, w int) []string {
 		}
 		add(render.WrapIndent(prefix+st.LogLevel(l.Level).Render(l.Text), w, "            ")...)
 	}
+	add(j.taskLines(st)...)
 	j.resultAt = len(out)
 	switch {
 	case j.result != nil:

@@ -33,6 +33,7 @@ type ClientRequests interface {
 	// Save writes part n of job (data of mimeType) to a file of its own
 	// under <home>/saved and returns its path.
 	Save(job string, n int, mimeType string, data []byte) (string, error)
+	TaskRequests // tasks.go
 }
 
 // clientKeys are the keys of these requests.
@@ -94,6 +95,8 @@ func (m *Model) clientKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 		return m.nextLogLevel(), true
 	case m.focus == paneTools && m.tab == tabResources && key.Matches(msg, k.Watch):
 		return m.toggleWatch(), true
+	case key.Matches(msg, keyCallTask, keyListTasks):
+		return m.taskKey(msg)
 	case m.focus == paneCall && !m.history && key.Matches(msg, k.OpenLink):
 		return m.openLinks(), true
 	case m.focus == paneCall && !m.history && key.Matches(msg, k.Preview):
@@ -263,6 +266,8 @@ type jobClient struct {
 	refreshErr string
 	updates    int
 	updatedAt  time.Time
+	isTask     bool       // called as a task (tasks.go)
+	task       *host.Task // the task as last polled
 }
 
 // clientMsg is an answer to one of these requests.
@@ -284,6 +289,8 @@ func (m *Model) onClientMsg(msg clientMsg) tea.Cmd {
 		return m.onCompleteTick(msg)
 	case completionMsg:
 		m.onCompletion(msg)
+	case taskCreatedMsg, taskPollMsg, taskStatusMsg, taskCancelMsg, taskListMsg:
+		return m.onTaskMsg(msg)
 	case previewedMsg:
 		m.onPreviewed(msg)
 	}

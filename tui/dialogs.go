@@ -20,6 +20,7 @@ import (
 type pendingCall struct {
 	tool engine.ToolDef
 	args json.RawMessage
+	task bool // as a task (tasks.go)
 }
 
 // consentAction is the person's answer to a consent dialog.

@@ -2,11 +2,14 @@ package tui
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
 
 	"github.com/relavium/relavium/atomicfile"
+	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/fault"
 
 	"github.com/relavium/relavium/host"
 )
@@ -58,4 +61,53 @@ func (f *fakeBackend) Save(job string, n int, mimeType string, data []byte) (str
 	f.mu.Unlock()
 	path := filepath.Join(dir, fmt.Sprintf("%s-%d%s", job, n, savedExt(mimeType)))
 	return path, atomicfile.Write(path, data)
+}
+
+// fakeTasks answers task requests: a task works through polls statuses,
+// then completes (or is cancelled).
+type fakeTasks struct {
+	polls     int  // GetTask answers "working" this many times
+	offered   bool // false: every request is refused as not offered
+	polled    int
+	cancelled bool
+}
+
+func (f *fakeBackend) CallTask(_ context.Context, tool engine.ToolDef, args json.RawMessage) (*host.Task, *engine.ToolResult, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if !f.taskState.offered {
+		return nil, nil, &host.Error{Base: fault.Base{ErrCode: host.CodeNotOffered, Msg: "does not offer tasks for tools/call"}, Server: tool.Server}
+	}
+	f.answers = append(f.answers, "task "+tool.Name+" "+string(args))
+	return &host.Task{Server: tool.Server, TaskID: "t-1", Status: host.TaskWorking, StatusMessage: "starting"}, nil, nil
+}
+
+func (f *fakeBackend) GetTask(_ context.Context, server, taskID string) (*host.Task, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.taskState.polled++
+	t := &host.Task{Server: server, TaskID: taskID, Status: host.TaskWorking, StatusMessage: fmt.Sprintf("stage %d", f.taskState.polled)}
+	switch {
+	case f.taskState.cancelled:
+		t.Status, t.StatusMessage = host.TaskCancelled, "cancelled by the client"
+	case f.taskState.polled > f.taskState.polls:
+		t.Status = host.TaskCompleted
+	}
+	return t, nil
+}
+
+func (f *fakeBackend) TaskResult(_ context.Context, _, taskID string) (*engine.ToolResult, error) {
+	return &engine.ToolResult{Content: []engine.Content{{Type: "text", Text: "the result of " + taskID}}}, nil
+}
+
+func (f *fakeBackend) CancelTask(_ context.Context, server, taskID string) (*host.Task, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.taskState.cancelled = true
+	f.answers = append(f.answers, "cancel "+taskID)
+	return &host.Task{Server: server, TaskID: taskID, Status: host.TaskCancelled}, nil
+}
+
+func (f *fakeBackend) Tasks(_ context.Context, server string) ([]*host.Task, error) {
+	return []*host.Task{{Server: server, TaskID: "t-0", Status: host.TaskCompleted, StatusMessage: "done long ago"}}, nil
 }

@@ -58,7 +58,8 @@ type fakeBackend struct {
 	saveDir string            // Save's directory (fake_clientreq_test.go)
 	given   map[string]string // secrets typed in the session
 	// signIn answers SignIn (nil: refused).
-	signIn func(ctx context.Context, server string, shown func(oauth.Prompt)) error
+	signIn    func(ctx context.Context, server string, shown func(oauth.Prompt)) error
+	taskState fakeTasks // tasks (fake_clientreq_test.go)
 }
 
 var fixedNow = time.Date(2026, 3, 14, 15, 9, 26, 0, time.UTC)

@@ -2,7 +2,9 @@ package tui
 
 import (
 	"context"
+	"encoding/json"
 
+	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/host"
 )
 
@@ -38,4 +40,44 @@ func (l *live) Complete(ctx context.Context, server string, ref host.CompletionR
 		return nil, err
 	}
 	return h.Complete(ctx, server, ref, arg, value, known)
+}
+
+func (l *live) CallTask(ctx context.Context, tool engine.ToolDef, args json.RawMessage) (*host.Task, *engine.ToolResult, error) {
+	h, err := l.hostOf(tool.Server)
+	if err != nil {
+		return nil, nil, err
+	}
+	return h.CallTask(ctx, tool.ID, args, 0)
+}
+
+func (l *live) GetTask(ctx context.Context, server, taskID string) (*host.Task, error) {
+	h, err := l.hostOf(server)
+	if err != nil {
+		return nil, err
+	}
+	return h.GetTask(ctx, server, taskID)
+}
+
+func (l *live) TaskResult(ctx context.Context, server, taskID string) (*engine.ToolResult, error) {
+	h, err := l.hostOf(server)
+	if err != nil {
+		return nil, err
+	}
+	return h.TaskResult(ctx, server, taskID)
+}
+
+func (l *live) CancelTask(ctx context.Context, server, taskID string) (*host.Task, error) {
+	h, err := l.hostOf(server)
+	if err != nil {
+		return nil, err
+	}
+	return h.CancelTask(ctx, server, taskID)
+}
+
+func (l *live) Tasks(ctx context.Context, server string) ([]*host.Task, error) {
+	h, err := l.hostOf(server)
+	if err != nil {
+		return nil, err
+	}
+	return h.Tasks(ctx, server)
 }

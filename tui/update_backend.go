@@ -156,7 +156,7 @@ func (m *Model) onValidated(msg validatedMsg) tea.Cmd {
 	if m.statusErr {
 		m.setStatus("", false) // the arguments are right now
 	}
-	return m.startCall(pendingCall{tool: m.formFor.tool, args: msg.args})
+	return m.startCall(pendingCall{tool: m.formFor.tool, args: msg.args, task: m.formFor.task})
 }
 
 // startCall dispatches only on the person's word: the backend says whether
@@ -210,6 +210,9 @@ func (m *Model) newJob(kind jobKind, server, title string, args json.RawMessage)
 }
 
 func (m *Model) dispatch(pc pendingCall) tea.Cmd {
+	if pc.task {
+		return m.dispatchTask(pc)
+	}
 	j, ctx := m.newJob(jobTool, pc.tool.Server, pc.tool.Name, pc.args)
 	j.tool = pc.tool
 	m.setStatus("", false)

@@ -98,6 +98,9 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 		m.focus = (m.focus + paneCount - 1) % paneCount
 		return m.ensureBrowse()
 	case key.Matches(msg, k.Cancel):
+		if cmd, ok := m.cancelTaskJob(); ok { // a task is cancelled at the server (tasks.go)
+			return cmd
+		}
 		m.cancelJob()
 		return nil
 	case key.Matches(msg, k.Export):
