@@ -31,7 +31,7 @@ func TestE2ETmuxSubscriptionAndCompletion(t *testing.T) {
 
 	tm.waitFor("the consent dialog", "Start a local program?", "[o] Approve once")
 	tm.answer("o")
-	tm.waitFor("the demo server ready", "● demo", "27 tools")
+	tm.waitFor("the demo server ready", "● demo", "✓ add_numbers")
 
 	// Resources: subscribe to the watched resource, read it, see it refresh.
 	tm.keys("Tab", "]", "/")

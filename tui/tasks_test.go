@@ -54,7 +54,10 @@ func TestTaskRefusedAndTaskList(t *testing.T) {
 		t.Fatalf("job %v %s %s", j.state, j.errCode, j.errMsg)
 	}
 	h.key("shift+tab", "shift+tab", "t")
-	h.until("the task list", func() bool { d, ok := h.m.topDialog().(*dialog.Text); return ok && strings.HasPrefix(d.Title, "Tasks · demo") })
+	h.until("the task list", func() bool {
+		d, ok := h.m.topDialog().(*dialog.Text)
+		return ok && strings.HasPrefix(d.Title, "Tasks · demo")
+	})
 	if v := h.view(); !strings.Contains(v, "t-0  completed  done long ago") {
 		t.Fatalf("the list:\n%s", v)
 	}
