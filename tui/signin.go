@@ -241,3 +241,11 @@ func (l *live) SignIn(ctx context.Context, server string, shown func(oauth.Promp
 	_, err := l.core.Login(ctx, server, in)
 	return err
 }
+
+// enterOnServer is what enter does on the selected server, for the footer.
+func (m *Model) enterOnServer() string {
+	if r := m.selected(); r != nil && m.wantsSignIn(r) {
+		return "sign in"
+	}
+	return "its tools"
+}

@@ -58,6 +58,9 @@ func TestSignInFromTheServersPane(t *testing.T) {
 	if v := h.view(); !strings.Contains(v, "needs sign-in at") || !strings.Contains(v, "press enter to sign in") {
 		t.Fatalf("the details do not say how to sign in:\n%s", v)
 	}
+	if !strings.Contains(h.view(), "enter sign in") {
+		t.Fatalf("the footer does not say enter signs in:\n%s", h.view())
+	}
 	h.key("enter")
 	<-waiting
 	details := func() string { return strings.Join(h.m.signInDetails(h.m.server("prot"), 300), "\n") }

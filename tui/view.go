@@ -294,7 +294,7 @@ func (m *Model) shortHelp() []key.Binding {
 	var b []key.Binding
 	switch m.focus {
 	case paneServers:
-		b = []key.Binding{k.NextPane, key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "its tools")), k.Details, k.Approve, k.Reconnect, k.Disconnect, k.Ping}
+		b = []key.Binding{k.NextPane, key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", m.enterOnServer())), k.Details, k.Approve, k.Reconnect, k.Disconnect, k.Ping}
 	case paneTools:
 		b = []key.Binding{k.NextPane, k.Enter}
 		if rows := m.listRows(); m.cursor < len(rows) && rows[m.cursor].kind == rowTool && rows[m.cursor].tool.Changed {
