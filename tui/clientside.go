@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os/exec"
 	"runtime"
 	"strings"
@@ -292,4 +293,17 @@ func opener(getenv func(string) string, goos, url string) []string {
 		return []string{"open", url}
 	}
 	return []string{"xdg-open", url}
+}
+
+// onSamplingResolved says in the call's log how a sampling request was
+// answered (the reply itself is in the export).
+func (m *Model) onSamplingResolved(d engine.SamplingResolvedData) {
+	text := "sampling " + d.ID + " answered: " + d.Action
+	switch {
+	case d.Action == engine.SampleAccept:
+		text += " (" + render.ServerLine(d.Role) + ", " + render.ServerLine(d.StopReason) + ", " + fmt.Sprint(len(d.Text)) + " bytes)"
+	case d.ErrorCode != "":
+		text += " (" + d.ErrorCode + ": " + render.ServerLine(d.Reason) + ")"
+	}
+	m.logToServerJob(d.Server, logLine{Level: "notice", Server: d.Server, Text: text})
 }

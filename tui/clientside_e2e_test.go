@@ -79,7 +79,7 @@ func TestE2ETmuxClientSide(t *testing.T) {
 	tm.waitFor("the stop reason changed", "stop reason stopSequence")
 	tm.text("Paris")
 	tm.keys("C-s")
-	tm.waitFor("the server's answer", "LLM response: Paris")
+	tm.waitFor("the server's answer", "LLM response: Paris", "sampling sampling-1 answered: accept (assistant, stopSequence, 5 bytes)")
 
 	// URL elicitation: screened, warned, opened only on o.
 	callTool("sign_in", "https://xn--80ak6aa92e.com/login")

@@ -69,6 +69,8 @@ func (m *Model) onEvents(events []engine.Event) tea.Cmd {
 			drift = append(drift, m.onResourceUpdated(d))
 		case host.ElicitationResolvedData:
 			m.logToServerJob(d.Server, logLine{Level: "notice", Server: d.Server, Text: "elicitation answered: " + d.Action})
+		case engine.SamplingResolvedData:
+			m.onSamplingResolved(d)
 		}
 	}
 	if refresh {
