@@ -139,7 +139,7 @@ func (h *harness) typeText(s string) {
 func keyMsg(k string) tea.KeyMsg {
 	names := map[string]tea.KeyType{"enter": tea.KeyEnter, "esc": tea.KeyEsc, "tab": tea.KeyTab, "shift+tab": tea.KeyShiftTab,
 		"up": tea.KeyUp, "down": tea.KeyDown, "left": tea.KeyLeft, "right": tea.KeyRight, "ctrl+c": tea.KeyCtrlC,
-		"ctrl+s": tea.KeyCtrlS, "ctrl+t": tea.KeyCtrlT, "ctrl+a": tea.KeyCtrlA, "ctrl+p": tea.KeyCtrlP, "ctrl+d": tea.KeyCtrlD, "pgup": tea.KeyPgUp, "pgdown": tea.KeyPgDown,
+		"ctrl+s": tea.KeyCtrlS, "ctrl+t": tea.KeyCtrlT, "ctrl+a": tea.KeyCtrlA, "ctrl+p": tea.KeyCtrlP, "ctrl+o": tea.KeyCtrlO, "ctrl+d": tea.KeyCtrlD, "pgup": tea.KeyPgUp, "pgdown": tea.KeyPgDown,
 		"backspace": tea.KeyBackspace, " ": tea.KeySpace, "home": tea.KeyHome, "end": tea.KeyEnd}
 	if t, ok := names[k]; ok {
 		return tea.KeyMsg{Type: t}

@@ -20,6 +20,7 @@ type keyMap struct {
 	Palette, AllTools                       key.Binding
 	Search, SearchNext, SearchPrev          key.Binding
 	Yank, YankCommand, Save                 key.Binding
+	EditValue                               key.Binding
 }
 
 func newKeyMap() keyMap {
@@ -68,6 +69,7 @@ func newKeyMap() keyMap {
 		Yank:        b([]string{"y"}, "y", "copy the result"),
 		YankCommand: b([]string{"Y"}, "Y", "copy as a CLI command"),
 		Save:        b([]string{"s"}, "s", "save the result"),
+		EditValue:   b([]string{"ctrl+o"}, "ctrl+o", "edit an object/array on many lines"),
 	}
 }
 
@@ -78,7 +80,7 @@ func (k keyMap) fullHelp() [][]key.Binding {
 		{k.Palette, k.Enter, k.Back, k.Filter, k.Details, k.Accept, k.PrevTab, k.NextTab, k.AllTools},
 		{k.Approve, k.Reconnect, k.Disconnect, k.Ping, k.Cancel, k.History, k.Export, k.Load},
 		{k.Search, k.SearchNext, k.SearchPrev, k.Yank, k.YankCommand, k.Save},
-		{k.Submit, k.RawJSON, k.FieldNext, k.FieldPrev, k.PickPrev, k.PickNext, k.Toggle, k.Help, k.Quit},
+		{k.Submit, k.RawJSON, k.EditValue, k.FieldNext, k.FieldPrev, k.PickPrev, k.PickNext, k.Toggle, k.Help, k.Quit},
 	}
 }
 

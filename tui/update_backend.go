@@ -442,6 +442,8 @@ func (m *Model) apply(a dialog.Action) tea.Cmd {
 		m.setStatus(a.text, false)
 	case paletteDo:
 		return a(m)
+	case editorKeep:
+		m.onEditorKeep(a)
 	case openLinkAction:
 		return m.openLink(a)
 	}

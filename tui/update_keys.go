@@ -58,6 +58,8 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 			return cmd
 		case key.Matches(msg, k.Submit):
 			return m.submitForm()
+		case key.Matches(msg, k.EditValue):
+			return m.openFieldEditor()
 		case msg.String() == "esc":
 			m.editing = false
 			return nil

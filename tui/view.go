@@ -285,7 +285,13 @@ func (m *Model) shortHelp() []key.Binding {
 		return []key.Binding{key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")), key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear"))}
 	}
 	if m.focus == paneCall && m.editing && m.form != nil {
-		return []key.Binding{k.Submit, k.RawJSON, key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "stop editing")), k.FieldPrev, k.FieldNext, k.NextPane}
+		b := []key.Binding{k.Submit, k.RawJSON}
+		if f := m.form; !f.Raw && f.Focus >= 0 && f.Focus < len(f.Fields) {
+			if t := f.Fields[f.Focus].Spec.Type(); t == "object" || t == "array" {
+				b = append(b, k.EditValue)
+			}
+		}
+		return append(b, key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "stop editing")), k.FieldPrev, k.FieldNext, k.NextPane)
 	}
 	running := false
 	for _, j := range m.jobs {

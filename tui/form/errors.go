@@ -54,9 +54,9 @@ func (f *Form) SetErrors(errs []error) {
 	f.Err = strings.Join(rest, "\n")
 }
 
-// syntaxWhere names where raw JSON stopped parsing: line and column (both
+// SyntaxWhere names where raw JSON stopped parsing: line and column (both
 // from 1) with the parser's reason.
-func syntaxWhere(text string, err error) string {
+func SyntaxWhere(text string, err error) string {
 	var off int64 = -1
 	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError

@@ -225,7 +225,7 @@ func (f *Form) ToggleRaw() {
 	if err := json.Unmarshal([]byte(f.RawIn.Value()), &obj); err != nil || obj == nil {
 		f.Err = "raw JSON must be one JSON object to go back to the fields"
 		if err != nil {
-			f.Err += ": " + syntaxWhere(f.RawIn.Value(), err)
+			f.Err += ": " + SyntaxWhere(f.RawIn.Value(), err)
 		}
 		return
 	}

@@ -86,7 +86,7 @@ func (f *Form) build(mark bool) (json.RawMessage, bool) {
 			if mark {
 				f.Err = "raw JSON must be one JSON object"
 				if err != nil {
-					f.Err += ": " + syntaxWhere(text, err)
+					f.Err += ": " + SyntaxWhere(text, err)
 				}
 			}
 			return nil, false
