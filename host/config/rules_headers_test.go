@@ -37,6 +37,11 @@ func TestRuleHeaders(t *testing.T) {
 			{code: CodeHeaderName, file: agentYAML, line: 9, col: 7, field: h + "Bad:Name", msg: `':'`},
 			{code: CodeHeaderSecretRef, file: agentYAML, line: 11, col: 15, field: h + "X-Open"},
 		}},
+		{name: "an inline table names each refused key", files: map[string]string{globalTOML: httpReg("a") +
+			`headers = { Authorization = "Bearer {{secrets.a}}", Host = "x", X-Key = "a\nb" }` + "\n"}, want: []want{
+			{code: CodeHeaderReserved, file: globalTOML, line: 5, col: 53, field: "mcp_servers[0].headers.Host"},
+			{code: CodeHeaderValue, file: globalTOML, line: 5, col: 73, field: "mcp_servers[0].headers.X-Key", msg: "line feed"},
+		}},
 		{name: "too many headers", files: map[string]string{globalTOML: httpReg("a") + "[mcp_servers.headers]\n" + manyHeaders(33)}, want: []want{
 			{code: CodeHeaderValue, file: globalTOML, line: 5, col: 14, field: "mcp_servers[0].headers", msg: "at most 32"},
 		}},
