@@ -22,6 +22,10 @@
 //   - Elicitation and sampling are asked through InputRequests (multi
 //     round-trip), which the SDK bridges to elicitation/create and
 //     sampling/createMessage for clients on protocol <= 2025-11-25.
+//   - Over stdio any tool runs as a task (protocol 2025-11-25): go-sdk has
+//     no server-side tasks, so a layer on the connection (tasks.go)
+//     declares capabilities.tasks, answers tasks/get, list, cancel and
+//     result, and hands the call to the SDK under an id of its own.
 //   - Nothing outlives its owner: ServeStdio and ServeHTTP return only after
 //     every session, in-flight tool call and background goroutine they
 //     started has ended; on shutdown a call in progress is cancelled and

@@ -54,7 +54,7 @@ func (s *Server) ServeStdio(ctx context.Context, r io.ReadCloser, w io.WriteClos
 		}
 	})
 
-	ss, err := s.mcp.Connect(runCtx, answeredTransport{&mcp.IOTransport{Reader: r, Writer: w}, &calls}, nil)
+	ss, err := s.mcp.Connect(runCtx, answeredTransport{taskTransport{&mcp.IOTransport{Reader: r, Writer: w}}, &calls}, nil)
 	if err != nil {
 		return codes.Wrap(CodeServe, err, "cannot start the stdio session")
 	}
