@@ -220,10 +220,11 @@ func hideValues(s string, hidden []string) string {
 }
 
 // hideHeaders redacts a network server's static header values (and the
-// secrets in them) from a result it returned: a server that repeats the
-// credential it was sent does not get it shown, exported or written.
+// secrets in them), and the OAuth tokens its sign-in holds, from a result
+// it returned: a server that repeats the credential it was sent does not
+// get it shown, exported or written.
 func (c *conn) hideHeaders(out *engine.ToolResult) {
-	if len(c.headers) == 0 || out == nil {
+	if (len(c.headers) == 0 && c.srv.OAuth == nil) || out == nil {
 		return
 	}
 	for i := range out.Content {

@@ -16,7 +16,7 @@ import (
 // redactText replaces every injected secret value with its {{secrets.NAME}}
 // reference and every spelling of the target url with its redacted form.
 func (c *conn) redactText(s string) string {
-	return c.redactTarget(redact(hideValues(s, c.hidden), c.secrets))
+	return c.redactTarget(redact(hideValues(hideValues(s, c.hidden), c.tokens()), c.secrets))
 }
 
 // redactTarget replaces every spelling of the target url's query and

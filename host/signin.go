@@ -36,3 +36,12 @@ func (c *conn) signInFailure(what string, err error) *Error {
 	}
 	return nil
 }
+
+// tokens are the OAuth token values the server's handler holds now (never
+// shown: redactText replaces them like a static header's value).
+func (c *conn) tokens() []string {
+	if h, ok := c.srv.OAuth.(interface{ Hidden() []string }); ok {
+		return h.Hidden()
+	}
+	return nil
+}

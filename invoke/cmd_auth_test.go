@@ -31,6 +31,11 @@ func protectedServer(t *testing.T) string {
 	mcp.AddTool(s, &mcp.Tool{Name: "echo"}, func(_ context.Context, _ *mcp.CallToolRequest, a in) (*mcp.CallToolResult, any, error) {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: a.Message}}}, nil, nil
 	})
+	// whoami repeats the Authorization header it was sent: relavium must
+	// not show the token it quotes.
+	mcp.AddTool(s, &mcp.Tool{Name: "whoami"}, func(_ context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "you sent " + req.Extra.Header.Get("Authorization")}}}, nil, nil
+	})
 	mcpHandler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil)
 	var mu sync.Mutex
 	valid := map[string]bool{}
@@ -115,6 +120,10 @@ func TestAuthLoginThenHeadlessCall(t *testing.T) {
 	r = run("mcp", "call", "mcp_prot_echo", "message=signed in", "--yes")
 	if r.code != 0 || r.stdout != "signed in\n" {
 		t.Fatalf("call with the stored token: %d %q %s", r.code, r.stdout, r.stderr)
+	}
+	r = run("mcp", "call", "mcp_prot_whoami", "--yes")
+	if r.code != 0 || r.stdout != "you sent Bearer [REDACTED]\n" {
+		t.Fatalf("a result quoting the token: %d %q %s", r.code, r.stdout, r.stderr)
 	}
 	r = run("auth", "ls", "--json")
 	if r.code != 0 || !strings.Contains(r.stdout, `"server":"prot"`) || !strings.Contains(r.stdout, `"refresh_token":true`) {

@@ -428,3 +428,21 @@ func authStyle(method string) oauth2.AuthStyle {
 	}
 	return oauth2.AuthStyleInHeader
 }
+
+// Hidden is every token value this handler holds (access and refresh), for
+// the host to redact from whatever a server sends back: a server that
+// echoes the bearer token it was sent does not get it shown.
+func (h *Handler) Hidden() []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.rec == nil {
+		return nil
+	}
+	var out []string
+	for _, v := range []string{h.rec.AccessToken, h.rec.RefreshToken} {
+		if len(v) >= 8 {
+			out = append(out, v)
+		}
+	}
+	return out
+}
