@@ -8,6 +8,9 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/engine/sanitize"
 )
 
 // clientSide is what the host keeps for the client's side of MCP: the
@@ -163,6 +166,7 @@ func (c *conn) clientOptions(opts *mcp.ClientOptions) {
 	}
 	if o.URLElicitation {
 		caps.Elicitation = &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}, URL: &mcp.URLElicitationCapabilities{}}
+		opts.ElicitationCompleteHandler = c.onElicitComplete
 	}
 }
 
@@ -203,4 +207,14 @@ func (h *Host) newDeadline(c *conn, tool string, timeout time.Duration, paused i
 		idle, idleCause = hard, hardCause
 	}
 	return newCallDeadline(h.clock(), idle, hard, idleCause, hardCause, paused, func(err error) { cancel(err) })
+}
+
+// onElicitComplete records a server's notifications/elicitation/complete:
+// the page the person was sent to says it is done.
+func (c *conn) onElicitComplete(_ context.Context, req *mcp.ElicitationCompleteNotificationRequest) {
+	if req == nil || req.Params == nil {
+		return
+	}
+	c.h.em.Emit(engine.Event{Type: engine.EventElicitationResolved, Data: ElicitationResolvedData{Server: c.srv.Name,
+		Action: "completed " + sanitize.Line(req.Params.ElicitationID)}})
 }

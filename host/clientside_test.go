@@ -52,6 +52,9 @@ func askServer(rootsChanged *atomic.Int32) *mcp.Server {
 		if err != nil {
 			return text("error: " + err.Error()), nil, nil
 		}
+		if res.Action == "accept" {
+			_ = req.Session.NotifyElicitationComplete(ctx, &mcp.ElicitationCompleteParams{ElicitationID: "e1"})
+		}
 		return text(res.Action), nil, nil
 	})
 	mcp.AddTool(s, &mcp.Tool{Name: "form"}, func(ctx context.Context, req *mcp.CallToolRequest, _ none) (*mcp.CallToolResult, any, error) {
@@ -194,9 +197,24 @@ func TestURLElicitationIsScreened(t *testing.T) {
 		return engine.ElicitResponse{Action: "accept", Content: map[string]any{"ignored": true}}, nil
 	})
 	var n atomic.Int32
-	h := startHost(t, Options{Elicitor: el, URLElicitation: true, Servers: []Endpoint{memoryServer(t, "a", askServer(&n))}})
+	rec := &recorder{}
+	h := startHost(t, Options{Emitter: rec, Elicitor: el, URLElicitation: true, Servers: []Endpoint{memoryServer(t, "a", askServer(&n))}})
 	if txt := callText(t, h, "mcp_a_link", `{}`); txt != "accept" {
 		t.Fatalf("the server got %q", txt)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for { // the completion notification is recorded
+		done := false
+		for _, e := range rec.ofType(engine.EventElicitationResolved) {
+			done = done || e.Data.(ElicitationResolvedData).Action == "completed e1"
+		}
+		if done {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no elicitation completion recorded: %s", rec.dump(t))
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 	u := got.URL
 	if u == nil || u.Origin != "https://xn--80ak6aa92e.com" || !u.Openable || u.ElicitationID != "e1" || len(got.Schema) != 0 {
