@@ -190,7 +190,7 @@ func (c *conn) credentialRefused(what string, err error) *Error {
 	if st == http.StatusUnauthorized {
 		msg += "; the token is wrong or expired"
 	} else {
-		msg += "; the token is not allowed this"
+		msg += "; the token lacks a permission, or the server refuses this client"
 	}
 	for _, h := range c.srv.Headers {
 		if _, refs, _ := consent.SecretTemplate(h.Value); strings.EqualFold(h.Name, "Authorization") && len(refs) > 0 {
