@@ -26,8 +26,8 @@
 //     connect is pinned to a validated address (hostname kept as SNI, TLS
 //     verification on) and re-checked by the dialer's Control hook.
 //   - A proxy is used only when the guard is given one (WithProxy, from the
-//     HTTPS_PROXY / HTTP_PROXY / NO_PROXY the command passes in; loopback
-//     targets never): the target is still resolved here and every answer
+//     HTTPS_PROXY / HTTP_PROXY / NO_PROXY the command passes in; a loopback
+//     target, or a name resolving here to loopback only, never): the target is still resolved here and every answer
 //     range-checked before anything is sent, then only the proxy's address
 //     (the person's choice, private or not) is dialled, CONNECT for https
 //     with TLS verified end to end. The proxy resolves the name again on

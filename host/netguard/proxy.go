@@ -173,13 +173,20 @@ func (t *Target) loopback() bool {
 // makes), so a name that resolves to a metadata, special or (without the
 // opt-in) private address is refused with nothing sent, not even to the
 // proxy. The proxy then resolves the name itself: that answer the guard
-// does not see (README, Security).
+// does not see (README, Security). A name that resolves here to this
+// machine only is connected directly, through the pinned dial: the proxy's
+// loopback is not this machine's.
 func (g *Guard) proxied(base *http.Transport, t *Target, u *url.URL) {
 	addr := proxyAddr(u)
-	base.Proxy = func(*http.Request) (*url.URL, error) { return u, nil }
+	base.Proxy = func(req *http.Request) (*url.URL, error) {
+		if g.resolvesToLoopback(req.Context(), t) {
+			return nil, nil
+		}
+		return u, nil
+	}
 	base.DialContext = func(ctx context.Context, network, address string) (net.Conn, error) {
 		if !strings.EqualFold(address, addr) {
-			return nil, t.note(ctx, scopeRefusal(t, "a connection to", address))
+			return g.dial(ctx, t, network, address) // direct: scope, resolution, ranges and pin as ever
 		}
 		if e := g.admitResolved(ctx, t); e != nil {
 			return nil, t.note(ctx, e)
@@ -198,6 +205,25 @@ func (g *Guard) proxied(base *http.Transport, t *Target, u *url.URL) {
 		return t.note(ctx, proxyRefusal(fault.ExitFailure, "the proxy %s refused to connect %s: %s", shownProxy(u), t.HostPort(), resp.Status).
 			at(t.shown, shownProxy(u)).fix(fix))
 	}
+}
+
+// resolvesToLoopback reports whether every answer for the target's name is
+// a loopback address (false on any failure: the proxied path then refuses
+// with the resolution's own reason).
+func (g *Guard) resolvesToLoopback(ctx context.Context, t *Target) bool {
+	if t.host.literal.IsValid() {
+		return t.host.literal.Unmap().IsLoopback()
+	}
+	answers, err := g.resolver.LookupNetIP(ctx, "ip", bare(t.host.name))
+	if err != nil || len(answers) == 0 {
+		return false
+	}
+	for _, a := range answers {
+		if !a.Unmap().IsLoopback() {
+			return false
+		}
+	}
+	return true
 }
 
 // admitResolved is the range decision of a dial without the dial: the

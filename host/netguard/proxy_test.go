@@ -372,3 +372,37 @@ func TestProxyAuthentication(t *testing.T) {
 		t.Fatalf("origin saw %d requests, want 1", origin.hits.Load())
 	}
 }
+
+// A name that resolves here to this machine is reached directly even with
+// a proxy set (the proxy's loopback is not ours), under the opt-in as ever.
+func TestProxyNameResolvingToLoopbackIsDirect(t *testing.T) {
+	origin := newCountingServer(t, func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(204) })
+	port := itoaPort(origin.Listener.Addr().(*net.TCPAddr).Port)
+	proxy := newConnectProxy(t, map[string]string{"dev.test": "127.0.0.1"})
+	res := newFakeResolver()
+	res.set("dev.test", "127.0.0.1")
+	g := New(WithResolver(res), WithProxy(ProxyConfig{HTTPProxy: proxy.url(), HTTPSProxy: proxy.url()}))
+	tg, err := g.Admit("http://dev.test:"+port+"/mcp", TransportHTTP, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := g.HTTPClient(tg)
+	defer c.CloseIdleConnections()
+	if _, err := get(t, c, tg.URL()); err != nil {
+		t.Fatal(err)
+	}
+	if origin.hits.Load() != 1 || len(proxy.requests()) != 0 {
+		t.Fatalf("origin saw %d, proxy saw %v", origin.hits.Load(), proxy.requests())
+	}
+	// Without the opt-in the direct path refuses it as it always has.
+	g2 := New(WithResolver(res), WithProxy(ProxyConfig{HTTPProxy: proxy.url(), HTTPSProxy: proxy.url()}))
+	t2, err := g2.Admit("https://dev.test:"+port+"/mcp", TransportHTTP, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c2 := g2.HTTPClient(t2)
+	defer c2.CloseIdleConnections()
+	if _, err := get(t, c2, t2.URL()); err == nil || !strings.Contains(err.Error(), "E560") || len(proxy.requests()) != 0 {
+		t.Fatalf("loopback without the opt-in: %v; proxy saw %v", err, proxy.requests())
+	}
+}
