@@ -18,6 +18,10 @@
 //   - A declaration that does not resolve, and a url the guard refuses, fail
 //     with the error of consent or netguard, prefixed with where the server
 //     is declared (file:line:col).
+//   - Every guard the session builds (connects, the live session, auth
+//     login) takes HTTPS_PROXY / HTTP_PROXY / NO_PROXY from Options.LookupEnv,
+//     never from the process behind the caller's back; a network server's
+//     static headers travel to host as declared, {{secrets.NAME}} unresolved.
 //   - Start connects a fixed set at once (host.Start, fail-loud); Open,
 //     Connect and Disconnect keep one host whose server set changes while
 //     it runs (host.Add, host.Remove): one catalogue, one tool lookup.
