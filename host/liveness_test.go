@@ -328,3 +328,24 @@ func TestStdioExitIsNotRedialled(t *testing.T) {
 	_ = h.Close()
 	assertNoProcesses(t, pid)
 }
+
+// In the modern era the notification comes through the session's
+// subscriptions/listen stream; the tool list is walked again the same way.
+func TestListChangedInTheModernEra(t *testing.T) {
+	s := inprocServer()
+	rec := &recorder{}
+	ep := memoryServer(t, "m", s)
+	ep.Protocol = ProtocolModern
+	h := startHost(t, Options{Emitter: rec, Servers: []Endpoint{ep}})
+	if st := h.Servers()[0]; st.Protocol != ProtocolModern {
+		t.Fatalf("status %+v", st)
+	}
+	s.AddTool(&mcp.Tool{Name: "added", InputSchema: &jsonschema.Schema{Type: "object"}},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "modern"}}}, nil
+		})
+	eventually(t, "the added tool", func() bool { _, ok := h.Lookup("mcp_m_added"); return ok })
+	if got := callText(t, h, "mcp_m_added", `{}`); got != "modern" {
+		t.Errorf("the added tool: %q", got)
+	}
+}
