@@ -78,10 +78,10 @@ func (c *conn) requested() string {
 // handshake opens the session in the era the declaration asks for.
 //
 // auto asks for the modern era first only where that costs a server that
-// turns out to be stateful nothing: over stdio, a websocket (and in
-// memory) the server/discover refusal of a legacy server is one more
-// message on the stream already open, answered at once; no connection is
-// opened twice. Over Streamable HTTP a stateful server refuses discover
+// turns out to be stateful no extra network round trip: over stdio, a
+// websocket (and in memory) the server/discover refusal of a legacy server
+// is one more message on the stream already open, answered at once; no
+// connection is opened twice and no HTTP request is added. Over Streamable HTTP a stateful server refuses discover
 // with a whole extra POST, so auto starts legacy there and moves to the
 // modern era only when the answer shows a stateless server (no
 // Mcp-Session-Id): such a server keeps no session for the first handshake,
