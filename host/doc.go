@@ -55,6 +55,14 @@
 //     server's field order restored where host reads the connection itself
 //     (elicit_order.go); a server that never answers logging/setLevel gets
 //     a share of the discovery window, not all of it.
+//   - Client requests: a log goes to a call (CallOptions.OnLog) only when
+//     read off the wire while that call was the only request in flight on
+//     its server, else to the server (logging.go; SetLogLevel per server);
+//     resources/updated is reported only for a uri subscribed in this
+//     session (subscribe.go); completion values a terminal cannot show as
+//     they are are dropped (complete.go); tasks, which go-sdk v1.8.0 lacks,
+//     go over relavium's own request ids on the connections host reads,
+//     never over Streamable HTTP (rawcall.go, tasks.go).
 //   - The client's side (clientside.go): sampling is declared and goes to
 //     the Sampler (declined with E901 without one; at most 10 a minute per
 //     server, E902), every request and answer an event; roots are offered
