@@ -22,7 +22,9 @@ func TestMCPCallTaskOnServerEverything(t *testing.T) {
 	if r.code != 0 || !strings.Contains(r.stdout, "# Research Report: tides") {
 		t.Fatalf("--task: %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
-	for _, want := range []string{": working — Gathering sources...", ": working — Generating report...", ": completed"} {
+	// The first status comes with the task; the ones between depend on
+	// when the polls fall, so only the first and the last are certain.
+	for _, want := range []string{": working — Gathering sources...", ": completed"} {
 		if !strings.Contains(r.stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
 		}
