@@ -52,7 +52,7 @@ func (c *conn) guardedClient(g *netguard.Guard, t *netguard.Target) *http.Client
 	gc := g.HTTPClient(t)
 	// The guard's transport does every byte of I/O; cancelCounter only
 	// looks at what the SDK posts.
-	client := &http.Client{Transport: c.rec.RoundTripper(cancelCounter{inner: liveness{inner: withHeaders(gc.Transport, c.headers, &c.authStatus), c: c}, c: c}), CheckRedirect: gc.CheckRedirect, Jar: gc.Jar}
+	client := &http.Client{Transport: c.rec.RoundTripper(cancelCounter{inner: liveness{inner: withHeaders(c.rec.Exchanges(gc.Transport), c.headers, &c.authStatus), c: c}, c: c}), CheckRedirect: gc.CheckRedirect, Jar: gc.Jar}
 	c.mu.Lock()
 	c.httpClient = client
 	c.mu.Unlock()
@@ -109,7 +109,12 @@ type wsTransport struct {
 }
 
 func (t *wsTransport) Connect(ctx context.Context) (mcp.Connection, error) {
-	ws, resp, err := t.g.DialWebsocket(ctx, t.t, &websocket.DialOptions{Subprotocols: []string{"mcp"}, HTTPHeader: t.c.headers.Clone()})
+	// The handshake is an exchange of the network view (its timings, the
+	// header names sent; never a value).
+	ctx, traced := t.c.rec.Trace(ctx, http.MethodGet, t.t.URL())
+	sent := t.c.headers.Clone()
+	ws, resp, err := t.g.DialWebsocket(ctx, t.t, &websocket.DialOptions{Subprotocols: []string{"mcp"}, HTTPHeader: sent})
+	traced(sent, resp, err, "")
 	if resp != nil && resp.Body != nil {
 		_ = resp.Body.Close()
 	}

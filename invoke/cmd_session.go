@@ -9,6 +9,7 @@ import (
 	"github.com/relavium/relavium/engine/sanitize"
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/config"
+	"github.com/relavium/relavium/host/wire"
 	"github.com/relavium/relavium/session"
 )
 
@@ -120,6 +121,12 @@ func Workbench(inv *Invocation, demo bool) (session.Workbench, error) {
 	// The workbench lives on: a network server that goes away is dialled
 	// again with backoff (host.ReconnectPolicy's defaults).
 	opts.Reconnect = &host.ReconnectPolicy{}
+	if opts.Wire == nil {
+		// The protocol view reads the wire whether or not --record was
+		// given: an in-memory hub, bounded like every hub (its last 1024
+		// records, 16 MiB), that writes no file.
+		opts.Wire = wire.NewHub("", inv.Env.Now)
+	}
 	wb.Session = session.New(opts, servers)
 	return wb, nil
 }

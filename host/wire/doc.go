@@ -26,6 +26,12 @@
 //     messages) for a late subscriber; a
 //     file sink keeps at most 64 MiB and then counts what it dropped; a
 //     subscriber is called synchronously and must not block.
+//   - Exchanges taps a network server's HTTP client (Trace, a websocket
+//     handshake) for a network view: each exchange's status, the
+//     timings of its phases (DNS, connect, TLS, first byte; httptrace),
+//     MCP-Protocol-Version and the Mcp-Session-Id shortened to 8
+//     characters; every other request header by name only, never a value.
+//     The Hub keeps the last 512 in memory; none goes to a file.
 //   - Close writes a file sink atomically (package atomicfile) as NDJSON,
 //     one Record per line.
 //

@@ -36,6 +36,9 @@ type Hub struct {
 	path    string // file sink ("" none)
 	buf     []byte
 	dropped int64
+
+	exchanges []Exchange // the network view's ring (exchange.go)
+	xseq      int64
 }
 
 // NewHub returns a hub; path, when not empty, is the NDJSON file Close
