@@ -18,5 +18,6 @@ var codes = fault.Table{
 	{Code: CodeExportFailed, Class: fault.Failure, Meaning: "the session export could not be written"},
 	{Code: CodeProgram, Class: fault.Failure, Meaning: "the terminal program failed (the terminal could not be driven)"},
 	{Code: CodeSessionClosed, Class: fault.Failure, Meaning: "the session is closing; nothing new starts"},
+	{Code: CodeWireExport, Class: fault.Failure, Meaning: "the protocol or network view's export could not be written to <home>/sessions (W, e)"},
 	{Code: CodeSaveFailed, Class: fault.Failure, Meaning: "the workbench could not save a part to <home>/saved (s)"},
 }

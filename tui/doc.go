@@ -42,7 +42,10 @@
 //   - Forms (a tool call, a workflow run, a resource template, a prompt, an
 //     elicitation) read fields.Field and type text by the one rule of
 //     package fields, as mcp call and run --input do.
-//   - Error codes E701–E706 (errors.go); E700 is package themes'.
+//   - The protocol and network views (W; wireview*.go) read the session's
+//     wire hub (host/wire), which the workbench always has in memory;
+//     they draw only redacted records and sanitized text.
+//   - Error codes E701–E706, E924, E970 (errors.go); E700 is package themes'.
 //
 // Subpackages, none of which imports tui (deps_test.go):
 //   - render: result rendering, pure functions of (content, width, styles).

@@ -14,6 +14,7 @@ const (
 	CodeProgram         fault.Code = "E705" // the terminal program failed (the terminal could not be driven)
 	CodeSessionClosed   fault.Code = "E706" // the session is closing; nothing new starts
 	CodeSaveFailed      fault.Code = "E924" // a result's part could not be saved to a file
+	CodeWireExport      fault.Code = "E970" // the protocol or network view's export could not be written
 )
 
 // Error is the repository's coded error (package fault).

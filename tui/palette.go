@@ -27,6 +27,7 @@ var paletteSources = []paletteSource{
 	(*Model).paletteBrowse,
 	(*Model).paletteClientSide,
 	(*Model).paletteLogLevels,
+	(*Model).paletteWire,
 }
 
 // paletteDo is a palette entry's Action: what choosing it does.

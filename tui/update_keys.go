@@ -81,6 +81,9 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 	if cmd, ok := m.clientSideKey(msg); ok {
 		return cmd
 	}
+	if cmd, ok := m.wireKey(msg); ok { // W: the protocol view (wireview_open.go)
+		return cmd
+	}
 	switch {
 	case key.Matches(msg, k.Quit):
 		m.quit()

@@ -1,0 +1,102 @@
+package tui
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/relavium/relavium/atomicfile"
+	"github.com/relavium/relavium/engine/sanitize"
+	"github.com/relavium/relavium/host"
+	"github.com/relavium/relavium/host/wire"
+	"github.com/relavium/relavium/tui/dialog"
+)
+
+// wireKey opens the protocol view of the selected server (W); it reports
+// whether the key was its.
+func (m *Model) wireKey(msg tea.KeyMsg) (tea.Cmd, bool) {
+	if msg.String() != "W" {
+		return nil, false
+	}
+	return m.openWireView(false), true
+}
+
+// openWireView opens the protocol (or network) view of the selected
+// server and starts its refresh.
+func (m *Model) openWireView(network bool) tea.Cmd {
+	src, ok := m.b.(wireSource)
+	if !ok || src.Wire() == nil {
+		m.setStatus("this session records no wire", true)
+		return nil
+	}
+	r := m.selected()
+	if r == nil {
+		m.setStatus("no server selected", true)
+		return nil
+	}
+	if m.overlay.Any(isWireView) {
+		return nil
+	}
+	m.pushDialog(newWireView(src, r.spec.Name, r.spec.Transport == host.TransportStdio, network))
+	return wireTick()
+}
+
+func isWireView(d dialog.Dialog) bool { _, ok := d.(*wireView); return ok }
+
+// wireTick refreshes an open view every wireRefresh; the ticks stop once
+// it is closed.
+func wireTick() tea.Cmd {
+	return tea.Tick(wireRefresh, func(time.Time) tea.Msg {
+		return clientSideMsg(func(m *Model) tea.Cmd {
+			for _, d := range m.overlay {
+				if v, ok := d.(*wireView); ok {
+					v.refresh()
+					return wireTick()
+				}
+			}
+			return nil
+		})
+	})
+}
+
+// paletteWire are the palette entries of the two views.
+func (m *Model) paletteWire() []dialog.PaletteItem {
+	if _, ok := m.b.(wireSource); !ok {
+		return nil
+	}
+	return []dialog.PaletteItem{
+		item("action", "Protocol view of the selected server", "W", func(m *Model) tea.Cmd { return m.openWireView(false) }),
+		item("action", "Network view of the selected server (HTTP)", "W n", func(m *Model) tea.Cmd { return m.openWireView(true) }),
+	}
+}
+
+// Wire is the session's wire hub.
+func (l *live) Wire() *wire.Hub { return l.core.Wire() }
+
+// SaveWire writes a view's export as NDJSON under <home>/sessions (0600,
+// atomically) and returns its path.
+func (l *live) SaveWire(name string, data []byte) (string, error) {
+	dir := filepath.Join(l.core.Home(), "sessions")
+	fail := func(err error) (string, error) {
+		return "", &Error{ErrCode: CodeWireExport, Msg: "cannot write the view's export in " + dir, Cause: err}
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fail(err)
+	}
+	now := time.Now
+	if l.now != nil {
+		now = l.now
+	}
+	path := filepath.Join(dir, name+"-"+now().UTC().Format("20060102T150405.000Z")+".ndjson")
+	err := atomicfile.WriteFunc(path, func(w io.Writer) error {
+		_, err := w.Write(sanitize.EscapeJSON(data))
+		return err
+	})
+	if err != nil {
+		return fail(err)
+	}
+	return path, nil
+}
