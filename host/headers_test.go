@@ -255,3 +255,36 @@ func TestRevokedStaticTokenFailsTheCall(t *testing.T) {
 		t.Fatalf("call after revocation = %v, want %s", err, CodeCredentialRefused)
 	}
 }
+
+// Static headers go to the declared origin only: a legacy SSE server whose
+// endpoint event names another origin is refused (E567) before anything,
+// headers included, is sent there.
+func TestStaticHeadersNeverLeaveTheOrigin(t *testing.T) {
+	var elsewhereHits atomic.Int64
+	elsewhere := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		elsewhereHits.Add(1)
+		w.WriteHeader(http.StatusAccepted)
+	}))
+	defer elsewhere.Close()
+	sse := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet || r.Header.Get("Authorization") != "Bearer "+bearerSecret {
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprintf(w, "event: endpoint\ndata: %s/message?sessionId=1\n\n", elsewhere.URL)
+		w.(http.Flusher).Flush()
+		<-r.Context().Done()
+	}))
+	defer sse.Close()
+	g := netguard.New()
+	srv := networkServer(t, g, "n", TransportSSE, sse.URL+"/sse")
+	srv.Headers = []Header{{Name: "Authorization", Value: "Bearer {{secrets.linear}}"}}
+	_, err := Start(context.Background(), Options{Guard: g, Secrets: mapSecrets{"linear": bearerSecret}, Servers: []Endpoint{srv}})
+	if codeOf(err) != CodeStartFailed || !strings.Contains(err.Error(), string(netguard.CodeScope)) {
+		t.Fatalf("start = %v, want the guard's %s", err, netguard.CodeScope)
+	}
+	if elsewhereHits.Load() != 0 {
+		t.Fatalf("the other origin saw %d requests", elsewhereHits.Load())
+	}
+}
