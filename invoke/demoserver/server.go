@@ -20,7 +20,8 @@ const instructions = `relavium's demo MCP server. Tools named test_* are the fix
 	`official MCP conformance suite; the others are friendly demos: echo, add_numbers, ` +
 	`get_weather (structured content), long_operation (progress), emit_logs (logging), ` +
 	`ask_user (elicitation), get_resource_links, always_fails (isError), create_note ` +
-	`(writes), delete_file (destructive, deletes nothing). Three tools carry schemas a ` +
+	`(writes), delete_file (destructive, deletes nothing), toggle_extra_tool (changes ` +
+	`the tool list: notifications/tools/list_changed). Three tools carry schemas a ` +
 	`careful client refuses.`
 
 // Options configure a demo server.
@@ -40,6 +41,7 @@ type Server struct {
 	mcp   *mcp.Server
 	opts  Options
 	notes *noteStore
+	extra extraState // whether toggle_extra_tool has listed ExtraTool
 
 	// life ends when the server closes; every request's context ends with
 	// it (abortOnClose), so no handler outlives the server.

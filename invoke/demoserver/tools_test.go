@@ -171,6 +171,7 @@ func toolCases() map[string]toolCase {
 		"touch_watched_resource": {none, wantText("were notified")},
 		"list_roots":             {none, wantText("The client offers no roots.")},
 		"sign_in":                {none, wantText("Sign-in answer: accept")},
+		"toggle_extra_tool":      {none, wantText("Added extra_tool")},
 		"remote_ref_schema":      {map[string]any{"config": map[string]any{}}, wantText("called with")},
 		"draft04_schema":         {map[string]any{"amount": 1}, wantText("called with")},
 		"control_char_property":  {map[string]any{"path\n": "x"}, wantText("called with")},
