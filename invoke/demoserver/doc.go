@@ -16,7 +16,9 @@
 //     destructiveHint, idempotentHint, openWorldHint).
 //   - Every tool is one constructor returning its full definition together
 //     with its handler (tool.go); the server registers the lists in
-//     tools_conformance.go, tools_demo.go and tools_refused.go. Each tool's
+//     tools_conformance.go, tools_demo.go, tools_client.go,
+//     tools_listchange.go and tools_refused.go. toggle_extra_tool adds or
+//     removes extra_tool (notifications/tools/list_changed). Each tool's
 //     definition as a client lists it is snapshotted in
 //     testdata/demo/tools/<name>.snap (RELAVIUM_UPDATE_GOLDEN=1 rewrites).
 //   - Elicitation and sampling are asked through InputRequests (multi
