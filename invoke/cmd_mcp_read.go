@@ -31,6 +31,8 @@ type MCPReadResult struct {
 	URI      string           `json:"uri"`
 	Contents []engine.Content `json:"contents"`
 	Output   *CallOutput      `json:"output,omitempty"` // --output: where the bytes went
+	// Updates are the reads made at each update (--subscribe).
+	Updates []ReadUpdate `json:"updates,omitempty"`
 }
 
 // WriteHuman prints every text part (sanitized) and describes every binary
@@ -40,10 +42,18 @@ func (r *MCPReadResult) WriteHuman(w io.Writer) error {
 	if r.Output != nil {
 		fmt.Fprintf(&b, "%s: %d bytes written to %s\n", sanitize.Line(r.URI), r.Output.Bytes, sanitize.Line(r.Output.Path))
 	}
+	r.writeContents(&b)
+	writeUpdates(&b, r)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// writeContents prints the text parts and describes the binary ones.
+func (r *MCPReadResult) writeContents(b *strings.Builder) {
 	for _, c := range r.Contents {
 		switch {
 		case c.Data != nil || c.Text == "" && c.MIMEType != "" && !strings.HasPrefix(c.MIMEType, "text/"):
-			fmt.Fprintf(&b, "[%s %s, %d bytes]\n", sanitize.Line(c.URI), sanitize.Line(firstNonEmpty(c.MIMEType, "application/octet-stream")), len(c.Data))
+			fmt.Fprintf(b, "[%s %s, %d bytes]\n", sanitize.Line(c.URI), sanitize.Line(firstNonEmpty(c.MIMEType, "application/octet-stream")), len(c.Data))
 		case r.Output == nil:
 			b.WriteString(sanitize.Text(c.Text))
 			if !strings.HasSuffix(c.Text, "\n") {
@@ -51,8 +61,6 @@ func (r *MCPReadResult) WriteHuman(w io.Writer) error {
 			}
 		}
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
 }
 
 // oneServer is the declared server name; nothing else is connected.
@@ -81,11 +89,16 @@ func runMCPRead(ctx context.Context, inv *Invocation) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	watch, err := subscribeFor(inv)
+	if err != nil {
+		return nil, err
+	}
 	servers, co, err := oneServer(inv, name)
 	if err != nil {
 		return nil, err
 	}
-	h, err := connectWith(ctx, inv, servers, nil, co)
+	waiter := &updateWaiter{server: name, uri: uri, ch: make(chan struct{}, 1)}
+	h, err := connectWith(ctx, inv, servers, waiter, co)
 	if err != nil {
 		return nil, err
 	}
@@ -95,6 +108,14 @@ func runMCPRead(ctx context.Context, inv *Invocation) (any, error) {
 		return nil, err
 	}
 	out := &MCPReadResult{Server: name, URI: uri, Contents: contents}
+	if watch > 0 {
+		if out.Updates, err = follow(ctx, inv, h, waiter, watch); err != nil {
+			return nil, err
+		}
+		if n := len(out.Updates); n > 0 {
+			contents = out.Updates[n-1].Contents // --output writes the last read
+		}
+	}
 	if dest != "" {
 		if len(contents) != 1 {
 			return nil, &Error{ErrCode: CodeNoContents, Msg: fmt.Sprintf("%s has %d parts; --output writes one", sanitize.Line(uri), len(contents))}

@@ -61,3 +61,19 @@ func TestMCPReadAndCompleteOnTheDemoServer(t *testing.T) {
 		t.Errorf("bad ref: %d %s", r.code, r.stdout)
 	}
 }
+
+// --subscribe reads the resource again at each update the server sends
+// (the demo's watched resource: every 5 s), for as long as asked.
+func TestMCPReadSubscribe(t *testing.T) {
+	e := newMCPE2E(t)
+	e.declareDemo(t)
+	r := e.run(t, nil, "mcp", "read", "demo", "test://watched-resource", "--subscribe", "12s", "--json")
+	data, _ := r.env["data"].(map[string]any)
+	updates, _ := data["updates"].([]any)
+	if r.code != 0 || len(updates) == 0 || !strings.Contains(r.stderr, "test://watched-resource updated (1)") {
+		t.Fatalf("--subscribe: %d %s\n%s", r.code, r.stdout, r.stderr)
+	}
+	if r := e.run(t, nil, "mcp", "read", "demo", "test://watched-resource", "--subscribe", "2h"); r.code != 2 {
+		t.Errorf("--subscribe 2h: %d %s", r.code, r.stderr)
+	}
+}

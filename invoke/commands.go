@@ -90,6 +90,7 @@ func Commands() *Table {
 				},
 				Flags: []Flag{
 					{Name: "output", Type: String, Usage: "write the resource's one part byte for byte (a blob decoded) to this file (atomically, mode 0600, replacing it)"},
+					{Name: "subscribe", Type: Duration, Usage: "then subscribe for this long (at most 1h) and read it again at each update"},
 				},
 				SideEffect: Read, JSON: true, Output: Document, Surface: CLIOnly, Run: runMCPRead},
 			{Path: []string{"mcp", "complete"}, Summary: "ask a declared server to complete a prompt argument or a resource template variable",
