@@ -232,6 +232,16 @@ func (v *wireView) Handle(msg tea.KeyMsg) (dialog.Action, tea.Cmd) {
 	return nil, nil
 }
 
+// ScrollBy is the mouse wheel: it scrolls an expanded message, else moves
+// the cursor.
+func (v *wireView) ScrollBy(n int) {
+	if v.expanded {
+		v.scroll = max(0, v.scroll+n)
+		return
+	}
+	v.move(n)
+}
+
 func (v *wireView) move(n int) {
 	v.cursor = max(0, min(v.cursor+n, len(v.rows)-1))
 	v.follow = v.cursor == len(v.rows)-1
