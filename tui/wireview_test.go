@@ -194,3 +194,21 @@ type roundTrip func(*http.Request) (*http.Response, error)
 func (f roundTrip) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
 var _ tea.Msg = clientSideMsg(nil)
+
+// The wheel moves the list's cursor (leaving follow mode), and scrolls an
+// expanded message instead.
+func TestWireViewWheel(t *testing.T) {
+	v := newWireView(hubSource{hub: wireFixture(t)}, "demo", true, false)
+	if v.cursor != 7 || !v.follow {
+		t.Fatalf("opens on the newest row: %d %v", v.cursor, v.follow)
+	}
+	v.ScrollBy(-3)
+	if v.cursor != 4 || v.follow {
+		t.Fatalf("wheel up: %d %v", v.cursor, v.follow)
+	}
+	wireKeys(v, "enter")
+	v.ScrollBy(2)
+	if v.scroll != 2 || v.cursor != 4 {
+		t.Fatalf("wheel in a message: scroll %d cursor %d", v.scroll, v.cursor)
+	}
+}
