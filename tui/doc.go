@@ -34,6 +34,10 @@
 //     burst begun before the dialog had been on screen for its grace is
 //     dropped (and said so); remembering anything takes a capital or a
 //     chosen button; q and ? work in every dialog that takes no text.
+//   - The command palette (palette.go) lists what paletteSources give:
+//     each part of the workbench adds its entries as one source there.
+//   - A clipboard copy (y, Y) is an OSC 52 sequence drawn with the frames
+//     for a moment (yank.go), never a write racing the renderer.
 //   - Server text is sanitized (engine/sanitize) before it is drawn; every
 //     frame is exactly the terminal's size; lists and results are rendered
 //     only where visible (result lines are wrapped once per width), and
