@@ -123,3 +123,14 @@ func TestSlashStartsAFreshFilter(t *testing.T) {
 		t.Fatalf("the second filter reads %q, want echo", got)
 	}
 }
+
+// The palette is the person's own: the query typed right after : is
+// taken, as a search box takes it.
+func TestPaletteTakesTheBurstThatOpenedIt(t *testing.T) {
+	h := ready(t, 120, 30)
+	h.burst = true
+	h.typeText(":echo")
+	if p, ok := h.m.topDialog().(*dialog.Palette); !ok || p.Query() != "echo" {
+		t.Fatalf("the palette's query after a burst:\n%s", h.view())
+	}
+}

@@ -129,7 +129,7 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 // so); q quits and ? lists the dialog's keys, except where the dialog
 // takes text.
 func (m *Model) dialogKey(d dialog.Dialog, msg tea.KeyMsg, deliberate bool) tea.Cmd {
-	if !deliberate {
+	if !deliberate && !dialog.IsBidden(d) {
 		m.setStatus("ignored "+keyName(msg)+": the dialog had just opened (keys typed with no pause before it are not answers)", false)
 		return nil
 	}

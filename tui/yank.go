@@ -127,16 +127,24 @@ func (m *Model) yankCommand() tea.Cmd {
 	return m.copyText("the command", m.cliCommand(j))
 }
 
-// cliCommand is `relavium [--agent A] mcp call TOOL --args 'JSON'`, every
+// cliCommand is `relavium [--agent A] mcp call TOOL --args 'JSON'` (the
+// demo: `relavium mcp call TOOL --args 'JSON' --stdio 'COMMAND'`), every
 // word quoted for a POSIX shell.
 func (m *Model) cliCommand(j *job) string {
 	words := []string{"relavium"}
-	if m.info.Agent != "" {
+	if m.info.Agent != "" && !m.info.Demo {
 		words = append(words, "--agent", m.info.Agent)
 	}
-	words = append(words, "mcp", "call", j.tool.Name)
+	name := j.tool.Name
+	if m.info.Demo { // the demo's server is reached ad hoc, its tools by their own names
+		name = j.tool.Tool
+	}
+	words = append(words, "mcp", "call", name)
 	if len(j.args) > 0 && string(j.args) != "{}" {
 		words = append(words, "--args", string(j.args))
+	}
+	if r := m.server(j.tool.Server); m.info.Demo && r != nil && r.spec.Target != "" {
+		words = append(words, "--stdio", r.spec.Target)
 	}
 	for i, w := range words {
 		words[i] = shellQuote(w)

@@ -21,6 +21,26 @@ type Typing interface {
 	TakesText() bool
 }
 
+// Bidden is a dialog the person opens with a key of their own to type
+// into (the palette, the larger editor): it takes the keys typed right
+// after that key, where a dialog that appears on its own (consent, a
+// confirmation, a server's question) waits out its grace.
+type Bidden interface {
+	Bidden() bool
+}
+
+// IsBidden reports whether d is such a dialog.
+func IsBidden(d Dialog) bool {
+	b, ok := d.(Bidden)
+	return ok && b.Bidden()
+}
+
+// Bidden reports that the palette is opened by the person (Bidden).
+func (p *Palette) Bidden() bool { return true }
+
+// Bidden reports that the editor is opened by the person (Bidden).
+func (e *Editor) Bidden() bool { return true }
+
 // TakesText reports whether d takes text.
 func TakesText(d Dialog) bool {
 	t, ok := d.(Typing)
