@@ -13,7 +13,8 @@ import (
 
 // The command line's answers to what servers ask of the client: sampling
 // (--sampling-reply TEXT|@FILE; without it every request is declined with
-// E901), roots (--root DIR, repeatable; the project directory by default)
+// E901), roots (--root DIR, repeatable; the project directory by default;
+// both on mcp call and run)
 // and the session's call cap (--timeout on session and demo).
 
 // CodeSamplingReply: --sampling-reply @FILE that cannot be read or is too
@@ -89,6 +90,13 @@ func samplingReply(inv *Invocation, v string) (string, error) {
 		return "", usageErr(CodeSamplingReply, "--sampling-reply %s: the file is over %d bytes", v, maxSamplingReply)
 	}
 	return string(b), nil
+}
+
+// samplingReplyFlag is --sampling-reply, shared by the commands that take
+// it (mcp call, run).
+func samplingReplyFlag() Flag {
+	return Flag{Name: "sampling-reply", Type: String, CLIOnly: true,
+		Usage: "answer every sampling request with this TEXT, or the content of @FILE (default: decline, E901)"}
 }
 
 // rootFlag is --root, shared by the commands that take it.

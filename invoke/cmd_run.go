@@ -16,11 +16,14 @@ import (
 	"github.com/relavium/relavium/engine/sanitize"
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/config"
+	"github.com/relavium/relavium/session"
 	"github.com/relavium/relavium/workflow"
 )
 
 // runWorkflow is `relavium run WORKFLOW [--input k=v]… [--events] [--json]
-// [--yes] [--plan] [--plan-id X]`. Everything authored is checked before
+// [--yes] [--plan] [--plan-id X] [--sampling-reply TEXT|@FILE] [--root DIR]…`
+// (the last two as on mcp call: how servers' sampling requests are answered
+// and which roots they are offered). Everything authored is checked before
 // anything is spawned: the workflow file (E600–E602), the inputs (E603), the
 // servers it names (config E2xx), the plan id (E450) and whether its gates
 // can be answered (E611). Then the servers are connected, the run goes
@@ -40,6 +43,11 @@ func runWorkflowWith(ctx context.Context, inv *Invocation, connect connectFunc) 
 	}
 	if inv.Bool("plan") && inv.Changed("plan-id") {
 		return nil, usageErr(CodeBadFlag, "--plan prints the plan and --plan-id runs it: pass one of them")
+	}
+	// --sampling-reply and --root are checked now, as everything authored
+	// is (E905, E903), though the session reads them only when it connects.
+	if err := clientOptions(inv, &session.Options{}); err != nil {
+		return nil, err
 	}
 	w, err := workflow.LoadWorkflow(inv.Global.Project, inv.Args[0])
 	if err != nil {
