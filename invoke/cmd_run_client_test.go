@@ -1,6 +1,7 @@
 package invoke
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -84,6 +85,33 @@ func TestRunSamplingReplyAndRoots(t *testing.T) {
 		o := e.run(t, append([]string{"run", "client", "--json", "--allow-mcp-stdio", allow}, c.args...)...)
 		if env := runEnvelope(t, o); o.code != 2 || string(runErrCode(env)) != c.code {
 			t.Errorf("%v: exit %d %v", c.args, o.code, env)
+		}
+	}
+}
+
+// A workflow's ref takes its whole connection from the registration, its
+// protocol included: the run connects the demo server in the era the
+// registration asks for.
+func TestRunConnectsInTheRegistrationsEra(t *testing.T) {
+	e := newE2E(t)
+	for _, c := range []struct{ protocol, want string }{
+		{"2026-07-28", "2026-07-28"},
+		{"auto", "2026-07-28"}, // stdio: discovery first costs nothing
+		{"2025-11-25", "2025-11-25"},
+	} {
+		cfg := fmt.Sprintf("[[mcp_servers]]\nname = \"demo\"\ntransport = \"stdio\"\ncommand = %q\nargs = [\"demo-server\"]\nprotocol = %q\n", e.bin, c.protocol)
+		if err := os.WriteFile(filepath.Join(e.project, ".relavium", "config.toml"), []byte(cfg), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		o := e.run(t, "run", "greet", "--events", "--allow-mcp-stdio", e.digest(t), "--input", "name=Ada")
+		era := ""
+		for _, ev := range runNDJSON(t, o.stdout) {
+			if ev["type"] == "mcp:server" && ev["state"] == "ready" {
+				era, _ = ev["protocol"].(string)
+			}
+		}
+		if o.code != 0 || era != c.want {
+			t.Errorf("protocol = %q: exit %d, ready in %q, want %q\n%s\n%s", c.protocol, o.code, era, c.want, o.stdout, o.stderr)
 		}
 	}
 }

@@ -24,10 +24,13 @@ const ReservedInputName = "confirm"
 const maxStepTimeout = 600_000
 
 var (
-	topKeys      = []string{"id", "description", "trigger", "side_effect", "mcp_servers", "inputs", "steps", "outputs"}
-	triggerKeys  = []string{"type"}
-	serverKeys   = []string{"ref", "tools_allowlist"}
-	inlineKeys   = []string{"id", "name", "transport", "command", "args", "env", "url", "allow_local_endpoint", "connect_timeout_ms", "autostart"}
+	topKeys     = []string{"id", "description", "trigger", "side_effect", "mcp_servers", "inputs", "steps", "outputs"}
+	triggerKeys = []string{"type"}
+	serverKeys  = []string{"ref", "tools_allowlist"}
+	// inlineKeys are the keys of a server declared in place (config.toml's
+	// and agent files' spellings): refused in a workflow, by name.
+	inlineKeys = []string{"id", "name", "transport", "command", "args", "env", "cwd", "url", "allow_local_endpoint", "headers",
+		"connect_timeout_ms", "call_timeout_ms", "tools_auto_approve", "protocol", "lint_suppress", "oauth", "autostart"}
 	inputKeys    = []string{"name", "type", "required", "default", "description", "enum"}
 	stepKeys     = []string{"id", "tool", "args", "gate", "continue_on_error", "timeout_ms"}
 	mcpCallKeys  = []string{"server", "tool", "arguments"}
@@ -186,18 +189,8 @@ func (p *wfParser) servers(w *Workflow, k ykey) {
 	seen := map[string]authored.Pos{}
 	for i, item := range k.val.items {
 		field := index("mcp_servers", i)
-		if item.kind == yMap {
-			inline := false
-			for _, e := range item.keys {
-				if slices.Contains(inlineKeys, e.name) {
-					inline = true
-					p.add(e.pos, join(field, e.name), "inline server entries are not supported in workflows: register the server in config.toml ([[mcp_servers]]) and write {ref: NAME} here")
-					break
-				}
-			}
-			if inline {
-				continue
-			}
+		if item.kind == yMap && p.inlineServer(item, field) {
+			continue
 		}
 		m, ok := p.fields(item, field, serverKeys, "a server reference")
 		if !ok {
@@ -228,6 +221,29 @@ func (p *wfParser) servers(w *Workflow, k ykey) {
 			w.Servers = append(w.Servers, ref)
 		}
 	}
+}
+
+// inlineServer refuses an entry that declares a connection in place,
+// naming its first such key: beside a ref, that key belongs on the
+// registration the ref names (a ref takes its whole connection from it, as
+// in an agent file); without one, the entry is an inline server, which a
+// workflow does not take. protocol, for one, is set on the registration
+// (protocol = "2025-11-25" | "2026-07-28" | "auto"), and a workflow's run
+// connects in that era.
+func (p *wfParser) inlineServer(item *ynode, field string) bool {
+	hasRef := slices.ContainsFunc(item.keys, func(e ykey) bool { return e.name == "ref" })
+	for _, e := range item.keys {
+		switch {
+		case !slices.Contains(inlineKeys, e.name):
+		case hasRef && e.name != "id" && e.name != "name":
+			p.add(e.pos, join(field, e.name), "%q cannot sit beside ref: a ref takes its whole connection from the [[mcp_servers]] registration it names (set %s there); only tools_allowlist may narrow it", e.name, e.name)
+			return true
+		default:
+			p.add(e.pos, join(field, e.name), "inline server entries are not supported in workflows: register the server in config.toml ([[mcp_servers]]) and write {ref: NAME} here")
+			return true
+		}
+	}
+	return false
 }
 
 func (p *wfParser) stringList(k ykey, field string) []string {
