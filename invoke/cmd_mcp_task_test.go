@@ -48,8 +48,8 @@ func TestMCPCallTaskOnServerEverything(t *testing.T) {
 }
 
 // The demo server runs any tool as a task over stdio: long_operation is
-// polled to its result; past --timeout it is cancelled at the server (the
-// tool itself sees the cancellation); a tool's isError result stays one.
+// polled to its result; past --timeout it is cancelled at the server; a
+// tool's isError result stays one.
 func TestMCPCallTaskOnTheDemoServer(t *testing.T) {
 	e := newMCPE2E(t)
 	e.declareDemo(t)
@@ -59,7 +59,7 @@ func TestMCPCallTaskOnTheDemoServer(t *testing.T) {
 		t.Fatalf("--task: %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 	r = e.run(t, nil, "mcp", "call", "mcp_demo_long_operation", "steps=4", "duration_ms=20000", "--task", "--yes", "--timeout", "1s")
-	if r.code != 1 || !strings.Contains(r.stderr, "E933") || !strings.Contains(r.stderr, "long_operation cancelled by the client") {
+	if r.code != 1 || !strings.Contains(r.stderr, "E933") || !strings.Contains(r.stderr, "cancelled at the server") {
 		t.Fatalf("past --timeout: %d\n%s", r.code, r.stderr)
 	}
 	if r := e.run(t, nil, "mcp", "call", "mcp_demo_always_fails", "--task", "--yes", "--json"); r.code != 1 || r.errCode() != CodeToolError {

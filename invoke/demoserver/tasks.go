@@ -53,8 +53,28 @@ func (t taskTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &taskConn{Connection: c, tasks: map[string]*demoTask{}, byInner: map[jsonrpc.ID]*demoTask{},
-		inject: make(chan jsonrpc.Message, 8)}, nil
+	tc := &taskConn{Connection: c, tasks: map[string]*demoTask{}, byInner: map[jsonrpc.ID]*demoTask{},
+		inject: make(chan jsonrpc.Message, 8), read: make(chan readResult)}
+	// The client's messages are read on a goroutine of their own, so that
+	// a cancellation the layer makes reaches the SDK at once, not with the
+	// client's next message. It ends when the connection does (Close).
+	tc.pump.Add(1)
+	go func() {
+		defer tc.pump.Done()
+		for {
+			msg, err := c.Read(context.Background())
+			tc.read <- readResult{msg, err}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return tc, nil
+}
+
+type readResult struct {
+	msg jsonrpc.Message
+	err error
 }
 
 type taskConn struct {
@@ -66,20 +86,31 @@ type taskConn struct {
 	byInner map[jsonrpc.ID]*demoTask
 	initID  *jsonrpc.ID
 	inject  chan jsonrpc.Message // messages for the SDK from the layer (a cancellation)
-	wg      sync.WaitGroup       // tasks/result answers waiting
+	read    chan readResult      // the client's messages (the pump)
+	pump    sync.WaitGroup
+	readErr error // the read that ended the stream, said again to any later Read
+	closed  sync.Once
+	wg      sync.WaitGroup // tasks/result answers waiting
 }
 
 // Read hands the SDK what is its, answering the task requests itself.
 func (c *taskConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	for {
+		if c.readErr != nil {
+			return nil, c.readErr
+		}
+		var msg jsonrpc.Message
 		select {
 		case m := <-c.inject:
 			return m, nil
-		default:
-		}
-		msg, err := c.Connection.Read(ctx)
-		if err != nil {
-			return msg, err
+		case r := <-c.read:
+			if r.err != nil {
+				c.readErr = r.err // Read is called from one goroutine (the SDK's)
+				return nil, r.err
+			}
+			msg = r.msg
+		case <-ctx.Done():
+			return nil, ctx.Err()
 		}
 		req, ok := msg.(*jsonrpc.Request)
 		if !ok || !req.IsCall() {
@@ -154,6 +185,16 @@ func (c *taskConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 // task's call is answered or cancelled when the session closes).
 func (c *taskConn) Close() error {
 	err := c.Connection.Close()
+	c.closed.Do(func() {
+		// The pump's last read ends with the connection; its result is
+		// taken here when no Read is waiting for it.
+		go func() {
+			for range c.read {
+			}
+		}()
+		c.pump.Wait()
+		close(c.read)
+	})
 	c.mu.Lock()
 	for _, t := range c.tasks {
 		select {
