@@ -29,6 +29,7 @@ func TestPaletteFindsAToolAndOpensItsForm(t *testing.T) {
 			t.Fatalf("the palette lacks %q:\n%s", want, h.view())
 		}
 	}
+	h.golden("palette_120x30")
 	h.typeText("lngop") // fuzzy: long_operation
 	if !strings.Contains(h.view(), "▸ tool") || !strings.Contains(h.view(), "mcp_demo_long_operation") {
 		t.Fatalf("the fuzzy query did not put the tool first:\n%s", h.view())

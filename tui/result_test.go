@@ -51,6 +51,7 @@ func TestSearchInsideAResult(t *testing.T) {
 	if h.m.vp.YOffset <= first || !strings.Contains(h.view(), "2 of 4") {
 		t.Fatalf("n did not move to the next match:\n%s", h.view())
 	}
+	h.golden("result_search_120x30")
 	h.key("N", "N")
 	if !strings.Contains(h.view(), "4 of 4") {
 		t.Fatalf("N did not wrap to the last match:\n%s", h.view())
