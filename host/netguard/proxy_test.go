@@ -2,6 +2,7 @@ package netguard
 
 import (
 	"bufio"
+	"context"
 	"crypto/x509"
 	"io"
 	"log"
@@ -11,6 +12,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/coder/websocket"
 
 	"github.com/relavium/relavium/fault"
 )
@@ -404,5 +408,56 @@ func TestProxyNameResolvingToLoopbackIsDirect(t *testing.T) {
 	defer c2.CloseIdleConnections()
 	if _, err := get(t, c2, t2.URL()); err == nil || !strings.Contains(err.Error(), "E560") || len(proxy.requests()) != 0 {
 		t.Fatalf("loopback without the opt-in: %v; proxy saw %v", err, proxy.requests())
+	}
+}
+
+// A wss server on the private network, opted in, is reached through the
+// proxy's CONNECT like any https server: HTTP/1.1 upgrade inside the
+// verified TLS tunnel.
+func TestProxyCarriesAWebsocket(t *testing.T) {
+	ws := &countingServer{}
+	ws.Server = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ws.hits.Add(1)
+		c, err := websocket.Accept(w, r, nil)
+		if err != nil {
+			return
+		}
+		defer c.CloseNow()
+		for { // echo until the client closes
+			typ, msg, err := c.Read(r.Context())
+			if err != nil || c.Write(r.Context(), typ, msg) != nil {
+				return
+			}
+		}
+	}))
+	ws.Config.ErrorLog = log.New(io.Discard, "", 0)
+	ws.StartTLS()
+	t.Cleanup(ws.Close)
+	pool := x509.NewCertPool()
+	pool.AddCert(ws.Certificate())
+	port := itoaPort(ws.Listener.Addr().(*net.TCPAddr).Port)
+	proxy := newConnectProxy(t, map[string]string{"example.com": "127.0.0.1"})
+	res := newFakeResolver()
+	res.set("example.com", "192.168.1.10") // private here: the opt-in admits it
+	g := New(WithResolver(res), WithRootCAs(pool), WithProxy(ProxyConfig{HTTPSProxy: proxy.url()}))
+	tg, err := g.Admit("wss://example.com:"+port+"/ws", TransportWebsocket, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn, _, err := g.DialWebsocket(ctx, tg, nil)
+	if err != nil {
+		t.Fatalf("wss through the proxy: %v", err)
+	}
+	defer conn.CloseNow()
+	if err := conn.Write(ctx, websocket.MessageText, []byte("ping")); err != nil {
+		t.Fatal(err)
+	}
+	if _, msg, err := conn.Read(ctx); err != nil || string(msg) != "ping" {
+		t.Fatalf("echo = %q, %v", msg, err)
+	}
+	if got := proxy.requests(); len(got) != 1 || got[0] != "CONNECT example.com:"+port || ws.hits.Load() != 1 {
+		t.Fatalf("proxy saw %v, server %d", got, ws.hits.Load())
 	}
 }
