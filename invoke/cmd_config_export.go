@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/relavium/relavium/consent"
 	"io"
 	"path/filepath"
 	"strings"
@@ -187,29 +188,21 @@ func (x *exporter) envValue(name, value string) (string, error) {
 	return value, nil
 }
 
-// headerValue spells each {{secrets.NAME}} inside a header value; a value
-// with no secret reference is a literal credential, never printed.
+// headerValue spells each {{secrets.NAME}} inside a header value, split by
+// consent.SecretTemplate (the one reading of a header value); a value with
+// no secret reference is a literal credential, never printed.
 func (x *exporter) headerValue(h config.Header) (string, error) {
-	if !strings.Contains(h.Value, "{{secrets.") {
+	literals, refs, ok := consent.SecretTemplate(h.Value)
+	if !ok || len(refs) == 0 {
 		return "", x.refuse("header %s holds a literal value, which relavium treats as a credential and never prints: make it \"…{{secrets.NAME}}…\" first", h.Name)
 	}
 	var b strings.Builder
-	rest := h.Value
-	for {
-		i := strings.Index(rest, "{{secrets.")
-		if i < 0 {
-			b.WriteString(rest)
-			return b.String(), nil
-		}
-		end := strings.Index(rest[i:], "}}")
-		if end < 0 {
-			b.WriteString(rest)
-			return b.String(), nil
-		}
-		b.WriteString(rest[:i])
-		b.WriteString(x.secret(rest[i+len("{{secrets.") : i+end]))
-		rest = rest[i+end+2:]
+	for i, ref := range refs {
+		b.WriteString(literals[i])
+		b.WriteString(x.secret(ref))
 	}
+	b.WriteString(literals[len(refs)])
+	return b.String(), nil
 }
 
 // secret is a relavium secret in the other client's spelling: VS Code asks
