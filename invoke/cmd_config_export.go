@@ -4,11 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/relavium/relavium/consent"
 	"io"
 	"path/filepath"
 	"strings"
 
+	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/config"
 )
