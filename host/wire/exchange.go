@@ -39,7 +39,8 @@ type Exchange struct {
 	Err    string `json:"error,omitempty"`
 	// Timings, in microseconds from the start of the exchange to the end
 	// of each phase (0: the phase did not happen, e.g. a reused
-	// connection has no DNS, connect or TLS).
+	// connection has no DNS, connect or TLS); the total runs to the
+	// response's headers or the error (a stream's body goes on after).
 	DNSMicros       int64 `json:"dns_us,omitempty"`
 	ConnectMicros   int64 `json:"connect_us,omitempty"`
 	TLSMicros       int64 `json:"tls_us,omitempty"`
