@@ -36,24 +36,8 @@ type ClientRequests interface {
 	TaskRequests // tasks.go
 }
 
-// clientKeys are the keys of these requests.
-type clientKeys struct {
-	LogLevel, LogFilter, Watch, OpenLink, Preview key.Binding
-}
-
-func newClientKeys() clientKeys {
-	return clientKeys{
-		LogLevel:  key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "server log level")),
-		LogFilter: key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "logs shown")),
-		Watch:     key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "subscribe")),
-		OpenLink:  key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "open resource link")),
-		Preview:   key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "preview image")),
-	}
-}
-
 // clientState is the model's state of these requests.
 type clientState struct {
-	keys clientKeys
 	// logFloor is the lowest log level shown (an index of logFloors).
 	logFloor int
 	// levels is the level last set on each server (by L).
@@ -69,7 +53,6 @@ type subKey struct{ server, uri string }
 var logFloors = []string{"debug", "info", "warning", "error"}
 
 func (c *clientState) init() {
-	c.keys = newClientKeys()
 	c.levels = map[string]string{}
 	c.subs = map[subKey]bool{}
 }
@@ -81,7 +64,7 @@ func (c *clientState) shows(level string) bool {
 
 // clientKey handles the keys of these requests; ok is false for any other.
 func (m *Model) clientKey(msg tea.KeyMsg) (tea.Cmd, bool) {
-	k := m.cr.keys
+	k := m.keys
 	switch {
 	case key.Matches(msg, k.LogFilter):
 		m.cr.logFloor = (m.cr.logFloor + 1) % len(logFloors)
@@ -95,7 +78,7 @@ func (m *Model) clientKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 		return m.nextLogLevel(), true
 	case m.focus == paneTools && m.tab == tabResources && key.Matches(msg, k.Watch):
 		return m.toggleWatch(), true
-	case key.Matches(msg, keyCallTask, keyListTasks):
+	case key.Matches(msg, k.CallTask, k.ListTasks):
 		return m.taskKey(msg)
 	case m.focus == paneCall && !m.history && key.Matches(msg, k.OpenLink):
 		return m.openLinks(), true

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/relavium/relavium/engine"
@@ -208,11 +209,11 @@ func (m *Model) setCallTimeout(text string) {
 // clientSideKey takes the workbench keys of the client's side: R roots,
 // T call timeout. ok is false for any other key.
 func (m *Model) clientSideKey(msg tea.KeyMsg) (tea.Cmd, bool) {
-	switch msg.String() {
-	case "R":
+	switch {
+	case key.Matches(msg, m.keys.Roots):
 		m.openRoots("")
 		return nil, true
-	case "T":
+	case key.Matches(msg, m.keys.CallTimeout):
 		return m.openCallTimeout(), true
 	}
 	return nil, false

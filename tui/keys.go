@@ -21,6 +21,12 @@ type keyMap struct {
 	Search, SearchNext, SearchPrev          key.Binding
 	Yank, YankCommand, Save                 key.Binding
 	EditValue                               key.Binding
+	// The client's side: log levels, subscriptions, links, previews,
+	// tasks (clientreq.go, tasks.go), roots and the call timeout
+	// (clientside.go).
+	LogLevel, LogFilter, Watch, OpenLink, Preview key.Binding
+	CallTask, ListTasks, Roots, CallTimeout       key.Binding
+	Wire                                          key.Binding // the protocol view (wireview_open.go)
 }
 
 func newKeyMap() keyMap {
@@ -70,6 +76,16 @@ func newKeyMap() keyMap {
 		YankCommand: b([]string{"Y"}, "Y", "copy as a CLI command"),
 		Save:        b([]string{"s"}, "s", "save the result"),
 		EditValue:   b([]string{"ctrl+o"}, "ctrl+o", "edit an object/array on many lines"),
+		LogLevel:    b([]string{"L"}, "L", "server log level"),
+		LogFilter:   b([]string{"v"}, "v", "logs shown"),
+		Watch:       b([]string{"w"}, "w", "subscribe"),
+		OpenLink:    b([]string{"o"}, "o", "open resource link"),
+		Preview:     b([]string{"p"}, "p", "preview image"),
+		CallTask:    b([]string{"t"}, "t", "call as a task"),
+		ListTasks:   b([]string{"t"}, "t", "the server's tasks"),
+		Roots:       b([]string{"R"}, "R", "roots"),
+		CallTimeout: b([]string{"T"}, "T", "call timeout"),
+		Wire:        b([]string{"W"}, "W", "protocol view"),
 	}
 }
 
@@ -79,7 +95,8 @@ func (k keyMap) fullHelp() [][]key.Binding {
 		{k.NextPane, k.PrevPane, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.Palette, k.Enter, k.Back, k.Filter, k.Details, k.Accept, k.PrevTab, k.NextTab, k.AllTools},
 		{k.Approve, k.Reconnect, k.Disconnect, k.Ping, k.Cancel, k.History, k.Export, k.Load},
-		{k.Search, k.SearchNext, k.SearchPrev, k.Yank, k.YankCommand, k.Save},
+		{k.Search, k.SearchNext, k.SearchPrev, k.Yank, k.YankCommand, k.Save, k.OpenLink, k.Preview, k.Watch},
+		{k.LogLevel, k.LogFilter, k.CallTask, k.ListTasks, k.Roots, k.CallTimeout, k.Wire},
 		{k.Submit, k.RawJSON, k.EditValue, k.FieldNext, k.FieldPrev, k.PickPrev, k.PickNext, k.Toggle, k.Help, k.Quit},
 	}
 }

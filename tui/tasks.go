@@ -37,15 +37,10 @@ const (
 	maxTaskPoll = 5 * time.Second
 )
 
-var (
-	keyCallTask  = key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "call as a task"))
-	keyListTasks = key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "the server's tasks"))
-)
-
 // taskKey handles t: on a tool (tools tab), on a server (servers pane).
 func (m *Model) taskKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 	switch {
-	case m.focus == paneTools && m.tab == tabTools && key.Matches(msg, keyCallTask):
+	case m.focus == paneTools && m.tab == tabTools && key.Matches(msg, m.keys.CallTask):
 		rows := m.listRows()
 		if m.cursor >= len(rows) || rows[m.cursor].kind != rowTool {
 			return nil, true
@@ -58,7 +53,7 @@ func (m *Model) taskKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 		}
 		m.setStatus("ctrl+s calls "+t.Name+" as a task (the server must offer tasks)", false)
 		return nil, true
-	case m.focus == paneServers && key.Matches(msg, keyListTasks):
+	case m.focus == paneServers && key.Matches(msg, m.keys.ListTasks):
 		r := m.selected()
 		if r == nil || r.state != engine.StateReady {
 			return nil, true

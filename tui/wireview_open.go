@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/relavium/relavium/atomicfile"
@@ -18,7 +19,7 @@ import (
 // wireKey opens the protocol view of the selected server (W); it reports
 // whether the key was its.
 func (m *Model) wireKey(msg tea.KeyMsg) (tea.Cmd, bool) {
-	if msg.String() != "W" {
+	if !key.Matches(msg, m.keys.Wire) {
 		return nil, false
 	}
 	return m.openWireView(false), true
