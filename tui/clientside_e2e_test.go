@@ -3,7 +3,6 @@ package tui
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,12 +17,7 @@ import (
 // its argument), and lists the roots after the person added one (R); the
 // export holds the sampling request and its answer.
 func TestE2ETmuxClientSide(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and drives the binary in tmux")
-	}
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Fatal("tmux is required for the terminal test (apt-get install tmux; .ci/run installs it)")
-	}
+	requireTmux(t)
 	bin := testbin.Relavium(t)
 	dir := t.TempDir()
 	home := filepath.Join(dir, "home")
@@ -39,11 +33,9 @@ func TestE2ETmuxClientSide(t *testing.T) {
 	if err := os.WriteFile(browser, []byte("#!/bin/sh\nprintf '%s\\n' \"$1\" >> "+opened+"\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	tm := &tmuxTerm{t: t, socket: fmt.Sprintf("relavium-e2e-cs-%d", os.Getpid()), dir: dir}
 	script := fmt.Sprintf(`env -u CI -u NO_COLOR RELAVIUM_HOME=%s BROWSER=%s TERM=xterm-256color %s --project %s demo; sleep 600`,
 		home, browser, bin, project)
-	tm.run("new-session", "-d", "-s", "e2e", "-x", "220", "-y", "40", "-c", dir, "sh", "-c", "exec sh -c '"+script+"'")
-	t.Cleanup(func() { _ = exec.Command("tmux", "-L", tm.socket, "kill-server").Run() })
+	tm := startTmux(t, "e2e-cs", 220, 40, dir, script)
 
 	tm.waitFor("the consent dialog", "Start a local program?", "[A] Approve & remember")
 	tm.answer("A")

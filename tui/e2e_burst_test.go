@@ -3,7 +3,6 @@ package tui
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,19 +16,12 @@ import (
 // workbench starts and its consent dialog appears. Nothing is approved,
 // remembered or written; the dialog waits for a deliberate answer.
 func TestE2ETmuxBurstWhileConsentAppears(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and drives the binary in tmux")
-	}
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Fatal("tmux is required for the terminal test (apt-get install tmux; .ci/run installs it)")
-	}
+	requireTmux(t)
 	bin := testbin.Relavium(t)
 	dir := t.TempDir()
 	home := filepath.Join(dir, "home")
-	tm := &tmuxTerm{t: t, socket: fmt.Sprintf("relavium-burst-%d", os.Getpid()), dir: dir}
 	script := fmt.Sprintf(`env -u CI -u NO_COLOR RELAVIUM_HOME=%s TERM=xterm-256color %s demo; sleep 600`, home, bin)
-	tm.run("new-session", "-d", "-s", "e2e", "-x", "120", "-y", "32", "-c", dir, "sh", "-c", "exec sh -c '"+script+"'")
-	t.Cleanup(func() { _ = exec.Command("tmux", "-L", tm.socket, "kill-server").Run() })
+	tm := startTmux(t, "burst", 120, 32, dir, script)
 
 	// Letters 40 ms apart, from before the program is up until well after
 	// the dialog is on screen: every key the dialog answers to is in it.

@@ -2,8 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -14,19 +12,12 @@ import (
 // the servers pane puts the round trip on the status line; i shows the
 // era the connection runs and what it means.
 func TestE2ETmuxPingAndEra(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and drives the binary in tmux")
-	}
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Fatal("tmux is required for the terminal test (apt-get install tmux; .ci/run installs it)")
-	}
+	requireTmux(t)
 	bin := testbin.Relavium(t)
 	dir := t.TempDir()
 	home := filepath.Join(dir, "home")
-	tm := &tmuxTerm{t: t, socket: fmt.Sprintf("relavium-e2e-ping-%d", os.Getpid()), dir: dir}
 	script := fmt.Sprintf(`env -u CI -u NO_COLOR RELAVIUM_HOME=%s TERM=xterm-256color %s demo; sleep 600`, home, bin)
-	tm.run("new-session", "-d", "-s", "e2e", "-x", "120", "-y", "32", "-c", dir, "sh", "-c", "exec sh -c '"+script+"'")
-	t.Cleanup(func() { _ = exec.Command("tmux", "-L", tm.socket, "kill-server").Run() })
+	tm := startTmux(t, "e2e-ping", 120, 32, dir, script)
 
 	tm.waitFor("the consent dialog", "Start a local program?", "[o] Approve once")
 	tm.answer("o")

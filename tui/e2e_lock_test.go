@@ -18,12 +18,7 @@ import (
 // it on its row, and `--record FILE` records the workbench's traffic
 // (written when it quits).
 func TestE2ETmuxLockDriftAndRecord(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and drives the binary in tmux")
-	}
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Fatal("tmux is required for the terminal test (apt-get install tmux; .ci/run installs it)")
-	}
+	requireTmux(t)
 	bin, hostile := testbin.Relavium(t), testbin.Build(t, "./testdata/servers/hostile")
 	dir := t.TempDir()
 	home, project := filepath.Join(dir, "home"), filepath.Join(dir, "project")
@@ -52,11 +47,9 @@ func TestE2ETmuxLockDriftAndRecord(t *testing.T) {
 
 	rec := filepath.Join(dir, "session.ndjson")
 	exitFile := filepath.Join(dir, "exit")
-	tm := &tmuxTerm{t: t, socket: fmt.Sprintf("relavium-e2e-lock-%d", os.Getpid()), dir: dir}
 	script := fmt.Sprintf(`env -u CI -u NO_COLOR RELAVIUM_HOME=%s HOME=%s TERM=xterm-256color %s --record %s session; echo $? > %s; sleep 600`,
 		home, home, bin, rec, exitFile)
-	tm.run("new-session", "-d", "-s", "e2e", "-x", "120", "-y", "32", "-c", project, "sh", "-c", "exec sh -c '"+script+"'")
-	t.Cleanup(func() { _ = exec.Command("tmux", "-L", tm.socket, "kill-server").Run() })
+	tm := startTmux(t, "e2e-lock", 120, 32, project, script)
 
 	screen := tm.waitFor("the drift on fs's row, the rug-pull flag on its tool", "● fs", "⚠ drift 2", "lock drift: server fs:", "⚑ changed")
 	if !regexp.MustCompile(`wipe +⚑ changed`).MatchString(screen) { // the flag is on wipe's row, whatever the pane's width

@@ -24,6 +24,29 @@ import (
 // answers an elicitation, opens help, resizes, exports, quits — and walks
 // /proc to show that no child process is left.
 
+// requireTmux skips a terminal test under -short (it builds and drives
+// the binary) and fails it when tmux is missing.
+func requireTmux(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and drives the binary in tmux")
+	}
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Fatal("tmux is required for the terminal test (apt-get install tmux; .ci/run installs it)")
+	}
+}
+
+// startTmux runs script (through sh) in a tmux server of the test's own,
+// on a w×h terminal whose working directory is dir; the server, and what
+// runs in it, is killed when the test ends.
+func startTmux(t *testing.T, name string, w, h int, dir, script string) *tmuxTerm {
+	t.Helper()
+	tm := &tmuxTerm{t: t, socket: fmt.Sprintf("relavium-%s-%d", name, os.Getpid()), dir: dir}
+	tm.run("new-session", "-d", "-s", "e2e", "-x", strconv.Itoa(w), "-y", strconv.Itoa(h), "-c", dir, "sh", "-c", "exec sh -c '"+script+"'")
+	t.Cleanup(func() { _ = exec.Command("tmux", "-L", tm.socket, "kill-server").Run() })
+	return tm
+}
+
 type tmuxTerm struct {
 	t      *testing.T
 	socket string
@@ -80,24 +103,17 @@ func (tm *tmuxTerm) waitFor(what string, want ...string) string {
 }
 
 func TestE2ETmuxDemo(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and drives the binary in tmux")
-	}
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Fatal("tmux is required for the terminal test (apt-get install tmux; .ci/run installs it)")
-	}
+	requireTmux(t)
 	bin := testbin.Relavium(t)
 	dir := t.TempDir()
 	home := filepath.Join(dir, "home")
 	pidFile := filepath.Join(dir, "pid")
 	exitFile := filepath.Join(dir, "exit")
-	tm := &tmuxTerm{t: t, socket: fmt.Sprintf("relavium-e2e-%d", os.Getpid()), dir: dir}
 	// The shell records its pid, then runs relavium; CI and NO_COLOR are
 	// dropped so that someone can be asked (a TTY, no CI).
 	script := fmt.Sprintf(`echo $$ > %s; env -u CI -u NO_COLOR RELAVIUM_HOME=%s TERM=xterm-256color %s demo; echo $? > %s; sleep 600`,
 		pidFile, home, bin, exitFile)
-	tm.run("new-session", "-d", "-s", "e2e", "-x", "120", "-y", "32", "-c", dir, "sh", "-c", "exec sh -c '"+script+"'")
-	t.Cleanup(func() { _ = exec.Command("tmux", "-L", tm.socket, "kill-server").Run() })
+	tm := startTmux(t, "e2e", 120, 32, dir, script)
 
 	// Consent: the modal shows the full command, cwd and digest.
 	screen := tm.waitFor("the consent dialog", "Start a local program?", "demo-server", "digest", "[A] Approve & remember")

@@ -22,12 +22,7 @@ import (
 // enter expands; e exports; n shows the HTTP exchanges with their status,
 // timings and session id, the static header by name only.
 func TestE2ETmuxWireView(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and drives the binary in tmux")
-	}
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Fatal("tmux is required for the terminal test (apt-get install tmux; .ci/run installs it)")
-	}
+	requireTmux(t)
 	bin := testbin.Relavium(t)
 	dir := t.TempDir()
 	home := filepath.Join(dir, "home")
@@ -40,10 +35,8 @@ func TestE2ETmuxWireView(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(project, ".relavium", "config.toml"), []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	tm := &tmuxTerm{t: t, socket: fmt.Sprintf("relavium-e2e-wire-%d", os.Getpid()), dir: dir}
 	script := fmt.Sprintf(`env -u CI -u NO_COLOR RELAVIUM_HOME=%s TERM=xterm-256color %s --project %s; sleep 600`, home, bin, project)
-	tm.run("new-session", "-d", "-s", "e2e", "-x", "160", "-y", "40", "-c", dir, "sh", "-c", "exec sh -c '"+script+"'")
-	t.Cleanup(func() { _ = exec.Command("tmux", "-L", tm.socket, "kill-server").Run() })
+	tm := startTmux(t, "e2e-wire", 160, 40, dir, script)
 
 	tm.waitFor("the http server ready", "● web")
 	tm.answer("Tab", "/", "C-u")
