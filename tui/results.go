@@ -57,21 +57,28 @@ func firstNonEmptyStr(s ...string) string {
 	return ""
 }
 
-// links are the resource links of the job on show.
-func (j *job) links() []engine.Content {
-	var all []engine.Content
+// allContents are every content part of the job on show: a result's, a
+// read's, or a rendered prompt's messages'.
+func (j *job) allContents() []engine.Content {
 	switch {
 	case j.result != nil:
-		all = j.result.Content
+		return j.result.Content
 	case j.contents != nil:
-		all = j.contents
+		return j.contents
 	case j.prompt != nil:
+		all := make([]engine.Content, 0, len(j.prompt.Messages))
 		for _, m := range j.prompt.Messages {
 			all = append(all, m.Content)
 		}
+		return all
 	}
+	return nil
+}
+
+// links are the resource links of the job on show.
+func (j *job) links() []engine.Content {
 	var out []engine.Content
-	for _, c := range all {
+	for _, c := range j.allContents() {
 		if c.Type == engine.ContentResourceLink && c.URI != "" {
 			out = append(out, c)
 		}

@@ -72,19 +72,8 @@ func (l *live) Save(job string, n int, mimeType string, data []byte) (string, er
 // binaryParts are the parts of a job that s saves: image, audio and blob
 // contents, of a result, a read or a rendered prompt.
 func (j *job) binaryParts() []engine.Content {
-	var all []engine.Content
-	switch {
-	case j.result != nil:
-		all = j.result.Content
-	case j.contents != nil:
-		all = j.contents
-	case j.prompt != nil:
-		for _, m := range j.prompt.Messages {
-			all = append(all, m.Content)
-		}
-	}
 	var out []engine.Content
-	for _, c := range all {
+	for _, c := range j.allContents() {
 		if len(c.Data) > 0 {
 			out = append(out, c)
 		}
