@@ -71,7 +71,8 @@ func (h *Host) Call(ctx context.Context, id engine.ToolID, args json.RawMessage,
 		// progress token costs every request and response its _meta.
 		token = "relavium-" + strconv.FormatUint(seq, 10)
 		onProgress := opts.OnProgress
-		stream = &callStream{conn: c, onProgress: func(p engine.Progress) { dl.touch(); onProgress(p) }}
+		stream = &callStream{conn: c, serialQueue: serialQueue[engine.Progress]{
+			deliver: func(p engine.Progress) { dl.touch(); onProgress(p) }, max: maxQueuedProgress, keepNewest: true}}
 		h.router.add(token, stream)
 		params.SetProgressToken(token)
 	}

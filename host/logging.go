@@ -92,52 +92,14 @@ type logSinks struct {
 	sinks    map[uint64]*logSink
 }
 
-// logSink delivers one call's logs to its OnLog in order, on a goroutine
-// that exists only while there is something to deliver (as callStream does
-// for progress); push never blocks.
-type logSink struct {
-	onLog   func(engine.LogEntry)
-	mu      sync.Mutex
-	queue   []engine.LogEntry
-	running bool
-	wg      sync.WaitGroup
-}
+// logSink delivers one call's logs to its OnLog in order; push never
+// blocks, and a consumer that is behind loses the oldest queued entry past
+// maxQueuedLogs.
+type logSink = serialQueue[engine.LogEntry]
 
 // maxQueuedLogs bounds what one call's sink holds while its consumer is
 // behind; beyond it the oldest queued entry is dropped.
 const maxQueuedLogs = 256
-
-func (s *logSink) push(e engine.LogEntry) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if len(s.queue) >= maxQueuedLogs {
-		s.queue = s.queue[1:]
-	}
-	s.queue = append(s.queue, e)
-	if !s.running {
-		s.running = true
-		s.wg.Add(1)
-		go s.run()
-	}
-}
-
-func (s *logSink) run() {
-	defer s.wg.Done()
-	for {
-		s.mu.Lock()
-		batch := s.queue
-		s.queue = nil
-		if len(batch) == 0 {
-			s.running = false
-			s.mu.Unlock()
-			return
-		}
-		s.mu.Unlock()
-		for _, e := range batch {
-			s.onLog(e)
-		}
-	}
-}
 
 // begin counts one request in flight; with onLog it is a call taking logs.
 // end (returned) uncounts it and waits until its logs were delivered.
@@ -146,7 +108,7 @@ func (l *logSinks) begin(seq uint64, onLog func(engine.LogEntry)) (end func()) {
 	l.inFlight++
 	var s *logSink
 	if onLog != nil {
-		s = &logSink{onLog: onLog}
+		s = &logSink{deliver: onLog, max: maxQueuedLogs}
 		if l.sinks == nil {
 			l.sinks = map[uint64]*logSink{}
 		}
@@ -159,7 +121,7 @@ func (l *logSinks) begin(seq uint64, onLog func(engine.LogEntry)) (end func()) {
 		delete(l.sinks, seq)
 		l.mu.Unlock()
 		if s != nil {
-			s.wg.Wait()
+			s.drain()
 		}
 	}
 }

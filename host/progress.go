@@ -61,52 +61,9 @@ func (r *progressRouter) deliver(from *conn, token any, p engine.Progress) {
 // engine.Trace turns the caller's progress into events, under the caller's
 // call id, so there is exactly one event per notification.
 type callStream struct {
-	conn       *conn // the server the call went to: the only one whose progress it takes
-	onProgress func(engine.Progress)
-
-	mu      sync.Mutex
-	queue   []engine.Progress
-	running bool
-	wg      sync.WaitGroup
+	conn *conn // the server the call went to: the only one whose progress it takes
+	serialQueue[engine.Progress]
 }
-
-// push enqueues without blocking (called with the router's lock held).
-func (s *callStream) push(p engine.Progress) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if len(s.queue) >= maxQueuedProgress {
-		s.queue[len(s.queue)-1] = p
-	} else {
-		s.queue = append(s.queue, p)
-	}
-	if !s.running {
-		s.running = true
-		s.wg.Add(1)
-		go s.run()
-	}
-}
-
-func (s *callStream) run() {
-	defer s.wg.Done()
-	for {
-		s.mu.Lock()
-		batch := s.queue
-		s.queue = nil
-		if len(batch) == 0 {
-			s.running = false
-			s.mu.Unlock()
-			return
-		}
-		s.mu.Unlock()
-		for _, p := range batch {
-			s.onProgress(p)
-		}
-	}
-}
-
-// drain waits until everything pushed has been delivered. The stream must
-// already be removed from the router.
-func (s *callStream) drain() { s.wg.Wait() }
 
 // onProgress is the SDK's progress handler, used where the connection is not
 // observed (Streamable HTTP). It runs on the SDK's notification goroutine.
