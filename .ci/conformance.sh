@@ -96,6 +96,9 @@ judge() {
 }
 
 run_server() {
+	# The file exists before the job starts: the job opens it for its stderr
+	# only once it runs, and a poll that came first would fail on no file.
+	: >"$WORK/demo.err"
 	"$BIN" demo-server --transport http --host 127.0.0.1 --port 0 2>"$WORK/demo.err" &
 	local demo=$!
 	GROUPS_STARTED+=("$demo")
