@@ -21,7 +21,7 @@ import (
 
 // adhocServer is the name of the one unnamed server --url or --stdio
 // targets (its tools are mcp_adhoc_<tool>, or just <tool>).
-const adhocServer = "adhoc"
+const adhocServer = session.AdhocName
 
 // mcpTargets is what an mcp command connects: the declared servers (the
 // agent's, or every registration), or the one ad-hoc --url / --stdio
@@ -55,15 +55,11 @@ func declaredTargets(inv *Invocation) (servers []config.Server, adhoc bool, err 
 		if url == "" {
 			return nil, false, usageErr(CodeBadTarget, "--url is empty")
 		}
-		transport := host.TransportHTTP
-		if strings.HasPrefix(url, "ws://") || strings.HasPrefix(url, "wss://") {
-			transport = host.TransportWebsocket
-		}
 		headers, err := adhocHeaders(inv.Strings("header"))
 		if err != nil {
 			return nil, false, err
 		}
-		return []config.Server{{Name: adhocServer, Transport: transport, URL: url, AllowLocalEndpoint: inv.Bool("allow-local-endpoint"), Headers: headers}}, true, nil
+		return []config.Server{session.AdhocURL(adhocServer, url, inv.Bool("allow-local-endpoint"), headers)}, true, nil
 	case inv.Changed("stdio"):
 		words := strings.Fields(stdio)
 		if len(words) == 0 {
@@ -72,7 +68,7 @@ func declaredTargets(inv *Invocation) (servers []config.Server, adhoc bool, err 
 		if strings.ContainsRune(stdio, 0) {
 			return nil, false, usageErr(CodeBadTarget, "--stdio holds a NUL byte")
 		}
-		return []config.Server{{Name: adhocServer, Transport: host.TransportStdio, Command: words[0], Args: words[1:], Dir: inv.Global.Project}}, true, nil
+		return []config.Server{session.AdhocStdio(adhocServer, words, inv.Global.Project)}, true, nil
 	}
 	if inv.Changed("allow-local-endpoint") {
 		return nil, false, usageErr(CodeBadTarget, "--allow-local-endpoint applies to --url only")

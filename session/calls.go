@@ -131,7 +131,7 @@ func ToolKey(def engine.ToolDef) consent.ToolKey {
 // AutoApproved reports whether def's server lists the tool's exact name in
 // its tools_auto_approve.
 func (s *Session) AutoApproved(def engine.ToolDef) bool {
-	for _, srv := range s.servers {
+	for _, srv := range s.decl.all() {
 		if srv.Name == def.Server {
 			return slices.Contains(srv.ToolsAutoApprove, def.Tool)
 		}

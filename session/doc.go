@@ -25,6 +25,12 @@
 //   - Start connects a fixed set at once (host.Start, fail-loud); Open,
 //     Connect and Disconnect keep one host whose server set changes while
 //     it runs (host.Add, host.Remove): one catalogue, one tool lookup.
+//   - An ad-hoc server (a url or a command line, ParseAdhoc, built as
+//     `mcp ls --url/--stdio` builds one) joins a running session by Declare
+//     or Live.AddAdhoc, named adhoc, adhoc-2, …: its consent is decided by
+//     the same Decider (never remembered: it has no source), its url
+//     admitted by the same guard before anything is dialled. The server list
+//     is read under a lock, as a copy, everywhere.
 //   - session never writes to a terminal: asking, and saying what was
 //     recorded, is the Asker's (the face that owns the terminal); a store
 //     warning goes to Options.Warn.

@@ -25,7 +25,7 @@ type Live struct {
 // It asks no one: consent is the face's to ask before Connect (Decide,
 // Record), and a server still needing it fails its connect (E301).
 func (s *Session) Open(ctx context.Context) (*Live, error) {
-	live := &Session{opts: s.opts, servers: s.servers, decider: s.decider, given: s.given}
+	live := &Session{opts: s.opts, decl: s.decl, decider: s.decider, given: s.given}
 	live.opts.Asker, live.opts.Warn = nil, nil
 	opts := live.hostOptions()
 	opts.Guard = live.guard() // every url this session connects is admitted by it
@@ -82,7 +82,7 @@ func (l *Live) Close() error { return l.h.Close() }
 // then each server's own order.
 func (l *Live) Catalogue() ([]engine.ToolDef, []engine.SkippedTool) {
 	rank := map[string]int{}
-	for i, srv := range l.s.servers {
+	for i, srv := range l.s.decl.all() {
 		rank[srv.Name] = i
 	}
 	tools, skipped := l.h.Tools(), l.h.Skipped()
@@ -92,7 +92,7 @@ func (l *Live) Catalogue() ([]engine.ToolDef, []engine.SkippedTool) {
 }
 
 func (s *Session) declared(name string) bool {
-	for _, srv := range s.servers {
+	for _, srv := range s.decl.all() {
 		if srv.Name == name {
 			return true
 		}

@@ -59,9 +59,10 @@ type LoginResult struct {
 // not used: a login is what was asked for.
 func (s *Session) Login(ctx context.Context, name string, in oauth.Interactive) (LoginResult, error) {
 	var srv *config.Server
-	for i := range s.servers {
-		if s.servers[i].Name == name {
-			srv = &s.servers[i]
+	servers := s.decl.all()
+	for i := range servers {
+		if servers[i].Name == name {
+			srv = &servers[i]
 		}
 	}
 	if srv == nil || srv.Transport != host.TransportHTTP || staticAuthorization(*srv) {

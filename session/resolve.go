@@ -15,7 +15,7 @@ import (
 // resolve is in failed (the error names its source), not in resolved.
 func (s *Session) resolveStdio() (resolved []*consent.Resolved, byName map[string]*consent.Resolved, failed map[string]error) {
 	byName, failed = map[string]*consent.Resolved{}, map[string]error{}
-	for _, srv := range s.servers {
+	for _, srv := range s.decl.all() {
 		if srv.Transport != host.TransportStdio {
 			continue
 		}
@@ -32,7 +32,7 @@ func (s *Session) resolveStdio() (resolved []*consent.Resolved, byName map[strin
 
 // Resolved returns the resolution of one declared stdio server.
 func (s *Session) Resolved(name string) (*consent.Resolved, error) {
-	for _, srv := range s.servers {
+	for _, srv := range s.decl.all() {
 		if srv.Name == name && srv.Transport == host.TransportStdio {
 			r, err := consent.Resolve(Declaration(srv), s.opts.getenv("PATH"))
 			if err != nil {
@@ -58,7 +58,7 @@ func Declaration(s config.Server) consent.Declaration {
 // --stdio server (which carry no source position).
 func (s *Session) anyDeclared(pending []consent.Decision) bool {
 	for _, d := range pending {
-		for _, srv := range s.servers {
+		for _, srv := range s.decl.all() {
 			if srv.Name == d.Server.Name && srv.Pos.File != "" {
 				return true
 			}
@@ -81,7 +81,7 @@ var adhocOptIn = strings.NewReplacer(
 // --url server in the flag's terms.
 func (s *Session) adhocRefusal(err error, srv config.Server) error {
 	ge, ok := netguard.AsRefusal(err)
-	if !ok || s.opts.AdhocName == "" || srv.Name != s.opts.AdhocName || srv.Pos.File != "" {
+	if !ok || srv.Pos.File != "" || !(s.decl.isAdhoc(srv.Name) || s.opts.AdhocName != "" && srv.Name == s.opts.AdhocName) {
 		return err
 	}
 	r := *ge

@@ -19,7 +19,7 @@ import (
 // connections themselves.
 type Session struct {
 	opts    Options
-	servers []config.Server
+	decl    *declarations // the declared servers, and any added at run time
 	decider *consent.Decider
 	given   *givenSecrets // secrets typed in this session (ProvideSecret)
 }
@@ -29,14 +29,14 @@ type Session struct {
 func New(opts Options, servers []config.Server) *Session {
 	return &Session{
 		opts:    opts,
-		servers: append([]config.Server(nil), servers...),
+		decl:    &declarations{list: append([]config.Server(nil), servers...)},
 		decider: consent.NewDecider(consent.Open(opts.Home), opts.AllowStdio, opts.Now),
 		given:   &givenSecrets{},
 	}
 }
 
 // Servers are the declared servers, in declaration order.
-func (s *Session) Servers() []config.Server { return append([]config.Server(nil), s.servers...) }
+func (s *Session) Servers() []config.Server { return s.decl.all() }
 
 // Decider is the session's consent decider: every answer goes through it.
 func (s *Session) Decider() *consent.Decider { return s.decider }
@@ -70,13 +70,14 @@ func (s *Session) Start(ctx context.Context, only func(name string) bool) (*host
 // admitted by guard (nil: one made on first need).
 func (s *Session) admit(ctx context.Context, selected func(string) bool, guard *netguard.Guard) (host.Options, error) {
 	em := s.opts.events()
-	for _, srv := range s.servers {
+	servers := s.decl.all()
+	for _, srv := range servers {
 		if srv.Transport == host.TransportStdio && selected(srv.Name) {
 			em.Emit(engine.Event{Type: engine.EventServer, Data: engine.ServerData{Server: srv.Name, State: engine.StateResolving, Transport: srv.Transport}})
 		}
 	}
 	resolved, byName, failed := s.resolveStdio()
-	for _, srv := range s.servers {
+	for _, srv := range servers {
 		if err, ok := failed[srv.Name]; ok && selected(srv.Name) {
 			return host.Options{}, err // a server not connected here needs no digest
 		}
@@ -121,7 +122,7 @@ func (s *Session) admit(ctx context.Context, selected func(string) bool, guard *
 
 	opts := s.hostOptions()
 	opts.Guard = guard
-	for _, srv := range s.servers {
+	for _, srv := range servers {
 		if !selected(srv.Name) {
 			continue
 		}
@@ -213,8 +214,12 @@ func (s *Session) ask(ctx context.Context, d consent.Decision) (bool, error) {
 }
 
 // Record records the person's answer for the resolved server r: remember
-// writes a grant; once and deny hold for this session only.
+// writes a grant; once and deny hold for this session only. A server
+// added at run time (Declare) is never remembered: remember is once.
 func (s *Session) Record(r *consent.Resolved, a Answer) error {
+	if a == ApproveRemember && s.decl.isAdhoc(r.Name) {
+		a = ApproveOnce
+	}
 	switch a {
 	case ApproveRemember:
 		return s.decider.Remember(r)
