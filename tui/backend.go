@@ -143,6 +143,9 @@ type ServerSpec struct {
 	// Inputs are the VS Code inputs an imported server's env or headers
 	// name: secrets the workbench asks for when nothing holds them.
 	Inputs []InputSpec `json:"inputs,omitempty"`
+	// Adhoc: added from the palette while the session runs (adhoc.go); its
+	// consent is never remembered.
+	Adhoc bool `json:"adhoc,omitempty"`
 }
 
 // InputSpec is one secret a server's file says to ask for.

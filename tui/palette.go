@@ -22,6 +22,7 @@ type paletteSource func(m *Model) []dialog.PaletteItem
 // are listed before anything is typed.
 var paletteSources = []paletteSource{
 	(*Model).paletteActions,
+	(*Model).paletteAdhoc,
 	(*Model).paletteServers,
 	(*Model).paletteThemes,
 	(*Model).paletteBrowse,

@@ -86,7 +86,11 @@ func (m *Model) nextConsent() {
 		if r == nil || r.decision == nil || r.state != engine.StateNeedsConsent {
 			continue
 		}
-		m.pushDialog(newConsentDialog(*r.decision))
+		d := newConsentDialog(*r.decision)
+		if r.spec.Adhoc {
+			d.Remember = nil // an ad-hoc server is never remembered
+		}
+		m.pushDialog(d)
 		return
 	}
 }

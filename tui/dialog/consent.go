@@ -19,10 +19,12 @@ import (
 // gesture: the capital A, or choosing the button and pressing enter; a
 // lowercase a does nothing here (a word typed into the wrong window must
 // not approve anything). The decision itself is made by package consent.
+// A server that cannot be remembered (an ad-hoc one) has no Remember: the
+// dialog offers approve once and deny only.
 type Consent struct {
 	Dec consent.Decision
-	// Remember, Once and Deny are the answers: approve and remember,
-	// approve for this session, deny.
+	// Remember, Once and Deny are the answers: approve and remember
+	// (nil: not offered), approve for this session, deny.
 	Remember, Once, Deny Action
 	focus                int
 	box                  box
@@ -39,6 +41,9 @@ func NewConsent(dec consent.Decision, remember, once, deny Action) *Consent {
 func (d *Consent) Handle(msg tea.KeyMsg) (Action, tea.Cmd) {
 	switch msg.String() {
 	case "A":
+		if d.Remember == nil {
+			return nil, nil
+		}
 		return d.Remember, nil
 	case "o":
 		return d.Once, nil
@@ -46,8 +51,14 @@ func (d *Consent) Handle(msg tea.KeyMsg) (Action, tea.Cmd) {
 		return d.Deny, nil
 	case "left", "shift+tab":
 		d.focus = (d.focus + 2) % 3
+		if d.Remember == nil && d.focus == 0 {
+			d.focus = 2
+		}
 	case "right", "tab":
 		d.focus = (d.focus + 1) % 3
+		if d.Remember == nil && d.focus == 0 {
+			d.focus = 1
+		}
 	case "enter":
 		return []Action{d.Remember, d.Once, d.Deny}[d.focus], nil
 	default:
@@ -111,8 +122,15 @@ func (d *Consent) View(st *themes.Styles, w, h int) string {
 			}
 		}
 	}
+	if d.Remember == nil {
+		add(render.Wrap(st.Muted.Render("An ad-hoc server is approved for this session only: nothing is remembered."), iw)...)
+	}
 	d.box.title = "Start a local program? (stdio server " + consent.Display(r.Name) + ")"
 	d.box.body = body
-	d.box.actions = buttons(st, consentButtons, d.focus) + st.Muted.Render("  esc = deny")
+	if d.Remember == nil {
+		d.box.actions = buttons(st, consentButtons[1:], d.focus-1) + st.Muted.Render("  esc = deny")
+	} else {
+		d.box.actions = buttons(st, consentButtons, d.focus) + st.Muted.Render("  esc = deny")
+	}
 	return d.box.render(st, dw, h)
 }

@@ -12,9 +12,11 @@ import (
 // Submit, esc closes without a change.
 type Input struct {
 	Title, Help string
-	Submit      func(string) Action
-	input       textinput.Model
-	box         box
+	// OK names what enter does ("" = Set).
+	OK     string
+	Submit func(string) Action
+	input  textinput.Model
+	box    box
 }
 
 // NewInput builds the dialog with value prefilled.
@@ -49,6 +51,10 @@ func (d *Input) View(st *themes.Styles, w, h int) string {
 	body = append(body, "", d.input.View())
 	d.box.title = d.Title
 	d.box.body = body
-	d.box.actions = buttons(st, []string{"[enter] Set", "[esc] Close"}, -1)
+	ok := d.OK
+	if ok == "" {
+		ok = "Set"
+	}
+	d.box.actions = buttons(st, []string{"[enter] " + ok, "[esc] Close"}, -1)
 	return d.box.render(st, dw, h)
 }
