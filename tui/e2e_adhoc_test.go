@@ -16,7 +16,7 @@ import (
 // terminal: the palette's "Connect a server by URL or command…", a command
 // line typed into its dialog, the consent dialog (approve once or deny:
 // nothing is remembered), then the server in the servers pane, its tools
-// listed and one called.
+// listed and one called; a url the guard refuses fails on its row.
 func TestE2ETmuxConnectAdhocServer(t *testing.T) {
 	requireTmux(t)
 	bin := testbin.Relavium(t)
@@ -66,5 +66,18 @@ func TestE2ETmuxConnectAdhocServer(t *testing.T) {
 	if b, err := os.ReadFile(filepath.Join(home, "mcp-consent.ndjson")); err == nil && bytes.Contains(b, []byte("adhoc")) {
 		t.Fatalf("the ad-hoc server's approval was remembered: %s", b)
 	}
+
+	// A loopback url without the opt-in: refused by the guard (E560) on
+	// the new server's row, never dialled.
+	tm.keys("Escape", ":")
+	tm.waitFor("the palette", "Command palette")
+	tm.text("connect a server")
+	tm.waitFor("the palette entry", "Connect a server by URL or command…")
+	tm.keys("Enter")
+	tm.waitFor("the connect dialog", "[enter] Connect")
+	time.Sleep(modalGrace + burstGap)
+	tm.text("http://127.0.0.1:9/mcp")
+	tm.keys("Enter")
+	tm.waitFor("the refused url", "adhoc-2", "E560")
 	tm.keys("q")
 }
