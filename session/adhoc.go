@@ -80,8 +80,9 @@ func AdhocStdio(name string, words []string, dir string) config.Server {
 	return config.Server{Name: name, Transport: host.TransportStdio, Command: words[0], Args: slices.Clone(words[1:]), Dir: dir}
 }
 
-// maxAdhocLine bounds what a person can type as one ad-hoc server.
-const maxAdhocLine = 4096
+// MaxAdhocLine bounds, in bytes, what a person can type as one ad-hoc
+// server.
+const MaxAdhocLine = 4096
 
 // ParseAdhoc reads what a person typed to connect a server: a url
 // (http://, https://, ws://, wss://), or a command line split on blanks
@@ -89,8 +90,8 @@ const maxAdhocLine = 4096
 // opts a url into a loopback or private address, as the flag does.
 func ParseAdhoc(line, dir string) (config.Server, error) {
 	bad := func(format string, a ...any) error { return codes.New(CodeBadAdhoc, format, a...) }
-	if len(line) > maxAdhocLine {
-		return config.Server{}, bad("the server is %d bytes; at most %d", len(line), maxAdhocLine)
+	if len(line) > MaxAdhocLine {
+		return config.Server{}, bad("the server is %d bytes; at most %d", len(line), MaxAdhocLine)
 	}
 	if strings.ContainsRune(line, 0) {
 		return config.Server{}, bad("the server holds a NUL byte")

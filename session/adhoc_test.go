@@ -179,7 +179,7 @@ func TestParseAdhoc(t *testing.T) {
 			t.Errorf("%q runs in %q", tc.in, srv.Dir)
 		}
 	}
-	for _, in := range []string{"", "   ", "a\x00b", "ftp://example.com", "https://a.example b", strings.Repeat("x", maxAdhocLine+1), "--allow-local-endpoint"} {
+	for _, in := range []string{"", "   ", "a\x00b", "ftp://example.com", "https://a.example b", strings.Repeat("x", MaxAdhocLine+1), "--allow-local-endpoint"} {
 		if _, err := ParseAdhoc(in, dir); codeOf(err) != CodeBadAdhoc {
 			t.Errorf("%q: %v, want %s", in, err, CodeBadAdhoc)
 		}

@@ -41,6 +41,7 @@ func (m *Model) openAdhoc() tea.Cmd {
 			return paletteDo(func(m *Model) tea.Cmd { return m.adhocCmd(line) })
 		})
 	d.OK = "Connect"
+	d.SetCharLimit(session.MaxAdhocLine)
 	m.pushDialog(d)
 	return cmd
 }
@@ -86,5 +87,5 @@ func (l *live) DeclareAdhoc(line string) (ServerSpec, error) {
 		return ServerSpec{}, err
 	}
 	srv.Name = l.core.Declare(srv)
-	return ServerSpec{Name: srv.Name, Transport: srv.Transport, Target: target(srv), Adhoc: true}, nil
+	return ServerSpec{Name: srv.Name, Transport: srv.Transport, Target: target(srv), Adhoc: true, AllowLocal: srv.AllowLocalEndpoint}, nil
 }

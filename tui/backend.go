@@ -146,6 +146,9 @@ type ServerSpec struct {
 	// Adhoc: added from the palette while the session runs (adhoc.go); its
 	// consent is never remembered.
 	Adhoc bool `json:"adhoc,omitempty"`
+	// AllowLocal: the ad-hoc url was opted into a loopback or private
+	// address (--allow-local-endpoint).
+	AllowLocal bool `json:"allow_local,omitempty"`
 }
 
 // InputSpec is one secret a server's file says to ask for.

@@ -62,6 +62,9 @@ func TestE2ETmuxConnectAdhocServer(t *testing.T) {
 	tm.waitFor("the call confirmation", "Call mcp_adhoc_echo?")
 	tm.answer("y")
 	tm.waitFor("the result", "◂ result", "from the ad-hoc server")
+	tm.keys("Y") // the CLI command reaches the server ad hoc, as the palette did
+	tm.waitFor("the copied command", "Copied · the command", "relavium mcp call echo --args", "--stdio")
+	tm.answer("Escape")
 
 	if b, err := os.ReadFile(filepath.Join(home, "mcp-consent.ndjson")); err == nil && bytes.Contains(b, []byte("adhoc")) {
 		t.Fatalf("the ad-hoc server's approval was remembered: %s", b)

@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/relavium/relavium/engine/sanitize"
+	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/themes"
 	"github.com/relavium/relavium/tui/dialog"
 	"github.com/relavium/relavium/tui/render"
@@ -128,23 +129,33 @@ func (m *Model) yankCommand() tea.Cmd {
 }
 
 // cliCommand is `relavium [--agent A] mcp call TOOL --args 'JSON'` (the
-// demo: `relavium mcp call TOOL --args 'JSON' --stdio 'COMMAND'`), every
-// word quoted for a POSIX shell.
+// demo, and a server added from the palette: `relavium mcp call TOOL --args
+// 'JSON' --stdio 'COMMAND'` or `--url URL`), every word quoted for a POSIX
+// shell.
 func (m *Model) cliCommand(j *job) string {
+	r := m.server(j.tool.Server)
+	adhoc := r != nil && r.spec.Target != "" && (m.info.Demo || r.spec.Adhoc)
 	words := []string{"relavium"}
-	if m.info.Agent != "" && !m.info.Demo {
+	if m.info.Agent != "" && !adhoc {
 		words = append(words, "--agent", m.info.Agent)
 	}
 	name := j.tool.Name
-	if m.info.Demo { // the demo's server is reached ad hoc, its tools by their own names
+	if adhoc { // reached ad hoc, its tools by their own names
 		name = j.tool.Tool
 	}
 	words = append(words, "mcp", "call", name)
 	if len(j.args) > 0 && string(j.args) != "{}" {
 		words = append(words, "--args", string(j.args))
 	}
-	if r := m.server(j.tool.Server); m.info.Demo && r != nil && r.spec.Target != "" {
+	switch {
+	case !adhoc:
+	case r.spec.Transport == host.TransportStdio:
 		words = append(words, "--stdio", r.spec.Target)
+	default:
+		words = append(words, "--url", r.spec.Target)
+		if r.spec.AllowLocal {
+			words = append(words, "--allow-local-endpoint")
+		}
 	}
 	for i, w := range words {
 		words[i] = shellQuote(w)

@@ -29,6 +29,9 @@ func NewInput(title, help, value string, submit func(string) Action) (*Input, te
 	return d, d.input.Focus()
 }
 
+// SetCharLimit lets the line hold n characters (256 by default).
+func (d *Input) SetCharLimit(n int) { d.input.CharLimit = n }
+
 // Handle takes a key (Dialog).
 func (d *Input) Handle(msg tea.KeyMsg) (Action, tea.Cmd) {
 	switch msg.String() {
