@@ -171,7 +171,7 @@ func (e *PendingError) WriteHuman(w io.Writer) error {
 	if e.Undeclared {
 		ew.printf("(not declared in a config or agent file, so it cannot be remembered with consent grant)\n")
 	} else {
-		ew.printf("or remember one on this machine with: relavium consent grant DIGEST\n")
+		ew.printf("or remember one on this machine with: relavium consent grant DIGEST (it asks on a terminal; elsewhere add --yes)\n")
 	}
 	return ew.err
 }
