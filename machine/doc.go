@@ -4,8 +4,8 @@
 // confirmation round trip and an audit log. docs/machine-invoker.md is the
 // contract in full.
 //
-// The invoker (gate.go is its core) runs a request {args, flags, argv,
-// confirm} for an exposed command as a child of the same binary —
+// The invoker (gate.go is its core; gate_child.go reads its child) runs a
+// request {args, flags, argv, confirm} for an exposed command as a child of the same binary —
 // `relavium <path> --json --project=<dir> <flags> -- <args>`, no shell, own
 // process group, no stdin (exec.go) — and returns exactly one JSON
 // document: the child's envelope, a confirmation, or a refusal (E420–E426,

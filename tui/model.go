@@ -20,7 +20,6 @@ import (
 	"github.com/relavium/relavium/themes"
 	"github.com/relavium/relavium/tui/dialog"
 	"github.com/relavium/relavium/tui/form"
-	"github.com/relavium/relavium/tui/render"
 	"github.com/relavium/relavium/workflow"
 )
 
@@ -394,70 +393,6 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	m.syncViewport()
 	cmds = append(cmds, m.startTicking())
 	return m, tea.Batch(cmds...)
-}
-
-// startTicking starts the spinner clock when something moves.
-func (m *Model) startTicking() tea.Cmd {
-	if m.ticking || !m.animating() {
-		return nil
-	}
-	m.ticking = true
-	return tick()
-}
-
-// animating reports whether a spinner or an elapsed time is on screen.
-func (m *Model) animating() bool {
-	for _, r := range m.servers {
-		if r.state == engine.StateConnecting || r.state == engine.StateResolving {
-			return true
-		}
-	}
-	for _, j := range m.jobs {
-		if !j.finished() {
-			return true
-		}
-	}
-	return false
-}
-
-// spinFrames turn a quadrant block (block elements are in every terminal
-// font; braille spinners and quarter circles are not).
-var spinFrames = [...]string{"▖", "▘", "▝", "▗"}
-
-func (m *Model) spinFrame() string { return spinFrames[m.frame%len(spinFrames)] }
-
-func (m *Model) setStatus(s string, isErr bool) {
-	m.status, m.statusErr = render.ServerLine(s), isErr
-	m.statusSeq++
-}
-
-// statusLife is how long a status line stays; an error stays longer.
-const (
-	statusLife    = 8 * time.Second
-	statusErrLife = 20 * time.Second
-)
-
-// expireStatus schedules the current status's removal, once per status.
-func (m *Model) expireStatus() tea.Cmd {
-	if m.status == "" || m.statusTimed == m.statusSeq {
-		return nil
-	}
-	m.statusTimed = m.statusSeq
-	seq, life := m.statusSeq, statusLife
-	if m.statusErr {
-		life = statusErrLife
-	}
-	ctx := m.ctx
-	return func() tea.Msg { // a timer that ends with the model
-		t := time.NewTimer(life)
-		defer t.Stop()
-		select {
-		case <-t.C:
-			return statusExpiredMsg{seq: seq}
-		case <-ctx.Done():
-			return nil
-		}
-	}
 }
 
 func (m *Model) server(name string) *serverRow {

@@ -1,0 +1,129 @@
+package tui
+
+import (
+	"encoding/json"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/host"
+)
+
+// What the keys do to a selected server (approve, reconnect, disconnect)
+// and to a call (cancel it, load its arguments into the form, replay it).
+
+// cancelJob cancels the job on show when it runs, else the newest running
+// one. The cancellation reaches the server (notifications/cancelled).
+func (m *Model) cancelJob() {
+	j := m.shownJob()
+	if j == nil || j.finished() {
+		j = nil
+		for i := len(m.jobs) - 1; i >= 0; i-- {
+			if !m.jobs[i].finished() {
+				j = m.jobs[i]
+				break
+			}
+		}
+	}
+	if j == nil || j.cancel == nil {
+		m.setStatus("nothing is running", false)
+		return
+	}
+	j.cancel()
+	j.cancelAsked = true
+	m.setStatus("cancelling "+j.title+"…", false)
+}
+
+// loadJob puts a past call's arguments into its form.
+func (m *Model) loadJob(j *job) {
+	var values map[string]any
+	_ = json.Unmarshal(j.args, &values)
+	switch j.kind {
+	case jobTool:
+		specs, _ := j.tool.InputFields()
+		m.openForm(formTarget{kind: jobTool, tool: j.tool, server: j.tool.Server}, specs, values)
+	default:
+		m.setStatus("only tool calls load into a form; enter replays this one", false)
+	}
+}
+
+// replay runs a past job again with the same arguments (a tool call asks
+// again unless allowed for the session).
+func (m *Model) replay(j *job) tea.Cmd {
+	switch j.kind {
+	case jobTool:
+		return m.startCall(pendingCall{tool: j.tool, args: j.args})
+	case jobRead:
+		n, ctx := m.newJob(jobRead, j.server, j.title, j.args)
+		return m.readCmd(ctx, n.id, j.server, j.title)
+	case jobPrompt:
+		var args map[string]string
+		_ = json.Unmarshal(j.args, &args)
+		return m.getPrompt(formTarget{kind: jobPrompt, server: j.server, prompt: promptNamed(j.title)}, args)
+	case jobRun:
+		for _, w := range m.workflows {
+			if w.ID == j.title {
+				var inputs map[string]any
+				_ = json.Unmarshal(j.args, &inputs)
+				return m.confirmRun(w, inputs)
+			}
+		}
+	}
+	return nil
+}
+
+// approveSelected opens consent for the selected server (asking again
+// after a denial).
+func (m *Model) approveSelected() tea.Cmd {
+	r := m.selected()
+	if r == nil {
+		return nil
+	}
+	switch r.state {
+	case stateDenied:
+		r.state = engine.StateResolving
+		return m.reaskCmd(r.spec.Name)
+	case engine.StateNeedsConsent:
+		if r.decision != nil {
+			m.queueConsent(r.spec.Name)
+			m.nextConsent()
+		}
+		return nil
+	}
+	m.setStatus(r.spec.Name+" does not need consent now", false)
+	return nil
+}
+
+func (m *Model) reconnectSelected() tea.Cmd {
+	r := m.selected()
+	if r == nil || r.busy {
+		return nil
+	}
+	switch r.state {
+	case stateDenied:
+		return m.approveSelected()
+	case engine.StateNeedsConsent, engine.StateResolving:
+		return m.approveSelected()
+	}
+	reconnect := r.state == engine.StateReady || r.state == engine.StateConnecting
+	r.busy = true
+	r.state, r.since = engine.StateConnecting, m.now()
+	r.errCode, r.err, r.stderr = "", "", ""
+	if r.spec.Transport == host.TransportStdio && !reconnect {
+		// a stdio server connects only with an approving decision: decide
+		// afresh (a grant revoked meanwhile asks again).
+		r.busy = false
+		r.state = engine.StateResolving
+		return m.decideCmd(r.spec.Name)
+	}
+	return m.connectCmd(r.spec.Name, reconnect)
+}
+
+func (m *Model) disconnectSelected() tea.Cmd {
+	r := m.selected()
+	if r == nil || r.busy || (r.state != engine.StateReady && r.state != engine.StateConnecting) {
+		return nil
+	}
+	r.busy = true
+	return m.disconnectCmd(r.spec.Name)
+}

@@ -1,0 +1,153 @@
+package tui
+
+import (
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/relavium/relavium/consent"
+	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/tui/dialog"
+)
+
+// The consent flow of the workbench: a server's decision arrives, a
+// pending one is queued and asked in a dialog, one at a time, and the
+// person's answer is recorded (a server that shares its digest with the
+// one on screen waits for that answer).
+
+// deniedText is a denied server's note.
+const deniedText = "consent denied this session; press a to be asked again"
+
+func (m *Model) onDecided(msg decidedMsg) tea.Cmd {
+	if msg.err != nil {
+		m.setStatus("consent: "+msg.err.Error(), true)
+		return nil
+	}
+	var cmds []tea.Cmd
+	for _, d := range msg.decisions {
+		if d.Server == nil || (msg.only != "" && d.Server.Name != msg.only) {
+			continue
+		}
+		r := m.server(d.Server.Name)
+		if r == nil || r.busy || r.state == engine.StateReady || r.state == engine.StateConnecting {
+			continue
+		}
+		r.digest = d.Server.Digest
+		if d.StoreErr != nil {
+			m.banner = "remembered consent grants are not trusted, so every stdio server asks again: " + consent.ProblemOf(d.StoreErr).Message
+		}
+		switch d.State {
+		case consent.Approved:
+			r.decision, r.busy = nil, true
+			cmds = append(cmds, m.connectCmd(r.spec.Name, false))
+		case consent.NeedsConsent:
+			dc := d
+			r.state, r.decision = engine.StateNeedsConsent, &dc
+			m.queueConsent(r.spec.Name)
+		case consent.Denied:
+			r.state, r.decision = stateDenied, nil
+			r.errCode, r.err = consent.CodeDenied, deniedText
+		}
+	}
+	m.nextConsent()
+	return tea.Batch(cmds...)
+}
+
+// queueConsent adds a server to the consent queue (declaration order is
+// the order decisions arrive in).
+func (m *Model) queueConsent(name string) {
+	for _, q := range m.consentQueue {
+		if q == name {
+			return
+		}
+	}
+	if m.overlay.Any(func(d dialog.Dialog) bool {
+		cd, ok := d.(*dialog.Consent)
+		return ok && cd.Dec.Server.Name == name
+	}) {
+		return
+	}
+	m.consentQueue = append(m.consentQueue, name)
+}
+
+// nextConsent opens the next queued consent dialog when none is open: one
+// server at a time.
+func (m *Model) nextConsent() {
+	if m.overlay.Any(func(d dialog.Dialog) bool { _, ok := d.(*dialog.Consent); return ok }) {
+		return
+	}
+	for len(m.consentQueue) > 0 {
+		name := m.consentQueue[0]
+		m.consentQueue = m.consentQueue[1:]
+		r := m.server(name)
+		if r == nil || r.decision == nil || r.state != engine.StateNeedsConsent {
+			continue
+		}
+		d := newConsentDialog(*r.decision)
+		if r.spec.Adhoc {
+			d.Remember = nil // an ad-hoc server is never remembered
+		}
+		m.pushDialog(d)
+		return
+	}
+}
+
+func (m *Model) onAnswered(msg answeredMsg) tea.Cmd {
+	r := m.server(msg.server)
+	if r == nil {
+		return nil
+	}
+	if msg.err != nil {
+		m.setStatus("could not record consent for "+msg.server+": "+msg.err.Error(), true)
+		if r.decision != nil {
+			r.state = engine.StateNeedsConsent
+			m.queueConsent(msg.server)
+		}
+		for _, t := range m.servers { // the twins held back ask again too
+			if t.twinOf == r.spec.Name {
+				t.twinOf = ""
+				if t.decision != nil {
+					t.state = engine.StateNeedsConsent
+					m.queueConsent(t.spec.Name)
+				}
+			}
+		}
+		m.nextConsent()
+		return nil
+	}
+	switch msg.answer {
+	case ApproveRemember, ApproveOnce:
+		r.decision, r.busy = nil, true
+		m.setStatus(msg.server+": "+msg.answer.String(), false)
+		return tea.Batch(m.connectCmd(msg.server, false), m.redecideTwins(r))
+	}
+	r.state, r.decision = stateDenied, nil
+	r.errCode, r.err = consent.CodeDenied, deniedText
+	m.setStatus(msg.server+" was not started (consent denied); select it and press a to be asked again", false)
+	return nil
+}
+
+// holdTwins holds back the queued consent requests for the program r's
+// answer approves (another server declaring the same digest): they are
+// decided afresh through package consent once the answer is recorded
+// (redecideTwins), instead of asking about an approved program again.
+func (m *Model) holdTwins(r *serverRow) {
+	if r.decision == nil {
+		return
+	}
+	for _, t := range m.servers {
+		if t != r && t.state == engine.StateNeedsConsent && t.decision != nil && t.decision.Server.Digest == r.decision.Server.Digest {
+			t.state, t.twinOf = engine.StateResolving, r.spec.Name
+		}
+	}
+}
+
+// redecideTwins decides the servers holdTwins held back for r.
+func (m *Model) redecideTwins(r *serverRow) tea.Cmd {
+	var cmds []tea.Cmd
+	for _, t := range m.servers {
+		if t.twinOf == r.spec.Name {
+			t.twinOf = ""
+			cmds = append(cmds, m.decideCmd(t.spec.Name))
+		}
+	}
+	return tea.Batch(cmds...)
+}
