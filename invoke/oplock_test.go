@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/relavium/relavium/internal/projectfiles"
 )
 
 func machineTestEnv(t *testing.T, home, wd string, extra map[string]string) (*Env, *bytes.Buffer, *bytes.Buffer) {
@@ -129,8 +131,8 @@ func TestInvokePathRecheck(t *testing.T) {
 // waits its turn.
 func TestReadWorkflowRunTakesNoOpLock(t *testing.T) {
 	home, project := t.TempDir(), t.TempDir()
-	writeWorkflow(t, project, "peek", "read", "Look at {{inputs.target}}?")
-	writeWorkflow(t, project, "touch", "write", "Touch {{inputs.target}}?")
+	projectfiles.Workflow(t, project, "peek", "read", "Look at {{inputs.target}}?")
+	projectfiles.Workflow(t, project, "touch", "write", "Touch {{inputs.target}}?")
 	held, err := AcquireOpLock(home, project)
 	if err != nil {
 		t.Fatal(err)

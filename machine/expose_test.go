@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/relavium/relavium/internal/projectfiles"
 	"github.com/relavium/relavium/invoke"
 )
 
@@ -90,8 +91,8 @@ func TestExposureSideEffectForFailsClosed(t *testing.T) {
 
 func TestRunTakesTheWorkflowSideEffect(t *testing.T) {
 	project := t.TempDir()
-	writeWorkflow(t, project, "wipe", "destructive", "")
-	writeWorkflow(t, project, "peek", "read", "")
+	projectfiles.Workflow(t, project, "wipe", "destructive", "")
+	projectfiles.Workflow(t, project, "peek", "read", "")
 	run := invoke.Commands().Lookup([]string{"run"})
 	for id, want := range map[string]invoke.SideEffect{"wipe": invoke.Destructive, "peek": invoke.Read, "missing": invoke.Destructive} {
 		v, err := Exposure(run, &Request{Args: []string{id}}, TransportMCPStdio, project)

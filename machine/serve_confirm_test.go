@@ -9,6 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/relavium/relavium/internal/projectfiles"
 	"github.com/relavium/relavium/invoke"
 	"github.com/relavium/relavium/workflow"
 )
@@ -155,8 +156,8 @@ func TestServeConfirmationsCannotBeReplayed(t *testing.T) {
 
 	t.Run("the plan moved", func(t *testing.T) {
 		conf := confirmWipe(a)
-		writeWorkflow(t, c.f.project, "wipe", "destructive", "Really wipe {{inputs.target}}?")
-		t.Cleanup(func() { writeWorkflow(t, c.f.project, "wipe", "destructive", "Wipe {{inputs.target}}?") })
+		projectfiles.Workflow(t, c.f.project, "wipe", "destructive", "Really wipe {{inputs.target}}?")
+		t.Cleanup(func() { projectfiles.Workflow(t, c.f.project, "wipe", "destructive", "Wipe {{inputs.target}}?") })
 		res, env := callTool(t, a, "relavium_wipe", with(wipe, conf.Confirm))
 		if !res.IsError || env.Error == nil || env.Error.Code != workflow.CodePlanChanged {
 			t.Fatalf("moved plan: want E450, got %+v", env)

@@ -19,6 +19,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/relavium/relavium/internal/projectfiles"
 	"github.com/relavium/relavium/internal/testbin"
 	"github.com/relavium/relavium/invoke"
 	"github.com/relavium/relavium/workflow"
@@ -34,8 +35,8 @@ type serveFixture struct {
 func newServeFixture(t *testing.T) *serveFixture {
 	t.Helper()
 	f := &serveFixture{bin: testbin.Relavium(t), home: t.TempDir(), project: t.TempDir()}
-	writeWorkflow(t, f.project, "wipe", "destructive", "Wipe {{inputs.target}}?")
-	writeWorkflow(t, f.project, "approve", "write", "Go on with {{inputs.target}}?")
+	projectfiles.Workflow(t, f.project, "wipe", "destructive", "Wipe {{inputs.target}}?")
+	projectfiles.Workflow(t, f.project, "approve", "write", "Go on with {{inputs.target}}?")
 	return f
 }
 

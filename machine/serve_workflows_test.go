@@ -10,6 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/relavium/relavium/internal/projectfiles"
 	"github.com/relavium/relavium/internal/testbin"
 	"github.com/relavium/relavium/invoke"
 	"github.com/relavium/relavium/workflow"
@@ -18,7 +19,7 @@ import (
 func loadTestWorkflow(t *testing.T, sideEffect, gate string) *workflow.Workflow {
 	t.Helper()
 	project := t.TempDir()
-	writeWorkflow(t, project, "wf", sideEffect, gate)
+	projectfiles.Workflow(t, project, "wf", sideEffect, gate)
 	w, err := workflow.LoadWorkflow(project, "wf")
 	if err != nil {
 		t.Fatal(err)
@@ -100,7 +101,7 @@ func TestWorkflowToolSchemaAndGates(t *testing.T) {
 func TestReadWorkflowOverTheMachineSurface(t *testing.T) {
 	bin := testbin.Relavium(t)
 	home, project := t.TempDir(), t.TempDir()
-	writeWorkflow(t, project, "peek", "read", "Look at {{inputs.target}}?")
+	projectfiles.Workflow(t, project, "peek", "read", "Look at {{inputs.target}}?")
 	iv := &Invoker{Table: invoke.Commands(), Exe: bin, Project: project,
 		Environ: []string{"PATH=" + os.Getenv("PATH"), "RELAVIUM_HOME=" + home, "HOME=" + home},
 		Timeout: 60 * time.Second, Nonces: NewNonceStore(nil), Audit: NewAuditLog(home), Stderr: &strings.Builder{}}
