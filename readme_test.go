@@ -13,15 +13,15 @@ import (
 	"github.com/relavium/relavium/consent/canonjson"
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/gates/lint"
+	"github.com/relavium/relavium/gates/lock"
+	"github.com/relavium/relavium/gates/replay"
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/config"
 	"github.com/relavium/relavium/host/config/mcpjson"
 	"github.com/relavium/relavium/host/discovery"
-	"github.com/relavium/relavium/host/lint"
-	"github.com/relavium/relavium/host/lock"
 	"github.com/relavium/relavium/host/netguard"
 	"github.com/relavium/relavium/host/oauth"
-	"github.com/relavium/relavium/host/replay"
 	"github.com/relavium/relavium/host/wire"
 	"github.com/relavium/relavium/invoke"
 	"github.com/relavium/relavium/invoke/demoserver"
@@ -43,9 +43,9 @@ func registries() map[string]fault.Table {
 		"host/config":         config.Codes(),
 		"host/config/mcpjson": mcpjson.Codes(),
 		"host/discovery":      discovery.Codes(),
-		"host/lint":           lint.Codes(),
-		"host/lock":           lock.Codes(),
-		"host/replay":         replay.Codes(),
+		"gates/lint":          lint.Codes(),
+		"gates/lock":          lock.Codes(),
+		"gates/replay":        replay.Codes(),
 		"host/wire":           wire.Codes(),
 		"host/netguard":       netguard.Codes(),
 		"host/oauth":          oauth.Codes(),

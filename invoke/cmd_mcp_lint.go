@@ -8,9 +8,9 @@ import (
 	"sync"
 
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/gates/lint"
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/config"
-	"github.com/relavium/relavium/host/lint"
 	"github.com/relavium/relavium/host/wire"
 )
 

@@ -6,8 +6,8 @@ import (
 	"io"
 	"path/filepath"
 
+	"github.com/relavium/relavium/gates/lock"
 	"github.com/relavium/relavium/host"
-	"github.com/relavium/relavium/host/lock"
 )
 
 // LockWritten is the data of `relavium mcp lock`.

@@ -12,9 +12,9 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/relavium/relavium/gates/lock"
+	"github.com/relavium/relavium/gates/replay"
 	"github.com/relavium/relavium/host"
-	"github.com/relavium/relavium/host/lock"
-	"github.com/relavium/relavium/host/replay"
 	"github.com/relavium/relavium/invoke/demoserver"
 )
 

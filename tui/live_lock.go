@@ -4,7 +4,7 @@ import (
 	"context"
 	"path/filepath"
 
-	"github.com/relavium/relavium/host/lock"
+	"github.com/relavium/relavium/gates/lock"
 )
 
 // LockDrift compares a ready server with the project's lock, the way
