@@ -21,11 +21,11 @@ import (
 	"github.com/relavium/relavium/host/config/mcpjson"
 	"github.com/relavium/relavium/host/discovery"
 	"github.com/relavium/relavium/host/netguard"
-	"github.com/relavium/relavium/host/oauth"
 	"github.com/relavium/relavium/host/wire"
 	"github.com/relavium/relavium/invoke"
 	"github.com/relavium/relavium/invoke/demoserver"
 	"github.com/relavium/relavium/machine"
+	"github.com/relavium/relavium/oauth"
 	"github.com/relavium/relavium/session"
 	"github.com/relavium/relavium/themes"
 	"github.com/relavium/relavium/tui"
@@ -48,7 +48,7 @@ func registries() map[string]fault.Table {
 		"gates/replay":        replay.Codes(),
 		"host/wire":           wire.Codes(),
 		"host/netguard":       netguard.Codes(),
-		"host/oauth":          oauth.Codes(),
+		"oauth":               oauth.Codes(),
 		"invoke":              invoke.Codes(),
 		"invoke/demoserver":   demoserver.Codes(),
 		"machine":             machine.Codes(),

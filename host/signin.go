@@ -7,7 +7,7 @@ import (
 	"github.com/relavium/relavium/host/netguard"
 )
 
-// signInError is the error an OAuth handler (host/oauth) returns: coded,
+// signInError is the error an OAuth handler (package oauth) returns: coded,
 // with its own exit (E850 names `relavium auth login` and exits 2).
 type signInError interface {
 	fault.Coded

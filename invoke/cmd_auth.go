@@ -9,7 +9,7 @@ import (
 
 	"github.com/relavium/relavium/engine/sanitize"
 	"github.com/relavium/relavium/host/config"
-	"github.com/relavium/relavium/host/oauth"
+	"github.com/relavium/relavium/oauth"
 	"github.com/relavium/relavium/session"
 )
 

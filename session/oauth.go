@@ -8,7 +8,7 @@ import (
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/config"
 	"github.com/relavium/relavium/host/netguard"
-	"github.com/relavium/relavium/host/oauth"
+	"github.com/relavium/relavium/oauth"
 )
 
 // oauthHandler is the sign-in of a Streamable HTTP server: its declared

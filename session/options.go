@@ -7,8 +7,8 @@ import (
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/host"
-	"github.com/relavium/relavium/host/oauth"
 	"github.com/relavium/relavium/host/wire"
+	"github.com/relavium/relavium/oauth"
 )
 
 // Options are what a face knows about the person's environment; nothing

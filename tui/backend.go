@@ -9,7 +9,7 @@ import (
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/discovery"
-	"github.com/relavium/relavium/host/oauth"
+	"github.com/relavium/relavium/oauth"
 	"github.com/relavium/relavium/themes"
 	"github.com/relavium/relavium/workflow"
 )

@@ -8,7 +8,7 @@ import (
 
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/fault"
-	"github.com/relavium/relavium/host/oauth"
+	"github.com/relavium/relavium/oauth"
 )
 
 func (f *fakeBackend) SignIn(ctx context.Context, server string, shown func(oauth.Prompt)) error {

@@ -12,7 +12,7 @@ import (
 	"github.com/relavium/relavium/host/netguard"
 )
 
-// The codes of the oauth field (E866–E867: host/oauth's range).
+// The codes of the oauth field (E866–E867: package oauth's range).
 const (
 	CodeOAuth          fault.Code = "E866" // an oauth value that is not true/false or a valid table
 	CodeOAuthTransport fault.Code = "E867" // oauth on a transport other than http (Streamable HTTP)

@@ -35,5 +35,11 @@
 //   - Close writes a file sink atomically (package atomicfile) as NDJSON,
 //     one Record per line.
 //
+// Where it sits: under host, because recording is a concern of a
+// connection — host attaches a recorder to every transport it builds
+// (conn.go) and the recorder sees each HTTP exchange through the guarded
+// client. The gates (gates/replay serves a recording, gates/lint reads
+// definitions off it) and the faces read what it wrote.
+//
 // Imports: atomicfile, engine/sanitize, fault.
 package wire

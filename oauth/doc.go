@@ -38,5 +38,11 @@
 //     client secrets are never logged, never in an error, an event or JSON
 //     output (Summary is what may be shown).
 //
+// Where it sits: a top-level room beside consent, not inside host. host
+// never imports it: the connections only call the auth.OAuthHandler the
+// session core hands them. Its users are the session core (each http
+// server's sign-in handler), the `relavium auth` commands and the
+// workbench's sign-in, which is where a reader looks for sign-in.
+//
 // Allowed imports: atomicfile, fault, host/netguard.
 package oauth
