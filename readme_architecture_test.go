@@ -4,7 +4,6 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -15,29 +14,25 @@ import (
 
 const modulePath = "github.com/relavium/relavium"
 
-// archRow is one row of the README's package table: its floor and the
+// archRow is one row of docs/architecture.md's package table: its floor and the
 // relavium packages it may import.
 type archRow struct {
 	floor     int
 	mayImport []string
 }
 
-// readArchitecture reads the package table of the README's Architecture
-// section: | `pkg` | floor | holds | may import |.
+// readArchitecture reads the package table of docs/architecture.md:
+// | `pkg` | floor | holds | may import |.
 func readArchitecture(t *testing.T) map[string]archRow {
 	t.Helper()
-	readme, err := os.ReadFile("README.md")
-	if err != nil {
-		t.Fatal(err)
+	s := string(readDoc(t, architecturePage))
+	if !strings.HasPrefix(s, "# Architecture\n") {
+		t.Fatalf("%s does not start with its title # Architecture", architecturePage)
 	}
-	s := string(readme)
-	start := strings.Index(s, "\n## Architecture\n")
-	if start < 0 {
-		t.Fatal("README has no ## Architecture section")
-	}
-	s = s[start+1:]
-	if end := strings.Index(s[3:], "\n## "); end >= 0 {
-		s = s[:end+3]
+	// The package table is the page's first section; a later section (one
+	// tool call end to end) may name packages in prose, never in rows.
+	if end := strings.Index(s, "\n## "); end >= 0 {
+		s = s[:end]
 	}
 	row := regexp.MustCompile("(?m)^\\| `([^`]+)`(?: \\(main\\))? \\| (\\d) \\| [^\\n]*\\| ([^|\\n]+) \\|$")
 	rows := map[string]archRow{}
@@ -55,7 +50,7 @@ func readArchitecture(t *testing.T) map[string]archRow {
 		rows[m[1]] = archRow{floor: floor, mayImport: may}
 	}
 	if len(rows) == 0 {
-		t.Fatal("no package rows in the Architecture section")
+		t.Fatalf("no package rows in %s", architecturePage)
 	}
 	return rows
 }
@@ -106,7 +101,7 @@ func modulePackages(t *testing.T) map[string][]string {
 	return out
 }
 
-// TestArchitectureMatchesTheModule holds the README's Architecture table to
+// TestArchitectureMatchesTheModule holds the Architecture table (docs/architecture.md) to
 // the code: every package has a row and every row is a package; a package
 // imports only the relavium packages its row names; and no row names a
 // package on a higher floor than its own.
@@ -116,7 +111,7 @@ func TestArchitectureMatchesTheModule(t *testing.T) {
 	for dir, imports := range pkgs {
 		r, ok := rows[dir]
 		if !ok {
-			t.Errorf("package %s has no row in the README's Architecture table", dir)
+			t.Errorf("package %s has no row in the Architecture table (docs/architecture.md)", dir)
 			continue
 		}
 		for _, im := range imports {

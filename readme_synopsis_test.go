@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -10,7 +9,7 @@ import (
 	"github.com/relavium/relavium/invoke"
 )
 
-// synopsisEntry is one command of the README's synopsis: its path and every
+// synopsisEntry is one command of the synopsis in docs/commands.md: its path and every
 // --flag its synopsis lines name.
 type synopsisEntry struct {
 	path  string
@@ -22,25 +21,21 @@ var (
 	synopsisWord = regexp.MustCompile(`^[a-z][a-z-]*$`)
 )
 
-// readmeSynopsis parses the first code block under "## Commands": the first
+// readmeSynopsis parses the first code block of docs/commands.md: the first
 // line holds the global flags; a line indented two spaces starts a command
 // (its path is its leading lowercase words); a line indented further
 // continues the one before when it starts with a flag or a bracket. On each
 // line the synopsis ends at the first gap of two spaces (a summary follows).
 func readmeSynopsis(t *testing.T) (globals []string, entries []synopsisEntry) {
 	t.Helper()
-	readme, err := os.ReadFile("README.md")
-	if err != nil {
-		t.Fatal(err)
+	page := string(readDoc(t, commandsPage))
+	if !strings.HasPrefix(page, "# Commands\n") {
+		t.Fatalf("%s does not start with its title # Commands", commandsPage)
 	}
-	_, after, ok := strings.Cut(string(readme), "\n## Commands\n")
-	if !ok {
-		t.Fatal("README.md has no ## Commands section")
-	}
-	_, after, ok = strings.Cut(after, "```\n")
+	_, after, ok := strings.Cut(page, "```\n")
 	block, _, ok2 := strings.Cut(after, "\n```")
 	if !ok || !ok2 {
-		t.Fatal("## Commands has no code block")
+		t.Fatalf("%s has no code block", commandsPage)
 	}
 	lines := strings.Split(block, "\n")
 	if !strings.HasPrefix(lines[0], "relavium ") {
@@ -94,7 +89,7 @@ func sameSet(a, b []string) bool {
 	return slices.Equal(slices.Compact(a), slices.Compact(b))
 }
 
-// TestReadmeSynopsisMatchesCommandTable holds the README's command synopsis
+// TestReadmeSynopsisMatchesCommandTable holds the command synopsis in docs/commands.md
 // to the command table (invoke/commands.go), both ways: every runnable
 // command of the table has one synopsis entry naming exactly its flags, the
 // global line names exactly the global flags, and the synopsis names no
@@ -103,21 +98,21 @@ func TestReadmeSynopsisMatchesCommandTable(t *testing.T) {
 	table := invoke.Commands()
 	globals, entries := readmeSynopsis(t)
 	if want := flagNames(table.Globals); !sameSet(globals, want) {
-		t.Errorf("README global flags %v, the table's %v", globals, want)
+		t.Errorf("the synopsis's global flags %v, the table's %v", globals, want)
 	}
 	seen := map[string]bool{}
 	for _, e := range entries {
 		if seen[e.path] {
-			t.Errorf("README synopsis lists %q twice", e.path)
+			t.Errorf("the synopsis lists %q twice", e.path)
 		}
 		seen[e.path] = true
 		c := table.Lookup(strings.Fields(e.path))
 		if c == nil || c.Run == nil {
-			t.Errorf("README synopsis lists %q, which is not a runnable command of the table", e.path)
+			t.Errorf("the synopsis lists %q, which is not a runnable command of the table", e.path)
 			continue
 		}
 		if want := flagNames(c.Flags); !sameSet(e.flags, want) {
-			t.Errorf("README synopsis of %q names flags %v, the table's are %v", e.path, e.flags, want)
+			t.Errorf("the synopsis of %q names flags %v, the table's are %v", e.path, e.flags, want)
 		}
 	}
 	runnable := 0
@@ -127,7 +122,7 @@ func TestReadmeSynopsisMatchesCommandTable(t *testing.T) {
 		}
 		runnable++
 		if !seen[c.Name()] {
-			t.Errorf("command %q is in the table but not in the README synopsis", c.Name())
+			t.Errorf("command %q is in the table but not in the the synopsis", c.Name())
 		}
 	}
 	if runnable < 10 || len(entries) < 10 {

@@ -59,22 +59,19 @@ func registries() map[string]fault.Table {
 	}
 }
 
-// TestErrorCodesMatchREADME holds the README's error-code tables and the
+// TestErrorCodesMatchREADME holds the error-code tables (docs/error-codes.md) and the
 // packages' registrations together both ways: every registered code has a
 // row, every row is a registered code, and no number is registered twice
 // (by two packages or twice in one). It reads the registrations, not the
 // Go source.
 func TestErrorCodesMatchREADME(t *testing.T) {
-	readme, err := os.ReadFile("README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
+	readme := readDoc(t, codesPage)
 	rows := map[fault.Code]bool{}
 	for _, m := range regexp.MustCompile(`(?m)^\| (E\d{3}) \|`).FindAllSubmatch(readme, -1) {
 		rows[fault.Code(m[1])] = true
 	}
 	if len(rows) < 100 {
-		t.Fatalf("found only %d code rows in README.md: is the table still there?", len(rows))
+		t.Fatalf("found only %d code rows in %s: is the table still there?", len(rows), codesPage)
 	}
 	owner := map[fault.Code]string{}
 	codeShape := regexp.MustCompile(`^E\d{3}$`)
@@ -91,13 +88,13 @@ func TestErrorCodesMatchREADME(t *testing.T) {
 				t.Errorf("%s: registration %+v is not a code, a class and a meaning", pkg, d)
 			}
 			if !rows[d.Code] {
-				t.Errorf("%s (%s) is registered but has no row in README.md", d.Code, pkg)
+				t.Errorf("%s (%s) is registered but has no row in %s", d.Code, pkg, codesPage)
 			}
 		}
 	}
 	for c := range rows {
 		if _, ok := owner[c]; !ok {
-			t.Errorf("README.md documents %s, which no package registers", c)
+			t.Errorf("%s documents %s, which no package registers", codesPage, c)
 		}
 	}
 	// A package that declares codes but is missing from registries() would
@@ -113,13 +110,10 @@ func TestErrorCodesMatchREADME(t *testing.T) {
 	})
 }
 
-// TestSkipReasonsAreDocumented keeps the README's skipped-tool reason table
-// in step with discovery's reasons.
+// TestSkipReasonsAreDocumented keeps the skipped-tool reason table
+// (docs/error-codes.md) in step with discovery's reasons.
 func TestSkipReasonsAreDocumented(t *testing.T) {
-	readme, err := os.ReadFile("README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
+	readme := readDoc(t, codesPage)
 	reasonDef := regexp.MustCompile(`(?m)^\s*Reason\w+\s*=\s*"([a-z0-9_]+)"`)
 	var missing []string
 	walkSource(t, func(path string, src []byte) {
@@ -134,7 +128,7 @@ func TestSkipReasonsAreDocumented(t *testing.T) {
 	})
 	if len(missing) > 0 {
 		slices.Sort(missing)
-		t.Fatalf("reasons defined but not documented in README.md:\n  %s", strings.Join(missing, "\n  "))
+		t.Fatalf("reasons defined but not documented in %s:\n  %s", codesPage, strings.Join(missing, "\n  "))
 	}
 }
 
