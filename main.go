@@ -16,6 +16,7 @@ import (
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/invoke"
 	"github.com/relavium/relavium/machine"
+	"github.com/relavium/relavium/sandbox"
 	"github.com/relavium/relavium/tui"
 )
 
@@ -27,6 +28,14 @@ func main() {
 }
 
 func run() int {
+	// The hidden sandbox-exec: relavium re-executes itself between fork
+	// and a stdio server's exec to confine the server (package sandbox),
+	// so relavium's own process is never confined. Nothing else runs.
+	if len(os.Args) > 1 && os.Args[1] == sandbox.ExecCommand {
+		err := sandbox.Exec(os.Args[2:], os.Environ())
+		fmt.Fprintln(os.Stderr, "relavium sandbox-exec:", err)
+		return 126
+	}
 	// Before any MCP server is spawned: orphans of a server's process tree
 	// (a setsid grandchild whose parent exited) are reparented to relavium,
 	// which kills and reaps them with their server. Linux only; elsewhere

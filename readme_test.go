@@ -26,6 +26,7 @@ import (
 	"github.com/relavium/relavium/invoke/demoserver"
 	"github.com/relavium/relavium/machine"
 	"github.com/relavium/relavium/oauth"
+	"github.com/relavium/relavium/sandbox"
 	"github.com/relavium/relavium/session"
 	"github.com/relavium/relavium/themes"
 	"github.com/relavium/relavium/tui"
@@ -52,6 +53,7 @@ func registries() map[string]fault.Table {
 		"invoke":              invoke.Codes(),
 		"invoke/demoserver":   demoserver.Codes(),
 		"machine":             machine.Codes(),
+		"sandbox":             sandbox.Codes(),
 		"session":             session.Codes(),
 		"themes":              themes.Codes(),
 		"tui":                 tui.Codes(),
