@@ -100,6 +100,11 @@ func (l AuthList) WriteHuman(w io.Writer) error {
 		fmt.Fprintf(&b, "no stored sign-ins in %s\n", l.Dir)
 	}
 	for _, r := range l.Records {
+		if r.Unreadable != "" {
+			fmt.Fprintf(&b, "unreadable record %s: %s\n  relavium auth logout SERVER removes it with its server's other sign-ins (or delete the file)\n",
+				sanitize.Line(r.FileName), sanitize.Line(r.Unreadable))
+			continue
+		}
 		fmt.Fprintf(&b, "%s  %s\n", sanitize.Line(r.Server), sanitize.Line(r.URL))
 		fmt.Fprintf(&b, "  issuer   %s\n", sanitize.Line(r.Issuer))
 		fmt.Fprintf(&b, "  scopes   %s\n", scopeText(r.Scopes))

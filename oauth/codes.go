@@ -6,7 +6,7 @@ import (
 	"github.com/relavium/relavium/fault"
 )
 
-// Error codes owned by package oauth (E850–E865; config's oauth field has E866–E867). They are stable: the
+// Error codes owned by package oauth (E850–E865 and E868; config's oauth field has E866–E867). They are stable: the
 // README documents them and scripts match on them.
 const (
 	CodeSignInRequired  fault.Code = "E850" // no usable token and no one to sign in here: run relavium auth login SERVER
@@ -25,6 +25,7 @@ const (
 	CodeStore           fault.Code = "E863" // the token store (<home>/oauth) is unsafe, unreadable or could not be written
 	CodeListener        fault.Code = "E864" // the loopback callback listener could not be opened (callback_port in use)
 	CodeNoServer        fault.Code = "E865" // auth login/logout: no declared http server of that name
+	CodeOutOfBounds     fault.Code = "E868" // a server sent OAuth data out of relavium's bounds (a token over 16 KiB, too many scopes): nothing stored
 )
 
 // Codes registers the error codes package oauth owns: each code's exit class
@@ -49,6 +50,7 @@ var codes = fault.Table{
 	{Code: CodeStore, Class: fault.Failure, Meaning: "the token store (<home>/oauth) is unsafe, unreadable or could not be written"},
 	{Code: CodeListener, Class: fault.Failure, Meaning: "the loopback callback listener could not be opened (callback_port in use)"},
 	{Code: CodeNoServer, Class: fault.Usage, Meaning: "auth login/logout: no declared Streamable HTTP server of that name"},
+	{Code: CodeOutOfBounds, Class: fault.Failure, Meaning: "the authorization or resource server sent OAuth data out of bounds (a token or client secret over 16 KiB or not printable ASCII, more than 128 scopes, a scope over 256 bytes): refused, nothing stored"},
 }
 
 // Error is a sign-in failure: fault's coded error, marked so the host can

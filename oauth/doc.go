@@ -28,7 +28,7 @@
 //     refusal is the guard's own code. The guard refuses every redirect; the
 //     one redirect of the flow happens in the person's browser.
 //   - The redirect listener binds 127.0.0.1 only (an ephemeral port unless
-//     oauth.callback_port), serves one callback with the right state and
+//     oauth.callback_port), takes one callback with the right state and
 //     closes; the wait is cancellable and bounded (DefaultWait).
 //   - Headless (no Interactive), stored tokens are used and refreshed; a
 //     sign-in that is needed is E850 (a step-up E851) naming
@@ -37,6 +37,17 @@
 //     identity (url + issuer), replaced through atomicfile. Tokens and
 //     client secrets are never logged, never in an error, an event or JSON
 //     output (Summary is what may be shown).
+//   - Bounds (bounds.go, the one definition): a token or client secret at
+//     most MaxToken of printable ASCII, at most MaxScopes distinct scopes
+//     of at most 256 bytes, a record file at most 256 KiB. What a server
+//     sends beyond them is refused on the way in (E868); Save checks them
+//     before writing and read after reading, so no record is written that
+//     would not read back. A file's name starts with its url's digest, so
+//     one unreadable record fails only its own server (E863 naming `auth
+//     logout SERVER`), never another's.
+//   - The loopback callback ignores a request with another state or an
+//     oversized query (answered 400) and goes on waiting for the real
+//     redirect; the right state twice is answered 409, never "signed in".
 //
 // Where it sits: a top-level room beside consent, not inside host. host
 // never imports it: the connections only call the auth.OAuthHandler the
@@ -44,5 +55,5 @@
 // server's sign-in handler), the `relavium auth` commands and the
 // workbench's sign-in, which is where a reader looks for sign-in.
 //
-// Allowed imports: atomicfile, fault, host/netguard.
+// Allowed imports: atomicfile, fault, host/netguard, regularfile.
 package oauth

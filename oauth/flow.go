@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"errors"
+	"fmt"
 	"slices"
 
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
@@ -49,6 +50,9 @@ func (h *Handler) signIn(ctx context.Context, ch challenge, stepUp bool) error {
 		return err
 	}
 	scopes := h.scopes(d, ch, rec)
+	if len(scopes) > MaxScopes {
+		return outOfBounds("server "+h.o.Server+"'s authorization server", fmt.Errorf("the sign-in would ask for %d scopes, over the %d relavium keeps", len(scopes), MaxScopes))
+	}
 
 	state := rand.Text()
 	l, err := listen(h.o.Settings.CallbackPort, state)
@@ -101,7 +105,10 @@ func (h *Handler) signIn(ctx context.Context, ch challenge, stepUp bool) error {
 		}
 		return wrapErr(CodeTokenExchange, tokenErr(err), "the token endpoint refused the authorization code")
 	}
-	granted := scopesOf(tok)
+	granted, err := scopesOf(tok)
+	if err != nil {
+		return outOfBounds(origin(d.asm.TokenEndpoint), err)
+	}
 	if granted == nil {
 		granted = scopes
 	}
@@ -117,6 +124,9 @@ func (h *Handler) signIn(ctx context.Context, ch challenge, stepUp bool) error {
 				next.Wanted = append(next.Wanted, w)
 			}
 		}
+	}
+	if err := next.bounds(); err != nil {
+		return outOfBounds("the authorization server "+origin(d.asm.Issuer), err)
 	}
 	if err := h.o.Store.Save(next, h.o.Now()); err != nil {
 		return err

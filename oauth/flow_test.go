@@ -37,6 +37,7 @@ type testAS struct {
 	expires  int
 	verifier atomic.Bool // the last code exchange carried a code_verifier
 	resource atomic.Value
+	answer   atomic.Value // func(n int32) string: the token endpoint's body, when set
 }
 
 func newTestAS(t *testing.T) *testAS {
@@ -79,6 +80,10 @@ func newTestAS(t *testing.T) *testAS {
 			a.resource.Store(r.Form.Get("resource"))
 		}
 		w.Header().Set("Content-Type", "application/json")
+		if f, ok := a.answer.Load().(func(int32) string); ok {
+			_, _ = io.WriteString(w, f(n))
+			return
+		}
 		fmt.Fprintf(w, `{"access_token":"secret-access-%d","refresh_token":"secret-refresh-%d","token_type":"Bearer","expires_in":%d,"scope":"mcp:read"}`, n, n, a.expires)
 	})
 	return a
@@ -294,7 +299,9 @@ func TestStepUpNeverAgainForGrantedScopes(t *testing.T) {
 
 func TestStateMismatchIsRefused(t *testing.T) {
 	f := newFixture(t)
-	h := f.handler(browserDoing(t, func(q url.Values) { q.Set("state", "forged") }), Settings{})
+	in := browserDoing(t, func(q url.Values) { q.Set("state", "forged") })
+	in.Wait = 200 * time.Millisecond
+	h := f.handler(in, Settings{})
 	req, resp := f.unauthorized(401, "")
 	if err := h.Authorize(context.Background(), req, resp); codeOf(err) != CodeState {
 		t.Fatalf("forged state: %v", err)
@@ -410,8 +417,11 @@ func TestStoreRefusesAReachableDirectory(t *testing.T) {
 	}
 	files, _ := filepath.Glob(filepath.Join(s.Dir, "*.json"))
 	_ = os.Chmod(files[0], 0o644)
-	if _, err := s.List(); codeOf(err) != CodeStore || strings.Contains(err.Error(), "secret-x") {
+	if _, err := s.Find("https://x.example/mcp"); codeOf(err) != CodeStore || strings.Contains(err.Error(), "secret-x") || !strings.Contains(err.Error(), "0644") {
 		t.Fatalf("a 0644 record: %v", err)
+	}
+	if list, err := s.List(); err != nil || len(list) != 1 || !strings.Contains(list[0].Unreadable, "0644") {
+		t.Fatalf("auth ls of a 0644 record: %+v %v", list, err)
 	}
 	_ = os.Chmod(files[0], 0o600)
 	if n, err := s.Remove("https://x.example/mcp"); n != 1 || err != nil {

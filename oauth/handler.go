@@ -133,6 +133,11 @@ func (h *Handler) record() (*Record, error) {
 	defer h.mu.Unlock()
 	if !h.loaded {
 		r, err := h.o.Store.Find(h.o.URL)
+		if u := (*UnreadableError)(nil); errors.As(err, &u) {
+			e := newErr(CodeStore, "the stored sign-in of server %s cannot be read (%s); run: relavium auth logout %s, then sign in again", h.o.Server, u.Error(), h.o.Server)
+			e.Data = SignInData{Server: h.o.Server, Command: "relavium auth logout " + h.o.Server}
+			return nil, e
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -226,8 +231,15 @@ func (h *Handler) refreshToken(ctx context.Context, rec *Record) (*oauth2.Token,
 	if tok.RefreshToken != "" {
 		next.RefreshToken = tok.RefreshToken
 	}
-	if s := scopesOf(tok); s != nil {
+	s, err := scopesOf(tok)
+	if err != nil {
+		return nil, outOfBounds(origin(rec.TokenURL), err)
+	}
+	if s != nil {
 		next.Scopes = s
+	}
+	if err := next.bounds(); err != nil {
+		return nil, outOfBounds(origin(rec.TokenURL), err)
 	}
 	if err := h.o.Store.Save(&next, h.o.Now()); err != nil {
 		return nil, err
@@ -263,7 +275,8 @@ func (h *Handler) clientSecret(rec *Record) (string, error) {
 type challenge struct {
 	bearer      bool
 	metadataURL string
-	scopes      []string
+	scopes      []string // distinct, each a scope, at most MaxScopes
+	scopeErr    error    // why the scope parameter was not taken
 	errCode     string
 }
 
@@ -278,8 +291,8 @@ func parseChallenge(resp *http.Response) challenge {
 		if c.metadataURL == "" {
 			c.metadataURL = ch.Params["resource_metadata"]
 		}
-		if c.scopes == nil && ch.Params["scope"] != "" {
-			c.scopes = strings.Fields(ch.Params["scope"])
+		if c.scopes == nil && c.scopeErr == nil && ch.Params["scope"] != "" {
+			c.scopes, c.scopeErr = boundScopes(strings.Fields(ch.Params["scope"]))
 		}
 		if c.errCode == "" {
 			c.errCode = ch.Params["error"]
@@ -300,6 +313,9 @@ func (h *Handler) Authorize(ctx context.Context, req *http.Request, resp *http.R
 	}
 	if !ch.bearer && !h.o.Settings.Declared {
 		return nil // not an OAuth server: its 401 is reported as it is
+	}
+	if ch.scopeErr != nil {
+		return outOfBounds("server "+h.o.Server+"'s challenge", ch.scopeErr)
 	}
 	h.flow.Lock()
 	defer h.flow.Unlock()
@@ -341,7 +357,7 @@ func (h *Handler) headless(ctx context.Context, rec *Record, ch challenge, stepU
 	}
 	if stepUp && rec != nil {
 		next := *rec
-		next.Wanted = union(next.Wanted, ch.scopes)
+		next.Wanted = capScopes(ch.scopes, next.Wanted)
 		if err := h.o.Store.Save(&next, h.o.Now()); err != nil {
 			return err
 		}
@@ -414,11 +430,18 @@ func union(a, b []string) []string {
 	return out
 }
 
-func scopesOf(t *oauth2.Token) []string {
+// scopesOf is the scope a token response granted (nil: it names none),
+// bounded as a record keeps scopes.
+func scopesOf(t *oauth2.Token) ([]string, error) {
 	if s, ok := t.Extra("scope").(string); ok && strings.TrimSpace(s) != "" {
-		return strings.Fields(s)
+		return boundScopes(strings.Fields(s))
 	}
-	return nil
+	return nil, nil
+}
+
+// outOfBounds is E868: what from refused to keep, and why (never a value).
+func outOfBounds(from string, why error) *Error {
+	return wrapErr(CodeOutOfBounds, why, "relavium refused what %s sent (out of bounds); nothing was stored", from)
 }
 
 func authStyle(method string) oauth2.AuthStyle {

@@ -1,5 +1,0 @@
-//go:build !unix
-
-package oauth
-
-const oNoFollow = 0

@@ -1,7 +1,0 @@
-//go:build unix
-
-package oauth
-
-import "syscall"
-
-const oNoFollow = syscall.O_NOFOLLOW
