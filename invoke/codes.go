@@ -18,6 +18,7 @@ var codes = fault.Table{
 	{Code: CodeBadArgs, Class: fault.Usage, Meaning: "too few or too many positional arguments"},
 	{Code: CodeGroupCommand, Class: fault.Usage, Meaning: "a command group named without a subcommand"},
 	{Code: CodeNestedJSON, Class: fault.Usage, Meaning: "JSON on the command line (`--args`, a KEY=VALUE value) nested deeper than 256 levels, refused before it is parsed"},
+	{Code: CodeUnknownTopic, Class: fault.Usage, Meaning: "help: the words name neither a command nor a topic of the reference (the message lists the topics; `data.topics` too)"},
 	{Code: CodeNotExposed, Class: fault.Varies, Meaning: "refused by the exposure rules, the gate or the audit check"},
 	{Code: CodeOperationLocked, Class: fault.Failure, Meaning: "another command holds the project operation lock"},
 	{Code: CodeOutputPath, Class: fault.Usage, Meaning: "--output names a directory, or a file whose directory does not exist (exit 2, nothing started)"},

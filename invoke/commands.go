@@ -207,7 +207,7 @@ func Commands() *Table {
 				SideEffect: Read, JSON: true, Output: Document, Surface: CLIOnly, Run: runConfigExport},
 			{Path: []string{"version"}, Summary: "print the version",
 				SideEffect: Read, JSON: true, Output: Document, Surface: Machine, Run: runVersion},
-			{Path: []string{"help"}, Summary: "show help for a command",
+			{Path: []string{"help"}, Summary: "show help for a command, or print a page of the reference (relavium help lists the topics)",
 				Args:       []Arg{{Name: "COMMAND", Variadic: true}},
 				SideEffect: Read, JSON: true, Output: Document, Surface: CLIOnly, Run: runHelp},
 		},

@@ -25,6 +25,7 @@ const (
 	CodeBadArgs        fault.Code = "E103" // too few or too many positional arguments
 	CodeGroupCommand   fault.Code = "E104" // a command group named without a subcommand
 	CodeNestedJSON     fault.Code = "E105" // JSON on the command line (--args, a KEY=VALUE value) nested deeper than 256 levels
+	CodeUnknownTopic   fault.Code = "E106" // help: neither a command nor a topic of the reference
 
 	// mcp call and mcp accept (in host's range E540–E548: they name the tool
 	// calls host makes, but the command line raises them; E542, E545 and E548

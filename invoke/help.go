@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/relavium/relavium/docs"
 )
 
 // HelpText is the rendered help for one command or the root.
@@ -15,6 +17,7 @@ type HelpText struct {
 	Commands []HelpCommand `json:"commands,omitempty"`
 	Flags    []HelpFlag    `json:"flags,omitempty"`
 	Globals  []HelpFlag    `json:"global_flags"`
+	Topics   []docs.Topic  `json:"topics,omitempty"` // the reference pages, on the root's help
 }
 
 // HelpCommand is one line of a command list.
@@ -31,10 +34,13 @@ type HelpFlag struct {
 	Usage   string `json:"usage"`
 }
 
+// runHelp prints the help of a command, or a page of the reference
+// (help_topic.go) when the one word is a topic; a command wins, and the
+// docs tests keep topic and command names apart.
 func runHelp(_ context.Context, inv *Invocation) (any, error) {
 	t := Commands()
 	if len(inv.Args) > 0 && !t.isPrefix(inv.Args) {
-		return nil, unknownCommand(t, strings.Join(inv.Args, " "))
+		return helpTopic(t, inv.Args)
 	}
 	return t.Help(inv.Args), nil
 }
@@ -64,6 +70,9 @@ func (t *Table) Help(path []string) *HelpText {
 	}
 	if cmd != nil {
 		h.Summary = cmd.Summary
+	}
+	if len(path) == 0 {
+		h.Topics = docs.Topics()
 	}
 	h.Usage = strings.Join(append(append([]string{"relavium"}, path...), "COMMAND [flags]"), " ")
 	for _, c := range t.Commands {
@@ -132,6 +141,12 @@ func (h *HelpText) WriteHuman(w io.Writer) error {
 	}
 	writeFlags("Flags", h.Flags)
 	writeFlags("Global flags", h.Globals)
+	if len(h.Topics) > 0 {
+		b.WriteString("\nTopics (relavium help TOPIC prints the page):\n")
+		for _, tp := range h.Topics {
+			fmt.Fprintf(&b, "  %-34s %s\n", tp.Name, tp.Title)
+		}
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
