@@ -103,6 +103,9 @@ func (d *Decider) Decide(servers []*Resolved) ([]Decision, error) {
 			dec.State, dec.Why = Approved, ByAllowFlag
 		case d.once[r.Digest]:
 			dec.State, dec.Why = Approved, BySession
+		case grants.Covering(r) != nil:
+			// The same program under a tighter sandbox than it was granted.
+			dec.State, dec.Why, dec.Grant = Approved, ByGrant, grants.Covering(r)
 		default:
 			diff := DiffAgainst(r, grants.Closest(r))
 			dec.State, dec.Diff = NeedsConsent, &diff

@@ -5,6 +5,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/relavium/relavium/sandbox"
 )
 
 // ChangeOp is what happened to one field since the earlier grant.
@@ -64,6 +66,7 @@ func DiffAgainst(r *Resolved, prev *Grant) Diff {
 	if !metaEqual(prev.Cwd, r.Cwd, maxMetaPath) {
 		d.Changes = append(d.Changes, Change{Field: "cwd", Op: Changed, Old: prev.Cwd, New: r.Cwd})
 	}
+	d.Changes = append(d.Changes, sandboxChanges(r, prev)...)
 	if len(d.Changes) == 0 {
 		// Same command, args, env names (and kinds, when known) and cwd,
 		// yet another digest: a literal value or a secret name changed.
@@ -71,6 +74,29 @@ func DiffAgainst(r *Resolved, prev *Grant) Diff {
 			Old: "an earlier value", New: "a different literal value or secret name (values are never stored; only the digest shows it)"})
 	}
 	return d
+}
+
+// sandboxChanges are what r's sandbox policy allows that the grant's did
+// not (sandbox.Diff), each a "sandbox" change; a grant without a policy
+// against a policy now is one change naming the policy as new.
+func sandboxChanges(r *Resolved, prev *Grant) []Change {
+	if r.Sandbox == nil {
+		return nil
+	}
+	granted, ok := sandbox.ParseWords(prev.Sandbox)
+	if !ok {
+		return []Change{{Field: "sandbox", Op: Added, New: r.Sandbox.Mode() + " (the earlier grant recorded no sandbox policy)"}}
+	}
+	var out []Change
+	for _, line := range sandbox.Diff(granted, *r.Sandbox) {
+		text := strings.TrimSpace(line[1:])
+		if strings.HasPrefix(line, "-") {
+			out = append(out, Change{Field: "sandbox", Op: Removed, Old: text})
+			continue
+		}
+		out = append(out, Change{Field: "sandbox", Op: Added, New: text})
+	}
+	return out
 }
 
 func envChanges(r *Resolved, prev *Grant) []Change {

@@ -1,7 +1,8 @@
 // Package consent implements docs/mcp-integration.md "Consent before a local
 // stdio spawn": no stdio MCP server is spawned unless the person consented to
-// that exact program on this machine. It depends on the standard library and
-// golang.org/x/sys only.
+// that exact program, under that sandbox policy, on this machine. Of
+// relavium it imports fault, nesting, consent/canonjson and sandbox (the
+// policy's type, digested form and coverage).
 //
 // Contract, in the order a host uses it:
 //
@@ -14,7 +15,13 @@
 //   - Digest: "v1:" + SHA-256 of the canonical JSON of
 //     {transport, command, args, env, cwd}, encoded by package canonjson
 //     (keys in UTF-16 order, JSON.stringify escaping); a lone surrogate or
-//     invalid UTF-8 has no digest (E307).
+//     invalid UTF-8 has no digest (E307). A declaration with a Sandbox
+//     resolves to its effective policy (sandbox.Effective), digested under
+//     the additional key "sandbox" (SandboxedDigest); a grant line keeps the
+//     policy's words, so a tighter policy of the same program keeps its
+//     grant (Grants.Covering, the digest recomputed under the granted
+//     policy) and a looser one is asked about with the diff naming what
+//     loosened.
 //   - CheckHome: the relavium home must be a directory the user owns that
 //     group and others cannot write (a symlink is resolved, its target
 //     judged); else E318. invoke calls it before any command; every store

@@ -7,6 +7,7 @@ import (
 
 	"github.com/relavium/relavium/consent/canonjson"
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/sandbox"
 )
 
 // DigestPrefix names the fingerprint version. A reader recognises only its
@@ -121,7 +122,14 @@ func TagEnv(name, value string) EnvEntry {
 // be absolute (Resolve makes them so); a nil args is [] and a nil env is {}.
 // Env names must be unique.
 func Digest(command string, args []string, env []EnvEntry, cwd string) (string, error) {
-	b, err := fingerprintJSON(command, args, env, cwd)
+	return SandboxedDigest(command, args, env, cwd, nil)
+}
+
+// SandboxedDigest is Digest with the server's sandbox policy in the
+// fingerprint too, under the additional key "sandbox" (its Digested form):
+// a policy that changes changes the digest. A nil policy is Digest.
+func SandboxedDigest(command string, args []string, env []EnvEntry, cwd string, policy *sandbox.Policy) (string, error) {
+	b, err := fingerprintJSON(command, args, env, cwd, policy)
 	if err != nil {
 		return "", err
 	}
@@ -135,7 +143,7 @@ func Digest(command string, args []string, env []EnvEntry, cwd string) (string, 
 // fingerprintJSON is the canonical JSON the v1 digest hashes, encoded by
 // the one canonical encoder (package canonjson). A value it refuses — a lone
 // surrogate, invalid UTF-8 — is an E307 usage error naming where it sits.
-func fingerprintJSON(command string, args []string, env []EnvEntry, cwd string) ([]byte, error) {
+func fingerprintJSON(command string, args []string, env []EnvEntry, cwd string, policy *sandbox.Policy) ([]byte, error) {
 	if args == nil {
 		args = []string{}
 	}
@@ -159,13 +167,17 @@ func fingerprintJSON(command string, args []string, env []EnvEntry, cwd string) 
 			return nil, usage(CodeBadDeclaration, "env %s has unknown kind %q", quoteArg(e.Name), e.Kind)
 		}
 	}
-	b, err := canonjson.Marshal(map[string]any{
+	obj := map[string]any{
 		"transport": "stdio",
 		"command":   command,
 		"args":      args,
 		"env":       envObj,
 		"cwd":       cwd,
-	})
+	}
+	if policy != nil {
+		obj["sandbox"] = policy.Digested()
+	}
+	b, err := canonjson.Marshal(obj)
 	if err != nil {
 		return nil, &Error{ErrCode: CodeNotCanonical, Msg: err.Error(), Exit: fault.ExitUsage}
 	}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/relavium/relavium/sandbox"
+
 	"github.com/relavium/relavium/fault"
 )
 
@@ -24,6 +26,9 @@ type Grant struct {
 	Cwd       string      `json:"cwd"`
 	GrantedAt time.Time   `json:"granted_at"`
 	Line      int         `json:"line"` // 1-based line of the grant in the store
+	// Sandbox is the sandbox policy granted (sandbox.Policy.Words); nil on
+	// a grant written without one.
+	Sandbox []string `json:"sandbox,omitempty"`
 
 	text *chunk // the chunk its strings live in (foldmem.go)
 	box  *chunk // the chunk it lives in, if any
@@ -100,6 +105,32 @@ func (g *Grants) Closest(r *Resolved) *Grant {
 			same = metaEqual(gr.Command, r.Command, maxMetaPath)
 		}
 		if same && (best == nil || newestFirst(gr, best) < 0) {
+			best = gr
+		}
+	}
+	return best
+}
+
+// Covering returns a live grant for r's program (same digested command,
+// args, env and cwd) under a sandbox policy that allows everything r's
+// does: r tightened its policy, which does not ask again. The grant's
+// digest is recomputed from r with the granted policy, so a grant line
+// whose policy words do not match its own digest proves nothing. nil when
+// r has no policy or no such grant lives.
+func (g *Grants) Covering(r *Resolved) *Grant {
+	if r.Sandbox == nil {
+		return nil
+	}
+	var best *Grant
+	for _, gr := range g.byDigest {
+		if len(gr.Sandbox) == 0 || gr.Cwd != r.Cwd || best != nil && newestFirst(gr, best) >= 0 {
+			continue
+		}
+		granted, ok := sandbox.ParseWords(gr.Sandbox)
+		if !ok || !granted.Covers(*r.Sandbox) {
+			continue
+		}
+		if d, err := SandboxedDigest(r.Command, r.Args, r.Env, r.Cwd, &granted); err == nil && d == gr.Digest {
 			best = gr
 		}
 	}

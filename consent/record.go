@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Write-side bounds on the comparison metadata of a grant line. The metadata
@@ -19,6 +21,7 @@ const (
 	maxMetaArgs     = 64   // number of arguments kept
 	maxMetaEnvName  = 256  // each env name
 	maxMetaEnvNames = 64   // number of env names kept
+	maxMetaSandbox  = 512  // words of a sandbox policy kept (each at most maxMetaPath)
 	truncMark       = "…"
 )
 
@@ -43,6 +46,10 @@ type grantLine struct {
 	Cwd       string            `json:"cwd"`
 	GrantedAt string            `json:"grantedAt"`
 	EnvKinds  map[string]string `json:"envKinds,omitempty"`
+	// Sandbox is the sandbox policy granted (sandbox.Policy.Words), an
+	// additive field: the next diff shows what loosened, and a tighter
+	// policy of the same program keeps the grant (Grants.Covering).
+	Sandbox []string `json:"sandbox,omitempty"`
 }
 
 type revokeLine struct {
@@ -65,6 +72,11 @@ func encodeGrant(r *Resolved, now time.Time) ([]byte, error) {
 		EnvNames:  boundList(r.EnvNames(), maxMetaEnvName, maxMetaEnvNames),
 		Cwd:       bound(r.Cwd, maxMetaPath),
 		GrantedAt: now.UTC().Format(timeLayout),
+	}
+	if r.Sandbox != nil {
+		if w := r.Sandbox.Words(); len(w) <= maxMetaSandbox && !slices.ContainsFunc(w, func(s string) bool { return len(s) > maxMetaPath }) {
+			g.Sandbox = w // a policy past the bounds is not kept: a tighter one then asks again
+		}
 	}
 	if len(r.Env) > 0 {
 		g.EnvKinds = make(map[string]string, len(g.EnvNames))
@@ -203,6 +215,10 @@ func (w *wireLine) record(lineNo int, boxes *boxArena) (record, string) {
 		// gets its own copies.
 		g := boxes.newGrant(w.Args, w.EnvNames, w.EnvKinds)
 		g.Digest, g.Server, g.Command, g.Cwd, g.GrantedAt, g.Line = w.Digest, w.Server, w.Command, w.Cwd, at, lineNo
+		if len(w.Sandbox) > 0 {
+			g.Sandbox = slices.Clone(w.Sandbox)
+			g.own += len(w.Sandbox) * int(unsafe.Sizeof(""))
+		}
 		return record{grant: g}, ""
 	}
 	return record{}, `neither "digest" (a grant) nor "revokes" (a revocation)`

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/sandbox"
 )
 
 // EnvVar is one authored env entry, in authored order. Value may be a
@@ -25,6 +26,13 @@ type Declaration struct {
 	Args    []string
 	Env     []EnvVar
 	Cwd     string // the absolute directory the child will be spawned in
+	// Sandbox is the declared sandbox (docs/sandbox.md); nil leaves the
+	// server without a policy and its digest without one (a caller that
+	// confines nothing). Roots, Project and Home feed the default policy.
+	Sandbox *sandbox.Decl
+	Roots   []string
+	Project string
+	Home    string
 }
 
 // Resolved is a declaration after resolution: the command is the absolute
@@ -38,6 +46,8 @@ type Resolved struct {
 	Env      []EnvEntry `json:"env"`
 	Cwd      string     `json:"cwd"`
 	Digest   string     `json:"digest"`
+	// Sandbox is the effective policy the digest covers (nil: none).
+	Sandbox *sandbox.Policy `json:"sandbox,omitempty"`
 }
 
 // CommandLine is the resolved command and its arguments for display: every
@@ -108,7 +118,13 @@ func Resolve(d Declaration, ambientPATH string) (*Resolved, error) {
 	}
 	args := make([]string, len(d.Args))
 	copy(args, d.Args)
-	digest, err := Digest(command, args, env, cwd)
+	var policy *sandbox.Policy
+	if d.Sandbox != nil {
+		p := sandbox.Effective(*d.Sandbox, sandbox.Inputs{Command: command, Args: args, Cwd: cwd, Project: d.Project,
+			Roots: d.Roots, PATH: ambientPATH, Home: d.Home})
+		policy = &p
+	}
+	digest, err := SandboxedDigest(command, args, env, cwd, policy)
 	if err != nil {
 		var ce *Error
 		if errors.As(err, &ce) {
@@ -116,7 +132,7 @@ func Resolve(d Declaration, ambientPATH string) (*Resolved, error) {
 		}
 		return nil, err
 	}
-	return &Resolved{Name: d.Name, Authored: d.Command, Command: command, Args: args, Env: env, Cwd: cwd, Digest: digest}, nil
+	return &Resolved{Name: d.Name, Authored: d.Command, Command: command, Args: args, Env: env, Cwd: cwd, Digest: digest, Sandbox: policy}, nil
 }
 
 // resolveCommand finds the absolute path of the program d.Command names.

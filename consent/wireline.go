@@ -24,6 +24,7 @@ const (
 	hasEnvNames
 	hasEnvKinds
 	hasServer
+	hasSandbox
 )
 
 // wireLine is one store line decoded, before the record rules apply; has
@@ -42,6 +43,7 @@ type wireLine struct {
 	Args      []string
 	EnvNames  []string
 	EnvKinds  []EnvKindOf
+	Sandbox   []string
 }
 
 // slowDecode is the reference decoder: encoding/json decides what is valid
@@ -87,7 +89,7 @@ func (w *wireLine) slowFill(line string) string {
 		{"digest", hasDigest, &w.Digest}, {"server", hasServer, &w.Server}, {"command", hasCommand, &w.Command}, {"cwd", hasCwd, &w.Cwd},
 		{"grantedAt", hasGrantedAt, &w.GrantedAt}, {"revokes", hasRevokes, &w.Revokes},
 		{"revokedAt", hasRevokedAt, &w.RevokedAt}, {"args", hasArgs, &w.Args},
-		{"envNames", hasEnvNames, &w.EnvNames}, {"envKinds", hasEnvKinds, &kinds},
+		{"envNames", hasEnvNames, &w.EnvNames}, {"envKinds", hasEnvKinds, &kinds}, {"sandbox", hasSandbox, &w.Sandbox},
 	} {
 		if r := field(f.key, f.bit, f.dst); r != "" {
 			return r
@@ -216,6 +218,9 @@ func (s *lineScanner) value(key string, w *wireLine) (int, bool) {
 	case "server":
 		w.Server, ok = s.str()
 		return hasServer, ok
+	case "sandbox":
+		w.Sandbox, ok = s.strArray()
+		return hasSandbox, ok
 	case "command":
 		w.Command, ok = s.str()
 		return hasCommand, ok

@@ -279,3 +279,56 @@ func prune(paths []string) []string {
 	}
 	return out
 }
+
+// Words is the policy as a list of short strings ("on", "tmp", "network
+// open", "read /usr", "write /x", "allow h:p"): how a grant line keeps the
+// policy it was granted under, for the next diff and for a tighter policy
+// to keep the grant.
+func (p Policy) Words() []string {
+	if !p.Enabled {
+		return []string{"off"}
+	}
+	out := []string{"on", "network " + string(p.Network)}
+	if p.Tmp {
+		out = append(out, "tmp")
+	}
+	for _, r := range p.Read {
+		out = append(out, "read "+r)
+	}
+	for _, w := range p.Write {
+		out = append(out, "write "+w)
+	}
+	for _, a := range p.Allow {
+		out = append(out, "allow "+a)
+	}
+	return out
+}
+
+// ParseWords reads what Words wrote; false for anything else.
+func ParseWords(words []string) (Policy, bool) {
+	if len(words) == 1 && words[0] == "off" {
+		return Off(), true
+	}
+	if len(words) < 2 || words[0] != "on" {
+		return Policy{}, false
+	}
+	p := Policy{Enabled: true}
+	for _, w := range words[1:] {
+		k, v, _ := strings.Cut(w, " ")
+		switch {
+		case k == "tmp" && v == "":
+			p.Tmp = true
+		case k == "network" && Network(v).Valid():
+			p.Network = Network(v)
+		case k == "read" && filepath.IsAbs(v):
+			p.Read = append(p.Read, v)
+		case k == "write" && filepath.IsAbs(v):
+			p.Write = append(p.Write, v)
+		case k == "allow" && v != "":
+			p.Allow = append(p.Allow, v)
+		default:
+			return Policy{}, false
+		}
+	}
+	return p, p.Network != ""
+}

@@ -44,6 +44,7 @@ var codes = fault.Table{
 	{Code: CodeLintSuppress, Class: fault.Usage, Meaning: "a lint_suppress entry that is not a { rule, tool, reason } table with all three given, a rule that is not an RL### id, or a rule and tool suppressed twice"},
 	{Code: CodeOAuth, Class: fault.Usage, Meaning: "an oauth value that is not true/false or a valid table (client_secret not {{secrets.NAME}}, a bad scope, callback_port, client_metadata_url or allow_local_auth entry)"},
 	{Code: CodeOAuthTransport, Class: fault.Usage, Meaning: "oauth on a transport other than http (Streamable HTTP)"},
+	{Code: CodeSandbox, Class: fault.Usage, Meaning: `a sandbox value that is not true, false, "required" or a valid table (a bad path, network mode or allow entry, or allow without network = "guarded")`},
 	{Code: CodeNesting, Class: fault.Usage, Meaning: "a file nested deeper than 64 levels or holding more than 20 000 values, refused at that character before it is parsed"},
 	{Code: CodeHeaderName, Class: fault.Usage, Meaning: "a header name that is not an HTTP token (or over 128 bytes), or one declared twice (names are case-insensitive)"},
 	{Code: CodeHeaderReserved, Class: fault.Usage, Meaning: "a header relavium never sends for you: Host, hop-by-hop and framing headers (Connection, Content-Length, Transfer-Encoding…), Proxy-*, Sec-WebSocket-*, the protocol's own (Mcp-Session-Id, MCP-Protocol-Version) and the media types the transport sets"},

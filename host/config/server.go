@@ -32,9 +32,9 @@ func (s surface) nameKey() string {
 
 func (s surface) keys() []string {
 	if s == registration {
-		return []string{"name", "transport", "command", "args", "env", "cwd", "url", "allow_local_endpoint", "headers", "tools_allowlist", "tools_auto_approve", "connect_timeout_ms", "call_timeout_ms", "autostart", "protocol", "lint_suppress", "oauth"}
+		return []string{"name", "transport", "command", "args", "env", "cwd", "url", "allow_local_endpoint", "headers", "tools_allowlist", "tools_auto_approve", "connect_timeout_ms", "call_timeout_ms", "autostart", "protocol", "lint_suppress", "oauth", "sandbox"}
 	}
-	return []string{"id", "ref", "transport", "command", "args", "env", "cwd", "url", "allow_local_endpoint", "headers", "connect_timeout_ms", "call_timeout_ms", "tools_allowlist", "tools_auto_approve", "protocol", "lint_suppress", "oauth"}
+	return []string{"id", "ref", "transport", "command", "args", "env", "cwd", "url", "allow_local_endpoint", "headers", "connect_timeout_ms", "call_timeout_ms", "tools_allowlist", "tools_auto_approve", "protocol", "lint_suppress", "oauth", "sandbox"}
 }
 
 // keyHint explains the keys people carry over from the other surface.
@@ -165,6 +165,7 @@ func (c *checker) inlineEntry(v *node, path string, surf surface, project string
 		s.LintSuppress = c.lintSuppress(f, join(path, "lint_suppress"))
 	}
 	c.oauthField(v, path, transport, s)
+	c.sandboxField(v, path, transport, s)
 	if f := v.get("autostart"); f != nil && surf == registration {
 		s.Autostart, _ = c.boolean(f, join(path, "autostart"))
 	}
@@ -177,7 +178,7 @@ func (c *checker) inlineEntry(v *node, path string, surf surface, project string
 func (c *checker) misplaced(v *node, path, transport string) (stdioRefused, netRefused map[string]bool) {
 	stdioRefused, netRefused = map[string]bool{}, map[string]bool{}
 	if isNetwork(transport) {
-		for _, k := range []string{"command", "args", "env", "cwd"} {
+		for _, k := range []string{"command", "args", "env", "cwd", "sandbox"} {
 			if f := v.get(k); f != nil {
 				stdioRefused[k] = true
 				c.stdioOnly(f, join(path, k), transport)

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/relavium/relavium/authored"
+	"github.com/relavium/relavium/sandbox"
 )
 
 // Pos is where an authored value sits (the authored layer's position).
@@ -45,6 +46,9 @@ type Server struct {
 	// OAuth is the declared sign-in (`oauth = true` or a table); nil when
 	// undeclared (an http server still signs in on a 401 Bearer challenge).
 	OAuth *OAuth `json:"oauth,omitempty"`
+	// Sandbox is a stdio server's declared sandbox (docs/sandbox.md); nil
+	// when left out (the default policy).
+	Sandbox *sandbox.Decl `json:"sandbox,omitempty"`
 	// Pos is where the connection is declared: the [[mcp_servers]]
 	// registration, or the agent's inline entry.
 	Pos Pos `json:"source"`
