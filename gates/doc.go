@@ -11,7 +11,7 @@
 //
 // A gate judges what the connections report; it never connects, spawns or
 // dials on its own. Imports: a gate may import the leaves (atomicfile,
-// consent/canonjson, engine/sanitize, fault), engine, and from the
+// consent/canonjson, engine/sanitize, fault, regularfile), engine, and from the
 // connections only host (what a connected set reports), host/discovery
 // (definitions, their diffs) and host/wire (the recording format). Nothing
 // below the faces imports a gate: the command line (invoke) and the

@@ -1,13 +1,13 @@
 package invoke
 
 import (
-	"io"
-	"os"
+	"errors"
 	"path/filepath"
 	"strings"
 
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host"
+	"github.com/relavium/relavium/regularfile"
 	"github.com/relavium/relavium/session"
 )
 
@@ -77,17 +77,12 @@ func samplingReply(inv *Invocation, v string) (string, error) {
 	if !filepath.IsAbs(name) {
 		name = filepath.Join(inv.Env.WorkDir, name)
 	}
-	f, err := os.Open(name)
-	if err != nil {
-		return "", usageErr(CodeSamplingReply, "--sampling-reply %s: %v", v, err)
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxSamplingReply+1))
-	switch {
+	b, _, err := regularfile.Read(name, maxSamplingReply, regularfile.Options{})
+	switch tl := (*regularfile.TooLargeError)(nil); {
+	case errors.As(err, &tl):
+		return "", usageErr(CodeSamplingReply, "--sampling-reply %s: the file is over %d bytes", v, maxSamplingReply)
 	case err != nil:
 		return "", usageErr(CodeSamplingReply, "--sampling-reply %s: %v", v, err)
-	case len(b) > maxSamplingReply:
-		return "", usageErr(CodeSamplingReply, "--sampling-reply %s: the file is over %d bytes", v, maxSamplingReply)
 	}
 	return string(b), nil
 }

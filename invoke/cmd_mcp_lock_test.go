@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -170,5 +171,18 @@ func TestMCPLockAndCheck(t *testing.T) {
 	e.drift(t, false, "annotation", "added")
 	if r := e.mcp(t, "check"); r.code != 0 {
 		t.Fatalf("check after the drift went away: %d %s", r.code, r.stdout)
+	}
+}
+
+// mcp check on a lock file that is a FIFO (a hostile checkout) refuses it
+// at once with E940 instead of waiting for a writer.
+func TestMCPCheckRefusesAFIFOLock(t *testing.T) {
+	e := newDriftE2E(t)
+	if err := syscall.Mkfifo(filepath.Join(e.project, ".relavium", "mcp-lock.json"), 0o644); err != nil {
+		t.Skipf("no FIFOs here: %v", err)
+	}
+	r := e.mcp(t, "check", "--json")
+	if r.code != 2 || r.errCode() != "E940" || !strings.Contains(r.stdout, "named pipe") {
+		t.Fatalf("check on a FIFO lock: %d %s %s", r.code, r.stdout, r.stderr)
 	}
 }

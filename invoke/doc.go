@@ -26,7 +26,8 @@
 // Every command connects servers through the session core (connect.go);
 // the terminal's consent question is its Asker (prompt.go).
 //
-// invoke may import session, host, consent, engine, nesting, fields and
+// invoke may import session, host, consent, engine, nesting, fields,
+// regularfile and
 // themes (to refuse an unknown --theme with its E700), and host/netguard
 // for its header rules (--header is checked as a config `headers` entry);
 // never tui and never machine, the faces that sit on it (deps_test.go).

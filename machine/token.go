@@ -8,7 +8,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"net/http"
 	"os"
@@ -17,6 +16,7 @@ import (
 	"syscall"
 
 	"github.com/relavium/relavium/invoke"
+	"github.com/relavium/relavium/regularfile"
 )
 
 // Token sources (docs/machine-invoker.md "Machine token").
@@ -96,37 +96,27 @@ func ExistingToken(home string, lookup func(string) (string, bool)) (*Token, err
 		}
 	}
 	path := filepath.Join(home, tokenFileName)
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0)
-	if errors.Is(err, fs.ErrNotExist) {
+	b, st, err := regularfile.Read(path, maxTokenFileBytes, regularfile.Options{NoFollow: true})
+	var nr *regularfile.NotRegularError
+	var tl *regularfile.TooLargeError
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		return nil, nil
-	}
-	if err != nil {
+	case errors.As(err, &nr):
+		return nil, tokenErr("%s is not a regular file", path)
+	case errors.As(err, &tl):
+		return nil, tokenErr("%s is larger than %d bytes", path, maxTokenFileBytes)
+	case err != nil:
 		if st, lerr := os.Lstat(path); lerr == nil && st.Mode()&fs.ModeSymlink != 0 {
 			return nil, tokenErr("%s is a symlink; the machine token must be a regular file (replace it with a file and chmod 600 %s)", path, path)
 		}
 		return nil, &invoke.Error{ErrCode: CodeToken, Msg: "cannot read the machine token " + path, Cause: err, Exit: invoke.ExitUsage}
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, &invoke.Error{ErrCode: CodeToken, Msg: "cannot read the machine token " + path, Cause: err, Exit: invoke.ExitUsage}
-	}
-	if !st.Mode().IsRegular() {
-		return nil, tokenErr("%s is not a regular file", path)
-	}
-	if st.Mode().Perm()&0o077 != 0 {
+	case st.Mode().Perm()&0o077 != 0:
 		return nil, tokenErr("%s can be read by group or others (mode %04o); run: chmod 600 %s", path, st.Mode().Perm(), path)
 	}
-	b, err := io.ReadAll(io.LimitReader(f, maxTokenFileBytes+1))
-	if err != nil {
-		return nil, &invoke.Error{ErrCode: CodeToken, Msg: "cannot read the machine token " + path, Cause: err, Exit: invoke.ExitUsage}
-	}
 	v := string(bytes.TrimSpace(b))
-	switch {
-	case v == "":
+	if v == "" {
 		return nil, tokenErr("%s is empty; delete it to have a new token generated, or write one", path)
-	case len(b) > maxTokenFileBytes:
-		return nil, tokenErr("%s is larger than %d bytes", path, maxTokenFileBytes)
 	}
 	return newToken(TokenFromFile, path, v), nil
 }

@@ -27,7 +27,7 @@
 //     JSON); Check refuses a moved plan with E450.
 //
 // Imports: the standard library, engine, engine/sanitize, authored,
-// nesting, fields, consent/canonjson, github.com/goccy/go-yaml and
+// nesting, fields, consent/canonjson, regularfile, github.com/goccy/go-yaml and
 // github.com/google/jsonschema-go. The codes it owns (E600–E603, E606, E608,
 // E610, E611, E613 and E450) are in codes.go; ProblemsError (E600, E603) and
 // IsCancellation are in errors.go. A run also returns engine's codes of the

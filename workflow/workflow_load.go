@@ -3,16 +3,15 @@ package workflow
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
-	"syscall"
 
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/regularfile"
 
 	"github.com/relavium/relavium/authored"
 )
@@ -128,28 +127,12 @@ func loadWorkflowFile(path, wantID string) (*Workflow, []authored.Problem) {
 	return w, nil
 }
 
-// readBounded reads a regular file of at most maxWorkflowBytes.
+// readBounded reads a regular file of at most maxWorkflowBytes
+// (regularfile: a FIFO in a hostile checkout is refused, never waited on).
 func readBounded(path string) ([]byte, error) {
-	// O_NONBLOCK: opening a FIFO (a hostile checkout) must not wait for a
-	// writer; it is refused below, as is every file that is not regular.
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", path)
-	}
-	b, err := io.ReadAll(io.LimitReader(f, maxWorkflowBytes+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(b) > maxWorkflowBytes {
+	b, _, err := regularfile.Read(path, maxWorkflowBytes, regularfile.Options{})
+	if tl := (*regularfile.TooLargeError)(nil); errors.As(err, &tl) {
 		return nil, fmt.Errorf("the file is larger than %d bytes", maxWorkflowBytes)
 	}
-	return b, nil
+	return b, err
 }

@@ -22,5 +22,5 @@
 //     workflow annotations; every server string is escaped or sanitized.
 //
 // Imports: atomicfile, consent/canonjson, engine, engine/sanitize, fault,
-// host, host/discovery.
+// host, host/discovery, regularfile.
 package lock

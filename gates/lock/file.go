@@ -5,12 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
 
 	"github.com/relavium/relavium/atomicfile"
 	"github.com/relavium/relavium/engine/sanitize"
+	"github.com/relavium/relavium/regularfile"
 )
 
 // maxLockBytes bounds a lock file, read whole: each server's tools are
@@ -43,23 +42,19 @@ func Write(path string, f *File) error {
 	return nil
 }
 
-// Read reads the lock at path, bounded; every definition is brought back
+// Read reads the lock at path, bounded (regularfile: a FIFO or a device at
+// the path is refused, never waited on); every definition is brought back
 // to canonical JSON.
 func Read(path string) (*File, error) {
-	fh, err := os.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
+	data, _, err := regularfile.Read(path, maxLockBytes, regularfile.Options{})
+	var tl *regularfile.TooLargeError
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		return nil, newErr(CodeNoLock, path+" does not exist; run `relavium mcp lock` to write it", nil)
-	}
-	if err != nil {
-		return nil, newErr(CodeBadLock, "cannot read "+path, err)
-	}
-	defer fh.Close()
-	data, err := io.ReadAll(io.LimitReader(fh, maxLockBytes+1))
-	if err != nil {
-		return nil, newErr(CodeBadLock, "cannot read "+path, err)
-	}
-	if len(data) > maxLockBytes {
+	case errors.As(err, &tl):
 		return nil, newErr(CodeBadLock, fmt.Sprintf("%s is over the %d MiB a lock may hold", path, maxLockBytes>>20), nil)
+	case err != nil:
+		return nil, newErr(CodeBadLock, "cannot read "+path, err)
 	}
 	return Decode(path, data)
 }

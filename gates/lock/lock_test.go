@@ -6,7 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host"
@@ -99,5 +101,27 @@ func TestWordDiff(t *testing.T) {
 	long := strings.Repeat("w ", maxDiffWords+1)
 	if got := WordDiff(long, "x"); !strings.HasPrefix(got, "[-w w") || len(got) > maxDiffText+4 {
 		t.Errorf("long diff %q", got[:40])
+	}
+}
+
+// A FIFO at the lock's path (a hostile checkout) is refused at once, never
+// waited on: mcp check must not hang.
+func TestReadRefusesAFIFO(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "mcp-lock.json")
+	if err := syscall.Mkfifo(p, 0o600); err != nil {
+		t.Skipf("no FIFOs here: %v", err)
+	}
+	done := make(chan error, 1)
+	go func() { _, err := Read(p); done <- err }()
+	select {
+	case err := <-done:
+		if fault.CodeOf(err, "") != CodeBadLock || !strings.Contains(err.Error(), "named pipe") {
+			t.Fatalf("a FIFO lock: %v", err)
+		}
+	case <-time.After(20 * time.Second): // a hang guard only
+		if f, err := os.OpenFile(p, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+			f.Close()
+		}
+		t.Fatal("Read blocked on a FIFO")
 	}
 }

@@ -21,5 +21,5 @@
 //     Server-initiated requests and notifications in the recording are not
 //     replayed.
 //
-// Imports: consent/canonjson, fault, host/wire.
+// Imports: consent/canonjson, fault, host/wire, regularfile.
 package replay

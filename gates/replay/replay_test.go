@@ -3,11 +3,16 @@ package replay
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/relavium/relavium/fault"
 	"go.uber.org/goleak"
 )
 
@@ -99,4 +104,25 @@ func FuzzDecodeRecording(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A FIFO at the recording's path is refused at once (coded), never waited on.
+func TestReadRefusesAFIFO(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "rec.ndjson")
+	if err := syscall.Mkfifo(p, 0o600); err != nil {
+		t.Skipf("no FIFOs here: %v", err)
+	}
+	done := make(chan error, 1)
+	go func() { _, err := Read(p); done <- err }()
+	select {
+	case err := <-done:
+		if fault.CodeOf(err, "") == "" || !strings.Contains(err.Error(), "named pipe") {
+			t.Fatalf("a FIFO recording: %v", err)
+		}
+	case <-time.After(20 * time.Second): // a hang guard only
+		if f, err := os.OpenFile(p, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+			f.Close()
+		}
+		t.Fatal("Read blocked on a FIFO")
+	}
 }

@@ -6,13 +6,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 	"sync"
 
 	"github.com/relavium/relavium/consent/canonjson"
 	"github.com/relavium/relavium/host/wire"
+	"github.com/relavium/relavium/regularfile"
 )
 
 // maxLine bounds one line of a recording: a whole message plus its record.
@@ -26,12 +26,12 @@ type Recording struct {
 
 // Read loads the recording at path.
 func Read(path string) (*Recording, error) {
-	f, err := os.Open(path)
+	f, st, err := regularfile.Open(path, regularfile.Options{}) // a FIFO is refused, never waited on
 	if err != nil {
 		return nil, badRecording(path, err)
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err == nil && st.Size() > wire.MaxFileBytes+maxLine {
+	if st.Size() > wire.MaxFileBytes+maxLine {
 		return nil, badRecording(path, fmt.Errorf("it is %d bytes, over the %d MiB a recording may hold", st.Size(), wire.MaxFileBytes>>20))
 	}
 	return decode(path, io.LimitReader(f, wire.MaxFileBytes+maxLine))

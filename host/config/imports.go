@@ -117,7 +117,7 @@ func (l *loader) importFile(r importRef, cfg *Config, seen map[string]Pos) {
 		l.c.add(CodeUnreadable, at, "", "is a link to a file outside the project; a project's client files are read only from the project itself (name a file of yours with --config FILE)")
 		return
 	}
-	data, ok := l.readFile(r.path, mcpjson.MaxFileBytes)
+	data, ok := l.readFile(r.path, mcpjson.MaxFileBytes, mcpjson.CodeNesting)
 	if !ok {
 		if r.required && !slices.Contains(l.files, r.path) {
 			at, field := r.at, "import"
@@ -182,7 +182,7 @@ func (l *loader) offer(path string) Offer {
 	if !l.insideProject(path) {
 		return Offer{File: path, Servers: []OfferedEntry{}} // a link outside: never read
 	}
-	data, ok := probe.readFile(path, mcpjson.MaxFileBytes)
+	data, ok := probe.readFile(path, mcpjson.MaxFileBytes, mcpjson.CodeNesting)
 	if !ok {
 		return Offer{File: path, Servers: []OfferedEntry{}}
 	}
@@ -331,7 +331,7 @@ func ClientFiles(project, userHome, goos, appData string) []ClientFile {
 func Survey(path, project string) (o Offer, problems int, ok bool) {
 	var l loader
 	l.project = project
-	data, read := l.readFile(path, mcpjson.MaxFileBytes)
+	data, read := l.readFile(path, mcpjson.MaxFileBytes, mcpjson.CodeNesting)
 	if !read {
 		return Offer{File: path, Servers: []OfferedEntry{}}, len(l.c.problems), false
 	}

@@ -4,15 +4,16 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/host/config/mcpjson"
+	"github.com/relavium/relavium/regularfile"
 )
 
 // GlobalFile is <home>/config.toml.
@@ -188,7 +189,9 @@ func rawName(v *node, key string) named {
 }
 
 // read returns a config file's bytes; a missing file is not a problem.
-func (l *loader) read(path string) ([]byte, bool) { return l.readFile(path, maxConfigFileBytes) }
+func (l *loader) read(path string) ([]byte, bool) {
+	return l.readFile(path, maxConfigFileBytes, CodeUnreadable)
+}
 
 // regularFile reports whether path is a regular file (after symlinks).
 func regularFile(path string) bool {
@@ -196,47 +199,37 @@ func regularFile(path string) bool {
 	return err == nil && st.Mode().IsRegular()
 }
 
-// readFile returns the bytes of a file of at most limit bytes; a missing
-// file is not a problem.
-func (l *loader) readFile(path string, limit int) ([]byte, bool) {
+// readFile returns the bytes of a file of at most limit bytes (regularfile:
+// never blocking on a FIFO, regular files only); a missing file is not a
+// problem. A file over the limit is overCode (a config file's E222, a
+// client file's E243).
+func (l *loader) readFile(path string, limit int, overCode fault.Code) ([]byte, bool) {
 	at := Pos{File: path, Line: 1, Col: 1}
-	// O_NONBLOCK: opening a FIFO must not wait for a writer; the file is
-	// refused below unless it is regular (where O_NONBLOCK changes nothing).
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+	data, _, err := regularfile.Read(path, int64(limit), regularfile.Options{})
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, false
 	}
-	if err != nil {
-		l.files = append(l.files, path)
-		l.c.add(CodeUnreadable, at, "", "cannot read the file: %v", err)
-		return nil, false
-	}
-	defer f.Close()
 	l.files = append(l.files, path)
-	st, err := f.Stat()
+	var nr *regularfile.NotRegularError
+	var tl *regularfile.TooLargeError
 	switch {
-	case err != nil:
-		l.c.add(CodeUnreadable, at, "", "cannot read the file: %v", err)
-		return nil, false
-	case st.IsDir():
+	case errors.As(err, &nr) && nr.Mode.IsDir():
 		l.c.add(CodeUnreadable, at, "", "is a directory, not a file")
-		return nil, false
-	case !st.Mode().IsRegular():
+	case errors.As(err, &nr):
 		// A FIFO or a device (a symlink a checkout carries to /dev/tty)
 		// would block the read or never end.
-		l.c.add(CodeUnreadable, at, "", "is not a regular file but %s; a configuration file is read only from a plain file", fileKind(st.Mode()))
-		return nil, false
-	}
-	data, err := io.ReadAll(io.LimitReader(f, int64(limit)+1))
-	if err != nil {
+		l.c.add(CodeUnreadable, at, "", "is not a regular file but %s; a configuration file is read only from a plain file", regularfile.Kind(nr.Mode))
+	case errors.As(err, &tl):
+		p := l.c.add(overCode, at, "", "is larger than %s, more than such a file ever holds; nothing in it was read", regularfile.Size(int64(limit)))
+		if p.Rule == "" {
+			p.Rule = mcpjson.Rule(overCode)
+		}
+	case err != nil:
 		l.c.add(CodeUnreadable, at, "", "cannot read the file: %v", err)
-		return nil, false
+	default:
+		return data, true
 	}
-	if len(data) > limit {
-		l.c.add(CodeUnreadable, at, "", "is larger than %d bytes; a configuration file is never that big", limit)
-		return nil, false
-	}
-	return data, true
+	return nil, false
 }
 
 // err returns every problem found, ordered by file (in reading order) and
@@ -262,19 +255,4 @@ func sortProblems(ps []Problem, files []string) []Problem {
 		return cmp.Or(cmp.Compare(rank(a.File), rank(b.File)), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Col, b.Col))
 	})
 	return out
-}
-
-// fileKind names what a non-regular file is, for a person.
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe (FIFO)"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	}
-	return "a special file (" + m.Type().String() + ")"
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -15,6 +14,7 @@ import (
 	"github.com/relavium/relavium/atomicfile"
 	"github.com/relavium/relavium/engine/sanitize"
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/regularfile"
 )
 
 // PinFile is the tool-pin store's name inside the relavium home.
@@ -172,32 +172,18 @@ func (pf *pinFile) find(id ServerIdentity) int {
 }
 
 func readPins(path string) (*pinFile, error) {
-	fi, err := os.Lstat(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return &pinFile{V: 1}, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
 		return nil, fmt.Errorf("%s is not a regular file", path)
 	}
-	f, err := os.Open(path)
-	if err != nil {
+	data, _, err := regularfile.Read(path, maxPinFileBytes, regularfile.Options{NoFollow: true})
+	var tl *regularfile.TooLargeError
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return &pinFile{V: 1}, nil
+	case errors.As(err, &tl):
+		return nil, fmt.Errorf("the file is over the %d MiB a tool-pin store may hold", maxPinFileBytes>>20)
+	case err != nil:
 		return nil, err
-	}
-	defer f.Close()
-	if st, err := f.Stat(); err != nil {
-		return nil, err
-	} else if st.Size() > maxPinFileBytes {
-		return nil, fmt.Errorf("the file is %d bytes, over the %d MiB a tool-pin store may hold", st.Size(), maxPinFileBytes>>20)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxPinFileBytes+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > maxPinFileBytes {
-		return nil, fmt.Errorf("the file grew past the %d MiB a tool-pin store may hold while it was read", maxPinFileBytes>>20)
 	}
 	var pf pinFile
 	if err := json.Unmarshal(data, &pf); err != nil {
