@@ -64,8 +64,8 @@ func (m *Model) disconnectCmd(server string) tea.Cmd {
 
 func (m *Model) catalogueCmd() tea.Cmd {
 	b := m.b
-	m.catSeq++
-	seq := m.catSeq
+	m.browse.catSeq++
+	seq := m.browse.catSeq
 	return func() tea.Msg {
 		t, s := b.Catalogue()
 		return catalogueMsg{seq: seq, tools: t, skipped: s}
@@ -164,7 +164,7 @@ func (m *Model) workflowsCmd() tea.Cmd {
 
 func (m *Model) exportCmd() tea.Cmd {
 	b := m.b
-	evs := append([]engine.Event(nil), m.events...)
+	evs := append([]engine.Event(nil), m.log.events...)
 	return func() tea.Msg {
 		p, err := b.Export(evs)
 		return exportedMsg{path: p, err: err}

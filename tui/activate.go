@@ -29,7 +29,7 @@ func (m *Model) activate(r listRow) tea.Cmd {
 		}
 		m.openForm(formTarget{kind: jobTool, tool: r.tool, server: r.tool.Server}, specs, nil)
 		if err != nil {
-			m.form.ToggleRaw()
+			m.call.form.ToggleRaw()
 		}
 	case rowSkipped:
 		m.pushDialog(m.detailsDialog(r))
@@ -64,33 +64,33 @@ func (m *Model) activate(r listRow) tea.Cmd {
 }
 
 func (m *Model) openForm(t formTarget, specs []fields.Field, values map[string]any) {
-	m.form = form.New(m.st, specs, values)
-	m.formFor = t
-	m.formSeq++
-	m.focus, m.editing, m.history = paneCall, true, false
+	m.call.form = form.New(m.st, specs, values)
+	m.call.formFor = t
+	m.call.formSeq++
+	m.focus, m.call.editing, m.call.history = paneCall, true, false
 }
 
 // submitForm builds the arguments and starts what the form is for. A tool
 // call is validated against the tool's schema first (errors inline).
 func (m *Model) submitForm() tea.Cmd {
-	args, ok := m.form.Args()
+	args, ok := m.call.form.Args()
 	if !ok {
 		m.setStatus("not sent: fix the marked fields", true)
 		return nil
 	}
-	t := m.formFor
+	t := m.call.formFor
 	if t.kind != jobTool { // a tool's own schema judges its arguments (validateCmd)
 		var content map[string]any
 		_ = json.Unmarshal(args, &content) // args built above: one object
-		if !m.form.RequireFilled(content) {
+		if !m.call.form.RequireFilled(content) {
 			m.setStatus("not sent: fill the required fields (marked *)", true)
 			return nil
 		}
 	}
 	switch t.kind {
 	case jobTool:
-		m.formSeq++
-		return m.validateCmd(m.formSeq, t.tool.ID, args)
+		m.call.formSeq++
+		return m.validateCmd(m.call.formSeq, t.tool.ID, args)
 	case jobPrompt:
 		var raw map[string]any
 		_ = json.Unmarshal(args, &raw)

@@ -67,8 +67,8 @@ func (m *Model) onAdhoc(spec ServerSpec, err error) tea.Cmd {
 		return nil
 	}
 	r := &serverRow{spec: spec, state: engine.StateResolving, since: m.now()}
-	m.servers = append(m.servers, r)
-	cmds := []tea.Cmd{m.selectServer(len(m.servers) - 1)}
+	m.servers.rows = append(m.servers.rows, r)
+	cmds := []tea.Cmd{m.selectServer(len(m.servers.rows) - 1)}
 	m.setStatus("connecting "+spec.Name+": "+spec.Target, false)
 	if spec.Transport == host.TransportStdio {
 		cmds = append(cmds, m.decideCmd(spec.Name))

@@ -20,7 +20,7 @@ func readyAsking(t *testing.T) *harness {
 	h := newHarness(t, f, 120, 30)
 	h.until("the consent dialog", func() bool { _, ok := h.m.topDialog().(*dialog.Consent); return ok })
 	h.key("o")
-	h.until("demo ready", func() bool { return h.m.server("demo").state == engine.StateReady && len(h.m.tools) == 4 })
+	h.until("demo ready", func() bool { return h.m.server("demo").state == engine.StateReady && len(h.m.browse.tools) == 4 })
 	return h
 }
 
@@ -44,24 +44,24 @@ func TestReadOnlyHintAsksUntilRememberedForTheDefinition(t *testing.T) {
 			t.Fatalf("the confirmation lacks %q:\n%s", want, view)
 		}
 	}
-	if !d.Tool.Annotations.IsReadOnly() || len(h.m.jobs) != 0 {
+	if !d.Tool.Annotations.IsReadOnly() || len(h.m.call.jobs) != 0 {
 		t.Fatal("a read-only-annotated tool was called before anyone was asked")
 	}
 	h.key("y") // this call
-	h.until("the first result", func() bool { return len(h.m.jobs) == 1 && h.m.jobs[0].finished() })
+	h.until("the first result", func() bool { return len(h.m.call.jobs) == 1 && h.m.call.jobs[0].finished() })
 	if set, _ := h.f.approvals.Fold(nil); set.Len() != 0 {
 		t.Fatal(`"this call" remembered an approval`)
 	}
 	h.key("shift+tab", "enter", "ctrl+s")
 	h.confirmOpen()
 	h.key("A") // always for this definition
-	h.until("the second result", func() bool { return len(h.m.jobs) == 2 && h.m.jobs[1].finished() })
+	h.until("the second result", func() bool { return len(h.m.call.jobs) == 2 && h.m.call.jobs[1].finished() })
 	h.until("the approval remembered", func() bool {
 		set, err := h.f.approvals.Fold(nil)
-		return err == nil && set.Approved(consent.ToolKey{Server: "demo", Tool: "echo", Digest: h.m.tools[0].Digest})
+		return err == nil && set.Approved(consent.ToolKey{Server: "demo", Tool: "echo", Digest: h.m.browse.tools[0].Digest})
 	})
 	h.key("shift+tab", "enter", "ctrl+s")
-	h.until("the third result", func() bool { return len(h.m.jobs) == 3 && h.m.jobs[2].finished() })
+	h.until("the third result", func() bool { return len(h.m.call.jobs) == 3 && h.m.call.jobs[2].finished() })
 	if h.m.topDialog() != nil {
 		t.Fatal("asked again after always for this definition")
 	}
@@ -77,7 +77,7 @@ func TestReadOnlyHintAsksUntilRememberedForTheDefinition(t *testing.T) {
 // diff and accepts it (its approvals lapse); then calls ask as usual.
 func TestChangedToolIsAskedEachTimeUntilAccepted(t *testing.T) {
 	h := readyAsking(t)
-	del := h.m.tools[3]
+	del := h.m.browse.tools[3]
 	if !del.Changed {
 		t.Fatal("fixture: delete_file is flagged")
 	}
@@ -95,11 +95,11 @@ func TestChangedToolIsAskedEachTimeUntilAccepted(t *testing.T) {
 	}
 	h.key("A")
 	h.pump(50e6)
-	if _, ok := h.m.topDialog().(*dialog.ToolConfirm); !ok || len(h.m.jobs) != 0 {
+	if _, ok := h.m.topDialog().(*dialog.ToolConfirm); !ok || len(h.m.call.jobs) != 0 {
 		t.Fatal(`"A" answered the confirmation of a changed definition`)
 	}
 	h.key("y")
-	h.until("the call", func() bool { return len(h.m.jobs) == 1 && h.m.jobs[0].finished() })
+	h.until("the call", func() bool { return len(h.m.call.jobs) == 1 && h.m.call.jobs[0].finished() })
 
 	// A on the flagged tool: the diff, then accept.
 	h.key("shift+tab")
@@ -115,9 +115,9 @@ func TestChangedToolIsAskedEachTimeUntilAccepted(t *testing.T) {
 		}
 	}
 	h.key("y")
-	h.until("accepted", func() bool { return len(h.m.tools) == 4 && !h.m.tools[3].Changed })
-	if len(h.f.accepted) != 1 || h.f.accepted[0] != "mcp_demo_delete_file" || !strings.Contains(h.m.status, "accepted the new definition") {
-		t.Fatalf("accepted %v, status %q", h.f.accepted, h.m.status)
+	h.until("accepted", func() bool { return len(h.m.browse.tools) == 4 && !h.m.browse.tools[3].Changed })
+	if len(h.f.accepted) != 1 || h.f.accepted[0] != "mcp_demo_delete_file" || !strings.Contains(h.m.status.text, "accepted the new definition") {
+		t.Fatalf("accepted %v, status %q", h.f.accepted, h.m.status.text)
 	}
 	if set, _ := h.f.approvals.Fold(nil); set.Len() != 0 {
 		t.Fatal("the approval did not lapse with the accept")
@@ -130,7 +130,7 @@ func TestChangedToolIsAskedEachTimeUntilAccepted(t *testing.T) {
 	}
 	// A on a tool that is not flagged accepts nothing.
 	h.key("esc", "shift+tab", "up", "A")
-	if _, ok := h.m.topDialog().(*dialog.Accept); ok || !strings.Contains(h.m.status, "nothing to accept") {
-		t.Fatalf("A on an unflagged tool: %q", h.m.status)
+	if _, ok := h.m.topDialog().(*dialog.Accept); ok || !strings.Contains(h.m.status.text, "nothing to accept") {
+		t.Fatalf("A on an unflagged tool: %q", h.m.status.text)
 	}
 }

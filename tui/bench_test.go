@@ -35,7 +35,7 @@ func largeSession(tb testing.TB) *harness {
 
 func (f *fakeBackend) session(tb testing.TB) *harness {
 	h := newHarness(tb, f, 160, 50)
-	h.until("ready", func() bool { return len(h.m.tools) == 256 })
+	h.until("ready", func() bool { return len(h.m.browse.tools) == 256 })
 	h.key("tab", "enter", "ctrl+s")
 	h.until("the result", func() bool { j := h.m.shownJob(); return j != nil && j.finished() })
 	h.m.focus = paneTools
@@ -49,21 +49,21 @@ func (f *fakeBackend) session(tb testing.TB) *harness {
 func BenchmarkRatioViewLarge(b *testing.B) {
 	h := largeSession(b)
 	defer h.close()
-	if n := h.m.vp.TotalLineCount(); n < 10_000 {
+	if n := h.m.call.vp.TotalLineCount(); n < 10_000 {
 		b.Fatalf("the viewport holds %d lines", n)
 	}
 	_ = h.m.View()
-	before := h.m.vpKey
+	before := h.m.call.vpKey
 	coldStart := time.Now()
 	h.send(teaSize(140, 50)) // another call-pane width: the result is wrapped again
 	_ = h.m.View()
 	cold := time.Since(coldStart)
-	if h.m.vpKey == before {
+	if h.m.call.vpKey == before {
 		b.Fatal("the resize did not re-wrap the result")
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		h.m.cursor = i % 256
+		h.m.browse.cursor = i % 256
 		_ = h.m.View()
 	}
 	b.StopTimer()
@@ -95,7 +95,7 @@ func BenchmarkRatioProgressBurst(b *testing.B) {
 	h := newHarness(b, f, 120, 30)
 	defer h.close()
 	defer close(release)
-	h.until("ready", func() bool { return len(h.m.tools) == 1 })
+	h.until("ready", func() bool { return len(h.m.browse.tools) == 1 })
 	h.key("tab", "enter", "ctrl+s")
 	id := <-started
 	j := h.m.job(id)
@@ -133,7 +133,7 @@ func TestProgressBurstIsCoalesced(t *testing.T) {
 	}
 	h := newHarness(t, f, 120, 30)
 	defer close(release)
-	h.until("ready", func() bool { return len(h.m.tools) == 1 })
+	h.until("ready", func() bool { return len(h.m.browse.tools) == 1 })
 	h.key("tab", "enter", "ctrl+s")
 	id := <-started
 	before := h.batches

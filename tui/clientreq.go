@@ -68,7 +68,7 @@ func (m *Model) clientKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 	switch {
 	case key.Matches(msg, k.LogFilter):
 		m.cr.logFloor = (m.cr.logFloor + 1) % len(logFloors)
-		for _, j := range m.jobs {
+		for _, j := range m.call.jobs {
 			j.logFloor = logFloors[m.cr.logFloor]
 			j.touch()
 		}
@@ -76,13 +76,13 @@ func (m *Model) clientKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 		return nil, true
 	case m.focus == paneServers && key.Matches(msg, k.LogLevel):
 		return m.nextLogLevel(), true
-	case m.focus == paneTools && m.tab == tabResources && key.Matches(msg, k.Watch):
+	case m.focus == paneTools && m.browse.tab == tabResources && key.Matches(msg, k.Watch):
 		return m.toggleWatch(), true
 	case key.Matches(msg, k.CallTask, k.ListTasks):
 		return m.taskKey(msg)
-	case m.focus == paneCall && !m.history && key.Matches(msg, k.OpenLink):
+	case m.focus == paneCall && !m.call.history && key.Matches(msg, k.OpenLink):
 		return m.openLinks(), true
-	case m.focus == paneCall && !m.history && key.Matches(msg, k.Preview):
+	case m.focus == paneCall && !m.call.history && key.Matches(msg, k.Preview):
 		return m.previewShown(), true
 	}
 	return nil, false
@@ -126,11 +126,11 @@ func (m *Model) onLogLevel(msg logLevelMsg) {
 // toggleWatch subscribes to the selected resource, or unsubscribes.
 func (m *Model) toggleWatch() tea.Cmd {
 	rows := m.listRows()
-	if m.cursor >= len(rows) || rows[m.cursor].kind != rowResource {
+	if m.browse.cursor >= len(rows) || rows[m.browse.cursor].kind != rowResource {
 		m.setStatus("w subscribes to a resource (a row marked ◆)", false)
 		return nil
 	}
-	k := subKey{m.currentServer(), rows[m.cursor].res.URI}
+	k := subKey{m.currentServer(), rows[m.browse.cursor].res.URI}
 	on := !m.cr.subs[k]
 	b, ctx := m.b, m.ctx
 	return func() tea.Msg {
@@ -162,7 +162,7 @@ func (m *Model) onWatch(msg watchMsg) {
 		delete(m.cr.subs, msg.key)
 		m.setStatus("unsubscribed from "+uri, false)
 	}
-	m.rowsKey = ""
+	m.browse.rowsKey = ""
 }
 
 // subscribed reports whether uri on the current server is subscribed.
@@ -172,8 +172,8 @@ func (m *Model) subscribed(uri string) bool { return m.cr.subs[subKey{m.currentS
 // says it changed.
 func (m *Model) onResourceUpdated(d host.ResourceUpdatedData) tea.Cmd {
 	uri := render.ServerLine(d.URI)
-	if m.shown >= 0 && m.shown < len(m.jobs) {
-		j := m.jobs[m.shown]
+	if m.call.shown >= 0 && m.call.shown < len(m.call.jobs) {
+		j := m.call.jobs[m.call.shown]
 		if j.kind == jobRead && j.server == d.Server && j.title == d.URI && j.finished() && !j.refreshing {
 			j.refreshing = true
 			j.touch()

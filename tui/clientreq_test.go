@@ -92,7 +92,9 @@ func TestCompletionPickListInPromptForm(t *testing.T) {
 	h.key("tab", "]", "]")
 	h.until("prompts", func() bool { r := h.m.listRows(); return len(r) == 1 && r[0].kind == rowPrompt })
 	h.key("enter")
-	h.until("all suggested", func() bool { return h.m.form != nil && h.m.form.Picking() && strings.Contains(h.view(), "1 of 4") })
+	h.until("all suggested", func() bool {
+		return h.m.call.form != nil && h.m.call.form.Picking() && strings.Contains(h.view(), "1 of 4")
+	})
 	h.typeText("go")
 	h.until("narrowed", func() bool {
 		return h.f.answered("complete demo review_code code=go") && strings.Contains(h.view(), "1 of 2")
@@ -101,10 +103,10 @@ func TestCompletionPickListInPromptForm(t *testing.T) {
 		t.Fatalf("the pick list is not narrowed to go…:\n%s", v)
 	}
 	h.key("down", "enter")
-	if got := h.m.form.Fields[0].Input.Value(); got != "golang" || h.m.form.Picking() {
-		t.Fatalf("picked %q (list open: %v), want golang", got, h.m.form.Picking())
+	if got := h.m.call.form.Fields[0].Input.Value(); got != "golang" || h.m.call.form.Picking() {
+		t.Fatalf("picked %q (list open: %v), want golang", got, h.m.call.form.Picking())
 	}
-	if h.m.focus != paneCall || !h.m.editing {
+	if h.m.focus != paneCall || !h.m.call.editing {
 		t.Fatal("picking left the form")
 	}
 }

@@ -44,10 +44,10 @@ func (completionMsg) clientMsg()   {}
 
 // completionRef is what the open form completes for, if anything.
 func (m *Model) completionRef() (host.CompletionRef, bool) {
-	if m.form == nil || !m.editing {
+	if m.call.form == nil || !m.call.editing {
 		return host.CompletionRef{}, false
 	}
-	switch t := m.formFor; {
+	switch t := m.call.formFor; {
 	case t.kind == jobPrompt:
 		return host.CompletionRef{Type: host.RefPrompt, Name: t.prompt.Name}, true
 	case t.kind == jobRead && t.template.URITemplate != "":
@@ -62,33 +62,33 @@ func (m *Model) maybeComplete() tea.Cmd {
 	if _, ok := m.completionRef(); !ok {
 		return nil
 	}
-	name, typed, ok := m.form.Typed()
+	name, typed, ok := m.call.form.Typed()
 	if !ok {
 		return nil
 	}
-	key := strconv.Itoa(m.formSeq) + "\x00" + name + "\x00" + typed
+	key := strconv.Itoa(m.call.formSeq) + "\x00" + name + "\x00" + typed
 	if key == m.cr.comp.asked {
 		return nil
 	}
 	m.cr.comp.asked = key
 	m.cr.comp.seq++
-	tick := completeTickMsg{seq: m.cr.comp.seq, form: m.formSeq, field: name, typed: typed}
+	tick := completeTickMsg{seq: m.cr.comp.seq, form: m.call.formSeq, field: name, typed: typed}
 	return tea.Tick(completeDebounce, func(time.Time) tea.Msg { return tick })
 }
 
 // onCompleteTick asks the server, if nothing was typed since.
 func (m *Model) onCompleteTick(msg completeTickMsg) tea.Cmd {
 	ref, ok := m.completionRef()
-	if !ok || msg.seq != m.cr.comp.seq || msg.form != m.formSeq {
+	if !ok || msg.seq != m.cr.comp.seq || msg.form != m.call.formSeq {
 		return nil
 	}
 	known := map[string]string{}
-	for _, fld := range m.form.Fields {
+	for _, fld := range m.call.form.Fields {
 		if fld.Kind == form.KindText && fld.Spec.Name != msg.field && fld.Input.Value() != "" {
 			known[fld.Spec.Name] = fld.Input.Value()
 		}
 	}
-	b, ctx, server := m.b, m.ctx, m.formFor.server
+	b, ctx, server := m.b, m.ctx, m.call.formFor.server
 	return func() tea.Msg {
 		res, err := b.Complete(ctx, server, ref, msg.field, msg.typed, known)
 		return completionMsg{seq: msg.seq, form: msg.form, field: msg.field, typed: msg.typed, res: res, err: err}
@@ -96,7 +96,7 @@ func (m *Model) onCompleteTick(msg completeTickMsg) tea.Cmd {
 }
 
 func (m *Model) onCompletion(msg completionMsg) {
-	if m.form == nil || msg.form != m.formSeq || msg.seq != m.cr.comp.seq {
+	if m.call.form == nil || msg.form != m.call.formSeq || msg.seq != m.cr.comp.seq {
 		return
 	}
 	if msg.err != nil {
@@ -104,5 +104,5 @@ func (m *Model) onCompletion(msg completionMsg) {
 		// works as before, and nothing is said about it.
 		return
 	}
-	m.form.Suggest(msg.field, msg.typed, msg.res.Values, msg.res.HasMore)
+	m.call.form.Suggest(msg.field, msg.typed, msg.res.Values, msg.res.HasMore)
 }

@@ -93,13 +93,13 @@ func TestEnterDrillsDownToTheFirstCall(t *testing.T) {
 	h := newHarness(t, f, 120, 30)
 	h.until("the consent dialog", func() bool { _, ok := h.m.topDialog().(*dialog.Consent); return ok })
 	h.key("o")
-	h.until("demo ready", func() bool { return h.m.server("demo").state == engine.StateReady && len(h.m.tools) == 4 })
+	h.until("demo ready", func() bool { return h.m.server("demo").state == engine.StateReady && len(h.m.browse.tools) == 4 })
 	if h.m.focus != paneServers {
 		t.Fatalf("focus %v after consent, want the servers pane", h.m.focus)
 	}
 	h.key("enter")
-	if h.m.focus != paneTools || h.m.tab != tabTools {
-		t.Fatalf("enter on a server: focus %v tab %v, want its tools", h.m.focus, h.m.tab)
+	if h.m.focus != paneTools || h.m.browse.tab != tabTools {
+		t.Fatalf("enter on a server: focus %v tab %v, want its tools", h.m.focus, h.m.browse.tab)
 	}
 	h.key("esc")
 	if h.m.focus != paneServers {
@@ -119,7 +119,7 @@ func TestSlashStartsAFreshFilter(t *testing.T) {
 	h.typeText("note")
 	h.key("enter", "/")
 	h.typeText("echo")
-	if got := h.m.filter.Value(); got != "echo" {
+	if got := h.m.browse.filter.Value(); got != "echo" {
 		t.Fatalf("the second filter reads %q, want echo", got)
 	}
 }

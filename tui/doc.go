@@ -9,16 +9,13 @@
 //     (an unknown theme, an --allow-mcp-stdio digest matching nothing:
 //     exit 2), runs the program, and on q, ctrl-c or a signal tears every
 //     server down (children reaped) before it returns.
-//   - One root Model; components (panes, the schema form, dialogs on an
-//     overlay stack) are plain values with methods. Update is the only place
-//     state changes; View only reads state and fills render caches; every
-//     piece of IO runs in a tea.Cmd through the Backend interface
-//     (backend.go), whose live implementation (live.go) is the session
-//     core's Live (the connect path every command takes, one consent
-//     Decider for the session, one host whose server set changes as
-//     servers connect and disconnect: one catalogue, one tool lookup),
-//     engine's runner, and one engine.Bus. Model tests use a fake Backend
-//     over the real consent package.
+//   - One root Model; every piece of IO runs in a tea.Cmd through the
+//     Backend interface (backend.go), whose live implementation (live.go)
+//     is the session core's Live (the connect path every command takes,
+//     one consent Decider for the session, one host whose server set
+//     changes as servers connect and disconnect: one catalogue, one tool
+//     lookup), engine's runner, and one engine.Bus. Model tests use a fake
+//     Backend over the real consent package.
 //   - Every consent decision goes through package consent; a tool call
 //     goes ahead unasked only on the person's word (consent.ClearCall:
 //     tools_auto_approve, or an approval remembered for the tool's exact
@@ -50,6 +47,36 @@
 //     wire hub (host/wire), which the workbench always has in memory;
 //     they draw only redacted records and sanitized text.
 //   - Error codes E701–E706, E924, E970 (errors.go); E700 is package themes'.
+//
+// The UI guide (the rules each change keeps):
+//   - The root Model routes messages, owns the focus and the layout, and
+//     holds the components; it has at most 30 fields (a test counts them).
+//     Everything else lives in a component: serversPane (pane_servers.go),
+//     browsePane (the tools, resources, prompts and workflows lists and
+//     the filter; pane_tools.go), callPane (the form, the jobs, the result
+//     viewer and its search, the history; pane_call.go), the protocol and
+//     network views (wireview*.go, on the dialog stack), tasks (tasks.go),
+//     sign-in (authState, signin.go), the status line (statusLine), the
+//     event log and strip (eventLog), the clipboard (clipboard) and the
+//     dialog layer (dialogLayer: the stack, the key guard, consent waiting
+//     its turn). A component is a type with its own state and imperative
+//     methods (selected, byName, job …); it never handles a tea.Msg itself.
+//   - The pane router (panes.go) is the one table the root reads for a
+//     pane's name, title, body, keys and short help: adding a pane is
+//     adding its component and one row there (and a case in geometry).
+//   - Update is the only place state changes; a tea.Cmd does IO and
+//     answers with a message, never touching the model. View only reads
+//     state and fills render caches.
+//   - Dialogs are one interface (dialog.Dialog) on one stack
+//     (dialogLayer.stack); what an answer means is the Action tui gives it
+//     (dialogs.go). A new dialog is a type in package dialog; tui pushes
+//     it and applies its Action.
+//   - Every key lives in the one keyMap (keys.go), so ? lists them all.
+//   - Styles come from the theme (m.st); text from a server is sanitized
+//     (render.ServerLine / ServerText) before it is drawn.
+//   - Behaviour is pinned by golden frames and tmux tests: a refactoring
+//     keeps them byte-identical; a golden that must change is a behaviour
+//     change and is reviewed as one.
 //
 // Subpackages, none of which imports tui (deps_test.go):
 //   - render: result rendering, pure functions of (content, width, styles).

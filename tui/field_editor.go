@@ -28,7 +28,7 @@ type editorKeep struct {
 
 // openFieldEditor opens the editor on the focused field.
 func (m *Model) openFieldEditor() tea.Cmd {
-	f := m.form
+	f := m.call.form
 	if f == nil || f.Raw || f.Focus < 0 || f.Focus >= len(f.Fields) {
 		return nil
 	}
@@ -38,7 +38,7 @@ func (m *Model) openFieldEditor() tea.Cmd {
 		m.setStatus("ctrl+o opens objects and arrays in a larger editor; this field is typed in place", false)
 		return nil
 	}
-	seq, name := m.formSeq, spec.Name
+	seq, name := m.call.formSeq, spec.Name
 	keep := func(v json.RawMessage) dialog.Action { return editorKeep{formSeq: seq, field: name, text: string(v)} }
 	current := fld.Input.Value()
 	title := "Edit " + render.ServerLine(spec.Name) + " (" + spec.TypeLabel() + ")"
@@ -111,10 +111,10 @@ func jsonValue(spec fields.Field, text string) (json.RawMessage, string) {
 // onEditorKeep writes a kept value into its field (the form it came from
 // only).
 func (m *Model) onEditorKeep(a editorKeep) {
-	if m.form == nil || a.formSeq != m.formSeq {
+	if m.call.form == nil || a.formSeq != m.call.formSeq {
 		return
 	}
-	if fld := m.form.Field(a.field); fld != nil {
+	if fld := m.call.form.Field(a.field); fld != nil {
 		fld.Input.SetValue(a.text)
 		fld.Err = ""
 	}

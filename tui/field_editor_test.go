@@ -17,7 +17,7 @@ func TestLargerEditorForArraysAndObjects(t *testing.T) {
 	schema := `{"type":"object","properties":{"ids":{"type":"array","items":{"type":"integer"}},"meta":{"type":"object"}}}`
 	f.setTools("demo", []engine.ToolDef{{Tool: "shape", InputSchema: json.RawMessage(schema)}}, nil)
 	h := newHarness(t, f, 120, 30)
-	h.until("demo ready", func() bool { return h.m.serverReady("demo") && len(h.m.tools) == 1 })
+	h.until("demo ready", func() bool { return h.m.serverReady("demo") && len(h.m.browse.tools) == 1 })
 	h.key("enter", "enter")
 	if !strings.Contains(h.view(), "ctrl+o") {
 		t.Fatalf("the footer does not offer the editor on an array field:\n%s", h.view())
@@ -35,7 +35,7 @@ func TestLargerEditorForArraysAndObjects(t *testing.T) {
 	h.key("backspace")
 	h.typeText("2")
 	h.key("ctrl+s")
-	if got := h.m.form.Fields[0].Input.Value(); got != "[1,2]" {
+	if got := h.m.call.form.Fields[0].Input.Value(); got != "[1,2]" {
 		t.Fatalf("the array kept is %q", got)
 	}
 	h.key("down", "ctrl+o")
@@ -50,7 +50,7 @@ func TestLargerEditorForArraysAndObjects(t *testing.T) {
 		t.Fatal("ctrl+s kept JSON that does not parse")
 	}
 	h.key("esc")
-	if h.m.form.Fields[1].Input.Value() != "" {
+	if h.m.call.form.Fields[1].Input.Value() != "" {
 		t.Fatal("esc changed the field")
 	}
 }

@@ -137,9 +137,9 @@ func TestWorkbenchCallSendsTheTypedValue(t *testing.T) {
 		h := newHarness(t, f, 120, 30)
 		h.until("the consent dialog", func() bool { _, ok := h.m.topDialog().(*dialog.Consent); return ok })
 		h.key("o")
-		h.until("srv ready", func() bool { return h.m.server("srv").state == engine.StateReady && len(h.m.tools) == 1 })
+		h.until("srv ready", func() bool { return h.m.server("srv").state == engine.StateReady && len(h.m.browse.tools) == 1 })
 		h.key("tab", "enter")
-		if h.m.form == nil || h.m.form.Field("v") == nil {
+		if h.m.call.form == nil || h.m.call.form.Field("v") == nil {
 			t.Fatal("enter on the tool opened no form with field v")
 		}
 		h.typeText(tc.text)

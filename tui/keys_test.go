@@ -21,7 +21,7 @@ func TestRunesTypedInOneBurstAreEachAKey(t *testing.T) {
 	}
 	h := newHarness(t, f, 120, 30)
 	h.until("every server ready", func() bool {
-		for _, r := range h.m.servers {
+		for _, r := range h.m.servers.rows {
 			if r.state != engine.StateReady {
 				return false
 			}
@@ -29,12 +29,12 @@ func TestRunesTypedInOneBurstAreEachAKey(t *testing.T) {
 		return true
 	})
 	h.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("jj")})
-	if h.m.sel != 2 {
-		t.Fatalf(`"jj" in one message moved the selection to %d, want 2`, h.m.sel)
+	if h.m.servers.sel != 2 {
+		t.Fatalf(`"jj" in one message moved the selection to %d, want 2`, h.m.servers.sel)
 	}
 	h.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("k")})
-	if h.m.sel != 1 {
-		t.Fatalf("k moved the selection to %d, want 1", h.m.sel)
+	if h.m.servers.sel != 1 {
+		t.Fatalf("k moved the selection to %d, want 1", h.m.servers.sel)
 	}
 }
 
@@ -42,8 +42,8 @@ func TestFilterTypedInOneBurst(t *testing.T) {
 	h := ready(t, 120, 30)
 	h.key("tab")
 	h.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("/note")})
-	if !h.m.filtering || h.m.filter.Value() != "note" {
-		t.Fatalf(`"/note" in one message: filtering=%v filter=%q, want the filter open holding "note"`, h.m.filtering, h.m.filter.Value())
+	if !h.m.browse.filtering || h.m.browse.filter.Value() != "note" {
+		t.Fatalf(`"/note" in one message: filtering=%v filter=%q, want the filter open holding "note"`, h.m.browse.filtering, h.m.browse.filter.Value())
 	}
 }
 
@@ -71,7 +71,7 @@ func TestShortHelpKeepsHelpQuitAndCancelWhenNarrow(t *testing.T) {
 			}
 		}
 	}
-	h.m.jobs = append(h.m.jobs, &job{id: "t1", kind: jobTool, title: "long_operation"})
+	h.m.call.jobs = append(h.m.call.jobs, &job{id: "t1", kind: jobTool, title: "long_operation"})
 	h.m.focus = paneServers
 	lines := strings.Split(h.view(), "\n")
 	if footer := lines[len(lines)-1]; !strings.Contains(footer, "c cancel call") || !strings.Contains(footer, "? help") {
@@ -87,22 +87,22 @@ func TestRequiredPromptAndTemplateFieldsCheckedBeforeSending(t *testing.T) {
 	h.key("tab", "]")
 	h.until("resources", func() bool { return len(h.m.listRows()) == 2 })
 	h.key("down", "enter")
-	jobs := len(h.m.jobs)
+	jobs := len(h.m.call.jobs)
 	h.key("ctrl+s")
-	if len(h.m.jobs) != jobs {
-		t.Fatalf("an empty template variable was read: %q", h.m.jobs[len(h.m.jobs)-1].title)
+	if len(h.m.call.jobs) != jobs {
+		t.Fatalf("an empty template variable was read: %q", h.m.call.jobs[len(h.m.call.jobs)-1].title)
 	}
-	if h.m.form == nil || h.m.form.Fields[0].Err != "required" || !strings.Contains(h.view(), "fill the required fields") {
+	if h.m.call.form == nil || h.m.call.form.Fields[0].Err != "required" || !strings.Contains(h.view(), "fill the required fields") {
 		t.Fatalf("the empty template variable is not marked:\n%s", h.view())
 	}
 	h.key("esc", "esc", "shift+tab", "]")
 	h.until("prompts", func() bool { r := h.m.listRows(); return len(r) == 1 && r[0].kind == rowPrompt })
 	h.key("enter")
 	h.key("ctrl+s")
-	if len(h.m.jobs) != jobs {
+	if len(h.m.call.jobs) != jobs {
 		t.Fatalf("a prompt was fetched without its required argument")
 	}
-	if h.m.form == nil || h.m.form.Fields[0].Err != "required" {
+	if h.m.call.form == nil || h.m.call.form.Fields[0].Err != "required" {
 		t.Fatalf("the empty required prompt argument is not marked:\n%s", h.view())
 	}
 	h.typeText("x := 1")
@@ -110,7 +110,7 @@ func TestRequiredPromptAndTemplateFieldsCheckedBeforeSending(t *testing.T) {
 	h.until("the prompt", func() bool { j := h.m.shownJob(); return j != nil && j.prompt != nil })
 	// the prompt's form (and its marks) leaves with the get: the pane shows
 	// the prompt, under its own title
-	if h.m.form != nil || !strings.Contains(h.view(), "PROMPT · review_code") || strings.Contains(h.view(), "required") {
+	if h.m.call.form != nil || !strings.Contains(h.view(), "PROMPT · review_code") || strings.Contains(h.view(), "required") {
 		t.Fatalf("the prompt's form stayed after the get:\n%s", h.view())
 	}
 }
@@ -138,7 +138,7 @@ func TestMouseSelectionLoadsTheServersLists(t *testing.T) {
 				return h.m.server("a").state == engine.StateReady && h.m.server("b").state == engine.StateReady
 			})
 			h.key("tab", "]")
-			h.until("a's resources", func() bool { return h.m.resources["a"] != nil })
+			h.until("a's resources", func() bool { return h.m.browse.resources["a"] != nil })
 			h.key("down")
 			g := h.m.geometry()
 			if how == "click" {
@@ -146,13 +146,13 @@ func TestMouseSelectionLoadsTheServersLists(t *testing.T) {
 			} else {
 				h.send(teaMouse(2, g.bodyY+2, how))
 			}
-			if h.m.sel != 1 {
-				t.Fatalf("the mouse selected server %d, want 1", h.m.sel)
+			if h.m.servers.sel != 1 {
+				t.Fatalf("the mouse selected server %d, want 1", h.m.servers.sel)
 			}
-			if h.m.cursor != 0 {
-				t.Fatalf("the list cursor stayed at %d from the other server", h.m.cursor)
+			if h.m.browse.cursor != 0 {
+				t.Fatalf("the list cursor stayed at %d from the other server", h.m.browse.cursor)
 			}
-			h.until("b's resources", func() bool { return h.m.resources["b"] != nil })
+			h.until("b's resources", func() bool { return h.m.browse.resources["b"] != nil })
 		})
 	}
 }
@@ -167,8 +167,8 @@ func TestAnOlderCatalogueNeverReplacesANewerOne(t *testing.T) {
 	newer := h.m.catalogueCmd()()
 	h.send(newer)
 	h.send(older)
-	if len(h.m.tools) != 2 {
-		t.Fatalf("the older catalogue (4 tools) replaced the newer one (2 tools): %d tools shown", len(h.m.tools))
+	if len(h.m.browse.tools) != 2 {
+		t.Fatalf("the older catalogue (4 tools) replaced the newer one (2 tools): %d tools shown", len(h.m.browse.tools))
 	}
 }
 
@@ -182,7 +182,7 @@ func TestSkippedRowKeepsTheToolName(t *testing.T) {
 	h := newHarness(t, f, 120, 30)
 	h.until("the consent dialog", func() bool { _, ok := h.m.topDialog().(*dialog.Consent); return ok })
 	h.key("o")
-	h.until("demo ready", func() bool { return len(h.m.skipped) == 1 })
+	h.until("demo ready", func() bool { return len(h.m.browse.skipped) == 1 })
 	if !strings.Contains(h.view(), "✗ control_char_property ") {
 		t.Fatalf("the skipped tool's name is cut:\n%s", h.view())
 	}

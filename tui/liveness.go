@@ -86,9 +86,9 @@ func (m *Model) applyListChanged(d host.ListChangedData) tea.Cmd {
 		m.setStatus(fmt.Sprintf("%s: tool list changed (%d tools, %d skipped)", d.Server, d.Tools, d.Skipped), false)
 		return nil
 	case d.List == "prompts":
-		delete(m.prompts, d.Server)
+		delete(m.browse.prompts, d.Server)
 	case d.List == "resources":
-		delete(m.resources, d.Server)
+		delete(m.browse.resources, d.Server)
 	default:
 		return nil
 	}

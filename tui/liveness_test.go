@@ -24,7 +24,7 @@ func (f *fakeBackend) Ping(_ context.Context, server string) (time.Duration, err
 func TestPingKeyOnTheServersPane(t *testing.T) {
 	h := ready(t, 120, 30)
 	h.key("p")
-	h.until("the ping's round trip", func() bool { return strings.Contains(h.m.status, "ping demo: 1.234 ms") })
+	h.until("the ping's round trip", func() bool { return strings.Contains(h.m.status.text, "ping demo: 1.234 ms") })
 	if !strings.Contains(h.view(), "p ping") {
 		t.Errorf("the servers pane's footer does not offer p ping:\n%s", h.view())
 	}
@@ -54,11 +54,11 @@ func TestRetryShownOnALostServer(t *testing.T) {
 func TestPromptsListChangedReloads(t *testing.T) {
 	h := ready(t, 120, 30)
 	h.key("tab", "]", "]")
-	h.until("the prompts loaded", func() bool { _, ok := h.m.prompts["demo"]; return ok })
-	h.m.prompts["demo"] = nil // what a reload must replace
+	h.until("the prompts loaded", func() bool { _, ok := h.m.browse.prompts["demo"]; return ok })
+	h.m.browse.prompts["demo"] = nil // what a reload must replace
 	h.f.emit(engine.EventListChanged, host.ListChangedData{Server: "demo", List: "prompts"})
-	h.until("the prompts read again", func() bool { p := h.m.prompts["demo"]; return len(p) == 1 })
-	if !strings.Contains(h.m.status, "demo: prompts changed") {
-		t.Errorf("status = %q", h.m.status)
+	h.until("the prompts read again", func() bool { p := h.m.browse.prompts["demo"]; return len(p) == 1 })
+	if !strings.Contains(h.m.status.text, "demo: prompts changed") {
+		t.Errorf("status = %q", h.m.status.text)
 	}
 }

@@ -30,6 +30,14 @@ type keyGuard struct {
 	dropped    int           // keys kept from a dialog (tests read it)
 }
 
+// dialogLayer is the overlay: the dialog stack, the guard that times keys
+// against the dialog on top, and the servers whose consent waits its turn.
+type dialogLayer struct {
+	stack        dialog.Stack
+	guard        keyGuard
+	consentQueue []string
+}
+
 // note records the dialog now on top; a new one starts its grace.
 func (g *keyGuard) note(top dialog.Dialog) {
 	if dialog.Same(top, g.top) {

@@ -16,24 +16,9 @@ import (
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host"
-	"github.com/relavium/relavium/oauth"
 	"github.com/relavium/relavium/themes"
 	"github.com/relavium/relavium/tui/dialog"
-	"github.com/relavium/relavium/tui/form"
-	"github.com/relavium/relavium/workflow"
 )
-
-// pane is a focusable column.
-type pane int
-
-const (
-	paneServers pane = iota
-	paneTools
-	paneCall
-	paneCount
-)
-
-func (p pane) title() string { return [...]string{"SERVERS", "TOOLS", "CALL"}[p] }
 
 // browseTab is what the middle pane lists for the selected server.
 type browseTab int
@@ -120,77 +105,23 @@ type Model struct {
 	now  func() time.Time
 	info SessionInfo
 
-	// signIn is the OAuth sign-in running, stepUps the servers a call
-	// found wanting more scopes (signin.go).
-	signIn  *signInState
-	stepUps map[string]oauth.SignInData
-
 	width, height int
 	focus         pane
 	frame         int // spinner frame
 	ticking       bool
+	quitting      bool
 
-	servers   []*serverRow
-	sel       int
-	srvOffset int
-
-	tools      []engine.ToolDef
-	skipped    []engine.SkippedTool
-	tab        browseTab
-	allTools   bool // the tools tab lists every server's tools (ctrl+a)
-	cursor     int  // row in the middle pane's list
-	offset     int
-	filter     textinput.Model
-	filtering  bool
-	rows       []listRow
-	rowsKey    string
-	resources  map[string]*host.ResourceList
-	prompts    map[string][]host.Prompt
-	browseErr  map[string]string
-	loading    map[string]bool
-	workflows  []*workflow.Workflow
-	wfErr      string
-	wfLoaded   bool
-	wfLoading  bool
-	catalogued bool
-	catSeq     int // catalogue requests made
-	catShown   int // the newest request whose answer is shown
-
-	form    *form.Form
-	formFor formTarget
-	editing bool
-	formSeq int
-	jobs    []*job
-	shown   int // index of the job on show, -1 none
-	jobSeq  int
-	history bool
-	histSel int
-	vp      viewport.Model
-	vpKey   vpKey
-	follow  bool
-	search  resultSearch
-	osc52   string // a clipboard sequence drawn with the frames (yank.go)
-	yankSeq int
-
-	overlay      dialog.Stack
-	guard        keyGuard
-	consentQueue []string
-
-	status    string
-	statusErr bool
-	// statusSeq numbers each status; statusTimed is the last one whose
-	// expiry is scheduled (a status line says what just happened, then goes).
-	statusSeq, statusTimed int
-	banner                 string
-
-	events       []engine.Event
-	strip        []stripLine // the events strip (strip.go)
-	droppedEvts  int
-	progressKept int
-	streamClosed bool
-	quitting     bool
-
-	cr clientState // logs, subscriptions, completion (clientreq.go)
+	// The components: each holds its own state (and, in its own files,
+	// its methods and drawing); Update routes messages to them.
+	servers serversPane // the servers column (pane_servers.go)
+	browse  browsePane  // tools, resources, prompts, workflows and the filter (pane_tools.go)
+	call    callPane    // the form, jobs, result viewer and search, history (pane_call.go)
+	dialogs dialogLayer // the overlay stack, the deliberate-key guard, consent waiting its turn
+	status  statusLine  // what just happened, and the banner (status.go)
+	log     eventLog    // events kept for export and the events strip (strip.go)
+	clip    clipboard   // a copy riding on the frames (yank.go)
+	auth    authState   // the sign-in running and the step-ups wanted (signin.go)
+	cr      clientState // logs, subscriptions, completion (clientreq.go)
 }
 
 type vpKey struct {
@@ -213,37 +144,36 @@ func New(ctx context.Context, b Backend, opts Options) *Model {
 		now = time.Now
 	}
 	m := &Model{
-		ctx:       ctx,
-		b:         b,
-		sub:       b.Subscribe(),
-		ask:       newAsker(),
-		st:        st,
-		keys:      newKeyMap(),
-		now:       now,
-		info:      b.Info(),
-		shown:     -1,
-		resources: map[string]*host.ResourceList{},
-		prompts:   map[string][]host.Prompt{},
-		browseErr: map[string]string{},
-		loading:   map[string]bool{},
-		follow:    true,
+		ctx:  ctx,
+		b:    b,
+		sub:  b.Subscribe(),
+		ask:  newAsker(),
+		st:   st,
+		keys: newKeyMap(),
+		now:  now,
+		info: b.Info(),
 	}
-	m.guard.now = opts.KeyClock
-	if m.guard.now == nil {
-		m.guard.now = time.Now
+	m.call.shown, m.call.follow = -1, true
+	m.browse.resources = map[string]*host.ResourceList{}
+	m.browse.prompts = map[string][]host.Prompt{}
+	m.browse.errs = map[string]string{}
+	m.browse.loading = map[string]bool{}
+	m.dialogs.guard.now = opts.KeyClock
+	if m.dialogs.guard.now == nil {
+		m.dialogs.guard.now = time.Now
 	}
-	m.guard.start = m.guard.now()
+	m.dialogs.guard.start = m.dialogs.guard.now()
 	m.cr.init()
 	m.help = help.New()
-	m.filter = textinput.New()
-	m.filter.Prompt = "/ "
-	m.filter.Placeholder = "filter tools"
+	m.browse.filter = textinput.New()
+	m.browse.filter.Prompt = "/ "
+	m.browse.filter.Placeholder = "filter tools"
 	m.applyStyles(st)
-	m.vp = viewport.New(0, 0)
-	m.vp.MouseWheelEnabled = true
-	m.vp.KeyMap = viewport.KeyMap{}
+	m.call.vp = viewport.New(0, 0)
+	m.call.vp.MouseWheelEnabled = true
+	m.call.vp.KeyMap = viewport.KeyMap{}
 	for _, s := range b.Declared() {
-		m.servers = append(m.servers, &serverRow{spec: s, state: engine.StateResolving, since: now()})
+		m.servers.rows = append(m.servers.rows, &serverRow{spec: s, state: engine.StateResolving, since: now()})
 	}
 	if len(m.info.Warnings) > 0 {
 		m.setStatus(m.info.Warnings[0], false)
@@ -265,13 +195,13 @@ func (m *Model) applyStyles(st *themes.Styles) {
 	}
 	m.bar = progress.New(progress.WithSolidFill(fill), progress.WithColorProfile(profile), progress.WithoutPercentage())
 	m.bar.EmptyColor = "#606060"
-	m.filter.PromptStyle, m.filter.TextStyle, m.filter.PlaceholderStyle = st.Accent, st.Text, st.Faint
-	m.filter.Cursor.Style = st.Renderer.NewStyle().Reverse(true)
-	m.filter.Cursor.SetMode(cursor.CursorStatic)
-	if m.form != nil {
-		m.form = m.form.Restyled(st)
+	m.browse.filter.PromptStyle, m.browse.filter.TextStyle, m.browse.filter.PlaceholderStyle = st.Accent, st.Text, st.Faint
+	m.browse.filter.Cursor.Style = st.Renderer.NewStyle().Reverse(true)
+	m.browse.filter.Cursor.SetMode(cursor.CursorStatic)
+	if m.call.form != nil {
+		m.call.form = m.call.form.Restyled(st)
 	}
-	m.vpKey = vpKey{} // results are drawn again
+	m.call.vpKey = vpKey{} // results are drawn again
 }
 
 // Elicitor is the engine.Elicitor whose requests become form dialogs.
@@ -287,7 +217,7 @@ func (m *Model) Shutdown() {
 // the question listener.
 func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{waitEvents(m.ctx, m.sub), m.ask.listen(), m.decideCmd("")}
-	for _, r := range m.servers {
+	for _, r := range m.servers.rows {
 		if r.spec.Transport != host.TransportStdio {
 			r.busy = true
 			cmds = append(cmds, m.connectCmd(r.spec.Name, false))
@@ -317,7 +247,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmds = append(cmds, m.onTick())
 	case eventsMsg:
 		if msg.closed {
-			m.streamClosed = true
+			m.log.closed = true
 		} else {
 			cmds = append(cmds, m.onEvents(msg.events), waitEvents(m.ctx, m.sub))
 		}
@@ -369,8 +299,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case savedMsg:
 		m.onSaved(msg)
 	case yankSentMsg:
-		if msg.seq == m.yankSeq {
-			m.osc52 = ""
+		if msg.seq == m.clip.seq {
+			m.clip.osc52 = ""
 		}
 	case askMsg:
 		cmds = append(cmds, m.onAsk(msg.req), m.ask.listen())
@@ -381,63 +311,44 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case clientSideMsg:
 		cmds = append(cmds, msg(m))
 	case statusExpiredMsg:
-		if msg.seq == m.statusSeq { // a newer status keeps its own time
-			m.status, m.statusErr = "", false
+		if msg.seq == m.status.seq { // a newer status keeps its own time
+			m.status.text, m.status.err = "", false
 		}
 	}
 	if m.quitting {
 		return m, tea.Quit
 	}
 	cmds = append(cmds, m.expireStatus())
-	m.guard.note(m.topDialog())
+	m.dialogs.guard.note(m.topDialog())
 	m.syncViewport()
 	cmds = append(cmds, m.startTicking())
 	return m, tea.Batch(cmds...)
 }
 
-func (m *Model) server(name string) *serverRow {
-	for _, r := range m.servers {
-		if r.spec.Name == name {
-			return r
-		}
-	}
-	return nil
-}
+func (m *Model) server(name string) *serverRow { return m.servers.byName(name) }
 
-func (m *Model) selected() *serverRow {
-	if m.sel < 0 || m.sel >= len(m.servers) {
-		return nil
-	}
-	return m.servers[m.sel]
-}
+func (m *Model) selected() *serverRow { return m.servers.selected() }
 
-func (m *Model) job(id string) *job {
-	for i := len(m.jobs) - 1; i >= 0; i-- {
-		if m.jobs[i].id == id {
-			return m.jobs[i]
-		}
-	}
-	return nil
-}
+func (m *Model) job(id string) *job { return m.call.job(id) }
 
-func (m *Model) pushDialog(d dialog.Dialog) { m.overlay.Push(d) }
+func (m *Model) pushDialog(d dialog.Dialog) { m.dialogs.stack.Push(d) }
 
-func (m *Model) topDialog() dialog.Dialog { return m.overlay.Top() }
+func (m *Model) topDialog() dialog.Dialog { return m.dialogs.stack.Top() }
 
 // recordEvent keeps an event for the session export (progress too, up to
 // maxExportProgress; everything bounded, the oldest going first).
 func (m *Model) recordEvent(e engine.Event) {
 	if e.Type == engine.EventToolProgress {
-		if m.progressKept >= maxExportProgress {
-			m.droppedEvts++
+		if m.log.progressKept >= maxExportProgress {
+			m.log.dropped++
 			return
 		}
-		m.progressKept++
+		m.log.progressKept++
 	}
-	if len(m.events) >= maxExportEvents {
-		n := len(m.events) / 10
-		m.events = append(m.events[:0], m.events[n:]...)
-		m.droppedEvts += n
+	if len(m.log.events) >= maxExportEvents {
+		n := len(m.log.events) / 10
+		m.log.events = append(m.log.events[:0], m.log.events[n:]...)
+		m.log.dropped += n
 	}
-	m.events = append(m.events, e)
+	m.log.events = append(m.log.events, e)
 }

@@ -85,7 +85,7 @@ func TestResultRenderingByType(t *testing.T) {
 		return &engine.ToolResult{IsError: true, Content: []engine.Content{{Type: "text", Text: "the tool failed: no such file"}}}, nil
 	}
 	h.key("ctrl+s")
-	h.until("the isError result", func() bool { return len(h.m.jobs) == 2 && h.m.jobs[1].finished() })
+	h.until("the isError result", func() bool { return len(h.m.call.jobs) == 2 && h.m.call.jobs[1].finished() })
 	h.golden("result_is_error_100x40")
 }
 
@@ -107,7 +107,7 @@ func TestConfirmationRequiredRoundTrip(t *testing.T) {
 	h.until("the confirmation dialog", func() bool { _, ok := h.m.topDialog().(*dialog.Confirm); return ok })
 	h.golden("confirmation_required_120x30")
 	h.key("y")
-	h.until("the confirmed call", func() bool { return len(h.m.jobs) == 2 && h.m.jobs[1].finished() })
+	h.until("the confirmed call", func() bool { return len(h.m.call.jobs) == 2 && h.m.call.jobs[1].finished() })
 	if len(seen) != 2 || !strings.Contains(seen[1], `"confirm":"abab`) {
 		t.Fatalf("calls = %v", seen)
 	}
@@ -167,16 +167,16 @@ func TestHelpAndHistoryAndExport(t *testing.T) {
 	h.key("esc", "tab", "enter")
 	h.typeText("one")
 	h.key("ctrl+s")
-	h.until("first call", func() bool { return len(h.m.jobs) == 1 && h.m.jobs[0].finished() })
+	h.until("first call", func() bool { return len(h.m.call.jobs) == 1 && h.m.call.jobs[0].finished() })
 	h.key("h")
 	h.golden("history_120x30")
 	h.key("enter") // replay
-	h.until("the replay", func() bool { return len(h.m.jobs) == 2 && h.m.jobs[1].finished() })
-	if string(h.m.jobs[1].args) != string(h.m.jobs[0].args) {
-		t.Fatalf("replay args %s != %s", h.m.jobs[1].args, h.m.jobs[0].args)
+	h.until("the replay", func() bool { return len(h.m.call.jobs) == 2 && h.m.call.jobs[1].finished() })
+	if string(h.m.call.jobs[1].args) != string(h.m.call.jobs[0].args) {
+		t.Fatalf("replay args %s != %s", h.m.call.jobs[1].args, h.m.call.jobs[0].args)
 	}
 	h.key("e")
-	h.until("the export", func() bool { return strings.Contains(h.m.status, "exported") })
+	h.until("the export", func() bool { return strings.Contains(h.m.status.text, "exported") })
 	var types []string
 	for _, e := range h.f.exported {
 		types = append(types, e.Type)
@@ -291,13 +291,13 @@ func TestEverySizeEveryScreen(t *testing.T) {
 	screens := map[string]func(){
 		"form":    func() {},
 		"help":    func() { h.m.pushDialog(dialog.NewHelp(h.m.keys.fullHelp(), h.m.help)) },
-		"details": func() { h.m.pushDialog(h.m.detailsDialog(listRow{kind: rowTool, tool: h.m.tools[3]})) },
+		"details": func() { h.m.pushDialog(h.m.detailsDialog(listRow{kind: rowTool, tool: h.m.browse.tools[3]})) },
 		"confirm": func() {
-			h.m.pushDialog(&dialog.ToolConfirm{Tool: h.m.tools[3], Args: json.RawMessage(`{"path":"/x"}`)})
+			h.m.pushDialog(&dialog.ToolConfirm{Tool: h.m.browse.tools[3], Args: json.RawMessage(`{"path":"/x"}`)})
 		},
 	}
 	for name, open := range screens {
-		h.m.overlay = nil
+		h.m.dialogs.stack = nil
 		open()
 		for _, size := range [][2]int{{1, 1}, {20, 5}, {40, 10}, {59, 15}, {60, 16}, {80, 24}, {99, 30}, {100, 30}, {160, 50}, {240, 70}} {
 			t.Run(fmt.Sprintf("%s/%dx%d", name, size[0], size[1]), func(t *testing.T) {
@@ -324,12 +324,12 @@ func TestMouseWheelAndFocusKeys(t *testing.T) {
 	g := h.m.geometry()
 	// The wheel over the tools pane scrolls its list.
 	h.send(teaMouse(g.toolX+3, g.bodyY+3, "wheeldown"))
-	if h.m.cursor != 3 {
-		t.Fatalf("wheel down over the tools: cursor %d", h.m.cursor)
+	if h.m.browse.cursor != 3 {
+		t.Fatalf("wheel down over the tools: cursor %d", h.m.browse.cursor)
 	}
 	h.send(teaMouse(g.toolX+3, g.bodyY+3, "wheelup"))
-	if h.m.cursor != 0 {
-		t.Fatalf("wheel up over the tools: cursor %d", h.m.cursor)
+	if h.m.browse.cursor != 0 {
+		t.Fatalf("wheel up over the tools: cursor %d", h.m.browse.cursor)
 	}
 	// A long result scrolls under the wheel in the call pane.
 	h.f.call = func(context.Context, string, engine.ToolDef, json.RawMessage, func(engine.Progress)) (*engine.ToolResult, error) {
@@ -339,10 +339,10 @@ func TestMouseWheelAndFocusKeys(t *testing.T) {
 	h.typeText("x")
 	h.key("ctrl+s")
 	h.until("the result", func() bool { j := h.m.shownJob(); return j != nil && j.finished() })
-	at := h.m.vp.YOffset
+	at := h.m.call.vp.YOffset
 	h.send(teaMouse(g.callX+3, g.bodyY+10, "wheeldown"))
-	if h.m.vp.YOffset != at+3 {
-		t.Fatalf("wheel over the result: offset %d, was %d", h.m.vp.YOffset, at)
+	if h.m.call.vp.YOffset != at+3 {
+		t.Fatalf("wheel over the result: offset %d, was %d", h.m.call.vp.YOffset, at)
 	}
 	// A click focuses the pane under it.
 	h.send(teaMouse(2, g.bodyY+1, "left"))

@@ -49,7 +49,7 @@ func ready(t *testing.T, w, h int) *harness {
 	hs := newHarness(t, f, w, h)
 	hs.until("the consent dialog", func() bool { _, ok := hs.m.topDialog().(*dialog.Consent); return ok })
 	hs.key("o")
-	hs.until("demo ready", func() bool { return hs.m.server("demo").state == engine.StateReady && len(hs.m.tools) == 4 })
+	hs.until("demo ready", func() bool { return hs.m.server("demo").state == engine.StateReady && len(hs.m.browse.tools) == 4 })
 	return hs
 }
 
@@ -64,7 +64,7 @@ func TestConsentDialogShowsEverythingAndTheDiff(t *testing.T) {
 	h.until("the consent dialog", func() bool { _, ok := h.m.topDialog().(*dialog.Consent); return ok })
 	h.until("docs ready", func() bool { return h.m.server("docs").state == engine.StateReady })
 	h.pump(30 * time.Millisecond)
-	h.m.strip = nil // the two servers' events race each other: their order is not this frame's subject
+	h.m.log.strip = nil // the two servers' events race each other: their order is not this frame's subject
 	h.golden("consent_diff_120x34")
 	// The same dialog in colour: added lines in the diff-add colour, removed
 	// in the diff-del colour.
@@ -87,7 +87,7 @@ func TestConsentAnswersGoThroughPackageConsent(t *testing.T) {
 		d, ok := h.m.topDialog().(*dialog.Consent)
 		return ok && d.Dec.Server.Name == "a"
 	})
-	if n := len(h.m.overlay); n != 1 {
+	if n := len(h.m.dialogs.stack); n != 1 {
 		t.Fatalf("%d dialogs open, want one at a time", n)
 	}
 	h.key("A") // approve & remember: a grant in the store
@@ -107,7 +107,7 @@ func TestConsentAnswersGoThroughPackageConsent(t *testing.T) {
 	}
 	h.golden("consent_denied_120x30")
 	// A denied server can be asked again: select it, press a.
-	h.m.sel = 1
+	h.m.servers.sel = 1
 	h.key("a")
 	h.until("b asked again", func() bool {
 		d, ok := h.m.topDialog().(*dialog.Consent)
@@ -130,7 +130,7 @@ func TestStoreFailedClosedShowsABanner(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := newHarness(t, f, 100, 24)
-	h.until("the banner", func() bool { return h.m.banner != "" })
+	h.until("the banner", func() bool { return h.m.status.banner != "" })
 	// (no golden: the message names the temp store path, whose length varies)
 	frame := h.view()
 	checkFrame(t, frame, 100, 24)
@@ -178,7 +178,7 @@ func TestFilter(t *testing.T) {
 		t.Fatalf("filter rows: %+v", rows)
 	}
 	h.key("enter")
-	if h.m.form == nil || h.m.formFor.tool.Tool != "create_note" {
+	if h.m.call.form == nil || h.m.call.formFor.tool.Tool != "create_note" {
 		t.Fatal("enter on the filtered row opened no form")
 	}
 }
@@ -201,10 +201,10 @@ func TestFormFromSchemaAndToolConfirm(t *testing.T) {
 	// call does not ask.
 	h.until("the approval remembered", func() bool {
 		set, err := h.f.approvals.Fold(nil)
-		return err == nil && set.Approved(consent.ToolKey{Server: "demo", Tool: "create_note", Digest: h.m.tools[2].Digest})
+		return err == nil && set.Approved(consent.ToolKey{Server: "demo", Tool: "create_note", Digest: h.m.browse.tools[2].Digest})
 	})
 	h.key("ctrl+s")
-	h.until("a second call", func() bool { return len(h.m.jobs) == 2 && h.m.jobs[1].finished() })
+	h.until("a second call", func() bool { return len(h.m.call.jobs) == 2 && h.m.call.jobs[1].finished() })
 	if h.m.topDialog() != nil {
 		t.Fatal("asked again after always for this definition")
 	}
@@ -221,11 +221,11 @@ func TestToolConfirmEscDenies(t *testing.T) {
 	}
 	h.key("esc")
 	h.pump(50e6)
-	if len(h.m.jobs) != 0 {
+	if len(h.m.call.jobs) != 0 {
 		t.Fatal("Esc on the confirmation still called the tool")
 	}
-	if !strings.Contains(h.m.status, "denied") {
-		t.Fatalf("status = %q", h.m.status)
+	if !strings.Contains(h.m.status.text, "denied") {
+		t.Fatalf("status = %q", h.m.status.text)
 	}
 }
 
@@ -235,17 +235,17 @@ func TestValidationErrorsInline(t *testing.T) {
 		return &discovery.Error{Base: fault.Base{ErrCode: discovery.CodeInvalidArgs, Msg: "arguments for mcp_demo_echo: missing properties: [\"message\"]"}, Server: "demo", Pointer: "/message", Rule: "required"}
 	}
 	h.key("tab", "enter", "ctrl+s")
-	h.until("the inline error", func() bool { return h.m.form.Fields[0].Err != "" })
-	if len(h.m.jobs) != 0 {
+	h.until("the inline error", func() bool { return h.m.call.form.Fields[0].Err != "" })
+	if len(h.m.call.jobs) != 0 {
 		t.Fatal("invalid arguments were dispatched")
 	}
 	h.golden("validation_120x30")
 	// A field that does not parse is refused before Validate runs.
-	h.m.form.Fields[0].Spec.Types = []string{"integer"}
+	h.m.call.form.Fields[0].Spec.Types = []string{"integer"}
 	h.typeText("12x")
 	h.key("ctrl+s")
-	if !strings.Contains(h.m.form.Fields[0].Err, "not an integer") {
-		t.Fatalf("field error = %q", h.m.form.Fields[0].Err)
+	if !strings.Contains(h.m.call.form.Fields[0].Err, "not an integer") {
+		t.Fatalf("field error = %q", h.m.call.form.Fields[0].Err)
 	}
 }
 
@@ -254,13 +254,13 @@ func TestRawJSONToggle(t *testing.T) {
 	h.key("tab", "enter")
 	h.typeText("hi")
 	h.key("ctrl+t")
-	if !h.m.form.Raw || !strings.Contains(h.m.form.RawIn.Value(), `"message": "hi"`) {
-		t.Fatalf("raw JSON = %q", h.m.form.RawIn.Value())
+	if !h.m.call.form.Raw || !strings.Contains(h.m.call.form.RawIn.Value(), `"message": "hi"`) {
+		t.Fatalf("raw JSON = %q", h.m.call.form.RawIn.Value())
 	}
-	h.m.form.RawIn.SetValue(`{"message": "from raw", "extra": 1}`)
+	h.m.call.form.RawIn.SetValue(`{"message": "from raw", "extra": 1}`)
 	h.key("ctrl+t")
-	if !h.m.form.Raw || !strings.Contains(h.m.form.Err, "extra") {
-		t.Fatalf("unknown key should keep raw mode: raw=%v err=%q", h.m.form.Raw, h.m.form.Err)
+	if !h.m.call.form.Raw || !strings.Contains(h.m.call.form.Err, "extra") {
+		t.Fatalf("unknown key should keep raw mode: raw=%v err=%q", h.m.call.form.Raw, h.m.call.form.Err)
 	}
 	h.key("ctrl+s")
 	h.until("the result", func() bool { j := h.m.shownJob(); return j != nil && j.finished() })
@@ -288,7 +288,7 @@ func TestDeniedServerEventKeepsItAskable(t *testing.T) {
 	if st := h.m.server("b").state; st != stateDenied {
 		t.Fatalf("after the E308 event b is %q, want %q", st, stateDenied)
 	}
-	h.m.sel = 0
+	h.m.servers.sel = 0
 	h.key("a")
 	h.until("b asked again", func() bool {
 		d, ok := h.m.topDialog().(*dialog.Consent)
@@ -337,16 +337,16 @@ func TestValidArgumentsClearTheNotSentStatus(t *testing.T) {
 		return nil
 	}
 	h.key("tab", "down", "down", "enter", "ctrl+s") // create_note: not read-only, asks first
-	h.until("the inline error", func() bool { return h.m.form.Fields[0].Err != "" })
-	if !strings.Contains(h.m.status, "not sent") {
-		t.Fatalf("status = %q", h.m.status)
+	h.until("the inline error", func() bool { return h.m.call.form.Fields[0].Err != "" })
+	if !strings.Contains(h.m.status.text, "not sent") {
+		t.Fatalf("status = %q", h.m.status.text)
 	}
 	fail = false
 	h.typeText("hi")
 	h.key("ctrl+s")
 	h.until("the confirmation", func() bool { _, ok := h.m.topDialog().(*dialog.ToolConfirm); return ok })
-	if strings.Contains(h.m.status, "not sent") {
-		t.Fatalf("valid arguments awaiting confirmation still say %q", h.m.status)
+	if strings.Contains(h.m.status.text, "not sent") {
+		t.Fatalf("valid arguments awaiting confirmation still say %q", h.m.status.text)
 	}
 }
 
@@ -357,22 +357,22 @@ func TestFormRefusesDeepJSON(t *testing.T) {
 	h := ready(t, 120, 30)
 	h.key("tab", "enter")
 	h.key("ctrl+t")
-	h.m.form.RawIn.SetValue(`{"message":` + strings.Repeat("[", 100000))
+	h.m.call.form.RawIn.SetValue(`{"message":` + strings.Repeat("[", 100000))
 	h.key("ctrl+t") // back to the fields: refused
-	if !h.m.form.Raw || !strings.Contains(h.m.form.Err, "nesting deeper than 256 levels") {
-		t.Fatalf("toggle back: raw=%v err=%q", h.m.form.Raw, h.m.form.Err)
+	if !h.m.call.form.Raw || !strings.Contains(h.m.call.form.Err, "nesting deeper than 256 levels") {
+		t.Fatalf("toggle back: raw=%v err=%q", h.m.call.form.Raw, h.m.call.form.Err)
 	}
-	h.m.form.Err = ""
+	h.m.call.form.Err = ""
 	h.key("ctrl+s")
-	if !strings.Contains(h.m.form.Err, "raw JSON: nesting deeper than 256 levels at line 1, column 267") || len(h.m.jobs) != 0 {
-		t.Fatalf("ctrl+s: err=%q jobs=%d", h.m.form.Err, len(h.m.jobs))
+	if !strings.Contains(h.m.call.form.Err, "raw JSON: nesting deeper than 256 levels at line 1, column 267") || len(h.m.call.jobs) != 0 {
+		t.Fatalf("ctrl+s: err=%q jobs=%d", h.m.call.form.Err, len(h.m.call.jobs))
 	}
 	h.key("ctrl+t")
-	h.m.form.Raw = false
-	h.m.form.Fields[0].Spec.Types = []string{"array"}
-	h.m.form.Fields[0].Input.SetValue(strings.Repeat("[", 30000))
+	h.m.call.form.Raw = false
+	h.m.call.form.Fields[0].Spec.Types = []string{"array"}
+	h.m.call.form.Fields[0].Input.SetValue(strings.Repeat("[", 30000))
 	h.key("ctrl+s")
-	if !strings.Contains(h.m.form.Fields[0].Err, "nesting deeper than 256 levels") || len(h.m.jobs) != 0 {
-		t.Fatalf("field: err=%q jobs=%d", h.m.form.Fields[0].Err, len(h.m.jobs))
+	if !strings.Contains(h.m.call.form.Fields[0].Err, "nesting deeper than 256 levels") || len(h.m.call.jobs) != 0 {
+		t.Fatalf("field: err=%q jobs=%d", h.m.call.form.Fields[0].Err, len(h.m.call.jobs))
 	}
 }

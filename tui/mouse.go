@@ -10,13 +10,13 @@ import (
 // (and selects in) a pane on a click. Selecting a server this way is
 // selecting it (selectServer), as with the keys.
 func (m *Model) onMouse(msg tea.MouseMsg) tea.Cmd {
-	if len(m.overlay) > 0 {
+	if len(m.dialogs.stack) > 0 {
 		if msg.Action == tea.MouseActionPress {
 			switch msg.Button {
 			case tea.MouseButtonWheelUp:
-				m.overlay.ScrollBy(-3)
+				m.dialogs.stack.ScrollBy(-3)
 			case tea.MouseButtonWheelDown:
-				m.overlay.ScrollBy(3)
+				m.dialogs.stack.ScrollBy(3)
 			}
 		}
 		return nil
@@ -42,30 +42,30 @@ func (m *Model) onMouse(msg tea.MouseMsg) tea.Cmd {
 		}
 		switch p {
 		case paneServers:
-			return m.selectServer(max(0, min(len(m.servers)-1, m.sel+delta/3)))
+			return m.selectServer(max(0, min(len(m.servers.rows)-1, m.servers.sel+delta/3)))
 		case paneTools:
-			m.cursor = max(0, min(len(m.listRows())-1, m.cursor+delta))
+			m.browse.cursor = max(0, min(len(m.listRows())-1, m.browse.cursor+delta))
 		case paneCall:
-			if m.history {
-				m.histSel = max(0, min(len(m.jobs)-1, m.histSel+delta/3))
+			if m.call.history {
+				m.call.histSel = max(0, min(len(m.call.jobs)-1, m.call.histSel+delta/3))
 			} else if delta < 0 {
-				m.vp.ScrollUp(-delta)
-				m.follow = false
+				m.call.vp.ScrollUp(-delta)
+				m.call.follow = false
 			} else {
-				m.vp.ScrollDown(delta)
-				m.follow = m.vp.AtBottom()
+				m.call.vp.ScrollDown(delta)
+				m.call.follow = m.call.vp.AtBottom()
 			}
 		}
 	case msg.Action == tea.MouseActionPress && msg.Button == tea.MouseButtonLeft:
 		m.focus = p
 		switch p {
 		case paneServers:
-			if i := m.srvOffset + row; row >= 0 && i < len(m.servers) {
+			if i := m.servers.offset + row; row >= 0 && i < len(m.servers.rows) {
 				return m.selectServer(i)
 			}
 		case paneTools:
-			if i := m.offset + row - 1; row >= 1 && i < len(m.listRows()) {
-				m.cursor = i
+			if i := m.browse.offset + row - 1; row >= 1 && i < len(m.listRows()) {
+				m.browse.cursor = i
 			}
 		}
 	}

@@ -40,22 +40,22 @@ type paletteDo func(m *Model) tea.Cmd
 func (m *Model) openPalette() tea.Cmd {
 	m.pushDialog(dialog.NewPalette(m.st, m.paletteItems()))
 	var cmds []tea.Cmd
-	for _, r := range m.servers {
+	for _, r := range m.servers.rows {
 		s := r.spec.Name
 		if !m.serverReady(s) {
 			continue
 		}
-		if _, ok := m.resources[s]; !ok && !m.loading["r:"+s] {
-			m.loading["r:"+s] = true
+		if _, ok := m.browse.resources[s]; !ok && !m.browse.loading["r:"+s] {
+			m.browse.loading["r:"+s] = true
 			cmds = append(cmds, m.resourcesCmd(s))
 		}
-		if _, ok := m.prompts[s]; !ok && !m.loading["p:"+s] {
-			m.loading["p:"+s] = true
+		if _, ok := m.browse.prompts[s]; !ok && !m.browse.loading["p:"+s] {
+			m.browse.loading["p:"+s] = true
 			cmds = append(cmds, m.promptsCmd(s))
 		}
 	}
-	if !m.wfLoaded && !m.wfLoading {
-		m.wfLoading = true
+	if !m.browse.wfLoaded && !m.browse.wfLoading {
+		m.browse.wfLoading = true
 		cmds = append(cmds, m.workflowsCmd())
 	}
 	return tea.Batch(cmds...)
@@ -72,7 +72,7 @@ func (m *Model) paletteItems() []dialog.PaletteItem {
 // refreshPalette gives an open palette the entries listed now (a list
 // loaded since it opened); the query and the choice stay.
 func (m *Model) refreshPalette() {
-	for _, d := range m.overlay {
+	for _, d := range m.dialogs.stack {
 		if p, ok := d.(*dialog.Palette); ok {
 			p.SetItems(m.paletteItems())
 		}
@@ -86,7 +86,7 @@ func item(kind, title, hint string, do paletteDo) dialog.PaletteItem {
 // paletteActions are the workbench's own actions.
 func (m *Model) paletteActions() []dialog.PaletteItem {
 	label := "Show all servers' tools"
-	if m.allTools {
+	if m.browse.allTools {
 		label = "Show the selected server's tools only"
 	}
 	return []dialog.PaletteItem{
@@ -96,7 +96,7 @@ func (m *Model) paletteActions() []dialog.PaletteItem {
 			return m.exportCmd()
 		}),
 		item("action", "Call history", "h", func(m *Model) tea.Cmd {
-			m.focus, m.history, m.histSel = paneCall, true, 0
+			m.focus, m.call.history, m.call.histSel = paneCall, true, 0
 			return nil
 		}),
 		item("action", "Cancel the running call", "c", func(m *Model) tea.Cmd { m.cancelJob(); return nil }),
@@ -112,26 +112,26 @@ func (m *Model) paletteActions() []dialog.PaletteItem {
 // consent for it.
 func (m *Model) paletteServers() []dialog.PaletteItem {
 	var out []dialog.PaletteItem
-	for i, r := range m.servers {
+	for i, r := range m.servers.rows {
 		i, name := i, r.spec.Name
 		out = append(out, item("server", name, r.spec.Transport+" · "+r.state, func(m *Model) tea.Cmd {
 			m.focus = paneTools
-			m.tab = tabTools
+			m.browse.tab = tabTools
 			return m.selectServer(i)
 		}))
 		out = append(out, item("action", "Reconnect "+name, "r", func(m *Model) tea.Cmd {
-			m.sel = i
+			m.servers.sel = i
 			return m.reconnectSelected()
 		}))
 		if r.state == engine.StateReady || r.state == engine.StateConnecting {
 			out = append(out, item("action", "Disconnect "+name, "x", func(m *Model) tea.Cmd {
-				m.sel = i
+				m.servers.sel = i
 				return m.disconnectSelected()
 			}))
 		}
 		if r.state == stateDenied || r.state == engine.StateNeedsConsent {
 			out = append(out, item("action", "Ask consent for "+name, "a", func(m *Model) tea.Cmd {
-				m.sel = i
+				m.servers.sel = i
 				return m.approveSelected()
 			}))
 		}
@@ -163,18 +163,18 @@ func (m *Model) paletteBrowse() []dialog.PaletteItem {
 	open := func(server string, tab browseTab, r listRow) paletteDo {
 		return func(m *Model) tea.Cmd {
 			if i := m.serverIndex(server); i >= 0 {
-				m.sel = i
+				m.servers.sel = i
 			}
-			m.tab, m.cursor, m.offset = tab, 0, 0
+			m.browse.tab, m.browse.cursor, m.browse.offset = tab, 0, 0
 			return m.activate(r)
 		}
 	}
-	for _, t := range m.tools {
+	for _, t := range m.browse.tools {
 		out = append(out, item("tool", t.Name, t.Server, open(t.Server, tabTools, listRow{kind: rowTool, tool: t})))
 	}
-	for _, r := range m.servers {
+	for _, r := range m.servers.rows {
 		s := r.spec.Name
-		if l := m.resources[s]; l != nil {
+		if l := m.browse.resources[s]; l != nil {
 			for _, res := range l.Resources {
 				out = append(out, item("resource", res.URI, s, open(s, tabResources, listRow{kind: rowResource, res: res})))
 			}
@@ -182,18 +182,18 @@ func (m *Model) paletteBrowse() []dialog.PaletteItem {
 				out = append(out, item("template", t.URITemplate, s, open(s, tabResources, listRow{kind: rowTemplate, tmpl: t})))
 			}
 		}
-		for _, p := range m.prompts[s] {
+		for _, p := range m.browse.prompts[s] {
 			out = append(out, item("prompt", p.Name, s, open(s, tabPrompts, listRow{kind: rowPrompt, prompt: p})))
 		}
 	}
-	for _, w := range m.workflows {
+	for _, w := range m.browse.workflows {
 		out = append(out, item("workflow", w.ID, w.SideEffect, open("", tabWorkflows, listRow{kind: rowWorkflow, wf: w})))
 	}
 	return out
 }
 
 func (m *Model) serverIndex(name string) int {
-	for i, r := range m.servers {
+	for i, r := range m.servers.rows {
 		if r.spec.Name == name {
 			return i
 		}
@@ -204,8 +204,8 @@ func (m *Model) serverIndex(name string) int {
 // toggleAllTools switches the tools tab between the selected server's
 // tools and every server's.
 func (m *Model) toggleAllTools() {
-	m.allTools = !m.allTools
-	m.tab, m.cursor, m.offset = tabTools, 0, 0
+	m.browse.allTools = !m.browse.allTools
+	m.browse.tab, m.browse.cursor, m.browse.offset = tabTools, 0, 0
 	m.focus = paneTools
 }
 
@@ -227,7 +227,7 @@ func (m *Model) setTheme(name string) {
 // L steps through them.
 func (m *Model) paletteLogLevels() []dialog.PaletteItem {
 	var out []dialog.PaletteItem
-	for _, r := range m.servers {
+	for _, r := range m.servers.rows {
 		if r.state != engine.StateReady {
 			continue
 		}

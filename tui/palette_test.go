@@ -35,7 +35,7 @@ func TestPaletteFindsAToolAndOpensItsForm(t *testing.T) {
 		t.Fatalf("the fuzzy query did not put the tool first:\n%s", h.view())
 	}
 	h.key("enter")
-	if h.m.form == nil || h.m.formFor.tool.Tool != "long_operation" || h.m.focus != paneCall {
+	if h.m.call.form == nil || h.m.call.formFor.tool.Tool != "long_operation" || h.m.focus != paneCall {
 		t.Fatalf("enter on the tool did not open its form:\n%s", h.view())
 	}
 	// ctrl+p opens it too, and q is a letter there, not quit.
@@ -81,7 +81,7 @@ func TestAllServersToolsAndTheTitleSaysWhose(t *testing.T) {
 	f.setTools("one", demoTools()[:1], nil)
 	f.setTools("two", demoTools()[1:2], nil)
 	h := newHarness(t, f, 120, 30)
-	h.until("both ready", func() bool { return h.m.serverReady("one") && h.m.serverReady("two") && len(h.m.tools) == 2 })
+	h.until("both ready", func() bool { return h.m.serverReady("one") && h.m.serverReady("two") && len(h.m.browse.tools) == 2 })
 	h.key("enter")
 	if !strings.Contains(h.view(), "TOOLS of one") || len(h.m.listRows()) != 1 {
 		t.Fatalf("the tools pane of one:\n%s", h.view())

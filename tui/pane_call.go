@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/viewport"
+
+	"github.com/relavium/relavium/tui/form"
 	"github.com/relavium/relavium/tui/render"
 )
 
@@ -13,13 +16,42 @@ import (
 // body's lines once per width and version; a frame draws only the lines in
 // view. History mode lists every job for replay.
 
+// callPane is the right column's state: the form being filled in (and
+// what it is for), the jobs and the one on show, the history list, and the
+// viewport over the shown job's body with its search.
+type callPane struct {
+	form    *form.Form
+	formFor formTarget
+	editing bool
+	formSeq int
+	jobs    []*job
+	shown   int // index of the job on show, -1 none
+	jobSeq  int
+	history bool
+	histSel int
+	vp      viewport.Model
+	vpKey   vpKey
+	follow  bool
+	search  resultSearch
+}
+
+// job is the job with id (the newest of that id), nil when none.
+func (p *callPane) job(id string) *job {
+	for i := len(p.jobs) - 1; i >= 0; i-- {
+		if p.jobs[i].id == id {
+			return p.jobs[i]
+		}
+	}
+	return nil
+}
+
 // callTitle is the pane's title.
 func (m *Model) callTitle() string {
 	switch {
-	case m.history:
+	case m.call.history:
 		return "HISTORY"
-	case m.form != nil:
-		return m.formFor.title()
+	case m.call.form != nil:
+		return m.call.formFor.title()
 	}
 	if j := m.shownJob(); j != nil {
 		return strings.ToUpper(j.kind.String()) + " · " + render.ServerLine(j.title)
@@ -28,10 +60,10 @@ func (m *Model) callTitle() string {
 }
 
 func (m *Model) shownJob() *job {
-	if m.shown < 0 || m.shown >= len(m.jobs) {
+	if m.call.shown < 0 || m.call.shown >= len(m.call.jobs) {
 		return nil
 	}
-	return m.jobs[m.shown]
+	return m.call.jobs[m.call.shown]
 }
 
 // callLayout splits the call pane body: form lines on top, then the job.
@@ -46,14 +78,14 @@ func (m *Model) layoutCall(w, h int, focused bool) callLayout {
 	var l callLayout
 	st := m.st
 	j := m.shownJob()
-	if m.form != nil {
+	if m.call.form != nil {
 		budget := h
 		if j != nil {
 			budget = max(4, h/2)
 		}
-		l.form = m.form.View(w, max(1, budget-1), focused && m.editing)
+		l.form = m.call.form.View(w, max(1, budget-1), focused && m.call.editing)
 		hint := "ctrl+s send · ctrl+t raw JSON · esc stop editing"
-		if !m.editing {
+		if !m.call.editing {
 			hint = "enter edit · ctrl+s send · esc close"
 		}
 		l.form = append(l.form, render.Cut(st.Faint.Render(hint), w))
@@ -86,39 +118,39 @@ func (m *Model) syncViewport() {
 	}
 	l := m.layoutCall(cw, g.bodyH-1, m.focus == paneCall)
 	j := m.shownJob()
-	m.vp.Width, m.vp.Height = cw, max(0, l.vpH)
+	m.call.vp.Width, m.call.vp.Height = cw, max(0, l.vpH)
 	if j == nil {
-		m.vpKey = vpKey{}
-		m.vp.SetContent("")
+		m.call.vpKey = vpKey{}
+		m.call.vp.SetContent("")
 		return
 	}
-	key := vpKey{job: j.id, w: cw, ver: j.version, present: true, done: j.finished(), query: m.search.query}
-	if key == m.vpKey {
+	key := vpKey{job: j.id, w: cw, ver: j.version, present: true, done: j.finished(), query: m.call.search.query}
+	if key == m.call.vpKey {
 		return
 	}
-	newJob := key.job != m.vpKey.job && m.vpKey.job != ""
-	justDone := key.done && (key.job != m.vpKey.job || !m.vpKey.done)
+	newJob := key.job != m.call.vpKey.job && m.call.vpKey.job != ""
+	justDone := key.done && (key.job != m.call.vpKey.job || !m.call.vpKey.done)
 	if newJob {
-		m.search.query, m.search.hits = "", nil // a search belongs to its result
+		m.call.search.query, m.call.search.hits = "", nil // a search belongs to its result
 		key.query = ""
 	}
 	body := j.body(m.st, cw)
-	m.search.hits = findHits(body, m.search.query)
-	m.vp.SetContent(strings.Join(m.highlight(body, m.search.query), "\n"))
-	m.vpKey = key
+	m.call.search.hits = findHits(body, m.call.search.query)
+	m.call.vp.SetContent(strings.Join(m.highlight(body, m.call.search.query), "\n"))
+	m.call.vpKey = key
 	switch {
 	case justDone:
 		// A finished job opens at its top (its arguments, then what it
 		// logged, then the outcome), unless the logs would push the
 		// outcome out of view: then at the outcome.
 		off := 0
-		if j.resultAt >= m.vp.Height {
+		if j.resultAt >= m.call.vp.Height {
 			off = j.resultAt
 		}
-		m.vp.SetYOffset(off)
-		m.follow = m.vp.AtBottom()
-	case m.follow:
-		m.vp.GotoBottom()
+		m.call.vp.SetYOffset(off)
+		m.call.follow = m.call.vp.AtBottom()
+	case m.call.follow:
+		m.call.vp.GotoBottom()
 	}
 }
 
@@ -142,8 +174,8 @@ func (m *Model) jobHeader(j *job, w int) []string {
 	case jobCancelled:
 		state = st.Warn.Render("cancelled · " + render.HumanDuration(j.elapsed(now)))
 	}
-	if total := m.vp.TotalLineCount(); total > m.vp.Height && m.vp.Height > 0 && j.id == m.vpKey.job {
-		state += st.Faint.Render(fmt.Sprintf(" · %d–%d/%d", m.vp.YOffset+1, min(total, m.vp.YOffset+m.vp.Height), total))
+	if total := m.call.vp.TotalLineCount(); total > m.call.vp.Height && m.call.vp.Height > 0 && j.id == m.call.vpKey.job {
+		state += st.Faint.Render(fmt.Sprintf(" · %d–%d/%d", m.call.vp.YOffset+1, min(total, m.call.vp.YOffset+m.call.vp.Height), total))
 	}
 	lines := []string{render.SpaceBetween(j.icon(st, m.spinFrame())+" "+st.Bold.Render(render.ServerLine(j.title)), state, w)}
 	if j.hasProgress {
@@ -170,15 +202,15 @@ func (m *Model) jobHeader(j *job, w int) []string {
 
 func (m *Model) viewCallBody(w, h int, focused bool) []string {
 	st := m.st
-	if m.history {
+	if m.call.history {
 		return m.viewHistory(w, h, focused)
 	}
 	l := m.layoutCall(w, h, focused)
 	lines := append([]string{}, l.form...)
 	if !l.showJob {
-		if m.form == nil {
+		if m.call.form == nil {
 			lines = append(lines, render.Wrap(st.Muted.Render("select a tool and press enter to call it (enter on a server, enter on a tool, ctrl+s)"), w)...)
-			if len(m.jobs) > 0 {
+			if len(m.call.jobs) > 0 {
 				lines = append(lines, st.Muted.Render("h shows the call history"))
 			}
 		}
@@ -186,9 +218,9 @@ func (m *Model) viewCallBody(w, h int, focused bool) []string {
 	}
 	lines = append(lines, l.header...)
 	if l.vpH > 0 {
-		view := strings.Split(m.vp.View(), "\n")
+		view := strings.Split(m.call.vp.View(), "\n")
 		// a short result leaves the rest of the pane to the events strip
-		if total := m.vp.TotalLineCount(); m.vp.YOffset == 0 && total+4 <= len(view) {
+		if total := m.call.vp.TotalLineCount(); m.call.vp.YOffset == 0 && total+4 <= len(view) {
 			return m.withStrip(append(lines, view[:total]...), w, h)
 		}
 		lines = append(lines, view...)
@@ -199,36 +231,36 @@ func (m *Model) viewCallBody(w, h int, focused bool) []string {
 func (m *Model) viewHistory(w, h int, focused bool) []string {
 	st := m.st
 	lines := []string{render.Cut(st.Faint.Render("enter replay · l load into form · esc back · e export"), w)}
-	if len(m.jobs) == 0 {
+	if len(m.call.jobs) == 0 {
 		return append(lines, st.Muted.Render("no calls yet"))
 	}
 	room := h - 1
 	// newest first
-	order := make([]int, 0, len(m.jobs))
-	for i := len(m.jobs) - 1; i >= 0; i-- {
+	order := make([]int, 0, len(m.call.jobs))
+	for i := len(m.call.jobs) - 1; i >= 0; i-- {
 		order = append(order, i)
 	}
-	m.histSel = max(0, min(m.histSel, len(order)-1))
+	m.call.histSel = max(0, min(m.call.histSel, len(order)-1))
 	top := 0
-	if m.histSel >= room {
-		top = m.histSel - room + 1
+	if m.call.histSel >= room {
+		top = m.call.histSel - room + 1
 	}
 	for k := top; k < len(order) && k < top+room; k++ {
-		j := m.jobs[order[k]]
+		j := m.call.jobs[order[k]]
 		right := st.Muted.Render(j.started.Format("15:04:05") + " " + render.HumanDuration(j.elapsed(m.now())))
 		content := render.SpaceBetween(j.icon(st, m.spinFrame())+" "+st.Muted.Render(j.kind.String())+" "+render.ServerLine(j.title), right, w-2)
-		lines = append(lines, m.markRow(content, w, k == m.histSel, focused))
+		lines = append(lines, m.markRow(content, w, k == m.call.histSel, focused))
 	}
 	return lines
 }
 
 // historyJob is the job the history cursor is on.
 func (m *Model) historyJob() *job {
-	i := len(m.jobs) - 1 - m.histSel
-	if i < 0 || i >= len(m.jobs) {
+	i := len(m.call.jobs) - 1 - m.call.histSel
+	if i < 0 || i >= len(m.call.jobs) {
 		return nil
 	}
-	return m.jobs[i]
+	return m.call.jobs[i]
 }
 
 // withStrip fills the pane's free lines below lines with the events strip

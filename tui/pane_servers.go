@@ -15,6 +15,32 @@ import (
 // below the list the selected server's details (connect time, protocol,
 // tool count; or the failure with its stderr tail).
 
+// serversPane is the servers column's state: the rows, the selection and
+// the first row in view.
+type serversPane struct {
+	rows   []*serverRow
+	sel    int
+	offset int
+}
+
+// selected is the selected row (nil with none).
+func (p *serversPane) selected() *serverRow {
+	if p.sel < 0 || p.sel >= len(p.rows) {
+		return nil
+	}
+	return p.rows[p.sel]
+}
+
+// byName is the row of the named server (nil when none is declared).
+func (p *serversPane) byName(name string) *serverRow {
+	for _, r := range p.rows {
+		if r.spec.Name == name {
+			return r
+		}
+	}
+	return nil
+}
+
 func (m *Model) stateIcon(r *serverRow) string {
 	st := m.st
 	switch r.state {
@@ -64,33 +90,33 @@ func (m *Model) stateDetail(r *serverRow) string {
 func (m *Model) viewServersBody(w, h int, focused bool) []string {
 	st := m.st
 	var lines []string
-	listH := len(m.servers)
+	listH := len(m.servers.rows)
 	if h >= 10 {
 		listH = min(listH, max(3, h/2))
 	} else {
 		listH = min(listH, h)
 	}
-	if m.sel < m.srvOffset {
-		m.srvOffset = m.sel
+	if m.servers.sel < m.servers.offset {
+		m.servers.offset = m.servers.sel
 	}
-	if m.sel >= m.srvOffset+listH {
-		m.srvOffset = m.sel - listH + 1
+	if m.servers.sel >= m.servers.offset+listH {
+		m.servers.offset = m.servers.sel - listH + 1
 	}
 	nameW := 4
-	for _, r := range m.servers {
+	for _, r := range m.servers.rows {
 		nameW = max(nameW, render.Width(render.ServerLine(r.spec.Name)))
 	}
 	nameW = min(nameW, max(4, (w-4)/3))
-	for i := m.srvOffset; i < len(m.servers) && i < m.srvOffset+listH; i++ {
-		r := m.servers[i]
+	for i := m.servers.offset; i < len(m.servers.rows) && i < m.servers.offset+listH; i++ {
+		r := m.servers.rows[i]
 		content := m.stateIcon(r) + " " + render.Fit(render.ServerLine(r.spec.Name), nameW) + " "
 		if w >= 30 {
 			content += st.Muted.Render(render.Fit(r.spec.Transport, 5)) + " "
 		}
 		content += m.stateDetail(r)
-		lines = append(lines, m.markRow(content, w, i == m.sel, focused))
+		lines = append(lines, m.markRow(content, w, i == m.servers.sel, focused))
 	}
-	if len(m.servers) == 0 {
+	if len(m.servers.rows) == 0 {
 		lines = append(lines, st.Muted.Render("no servers declared"))
 		lines = append(lines, render.Wrap(st.Muted.Render("add [[mcp_servers]] to .relavium/config.toml, or try relavium demo"), w)...)
 	}
@@ -138,7 +164,7 @@ func (m *Model) serverDetails(r *serverRow, w int, full bool) []string {
 		}
 		out = append(out, m.signInDetails(r, w)...)
 		skipped := 0
-		for _, sk := range m.skipped {
+		for _, sk := range m.browse.skipped {
 			if sk.Server == r.spec.Name {
 				skipped++
 			}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/textinput"
+
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/tui/render"
@@ -13,6 +15,34 @@ import (
 // The middle pane lists, for the selected server, its tools (admitted then
 // skipped), resources and templates, prompts — and the project's
 // workflows. Only the rows in view are rendered.
+
+// browsePane is the middle column's state: what the selected server (or
+// every server, with allTools) offers, the tab on show, the cursor, the
+// filter, and the lists fetched per server.
+type browsePane struct {
+	tools     []engine.ToolDef
+	skipped   []engine.SkippedTool
+	tab       browseTab
+	allTools  bool // the tools tab lists every server's tools (ctrl+a)
+	cursor    int  // row in the list
+	offset    int
+	filter    textinput.Model
+	filtering bool
+	rows      []listRow
+	rowsKey   string
+	resources map[string]*host.ResourceList
+	prompts   map[string][]host.Prompt
+	errs      map[string]string // a list that failed to load, per server and tab
+	loading   map[string]bool
+	workflows []*workflow.Workflow
+	wfErr     string
+	wfLoaded  bool
+	wfLoading bool
+	// catalogued once the tools were listed; catSeq counts the requests,
+	// catShown is the newest whose answer is shown.
+	catalogued       bool
+	catSeq, catShown int
+}
 
 type rowKind int
 
@@ -50,20 +80,20 @@ func (m *Model) currentServer() string {
 // listRows returns the middle pane's rows, rebuilding them only when what
 // they depend on changed.
 func (m *Model) listRows() []listRow {
-	key := fmt.Sprintf("%d\x1f%s\x1f%s\x1f%t", m.tab, m.currentServer(), m.filter.Value(), m.allTools)
-	if key == m.rowsKey && m.rows != nil {
-		return m.rows
+	key := fmt.Sprintf("%d\x1f%s\x1f%s\x1f%t", m.browse.tab, m.currentServer(), m.browse.filter.Value(), m.browse.allTools)
+	if key == m.browse.rowsKey && m.browse.rows != nil {
+		return m.browse.rows
 	}
-	m.rowsKey = key
-	m.rows = m.buildRows()
-	m.cursor = max(0, min(m.cursor, len(m.rows)-1))
-	return m.rows
+	m.browse.rowsKey = key
+	m.browse.rows = m.buildRows()
+	m.browse.cursor = max(0, min(m.browse.cursor, len(m.browse.rows)-1))
+	return m.browse.rows
 }
 
 func (m *Model) buildRows() []listRow {
 	server := m.currentServer()
-	f := rowFilter{typed: m.filter.Value(), q: strings.ToLower(m.filter.Value())}
-	switch m.tab {
+	f := rowFilter{typed: m.browse.filter.Value(), q: strings.ToLower(m.browse.filter.Value())}
+	switch m.browse.tab {
 	case tabTools:
 		return m.toolRows(server, f)
 	case tabResources:
@@ -111,13 +141,13 @@ func noteRows(notes ...string) []listRow {
 
 func (m *Model) toolRows(server string, f rowFilter) []listRow {
 	rows := []listRow{}
-	mine := func(s string) bool { return m.allTools || s == server }
-	for _, t := range m.tools {
+	mine := func(s string) bool { return m.browse.allTools || s == server }
+	for _, t := range m.browse.tools {
 		if mine(t.Server) && f.match(t.Tool, t.Title, t.Description, t.Server) {
 			rows = append(rows, listRow{kind: rowTool, tool: t})
 		}
 	}
-	for _, s := range m.skipped {
+	for _, s := range m.browse.skipped {
 		if mine(s.Server) && f.match(s.Tool, s.Code, s.Detail, s.Server) {
 			rows = append(rows, listRow{kind: rowSkipped, skip: s})
 		}
@@ -125,7 +155,7 @@ func (m *Model) toolRows(server string, f rowFilter) []listRow {
 	switch {
 	case len(rows) > 0:
 		return rows
-	case m.allTools && f.q == "":
+	case m.browse.allTools && f.q == "":
 		return noteRows("no server has admitted a tool yet")
 	case f.q == "" && !m.serverReady(server):
 		return noteRows("tools appear once the server is ready")
@@ -135,11 +165,11 @@ func (m *Model) toolRows(server string, f rowFilter) []listRow {
 
 func (m *Model) resourceRows(server string, f rowFilter) []listRow {
 	key := "r:" + server
-	l := m.resources[server]
+	l := m.browse.resources[server]
 	switch {
-	case m.browseErr[key] != "":
-		return noteRows("✗ " + m.browseErr[key])
-	case m.loading[key]:
+	case m.browse.errs[key] != "":
+		return noteRows("✗ " + m.browse.errs[key])
+	case m.browse.loading[key]:
 		return noteRows("loading resources…")
 	case !m.serverReady(server):
 		return noteRows("resources appear once the server is ready")
@@ -167,10 +197,10 @@ func (m *Model) resourceRows(server string, f rowFilter) []listRow {
 
 func (m *Model) promptRows(server string, f rowFilter) []listRow {
 	key := "p:" + server
-	ps, ok := m.prompts[server]
+	ps, ok := m.browse.prompts[server]
 	switch {
-	case m.browseErr[key] != "":
-		return noteRows("✗ " + m.browseErr[key])
+	case m.browse.errs[key] != "":
+		return noteRows("✗ " + m.browse.errs[key])
 	case !m.serverReady(server):
 		return noteRows("prompts appear once the server is ready")
 	case !ok:
@@ -190,17 +220,17 @@ func (m *Model) promptRows(server string, f rowFilter) []listRow {
 
 func (m *Model) workflowRows(f rowFilter) []listRow {
 	switch {
-	case m.wfErr != "":
+	case m.browse.wfErr != "":
 		var notes []string
-		for _, l := range strings.Split(m.wfErr, "\n") {
+		for _, l := range strings.Split(m.browse.wfErr, "\n") {
 			notes = append(notes, "✗ "+l)
 		}
 		return noteRows(notes...)
-	case !m.wfLoaded:
+	case !m.browse.wfLoaded:
 		return noteRows("loading workflows…")
 	}
 	rows := []listRow{}
-	for _, w := range m.workflows {
+	for _, w := range m.browse.workflows {
 		if f.match(w.ID, w.Description) {
 			rows = append(rows, listRow{kind: rowWorkflow, wf: w})
 		}
@@ -245,7 +275,7 @@ func (m *Model) viewToolsBody(w, h int, focused bool) []string {
 		var tabs []string
 		for t := browseTab(0); t < tabCount; t++ {
 			label := t.short(level)
-			if t == m.tab {
+			if t == m.browse.tab {
 				tabs = append(tabs, st.PaneTitleFocused.Render("["+label+"]"))
 			} else {
 				tabs = append(tabs, st.Muted.Render(label))
@@ -257,12 +287,12 @@ func (m *Model) viewToolsBody(w, h int, focused bool) []string {
 		}
 	}
 	lines = append(lines, render.Cut(strip, w))
-	if m.filtering || m.filter.Value() != "" {
-		m.filter.Width = max(4, w-4)
-		lines = append(lines, render.Cut(m.filter.View(), w))
+	if m.browse.filtering || m.browse.filter.Value() != "" {
+		m.browse.filter.Width = max(4, w-4)
+		lines = append(lines, render.Cut(m.browse.filter.View(), w))
 	}
 	legend := ""
-	if m.tab == tabTools {
+	if m.browse.tab == tabTools {
 		legend = st.Advisory.Render("badges are server hints: advisory")
 	}
 	room := h - len(lines)
@@ -271,22 +301,22 @@ func (m *Model) viewToolsBody(w, h int, focused bool) []string {
 	}
 	rows := m.listRows()
 	room = max(0, room)
-	if m.cursor < m.offset {
-		m.offset = m.cursor
+	if m.browse.cursor < m.browse.offset {
+		m.browse.offset = m.browse.cursor
 	}
-	if m.cursor >= m.offset+room {
-		m.offset = m.cursor - room + 1
+	if m.browse.cursor >= m.browse.offset+room {
+		m.browse.offset = m.browse.cursor - room + 1
 	}
-	m.offset = max(0, min(m.offset, max(0, len(rows)-room)))
-	for i := m.offset; i < len(rows) && i < m.offset+room; i++ {
-		lines = append(lines, m.rowLine(rows[i], w, i == m.cursor && rows[i].selectable(), focused))
+	m.browse.offset = max(0, min(m.browse.offset, max(0, len(rows)-room)))
+	for i := m.browse.offset; i < len(rows) && i < m.browse.offset+room; i++ {
+		lines = append(lines, m.rowLine(rows[i], w, i == m.browse.cursor && rows[i].selectable(), focused))
 	}
 	for len(lines) < h-1 && legend != "" {
 		lines = append(lines, "")
 	}
 	if legend != "" {
 		if len(rows) > room {
-			legend = st.Muted.Render(fmt.Sprintf("%d–%d of %d · ", m.offset+1, min(len(rows), m.offset+room), len(rows))) + legend
+			legend = st.Muted.Render(fmt.Sprintf("%d–%d of %d · ", m.browse.offset+1, min(len(rows), m.browse.offset+room), len(rows))) + legend
 		}
 		lines = append(lines, render.Cut(legend, w))
 	}
@@ -303,7 +333,7 @@ func (m *Model) rowContent(r listRow, w int) string {
 	switch r.kind {
 	case rowTool:
 		left = st.OK.Render("✓") + " " + render.ServerLine(r.tool.Tool)
-		if m.allTools {
+		if m.browse.allTools {
 			left += st.Muted.Render(" · " + render.ServerLine(r.tool.Server))
 		}
 		right = m.badge(r.tool)

@@ -26,7 +26,7 @@ type resultSearch struct {
 
 // startSearch opens the query line, empty.
 func (m *Model) startSearch() tea.Cmd {
-	s := &m.search
+	s := &m.call.search
 	if s.input.Prompt == "" {
 		s.input = textinput.New()
 		s.input.Prompt = "search: "
@@ -40,18 +40,18 @@ func (m *Model) startSearch() tea.Cmd {
 
 // searchKey takes a key while the query is typed.
 func (m *Model) searchKey(msg tea.KeyMsg) tea.Cmd {
-	s := &m.search
+	s := &m.call.search
 	switch msg.String() {
 	case "esc":
 		s.typing, s.query, s.hits = false, "", nil
 		s.input.Blur()
-		m.vpKey = vpKey{}
+		m.call.vpKey = vpKey{}
 		return nil
 	case "enter":
 		s.typing = false
 		s.input.Blur()
 		s.query = s.input.Value()
-		m.vpKey = vpKey{}
+		m.call.vpKey = vpKey{}
 		m.syncViewport() // the hits are counted over the body as drawn now
 		m.jumpHit(0, true)
 		return nil
@@ -79,7 +79,7 @@ func findHits(body []string, q string) []int {
 // jumpHit moves to the next (dir 1) or previous (-1) hit from the view's
 // top; first picks the first hit at or below it.
 func (m *Model) jumpHit(dir int, first bool) {
-	s := &m.search
+	s := &m.call.search
 	if s.query == "" {
 		return
 	}
@@ -87,7 +87,7 @@ func (m *Model) jumpHit(dir int, first bool) {
 		m.setStatus("no line of this result holds "+strconv.Quote(s.query), false)
 		return
 	}
-	top := m.vp.YOffset
+	top := m.call.vp.YOffset
 	switch {
 	case first:
 		s.at = 0
@@ -100,8 +100,8 @@ func (m *Model) jumpHit(dir int, first bool) {
 	default:
 		s.at = (s.at + dir + len(s.hits)) % len(s.hits)
 	}
-	m.vp.SetYOffset(max(0, s.hits[s.at]-1))
-	m.follow = false
+	m.call.vp.SetYOffset(max(0, s.hits[s.at]-1))
+	m.call.follow = false
 }
 
 // highlight draws a body with every match of q reversed; lines without one
@@ -140,7 +140,7 @@ func (m *Model) highlight(body []string, q string) []string {
 
 // searchLine is the line above the result while a search is on.
 func (m *Model) searchLine(w int) string {
-	s := &m.search
+	s := &m.call.search
 	if s.typing {
 		s.input.Width = max(4, w-10)
 		return render.Cut(s.input.View(), w)

@@ -40,15 +40,15 @@ func TestSearchInsideAResult(t *testing.T) {
 	h.key("esc", "/") // stop editing the form, then search
 	h.typeText("needle")
 	h.key("enter")
-	if got := len(h.m.search.hits); got != 4 {
+	if got := len(h.m.call.search.hits); got != 4 {
 		t.Fatalf("%d lines hold the needle, want 4", got)
 	}
-	first := h.m.vp.YOffset
+	first := h.m.call.vp.YOffset
 	if !strings.Contains(h.view(), "1 of 4 lines") || !strings.Contains(h.view(), "needle here") {
 		t.Fatalf("the search line or the match is not in view:\n%s", h.view())
 	}
 	h.key("n")
-	if h.m.vp.YOffset <= first || !strings.Contains(h.view(), "2 of 4") {
+	if h.m.call.vp.YOffset <= first || !strings.Contains(h.view(), "2 of 4") {
 		t.Fatalf("n did not move to the next match:\n%s", h.view())
 	}
 	h.golden("result_search_120x30")
@@ -58,11 +58,11 @@ func TestSearchInsideAResult(t *testing.T) {
 	}
 	// a second / starts a fresh query
 	h.key("/")
-	if h.m.search.input.Value() != "" {
+	if h.m.call.search.input.Value() != "" {
 		t.Fatal("a second / kept the old query")
 	}
 	h.key("esc")
-	if h.m.search.query != "" || strings.Contains(h.view(), "of 4 lines") {
+	if h.m.call.search.query != "" || strings.Contains(h.view(), "of 4 lines") {
 		t.Fatalf("esc did not end the search:\n%s", h.view())
 	}
 }
@@ -101,7 +101,7 @@ func TestYankCommandAndSave(t *testing.T) {
 		t.Fatalf("Y opened no dialog:\n%s", h.view())
 	}
 	h.key("esc", "s")
-	h.until("saved", func() bool { return strings.Contains(h.m.status, "result saved to") })
+	h.until("saved", func() bool { return strings.Contains(h.m.status.text, "result saved to") })
 	var doc map[string]any
 	if len(h.f.saved) != 1 || json.Unmarshal(h.f.saved[0], &doc) != nil || doc["result"] == nil || doc["title"] != "mcp_demo_echo" {
 		t.Fatalf("saved %s", h.f.saved)
@@ -125,7 +125,7 @@ func TestExportHoldsReadsAndPromptGets(t *testing.T) {
 	h.key("ctrl+s")
 	h.until("the prompt", func() bool { j := h.m.shownJob(); return j != nil && j.prompt != nil })
 	h.key("e")
-	h.until("the export", func() bool { return strings.Contains(h.m.status, "exported") })
+	h.until("the export", func() bool { return strings.Contains(h.m.status.text, "exported") })
 	b, _ := json.Marshal(h.f.exported)
 	for _, want := range []string{`"type":"tui:resource_read"`, `"uri":"test://static-text"`, `contents of test://static-text`, `"type":"tui:prompt_get"`, `Review: x`} {
 		if !strings.Contains(string(b), want) {

@@ -117,12 +117,12 @@ func (m *Model) openLinks() tea.Cmd {
 // openLink shows the link's server in the resources view and reads the
 // linked resource there.
 func (m *Model) openLink(a openLinkAction) tea.Cmd {
-	for i, r := range m.servers {
+	for i, r := range m.servers.rows {
 		if r.spec.Name == a.server {
-			m.sel = i
+			m.servers.sel = i
 		}
 	}
-	m.tab, m.cursor, m.offset = tabResources, 0, 0
+	m.browse.tab, m.browse.cursor, m.browse.offset = tabResources, 0, 0
 	cmds := []tea.Cmd{m.ensureBrowse()}
 	j, ctx := m.newJob(jobRead, a.server, a.uri, nil)
 	cmds = append(cmds, m.readCmd(ctx, j.id, a.server, a.uri))

@@ -49,9 +49,9 @@ func TestSaveBinaryParts(t *testing.T) {
 		t.Fatalf("the image placeholder does not describe it:\n%s", v)
 	}
 	h.key("s")
-	h.until("saved", func() bool { return strings.Contains(h.m.status, "2 binary part(s): image/png") })
-	if !strings.HasPrefix(h.m.status, "result saved to ") || !strings.Contains(h.m.status, "audio/wav 8 B") {
-		t.Fatalf("status = %q", h.m.status)
+	h.until("saved", func() bool { return strings.Contains(h.m.status.text, "2 binary part(s): image/png") })
+	if !strings.HasPrefix(h.m.status.text, "result saved to ") || !strings.Contains(h.m.status.text, "audio/wav 8 B") {
+		t.Fatalf("status = %q", h.m.status.text)
 	}
 	j := h.m.shownJob()
 	for n, want := range map[string][]byte{"1.png": img, "2.wav": []byte("RIFFdata")} {
@@ -67,9 +67,9 @@ func TestSaveBinaryParts(t *testing.T) {
 	h2 := ready(t, 120, 30)
 	resultWith(h2, engine.Content{Type: "text", Text: "only text"})
 	h2.key("s")
-	h2.until("the JSON saved", func() bool { return strings.HasPrefix(h2.m.status, "result saved to ") })
-	if strings.Contains(h2.m.status, "binary part") {
-		t.Errorf("a result without binary parts said it saved some: %q", h2.m.status)
+	h2.until("the JSON saved", func() bool { return strings.HasPrefix(h2.m.status.text, "result saved to ") })
+	if strings.Contains(h2.m.status.text, "binary part") {
+		t.Errorf("a result without binary parts said it saved some: %q", h2.m.status.text)
 	}
 }
 
@@ -85,8 +85,8 @@ func TestOpenResourceLinks(t *testing.T) {
 	}
 	h.key("down", "enter")
 	h.until("the read", func() bool { j := h.m.shownJob(); return j.kind == jobRead && j.title == "test://b" && j.finished() })
-	if h.m.tab != tabResources || h.m.shownJob().server != "demo" {
-		t.Errorf("tab %v, server %q: want the resources view of demo", h.m.tab, h.m.shownJob().server)
+	if h.m.browse.tab != tabResources || h.m.shownJob().server != "demo" {
+		t.Errorf("tab %v, server %q: want the resources view of demo", h.m.browse.tab, h.m.shownJob().server)
 	}
 	if v := h.view(); !strings.Contains(v, "contents of test://b") {
 		t.Fatalf("the linked resource is not shown:\n%s", v)
@@ -143,7 +143,7 @@ func TestPreviewPlaceholderWithoutProtocol(t *testing.T) {
 	h := ready(t, 120, 30)
 	resultWith(h, engine.Content{Type: "image", MIMEType: "image/png", Data: pngBytes(t, 4, 4)})
 	h.key("p")
-	if !strings.Contains(h.m.status, "4×4 px") || !strings.Contains(h.m.status, "s saves it to a file") {
-		t.Errorf("status = %q", h.m.status)
+	if !strings.Contains(h.m.status.text, "4×4 px") || !strings.Contains(h.m.status.text, "s saves it to a file") {
+		t.Errorf("status = %q", h.m.status.text)
 	}
 }

@@ -23,6 +23,13 @@ import (
 // or the call can be sent again with the new scopes.
 
 // signInState is the one sign-in in progress.
+// authState is sign-in's part of the workbench: the OAuth sign-in running
+// and the servers a call found wanting more scopes.
+type authState struct {
+	run     *signInState
+	stepUps map[string]oauth.SignInData
+}
+
 type signInState struct {
 	server string
 	stepUp bool
@@ -47,7 +54,7 @@ type signInDoneMsg struct {
 // with E850, or one of its calls asked for more scopes, E851), and the
 // authorization server's origin and the scopes when known.
 func (m *Model) needsSignIn(r *serverRow) (origin string, scopes []string, ok bool) {
-	if s, ok := m.stepUps[r.spec.Name]; ok {
+	if s, ok := m.auth.stepUps[r.spec.Name]; ok {
 		return s.AuthServer, s.Scopes, true
 	}
 	if r.state == engine.StateFailed && (r.errCode == oauth.CodeSignInRequired || r.errCode == oauth.CodeStepUpRequired) {
@@ -71,7 +78,7 @@ func (m *Model) signInDetail(r *serverRow) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	if m.signIn != nil && m.signIn.server == r.spec.Name {
+	if m.auth.run != nil && m.auth.run.server == r.spec.Name {
 		return m.st.Accent.Render("signing in…"), true
 	}
 	s := "needs sign-in"
@@ -91,7 +98,7 @@ func (m *Model) signInDetails(r *serverRow, w int) []string {
 	st := m.st
 	var out []string
 	add := func(s string) { out = append(out, render.WrapIndent(s, w, "  ")...) }
-	if si := m.signIn; si != nil && si.server == r.spec.Name {
+	if si := m.auth.run; si != nil && si.server == r.spec.Name {
 		if si.prompt == nil {
 			add(st.Accent.Render("finding the authorization server…"))
 		} else {
@@ -121,14 +128,14 @@ func (m *Model) signInDetails(r *serverRow, w int) []string {
 // startSignIn runs the sign-in of r in the background; its messages come
 // back through waitSignIn.
 func (m *Model) startSignIn(r *serverRow) tea.Cmd {
-	if m.signIn != nil {
+	if m.auth.run != nil {
 		m.setStatus("a sign-in is already running (esc cancels it)", true)
 		return nil
 	}
 	_, scopes, _ := m.needsSignIn(r)
 	ctx, cancel := context.WithCancel(m.ctx)
 	si := &signInState{server: r.spec.Name, stepUp: len(scopes) > 0, cancel: cancel, msgs: make(chan tea.Msg, 2)}
-	m.signIn = si
+	m.auth.run = si
 	be, server := m.b, r.spec.Name
 	go func() {
 		err := be.SignIn(ctx, server, func(p oauth.Prompt) {
@@ -148,7 +155,7 @@ func waitSignIn(si *signInState) tea.Cmd {
 
 // onSignIn handles the sign-in's messages.
 func (m *Model) onSignIn(msg tea.Msg) tea.Cmd {
-	si := m.signIn
+	si := m.auth.run
 	switch msg := msg.(type) {
 	case signInPromptMsg:
 		if si == nil || si.server != msg.server {
@@ -160,7 +167,7 @@ func (m *Model) onSignIn(msg tea.Msg) tea.Cmd {
 	case signInDoneMsg:
 		if si != nil && si.server == msg.server {
 			si.cancel()
-			m.signIn = nil
+			m.auth.run = nil
 		}
 		if msg.err != nil {
 			if errors.Is(msg.err, context.Canceled) || fault.CodeOf(msg.err, "") == oauth.CodeCancelled {
@@ -170,11 +177,11 @@ func (m *Model) onSignIn(msg tea.Msg) tea.Cmd {
 			}
 			return nil
 		}
-		delete(m.stepUps, msg.server)
+		delete(m.auth.stepUps, msg.server)
 		m.setStatus("signed in to "+msg.server, false)
-		for _, r := range m.servers {
+		for _, r := range m.servers.rows {
 			if r.spec.Name == msg.server && r.state == engine.StateFailed {
-				m.sel = m.indexOf(r)
+				m.servers.sel = m.indexOf(r)
 				return m.reconnectSelected()
 			}
 		}
@@ -183,20 +190,20 @@ func (m *Model) onSignIn(msg tea.Msg) tea.Cmd {
 }
 
 func (m *Model) indexOf(r *serverRow) int {
-	for i, x := range m.servers {
+	for i, x := range m.servers.rows {
 		if x == r {
 			return i
 		}
 	}
-	return m.sel
+	return m.servers.sel
 }
 
 // signInKey cancels a running sign-in on esc or c.
 func (m *Model) signInKey(msg tea.KeyMsg) (tea.Cmd, bool) {
-	if m.signIn == nil || (msg.String() != "esc" && msg.String() != "c") {
+	if m.auth.run == nil || (msg.String() != "esc" && msg.String() != "c") {
 		return nil, false
 	}
-	m.signIn.cancel()
+	m.auth.run.cancel()
 	return nil, true
 }
 
@@ -215,10 +222,10 @@ func (m *Model) noteStepUp(err error) {
 	default:
 		return
 	}
-	if m.stepUps == nil {
-		m.stepUps = map[string]oauth.SignInData{}
+	if m.auth.stepUps == nil {
+		m.auth.stepUps = map[string]oauth.SignInData{}
 	}
-	m.stepUps[d.Server] = d
+	m.auth.stepUps[d.Server] = d
 	m.setStatus("server "+d.Server+" asks for more scopes: select it and press enter to sign in again", true)
 }
 

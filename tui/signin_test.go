@@ -89,7 +89,7 @@ func TestSignInCancelled(t *testing.T) {
 		return strings.Contains(strings.Join(h.m.signInDetails(h.m.server("prot"), 300), " "), "waiting for the browser")
 	})
 	h.key("esc")
-	h.until("cancelled", func() bool { return h.m.signIn == nil })
+	h.until("cancelled", func() bool { return h.m.auth.run == nil })
 	if !strings.Contains(h.view(), "cancelled") || !strings.Contains(h.view(), "needs sign-in") {
 		t.Fatalf("after cancel:\n%s", h.view())
 	}

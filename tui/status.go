@@ -13,6 +13,16 @@ import (
 // and the clock behind spinners and elapsed times (ticking only while
 // something on screen moves).
 
+// statusLine is what the person just did, said for a moment: seq numbers
+// each status, timed is the last one whose expiry is scheduled. banner is
+// the lasting warning above the panes (a grant store that failed closed).
+type statusLine struct {
+	text       string
+	err        bool
+	seq, timed int
+	banner     string
+}
+
 // startTicking starts the spinner clock when something moves.
 func (m *Model) startTicking() tea.Cmd {
 	if m.ticking || !m.animating() {
@@ -24,12 +34,12 @@ func (m *Model) startTicking() tea.Cmd {
 
 // animating reports whether a spinner or an elapsed time is on screen.
 func (m *Model) animating() bool {
-	for _, r := range m.servers {
+	for _, r := range m.servers.rows {
 		if r.state == engine.StateConnecting || r.state == engine.StateResolving {
 			return true
 		}
 	}
-	for _, j := range m.jobs {
+	for _, j := range m.call.jobs {
 		if !j.finished() {
 			return true
 		}
@@ -44,18 +54,18 @@ var spinFrames = [...]string{"▖", "▘", "▝", "▗"}
 func (m *Model) spinFrame() string { return spinFrames[m.frame%len(spinFrames)] }
 
 func (m *Model) setStatus(s string, isErr bool) {
-	m.status, m.statusErr = render.ServerLine(s), isErr
-	m.statusSeq++
+	m.status.text, m.status.err = render.ServerLine(s), isErr
+	m.status.seq++
 }
 
 // expireStatus schedules the current status's removal, once per status.
 func (m *Model) expireStatus() tea.Cmd {
-	if m.status == "" || m.statusTimed == m.statusSeq {
+	if m.status.text == "" || m.status.timed == m.status.seq {
 		return nil
 	}
-	m.statusTimed = m.statusSeq
-	seq, life := m.statusSeq, statusLife
-	if m.statusErr {
+	m.status.timed = m.status.seq
+	seq, life := m.status.seq, statusLife
+	if m.status.err {
 		life = statusErrLife
 	}
 	ctx := m.ctx

@@ -11,7 +11,7 @@ import (
 func TestStatusLineExpires(t *testing.T) {
 	h := ready(t, 120, 30)
 	h.m.setStatus("demo: approved once", false)
-	first := h.m.statusSeq
+	first := h.m.status.seq
 	if cmd := h.m.expireStatus(); cmd == nil {
 		t.Fatal("no expiry scheduled for a new status")
 	}
@@ -23,8 +23,8 @@ func TestStatusLineExpires(t *testing.T) {
 	if !strings.Contains(h.view(), "session exported to /x") {
 		t.Fatalf("an older status's timer cleared a newer status:\n%s", h.view())
 	}
-	h.send(statusExpiredMsg{seq: h.m.statusSeq})
-	if h.m.status != "" || strings.Contains(h.view(), "session exported") {
+	h.send(statusExpiredMsg{seq: h.m.status.seq})
+	if h.m.status.text != "" || strings.Contains(h.view(), "session exported") {
 		t.Fatalf("the status outlived its time:\n%s", h.view())
 	}
 }

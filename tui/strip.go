@@ -16,6 +16,16 @@ import (
 // calls going out and coming back, logs, skipped tools, gates). Lines are
 // built as events arrive (Update); View only draws the newest that fit.
 
+// eventLog is the session's events: those kept for export (bounded, the
+// oldest going first; dropped counts what went), and the strip's lines.
+type eventLog struct {
+	events       []engine.Event
+	strip        []stripLine
+	dropped      int
+	progressKept int
+	closed       bool // the event stream ended
+}
+
 // maxStrip bounds the lines the strip keeps.
 const maxStrip = 200
 
@@ -29,13 +39,13 @@ type stripLine struct {
 
 func (m *Model) addStrip(at time.Time, glyph, role, text string) {
 	text = render.ServerLine(text)
-	if n := len(m.strip); n > 0 && m.strip[n-1].text == text && m.strip[n-1].role == role && !strings.HasPrefix(role, "log:") {
+	if n := len(m.log.strip); n > 0 && m.log.strip[n-1].text == text && m.log.strip[n-1].role == role && !strings.HasPrefix(role, "log:") {
 		return // the same news twice in a row (a state announced again)
 	}
-	if len(m.strip) >= maxStrip {
-		m.strip = append(m.strip[:0], m.strip[len(m.strip)-maxStrip/2:]...)
+	if len(m.log.strip) >= maxStrip {
+		m.log.strip = append(m.log.strip[:0], m.log.strip[len(m.log.strip)-maxStrip/2:]...)
 	}
-	m.strip = append(m.strip, stripLine{at: at, glyph: glyph, role: role, text: text})
+	m.log.strip = append(m.log.strip, stripLine{at: at, glyph: glyph, role: role, text: text})
 }
 
 // stripEvent notes an event in the strip (progress is left to the call
@@ -96,15 +106,15 @@ func stripStyle(st *themes.Styles, role string) func(...string) string {
 // stripLines draws the newest events that fit in h lines of w cells, under
 // a titled rule (nothing when fewer than 3 lines are free).
 func (m *Model) stripLines(w, h int) []string {
-	if h < 3 || len(m.strip) == 0 {
+	if h < 3 || len(m.log.strip) == 0 {
 		return nil
 	}
 	st := m.st
 	title := " EVENTS "
 	out := []string{st.PaneTitle.Render(title) + st.Separator.Render(strings.Repeat("─", max(0, w-render.Width(title))))}
 	var shown []stripLine // logs below the v floor stay out, as everywhere
-	for i := len(m.strip) - 1; i >= 0 && len(shown) < h-1; i-- {
-		if l := m.strip[i]; !strings.HasPrefix(l.role, "log:") || m.cr.shows(strings.TrimPrefix(l.role, "log:")) {
+	for i := len(m.log.strip) - 1; i >= 0 && len(shown) < h-1; i-- {
+		if l := m.log.strip[i]; !strings.HasPrefix(l.role, "log:") || m.cr.shows(strings.TrimPrefix(l.role, "log:")) {
 			shown = append(shown, l)
 		}
 	}

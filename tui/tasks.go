@@ -40,16 +40,16 @@ const (
 // taskKey handles t: on a tool (tools tab), on a server (servers pane).
 func (m *Model) taskKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 	switch {
-	case m.focus == paneTools && m.tab == tabTools && key.Matches(msg, m.keys.CallTask):
+	case m.focus == paneTools && m.browse.tab == tabTools && key.Matches(msg, m.keys.CallTask):
 		rows := m.listRows()
-		if m.cursor >= len(rows) || rows[m.cursor].kind != rowTool {
+		if m.browse.cursor >= len(rows) || rows[m.browse.cursor].kind != rowTool {
 			return nil, true
 		}
-		t := rows[m.cursor].tool
+		t := rows[m.browse.cursor].tool
 		specs, err := t.InputFields()
 		m.openForm(formTarget{kind: jobTool, tool: t, server: t.Server, task: true}, specs, nil)
 		if err != nil {
-			m.form.ToggleRaw()
+			m.call.form.ToggleRaw()
 		}
 		m.setStatus("ctrl+s calls "+t.Name+" as a task (the server must offer tasks)", false)
 		return nil, true

@@ -18,9 +18,9 @@ func (m *Model) cancelJob() {
 	j := m.shownJob()
 	if j == nil || j.finished() {
 		j = nil
-		for i := len(m.jobs) - 1; i >= 0; i-- {
-			if !m.jobs[i].finished() {
-				j = m.jobs[i]
+		for i := len(m.call.jobs) - 1; i >= 0; i-- {
+			if !m.call.jobs[i].finished() {
+				j = m.call.jobs[i]
 				break
 			}
 		}
@@ -61,7 +61,7 @@ func (m *Model) replay(j *job) tea.Cmd {
 		_ = json.Unmarshal(j.args, &args)
 		return m.getPrompt(formTarget{kind: jobPrompt, server: j.server, prompt: promptNamed(j.title)}, args)
 	case jobRun:
-		for _, w := range m.workflows {
+		for _, w := range m.browse.workflows {
 			if w.ID == j.title {
 				var inputs map[string]any
 				_ = json.Unmarshal(j.args, &inputs)

@@ -29,10 +29,10 @@ func (m *Model) onDisconnected(msg disconnectedMsg) tea.Cmd {
 }
 
 func (m *Model) onCatalogue(msg catalogueMsg) {
-	if msg.seq >= m.catShown { // snapshots may answer out of order
-		m.catShown = msg.seq
-		m.tools, m.skipped, m.catalogued = msg.tools, msg.skipped, true
-		m.rowsKey = ""
+	if msg.seq >= m.browse.catShown { // snapshots may answer out of order
+		m.browse.catShown = msg.seq
+		m.browse.tools, m.browse.skipped, m.browse.catalogued = msg.tools, msg.skipped, true
+		m.browse.rowsKey = ""
 	}
 }
 
@@ -60,34 +60,34 @@ func (m *Model) onAccepted(msg acceptedMsg) tea.Cmd {
 }
 
 func (m *Model) onResources(msg resourcesMsg) {
-	delete(m.loading, "r:"+msg.server)
+	delete(m.browse.loading, "r:"+msg.server)
 	if msg.err != nil {
-		m.browseErr["r:"+msg.server] = msg.err.Error()
+		m.browse.errs["r:"+msg.server] = msg.err.Error()
 	} else {
-		m.resources[msg.server] = msg.list
-		delete(m.browseErr, "r:"+msg.server)
+		m.browse.resources[msg.server] = msg.list
+		delete(m.browse.errs, "r:"+msg.server)
 	}
-	m.rowsKey = ""
+	m.browse.rowsKey = ""
 }
 
 func (m *Model) onPrompts(msg promptsMsg) {
-	delete(m.loading, "p:"+msg.server)
+	delete(m.browse.loading, "p:"+msg.server)
 	if msg.err != nil {
-		m.browseErr["p:"+msg.server] = msg.err.Error()
+		m.browse.errs["p:"+msg.server] = msg.err.Error()
 	} else {
-		m.prompts[msg.server] = msg.prompts
-		delete(m.browseErr, "p:"+msg.server)
+		m.browse.prompts[msg.server] = msg.prompts
+		delete(m.browse.errs, "p:"+msg.server)
 	}
-	m.rowsKey = ""
+	m.browse.rowsKey = ""
 }
 
 func (m *Model) onWorkflows(msg workflowsMsg) {
-	m.wfLoading, m.wfLoaded = false, true
-	m.workflows, m.wfErr = msg.workflows, ""
+	m.browse.wfLoading, m.browse.wfLoaded = false, true
+	m.browse.workflows, m.browse.wfErr = msg.workflows, ""
 	if msg.err != nil {
-		m.wfErr = msg.err.Error()
+		m.browse.wfErr = msg.err.Error()
 	}
-	m.rowsKey = ""
+	m.browse.rowsKey = ""
 }
 
 func (m *Model) onExported(msg exportedMsg) {

@@ -23,8 +23,8 @@ func (m *Model) onConnected(msg connectedMsg) tea.Cmd {
 		return nil
 	}
 	r.busy = false
-	delete(m.resources, msg.server)
-	delete(m.prompts, msg.server)
+	delete(m.browse.resources, msg.server)
+	delete(m.browse.prompts, msg.server)
 	if msg.err != nil {
 		if r.state != engine.StateFailed || r.err == "" {
 			r.state = engine.StateFailed
@@ -35,19 +35,19 @@ func (m *Model) onConnected(msg connectedMsg) tea.Cmd {
 }
 
 func (m *Model) onValidated(msg validatedMsg) tea.Cmd {
-	if msg.seq != m.formSeq || m.form == nil || m.formFor.kind != jobTool {
+	if msg.seq != m.call.formSeq || m.call.form == nil || m.call.formFor.kind != jobTool {
 		return nil
 	}
 	if msg.err != nil {
-		m.form.SetErrors(msg.errs)
+		m.call.form.SetErrors(msg.errs)
 		n := len(msg.errs)
 		m.setStatus(fmt.Sprintf("not sent: %s the tool's schema refuses (marked)", counted(n, "value", "values")), true)
 		return nil
 	}
-	if m.statusErr {
+	if m.status.err {
 		m.setStatus("", false) // the arguments are right now
 	}
-	return m.startCall(pendingCall{tool: m.formFor.tool, args: msg.args, task: m.formFor.task})
+	return m.startCall(pendingCall{tool: m.call.formFor.tool, args: msg.args, task: m.call.formFor.task})
 }
 
 // startCall dispatches only on the person's word: the backend says whether
@@ -57,7 +57,7 @@ func (m *Model) onValidated(msg validatedMsg) tea.Cmd {
 // A replayed call is judged on the tool as the catalogue has it now (its
 // definition may have changed since).
 func (m *Model) startCall(pc pendingCall) tea.Cmd {
-	for _, t := range m.tools {
+	for _, t := range m.browse.tools {
 		if t.Name == pc.tool.Name && t.Server == pc.tool.Server {
 			pc.tool = t
 		}
@@ -81,21 +81,21 @@ func (m *Model) onClearance(msg clearanceMsg) tea.Cmd {
 }
 
 func (m *Model) newJob(kind jobKind, server, title string, args json.RawMessage) (*job, context.Context) {
-	m.jobSeq++
+	m.call.jobSeq++
 	ctx, cancel := context.WithCancel(m.ctx)
-	j := &job{id: fmt.Sprintf("%s%d", kind.String()[:1], m.jobSeq), kind: kind, server: server, title: title,
+	j := &job{id: fmt.Sprintf("%s%d", kind.String()[:1], m.call.jobSeq), kind: kind, server: server, title: title,
 		args: args, started: m.now(), cancel: cancel}
 	j.logFloor = logFloors[m.cr.logFloor]
-	m.jobs = append(m.jobs, j)
+	m.call.jobs = append(m.call.jobs, j)
 	// a form stays only under the calls it makes (a tool's form, to send
 	// again); a read's or a prompt's form, or another tool's, goes
-	if m.form != nil && !(kind == jobTool && m.formFor.kind == jobTool && m.formFor.tool.Name == title) {
-		m.form, m.editing = nil, false
+	if m.call.form != nil && !(kind == jobTool && m.call.formFor.kind == jobTool && m.call.formFor.tool.Name == title) {
+		m.call.form, m.call.editing = nil, false
 	}
-	if m.statusErr { // a refusal of an earlier attempt is over
-		m.status, m.statusErr = "", false
+	if m.status.err { // a refusal of an earlier attempt is over
+		m.status.text, m.status.err = "", false
 	}
-	m.shown, m.history, m.follow, m.editing = len(m.jobs)-1, false, true, false
+	m.call.shown, m.call.history, m.call.follow, m.call.editing = len(m.call.jobs)-1, false, true, false
 	m.focus = paneCall
 	return j, ctx
 }
@@ -112,7 +112,7 @@ func (m *Model) dispatch(pc pendingCall) tea.Cmd {
 
 // settleStatus replaces a "cancelling" status once its job has ended.
 func (m *Model) settleStatus(j *job) {
-	if j.cancelAsked && strings.HasPrefix(m.status, "cancelling ") {
+	if j.cancelAsked && strings.HasPrefix(m.status.text, "cancelling ") {
 		m.setStatus(j.title+" ended: "+[...]string{"running", "done", "failed", "cancelled"}[j.state], false)
 	}
 }
@@ -230,7 +230,7 @@ func (m *Model) onAsk(r *askRequest) tea.Cmd {
 			Reason: g.Message, Focus: 1, Yes: gateAction{req: r, approve: true}, No: gateAction{req: r}}
 		if j := m.job(g.RunID); j != nil {
 			d.Plan = m.runPlan(j, g.Step)
-			for _, w := range m.workflows {
+			for _, w := range m.browse.workflows {
 				if w.ID == g.Workflow {
 					d.SideEffect = w.SideEffect
 				}
@@ -246,7 +246,7 @@ func (m *Model) onAsk(r *askRequest) tea.Cmd {
 // runPlan is the plan a gate dialog shows: the workflow's steps, marking
 // the one waiting.
 func (m *Model) runPlan(j *job, at string) json.RawMessage {
-	for _, w := range m.workflows {
+	for _, w := range m.browse.workflows {
 		if w.ID != j.title {
 			continue
 		}
@@ -268,7 +268,7 @@ func (m *Model) runPlan(j *job, at string) json.RawMessage {
 
 // dropAsk closes the dialog of a question whose asker gave up.
 func (m *Model) dropAsk(r *askRequest) {
-	dropped := m.overlay.RemoveIf(func(d dialog.Dialog) bool {
+	dropped := m.dialogs.stack.RemoveIf(func(d dialog.Dialog) bool {
 		if askedBy(d, r) {
 			return true
 		}
@@ -359,8 +359,8 @@ func (m *Model) startRun(wf *workflow.Workflow, inputs map[string]any) tea.Cmd {
 // logToServerJob attaches a line to the newest running job on server, or
 // to the server's own log.
 func (m *Model) logToServerJob(server string, l logLine) {
-	for i := len(m.jobs) - 1; i >= 0; i-- {
-		j := m.jobs[i]
+	for i := len(m.call.jobs) - 1; i >= 0; i-- {
+		j := m.call.jobs[i]
 		if !j.finished() && (j.server == server || j.kind == jobRun) {
 			j.addLog(l)
 			return

@@ -32,7 +32,7 @@ func (m *Model) onDecided(msg decidedMsg) tea.Cmd {
 		}
 		r.digest = d.Server.Digest
 		if d.StoreErr != nil {
-			m.banner = "remembered consent grants are not trusted, so every stdio server asks again: " + consent.ProblemOf(d.StoreErr).Message
+			m.status.banner = "remembered consent grants are not trusted, so every stdio server asks again: " + consent.ProblemOf(d.StoreErr).Message
 		}
 		switch d.State {
 		case consent.Approved:
@@ -54,29 +54,29 @@ func (m *Model) onDecided(msg decidedMsg) tea.Cmd {
 // queueConsent adds a server to the consent queue (declaration order is
 // the order decisions arrive in).
 func (m *Model) queueConsent(name string) {
-	for _, q := range m.consentQueue {
+	for _, q := range m.dialogs.consentQueue {
 		if q == name {
 			return
 		}
 	}
-	if m.overlay.Any(func(d dialog.Dialog) bool {
+	if m.dialogs.stack.Any(func(d dialog.Dialog) bool {
 		cd, ok := d.(*dialog.Consent)
 		return ok && cd.Dec.Server.Name == name
 	}) {
 		return
 	}
-	m.consentQueue = append(m.consentQueue, name)
+	m.dialogs.consentQueue = append(m.dialogs.consentQueue, name)
 }
 
 // nextConsent opens the next queued consent dialog when none is open: one
 // server at a time.
 func (m *Model) nextConsent() {
-	if m.overlay.Any(func(d dialog.Dialog) bool { _, ok := d.(*dialog.Consent); return ok }) {
+	if m.dialogs.stack.Any(func(d dialog.Dialog) bool { _, ok := d.(*dialog.Consent); return ok }) {
 		return
 	}
-	for len(m.consentQueue) > 0 {
-		name := m.consentQueue[0]
-		m.consentQueue = m.consentQueue[1:]
+	for len(m.dialogs.consentQueue) > 0 {
+		name := m.dialogs.consentQueue[0]
+		m.dialogs.consentQueue = m.dialogs.consentQueue[1:]
 		r := m.server(name)
 		if r == nil || r.decision == nil || r.state != engine.StateNeedsConsent {
 			continue
@@ -101,7 +101,7 @@ func (m *Model) onAnswered(msg answeredMsg) tea.Cmd {
 			r.state = engine.StateNeedsConsent
 			m.queueConsent(msg.server)
 		}
-		for _, t := range m.servers { // the twins held back ask again too
+		for _, t := range m.servers.rows { // the twins held back ask again too
 			if t.twinOf == r.spec.Name {
 				t.twinOf = ""
 				if t.decision != nil {
@@ -133,7 +133,7 @@ func (m *Model) holdTwins(r *serverRow) {
 	if r.decision == nil {
 		return
 	}
-	for _, t := range m.servers {
+	for _, t := range m.servers.rows {
 		if t != r && t.state == engine.StateNeedsConsent && t.decision != nil && t.decision.Server.Digest == r.decision.Server.Digest {
 			t.state, t.twinOf = engine.StateResolving, r.spec.Name
 		}
@@ -143,7 +143,7 @@ func (m *Model) holdTwins(r *serverRow) {
 // redecideTwins decides the servers holdTwins held back for r.
 func (m *Model) redecideTwins(r *serverRow) tea.Cmd {
 	var cmds []tea.Cmd
-	for _, t := range m.servers {
+	for _, t := range m.servers.rows {
 		if t.twinOf == r.spec.Name {
 			t.twinOf = ""
 			cmds = append(cmds, m.decideCmd(t.spec.Name))

@@ -15,8 +15,8 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 		m.quit()
 		return nil
 	}
-	m.guard.note(m.topDialog())
-	deliberate := m.guard.key()
+	m.dialogs.guard.note(m.topDialog())
+	deliberate := m.dialogs.guard.key()
 	if d := m.topDialog(); d != nil {
 		return m.dialogKey(d, msg, deliberate)
 	}
@@ -27,48 +27,48 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 		m.setStatus("ignored "+keyName(msg)+": typed before the workbench was on screen", false)
 		return nil
 	}
-	if m.filtering {
+	if m.browse.filtering {
 		switch msg.String() {
 		case "esc":
-			m.filtering = false
-			m.filter.SetValue("")
-			m.filter.Blur()
+			m.browse.filtering = false
+			m.browse.filter.SetValue("")
+			m.browse.filter.Blur()
 		case "enter":
-			m.filtering = false
-			m.filter.Blur()
+			m.browse.filtering = false
+			m.browse.filter.Blur()
 		default:
 			var cmd tea.Cmd
-			m.filter, cmd = m.filter.Update(msg)
-			m.cursor = 0
+			m.browse.filter, cmd = m.browse.filter.Update(msg)
+			m.browse.cursor = 0
 			return cmd
 		}
 		return nil
 	}
-	if m.search.typing {
+	if m.call.search.typing {
 		return m.searchKey(msg)
 	}
-	if m.focus == paneCall && m.editing && m.form != nil {
+	if m.focus == paneCall && m.call.editing && m.call.form != nil {
 		switch {
-		case m.form.Picking() && (msg.String() == "enter" || msg.String() == "esc"):
-			cmd, _ := m.form.Update(msg, k.RawJSON) // the pick list's: pick, close
+		case m.call.form.Picking() && (msg.String() == "enter" || msg.String() == "esc"):
+			cmd, _ := m.call.form.Update(msg, k.RawJSON) // the pick list's: pick, close
 			return cmd
 		case key.Matches(msg, k.Submit):
 			return m.submitForm()
 		case key.Matches(msg, k.EditValue):
 			return m.openFieldEditor()
 		case msg.String() == "esc":
-			m.editing = false
+			m.call.editing = false
 			return nil
 		case key.Matches(msg, k.NextPane, k.PrevPane):
 			// leaves the form as it is
 		case msg.String() == "enter":
-			if m.form.AtLast() {
+			if m.call.form.AtLast() {
 				return m.submitForm()
 			}
-			m.form.FocusField(m.form.Focus + 1)
+			m.call.form.FocusField(m.call.form.Focus + 1)
 			return nil
 		default:
-			cmd, used := m.form.Update(msg, k.RawJSON)
+			cmd, used := m.call.form.Update(msg, k.RawJSON)
 			if used || msg.Type == tea.KeyRunes {
 				return cmd
 			}
@@ -111,13 +111,7 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 	if cmd, ok := m.clientKey(msg); ok {
 		return cmd
 	}
-	switch m.focus {
-	case paneServers:
-		return m.serversKey(msg)
-	case paneTools:
-		return m.toolsKey(msg)
-	}
-	return m.callKey(msg)
+	return m.focus.route().key(m, msg)
 }
 
 // dialogKey gives a key to the dialog on top. A key of a burst that began
@@ -145,7 +139,7 @@ func (m *Model) dialogKey(d dialog.Dialog, msg tea.KeyMsg, deliberate bool) tea.
 	if act == nil {
 		return cmd
 	}
-	m.overlay.Remove(d)
+	m.dialogs.stack.Remove(d)
 	return tea.Batch(cmd, m.apply(act))
 }
 
@@ -159,7 +153,7 @@ func keyName(msg tea.KeyMsg) string {
 }
 
 func (m *Model) quit() {
-	for _, j := range m.jobs {
+	for _, j := range m.call.jobs {
 		if j.cancel != nil {
 			j.cancel()
 		}
@@ -204,8 +198,8 @@ func (m *Model) serversKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Ping):
 		return m.pingSelected()
 	}
-	sel := m.sel
-	if moveKey(msg, m.keys, &sel, len(m.servers), 5) {
+	sel := m.servers.sel
+	if moveKey(msg, m.keys, &sel, len(m.servers.rows), 5) {
 		return m.selectServer(sel)
 	}
 	switch r := m.selected(); {
@@ -214,7 +208,7 @@ func (m *Model) serversKey(msg tea.KeyMsg) tea.Cmd {
 		return m.startSignIn(r)
 	case key.Matches(msg, m.keys.Enter):
 		// drill down: the server's tools, the first one under the cursor
-		m.focus, m.tab, m.cursor, m.offset = paneTools, tabTools, 0, 0
+		m.focus, m.browse.tab, m.browse.cursor, m.browse.offset = paneTools, tabTools, 0, 0
 		return m.ensureBrowse()
 	case key.Matches(msg, m.keys.Details):
 		m.pushDialog(m.serverDialog(r))
@@ -225,9 +219,9 @@ func (m *Model) serversKey(msg tea.KeyMsg) tea.Cmd {
 // selectServer selects server row i (by key or mouse): the middle pane
 // starts at the top of that server's list, and loads it when needed.
 func (m *Model) selectServer(i int) tea.Cmd {
-	if i != m.sel {
-		m.sel = i
-		m.cursor, m.offset = 0, 0
+	if i != m.servers.sel {
+		m.servers.sel = i
+		m.browse.cursor, m.browse.offset = 0, 0
 	}
 	return m.ensureBrowse()
 }
@@ -235,36 +229,36 @@ func (m *Model) selectServer(i int) tea.Cmd {
 func (m *Model) toolsKey(msg tea.KeyMsg) tea.Cmd {
 	k := m.keys
 	rows := m.listRows()
-	if moveKey(msg, k, &m.cursor, len(rows), max(1, m.geometry().bodyH-4)) {
+	if moveKey(msg, k, &m.browse.cursor, len(rows), max(1, m.geometry().bodyH-4)) {
 		return nil
 	}
 	switch {
 	case key.Matches(msg, k.NextTab):
-		m.tab = (m.tab + 1) % tabCount
-		m.cursor, m.offset = 0, 0
+		m.browse.tab = (m.browse.tab + 1) % tabCount
+		m.browse.cursor, m.browse.offset = 0, 0
 		return m.ensureBrowse()
 	case key.Matches(msg, k.PrevTab):
-		m.tab = (m.tab + tabCount - 1) % tabCount
-		m.cursor, m.offset = 0, 0
+		m.browse.tab = (m.browse.tab + tabCount - 1) % tabCount
+		m.browse.cursor, m.browse.offset = 0, 0
 		return m.ensureBrowse()
 	case key.Matches(msg, k.Filter):
 		// a fresh filter each time: / never appends to the last one
-		m.filtering = true
-		m.filter.SetValue("")
-		m.cursor, m.offset = 0, 0
-		return m.filter.Focus()
+		m.browse.filtering = true
+		m.browse.filter.SetValue("")
+		m.browse.cursor, m.browse.offset = 0, 0
+		return m.browse.filter.Focus()
 	case key.Matches(msg, k.Back):
-		if m.filter.Value() != "" {
-			m.filter.SetValue("")
+		if m.browse.filter.Value() != "" {
+			m.browse.filter.SetValue("")
 			return nil
 		}
 		m.focus = paneServers // back up from the drill-down
 		return nil
 	}
-	if m.cursor >= len(rows) || !rows[m.cursor].selectable() {
+	if m.browse.cursor >= len(rows) || !rows[m.browse.cursor].selectable() {
 		return nil
 	}
-	r := rows[m.cursor]
+	r := rows[m.browse.cursor]
 	switch {
 	case key.Matches(msg, k.Details):
 		m.pushDialog(m.detailsDialog(r))
@@ -282,10 +276,10 @@ func (m *Model) toolsKey(msg tea.KeyMsg) tea.Cmd {
 
 func (m *Model) callKey(msg tea.KeyMsg) tea.Cmd {
 	k := m.keys
-	if m.history {
+	if m.call.history {
 		switch {
 		case key.Matches(msg, k.Back), key.Matches(msg, k.History):
-			m.history = false
+			m.call.history = false
 		case key.Matches(msg, k.Load):
 			if j := m.historyJob(); j != nil {
 				m.loadJob(j)
@@ -295,13 +289,13 @@ func (m *Model) callKey(msg tea.KeyMsg) tea.Cmd {
 				return m.replay(j)
 			}
 		default:
-			moveKey(msg, k, &m.histSel, len(m.jobs), 5)
+			moveKey(msg, k, &m.call.histSel, len(m.call.jobs), 5)
 		}
 		return nil
 	}
 	switch {
 	case key.Matches(msg, k.History):
-		m.history, m.histSel = true, 0
+		m.call.history, m.call.histSel = true, 0
 		return nil
 	case key.Matches(msg, k.Filter) && m.shownJob() != nil:
 		return m.startSearch()
@@ -311,23 +305,23 @@ func (m *Model) callKey(msg tea.KeyMsg) tea.Cmd {
 		return m.yankCommand()
 	case key.Matches(msg, k.Save):
 		return m.save()
-	case key.Matches(msg, k.SearchNext) && m.search.query != "":
+	case key.Matches(msg, k.SearchNext) && m.call.search.query != "":
 		m.jumpHit(1, false)
 		return nil
-	case key.Matches(msg, k.SearchPrev) && m.search.query != "":
+	case key.Matches(msg, k.SearchPrev) && m.call.search.query != "":
 		m.jumpHit(-1, false)
 		return nil
-	case key.Matches(msg, k.Back) && m.search.query != "":
-		m.search.query, m.search.hits = "", nil
+	case key.Matches(msg, k.Back) && m.call.search.query != "":
+		m.call.search.query, m.call.search.hits = "", nil
 		return nil
-	case key.Matches(msg, k.Submit) && m.form != nil:
+	case key.Matches(msg, k.Submit) && m.call.form != nil:
 		return m.submitForm()
-	case key.Matches(msg, k.Enter) && m.form != nil:
-		m.editing = true
+	case key.Matches(msg, k.Enter) && m.call.form != nil:
+		m.call.editing = true
 		return nil
 	case key.Matches(msg, k.Back):
-		if m.form != nil {
-			m.form, m.editing = nil, false
+		if m.call.form != nil {
+			m.call.form, m.call.editing = nil, false
 		}
 		return nil
 	}
@@ -339,21 +333,21 @@ func (m *Model) scrollKey(msg tea.KeyMsg) tea.Cmd {
 	k := m.keys
 	switch {
 	case key.Matches(msg, k.Up):
-		m.vp.ScrollUp(1)
+		m.call.vp.ScrollUp(1)
 	case key.Matches(msg, k.Down):
-		m.vp.ScrollDown(1)
+		m.call.vp.ScrollDown(1)
 	case key.Matches(msg, k.PageUp):
-		m.vp.PageUp()
+		m.call.vp.PageUp()
 	case key.Matches(msg, k.PageDown):
-		m.vp.PageDown()
+		m.call.vp.PageDown()
 	case key.Matches(msg, k.Top):
-		m.vp.GotoTop()
+		m.call.vp.GotoTop()
 	case key.Matches(msg, k.Bottom):
-		m.vp.GotoBottom()
+		m.call.vp.GotoBottom()
 	default:
 		return nil
 	}
-	m.follow = m.vp.AtBottom()
+	m.call.follow = m.call.vp.AtBottom()
 	return nil
 }
 
@@ -361,20 +355,20 @@ func (m *Model) scrollKey(msg tea.KeyMsg) tea.Cmd {
 // server and tab.
 func (m *Model) ensureBrowse() tea.Cmd {
 	server := m.currentServer()
-	switch m.tab {
+	switch m.browse.tab {
 	case tabResources:
-		if _, ok := m.resources[server]; !ok && !m.loading["r:"+server] && m.serverReady(server) {
-			m.loading["r:"+server] = true
+		if _, ok := m.browse.resources[server]; !ok && !m.browse.loading["r:"+server] && m.serverReady(server) {
+			m.browse.loading["r:"+server] = true
 			return m.resourcesCmd(server)
 		}
 	case tabPrompts:
-		if _, ok := m.prompts[server]; !ok && !m.loading["p:"+server] && m.serverReady(server) {
-			m.loading["p:"+server] = true
+		if _, ok := m.browse.prompts[server]; !ok && !m.browse.loading["p:"+server] && m.serverReady(server) {
+			m.browse.loading["p:"+server] = true
 			return m.promptsCmd(server)
 		}
 	case tabWorkflows:
-		if !m.wfLoaded && !m.wfLoading {
-			m.wfLoading = true
+		if !m.browse.wfLoaded && !m.browse.wfLoading {
+			m.browse.wfLoading = true
 			return m.workflowsCmd()
 		}
 	}

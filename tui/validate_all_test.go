@@ -30,7 +30,7 @@ func TestEveryValidationErrorAtOnce(t *testing.T) {
 	f.setTools("demo", []engine.ToolDef{{Tool: "limits", InputSchema: json.RawMessage(schema)}}, nil)
 	f.validate = func(_ engine.ToolID, args json.RawMessage) error { return tool.Validate(args) }
 	h := newHarness(t, f, 120, 30)
-	h.until("demo ready", func() bool { return h.m.serverReady("demo") && len(h.m.tools) == 1 })
+	h.until("demo ready", func() bool { return h.m.serverReady("demo") && len(h.m.browse.tools) == 1 })
 	h.key("enter", "enter")
 	h.typeText("9")
 	h.key("down")
@@ -38,21 +38,21 @@ func TestEveryValidationErrorAtOnce(t *testing.T) {
 	h.key("down")
 	h.typeText("ok")
 	h.key("ctrl+s")
-	h.until("the marks", func() bool { return h.m.form.Fields[0].Err != "" && h.m.form.Fields[1].Err != "" })
-	if h.m.form.Fields[2].Err != "" || len(h.m.jobs) != 0 {
-		t.Fatalf("c marked (%q) or a call sent", h.m.form.Fields[2].Err)
+	h.until("the marks", func() bool { return h.m.call.form.Fields[0].Err != "" && h.m.call.form.Fields[1].Err != "" })
+	if h.m.call.form.Fields[2].Err != "" || len(h.m.call.jobs) != 0 {
+		t.Fatalf("c marked (%q) or a call sent", h.m.call.form.Fields[2].Err)
 	}
-	if !strings.Contains(h.m.form.Fields[0].Err, "maximum") || !strings.Contains(h.m.form.Fields[1].Err, "maxLength") {
-		t.Fatalf("marks: a %q, b %q", h.m.form.Fields[0].Err, h.m.form.Fields[1].Err)
+	if !strings.Contains(h.m.call.form.Fields[0].Err, "maximum") || !strings.Contains(h.m.call.form.Fields[1].Err, "maxLength") {
+		t.Fatalf("marks: a %q, b %q", h.m.call.form.Fields[0].Err, h.m.call.form.Fields[1].Err)
 	}
-	if !strings.Contains(h.m.status, "2 values") {
-		t.Fatalf("status %q", h.m.status)
+	if !strings.Contains(h.m.status.text, "2 values") {
+		t.Fatalf("status %q", h.m.status.text)
 	}
 	// Raw JSON that does not parse says where: line and column.
 	h.key("ctrl+t")
-	h.m.form.RawIn.SetValue("{\n  \"a\": 1,\n  \"b\": x\n}")
+	h.m.call.form.RawIn.SetValue("{\n  \"a\": 1,\n  \"b\": x\n}")
 	h.key("ctrl+s")
-	if !strings.Contains(h.m.form.Err, "line 3, column 8") {
-		t.Fatalf("raw JSON error %q", h.m.form.Err)
+	if !strings.Contains(h.m.call.form.Err, "line 3, column 8") {
+		t.Fatalf("raw JSON error %q", h.m.call.form.Err)
 	}
 }

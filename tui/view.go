@@ -32,18 +32,18 @@ type geometry struct {
 func (m *Model) geometry() geometry {
 	var g geometry
 	w := m.width
-	if m.banner != "" {
-		g.banner = render.Wrap(m.st.Banner.Render("⚠ "+m.banner), w)
+	if m.status.banner != "" {
+		g.banner = render.Wrap(m.st.Banner.Render("⚠ "+m.status.banner), w)
 		if len(g.banner) > 2 {
 			g.banner = append(g.banner[:1], render.Cut(render.StripANSI(g.banner[1]), w-1)+"…")
 		}
 	}
-	if m.status != "" {
+	if m.status.text != "" {
 		style := m.st.Muted
-		if m.statusErr {
+		if m.status.err {
 			style = m.st.Error
 		}
-		g.footer = append(g.footer, render.Cut(style.Render(m.status), w))
+		g.footer = append(g.footer, render.Cut(style.Render(m.status.text), w))
 	}
 	m.help.Width = w
 	g.footer = append(g.footer, m.shortHelpLine(w))
@@ -87,8 +87,8 @@ func (m *Model) View() string {
 	if d := m.topDialog(); d != nil {
 		lines = dialog.Overlay(lines, d.View(m.st, m.width, m.height), m.width, m.height)
 	}
-	if m.osc52 != "" { // zero cells wide: the clipboard copy rides on the frame
-		lines[0] = m.osc52 + lines[0]
+	if m.clip.osc52 != "" { // zero cells wide: the clipboard copy rides on the frame
+		lines[0] = m.clip.osc52 + lines[0]
 	}
 	return strings.Join(lines, "\n")
 }
@@ -110,7 +110,7 @@ func (m *Model) headerLine(w int) string {
 		left += st.Muted.Render(" · agent " + agent)
 	}
 	var ready, pending, failed, other int
-	for _, r := range m.servers {
+	for _, r := range m.servers.rows {
 		switch r.state {
 		case engine.StateReady:
 			ready++
@@ -123,7 +123,7 @@ func (m *Model) headerLine(w int) string {
 		}
 	}
 	running := 0
-	for _, j := range m.jobs {
+	for _, j := range m.call.jobs {
 		if !j.finished() {
 			running++
 		}
@@ -139,15 +139,15 @@ func (m *Model) headerLine(w int) string {
 	if other > 0 {
 		glyphs += " " + st.Muted.Render(fmt.Sprintf("◌ %d", other))
 	}
-	calls := counted(len(m.jobs), "call", "calls")
+	calls := counted(len(m.call.jobs), "call", "calls")
 	if running > 0 {
 		calls = st.Accent.Render(fmt.Sprintf("%d running", running)) + st.Header.Render(" · "+calls)
 	}
 	if w < 80 {
-		parts = []string{glyphs, st.Header.Render(fmt.Sprintf("%s · %d skip", counted(len(m.tools), "tool", "tools"), len(m.skipped)))}
+		parts = []string{glyphs, st.Header.Render(fmt.Sprintf("%s · %d skip", counted(len(m.browse.tools), "tool", "tools"), len(m.browse.skipped)))}
 	} else {
-		parts = []string{glyphs + st.Header.Render(" of "+counted(len(m.servers), "server", "servers")),
-			st.Header.Render(counted(len(m.tools), "tool", "tools") + fmt.Sprintf(" · %d skipped", len(m.skipped))), calls}
+		parts = []string{glyphs + st.Header.Render(" of "+counted(len(m.servers.rows), "server", "servers")),
+			st.Header.Render(counted(len(m.browse.tools), "tool", "tools") + fmt.Sprintf(" · %d skipped", len(m.browse.skipped))), calls}
 	}
 	right := strings.Join(parts, st.Header.Render(" · "))
 	if pending > 0 {
@@ -159,15 +159,7 @@ func (m *Model) headerLine(w int) string {
 func (m *Model) bodyLines(g geometry) []string {
 	h := g.bodyH
 	if !g.multi {
-		var body []string
-		switch m.focus {
-		case paneServers:
-			body = m.viewServersBody(g.srvW, h-1, true)
-		case paneTools:
-			body = m.viewToolsBody(g.toolW, h-1, true)
-		case paneCall:
-			body = m.viewCallBody(g.callW, h-1, true)
-		}
+		body := m.focus.route().body(m, m.width, h-1, true)
 		return append([]string{m.paneStrip(m.width)}, render.PadLines(body, m.width, h-1)...)
 	}
 	// the tools and call panes keep one cell of padding after the separator
@@ -190,26 +182,24 @@ func (m *Model) bodyLines(g geometry) []string {
 }
 
 // paneLabel is a pane's title text.
-func (m *Model) paneLabel(p pane) string {
-	switch p {
-	case paneServers:
-		return fmt.Sprintf("SERVERS %d", len(m.servers))
-	case paneTools:
-		label := "TOOLS"
-		if m.tab != tabTools {
-			label = strings.ToUpper(m.tab.String())
-		}
-		switch s := m.currentServer(); {
-		case m.tab == tabTools && m.allTools:
-			label += " of all servers"
-		case m.tab == tabWorkflows:
-			label += " of the project"
-		case s != "":
-			label += " of " + render.ServerLine(s)
-		}
-		return label
+func (m *Model) paneLabel(p pane) string { return p.route().label(m) }
+
+func (m *Model) serversLabel() string { return fmt.Sprintf("SERVERS %d", len(m.servers.rows)) }
+
+func (m *Model) toolsLabel() string {
+	label := "TOOLS"
+	if m.browse.tab != tabTools {
+		label = strings.ToUpper(m.browse.tab.String())
 	}
-	return m.callTitle()
+	switch s := m.currentServer(); {
+	case m.browse.tab == tabTools && m.browse.allTools:
+		label += " of all servers"
+	case m.browse.tab == tabWorkflows:
+		label += " of the project"
+	case s != "":
+		label += " of " + render.ServerLine(s)
+	}
+	return label
 }
 
 // paneTitle is a pane's title bar: the focused pane's title in reverse
@@ -281,12 +271,12 @@ func (m *Model) shortHelp() []key.Binding {
 		}
 		return b
 	}
-	if m.filtering {
+	if m.browse.filtering {
 		return []key.Binding{key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")), key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear"))}
 	}
-	if m.focus == paneCall && m.editing && m.form != nil {
+	if m.focus == paneCall && m.call.editing && m.call.form != nil {
 		b := []key.Binding{k.Submit, k.RawJSON}
-		if f := m.form; !f.Raw && f.Focus >= 0 && f.Focus < len(f.Fields) {
+		if f := m.call.form; !f.Raw && f.Focus >= 0 && f.Focus < len(f.Fields) {
 			if t := f.Fields[f.Focus].Spec.Type(); t == "object" || t == "array" {
 				b = append(b, k.EditValue)
 			}
@@ -294,35 +284,43 @@ func (m *Model) shortHelp() []key.Binding {
 		return append(b, key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "stop editing")), k.FieldPrev, k.FieldNext, k.NextPane)
 	}
 	running := false
-	for _, j := range m.jobs {
+	for _, j := range m.call.jobs {
 		running = running || !j.finished()
 	}
-	var b []key.Binding
-	switch m.focus {
-	case paneServers:
-		b = []key.Binding{k.NextPane, key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", m.enterOnServer())), k.Details, k.Approve, k.Reconnect, k.Disconnect, k.Ping}
-	case paneTools:
-		b = []key.Binding{k.NextPane, k.Enter}
-		if rows := m.listRows(); m.cursor < len(rows) && rows[m.cursor].kind == rowTool && rows[m.cursor].tool.Changed {
-			b = append(b, k.Accept)
-		}
-		b = append(b, k.Back, k.Filter, k.Details, k.NextTab, k.AllTools)
-	case paneCall:
-		b = []key.Binding{k.NextPane, k.History, k.Export}
-		if m.shownJob() != nil {
-			b = []key.Binding{k.NextPane, k.Search, k.Yank, k.YankCommand, k.Save, k.History, k.Export}
-		}
-		if m.search.query != "" {
-			b = append([]key.Binding{k.SearchNext, k.SearchPrev}, b...)
-		}
-		if m.history {
-			b = []key.Binding{k.Replay, k.Load, k.Back}
-		}
-	}
+	b := m.focus.route().help(m)
 	if running {
 		b = append(b, k.Cancel)
 	}
 	return append(b, k.Palette, k.Help, k.Quit)
+}
+
+func (m *Model) serversHelp() []key.Binding {
+	k := m.keys
+	return []key.Binding{k.NextPane, key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", m.enterOnServer())), k.Details, k.Approve, k.Reconnect, k.Disconnect, k.Ping}
+}
+
+func (m *Model) toolsHelp() []key.Binding {
+	k := m.keys
+	b := []key.Binding{k.NextPane, k.Enter}
+	if rows := m.listRows(); m.browse.cursor < len(rows) && rows[m.browse.cursor].kind == rowTool && rows[m.browse.cursor].tool.Changed {
+		b = append(b, k.Accept)
+	}
+	return append(b, k.Back, k.Filter, k.Details, k.NextTab, k.AllTools)
+}
+
+func (m *Model) callHelp() []key.Binding {
+	k := m.keys
+	b := []key.Binding{k.NextPane, k.History, k.Export}
+	if m.shownJob() != nil {
+		b = []key.Binding{k.NextPane, k.Search, k.Yank, k.YankCommand, k.Save, k.History, k.Export}
+	}
+	if m.call.search.query != "" {
+		b = append([]key.Binding{k.SearchNext, k.SearchPrev}, b...)
+	}
+	if m.call.history {
+		b = []key.Binding{k.Replay, k.Load, k.Back}
+	}
+	return b
 }
 
 // counted is "1 server" or "n servers".

@@ -38,7 +38,7 @@ func (m *Model) openWireView(network bool) tea.Cmd {
 		m.setStatus("no server selected", true)
 		return nil
 	}
-	if m.overlay.Any(isWireView) {
+	if m.dialogs.stack.Any(isWireView) {
 		return nil
 	}
 	m.pushDialog(newWireView(src, r.spec.Name, r.spec.Transport == host.TransportStdio, network))
@@ -52,7 +52,7 @@ func isWireView(d dialog.Dialog) bool { _, ok := d.(*wireView); return ok }
 func wireTick() tea.Cmd {
 	return tea.Tick(wireRefresh, func(time.Time) tea.Msg {
 		return clientSideMsg(func(m *Model) tea.Cmd {
-			for _, d := range m.overlay {
+			for _, d := range m.dialogs.stack {
 				if v, ok := d.(*wireView); ok {
 					v.refresh()
 					return wireTick()

@@ -136,8 +136,8 @@ func TestWireViewProtocol(t *testing.T) {
 	msg := cmd()
 	m := &Model{st: st, now: func() time.Time { return fixedNow }}
 	msg.(clientSideMsg)(m)
-	if !strings.HasPrefix(v.note, "exported to ") || !strings.Contains(m.status, "wire to") {
-		t.Fatalf("note %q status %q", v.note, m.status)
+	if !strings.HasPrefix(v.note, "exported to ") || !strings.Contains(m.status.text, "wire to") {
+		t.Fatalf("note %q status %q", v.note, m.status.text)
 	}
 	data, err := os.ReadFile(filepath.Join(dir, "wire.ndjson"))
 	if err != nil || strings.Count(string(data), "\n") != 9 || strings.Contains(string(data), "s3cr3t") {

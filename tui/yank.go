@@ -23,6 +23,14 @@ import (
 // renderer); whether it lands depends on the terminal, so a dialog also
 // shows the copied text, plain, for the terminal's own selection.
 
+// clipboard is the copy riding on the frames: the OSC 52 sequence and the
+// number of the copy it belongs to (a later copy outlives an earlier
+// one's timer).
+type clipboard struct {
+	osc52 string
+	seq   int
+}
+
 // maxYank bounds what y copies (terminals refuse longer OSC 52 payloads);
 // what is cut is said.
 const maxYank = 64 << 10
@@ -76,8 +84,8 @@ func (m *Model) copyText(what, text string) tea.Cmd {
 			text = text[:len(text)-1]
 		}
 	}
-	m.osc52 = "\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte(text)) + "\x07"
-	m.yankSeq++
+	m.clip.osc52 = "\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte(text)) + "\x07"
+	m.clip.seq++
 	note := what + ": sent to the clipboard (OSC 52, if your terminal allows it)"
 	if cut {
 		note += "; only the first 64 KiB"
@@ -91,7 +99,7 @@ func (m *Model) copyText(what, text string) tea.Cmd {
 		}
 		return out
 	}})
-	seq := m.yankSeq
+	seq := m.clip.seq
 	ctx := m.ctx
 	return func() tea.Msg {
 		t := time.NewTimer(yankLife)
