@@ -110,6 +110,11 @@ func (c *conn) callFailure(ctx, tctx context.Context, deadline *deadlineCause, t
 	if c.ctx.Err() != nil {
 		cause := context.Cause(c.ctx)
 		var se *Error
+		if errors.As(cause, &se) && se.ErrCode == CodeCredentialRefused {
+			if e := c.credentialRefused(tool, err); e != nil {
+				return e // said for this call
+			}
+		}
 		if errors.As(cause, &se) {
 			return &Error{Base: fault.Base{ErrCode: se.ErrCode, Msg: tool + ": the server " + se.Msg, Cause: se.Cause}, Server: c.srv.Name, ExitStatus: se.ExitStatus, StderrTail: se.StderrTail}
 		}

@@ -75,6 +75,11 @@ func (c *conn) watch() {
 			e = c.withProcess(c.failure0(r.ErrCode, r.Msg, nil))
 		} else if !broke && ch != nil && ch.waitExit(200*time.Millisecond) {
 			e = c.withProcess(c.failure0(CodeServerExited, "exited mid-session", nil))
+		} else if cr := c.credentialRefused("ended the session", sessionErr); cr != nil {
+			// The transport ends the session on the 401 or 403 that refused
+			// a request: that answer, not the end, is what happened (a call
+			// that was refused reads this same cause, whichever saw it first).
+			e = cr
 		} else {
 			e = c.withProcess(c.failure0(CodeConnectionLost, "ended the session", sessionErr))
 		}
