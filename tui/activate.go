@@ -25,7 +25,7 @@ func (m *Model) activate(r listRow) tea.Cmd {
 	case rowTool:
 		specs, err := r.tool.InputFields()
 		if err != nil {
-			m.setStatus("cannot build a form: "+err.Error()+" (ctrl+t for raw JSON)", true)
+			m.status.set("cannot build a form: "+err.Error()+" (ctrl+t for raw JSON)", true)
 		}
 		m.openForm(formTarget{kind: jobTool, tool: r.tool, server: r.tool.Server}, specs, nil)
 		if err != nil {
@@ -75,7 +75,7 @@ func (m *Model) openForm(t formTarget, specs []fields.Field, values map[string]a
 func (m *Model) submitForm() tea.Cmd {
 	args, ok := m.call.form.Args()
 	if !ok {
-		m.setStatus("not sent: fix the marked fields", true)
+		m.status.set("not sent: fix the marked fields", true)
 		return nil
 	}
 	t := m.call.formFor
@@ -83,7 +83,7 @@ func (m *Model) submitForm() tea.Cmd {
 		var content map[string]any
 		_ = json.Unmarshal(args, &content) // args built above: one object
 		if !m.call.form.RequireFilled(content) {
-			m.setStatus("not sent: fill the required fields (marked *)", true)
+			m.status.set("not sent: fill the required fields (marked *)", true)
 			return nil
 		}
 	}

@@ -63,13 +63,13 @@ func (m *Model) adhocCmd(line string) tea.Cmd {
 // one connected.
 func (m *Model) onAdhoc(spec ServerSpec, err error) tea.Cmd {
 	if err != nil {
-		m.setStatus("not connected: "+err.Error(), true)
+		m.status.set("not connected: "+err.Error(), true)
 		return nil
 	}
 	r := &serverRow{spec: spec, state: engine.StateResolving, since: m.now()}
 	m.servers.rows = append(m.servers.rows, r)
 	cmds := []tea.Cmd{m.selectServer(len(m.servers.rows) - 1)}
-	m.setStatus("connecting "+spec.Name+": "+spec.Target, false)
+	m.status.set("connecting "+spec.Name+": "+spec.Target, false)
 	if spec.Transport == host.TransportStdio {
 		cmds = append(cmds, m.decideCmd(spec.Name))
 	} else {

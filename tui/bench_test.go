@@ -37,7 +37,7 @@ func (f *fakeBackend) session(tb testing.TB) *harness {
 	h := newHarness(tb, f, 160, 50)
 	h.until("ready", func() bool { return len(h.m.browse.tools) == 256 })
 	h.key("tab", "enter", "ctrl+s")
-	h.until("the result", func() bool { j := h.m.shownJob(); return j != nil && j.finished() })
+	h.until("the result", func() bool { j := h.m.call.shownJob(); return j != nil && j.finished() })
 	h.m.focus = paneTools
 	return h
 }

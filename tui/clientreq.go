@@ -72,7 +72,7 @@ func (m *Model) clientKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 			j.logFloor = logFloors[m.cr.logFloor]
 			j.touch()
 		}
-		m.setStatus("logs shown: "+logFloors[m.cr.logFloor]+" and above (v for the next)", false)
+		m.status.set("logs shown: "+logFloors[m.cr.logFloor]+" and above (v for the next)", false)
 		return nil, true
 	case m.focus == paneServers && key.Matches(msg, k.LogLevel):
 		return m.nextLogLevel(), true
@@ -93,7 +93,7 @@ func (m *Model) clientKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 func (m *Model) nextLogLevel() tea.Cmd {
 	r := m.selected()
 	if r == nil || r.state != engine.StateReady {
-		m.setStatus("a log level is set on a ready server", true)
+		m.status.set("a log level is set on a ready server", true)
 		return nil
 	}
 	levels := host.LogLevels()
@@ -103,7 +103,7 @@ func (m *Model) nextLogLevel() tea.Cmd {
 	}
 	next := levels[(host.LogLevelRank(cur)+1)%len(levels)]
 	b, ctx, server := m.b, m.ctx, r.spec.Name
-	m.setStatus("asking "+server+" for log level "+next+"…", false)
+	m.status.set("asking "+server+" for log level "+next+"…", false)
 	return func() tea.Msg {
 		return logLevelMsg{server: server, level: next, err: b.SetLogLevel(ctx, server, next)}
 	}
@@ -116,18 +116,18 @@ type logLevelMsg struct {
 
 func (m *Model) onLogLevel(msg logLevelMsg) {
 	if msg.err != nil {
-		m.setStatus("log level of "+msg.server+" not set: "+messageOf(msg.err), true)
+		m.status.set("log level of "+msg.server+" not set: "+messageOf(msg.err), true)
 		return
 	}
 	m.cr.levels[msg.server] = msg.level
-	m.setStatus(msg.server+" now sends logs at "+msg.level+" and above (L for the next level)", false)
+	m.status.set(msg.server+" now sends logs at "+msg.level+" and above (L for the next level)", false)
 }
 
 // toggleWatch subscribes to the selected resource, or unsubscribes.
 func (m *Model) toggleWatch() tea.Cmd {
 	rows := m.listRows()
 	if m.browse.cursor >= len(rows) || rows[m.browse.cursor].kind != rowResource {
-		m.setStatus("w subscribes to a resource (a row marked ◆)", false)
+		m.status.set("w subscribes to a resource (a row marked ◆)", false)
 		return nil
 	}
 	k := subKey{m.currentServer(), rows[m.browse.cursor].res.URI}
@@ -154,13 +154,13 @@ func (m *Model) onWatch(msg watchMsg) {
 	uri := render.ServerLine(msg.key.uri)
 	switch {
 	case msg.err != nil:
-		m.setStatus("subscription to "+uri+" unchanged: "+messageOf(msg.err), true)
+		m.status.set("subscription to "+uri+" unchanged: "+messageOf(msg.err), true)
 	case msg.on:
 		m.cr.subs[msg.key] = true
-		m.setStatus("subscribed to "+uri+": an open read of it refreshes on each update (w to unsubscribe)", false)
+		m.status.set("subscribed to "+uri+": an open read of it refreshes on each update (w to unsubscribe)", false)
 	default:
 		delete(m.cr.subs, msg.key)
-		m.setStatus("unsubscribed from "+uri, false)
+		m.status.set("unsubscribed from "+uri, false)
 	}
 	m.browse.rowsKey = ""
 }
@@ -184,7 +184,7 @@ func (m *Model) onResourceUpdated(d host.ResourceUpdatedData) tea.Cmd {
 			}
 		}
 	}
-	m.setStatus(render.ServerLine(d.Server)+" updated "+uri+" (enter on it reads it again)", false)
+	m.status.set(render.ServerLine(d.Server)+" updated "+uri+" (enter on it reads it again)", false)
 	return nil
 }
 

@@ -24,10 +24,10 @@ func TestUnattributedLogGoesToTheServerNotTheRunningCall(t *testing.T) {
 	defer close(release)
 	h.f.call = progressCall(release, cancelled)
 	h.key("tab", "down", "enter", "ctrl+s")
-	h.until("running", func() bool { j := h.m.shownJob(); return j != nil && j.progressN > 0 })
+	h.until("running", func() bool { j := h.m.call.shownJob(); return j != nil && j.progressN > 0 })
 	h.f.emit(engine.EventToolLog, engine.ToolLogData{LogEntry: engine.LogEntry{Server: "demo", Level: "info", Data: json.RawMessage(`"background"`)}})
 	h.until("the server's log", func() bool { return len(h.m.server("demo").logs) == 1 })
-	if n := len(h.m.shownJob().logs); n != 0 {
+	if n := len(h.m.call.shownJob().logs); n != 0 {
 		t.Errorf("the running call got %d unattributed log(s)", n)
 	}
 }
@@ -70,15 +70,15 @@ func TestSubscriptionRefreshesTheOpenResource(t *testing.T) {
 	h.until("subscribed", func() bool { return h.f.answered("subscribe demo test://static-text") })
 	h.until("marked", func() bool { return strings.Contains(h.view(), "◉ subscribed") })
 	h.key("enter")
-	h.until("read", func() bool { j := h.m.shownJob(); return j != nil && j.kind == jobRead && j.finished() })
+	h.until("read", func() bool { j := h.m.call.shownJob(); return j != nil && j.kind == jobRead && j.finished() })
 	h.f.emit(engine.EventResourceUpdated, host.ResourceUpdatedData{Server: "demo", URI: "test://static-text"})
-	h.until("refreshed", func() bool { return h.m.shownJob().updates == 1 })
+	h.until("refreshed", func() bool { return h.m.call.shownJob().updates == 1 })
 	if v := h.view(); !strings.Contains(v, "↻ refreshed · 1 update(s), last") {
 		t.Fatalf("the refresh is not said:\n%s", v)
 	}
 	h.f.emit(engine.EventResourceUpdated, host.ResourceUpdatedData{Server: "demo", URI: "test://other"})
 	h.until("other said", func() bool { return strings.Contains(h.view(), "updated test://other") })
-	if h.m.shownJob().updates != 1 {
+	if h.m.call.shownJob().updates != 1 {
 		t.Error("an update of another resource refreshed the open one")
 	}
 	h.key("shift+tab", "w")

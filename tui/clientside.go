@@ -104,7 +104,7 @@ func (m *Model) applyClientSide(a dialog.Action) (tea.Cmd, bool) {
 	switch a := a.(type) {
 	case samplingAction:
 		reply(a.req, askAnswer{sample: a.resp})
-		m.setStatus("sampling "+a.resp.Action+" for "+a.req.sample.Server, false)
+		m.status.set("sampling "+a.resp.Action+" for "+a.req.sample.Server, false)
 	case urlOpenAction:
 		return m.openURLCmd(a.req), true
 	case rootsAction:
@@ -130,11 +130,11 @@ func (m *Model) openURLCmd(r *askRequest) tea.Cmd {
 		return clientSideMsg(func(m *Model) tea.Cmd {
 			if err != nil {
 				reply(r, askAnswer{elicit: engine.ElicitResponse{Action: "cancel"}})
-				m.setStatus("could not open the page: "+render.ServerLine(err.Error()), true)
+				m.status.set("could not open the page: "+render.ServerLine(err.Error()), true)
 				return nil
 			}
 			reply(r, askAnswer{elicit: engine.ElicitResponse{Action: "accept"}})
-			m.setStatus("opened "+render.ServerLine(r.elicit.URL.Origin)+" for "+r.elicit.Server, false)
+			m.status.set("opened "+render.ServerLine(r.elicit.URL.Origin)+" for "+r.elicit.Server, false)
 			return nil
 		})
 	}
@@ -153,7 +153,7 @@ func (m *Model) openRoots(note string) {
 		}
 	}
 	if !offered {
-		m.setStatus("no roots are offered in this session yet (no server connected)", true)
+		m.status.set("no roots are offered in this session yet (no server connected)", true)
 		return
 	}
 	m.pushDialog(dialog.NewRoots(dirs, note, func(d []string) dialog.Action { return rootsAction{dirs: d} }))
@@ -198,11 +198,11 @@ func (m *Model) setCallTimeout(text string) {
 	cb, ok := m.b.(clientSideBackend)
 	switch {
 	case err != nil || d <= 0 || d > time.Hour:
-		m.setStatus("a call timeout is a duration from 1ms to 1h, such as 90s", true)
+		m.status.set("a call timeout is a duration from 1ms to 1h, such as 90s", true)
 	case !ok || !cb.SetCallTimeout(d):
-		m.setStatus("no server connected yet: the call timeout cannot be set", true)
+		m.status.set("no server connected yet: the call timeout cannot be set", true)
 	default:
-		m.setStatus("call timeout set to "+d.String(), false)
+		m.status.set("call timeout set to "+d.String(), false)
 	}
 }
 

@@ -106,8 +106,8 @@ func TestEnterDrillsDownToTheFirstCall(t *testing.T) {
 		t.Fatalf("esc in the tools pane: focus %v, want back on the servers", h.m.focus)
 	}
 	h.key("enter", "enter", "ctrl+s")
-	h.until("the first call's result", func() bool { j := h.m.shownJob(); return j != nil && j.finished() })
-	if j := h.m.shownJob(); j.tool.Tool != "echo" {
+	h.until("the first call's result", func() bool { j := h.m.call.shownJob(); return j != nil && j.finished() })
+	if j := h.m.call.shownJob(); j.tool.Tool != "echo" {
 		t.Fatalf("the first call went to %q", j.tool.Tool)
 	}
 }

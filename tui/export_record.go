@@ -53,10 +53,10 @@ func (m *Model) recordJob(j *job) {
 	ms := j.ended.Sub(j.started).Milliseconds()
 	switch j.kind {
 	case jobRead:
-		m.recordEvent(engine.Event{Type: EventResourceRead, Time: j.ended, Data: readRecord{Server: j.server, URI: j.title,
+		m.log.record(engine.Event{Type: EventResourceRead, Time: j.ended, Data: readRecord{Server: j.server, URI: j.title,
 			Args: j.args, Contents: j.contents, DurationMS: ms, ErrorCode: j.errCode, Error: j.errMsg}})
 	case jobPrompt:
-		m.recordEvent(engine.Event{Type: EventPromptGet, Time: j.ended, Data: promptRecord{Server: j.server, Prompt: j.title,
+		m.log.record(engine.Event{Type: EventPromptGet, Time: j.ended, Data: promptRecord{Server: j.server, Prompt: j.title,
 			Args: j.args, Result: j.prompt, DurationMS: ms, ErrorCode: j.errCode, Error: j.errMsg}})
 	}
 }

@@ -35,7 +35,7 @@ func (m *Model) openFieldEditor() tea.Cmd {
 	fld := f.Fields[f.Focus]
 	spec := fld.Spec
 	if fld.Kind != form.KindText || (spec.Type() != "object" && spec.Type() != "array") {
-		m.setStatus("ctrl+o opens objects and arrays in a larger editor; this field is typed in place", false)
+		m.status.set("ctrl+o opens objects and arrays in a larger editor; this field is typed in place", false)
 		return nil
 	}
 	seq, name := m.call.formSeq, spec.Name

@@ -144,8 +144,8 @@ func TestWorkbenchCallSendsTheTypedValue(t *testing.T) {
 		}
 		h.typeText(tc.text)
 		h.key("ctrl+s")
-		h.until("the result", func() bool { j := h.m.shownJob(); return j != nil && j.finished() })
-		if got := string(h.m.shownJob().args); got != tc.want {
+		h.until("the result", func() bool { j := h.m.call.shownJob(); return j != nil && j.finished() })
+		if got := string(h.m.call.shownJob().args); got != tc.want {
 			t.Fatalf("typed %q, sent %s; want %s", tc.text, got, tc.want)
 		}
 	}

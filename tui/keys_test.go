@@ -107,7 +107,7 @@ func TestRequiredPromptAndTemplateFieldsCheckedBeforeSending(t *testing.T) {
 	}
 	h.typeText("x := 1")
 	h.key("ctrl+s")
-	h.until("the prompt", func() bool { j := h.m.shownJob(); return j != nil && j.prompt != nil })
+	h.until("the prompt", func() bool { j := h.m.call.shownJob(); return j != nil && j.prompt != nil })
 	// the prompt's form (and its marks) leaves with the get: the pane shows
 	// the prompt, under its own title
 	if h.m.call.form != nil || !strings.Contains(h.view(), "PROMPT · review_code") || strings.Contains(h.view(), "required") {

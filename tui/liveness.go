@@ -32,11 +32,11 @@ func (m *Model) pingSelected() tea.Cmd {
 		return nil
 	}
 	if r.state != engine.StateReady {
-		m.setStatus(r.spec.Name+" is not connected: nothing to ping", true)
+		m.status.set(r.spec.Name+" is not connected: nothing to ping", true)
 		return nil
 	}
 	b, ctx, server := m.b, m.ctx, r.spec.Name
-	m.setStatus("pinging "+server+"…", false)
+	m.status.set("pinging "+server+"…", false)
 	return func() tea.Msg {
 		pctx, cancel := context.WithTimeout(ctx, pingTimeout)
 		defer cancel()
@@ -47,10 +47,10 @@ func (m *Model) pingSelected() tea.Cmd {
 
 func (m *Model) onPinged(msg pingedMsg) {
 	if msg.err != nil {
-		m.setStatus(fmt.Sprintf("ping %s: %s %s", msg.server, fault.CodeOf(msg.err, ""), firstLine(fault.MessageOf(msg.err))), true)
+		m.status.set(fmt.Sprintf("ping %s: %s %s", msg.server, fault.CodeOf(msg.err, ""), firstLine(fault.MessageOf(msg.err))), true)
 		return
 	}
-	m.setStatus(fmt.Sprintf("ping %s: %.3f ms", msg.server, float64(msg.rtt.Microseconds())/1000), false)
+	m.status.set(fmt.Sprintf("ping %s: %.3f ms", msg.server, float64(msg.rtt.Microseconds())/1000), false)
 }
 
 // applyRetry notes when a lost server is dialled again.
@@ -80,10 +80,10 @@ func (m *Model) retryHint(r *serverRow) string {
 func (m *Model) applyListChanged(d host.ListChangedData) tea.Cmd {
 	switch {
 	case d.Error != "":
-		m.setStatus(d.Server+": "+d.Error, true)
+		m.status.set(d.Server+": "+d.Error, true)
 		return nil
 	case d.List == "tools":
-		m.setStatus(fmt.Sprintf("%s: tool list changed (%d tools, %d skipped)", d.Server, d.Tools, d.Skipped), false)
+		m.status.set(fmt.Sprintf("%s: tool list changed (%d tools, %d skipped)", d.Server, d.Tools, d.Skipped), false)
 		return nil
 	case d.List == "prompts":
 		delete(m.browse.prompts, d.Server)
@@ -92,7 +92,7 @@ func (m *Model) applyListChanged(d host.ListChangedData) tea.Cmd {
 	default:
 		return nil
 	}
-	m.setStatus(d.Server+": "+d.List+" changed", false)
+	m.status.set(d.Server+": "+d.List+" changed", false)
 	if m.currentServer() == d.Server {
 		return m.ensureBrowse()
 	}

@@ -176,7 +176,7 @@ func New(ctx context.Context, b Backend, opts Options) *Model {
 		m.servers.rows = append(m.servers.rows, &serverRow{spec: s, state: engine.StateResolving, since: now()})
 	}
 	if len(m.info.Warnings) > 0 {
-		m.setStatus(m.info.Warnings[0], false)
+		m.status.set(m.info.Warnings[0], false)
 	}
 	return m
 }
@@ -334,21 +334,3 @@ func (m *Model) job(id string) *job { return m.call.job(id) }
 func (m *Model) pushDialog(d dialog.Dialog) { m.dialogs.stack.Push(d) }
 
 func (m *Model) topDialog() dialog.Dialog { return m.dialogs.stack.Top() }
-
-// recordEvent keeps an event for the session export (progress too, up to
-// maxExportProgress; everything bounded, the oldest going first).
-func (m *Model) recordEvent(e engine.Event) {
-	if e.Type == engine.EventToolProgress {
-		if m.log.progressKept >= maxExportProgress {
-			m.log.dropped++
-			return
-		}
-		m.log.progressKept++
-	}
-	if len(m.log.events) >= maxExportEvents {
-		n := len(m.log.events) / 10
-		m.log.events = append(m.log.events[:0], m.log.events[n:]...)
-		m.log.dropped += n
-	}
-	m.log.events = append(m.log.events, e)
-}

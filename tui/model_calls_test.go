@@ -39,21 +39,21 @@ func TestProgressLogsAndCancel(t *testing.T) {
 	release, cancelled := make(chan struct{}), make(chan struct{})
 	h.f.call = progressCall(release, cancelled)
 	h.key("tab", "down", "enter", "ctrl+s")
-	h.until("progress", func() bool { j := h.m.shownJob(); return j != nil && j.progressN > 0 && j.progress.Progress == 7 })
+	h.until("progress", func() bool { j := h.m.call.shownJob(); return j != nil && j.progressN > 0 && j.progress.Progress == 7 })
 	// host attributes these logs to the call (the only one in flight):
 	// they carry its call id.
-	callID := h.m.shownJob().id
+	callID := h.m.call.shownJob().id
 	for _, lvl := range []string{"debug", "info", "warning", "error"} {
 		h.f.emit(engine.EventToolLog, engine.ToolLogData{CallID: callID, LogEntry: engine.LogEntry{Server: "demo", Level: lvl, Logger: "demo", Data: json.RawMessage(`"a ` + lvl + ` line"`)}})
 	}
-	h.until("logs", func() bool { return len(h.m.shownJob().logs) == 4 })
+	h.until("logs", func() bool { return len(h.m.call.shownJob().logs) == 4 })
 	h.golden("progress_120x30")
 	h.key("c")
 	select {
 	case <-cancelled:
 	case <-h.ctx.Done():
 	}
-	h.until("cancelled", func() bool { j := h.m.shownJob(); return j.state == jobCancelled })
+	h.until("cancelled", func() bool { j := h.m.call.shownJob(); return j.state == jobCancelled })
 	h.golden("cancelled_120x30")
 	close(release)
 }
@@ -75,7 +75,7 @@ func TestResultRenderingByType(t *testing.T) {
 	h.key("tab", "enter")
 	h.typeText("x")
 	h.key("ctrl+s")
-	h.until("the result", func() bool { j := h.m.shownJob(); return j != nil && j.finished() })
+	h.until("the result", func() bool { j := h.m.call.shownJob(); return j != nil && j.finished() })
 	if strings.Contains(h.view(), "\x1b") {
 		t.Fatal("an escape sequence from the server reached the frame")
 	}
@@ -219,12 +219,12 @@ func TestResourcesPromptsAndWorkflowGate(t *testing.T) {
 	h.until("resources", func() bool { return len(h.m.listRows()) == 2 })
 	h.golden("resources_120x30")
 	h.key("enter")
-	h.until("the read", func() bool { j := h.m.shownJob(); return j != nil && j.finished() && j.contents != nil })
+	h.until("the read", func() bool { j := h.m.call.shownJob(); return j != nil && j.finished() && j.contents != nil })
 	h.key("shift+tab", "down", "enter")
 	h.typeText("42")
 	h.key("ctrl+s")
 	h.until("the template read", func() bool {
-		j := h.m.shownJob()
+		j := h.m.call.shownJob()
 		return j != nil && j.title == "test://template/42/data" && j.finished()
 	})
 	h.key("shift+tab", "]")
@@ -232,7 +232,7 @@ func TestResourcesPromptsAndWorkflowGate(t *testing.T) {
 	h.key("enter")
 	h.typeText("fmt.Println()")
 	h.key("ctrl+s")
-	h.until("the prompt", func() bool { j := h.m.shownJob(); return j != nil && j.prompt != nil })
+	h.until("the prompt", func() bool { j := h.m.call.shownJob(); return j != nil && j.prompt != nil })
 	if !strings.Contains(h.view(), "Review: fmt.Println()") {
 		t.Fatalf("prompt not shown:\n%s", h.view())
 	}
@@ -264,9 +264,9 @@ func TestResourcesPromptsAndWorkflowGate(t *testing.T) {
 	})
 	h.golden("workflow_gate_120x30")
 	h.key("y")
-	h.until("the run done", func() bool { j := h.m.shownJob(); return j != nil && j.run != nil })
-	if got := fmt.Sprint(h.m.shownJob().run.Outputs["released"]); got != "1.2.3" {
-		t.Fatalf("outputs = %v", h.m.shownJob().run.Outputs)
+	h.until("the run done", func() bool { j := h.m.call.shownJob(); return j != nil && j.run != nil })
+	if got := fmt.Sprint(h.m.call.shownJob().run.Outputs["released"]); got != "1.2.3" {
+		t.Fatalf("outputs = %v", h.m.call.shownJob().run.Outputs)
 	}
 }
 
@@ -278,7 +278,7 @@ func TestNarrowLayouts(t *testing.T) {
 	h.key("enter")
 	h.typeText("hello")
 	h.key("ctrl+s")
-	h.until("the result", func() bool { j := h.m.shownJob(); return j != nil && j.finished() })
+	h.until("the result", func() bool { j := h.m.call.shownJob(); return j != nil && j.finished() })
 	h.golden("narrow_call_60x16")
 }
 
@@ -338,7 +338,7 @@ func TestMouseWheelAndFocusKeys(t *testing.T) {
 	h.key("shift+tab", "enter")
 	h.typeText("x")
 	h.key("ctrl+s")
-	h.until("the result", func() bool { j := h.m.shownJob(); return j != nil && j.finished() })
+	h.until("the result", func() bool { j := h.m.call.shownJob(); return j != nil && j.finished() })
 	at := h.m.call.vp.YOffset
 	h.send(teaMouse(g.callX+3, g.bodyY+10, "wheeldown"))
 	if h.m.call.vp.YOffset != at+3 {
@@ -357,7 +357,7 @@ func TestQuitTearsDownAndAbandonsQuestions(t *testing.T) {
 	defer close(release)
 	h.f.call = progressCall(release, cancelled)
 	h.key("tab", "down", "enter", "ctrl+s")
-	h.until("running", func() bool { j := h.m.shownJob(); return j != nil && j.progressN > 0 })
+	h.until("running", func() bool { j := h.m.call.shownJob(); return j != nil && j.progressN > 0 })
 	pending := make(chan error, 1)
 	go func() {
 		_, err := h.m.Elicitor().Elicit(context.Background(), engine.ElicitRequest{Server: "demo", Message: "still there?"})

@@ -193,8 +193,8 @@ func TestFormFromSchemaAndToolConfirm(t *testing.T) {
 	h.until("the tool confirmation", func() bool { _, ok := h.m.topDialog().(*dialog.ToolConfirm); return ok })
 	h.golden("tool_confirm_120x30")
 	h.key("A") // always for this definition
-	h.until("the result", func() bool { j := h.m.shownJob(); return j != nil && j.finished() })
-	if got := string(h.m.shownJob().args); got != `{"title":"groceries","tags":["home"],"pinned":true,"priority":"low"}` {
+	h.until("the result", func() bool { j := h.m.call.shownJob(); return j != nil && j.finished() })
+	if got := string(h.m.call.shownJob().args); got != `{"title":"groceries","tags":["home"],"pinned":true,"priority":"low"}` {
 		t.Fatalf("arguments = %s", got)
 	}
 	// Remembered for this definition (through package consent): the next
@@ -263,8 +263,8 @@ func TestRawJSONToggle(t *testing.T) {
 		t.Fatalf("unknown key should keep raw mode: raw=%v err=%q", h.m.call.form.Raw, h.m.call.form.Err)
 	}
 	h.key("ctrl+s")
-	h.until("the result", func() bool { j := h.m.shownJob(); return j != nil && j.finished() })
-	if got := string(h.m.shownJob().args); got != `{"message": "from raw", "extra": 1}` {
+	h.until("the result", func() bool { j := h.m.call.shownJob(); return j != nil && j.finished() })
+	if got := string(h.m.call.shownJob().args); got != `{"message": "from raw", "extra": 1}` {
 		t.Fatalf("raw arguments sent = %s", got)
 	}
 }

@@ -92,7 +92,7 @@ func (m *Model) paletteActions() []dialog.PaletteItem {
 	return []dialog.PaletteItem{
 		item("action", label, "ctrl+a", func(m *Model) tea.Cmd { m.toggleAllTools(); return nil }),
 		item("action", "Export the session (JSONL)", "e", func(m *Model) tea.Cmd {
-			m.setStatus("exporting the session…", false)
+			m.status.set("exporting the session…", false)
 			return m.exportCmd()
 		}),
 		item("action", "Call history", "h", func(m *Model) tea.Cmd {
@@ -220,7 +220,7 @@ func (m *Model) setTheme(name string) {
 	r.SetHasDarkBackground(name != themes.Light)
 	m.applyStyles(themes.NewStyles(r, p))
 	m.info.Theme = themes.Choice{Name: name, Source: "palette"}
-	m.setStatus("theme "+name+" for this session (--theme, RELAVIUM_THEME or theme in config keep one)", false)
+	m.status.set("theme "+name+" for this session (--theme, RELAVIUM_THEME or theme in config keep one)", false)
 }
 
 // paletteLogLevels sets a ready server's log level (logging/setLevel), as
@@ -236,7 +236,7 @@ func (m *Model) paletteLogLevels() []dialog.PaletteItem {
 			level := level
 			out = append(out, item("action", "Log level "+level+" for "+server, "L steps", func(m *Model) tea.Cmd {
 				b, ctx := m.b, m.ctx
-				m.setStatus("asking "+server+" for log level "+level+"…", false)
+				m.status.set("asking "+server+" for log level "+level+"…", false)
 				return func() tea.Msg {
 					return logLevelMsg{server: server, level: level, err: b.SetLogLevel(ctx, server, level)}
 				}

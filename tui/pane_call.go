@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/viewport"
+	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/relavium/relavium/tui/form"
 	"github.com/relavium/relavium/tui/render"
@@ -53,17 +55,18 @@ func (m *Model) callTitle() string {
 	case m.call.form != nil:
 		return m.call.formFor.title()
 	}
-	if j := m.shownJob(); j != nil {
+	if j := m.call.shownJob(); j != nil {
 		return strings.ToUpper(j.kind.String()) + " · " + render.ServerLine(j.title)
 	}
 	return "CALL"
 }
 
-func (m *Model) shownJob() *job {
-	if m.call.shown < 0 || m.call.shown >= len(m.call.jobs) {
+// shownJob is the job on show (nil with none).
+func (p *callPane) shownJob() *job {
+	if p.shown < 0 || p.shown >= len(p.jobs) {
 		return nil
 	}
-	return m.call.jobs[m.call.shown]
+	return p.jobs[p.shown]
 }
 
 // callLayout splits the call pane body: form lines on top, then the job.
@@ -77,7 +80,7 @@ type callLayout struct {
 func (m *Model) layoutCall(w, h int, focused bool) callLayout {
 	var l callLayout
 	st := m.st
-	j := m.shownJob()
+	j := m.call.shownJob()
 	if m.call.form != nil {
 		budget := h
 		if j != nil {
@@ -117,7 +120,7 @@ func (m *Model) syncViewport() {
 		cw-- // the padding after the separator
 	}
 	l := m.layoutCall(cw, g.bodyH-1, m.focus == paneCall)
-	j := m.shownJob()
+	j := m.call.shownJob()
 	m.call.vp.Width, m.call.vp.Height = cw, max(0, l.vpH)
 	if j == nil {
 		m.call.vpKey = vpKey{}
@@ -255,12 +258,12 @@ func (m *Model) viewHistory(w, h int, focused bool) []string {
 }
 
 // historyJob is the job the history cursor is on.
-func (m *Model) historyJob() *job {
-	i := len(m.call.jobs) - 1 - m.call.histSel
-	if i < 0 || i >= len(m.call.jobs) {
+func (p *callPane) historyJob() *job {
+	i := len(p.jobs) - 1 - p.histSel
+	if i < 0 || i >= len(p.jobs) {
 		return nil
 	}
-	return m.call.jobs[i]
+	return p.jobs[i]
 }
 
 // withStrip fills the pane's free lines below lines with the events strip
@@ -275,4 +278,96 @@ func (m *Model) withStrip(lines []string, w, h int) []string {
 		lines = append(lines, "")
 	}
 	return append(lines, strip...)
+}
+
+func (m *Model) callKey(msg tea.KeyMsg) tea.Cmd {
+	k := m.keys
+	if m.call.history {
+		switch {
+		case key.Matches(msg, k.Back), key.Matches(msg, k.History):
+			m.call.history = false
+		case key.Matches(msg, k.Load):
+			if j := m.call.historyJob(); j != nil {
+				m.loadJob(j)
+			}
+		case key.Matches(msg, k.Replay):
+			if j := m.call.historyJob(); j != nil {
+				return m.replay(j)
+			}
+		default:
+			moveKey(msg, k, &m.call.histSel, len(m.call.jobs), 5)
+		}
+		return nil
+	}
+	switch {
+	case key.Matches(msg, k.History):
+		m.call.history, m.call.histSel = true, 0
+		return nil
+	case key.Matches(msg, k.Filter) && m.call.shownJob() != nil:
+		return m.startSearch()
+	case key.Matches(msg, k.Yank):
+		return m.yank()
+	case key.Matches(msg, k.YankCommand):
+		return m.yankCommand()
+	case key.Matches(msg, k.Save):
+		return m.save()
+	case key.Matches(msg, k.SearchNext) && m.call.search.query != "":
+		m.jumpHit(1, false)
+		return nil
+	case key.Matches(msg, k.SearchPrev) && m.call.search.query != "":
+		m.jumpHit(-1, false)
+		return nil
+	case key.Matches(msg, k.Back) && m.call.search.query != "":
+		m.call.search.query, m.call.search.hits = "", nil
+		return nil
+	case key.Matches(msg, k.Submit) && m.call.form != nil:
+		return m.submitForm()
+	case key.Matches(msg, k.Enter) && m.call.form != nil:
+		m.call.editing = true
+		return nil
+	case key.Matches(msg, k.Back):
+		if m.call.form != nil {
+			m.call.form, m.call.editing = nil, false
+		}
+		return nil
+	}
+	return m.scrollKey(msg)
+}
+
+// scrollKey scrolls the result viewport.
+func (m *Model) scrollKey(msg tea.KeyMsg) tea.Cmd {
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.Up):
+		m.call.vp.ScrollUp(1)
+	case key.Matches(msg, k.Down):
+		m.call.vp.ScrollDown(1)
+	case key.Matches(msg, k.PageUp):
+		m.call.vp.PageUp()
+	case key.Matches(msg, k.PageDown):
+		m.call.vp.PageDown()
+	case key.Matches(msg, k.Top):
+		m.call.vp.GotoTop()
+	case key.Matches(msg, k.Bottom):
+		m.call.vp.GotoBottom()
+	default:
+		return nil
+	}
+	m.call.follow = m.call.vp.AtBottom()
+	return nil
+}
+
+func (m *Model) callHelp() []key.Binding {
+	k := m.keys
+	b := []key.Binding{k.NextPane, k.History, k.Export}
+	if m.call.shownJob() != nil {
+		b = []key.Binding{k.NextPane, k.Search, k.Yank, k.YankCommand, k.Save, k.History, k.Export}
+	}
+	if m.call.search.query != "" {
+		b = append([]key.Binding{k.SearchNext, k.SearchPrev}, b...)
+	}
+	if m.call.history {
+		b = []key.Binding{k.Replay, k.Load, k.Back}
+	}
+	return b
 }

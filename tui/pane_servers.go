@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/themes"
 	"github.com/relavium/relavium/tui/dialog"
@@ -242,4 +244,54 @@ func (m *Model) serverDialog(r *serverRow) dialog.Dialog {
 	return &dialog.Text{Title: "Server " + render.ServerLine(r.spec.Name), Max: 100, Lines: func(st *themes.Styles, iw int) []string {
 		return append(m.serverDetails(r, iw, true), m.eraDetails(r, iw)...)
 	}}
+}
+
+// serversKey handles the servers pane's keys. Approve, reconnect and
+// disconnect act on the selected server only from here, where the footer
+// lists them and the selection is in view: an x meant for another pane
+// never drops a server and the calls running on it.
+func (m *Model) serversKey(msg tea.KeyMsg) tea.Cmd {
+	switch k := m.keys; {
+	case key.Matches(msg, k.Approve):
+		return m.approveSelected()
+	case key.Matches(msg, k.Reconnect):
+		return m.reconnectSelected()
+	case key.Matches(msg, k.Disconnect):
+		return m.disconnectSelected()
+	case key.Matches(msg, k.Ping):
+		return m.pingSelected()
+	}
+	sel := m.servers.sel
+	if moveKey(msg, m.keys, &sel, len(m.servers.rows), 5) {
+		return m.selectServer(sel)
+	}
+	switch r := m.selected(); {
+	case r == nil:
+	case key.Matches(msg, m.keys.Enter) && m.wantsSignIn(r):
+		return m.startSignIn(r)
+	case key.Matches(msg, m.keys.Enter):
+		// drill down: the server's tools, the first one under the cursor
+		m.focus, m.browse.tab, m.browse.cursor, m.browse.offset = paneTools, tabTools, 0, 0
+		return m.ensureBrowse()
+	case key.Matches(msg, m.keys.Details):
+		m.pushDialog(m.serverDialog(r))
+	}
+	return nil
+}
+
+// selectServer selects server row i (by key or mouse): the middle pane
+// starts at the top of that server's list, and loads it when needed.
+func (m *Model) selectServer(i int) tea.Cmd {
+	if i != m.servers.sel {
+		m.servers.sel = i
+		m.browse.cursor, m.browse.offset = 0, 0
+	}
+	return m.ensureBrowse()
+}
+
+func (m *Model) serversLabel() string { return fmt.Sprintf("SERVERS %d", len(m.servers.rows)) }
+
+func (m *Model) serversHelp() []key.Binding {
+	k := m.keys
+	return []key.Binding{k.NextPane, key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", m.enterOnServer())), k.Details, k.Approve, k.Reconnect, k.Disconnect, k.Ping}
 }

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/host"
@@ -390,4 +392,101 @@ func (m *Model) markRow(content string, w int, selected, focused bool) string {
 		return m.st.Selected.Render(plain)
 	}
 	return m.st.SelectedBlurred.Render(plain)
+}
+
+func (m *Model) toolsKey(msg tea.KeyMsg) tea.Cmd {
+	k := m.keys
+	rows := m.listRows()
+	if moveKey(msg, k, &m.browse.cursor, len(rows), max(1, m.geometry().bodyH-4)) {
+		return nil
+	}
+	switch {
+	case key.Matches(msg, k.NextTab):
+		m.browse.tab = (m.browse.tab + 1) % tabCount
+		m.browse.cursor, m.browse.offset = 0, 0
+		return m.ensureBrowse()
+	case key.Matches(msg, k.PrevTab):
+		m.browse.tab = (m.browse.tab + tabCount - 1) % tabCount
+		m.browse.cursor, m.browse.offset = 0, 0
+		return m.ensureBrowse()
+	case key.Matches(msg, k.Filter):
+		// a fresh filter each time: / never appends to the last one
+		m.browse.filtering = true
+		m.browse.filter.SetValue("")
+		m.browse.cursor, m.browse.offset = 0, 0
+		return m.browse.filter.Focus()
+	case key.Matches(msg, k.Back):
+		if m.browse.filter.Value() != "" {
+			m.browse.filter.SetValue("")
+			return nil
+		}
+		m.focus = paneServers // back up from the drill-down
+		return nil
+	}
+	if m.browse.cursor >= len(rows) || !rows[m.browse.cursor].selectable() {
+		return nil
+	}
+	r := rows[m.browse.cursor]
+	switch {
+	case key.Matches(msg, k.Details):
+		m.pushDialog(m.detailsDialog(r))
+	case key.Matches(msg, k.Accept):
+		if r.kind != rowTool || !r.tool.Changed {
+			m.status.set("nothing to accept: only a tool flagged ⚑ changed has a new definition to review", false)
+			return nil
+		}
+		return m.changesCmd(r.tool)
+	case key.Matches(msg, k.Enter):
+		return m.activate(r)
+	}
+	return nil
+}
+
+// ensureBrowse loads the lists the middle pane needs for the selected
+// server and tab.
+func (m *Model) ensureBrowse() tea.Cmd {
+	server := m.currentServer()
+	switch m.browse.tab {
+	case tabResources:
+		if _, ok := m.browse.resources[server]; !ok && !m.browse.loading["r:"+server] && m.serverReady(server) {
+			m.browse.loading["r:"+server] = true
+			return m.resourcesCmd(server)
+		}
+	case tabPrompts:
+		if _, ok := m.browse.prompts[server]; !ok && !m.browse.loading["p:"+server] && m.serverReady(server) {
+			m.browse.loading["p:"+server] = true
+			return m.promptsCmd(server)
+		}
+	case tabWorkflows:
+		if !m.browse.wfLoaded && !m.browse.wfLoading {
+			m.browse.wfLoading = true
+			return m.workflowsCmd()
+		}
+	}
+	return nil
+}
+
+func (m *Model) toolsLabel() string {
+	label := "TOOLS"
+	if m.browse.tab != tabTools {
+		label = strings.ToUpper(m.browse.tab.String())
+	}
+	switch s := m.currentServer(); {
+	case m.browse.tab == tabTools && m.browse.allTools:
+		label += " of all servers"
+	case m.browse.tab == tabWorkflows:
+		label += " of the project"
+	case s != "":
+		label += " of " + render.ServerLine(s)
+	}
+	return label
+}
+
+func (m *Model) toolsHelp() []key.Binding {
+	k := m.keys
+	b := []key.Binding{k.NextPane, k.Enter}
+	if rows := m.listRows(); m.browse.cursor < len(rows) && rows[m.browse.cursor].kind == rowTool && rows[m.browse.cursor].tool.Changed {
+		b = append(b, k.Accept)
+	}
+	return append(b, k.Back, k.Filter, k.Details, k.NextTab, k.AllTools)
 }

@@ -124,7 +124,7 @@ func (previewedMsg) clientMsg() {}
 
 // previewShown previews the first image of the job on show.
 func (m *Model) previewShown() tea.Cmd {
-	j := m.shownJob()
+	j := m.call.shownJob()
 	if j == nil {
 		return nil
 	}
@@ -136,7 +136,7 @@ func (m *Model) previewShown() tea.Cmd {
 		}
 	}
 	if img == nil {
-		m.setStatus("no image here to preview", false)
+		m.status.set("no image here to preview", false)
 		return nil
 	}
 	desc := render.ServerLine(img.MIMEType) + " · " + render.HumanBytes(len(img.Data))
@@ -156,7 +156,7 @@ func (m *Model) previewShown() tea.Cmd {
 		case proto == GraphicsKitty:
 			why = "the kitty protocol draws PNG only"
 		}
-		m.setStatus("image "+desc+" not previewed: "+why+"; s saves it to a file", false)
+		m.status.set("image "+desc+" not previewed: "+why+"; s saves it to a file", false)
 		return nil
 	}
 	return tea.Exec(&previewExec{title: "image " + desc + " (" + proto + ")", seq: seq}, func(err error) tea.Msg { return previewedMsg{err: err} })
@@ -164,6 +164,6 @@ func (m *Model) previewShown() tea.Cmd {
 
 func (m *Model) onPreviewed(msg previewedMsg) {
 	if msg.err != nil {
-		m.setStatus("preview failed: "+msg.err.Error(), true)
+		m.status.set("preview failed: "+msg.err.Error(), true)
 	}
 }

@@ -84,7 +84,7 @@ func (m *Model) jumpHit(dir int, first bool) {
 		return
 	}
 	if len(s.hits) == 0 {
-		m.setStatus("no line of this result holds "+strconv.Quote(s.query), false)
+		m.status.set("no line of this result holds "+strconv.Quote(s.query), false)
 		return
 	}
 	top := m.call.vp.YOffset

@@ -17,8 +17,8 @@ func callEcho(h *harness, message string) *job {
 	h.key("tab", "enter")
 	h.typeText(message)
 	h.key("ctrl+s")
-	h.until("the echo result", func() bool { j := h.m.shownJob(); return j != nil && j.finished() && j.result != nil })
-	return h.m.shownJob()
+	h.until("the echo result", func() bool { j := h.m.call.shownJob(); return j != nil && j.finished() && j.result != nil })
+	return h.m.call.shownJob()
 }
 
 // / in the result view searches it: matches highlighted, n and N move,
@@ -94,7 +94,7 @@ func TestYankCommandAndSave(t *testing.T) {
 	h.until("the sequence gone", func() bool { return !strings.Contains(h.view(), "\x1b]52;") })
 	h.key("esc", "Y")
 	want := `relavium mcp call mcp_demo_echo --args '{"message":"it'\''s"}'`
-	if got := h.m.cliCommand(h.m.shownJob()); got != want {
+	if got := h.m.cliCommand(h.m.call.shownJob()); got != want {
 		t.Fatalf("Y copies %s\nwant     %s", got, want)
 	}
 	if !strings.Contains(h.view(), "Copied · the command") {
@@ -117,13 +117,13 @@ func TestExportHoldsReadsAndPromptGets(t *testing.T) {
 	h.key("tab", "]")
 	h.until("resources", func() bool { return len(h.m.listRows()) == 2 })
 	h.key("enter")
-	h.until("the read", func() bool { j := h.m.shownJob(); return j != nil && j.finished() && j.contents != nil })
+	h.until("the read", func() bool { j := h.m.call.shownJob(); return j != nil && j.finished() && j.contents != nil })
 	h.key("shift+tab", "]")
 	h.until("prompts", func() bool { r := h.m.listRows(); return len(r) == 1 && r[0].kind == rowPrompt })
 	h.key("enter")
 	h.typeText("x")
 	h.key("ctrl+s")
-	h.until("the prompt", func() bool { j := h.m.shownJob(); return j != nil && j.prompt != nil })
+	h.until("the prompt", func() bool { j := h.m.call.shownJob(); return j != nil && j.prompt != nil })
 	h.key("e")
 	h.until("the export", func() bool { return strings.Contains(h.m.status.text, "exported") })
 	b, _ := json.Marshal(h.f.exported)

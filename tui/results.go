@@ -92,14 +92,14 @@ type openLinkAction struct{ server, uri string }
 // openLinks opens the shown job's resource link (a pick list when there
 // are several).
 func (m *Model) openLinks() tea.Cmd {
-	j := m.shownJob()
+	j := m.call.shownJob()
 	if j == nil {
 		return nil
 	}
 	links := j.links()
 	switch len(links) {
 	case 0:
-		m.setStatus("no resource link here: o opens a result's → links", false)
+		m.status.set("no resource link here: o opens a result's → links", false)
 		return nil
 	case 1:
 		return m.openLink(openLinkAction{server: j.server, uri: links[0].URI})

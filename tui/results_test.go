@@ -33,7 +33,7 @@ func resultWith(h *harness, parts ...engine.Content) {
 	h.key("tab", "enter")
 	h.typeText("x")
 	h.key("ctrl+s")
-	h.until("the result", func() bool { j := h.m.shownJob(); return j != nil && j.finished() })
+	h.until("the result", func() bool { j := h.m.call.shownJob(); return j != nil && j.finished() })
 }
 
 // s saves the result as JSON and every binary part, each to its own file,
@@ -53,7 +53,7 @@ func TestSaveBinaryParts(t *testing.T) {
 	if !strings.HasPrefix(h.m.status.text, "result saved to ") || !strings.Contains(h.m.status.text, "audio/wav 8 B") {
 		t.Fatalf("status = %q", h.m.status.text)
 	}
-	j := h.m.shownJob()
+	j := h.m.call.shownJob()
 	for n, want := range map[string][]byte{"1.png": img, "2.wav": []byte("RIFFdata")} {
 		path := h.f.saveDir + "/" + j.id + "-" + n
 		got, err := os.ReadFile(path)
@@ -84,9 +84,12 @@ func TestOpenResourceLinks(t *testing.T) {
 		t.Fatalf("no pick list of the two links: %T", h.m.topDialog())
 	}
 	h.key("down", "enter")
-	h.until("the read", func() bool { j := h.m.shownJob(); return j.kind == jobRead && j.title == "test://b" && j.finished() })
-	if h.m.browse.tab != tabResources || h.m.shownJob().server != "demo" {
-		t.Errorf("tab %v, server %q: want the resources view of demo", h.m.browse.tab, h.m.shownJob().server)
+	h.until("the read", func() bool {
+		j := h.m.call.shownJob()
+		return j.kind == jobRead && j.title == "test://b" && j.finished()
+	})
+	if h.m.browse.tab != tabResources || h.m.call.shownJob().server != "demo" {
+		t.Errorf("tab %v, server %q: want the resources view of demo", h.m.browse.tab, h.m.call.shownJob().server)
 	}
 	if v := h.view(); !strings.Contains(v, "contents of test://b") {
 		t.Fatalf("the linked resource is not shown:\n%s", v)

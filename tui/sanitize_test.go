@@ -24,7 +24,7 @@ func TestServerTextInTheFrame(t *testing.T) {
 	h.key("tab", "enter")
 	h.typeText("x")
 	h.key("ctrl+s")
-	h.until("the result", func() bool { j := h.m.shownJob(); return j != nil && j.finished() })
+	h.until("the result", func() bool { j := h.m.call.shownJob(); return j != nil && j.finished() })
 	frame := h.view()
 	checkFrame(t, frame, 100, 40)
 	for _, want := range []string{"name    size    mode", "alpha   12      0644", "tabs end"} {

@@ -129,7 +129,7 @@ func (m *Model) signInDetails(r *serverRow, w int) []string {
 // back through waitSignIn.
 func (m *Model) startSignIn(r *serverRow) tea.Cmd {
 	if m.auth.run != nil {
-		m.setStatus("a sign-in is already running (esc cancels it)", true)
+		m.status.set("a sign-in is already running (esc cancels it)", true)
 		return nil
 	}
 	_, scopes, _ := m.needsSignIn(r)
@@ -171,14 +171,14 @@ func (m *Model) onSignIn(msg tea.Msg) tea.Cmd {
 		}
 		if msg.err != nil {
 			if errors.Is(msg.err, context.Canceled) || fault.CodeOf(msg.err, "") == oauth.CodeCancelled {
-				m.setStatus("sign-in to "+msg.server+" cancelled", false)
+				m.status.set("sign-in to "+msg.server+" cancelled", false)
 			} else {
-				m.setStatus("sign-in to "+msg.server+" failed: "+msg.err.Error(), true)
+				m.status.set("sign-in to "+msg.server+" failed: "+msg.err.Error(), true)
 			}
 			return nil
 		}
 		delete(m.auth.stepUps, msg.server)
-		m.setStatus("signed in to "+msg.server, false)
+		m.status.set("signed in to "+msg.server, false)
 		for _, r := range m.servers.rows {
 			if r.spec.Name == msg.server && r.state == engine.StateFailed {
 				m.servers.sel = m.indexOf(r)
@@ -226,7 +226,7 @@ func (m *Model) noteStepUp(err error) {
 		m.auth.stepUps = map[string]oauth.SignInData{}
 	}
 	m.auth.stepUps[d.Server] = d
-	m.setStatus("server "+d.Server+" asks for more scopes: select it and press enter to sign in again", true)
+	m.status.set("server "+d.Server+" asks for more scopes: select it and press enter to sign in again", true)
 }
 
 // wantsSignIn reports whether enter on r signs in (rather than drilling

@@ -53,9 +53,10 @@ var spinFrames = [...]string{"▖", "▘", "▝", "▗"}
 
 func (m *Model) spinFrame() string { return spinFrames[m.frame%len(spinFrames)] }
 
-func (m *Model) setStatus(s string, isErr bool) {
-	m.status.text, m.status.err = render.ServerLine(s), isErr
-	m.status.seq++
+// set says s (sanitized here) on the status line, as an error or not.
+func (l *statusLine) set(s string, isErr bool) {
+	l.text, l.err = render.ServerLine(s), isErr
+	l.seq++
 }
 
 // expireStatus schedules the current status's removal, once per status.

@@ -10,7 +10,7 @@ import (
 // time; the timer of an older one never clears it.
 func TestStatusLineExpires(t *testing.T) {
 	h := ready(t, 120, 30)
-	h.m.setStatus("demo: approved once", false)
+	h.m.status.set("demo: approved once", false)
 	first := h.m.status.seq
 	if cmd := h.m.expireStatus(); cmd == nil {
 		t.Fatal("no expiry scheduled for a new status")
@@ -18,7 +18,7 @@ func TestStatusLineExpires(t *testing.T) {
 	if cmd := h.m.expireStatus(); cmd != nil {
 		t.Fatal("a second expiry scheduled for the same status")
 	}
-	h.m.setStatus("session exported to /x", false)
+	h.m.status.set("session exported to /x", false)
 	h.send(statusExpiredMsg{seq: first})
 	if !strings.Contains(h.view(), "session exported to /x") {
 		t.Fatalf("an older status's timer cleared a newer status:\n%s", h.view())

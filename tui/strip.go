@@ -37,15 +37,16 @@ type stripLine struct {
 	text  string // sanitized
 }
 
-func (m *Model) addStrip(at time.Time, glyph, role, text string) {
+// add puts a line on the strip (text sanitized here).
+func (l *eventLog) add(at time.Time, glyph, role, text string) {
 	text = render.ServerLine(text)
-	if n := len(m.log.strip); n > 0 && m.log.strip[n-1].text == text && m.log.strip[n-1].role == role && !strings.HasPrefix(role, "log:") {
+	if n := len(l.strip); n > 0 && l.strip[n-1].text == text && l.strip[n-1].role == role && !strings.HasPrefix(role, "log:") {
 		return // the same news twice in a row (a state announced again)
 	}
-	if len(m.log.strip) >= maxStrip {
-		m.log.strip = append(m.log.strip[:0], m.log.strip[len(m.log.strip)-maxStrip/2:]...)
+	if len(l.strip) >= maxStrip {
+		l.strip = append(l.strip[:0], l.strip[len(l.strip)-maxStrip/2:]...)
 	}
-	m.log.strip = append(m.log.strip, stripLine{at: at, glyph: glyph, role: role, text: text})
+	l.strip = append(l.strip, stripLine{at: at, glyph: glyph, role: role, text: text})
 }
 
 // stripEvent notes an event in the strip (progress is left to the call
@@ -55,35 +56,35 @@ func (m *Model) stripEvent(e engine.Event) {
 	case engine.ServerData:
 		switch d.State {
 		case engine.StateReady:
-			m.addStrip(e.Time, "●", "ok", fmt.Sprintf("%s ready · %d tools · %s", d.Server, d.Tools, render.HumanDuration(msDur(d.ConnectMS))))
+			m.log.add(e.Time, "●", "ok", fmt.Sprintf("%s ready · %d tools · %s", d.Server, d.Tools, render.HumanDuration(msDur(d.ConnectMS))))
 		case engine.StateFailed:
-			m.addStrip(e.Time, "✗", "error", strings.TrimSpace(d.Server+" failed "+string(d.ErrorCode)+" "+firstLine(d.Error)))
+			m.log.add(e.Time, "✗", "error", strings.TrimSpace(d.Server+" failed "+string(d.ErrorCode)+" "+firstLine(d.Error)))
 		case engine.StateConnecting:
-			m.addStrip(e.Time, "◌", "accent", d.Server+" connecting")
+			m.log.add(e.Time, "◌", "accent", d.Server+" connecting")
 		case engine.StateClosed:
-			m.addStrip(e.Time, "○", "muted", d.Server+" closed")
+			m.log.add(e.Time, "○", "muted", d.Server+" closed")
 		case engine.StateNeedsConsent:
-			m.addStrip(e.Time, "⚠", "warn", d.Server+" needs consent")
+			m.log.add(e.Time, "⚠", "warn", d.Server+" needs consent")
 		}
 	case engine.SkippedTool:
-		m.addStrip(e.Time, "✗", "warn", "skipped "+d.Server+"/"+d.Tool+": "+d.Code)
+		m.log.add(e.Time, "✗", "warn", "skipped "+d.Server+"/"+d.Tool+": "+d.Code)
 	case engine.ToolCallData:
-		m.addStrip(e.Time, "→", "accent", "call "+d.Tool)
+		m.log.add(e.Time, "→", "accent", "call "+d.Tool)
 	case engine.ToolResultData:
 		switch {
 		case d.ErrorCode != "":
-			m.addStrip(e.Time, "✗", "error", d.Tool+" "+string(d.ErrorCode)+" · "+render.HumanDuration(msDur(d.DurationMS)))
+			m.log.add(e.Time, "✗", "error", d.Tool+" "+string(d.ErrorCode)+" · "+render.HumanDuration(msDur(d.DurationMS)))
 		case d.Result != nil && d.Result.IsError:
-			m.addStrip(e.Time, "✗", "error", d.Tool+" tool error · "+render.HumanDuration(msDur(d.DurationMS)))
+			m.log.add(e.Time, "✗", "error", d.Tool+" tool error · "+render.HumanDuration(msDur(d.DurationMS)))
 		default:
-			m.addStrip(e.Time, "✓", "ok", d.Tool+" · "+render.HumanDuration(msDur(d.DurationMS)))
+			m.log.add(e.Time, "✓", "ok", d.Tool+" · "+render.HumanDuration(msDur(d.DurationMS)))
 		}
 	case engine.ToolLogData:
-		m.addStrip(e.Time, "·", "log:"+d.Level, d.Server+" "+d.Level+": "+logText(d.Data))
+		m.log.add(e.Time, "·", "log:"+d.Level, d.Server+" "+d.Level+": "+logText(d.Data))
 	case engine.GateRequestedData:
-		m.addStrip(e.Time, "⏸", "warn", "gate "+d.Step+": "+d.Message)
+		m.log.add(e.Time, "⏸", "warn", "gate "+d.Step+": "+d.Message)
 	case engine.GateResolvedData:
-		m.addStrip(e.Time, "⏵", "muted", fmt.Sprintf("gate %s answered (approved: %t)", d.Step, d.Approved))
+		m.log.add(e.Time, "⏵", "muted", fmt.Sprintf("gate %s answered (approved: %t)", d.Step, d.Approved))
 	}
 }
 
@@ -124,4 +125,22 @@ func (m *Model) stripLines(w, h int) []string {
 		out = append(out, render.Cut(line, w))
 	}
 	return out
+}
+
+// record keeps an event for the session export (progress too, up to
+// maxExportProgress; everything bounded, the oldest going first).
+func (l *eventLog) record(e engine.Event) {
+	if e.Type == engine.EventToolProgress {
+		if l.progressKept >= maxExportProgress {
+			l.dropped++
+			return
+		}
+		l.progressKept++
+	}
+	if len(l.events) >= maxExportEvents {
+		n := len(l.events) / 10
+		l.events = append(l.events[:0], l.events[n:]...)
+		l.dropped += n
+	}
+	l.events = append(l.events, e)
 }

@@ -51,7 +51,7 @@ func (m *Model) taskKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 		if err != nil {
 			m.call.form.ToggleRaw()
 		}
-		m.setStatus("ctrl+s calls "+t.Name+" as a task (the server must offer tasks)", false)
+		m.status.set("ctrl+s calls "+t.Name+" as a task (the server must offer tasks)", false)
 		return nil, true
 	case m.focus == paneServers && key.Matches(msg, m.keys.ListTasks):
 		r := m.selected()
@@ -99,7 +99,7 @@ func (taskCancelMsg) clientMsg()  {}
 func (m *Model) dispatchTask(pc pendingCall) tea.Cmd {
 	j, ctx := m.newJob(jobTool, pc.tool.Server, pc.tool.Name+" (task)", pc.args)
 	j.tool, j.isTask = pc.tool, true
-	m.setStatus("", false)
+	m.status.set("", false)
 	b, id := m.b, j.id
 	return func() tea.Msg {
 		task, res, err := b.CallTask(ctx, pc.tool, pc.args)
@@ -134,7 +134,7 @@ func (m *Model) onTaskMsg(msg clientMsg) tea.Cmd {
 		return m.onTaskStatus(msg)
 	case taskCancelMsg:
 		if msg.err != nil {
-			m.setStatus("the task was not cancelled: "+messageOf(msg.err), true)
+			m.status.set("the task was not cancelled: "+messageOf(msg.err), true)
 		}
 	case taskListMsg:
 		m.onTaskList(msg)
@@ -184,12 +184,12 @@ func (m *Model) onTaskStatus(msg taskStatusMsg) tea.Cmd {
 // cancelTaskJob is c on a running task: tasks/cancel at the server (the
 // next poll sees it end).
 func (m *Model) cancelTaskJob() (tea.Cmd, bool) {
-	j := m.shownJob()
+	j := m.call.shownJob()
 	if j == nil || j.finished() || !j.isTask || j.task == nil {
 		return nil, false
 	}
 	j.cancelAsked = true
-	m.setStatus("cancelling task "+j.task.TaskID+" at the server…", false)
+	m.status.set("cancelling task "+j.task.TaskID+" at the server…", false)
 	b, ctx, server, tid, id := m.b, m.ctx, j.server, j.task.TaskID, j.id
 	return func() tea.Msg {
 		_, err := b.CancelTask(ctx, server, tid)
@@ -199,7 +199,7 @@ func (m *Model) cancelTaskJob() (tea.Cmd, bool) {
 
 func (m *Model) onTaskList(msg taskListMsg) {
 	if msg.err != nil {
-		m.setStatus("tasks of "+msg.server+": "+messageOf(msg.err), true)
+		m.status.set("tasks of "+msg.server+": "+messageOf(msg.err), true)
 		return
 	}
 	tasks := msg.tasks

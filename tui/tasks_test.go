@@ -17,8 +17,8 @@ func TestCallAsTaskPollsToTheResult(t *testing.T) {
 	h.typeText("hi")
 	h.key("ctrl+s")
 	// echo is auto-approved in ready(): no confirmation
-	h.until("the result", func() bool { j := h.m.shownJob(); return j != nil && j.isTask && j.finished() })
-	j := h.m.shownJob()
+	h.until("the result", func() bool { j := h.m.call.shownJob(); return j != nil && j.isTask && j.finished() })
+	j := h.m.call.shownJob()
 	if j.state != jobDone || j.result == nil || j.result.Text() != "the result of t-1" || h.f.taskState.polled != 3 {
 		t.Fatalf("job %+v (polled %d)", j, h.f.taskState.polled)
 	}
@@ -34,9 +34,9 @@ func TestCancelTaskAtTheServer(t *testing.T) {
 	h.key("tab", "t")
 	h.typeText("hi")
 	h.key("ctrl+s")
-	h.until("running", func() bool { j := h.m.shownJob(); return j != nil && j.task != nil })
+	h.until("running", func() bool { j := h.m.call.shownJob(); return j != nil && j.task != nil })
 	h.key("c")
-	h.until("cancelled", func() bool { return h.m.shownJob().state == jobCancelled })
+	h.until("cancelled", func() bool { return h.m.call.shownJob().state == jobCancelled })
 	if !h.f.answered("cancel t-1") {
 		t.Error("tasks/cancel was not sent")
 	}
@@ -49,8 +49,8 @@ func TestTaskRefusedAndTaskList(t *testing.T) {
 	h.key("tab", "t")
 	h.typeText("hi")
 	h.key("ctrl+s")
-	h.until("refused", func() bool { j := h.m.shownJob(); return j != nil && j.finished() })
-	if j := h.m.shownJob(); j.state != jobFailed || string(j.errCode) != "E920" {
+	h.until("refused", func() bool { j := h.m.call.shownJob(); return j != nil && j.finished() })
+	if j := h.m.call.shownJob(); j.state != jobFailed || string(j.errCode) != "E920" {
 		t.Fatalf("job %v %s %s", j.state, j.errCode, j.errMsg)
 	}
 	h.key("shift+tab", "shift+tab", "t")

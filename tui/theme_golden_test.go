@@ -39,7 +39,7 @@ func TestGoldenFramePerTheme(t *testing.T) {
 			h.key("enter", "enter")
 			h.typeText("hello")
 			h.key("ctrl+s")
-			h.until("the result", func() bool { j := h.m.shownJob(); return j != nil && j.finished() })
+			h.until("the result", func() bool { j := h.m.call.shownJob(); return j != nil && j.finished() })
 			h.key("esc", "shift+tab")
 			frame := h.view()
 			if name != themes.Mono && !strings.Contains(frame, "\x1b[38;") && !strings.Contains(frame, "\x1b[9") {
@@ -59,7 +59,7 @@ func TestGolden80x24(t *testing.T) {
 	h.key("enter")
 	h.typeText("hi")
 	h.key("ctrl+s")
-	h.until("the result", func() bool { j := h.m.shownJob(); return j != nil && j.finished() && j.state == jobDone })
+	h.until("the result", func() bool { j := h.m.call.shownJob(); return j != nil && j.finished() && j.state == jobDone })
 	h.golden("call_80x24")
 	h.key("esc", "tab")
 	if h.m.focus != paneServers {

@@ -15,7 +15,7 @@ import (
 // cancelJob cancels the job on show when it runs, else the newest running
 // one. The cancellation reaches the server (notifications/cancelled).
 func (m *Model) cancelJob() {
-	j := m.shownJob()
+	j := m.call.shownJob()
 	if j == nil || j.finished() {
 		j = nil
 		for i := len(m.call.jobs) - 1; i >= 0; i-- {
@@ -26,12 +26,12 @@ func (m *Model) cancelJob() {
 		}
 	}
 	if j == nil || j.cancel == nil {
-		m.setStatus("nothing is running", false)
+		m.status.set("nothing is running", false)
 		return
 	}
 	j.cancel()
 	j.cancelAsked = true
-	m.setStatus("cancelling "+j.title+"…", false)
+	m.status.set("cancelling "+j.title+"…", false)
 }
 
 // loadJob puts a past call's arguments into its form.
@@ -43,7 +43,7 @@ func (m *Model) loadJob(j *job) {
 		specs, _ := j.tool.InputFields()
 		m.openForm(formTarget{kind: jobTool, tool: j.tool, server: j.tool.Server}, specs, values)
 	default:
-		m.setStatus("only tool calls load into a form; enter replays this one", false)
+		m.status.set("only tool calls load into a form; enter replays this one", false)
 	}
 }
 
@@ -90,7 +90,7 @@ func (m *Model) approveSelected() tea.Cmd {
 		}
 		return nil
 	}
-	m.setStatus(r.spec.Name+" does not need consent now", false)
+	m.status.set(r.spec.Name+" does not need consent now", false)
 	return nil
 }
 

@@ -23,7 +23,7 @@ func (m *Model) onDisconnected(msg disconnectedMsg) tea.Cmd {
 		r.busy = false
 	}
 	if msg.err != nil {
-		m.setStatus("disconnect "+msg.server+": "+msg.err.Error(), true)
+		m.status.set("disconnect "+msg.server+": "+msg.err.Error(), true)
 	}
 	return m.catalogueCmd()
 }
@@ -38,13 +38,13 @@ func (m *Model) onCatalogue(msg catalogueMsg) {
 
 func (m *Model) onApproved(msg approvedMsg) {
 	if msg.err != nil {
-		m.setStatus("approved for this call only, not remembered: "+messageOf(msg.err), true)
+		m.status.set("approved for this call only, not remembered: "+messageOf(msg.err), true)
 	}
 }
 
 func (m *Model) onChanges(msg changesMsg) {
 	if msg.err != nil {
-		m.setStatus(messageOf(msg.err), true)
+		m.status.set(messageOf(msg.err), true)
 		return
 	}
 	m.pushDialog(newAcceptDialog(msg.tool, msg.changes))
@@ -52,9 +52,9 @@ func (m *Model) onChanges(msg changesMsg) {
 
 func (m *Model) onAccepted(msg acceptedMsg) tea.Cmd {
 	if msg.err != nil {
-		m.setStatus("not accepted: "+messageOf(msg.err), true)
+		m.status.set("not accepted: "+messageOf(msg.err), true)
 	} else {
-		m.setStatus("accepted the new definition of "+msg.tool.Name+"; its remembered approvals lapsed", false)
+		m.status.set("accepted the new definition of "+msg.tool.Name+"; its remembered approvals lapsed", false)
 	}
 	return m.catalogueCmd()
 }
@@ -92,8 +92,8 @@ func (m *Model) onWorkflows(msg workflowsMsg) {
 
 func (m *Model) onExported(msg exportedMsg) {
 	if msg.err != nil {
-		m.setStatus("export failed: "+msg.err.Error(), true)
+		m.status.set("export failed: "+msg.err.Error(), true)
 		return
 	}
-	m.setStatus("session exported to "+msg.path, false)
+	m.status.set("session exported to "+msg.path, false)
 }

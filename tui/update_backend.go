@@ -41,11 +41,11 @@ func (m *Model) onValidated(msg validatedMsg) tea.Cmd {
 	if msg.err != nil {
 		m.call.form.SetErrors(msg.errs)
 		n := len(msg.errs)
-		m.setStatus(fmt.Sprintf("not sent: %s the tool's schema refuses (marked)", counted(n, "value", "values")), true)
+		m.status.set(fmt.Sprintf("not sent: %s the tool's schema refuses (marked)", counted(n, "value", "values")), true)
 		return nil
 	}
 	if m.status.err {
-		m.setStatus("", false) // the arguments are right now
+		m.status.set("", false) // the arguments are right now
 	}
 	return m.startCall(pendingCall{tool: m.call.formFor.tool, args: msg.args, task: m.call.formFor.task})
 }
@@ -74,7 +74,7 @@ func (m *Model) onClearance(msg clearanceMsg) tea.Cmd {
 		return m.dispatch(msg.call)
 	}
 	if msg.err != nil {
-		m.setStatus("remembered approvals not read: "+messageOf(msg.err), true)
+		m.status.set("remembered approvals not read: "+messageOf(msg.err), true)
 	}
 	m.pushDialog(newToolConfirmDialog(msg.call))
 	return nil
@@ -106,14 +106,14 @@ func (m *Model) dispatch(pc pendingCall) tea.Cmd {
 	}
 	j, ctx := m.newJob(jobTool, pc.tool.Server, pc.tool.Name, pc.args)
 	j.tool = pc.tool
-	m.setStatus("", false)
+	m.status.set("", false)
 	return m.callCmd(ctx, j.id, pc.tool, pc.args)
 }
 
 // settleStatus replaces a "cancelling" status once its job has ended.
 func (m *Model) settleStatus(j *job) {
 	if j.cancelAsked && strings.HasPrefix(m.status.text, "cancelling ") {
-		m.setStatus(j.title+" ended: "+[...]string{"running", "done", "failed", "cancelled"}[j.state], false)
+		m.status.set(j.title+" ended: "+[...]string{"running", "done", "failed", "cancelled"}[j.state], false)
 	}
 }
 
@@ -282,7 +282,7 @@ func (m *Model) dropAsk(r *askRequest) {
 		return false
 	})
 	if dropped > 0 {
-		m.setStatus("the question was withdrawn before it was answered", false)
+		m.status.set("the question was withdrawn before it was answered", false)
 	}
 }
 
@@ -303,7 +303,7 @@ func (m *Model) apply(a dialog.Action) tea.Cmd {
 		return cmd
 	case toolConfirmAction:
 		if !a.allow {
-			m.setStatus("not sent: "+a.call.tool.Name+" (denied)", false)
+			m.status.set("not sent: "+a.call.tool.Name+" (denied)", false)
 			return nil
 		}
 		if a.always && !a.call.tool.Changed {
@@ -324,13 +324,13 @@ func (m *Model) apply(a dialog.Action) tea.Cmd {
 		return m.dispatch(a.call)
 	case elicitAction:
 		reply(a.req, askAnswer{elicit: a.resp})
-		m.setStatus("answered "+a.req.elicit.Server+": "+a.resp.Action, false)
+		m.status.set("answered "+a.req.elicit.Server+": "+a.resp.Action, false)
 	case gateAction:
 		reply(a.req, askAnswer{approve: a.approve})
 	case runConfirmAction:
 		return m.startRun(a.wf, a.inputs)
 	case statusAction:
-		m.setStatus(a.text, false)
+		m.status.set(a.text, false)
 	case paletteDo:
 		return a(m)
 	case editorKeep:

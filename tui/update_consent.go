@@ -18,7 +18,7 @@ const deniedText = "consent denied this session; press a to be asked again"
 
 func (m *Model) onDecided(msg decidedMsg) tea.Cmd {
 	if msg.err != nil {
-		m.setStatus("consent: "+msg.err.Error(), true)
+		m.status.set("consent: "+msg.err.Error(), true)
 		return nil
 	}
 	var cmds []tea.Cmd
@@ -96,7 +96,7 @@ func (m *Model) onAnswered(msg answeredMsg) tea.Cmd {
 		return nil
 	}
 	if msg.err != nil {
-		m.setStatus("could not record consent for "+msg.server+": "+msg.err.Error(), true)
+		m.status.set("could not record consent for "+msg.server+": "+msg.err.Error(), true)
 		if r.decision != nil {
 			r.state = engine.StateNeedsConsent
 			m.queueConsent(msg.server)
@@ -116,12 +116,12 @@ func (m *Model) onAnswered(msg answeredMsg) tea.Cmd {
 	switch msg.answer {
 	case ApproveRemember, ApproveOnce:
 		r.decision, r.busy = nil, true
-		m.setStatus(msg.server+": "+msg.answer.String(), false)
+		m.status.set(msg.server+": "+msg.answer.String(), false)
 		return tea.Batch(m.connectCmd(msg.server, false), m.redecideTwins(r))
 	}
 	r.state, r.decision = stateDenied, nil
 	r.errCode, r.err = consent.CodeDenied, deniedText
-	m.setStatus(msg.server+" was not started (consent denied); select it and press a to be asked again", false)
+	m.status.set(msg.server+" was not started (consent denied); select it and press a to be asked again", false)
 	return nil
 }
 

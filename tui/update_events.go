@@ -21,7 +21,7 @@ func (m *Model) onEvents(events []engine.Event) tea.Cmd {
 	refresh := false
 	var drift []tea.Cmd // lockdrift.go: a ready server is compared with the lock; a subscribed resource refreshed (clientreq.go)
 	for _, e := range events {
-		m.recordEvent(e)
+		m.log.record(e)
 		m.stripEvent(e)
 		switch d := e.Data.(type) {
 		case engine.ServerData:

@@ -184,24 +184,6 @@ func (m *Model) bodyLines(g geometry) []string {
 // paneLabel is a pane's title text.
 func (m *Model) paneLabel(p pane) string { return p.route().label(m) }
 
-func (m *Model) serversLabel() string { return fmt.Sprintf("SERVERS %d", len(m.servers.rows)) }
-
-func (m *Model) toolsLabel() string {
-	label := "TOOLS"
-	if m.browse.tab != tabTools {
-		label = strings.ToUpper(m.browse.tab.String())
-	}
-	switch s := m.currentServer(); {
-	case m.browse.tab == tabTools && m.browse.allTools:
-		label += " of all servers"
-	case m.browse.tab == tabWorkflows:
-		label += " of the project"
-	case s != "":
-		label += " of " + render.ServerLine(s)
-	}
-	return label
-}
-
 // paneTitle is a pane's title bar: the focused pane's title in reverse
 // (focus reads without colour too), the others plain, each followed by a
 // rule to the pane's edge.
@@ -292,35 +274,6 @@ func (m *Model) shortHelp() []key.Binding {
 		b = append(b, k.Cancel)
 	}
 	return append(b, k.Palette, k.Help, k.Quit)
-}
-
-func (m *Model) serversHelp() []key.Binding {
-	k := m.keys
-	return []key.Binding{k.NextPane, key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", m.enterOnServer())), k.Details, k.Approve, k.Reconnect, k.Disconnect, k.Ping}
-}
-
-func (m *Model) toolsHelp() []key.Binding {
-	k := m.keys
-	b := []key.Binding{k.NextPane, k.Enter}
-	if rows := m.listRows(); m.browse.cursor < len(rows) && rows[m.browse.cursor].kind == rowTool && rows[m.browse.cursor].tool.Changed {
-		b = append(b, k.Accept)
-	}
-	return append(b, k.Back, k.Filter, k.Details, k.NextTab, k.AllTools)
-}
-
-func (m *Model) callHelp() []key.Binding {
-	k := m.keys
-	b := []key.Binding{k.NextPane, k.History, k.Export}
-	if m.shownJob() != nil {
-		b = []key.Binding{k.NextPane, k.Search, k.Yank, k.YankCommand, k.Save, k.History, k.Export}
-	}
-	if m.call.search.query != "" {
-		b = append([]key.Binding{k.SearchNext, k.SearchPrev}, b...)
-	}
-	if m.call.history {
-		b = []key.Binding{k.Replay, k.Load, k.Back}
-	}
-	return b
 }
 
 // counted is "1 server" or "n servers".

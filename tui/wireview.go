@@ -296,11 +296,11 @@ func (v *wireView) exportCmd() tea.Cmd {
 		return clientSideMsg(func(m *Model) tea.Cmd {
 			if err != nil {
 				v.note, v.noteErr = messageOf(err), true
-				m.setStatus("export: "+messageOf(err), true)
+				m.status.set("export: "+messageOf(err), true)
 				return nil
 			}
 			v.note, v.noteErr = "exported to "+path, false
-			m.setStatus("exported "+name+" to "+path, false)
+			m.status.set("exported "+name+" to "+path, false)
 			return nil
 		})
 	}

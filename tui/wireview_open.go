@@ -30,12 +30,12 @@ func (m *Model) wireKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 func (m *Model) openWireView(network bool) tea.Cmd {
 	src, ok := m.b.(wireSource)
 	if !ok || src.Wire() == nil {
-		m.setStatus("this session records no wire", true)
+		m.status.set("this session records no wire", true)
 		return nil
 	}
 	r := m.selected()
 	if r == nil {
-		m.setStatus("no server selected", true)
+		m.status.set("no server selected", true)
 		return nil
 	}
 	if m.dialogs.stack.Any(isWireView) {

@@ -90,7 +90,7 @@ func (m *Model) copyText(what, text string) tea.Cmd {
 	if cut {
 		note += "; only the first 64 KiB"
 	}
-	m.setStatus(note, false)
+	m.status.set(note, false)
 	m.pushDialog(&dialog.Text{Title: "Copied · " + what, Max: 110, Lines: func(st *themes.Styles, iw int) []string {
 		out := render.Wrap(st.Muted.Render("Sent to the terminal's clipboard with OSC 52. A terminal that does not allow it copies nothing: select the text below instead (with the mouse captured, most terminals select with shift+drag)."), iw)
 		out = append(out, "")
@@ -117,9 +117,9 @@ func (m *Model) copyText(what, text string) tea.Cmd {
 type yankSentMsg struct{ seq int }
 
 func (m *Model) yank() tea.Cmd {
-	j := m.shownJob()
+	j := m.call.shownJob()
 	if j == nil || !j.finished() {
-		m.setStatus("nothing to copy yet: the result is copied once it is in", false)
+		m.status.set("nothing to copy yet: the result is copied once it is in", false)
 		return nil
 	}
 	return m.copyText("the result of "+j.title, j.resultText())
@@ -128,9 +128,9 @@ func (m *Model) yank() tea.Cmd {
 // yankCommand copies the mcp call command line that makes the call on
 // show again (tool calls only).
 func (m *Model) yankCommand() tea.Cmd {
-	j := m.shownJob()
+	j := m.call.shownJob()
 	if j == nil || j.kind != jobTool {
-		m.setStatus("Y copies the command of a tool call: show one first", false)
+		m.status.set("Y copies the command of a tool call: show one first", false)
 		return nil
 	}
 	return m.copyText("the command", m.cliCommand(j))
@@ -183,9 +183,9 @@ func shellQuote(s string) string {
 
 // save writes the result on show to a file (Backend.SaveResult).
 func (m *Model) save() tea.Cmd {
-	j := m.shownJob()
+	j := m.call.shownJob()
 	if j == nil || !j.finished() {
-		m.setStatus("nothing to save yet", false)
+		m.status.set("nothing to save yet", false)
 		return nil
 	}
 	doc := map[string]any{"kind": j.kind.String(), "title": j.title, "server": j.server}
@@ -207,7 +207,7 @@ func (m *Model) save() tea.Cmd {
 	}
 	b, err := json.MarshalIndent(doc, "", "  ")
 	if err != nil {
-		m.setStatus("cannot save: "+err.Error(), true)
+		m.status.set("cannot save: "+err.Error(), true)
 		return nil
 	}
 	bk, name := m.b, j.kind.String()+"-"+j.id
@@ -233,8 +233,8 @@ type savedMsg struct {
 
 func (m *Model) onSaved(msg savedMsg) {
 	if msg.err != nil {
-		m.setStatus("save failed: "+msg.err.Error(), true)
+		m.status.set("save failed: "+msg.err.Error(), true)
 		return
 	}
-	m.setStatus("result saved to "+msg.path+partsStatus(msg.parts, msg.partsErr), msg.partsErr != nil)
+	m.status.set("result saved to "+msg.path+partsStatus(msg.parts, msg.partsErr), msg.partsErr != nil)
 }
