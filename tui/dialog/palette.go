@@ -120,19 +120,54 @@ func (p *Palette) Handle(msg tea.KeyMsg) (Action, tea.Cmd) {
 
 func (p *Palette) refilter() {
 	q := p.input.Value()
-	type scored struct{ i, s int }
+	type scored struct{ i, tier, s int }
 	var hits []scored
 	for i, it := range p.Items {
 		if s, ok := FuzzyScore(q, it.Kind+" "+it.Title+" "+it.Hint); ok {
-			hits = append(hits, scored{i, s})
+			hits = append(hits, scored{i, TitleTier(q, it.Title), s})
 		}
 	}
-	sort.SliceStable(hits, func(a, b int) bool { return hits[a].s > hits[b].s })
+	sort.SliceStable(hits, func(a, b int) bool {
+		if hits[a].tier != hits[b].tier {
+			return hits[a].tier > hits[b].tier
+		}
+		return hits[a].s > hits[b].s
+	})
 	p.shown = p.shown[:0]
 	for _, h := range hits {
 		p.shown = append(p.shown, h.i)
 	}
 	p.sel, p.off = 0, 0
+}
+
+// TitleTier ranks what the query is to an entry's title before any fuzzy
+// score: 2 when the title starts with the query, 1 when each word of the
+// query is a whole word of the title, 0 otherwise. So "connect" puts
+// "Connect a server…" before "Reconnect everything", whatever the letters'
+// scores.
+func TitleTier(q, title string) int {
+	words := strings.Fields(strings.ToLower(q))
+	if len(words) == 0 {
+		return 0
+	}
+	t := strings.ToLower(title)
+	if strings.HasPrefix(t, strings.Join(words, " ")) {
+		return 2
+	}
+	titleWords := strings.FieldsFunc(t, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	for _, w := range words {
+		found := false
+		for _, tw := range titleWords {
+			if tw == w {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return 0
+		}
+	}
+	return 1
 }
 
 // FuzzyScore matches q's letters in order, case folded, within s; spaces

@@ -37,3 +37,29 @@ func FuzzFuzzyScore(f *testing.F) {
 		}
 	})
 }
+
+// "connect" chooses the entry whose title starts with it over one that
+// only contains it (Reconnect), however the letters score.
+func TestPaletteRanksTitlePrefixAndWholeWordsFirst(t *testing.T) {
+	st := monoStyles()
+	items := []PaletteItem{
+		{Kind: "action", Title: "Reconnect everything", Hint: "r"},
+		{Kind: "action", Title: "Reconnect demo", Hint: "r"},
+		{Kind: "action", Title: "Disconnect demo", Hint: "d"},
+		{Kind: "server", Title: "connector", Hint: "stdio"},
+		{Kind: "action", Title: "Connect a server by URL or command…", Hint: "ad-hoc"},
+	}
+	p := NewPalette(st, items)
+	press(p, "c", "o", "n", "n", "e", "c", "t")
+	if got := p.Items[p.shown[0]].Title; got != "Connect a server by URL or command…" && got != "connector" {
+		t.Fatalf("first for connect: %q", got)
+	}
+	for _, i := range p.shown[:2] {
+		if strings.HasPrefix(p.Items[i].Title, "Reconnect") || strings.HasPrefix(p.Items[i].Title, "Disconnect") {
+			t.Fatalf("an entry only containing the word is in the first two: %q", p.Items[i].Title)
+		}
+	}
+	if TitleTier("server", "Connect a server by URL") != 1 || TitleTier("connect", "Reconnect demo") != 0 || TitleTier("conn", "Connect a server") != 2 {
+		t.Fatal("TitleTier tiers")
+	}
+}
