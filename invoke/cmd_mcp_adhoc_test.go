@@ -113,7 +113,7 @@ func TestMCPConsentPromptOnATerminal(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, out, stderr.String())
 	}
-	for _, want := range []string{"relavium wants to start the stdio MCP server a", "digest   v1:", "[a]pprove & remember / approve [o]nce / [d]eny?",
+	for _, want := range []string{"relavium wants to start the stdio MCP server a", "digest   v1:", "[A]pprove & remember / approve [o]nce / [d]eny?",
 		"approved for this run", "denied: the server is not started"} {
 		if !strings.Contains(stderr.String(), want) {
 			t.Errorf("prompt lacks %q:\n%s", want, stderr.String())

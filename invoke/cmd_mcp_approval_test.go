@@ -272,7 +272,7 @@ func TestMCPCallAsksOnATerminalAndRemembers(t *testing.T) {
 	}
 	code, prompt, called := ask("n\n")
 	if code != 1 || called || !strings.Contains(prompt, "server's hint: read-only — the server's own claim; hints never skip this question") ||
-		!strings.Contains(prompt, "[y] this call  [a] always for this definition  [N] no") || !strings.Contains(prompt, "E545") {
+		!strings.Contains(prompt, "[y] this call  [A] always for this definition  [N] no") || !strings.Contains(prompt, "E545") {
 		t.Fatalf("answer no: exit %d called %v\n%s", code, called, prompt)
 	}
 	if code, prompt, called = ask("y\n"); code != 0 || !called {
@@ -281,7 +281,15 @@ func TestMCPCallAsksOnATerminalAndRemembers(t *testing.T) {
 	if set, _ := consent.OpenApprovals(e.home, nil).Fold(nil); set.Len() != 0 {
 		t.Fatal("\"this call\" remembered an approval")
 	}
-	if code, prompt, called = ask("a\n"); code != 0 || !called {
+	// A lowercase a is asked again (remembering takes a capital A, as in
+	// the workbench); an empty answer then is a no, and nothing is kept.
+	if code, prompt, called = ask("a\n\n"); code != 1 || called || !strings.Contains(prompt, "remembering takes a capital A") {
+		t.Fatalf("answer a: exit %d called %v\n%s", code, called, prompt)
+	}
+	if set, _ := consent.OpenApprovals(e.home, nil).Fold(nil); set.Len() != 0 {
+		t.Fatal("a lowercase a remembered an approval")
+	}
+	if code, prompt, called = ask("A\n"); code != 0 || !called {
 		t.Fatalf("answer always: exit %d called %v\n%s", code, called, prompt)
 	}
 	if code, prompt, called = ask(""); code != 0 || !called || strings.Contains(prompt, "this call") {
@@ -292,8 +300,8 @@ func TestMCPCallAsksOnATerminalAndRemembers(t *testing.T) {
 	}
 	// Changed: "always" is not offered, and answering it is a no.
 	e.rugPull(t, true)
-	code, prompt, called = ask("a\n")
-	if code != 1 || called || strings.Contains(prompt, "[a] always") || !strings.Contains(prompt, "⚑ its definition changed since you accepted it") {
+	code, prompt, called = ask("A\n")
+	if code != 1 || called || strings.Contains(prompt, "[A] always") || !strings.Contains(prompt, "⚑ its definition changed since you accepted it") {
 		t.Fatalf("changed definition on a terminal: exit %d called %v\n%s", code, called, prompt)
 	}
 	if code, _, called = ask("y\n"); code != 0 || !called {

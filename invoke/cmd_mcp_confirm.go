@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/engine/sanitize"
@@ -45,17 +44,21 @@ func (c *terminalAsker) ConfirmCall(ctx context.Context, def engine.ToolDef, can
 		fmt.Fprintf(w, "  ⚑ its definition changed since you accepted it: see relavium mcp accept %s --diff\n", sanitize.Line(def.Name))
 		fmt.Fprint(w, "  [y] this call  [N] no: ")
 	} else {
-		fmt.Fprint(w, "  [y] this call  [a] always for this definition  [N] no: ")
+		fmt.Fprint(w, "  [y] this call  [A] always for this definition  [N] no: ")
 	}
-	line, err := readLine(ctx, c.r)
+	again := "  remembering takes a capital A ([y] this call  [A] always for this definition  [N] no): "
+	if def.Changed {
+		again = "  [y] this call  [N] no: "
+	}
+	ans, err := readAnswer(ctx, w, c.r, again)
 	if err != nil && !errors.Is(err, io.EOF) {
 		fmt.Fprintln(w)
 		return session.CallRefused, err
 	}
-	switch strings.ToLower(strings.TrimSpace(line)) {
+	switch ans {
 	case "y", "yes":
 		return session.CallOnce, nil
-	case "a", "always":
+	case "A", "always":
 		if canRemember {
 			return session.CallAlways, nil
 		}

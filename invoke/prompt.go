@@ -33,7 +33,7 @@ func CanPrompt(stdinTTY, stdoutTTY, jsonMode bool, lookupEnv func(string) (strin
 // terminalAsker is the session core's Asker on the terminal: a pending
 // stdio server is put to the person on stderr — name, full command line,
 // cwd, env names with their kind, digest and the diff against the closest
-// earlier grant — and answered on stdin: [a]pprove & remember, approve
+// earlier grant — and answered on stdin: [A]pprove & remember, approve
 // [o]nce or [d]eny (the default, as is end of input). A call confirmation
 // is asked in cmd_mcp_confirm.go, after the events printed by pr so far.
 type terminalAsker struct {
@@ -54,22 +54,42 @@ func (t *terminalAsker) Consent(ctx context.Context, dec consent.Decision) (sess
 	if dec.StoreErr != nil {
 		fmt.Fprintf(&b, "  note: no remembered grant was trusted: %s\n", sanitize.Line(dec.StoreErr.Error()))
 	}
-	b.WriteString("  [a]pprove & remember / approve [o]nce / [d]eny? ")
+	b.WriteString("  [A]pprove & remember / approve [o]nce / [d]eny? ")
 	if _, err := io.WriteString(t.w, b.String()); err != nil {
 		return session.Deny, err
 	}
-	line, err := readLine(ctx, t.r)
+	ans, err := readAnswer(ctx, t.w, t.r, "  remembering takes a capital A ([A]pprove & remember / approve [o]nce / [d]eny)? ")
 	if err != nil && !errors.Is(err, io.EOF) {
 		fmt.Fprintln(t.w)
 		return session.Deny, err
 	}
-	switch strings.ToLower(strings.TrimSpace(line)) {
-	case "a", "approve":
+	switch ans {
+	case "A", "approve":
 		return session.ApproveRemember, nil
 	case "o", "once":
 		return session.ApproveOnce, nil
 	}
 	return session.Deny, nil
+}
+
+// readAnswer reads one answer to a prompt, folded to lower case except for
+// a capital A: remembering takes a capital A here as in the workbench's
+// dialogs (one key, one meaning everywhere), so a lone lowercase a is
+// asked for again with again (twice at most, then it is an ordinary
+// answer the caller does not know: a no), never read as remembering.
+func readAnswer(ctx context.Context, w io.Writer, r io.Reader, again string) (string, error) {
+	for i := 0; ; i++ {
+		line, err := readLine(ctx, r)
+		ans := strings.TrimSpace(line)
+		if ans == "A" {
+			return ans, err
+		}
+		if ans == "a" && err == nil && i < 2 {
+			fmt.Fprint(w, again)
+			continue
+		}
+		return strings.ToLower(ans), err
+	}
 }
 
 // Recorded says what became of the answer.
