@@ -20,6 +20,9 @@ type ConsentList struct {
 	Path       string                `json:"path"`
 	Grants     []*consent.Grant      `json:"grants"`
 	StoreError *consent.StoreProblem `json:"store_error,omitempty"`
+	// DeclaredAs maps a grant's digest to the servers of this project
+	// (and --agent) that resolve to it now; absent outside a project.
+	DeclaredAs map[string][]string `json:"declared_as,omitempty"`
 }
 
 // WriteHuman lists each grant with its command line, cwd, env names and time.
@@ -33,6 +36,7 @@ func (l ConsentList) WriteHuman(w io.Writer) error {
 	}
 	for _, g := range l.Grants {
 		fmt.Fprintf(&b, "%s  granted %s\n", g.Digest, g.GrantedAt.UTC().Format(time.RFC3339))
+		fmt.Fprintf(&b, "  server   %s\n", l.serverLine(g))
 		fmt.Fprintf(&b, "  command  %s\n", g.CommandLine())
 		fmt.Fprintf(&b, "  cwd      %s\n", consent.Display(g.Cwd))
 		if len(g.EnvNames) > 0 {
@@ -50,10 +54,43 @@ func (l ConsentList) WriteHuman(w io.Writer) error {
 	return err
 }
 
+// serverLine names the server a grant is for: the name it was granted
+// under, and the servers declared here that resolve to it now.
+func (l ConsentList) serverLine(g *consent.Grant) string {
+	here := l.DeclaredAs[g.Digest]
+	shown := make([]string, len(here))
+	for i, n := range here {
+		shown[i] = consent.Display(n)
+	}
+	switch {
+	case g.Server == "" && len(here) == 0:
+		return "(name not recorded; no server declared here resolves to it)"
+	case g.Server == "":
+		return strings.Join(shown, ", ") + " (declared here; the name was not recorded)"
+	case len(here) == 0 || len(here) == 1 && here[0] == g.Server:
+		return consent.Display(g.Server)
+	}
+	return consent.Display(g.Server) + " (declared here as " + strings.Join(shown, ", ") + ")"
+}
+
 func runConsentList(_ context.Context, inv *Invocation) (any, error) {
 	store := consent.Open(inv.Env.Home)
 	grants, err := store.Fold()
-	return ConsentList{Path: store.Path(), Grants: grants.List(), StoreError: consent.ProblemOf(err)}, nil
+	l := ConsentList{Path: store.Path(), Grants: grants.List(), StoreError: consent.ProblemOf(err)}
+	// Which declared server each grant is for, where a project is at hand;
+	// a project that does not load leaves the list as the store has it.
+	if rows, rerr := consentResolveAll(inv); rerr == nil {
+		for _, r := range rows {
+			if r.resolved == nil {
+				continue
+			}
+			if l.DeclaredAs == nil {
+				l.DeclaredAs = map[string][]string{}
+			}
+			l.DeclaredAs[r.resolved.Digest] = append(l.DeclaredAs[r.resolved.Digest], r.server.Name)
+		}
+	}
+	return l, nil
 }
 
 // ConsentDigests is the data of `relavium consent digest`: every declared

@@ -119,6 +119,11 @@ func TestConsentCommandsJSON(t *testing.T) {
 	if g := l.Grants[1]; g.Command != spy.Command || strings.Join(g.EnvNames, ",") != "TOKEN,MODE" || g.Cwd != w.project {
 		t.Fatalf("ls metadata: %+v", g)
 	}
+	// The human listing names each grant's server (as granted, and as
+	// declared in this project now).
+	if r := w.run("consent", "ls"); r.code != 0 || !strings.Contains(r.stdout, "  server   spy\n") || !strings.Contains(r.stdout, "  server   shell\n") {
+		t.Fatalf("human ls names no servers: %+v", r)
+	}
 	env, _ = w.json("consent", "digest")
 	if d := decode[digests](t, env.Data); !d.Servers[0].Granted || !d.Servers[1].Granted {
 		t.Fatalf("digest after grants: %s", env.Data)
