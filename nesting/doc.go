@@ -21,6 +21,9 @@
 //     for the rest of its document (the parser gives it to whatever node
 //     comes next, wherever that is). FuzzYAMLDepth checks the bound
 //     against the real parser, with no slack.
+//   - JSONC is JSON's measure for VS Code's files: a // or /* */ comment
+//     outside a string is skipped (neither nodes nor nesting), as the
+//     parser of those files skips it.
 //   - A text the parser would refuse may be measured arbitrarily (it never
 //     becomes a tree); the caller still runs its parser and reports syntax.
 //   - JSONGauge is JSON's depth rule for bytes that arrive in pieces (a

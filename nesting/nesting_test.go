@@ -272,3 +272,26 @@ func TestYAMLCountsEveryKeptToken(t *testing.T) {
 		}
 	}
 }
+
+// JSONC skips comments (never nodes, never nesting) and nothing inside a
+// string; JSON counts a comment's brackets (strict JSON has none to skip).
+func TestJSONCSkipsCommentsOnly(t *testing.T) {
+	lim := Limits{MaxDepth: 3, MaxNodes: 20}
+	for _, doc := range []string{
+		"// [[[[[[\n{\"a\": 1}",
+		"/* {{{{{{ */ {\"a\": [1]}",
+		"{\"a\": \"/* [[[[[[ */\"}",
+		"{\"a\": 1} // [[[[",
+		"{\"a\": 1} /* never closed [[[[",
+	} {
+		if _, over := JSONC([]byte(doc), lim); over != nil {
+			t.Errorf("JSONC(%q): %v", doc, over)
+		}
+	}
+	if _, over := JSONC([]byte("{\"a\": \"//\", \"b\": [[[[1]]]]}"), lim); over == nil || over.What != WhatDepth {
+		t.Errorf("a // in a string hid real nesting: %v", over)
+	}
+	if _, over := JSON([]byte("// [[[[[[\n{}"), lim); over == nil {
+		t.Error("JSON skipped a comment")
+	}
+}

@@ -88,16 +88,16 @@ func (v *Value) Get(key string) *Member {
 
 // Parse reads a JSON text (with the JSONC liberties VS Code's files take:
 // // and /* */ comments, a trailing comma) into positioned values. The text
-// is measured by package nesting first, and the parser keeps its own count
-// of depth and values besides (a comment can hide brackets from the scan,
-// never from the parser). Every refusal is one CodeSyntax or CodeNesting
+// is measured by package nesting first (nesting.JSONC: brackets in a
+// comment or a string never count, as they never build anything), and the
+// parser keeps its own count of depth and values besides. Every refusal is one CodeSyntax or CodeNesting
 // problem: nothing of a text that fails is returned.
 func Parse(file string, data []byte, lim nesting.Limits) (*Value, *authored.Problem) {
 	if len(data) > MaxFileBytes {
 		return nil, &authored.Problem{Code: CodeNesting, Pos: authored.Pos{File: file, Line: 1, Col: 1},
 			Message: fmt.Sprintf("the file is larger than %d bytes; a client's MCP file is never that big", MaxFileBytes)}
 	}
-	if _, over := nesting.JSON(data, lim); over != nil {
+	if _, over := nesting.JSONC(data, lim); over != nil {
 		return nil, nestingProblem(file, over)
 	}
 	p := &parser{file: file, src: data, lim: lim}
@@ -183,7 +183,7 @@ func (p *parser) blank() {
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
 			p.off++
 		case c == '/' && p.off+1 < len(p.src) && p.src[p.off+1] == '/':
-			for p.off < len(p.src) && p.src[p.off] != '\n' {
+			for p.off < len(p.src) && p.src[p.off] != '\n' && p.src[p.off] != '\r' { // a lone CR ends a line too
 				p.off++
 			}
 		case c == '/' && p.off+1 < len(p.src) && p.src[p.off+1] == '*':

@@ -139,3 +139,22 @@ func FuzzParse(f *testing.F) {
 type errString string
 
 func (e errString) Error() string { return string(e) }
+
+// Brackets written in a comment are no nesting: a valid VS Code file whose
+// comments draw with brackets (or comment out a deep example) is read, and
+// the values are those of the file; a comment marker inside a string is
+// string text; real nesting past the bound is still refused.
+func TestCommentBracketsDoNotCount(t *testing.T) {
+	deep := strings.Repeat("[", 200) + strings.Repeat("]", 200)
+	doc := "// " + deep + "\r{\n  /* " + deep + " {{{{ */\n  \"servers\": { // [[[[[[\n    \"a\": {\"url\": \"https://x.example/[[[//*\", \"type\": \"http\"}\n  }\n}\n"
+	v, p := Parse("mcp.json", []byte(doc), FileLimits())
+	if p != nil {
+		t.Fatalf("a valid file with brackets in its comments: %v", p)
+	}
+	if got := v.Get("servers").Value.Get("a").Value.Get("url").Value.Str; got != "https://x.example/[[[//*" {
+		t.Fatalf("url %q", got)
+	}
+	if _, p := Parse("mcp.json", []byte(`{"a": `+deep+` // `+deep+"\n}"), FileLimits()); p == nil || p.Code != CodeNesting {
+		t.Fatalf("real nesting beside a comment: %v", p)
+	}
+}
