@@ -58,6 +58,7 @@ func run() int {
 		Stderr:     os.Stderr,
 		StdinTTY:   isTerminal(os.Stdin.Fd()),
 		StdoutTTY:  isTerminal(os.Stdout.Fd()),
+		StderrTTY:  isTerminal(os.Stderr.Fd()),
 		LookupEnv:  os.LookupEnv,
 		Environ:    os.Environ(),
 		Home:       home,

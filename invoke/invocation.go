@@ -26,6 +26,9 @@ type Env struct {
 	Stderr    io.Writer
 	StdinTTY  bool
 	StdoutTTY bool
+	// StderrTTY: stderr is a terminal (a live progress line may be drawn
+	// there, never on a pipe).
+	StderrTTY bool
 	LookupEnv func(string) (string, bool)
 	Environ   []string
 	// Home is the relavium home ($RELAVIUM_HOME, else ~/.relavium).
