@@ -17,7 +17,7 @@ type synopsisEntry struct {
 }
 
 var (
-	synopsisFlag = regexp.MustCompile(`--([a-z][a-z-]*)`)
+	synopsisFlag = regexp.MustCompile(`--([a-z][a-z0-9-]*)`)
 	synopsisWord = regexp.MustCompile(`^[a-z][a-z-]*$`)
 )
 

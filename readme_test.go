@@ -24,6 +24,7 @@ import (
 	"github.com/relavium/relavium/host/wire"
 	"github.com/relavium/relavium/invoke"
 	"github.com/relavium/relavium/invoke/demoserver"
+	"github.com/relavium/relavium/loadtest"
 	"github.com/relavium/relavium/machine"
 	"github.com/relavium/relavium/oauth"
 	"github.com/relavium/relavium/sandbox"
@@ -52,6 +53,7 @@ func registries() map[string]fault.Table {
 		"oauth":               oauth.Codes(),
 		"invoke":              invoke.Codes(),
 		"invoke/demoserver":   demoserver.Codes(),
+		"loadtest":            loadtest.Codes(),
 		"machine":             machine.Codes(),
 		"sandbox":             sandbox.Codes(),
 		"session":             session.Codes(),

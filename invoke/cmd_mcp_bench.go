@@ -262,7 +262,6 @@ func parseRate(s string) (float64, error) {
 	return v * float64(time.Second) / float64(per), nil
 }
 
-
 // benchArgs checks the positional arguments against the method: a tool
 // and its KEY=VALUE arguments, a resource's uri, a prompt and its
 // arguments, or nothing for tools/list.

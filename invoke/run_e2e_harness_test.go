@@ -87,7 +87,7 @@ type runOutcome struct {
 	code           int
 }
 
-func (e *runE2E) run(t *testing.T, args ...string) runOutcome {
+func (e *runE2E) run(t testing.TB, args ...string) runOutcome {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/relavium/relavium/nesting"
+	"github.com/relavium/relavium/regularfile"
 )
 
 // Bounds of an --args-file.
@@ -19,7 +20,7 @@ const (
 // server's caches do not flatter it. Every line is checked for nesting
 // before it is parsed; the first bad line is named.
 func ReadArgsFile(path string) ([]json.RawMessage, error) {
-	data, err := readRegular(path, MaxArgsFileBytes)
+	data, _, err := regularfile.Read(path, MaxArgsFileBytes, regularfile.Options{})
 	if err != nil {
 		return nil, codes.Wrap(CodeArgsFile, err, "cannot read --args-file %s", path)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/relavium/relavium/atomicfile"
+	"github.com/relavium/relavium/regularfile"
 )
 
 // MaxReportBytes bounds a saved report: --save refuses to write a larger
@@ -39,7 +40,7 @@ func (r *Report) Save(path string) error {
 // refused without waiting for a writer) of at most MaxReportBytes, in this
 // version's shape.
 func LoadBaseline(path string) (*Report, error) {
-	data, err := readRegular(path, MaxReportBytes)
+	data, _, err := regularfile.Read(path, MaxReportBytes, regularfile.Options{})
 	if err != nil {
 		return nil, codes.Wrap(CodeBaseline, err, "cannot read the baseline %s", path)
 	}

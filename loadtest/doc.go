@@ -14,6 +14,8 @@
 // baseline, and the thresholds a CI job fails on.
 //
 // loadtest imports the standard library, fault, engine/sanitize (every name
-// it draws is a server's text), the HDR histogram and the Charm chart
-// library; never host, invoke, session or tui. Its error codes are E720–E729.
+// it draws is a server's text), nesting, regularfile and atomicfile (the
+// files it reads and writes), the HDR histogram and the Charm chart
+// library; never host, invoke, session, tui or the MCP SDK (deps_test.go).
+// Its error codes are E720–E729.
 package loadtest

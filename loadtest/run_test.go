@@ -122,7 +122,9 @@ func TestWarmupErrorsAndTimeouts(t *testing.T) {
 // report: past maxErrorKeys distinct keys the rest count as "other".
 func TestErrorKeysAreBounded(t *testing.T) {
 	t.Parallel()
-	target := func(_ context.Context, i int) Outcome { return Failed("jsonrpc " + string(rune('A'+i%200)) + time.Duration(i).String()) }
+	target := func(_ context.Context, i int) Outcome {
+		return Failed("jsonrpc " + string(rune('A'+i%200)) + time.Duration(i).String())
+	}
 	r, err := Run(context.Background(), Plan{Rate: 1000, Duration: 300 * time.Millisecond, Timeout: time.Second}, target, Options{})
 	if err != nil {
 		t.Fatal(err)
