@@ -4,6 +4,11 @@ BIN       ?= bin/relavium
 PKGS      ?= ./...
 PEERS     ?= $(CURDIR)/.peers
 BENCHTIME ?= 1s
+# The version a build says (relavium --version): git describe, stamped with
+# -ldflags -X. Empty outside a git checkout: the binary then reads what the
+# go command recorded (the module version under go install …@vX).
+VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null)
+LDFLAGS   ?= -X main.version=$(VERSION)
 
 # Tests that need the npm peers (node 22, the conformance suite,
 # server-everything, server-filesystem, inspector-cli) read RELAVIUM_PEERS;
@@ -13,7 +18,7 @@ PEERS_ENV = RELAVIUM_PEERS=$(PEERS) RELAVIUM_REQUIRE_PEERS=1
 .PHONY: build test lint bench peers conformance conformance-server conformance-client screenshot clean
 
 build:
-	$(GO) build -o $(BIN) .
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) .
 
 # gofmt over every Go file git knows or would add (tracked and untracked,
 # not ignored), then go vet.

@@ -20,9 +20,6 @@ import (
 	"github.com/relavium/relavium/tui"
 )
 
-// version is set at build time with -ldflags "-X main.version=…".
-var version = "dev"
-
 func main() {
 	os.Exit(run())
 }
@@ -65,7 +62,7 @@ func run() int {
 		UserHome:   userHome(),
 		WorkDir:    wd,
 		Executable: exe,
-		Version:    version,
+		Version:    buildVersion(version, readBuildInfo()),
 		Session:    tui.Run,
 		Serve:      machine.Run,
 		Now:        time.Now,
