@@ -3,7 +3,8 @@
 # <repo>/.peers (gitignored):
 #   - node 22 from the npm registry (npm install node@22) into .peers/node22
 #     (conformance >= 0.1.14 will not start on node 20);
-#   - @modelcontextprotocol/conformance, server-everything, server-filesystem
+#   - @modelcontextprotocol/conformance (0.1.16, and 0.2.0-alpha.12 as
+#     conformance02), server-everything, server-filesystem
 #     and inspector-cli, pinned, into .peers/node_modules.
 # Cached: when every package is already present at its pinned version the
 # script installs nothing. It prints the paths tests use.
@@ -16,6 +17,8 @@ P=${1:-${RELAVIUM_PEERS:-$ROOT/.peers}}
 
 # Pinned versions. Bump deliberately; the cache check compares them.
 CONFORMANCE=0.1.16
+# The 2026-07-28 suite, a prerelease, installed beside 0.1.16 under an alias.
+CONFORMANCE02=0.2.0-alpha.12
 EVERYTHING=2026.8.31
 FILESYSTEM=2026.8.31
 INSPECTOR_CLI=1.0.3
@@ -49,6 +52,7 @@ installed_version() {
 
 peers_ok() {
 	[ "$(installed_version "$P" @modelcontextprotocol/conformance)" = "$CONFORMANCE" ] &&
+		[ "$(installed_version "$P" conformance02)" = "$CONFORMANCE02" ] &&
 		[ "$(installed_version "$P" @modelcontextprotocol/server-everything)" = "$EVERYTHING" ] &&
 		[ "$(installed_version "$P" @modelcontextprotocol/server-filesystem)" = "$FILESYSTEM" ] &&
 		[ "$(installed_version "$P" @modelcontextprotocol/inspector-cli)" = "$INSPECTOR_CLI" ]
@@ -74,6 +78,7 @@ else
 		[ -f package.json ] || printf '{"name":"relavium-peers","private":true}\n' >package.json
 		retry npm install --no-audit --no-fund --loglevel=error \
 			"@modelcontextprotocol/conformance@$CONFORMANCE" \
+			"conformance02@npm:@modelcontextprotocol/conformance@$CONFORMANCE02" \
 			"@modelcontextprotocol/server-everything@$EVERYTHING" \
 			"@modelcontextprotocol/server-filesystem@$FILESYSTEM" \
 			"@modelcontextprotocol/inspector-cli@$INSPECTOR_CLI" >&2
@@ -105,6 +110,7 @@ RELAVIUM_PEERS=$P
 NODE=$NODE
 NODE22=$P/node22/node_modules/.bin/node
 CONFORMANCE=$P/node_modules/@modelcontextprotocol/conformance/dist/index.js
+CONFORMANCE02=$P/node_modules/conformance02/dist/index.js
 SERVER_EVERYTHING=$P/node_modules/@modelcontextprotocol/server-everything/dist/index.js
 SERVER_FILESYSTEM=$P/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js
 INSPECTOR_CLI=$P/node_modules/.bin/mcp-inspector-cli

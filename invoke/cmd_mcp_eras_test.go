@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -93,8 +94,10 @@ func TestProtocolErasAgainstTheDemoServer(t *testing.T) {
 	}
 }
 
-// Over Streamable HTTP the demo server is stateful: auto stays legacy (no
-// server/discover is spent on it), and 2026-07-28 fails with E597.
+// Over Streamable HTTP the demo server speaks both eras at one endpoint: a
+// legacy handshake gets a session, so auto stays legacy (no server/discover
+// is spent on it); 2026-07-28 is served statelessly, and its elicitation
+// comes back as an input request that relavium answers and retries.
 func TestProtocolErasOverHTTPDemoServer(t *testing.T) {
 	e := newMCPE2E(t)
 	url := startDemoHTTP(t, e)
@@ -108,10 +111,23 @@ func TestProtocolErasOverHTTPDemoServer(t *testing.T) {
 		t.Errorf("legacy call: %d %s", r.code, r.stdout)
 	}
 	r = e.run(t, nil, append([]string{"mcp", "ls", "--protocol", "2026-07-28"}, target...)...)
-	if r.code != 1 || !strings.Contains(r.stdout, `"error_code":"E597"`) || !strings.Contains(r.stdout, "answered protocol 2025-11-25") {
-		t.Errorf("modern against a stateful server: %d %s", r.code, r.stdout)
+	if s := lsData(t, r).Servers; r.code != 0 || s[0].Protocol != "2026-07-28" || s[0].Era.Name != "modern" {
+		t.Fatalf("2026-07-28 over http: %d %s", r.code, r.stdout)
+	}
+	var answers []string
+	for _, proto := range []string{"2025-11-25", "2026-07-28"} {
+		r = e.run(t, nil, append([]string{"mcp", "call", "test_elicitation_sep1034_defaults", "--elicit", "defaults", "--yes", "--protocol", proto}, target...)...)
+		if r.code != 0 {
+			t.Fatalf("elicitation over http at %s: %d %s %s", proto, r.code, r.stdout, r.stderr)
+		}
+		answers = append(answers, durationMS.ReplaceAllString(r.stdout, ""))
+	}
+	if answers[0] != answers[1] {
+		t.Errorf("elicitation answered differently across eras: %q vs %q", answers[0], answers[1])
 	}
 }
+
+var durationMS = regexp.MustCompile(`"duration_ms":\d+,`)
 
 // startDemoHTTP runs `relavium demo-server --transport http --port 0` until
 // the test ends and returns its url.

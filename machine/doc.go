@@ -20,7 +20,11 @@
 // after 5 minutes and the least recently used idle one makes room for a new
 // one (serve_sessions.go; E427 when all are busy); the HTTP layer checks the
 // bearer token, Host and Origin, and the body size (serve_http.go, token.go:
-// E426, E433, E434). On stdio a line that is not one JSON-RPC message,
+// E426, E433, E434). On http both protocol eras share /mcp
+// (internal/erahttp): a 2026-07-28 request is served statelessly, opens no
+// session (the table neither counts nor evicts it) and its confirmations
+// are bound to the bearer identity alone, since no request of that era
+// carries a session. On stdio a line that is not one JSON-RPC message,
 // nests past 512 or exceeds 4 MiB gets a coded JSON-RPC error and the
 // session goes on (serve_stdio.go: E428–E430). Every non-read run and every
 // refusal, the HTTP layer's 401/403/413/503 included, is appended to
@@ -33,8 +37,9 @@
 // sanitize.EscapeJSON, so server text never leaves raw.
 //
 // machine may import invoke (the command table, Env, the envelope and the
-// coded error), workflow (the mcp_call workflows it publishes), engine,
-// engine/sanitize, nesting and regularfile. It never imports host, session or consent
+// coded error), internal/erahttp, workflow (the mcp_call workflows it
+// publishes), engine, engine/sanitize, nesting and regularfile. It never
+// imports host, session or consent
 // (it connects to no MCP server itself: every request runs as a child) and
 // never tui. invoke never imports machine: main puts Run into
 // invoke.Env.Serve (deps_test.go holds these rules).

@@ -255,14 +255,31 @@ func TestServeEndToEnd(t *testing.T) {
 		} else {
 			resp.Body.Close()
 		}
-		e := &elicitAnswer{}
-		hc := &http.Client{Transport: bearer{"e2e-token", http.DefaultTransport}}
-		cs, err := newTestClient(e).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: srv.url, HTTPClient: hc}, nil)
-		if err != nil {
-			t.Fatal(err)
+		// Both eras at the one endpoint: a 2025-11-25 session, and the
+		// stateless 2026-07-28 era (the SDK's default), whose confirmations
+		// are bound to the bearer identity.
+		for _, proto := range []string{"2025-11-25", "2026-07-28"} {
+			e := &elicitAnswer{}
+			hc := &http.Client{Transport: bearer{"e2e-token", http.DefaultTransport}}
+			cs, err := newTestClient(e).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: srv.url, HTTPClient: hc},
+				&mcp.ClientSessionOptions{ProtocolVersion: proto})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := cs.InitializeResult().ProtocolVersion; got != proto || (cs.ID() == "") != (proto == "2026-07-28") {
+				t.Fatalf("asked for %s: negotiated %s, session %q", proto, got, cs.ID())
+			}
+			exerciseServer(t, f, cs, e, TransportMCPHTTP)
+			cs.Close()
 		}
-		exerciseServer(t, f, cs, e, TransportMCPHTTP)
-		cs.Close()
+		// relavium's own client reaches it in the 2026-07-28 era.
+		ls := exec.Command(f.bin, "mcp", "ls", "--url", srv.url, "--allow-local-endpoint", "--protocol", "2026-07-28",
+			"--header", "Authorization: Bearer e2e-token", "--json")
+		ls.Env = f.env()
+		out, err := ls.Output()
+		if err != nil || !strings.Contains(string(out), `"protocol":"2026-07-28"`) || !strings.Contains(string(out), `"relavium-version"`) {
+			t.Fatalf("mcp ls --protocol 2026-07-28: %v\n%s", err, out)
+		}
 		srv.stop(t)
 		if strings.Contains(srv.stderr(), "e2e-token") {
 			t.Fatal("the token was printed")

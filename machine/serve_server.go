@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/relavium/relavium/engine/sanitize"
+	"github.com/relavium/relavium/internal/erahttp"
 	"github.com/relavium/relavium/invoke"
 )
 
@@ -127,14 +128,19 @@ func httpHandler(s *mcp.Server, sessions *sessionTable, iv *Invoker, cfg invoke.
 			MaxRequestBodyBytes:        MaxBodyBytes,
 		})
 	} else {
-		h = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{
+		legacy, modern := erahttp.Split(s, &mcp.StreamableHTTPOptions{
 			MaxRequestBodyBytes:        MaxBodyBytes,
 			SessionTimeout:             SessionIdleTimeout,
 			DisableLocalhostProtection: true,
 		})
+		h = erahttp.Route(sessions.handler(legacy, false, refusals.refused), statelessHandler(modern))
 	}
 	mux := http.NewServeMux()
-	mux.Handle(mountPath, sessions.handler(h, cfg.Transport == "sse", refusals.refused))
+	if cfg.Transport == "sse" {
+		mux.Handle(mountPath, sessions.handler(h, true, refusals.refused))
+	} else {
+		mux.Handle(mountPath, h)
+	}
 	allowed := append([]string(nil), cfg.AllowedHosts...)
 	return &httpGuard{token: token, allowed: allowed, next: mux, refused: refusals.refused}, mountPath
 }

@@ -94,6 +94,7 @@ type sessionTicket struct {
 type ticketKey struct{}
 type principalKey struct{}
 type bindingKey struct{}
+type statelessKey struct{}
 
 func newSessionTable(server *mcp.Server, nonces *NonceStore, now func() time.Time) *sessionTable {
 	if now == nil {
@@ -124,6 +125,13 @@ func (t *sessionTable) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		ss, _ := req.GetSession().(*mcp.ServerSession)
 		if ss == nil {
 			return next(ctx, method, req)
+		}
+		if principal, ok := ctx.Value(statelessKey{}).(string); ok {
+			// The 2026-07-28 era keeps no session: the SDK's one-request
+			// session is not the table's to count or evict, and a
+			// confirmation is bound to the bearer identity alone (the
+			// confirming request is another request, with no session).
+			return next(context.WithValue(ctx, bindingKey{}, statelessBinding(principal)), method, req)
 		}
 		rec, err := t.enter(ctx, ss)
 		if err != nil {
@@ -173,6 +181,24 @@ func newBinding(principal string) string {
 	var b [16]byte
 	_, _ = rand.Read(b[:])
 	return "session:" + hex.EncodeToString(b[:]) + " bearer:" + principal
+}
+
+// statelessBinding is the confirmation binding of the 2026-07-28 era on
+// http: the bearer identity (never the token), which every request of that
+// era carries, since none carries a session.
+func statelessBinding(principal string) string {
+	return "stateless bearer:" + principal
+}
+
+// statelessHandler serves the 2026-07-28 era's requests (erahttp.Route):
+// they open no session, so the table admits nothing; their requests are
+// marked so that the middleware binds their confirmations to the bearer
+// identity.
+func statelessHandler(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		principal, _ := r.Context().Value(principalKey{}).(string)
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), statelessKey{}, principal)))
+	})
 }
 
 // Live is the number of sessions the table counts: registered ones plus

@@ -182,7 +182,7 @@ func TestServeIdleSessionsAreClosed(t *testing.T) {
 			if tr == "sse" {
 				ct = &mcp.SSEClientTransport{Endpoint: h.url, HTTPClient: hc}
 			}
-			cs, err := newTestClient(&elicitAnswer{}).Connect(context.Background(), ct, nil)
+			cs, err := newTestClient(&elicitAnswer{}).Connect(context.Background(), ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"}) // sessions are the legacy era's
 			if err != nil {
 				t.Fatal(err)
 			}

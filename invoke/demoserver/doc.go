@@ -28,6 +28,10 @@
 //     no server-side tasks, so a layer on the connection (tasks.go)
 //     declares capabilities.tasks, answers tasks/get, list, cancel and
 //     result, and hands the call to the SDK under an id of its own.
+//   - Over HTTP both protocol eras share /mcp (internal/erahttp): a
+//     2026-07-28 request (its MCP-Protocol-Version, no session) is served
+//     statelessly (server/discover, no Mcp-Session-Id); initialize opens a
+//     2025-11-25 session as before.
 //   - Nothing outlives its owner: ServeStdio and ServeHTTP return only after
 //     every session, in-flight tool call and background goroutine they
 //     started has ended; on shutdown a call in progress is cancelled and

@@ -83,15 +83,22 @@ func TestHTTPServesTools(t *testing.T) {
 	}
 }
 
-// The SDK's default handshake (server/discover, refused by a stateful
-// server) falls back to 2025-11-25.
-func TestHTTPDefaultClientFallsBack(t *testing.T) {
+// Over HTTP the demo server speaks both eras at one endpoint: a 2026-07-28
+// client (the SDK's default asks for it) gets server/discover and no
+// session, and its calls are answered; a 2025-11-25 client still gets its
+// session (TestHTTPServesTools).
+func TestHTTPServesTheModernEra(t *testing.T) {
 	url, _ := serveHTTP(t, "127.0.0.1")
-	cs := httpClient(t, url, "")
-	if v := cs.InitializeResult().ProtocolVersion; v != legacy {
-		t.Fatalf("negotiated %q, want %q", v, legacy)
+	for _, proto := range []string{latest, ""} {
+		cs := httpClient(t, url, proto)
+		if v := cs.InitializeResult().ProtocolVersion; v != latest {
+			t.Fatalf("asked for %q: negotiated %q, want %q", proto, v, latest)
+		}
+		if cs.ID() != "" {
+			t.Errorf("asked for %q: session id %q in the stateless era", proto, cs.ID())
+		}
+		wantText("modern over http")(t, call(t, cs, "echo", map[string]any{"message": "modern over http"}))
 	}
-	wantError("sampling capability")(t, call(t, cs, "test_sampling", map[string]any{"prompt": "p"}))
 }
 
 func postInitialize(t *testing.T, url string, header http.Header) (int, string) {

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/relavium/relavium/internal/erahttp"
 )
 
 // Endpoint is the path of the Streamable HTTP endpoint.
@@ -118,7 +120,7 @@ func EndpointURL(ln net.Listener) string {
 // non-loopback Host on a loopback connection gets 403) and the standard
 // library's cross-origin protection (an Origin other than the Host gets 403).
 func (s *Server) Handler() http.Handler {
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &mcp.StreamableHTTPOptions{
+	h := erahttp.Handler(s.mcp, &mcp.StreamableHTTPOptions{
 		EventStore:     mcp.NewMemoryEventStore(nil),
 		SessionTimeout: sessionIdle,
 		Logger:         s.opts.Logger,
