@@ -28,6 +28,13 @@
 //     no server-side tasks, so a layer on the connection (tasks.go)
 //     declares capabilities.tasks, answers tasks/get, list, cancel and
 //     result, and hands the call to the SDK under an id of its own.
+//   - The 2026-07-28 fixtures (tools_mrtr.go: test_input_required_result_*,
+//     test_missing_capability, test_streaming_elicitation,
+//     test_logging_tool, test_x_mcp_header; the prompt
+//     test_input_required_result_prompt) return input-required results; a
+//     tool that needs several rounds keeps its progress in a requestState
+//     signed with a key each Server draws at start (requeststate.go): an
+//     altered, expired or foreign state is refused with invalid params.
 //   - Over HTTP both protocol eras share /mcp (internal/erahttp): a
 //     2026-07-28 request (its MCP-Protocol-Version, no session) is served
 //     statelessly (server/discover, no Mcp-Session-Id); initialize opens a

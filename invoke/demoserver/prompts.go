@@ -26,6 +26,21 @@ func requireArgs(req *mcp.GetPromptRequest, names ...string) error {
 }
 
 func (s *Server) addPrompts() {
+	s.mcp.AddPrompt(&mcp.Prompt{Name: "test_input_required_result_prompt", Title: "Prompt that asks",
+		Description: "Asks for context as an input request (elicitation), then returns a message with it (SEP-2322; conformance fixture)"},
+		func(_ context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+			if r, ok := req.Params.InputResponses["user_context"].(*mcp.ElicitResult); ok && r != nil && r.Action == "accept" {
+				if c, _ := r.Content["context"].(string); c != "" {
+					return &mcp.GetPromptResult{Description: "A prompt with elicited context", Messages: []*mcp.PromptMessage{
+						{Role: "user", Content: &mcp.TextContent{Text: "Prompt with context: " + c}},
+					}}, nil
+				}
+			}
+			return &mcp.GetPromptResult{InputRequests: mcp.InputRequestMap{
+				"user_context": &mcp.ElicitParams{Message: "What context should the prompt use?", RequestedSchema: objectSchema("context", "string")},
+			}}, nil
+		})
+
 	s.mcp.AddPrompt(&mcp.Prompt{Name: "test_simple_prompt", Title: "Simple prompt",
 		Description: "A prompt without arguments (conformance fixture)"},
 		func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {

@@ -42,6 +42,9 @@ type Server struct {
 	opts  Options
 	notes *noteStore
 	extra extraState // whether toggle_extra_tool has listed ExtraTool
+	// stateKey signs the requestState of multi round-trip tools
+	// (requeststate.go); drawn at New, never leaves the process.
+	stateKey []byte
 
 	// life ends when the server closes; every request's context ends with
 	// it (abortOnClose), so no handler outlives the server.
@@ -60,7 +63,7 @@ func New(opts Options) *Server {
 	if opts.WatchInterval == 0 {
 		opts.WatchInterval = DefaultWatchInterval
 	}
-	s := &Server{opts: opts, notes: newNoteStore()}
+	s := &Server{opts: opts, notes: newNoteStore(), stateKey: newStateKey()}
 	s.life, s.stop = context.WithCancel(context.Background())
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: Name, Title: "relavium demo server", Version: opts.Version},
 		&mcp.ServerOptions{

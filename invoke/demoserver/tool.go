@@ -5,8 +5,8 @@ import "github.com/modelcontextprotocol/go-sdk/mcp"
 // tool is one tool of the demo server: its full definition (name,
 // description, input and output schema, annotations) and the handler that
 // serves it, built together by one constructor. The constructors live in
-// tools_conformance.go, tools_demo.go, tools_client.go, tools_listchange.go
-// and tools_refused.go; New registers
+// tools_conformance.go, tools_demo.go, tools_client.go, tools_mrtr.go,
+// tools_listchange.go and tools_refused.go; New registers
 // every one of them (toolConstructors).
 type tool struct {
 	def *mcp.Tool
@@ -40,6 +40,7 @@ func toolConstructors() []newTool {
 	all = append(all, conformanceTools()...)
 	all = append(all, demoTools()...)
 	all = append(all, clientTools()...)
+	all = append(all, mrtrTools()...)
 	all = append(all, listChangeTools()...)
 	return append(all, refusedTools()...)
 }

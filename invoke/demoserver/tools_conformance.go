@@ -215,13 +215,23 @@ func elicitationEnumsTool(*Server) tool {
 }
 
 func jsonSchema202012Tool(*Server) tool {
-	return raw(&mcp.Tool{Name: "json_schema_2020_12_tool", Description: "Declares an input schema using JSON Schema 2020-12 keywords (SEP-1613; conformance fixture).",
+	return raw(&mcp.Tool{Name: "json_schema_2020_12_tool", Description: "Declares an input schema using JSON Schema 2020-12 keywords ($defs, $anchor, allOf/anyOf, if/then/else), served as authored (SEP-1613, SEP-2106; conformance fixture).",
 		Annotations: annotate("JSON Schema 2020-12", readOnly, true),
 		InputSchema: json.RawMessage(`{
 			"$schema": "https://json-schema.org/draft/2020-12/schema",
 			"type": "object",
-			"$defs": {"address": {"type": "object", "properties": {"street": {"type": "string"}, "city": {"type": "string"}}}},
-			"properties": {"name": {"type": "string"}, "address": {"$ref": "#/$defs/address"}},
+			"$defs": {"address": {"$anchor": "addressDef", "type": "object", "properties": {"street": {"type": "string"}, "city": {"type": "string"}}}},
+			"properties": {
+				"name": {"type": "string"},
+				"address": {"$ref": "#/$defs/address"},
+				"contactMethod": {"type": "string", "enum": ["phone", "email"]},
+				"phone": {"type": "string"},
+				"email": {"type": "string"}
+			},
+			"allOf": [{"anyOf": [{"required": ["phone"]}, {"required": ["email"]}]}],
+			"if": {"properties": {"contactMethod": {"const": "phone"}}, "required": ["contactMethod"]},
+			"then": {"required": ["phone"]},
+			"else": {"required": ["email"]},
 			"additionalProperties": false
 		}`)},
 		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {

@@ -28,12 +28,37 @@ func answeringClient(content map[string]any) *mcp.ClientOptions {
 				return &mcp.ElicitResult{Action: "accept"}, nil
 			}
 			// A fresh map each time: the SDK fills schema defaults into it.
-			return &mcp.ElicitResult{Action: "accept", Content: maps.Clone(content)}, nil
+			return &mcp.ElicitResult{Action: "accept", Content: fillRequired(maps.Clone(content), req.Params.RequestedSchema)}, nil
 		},
 		CreateMessageHandler: func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
 			return &mcp.CreateMessageResult{Role: "assistant", Model: "test-model", Content: &mcp.TextContent{Text: "sampled text"}}, nil
 		},
 	}
+}
+
+// fillRequired answers every required property of schema that content
+// lacks: true for a boolean, "blue" for a string.
+func fillRequired(content map[string]any, schema any) map[string]any {
+	var sc struct {
+		Properties map[string]struct {
+			Type string `json:"type"`
+		} `json:"properties"`
+		Required []string `json:"required"`
+	}
+	b, _ := json.Marshal(schema)
+	_ = json.Unmarshal(b, &sc)
+	for _, name := range sc.Required {
+		if _, ok := content[name]; ok {
+			continue
+		}
+		switch sc.Properties[name].Type {
+		case "boolean":
+			content[name] = true
+		case "string":
+			content[name] = "blue"
+		}
+	}
+	return content
 }
 
 func hasType[T mcp.Content](res *mcp.CallToolResult) []T {
@@ -167,14 +192,26 @@ func toolCases() map[string]toolCase {
 				t.Fatalf("want a link to demo://notes/1, got %#v", res.Content)
 			}
 		}},
-		"delete_file":            {map[string]any{"path": "/etc/passwd"}, wantText("Nothing was deleted")},
-		"touch_watched_resource": {none, wantText("were notified")},
-		"list_roots":             {none, wantText("The client offers no roots.")},
-		"sign_in":                {none, wantText("Sign-in answer: accept")},
-		"toggle_extra_tool":      {none, wantText("Added extra_tool")},
-		"remote_ref_schema":      {map[string]any{"config": map[string]any{}}, wantText("called with")},
-		"draft04_schema":         {map[string]any{"amount": 1}, wantText("called with")},
-		"control_char_property":  {map[string]any{"path\n": "x"}, wantText("called with")},
+		"delete_file":                                {map[string]any{"path": "/etc/passwd"}, wantText("Nothing was deleted")},
+		"touch_watched_resource":                     {none, wantText("were notified")},
+		"list_roots":                                 {none, wantText("The client offers no roots.")},
+		"sign_in":                                    {none, wantText("Sign-in answer: accept")},
+		"toggle_extra_tool":                          {none, wantText("Added extra_tool")},
+		"remote_ref_schema":                          {map[string]any{"config": map[string]any{}}, wantText("called with")},
+		"draft04_schema":                             {map[string]any{"amount": 1}, wantText("called with")},
+		"control_char_property":                      {map[string]any{"path\n": "x"}, wantText("called with")},
+		"test_input_required_result_elicitation":     {none, wantText("Hello, ada!")},
+		"test_input_required_result_sampling":        {none, wantText("Sampling result: sampled text")},
+		"test_input_required_result_list_roots":      {none, wantText("Found 0 root(s)")},
+		"test_input_required_result_request_state":   {none, wantText("state-ok: requestState validated")},
+		"test_input_required_result_multiple_inputs": {none, wantText("Name: ada; Greeting: sampled text; Roots: 0")},
+		"test_input_required_result_multi_round":     {none, wantText("Multi-round complete for ada who likes blue")},
+		"test_input_required_result_tampered_state":  {none, wantText("integrity-ok: state verified")},
+		"test_input_required_result_capabilities":    {none, wantText("capabilities-ok: received elicit_input")},
+		"test_missing_capability":                    {none, wantText("The client declared sampling; the tool ran.")},
+		"test_streaming_elicitation":                 {none, wantText("Streaming complete")},
+		"test_logging_tool":                          {none, wantText("Logging evaluated")},
+		"test_x_mcp_header":                          {map[string]any{"region": "eu"}, wantText("region=eu")},
 	}
 }
 
