@@ -58,9 +58,13 @@ type Decider struct {
 	allow []string
 	now   func() time.Time
 
+	// allowSecret are the --allow-secret NAME@ORIGIN values, as given.
+	allowSecret []string
+
 	mu     sync.Mutex
 	once   map[string]bool
 	denied map[string]bool
+	typed  map[string]bool // binding digests bound by typing this session
 }
 
 // NewDecider builds a decider over the grant store and the digests passed
@@ -70,7 +74,14 @@ func NewDecider(store *Store, allow []string, now func() time.Time) *Decider {
 		now = time.Now
 	}
 	return &Decider{store: store, allow: append([]string(nil), allow...), now: now,
-		once: map[string]bool{}, denied: map[string]bool{}}
+		once: map[string]bool{}, denied: map[string]bool{}, typed: map[string]bool{}}
+}
+
+// AllowSecrets sets the --allow-secret NAME@ORIGIN values of the
+// invocation (checked by DecideBindings) and returns d.
+func (d *Decider) AllowSecrets(flags []string) *Decider {
+	d.allowSecret = append([]string(nil), flags...)
+	return d
 }
 
 // Decide folds the store afresh (a grant or revocation made meanwhile, in

@@ -8,23 +8,26 @@ import (
 // Error codes owned by package consent (E300–E349). They are stable: the
 // README documents them and scripts match on them.
 const (
-	CodeEnvRefused      fault.Code = "E300" // a declared env entry is on the shared denylist
-	CodeConsentRequired fault.Code = "E301" // a stdio server lacks consent and no one can be asked
-	CodeAllowUnmatched  fault.Code = "E302" // an --allow-mcp-stdio digest matches no declared server
-	CodeBadDigest       fault.Code = "E303" // a digest that is not v1: + 64 lowercase hex
-	CodeCommandNotFound fault.Code = "E304" // the command is not on PATH / not at its path
-	CodeNotExecutable   fault.Code = "E305" // the command is not a regular file with the execute bit
-	CodeBadDeclaration  fault.Code = "E306" // empty command, relative or missing cwd, duplicate env name
-	CodeDenied          fault.Code = "E308" // the person denied consent this session
-	CodeStoreRefused    fault.Code = "E310" // the grant store path is a symlink, not a regular file, or unsafe
-	CodeStoreUnreadable fault.Code = "E311" // the fold failed closed: an unparseable line
-	CodeStoreIO         fault.Code = "E312" // reading, writing or locking the grant store failed
-	CodeNothingToGrant  fault.Code = "E313" // consent grant: no declared stdio server has that digest or name
-	CodeNoSuchGrant     fault.Code = "E314" // consent revoke: no live grant has that digest
-	CodeNeedsYes        fault.Code = "E315" // consent grant or revoke with no one to ask and no --yes
-	CodeRevokeCancelled fault.Code = "E316" // the person answered no
-	CodeNoStdioServers  fault.Code = "E317" // consent grant: nothing declared to grant
-	CodeHomeUnsafe      fault.Code = "E318" // the relavium home is not a directory of yours that only you can write
+	CodeEnvRefused           fault.Code = "E300" // a declared env entry is on the shared denylist
+	CodeConsentRequired      fault.Code = "E301" // a stdio server lacks consent and no one can be asked
+	CodeAllowUnmatched       fault.Code = "E302" // an --allow-mcp-stdio digest matches no declared server
+	CodeBadDigest            fault.Code = "E303" // a digest that is not v1: + 64 lowercase hex
+	CodeCommandNotFound      fault.Code = "E304" // the command is not on PATH / not at its path
+	CodeNotExecutable        fault.Code = "E305" // the command is not a regular file with the execute bit
+	CodeBadDeclaration       fault.Code = "E306" // empty command, relative or missing cwd, duplicate env name
+	CodeDenied               fault.Code = "E308" // the person denied consent this session
+	CodeStoreRefused         fault.Code = "E310" // the grant store path is a symlink, not a regular file, or unsafe
+	CodeStoreUnreadable      fault.Code = "E311" // the fold failed closed: an unparseable line
+	CodeStoreIO              fault.Code = "E312" // reading, writing or locking the grant store failed
+	CodeNothingToGrant       fault.Code = "E313" // consent grant: no declared stdio server has that digest or name
+	CodeNoSuchGrant          fault.Code = "E314" // consent revoke: no live grant has that digest
+	CodeNeedsYes             fault.Code = "E315" // consent grant or revoke with no one to ask and no --yes
+	CodeRevokeCancelled      fault.Code = "E316" // the person answered no
+	CodeNoStdioServers       fault.Code = "E317" // consent grant: nothing declared to grant
+	CodeHomeUnsafe           fault.Code = "E318" // the relavium home is not a directory of yours that only you can write
+	CodeBadBinding           fault.Code = "E319" // NAME@ORIGIN (--allow-secret, consent grant) malformed, or a url with no origin
+	CodeSecretUnbound        fault.Code = "E323" // a secret would go to an origin it is not bound to and no one can be asked
+	CodeAllowSecretUnmatched fault.Code = "E324" // an --allow-secret NAME@ORIGIN matches no secret a declared server's headers carry
 
 	CodeApprovalsRefused    fault.Code = "E320" // the tool-approval store path is a symlink, not a regular file, or unsafe
 	CodeApprovalsUnreadable fault.Code = "E321" // the tool-approval fold failed closed: an unparseable line

@@ -29,6 +29,13 @@ type Grant struct {
 	// Sandbox is the sandbox policy granted (sandbox.Policy.Words); nil on
 	// a grant written without one.
 	Sandbox []string `json:"sandbox,omitempty"`
+	// Secret, Origin and Headers are set on a secret binding's grant
+	// (binding.go): the secret's name, the origin it may go to and the
+	// header names approved to carry it. Command, Args, EnvNames and Cwd
+	// are then empty.
+	Secret  string   `json:"secret,omitempty"`
+	Origin  string   `json:"origin,omitempty"`
+	Headers []string `json:"headers,omitempty"`
 
 	text *chunk // the chunk its strings live in (foldmem.go)
 	box  *chunk // the chunk it lives in, if any
@@ -45,6 +52,10 @@ func (g *Grant) KindOf(name string) (EnvKind, bool) {
 	}
 	return "", false
 }
+
+// IsBinding reports whether g binds a secret to an origin (not a stdio
+// program).
+func (g *Grant) IsBinding() bool { return g.Secret != "" }
 
 // CommandLine is the granted command and args for display.
 func (g *Grant) CommandLine() string { return commandLine(g.Command, g.Args) }
@@ -97,7 +108,7 @@ func newestFirst(a, b *Grant) int {
 func (g *Grants) Closest(r *Resolved) *Grant {
 	var best *Grant
 	for _, gr := range g.byDigest {
-		if gr.Digest == r.Digest || !metaEqual(gr.Cwd, r.Cwd, maxMetaPath) {
+		if gr.IsBinding() || gr.Digest == r.Digest || !metaEqual(gr.Cwd, r.Cwd, maxMetaPath) {
 			continue
 		}
 		same := gr.Server == r.Name

@@ -72,11 +72,11 @@ type boxArena struct {
 	cur   *chunk
 }
 
-// newGrant returns a Grant holding copies of args, names and kinds (the
+// newGrant returns a Grant holding copies of args, names, headers and kinds (the
 // decoder's may live in its per-line scratch), from a box when they fit,
 // else with its own allocations (counted in own).
-func (a *boxArena) newGrant(args, names []string, kinds []EnvKindOf) *Grant {
-	n := len(args) + len(names)
+func (a *boxArena) newGrant(args, names, headers []string, kinds []EnvKindOf) *Grant {
+	n := len(args) + len(names) + len(headers)
 	var (
 		g    *Grant
 		strs []string
@@ -97,7 +97,11 @@ func (a *boxArena) newGrant(args, names []string, kinds []EnvKindOf) *Grant {
 	}
 	copy(strs, args)
 	copy(strs[len(args):], names)
-	g.Args, g.EnvNames = strs[:len(args):len(args)], strs[len(args):]
+	copy(strs[len(args)+len(names):], headers)
+	g.Args, g.EnvNames = strs[:len(args):len(args)], strs[len(args):len(args)+len(names):len(args)+len(names)]
+	if headers != nil {
+		g.Headers = strs[len(args)+len(names):]
+	}
 	if kinds != nil {
 		copy(kvs, kinds)
 		g.EnvKinds = kvs

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/relavium/relavium/fault"
@@ -14,6 +15,14 @@ import (
 // returns a *PendingError (E301, exit 2) listing each; nil when every server
 // is approved or denied.
 func Require(decisions []Decision, canPrompt bool) error {
+	return RequireAll(decisions, nil, canPrompt)
+}
+
+// RequireAll is Require over stdio servers and secret bindings together:
+// headless, one *PendingError lists every stdio server and every binding
+// still needing consent — E301 when a stdio server is among them, else
+// E323 — so one run says everything there is to approve.
+func RequireAll(decisions []Decision, bindings []BindingDecision, canPrompt bool) error {
 	if canPrompt {
 		return nil
 	}
@@ -27,8 +36,20 @@ func Require(decisions []Decision, canPrompt bool) error {
 			pe.Cause = d.StoreErr
 		}
 	}
-	if len(pe.Pending) == 0 {
+	for _, b := range bindings {
+		if b.State != NeedsConsent {
+			continue
+		}
+		pe.Bindings = append(pe.Bindings, b)
+		if pe.Cause == nil {
+			pe.Cause = b.StoreErr
+		}
+	}
+	if len(pe.Pending) == 0 && len(pe.Bindings) == 0 {
 		return nil
+	}
+	if len(pe.Pending) == 0 {
+		pe.ErrCode = CodeSecretUnbound
 	}
 	return pe
 }
@@ -41,6 +62,9 @@ func Require(decisions []Decision, canPrompt bool) error {
 type PendingError struct {
 	fault.Base
 	Pending []Decision
+	// Bindings are the secrets that would go to a network origin they are
+	// not bound to: each approved by --allow-secret NAME@ORIGIN.
+	Bindings []BindingDecision
 	// Undeclared: no pending server is declared in a config or agent file
 	// (the demo, an ad-hoc --stdio server), so `consent grant` cannot
 	// remember it; only --allow-mcp-stdio approves it.
@@ -51,12 +75,24 @@ func (e *PendingError) Error() string { return string(e.ErrCode) + ": " + e.Mess
 
 // Message is the one-line summary.
 func (e *PendingError) Message() string {
-	names := make([]string, len(e.Pending))
-	for i, d := range e.Pending {
-		names[i] = quoteArg(d.Server.Name)
+	var parts []string
+	if len(e.Pending) > 0 {
+		names := make([]string, len(e.Pending))
+		for i, d := range e.Pending {
+			names[i] = quoteArg(d.Server.Name)
+		}
+		parts = append(parts, fmt.Sprintf("consent required for %d stdio server(s) (%s) and no one can be asked here (no TTY, --json or CI); review each and pass --allow-mcp-stdio DIGEST",
+			len(e.Pending), strings.Join(names, ", ")))
 	}
-	return fmt.Sprintf("consent required for %d stdio server(s) (%s) and no one can be asked here (no TTY, --json or CI); review each and pass --allow-mcp-stdio DIGEST",
-		len(e.Pending), strings.Join(names, ", "))
+	if len(e.Bindings) > 0 {
+		names := make([]string, len(e.Bindings))
+		for i, b := range e.Bindings {
+			names[i] = fmt.Sprintf("{{secrets.%s}} to %s for server %s", b.Binding.Secret, b.Binding.Origin, quoteArg(b.Binding.Server))
+		}
+		parts = append(parts, fmt.Sprintf("%d secret(s) would be sent where they are not bound (%s) and no one can be asked here (no TTY, --json or CI); nothing was dialled; review each and pass --allow-secret NAME@ORIGIN, or remember it with: relavium consent grant NAME@ORIGIN",
+			len(e.Bindings), strings.Join(names, ", ")))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // PendingServer is one entry of the envelope's pending[] list.
@@ -84,8 +120,22 @@ type Previous struct {
 
 // PendingData is the envelope data of a PendingError.
 type PendingData struct {
-	Pending    []PendingServer `json:"pending"`
-	StoreError *StoreProblem   `json:"store_error,omitempty"`
+	Pending    []PendingServer  `json:"pending"`
+	Bindings   []PendingBinding `json:"bindings,omitempty"`
+	StoreError *StoreProblem    `json:"store_error,omitempty"`
+}
+
+// PendingBinding is one entry of the envelope's bindings[] list: a secret
+// (by name, never its value) that a server's headers would send to an
+// origin it is not bound to.
+type PendingBinding struct {
+	Server    string   `json:"server"`
+	Secret    string   `json:"secret"`
+	Origin    string   `json:"origin"`
+	Headers   []string `json:"headers"`
+	Added     []string `json:"added,omitempty"` // headers an earlier grant of it did not name
+	Digest    string   `json:"digest"`
+	AllowFlag string   `json:"allow_flag"`
 }
 
 // StoreProblem is a store failure as envelope data.
@@ -144,6 +194,11 @@ func (e *PendingError) ErrorData() any {
 		}
 		data.Pending = append(data.Pending, ps)
 	}
+	for _, d := range e.Bindings {
+		b := d.Binding
+		data.Bindings = append(data.Bindings, PendingBinding{Server: b.Server, Secret: b.Secret, Origin: b.Origin,
+			Headers: b.Headers, Added: d.Added, Digest: b.Digest, AllowFlag: b.AllowFlag()})
+	}
 	return data
 }
 
@@ -151,11 +206,46 @@ func (e *PendingError) ErrorData() any {
 // env names with kind, digest, the diff, and the exact flag to pass.
 func (e *PendingError) WriteHuman(w io.Writer) error {
 	ew := &errWriter{w: w}
-	ew.printf("relavium: consent required (%s): %d stdio server(s) would be spawned and no one can be asked here (no TTY, --json or CI).\n",
-		CodeConsentRequired, len(e.Pending))
+	if len(e.Pending) > 0 {
+		ew.printf("relavium: consent required (%s): %d stdio server(s) would be spawned and no one can be asked here (no TTY, --json or CI).\n",
+			CodeConsentRequired, len(e.Pending))
+	}
+	if len(e.Bindings) > 0 {
+		ew.printf("relavium: secret not bound (%s): %d secret(s) from your stores would be sent to an origin they are not bound to, and no one can be asked here (no TTY, --json or CI); nothing was dialled.\n",
+			CodeSecretUnbound, len(e.Bindings))
+	}
 	if e.Cause != nil {
 		ew.printf("relavium: no remembered grant was trusted: %s\n", describeStoreProblem(e.Cause))
 	}
+	if len(e.Pending) > 0 {
+		e.writeStdio(ew)
+	}
+	if len(e.Bindings) > 0 {
+		e.writeBindings(ew)
+	}
+	return ew.err
+}
+
+// writeBindings prints, per unbound secret: the server, the secret by
+// reference, the origin, the header names, the digest and the flag.
+func (e *PendingError) writeBindings(ew *errWriter) {
+	var flags []string
+	for _, d := range e.Bindings {
+		b := d.Binding
+		ew.printf("\n  server   %s\n", quoteArg(b.Server))
+		WriteBindingDetails(ew, b, "  ")
+		if len(d.Added) > 0 {
+			ew.printf("  changed  header(s) %s now carry it; the binding granted earlier did not name them\n", strings.Join(d.Added, ", "))
+		}
+		ew.printf("  approve  %s\n", b.AllowFlag())
+		flags = append(flags, b.AllowFlag())
+	}
+	ew.printf("\nReview each origin above; to send these secrets there for one run, add:\n  %s\n", strings.Join(slices.Compact(flags), " "))
+	ew.printf("or remember one on this machine with: relavium consent grant NAME@ORIGIN (it asks on a terminal; elsewhere add --yes)\n")
+}
+
+// writeStdio prints the stdio part of WriteHuman.
+func (e *PendingError) writeStdio(ew *errWriter) {
 	var flags []string
 	for _, d := range e.Pending {
 		r := d.Server
@@ -173,7 +263,6 @@ func (e *PendingError) WriteHuman(w io.Writer) error {
 	} else {
 		ew.printf("or remember one on this machine with: relavium consent grant DIGEST (it asks on a terminal; elsewhere add --yes)\n")
 	}
-	return ew.err
 }
 
 // WriteServerDetails writes the command line, cwd, env (names and kinds,

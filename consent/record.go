@@ -90,6 +90,35 @@ func encodeGrant(r *Resolved, now time.Time) ([]byte, error) {
 	return marshalLine(g)
 }
 
+// bindingLine is a secret binding's grant line: a grant line (so a reader
+// that knows only stdio grants folds it as a grant no program matches)
+// with three additive fields, secret, origin and headers — names, never a
+// value.
+type bindingLine struct {
+	grantLine
+	Secret  string   `json:"secret"`
+	Origin  string   `json:"origin"`
+	Headers []string `json:"headers"`
+}
+
+// maxMetaHeaders bounds the header names a binding's grant keeps.
+const maxMetaHeaders = 64
+
+// encodeBinding builds the bounded grant line for b approved for headers.
+func encodeBinding(b *Binding, headers []string, now time.Time) ([]byte, error) {
+	if !ValidDigest(b.Digest) {
+		return nil, CheckDigest("grant", b.Digest)
+	}
+	if len(b.Secret) > maxMetaEnvName || len(b.Origin) > maxMetaPath {
+		return nil, usage(CodeBadBinding, "a secret name over %d bytes or an origin over %d bytes cannot be remembered", maxMetaEnvName, maxMetaPath)
+	}
+	return marshalLine(bindingLine{
+		grantLine: grantLine{V: 1, Digest: b.Digest, Server: bound(b.Server, maxMetaPath), Command: "", Args: []string{}, EnvNames: []string{},
+			Cwd: "", GrantedAt: now.UTC().Format(timeLayout)},
+		Secret: b.Secret, Origin: b.Origin, Headers: boundList(headers, maxMetaEnvName, maxMetaHeaders),
+	})
+}
+
 func encodeRevoke(digest string, now time.Time) ([]byte, error) {
 	if !ValidDigest(digest) {
 		return nil, CheckDigest("revoke", digest)
@@ -199,6 +228,9 @@ func (w *wireLine) record(lineNo int, boxes *boxArena) (record, string) {
 		if !wellFormedDigest(w.Digest) {
 			return record{}, fmt.Sprintf(`"digest" %q is not a digest`, trimText(w.Digest))
 		}
+		if w.has&hasSecret != 0 {
+			return w.binding(lineNo, boxes)
+		}
 		for _, f := range []struct {
 			name string
 			bit  int
@@ -213,7 +245,7 @@ func (w *wireLine) record(lineNo int, boxes *boxArena) (record, string) {
 		}
 		// The decoder's slices may live in its per-line scratch: the grant
 		// gets its own copies.
-		g := boxes.newGrant(w.Args, w.EnvNames, w.EnvKinds)
+		g := boxes.newGrant(w.Args, w.EnvNames, nil, w.EnvKinds)
 		g.Digest, g.Server, g.Command, g.Cwd, g.GrantedAt, g.Line = w.Digest, w.Server, w.Command, w.Cwd, at, lineNo
 		if len(w.Sandbox) > 0 {
 			g.Sandbox = slices.Clone(w.Sandbox)
@@ -222,6 +254,31 @@ func (w *wireLine) record(lineNo int, boxes *boxArena) (record, string) {
 		return record{grant: g}, ""
 	}
 	return record{}, `neither "digest" (a grant) nor "revokes" (a revocation)`
+}
+
+// binding applies the record rules to a secret binding's grant: a secret
+// name, an origin and a grant time are required (the stdio fields it also
+// carries, empty, are for readers that know only stdio grants).
+func (w *wireLine) binding(lineNo int, boxes *boxArena) (record, string) {
+	if w.Secret == "" {
+		return record{}, `binding with an empty "secret"`
+	}
+	for _, f := range []struct {
+		name string
+		bit  int
+	}{{"origin", hasOrigin}, {"grantedAt", hasGrantedAt}} {
+		if w.has&f.bit == 0 {
+			return record{}, fmt.Sprintf("binding without %q", f.name)
+		}
+	}
+	at, err := parseTime(w.GrantedAt)
+	if err != nil {
+		return record{}, fmt.Sprintf(`"grantedAt" %q is not an ISO-8601 time`, trimText(w.GrantedAt))
+	}
+	g := boxes.newGrant(nil, nil, w.Headers, nil)
+	g.Digest, g.Server, g.GrantedAt, g.Line = w.Digest, w.Server, at, lineNo
+	g.Secret, g.Origin = w.Secret, w.Origin
+	return record{grant: g}, ""
 }
 
 // wellFormedDigest accepts any version's digest ("v<N>:<hex>"): a grant or

@@ -41,6 +41,17 @@ func (s *Store) Grant(r *Resolved, now time.Time) error {
 	return s.appendLine(line)
 }
 
+// GrantBinding appends a secret binding's grant for b approved for
+// headers: its digest, the secret's name, the origin and the header names
+// (never a value).
+func (s *Store) GrantBinding(b *Binding, headers []string, now time.Time) error {
+	line, err := encodeBinding(b, headers, now)
+	if err != nil {
+		return err
+	}
+	return s.appendLine(line)
+}
+
 // Revoke appends a revocation tombstone for digest.
 func (s *Store) Revoke(digest string, now time.Time) error {
 	line, err := encodeRevoke(digest, now)

@@ -25,6 +25,9 @@ const (
 	hasEnvKinds
 	hasServer
 	hasSandbox
+	hasSecret
+	hasOrigin
+	hasHeaders
 )
 
 // wireLine is one store line decoded, before the record rules apply; has
@@ -44,6 +47,9 @@ type wireLine struct {
 	EnvNames  []string
 	EnvKinds  []EnvKindOf
 	Sandbox   []string
+	Secret    string   // a secret binding's grant (binding.go)
+	Origin    string   // …
+	Headers   []string // …
 }
 
 // slowDecode is the reference decoder: encoding/json decides what is valid
@@ -90,6 +96,7 @@ func (w *wireLine) slowFill(line string) string {
 		{"grantedAt", hasGrantedAt, &w.GrantedAt}, {"revokes", hasRevokes, &w.Revokes},
 		{"revokedAt", hasRevokedAt, &w.RevokedAt}, {"args", hasArgs, &w.Args},
 		{"envNames", hasEnvNames, &w.EnvNames}, {"envKinds", hasEnvKinds, &kinds}, {"sandbox", hasSandbox, &w.Sandbox},
+		{"secret", hasSecret, &w.Secret}, {"origin", hasOrigin, &w.Origin}, {"headers", hasHeaders, &w.Headers},
 	} {
 		if r := field(f.key, f.bit, f.dst); r != "" {
 			return r
@@ -100,6 +107,9 @@ func (w *wireLine) slowFill(line string) string {
 	}
 	if w.has&hasEnvNames != 0 && w.EnvNames == nil {
 		w.EnvNames = []string{}
+	}
+	if w.has&hasHeaders != 0 && w.Headers == nil {
+		w.Headers = []string{}
 	}
 	if w.has&hasEnvKinds != 0 {
 		w.EnvKinds = make([]EnvKindOf, 0, len(kinds))
@@ -245,6 +255,15 @@ func (s *lineScanner) value(key string, w *wireLine) (int, bool) {
 	case "envKinds":
 		w.EnvKinds, ok = s.kinds()
 		return hasEnvKinds, ok
+	case "secret":
+		w.Secret, ok = s.str()
+		return hasSecret, ok
+	case "origin":
+		w.Origin, ok = s.str()
+		return hasOrigin, ok
+	case "headers":
+		w.Headers, ok = s.strArray()
+		return hasHeaders, ok
 	}
 	return 0, false
 }

@@ -107,7 +107,7 @@ func (c *conn) prepare() error {
 		return nil
 	}
 	if c.srv.Transport != TransportStdio {
-		h, hidden, err := resolveHeaders(c.srv.Name, c.srv.Headers, c.h.opts.Secrets, c.secrets)
+		h, hidden, err := resolveHeaders(c.srv.Name, c.srv.Headers, c.srv.BoundSecrets, c.h.opts.Secrets, c.secrets)
 		if err != nil {
 			return err
 		}

@@ -34,6 +34,7 @@ const (
 	CodeEnvRefUnset       fault.Code = "E880" // an {{env.VAR}} with no default whose variable is not set at spawn
 	CodeSecretFileUnsafe  fault.Code = "E521" // the secrets file is group/other-accessible, a symlink or not a file
 	CodeSecretFileBad     fault.Code = "E522" // the secrets file does not parse
+	CodeSecretUnbound     fault.Code = "E523" // a network server's header names a secret not bound to its origin
 	CodeHeader            fault.Code = "E594" // a static header that cannot be sent (reserved or malformed name, bad resolved value, too many)
 	CodeCredentialRefused fault.Code = "E595" // a server with a static Authorization header answered 401 or 403
 	CodeProtocolEra       fault.Code = "E597" // protocol = "2026-07-28" and the server does not speak it

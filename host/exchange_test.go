@@ -35,6 +35,7 @@ func TestExchangesOfEveryNetworkTransport(t *testing.T) {
 			hub := wire.NewHub("", nil)
 			srv := networkServer(t, g, "n", tc.transport, tc.url)
 			srv.Headers = bearerHeaders()
+			srv.BoundSecrets = []string{"linear", "t"} // bound by the session in use
 			h := startHost(t, Options{Guard: g, Emitter: &recorder{}, Wire: hub, Secrets: mapSecrets{"linear": bearerSecret}, Servers: []Endpoint{srv}})
 			_, _ = callTool(t, h, context.Background(), "mcp_n_leak", `{}`, engine.CallOptions{})
 			if err := h.Close(); err != nil {

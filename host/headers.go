@@ -72,7 +72,10 @@ const minHiddenLiteral = 4
 // hidden is every whole value to redact. Every missing secret is named at
 // once (E520); a header that cannot be sent is E594. No value is ever put
 // in an error.
-func resolveHeaders(server string, hs []Header, store SecretStore, secrets map[string]string) (out http.Header, hidden []string, err error) {
+//
+// A secret not in bound is never read: the person did not bind it to this
+// server's origin (E523).
+func resolveHeaders(server string, hs []Header, bound []string, store SecretStore, secrets map[string]string) (out http.Header, hidden []string, err error) {
 	if len(hs) == 0 {
 		return nil, nil, nil
 	}
@@ -107,6 +110,10 @@ func resolveHeaders(server string, hs []Header, store SecretStore, secrets map[s
 			}
 			if err != nil {
 				return nil, nil, err
+			}
+			if !slices.Contains(bound, refs[i]) {
+				return nil, nil, &Error{Base: fault.Base{ErrCode: CodeSecretUnbound, Exit: fault.ExitUsage,
+					Msg: "header " + h.Name + " names {{secrets." + refs[i] + "}}, which is not bound to this server's origin; nothing was sent (bind it with --allow-secret NAME@ORIGIN or relavium consent grant NAME@ORIGIN)"}, Server: server}
 			}
 			secrets[refs[i]] = v
 			holdsSecret = true

@@ -23,7 +23,7 @@ func BenchmarkRatioStaticHeaders(b *testing.B) {
 			b.Fatal(err)
 		}
 		h, err := Start(context.Background(), Options{Guard: g, Secrets: mapSecrets{"linear": bearerSecret},
-			Servers: []Endpoint{{Name: name, Transport: TransportHTTP, Target: t, Headers: hs}}})
+			Servers: []Endpoint{{Name: name, Transport: TransportHTTP, Target: t, Headers: hs, BoundSecrets: []string{"linear"}}}})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -116,6 +116,7 @@ func TestStaticHeadersReachEveryTransportAndNeverShow(t *testing.T) {
 			rec := &recorder{}
 			srv := networkServer(t, g, "n", tc.transport, tc.url)
 			srv.Headers = bearerHeaders()
+			srv.BoundSecrets = []string{"linear", "t"} // bound by the session in use
 			if !srv.StaticAuthorization() {
 				t.Error("a declared Authorization header is not reported as static authorization")
 			}
@@ -181,6 +182,7 @@ func TestStaticHeaderRefusals(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := networkServer(t, g, "n", TransportHTTP, base+"/mcp")
 			srv.Headers = tc.headers
+			srv.BoundSecrets = []string{"linear", "t"} // bound by the session in use
 			_, err := Start(context.Background(), Options{Guard: g, Secrets: tc.secrets, Servers: []Endpoint{srv}})
 			if got := string(codeOf(err)); got != tc.code {
 				t.Fatalf("code %s, want %s: %v", got, tc.code, err)
@@ -210,6 +212,7 @@ func TestWrongStaticTokenIsCredentialRefused(t *testing.T) {
 			g := netguard.New()
 			srv := networkServer(t, g, "n", tc.transport, tc.url)
 			srv.Headers = bearerHeaders()
+			srv.BoundSecrets = []string{"linear", "t"} // bound by the session in use
 			_, err := Start(context.Background(), Options{Guard: g, Secrets: mapSecrets{"linear": "wrong-" + bearerSecret}, Servers: []Endpoint{srv}})
 			var se *StartError
 			if !errors.As(err, &se) || len(se.Failures) != 1 || se.Failures[0].ErrCode != CodeCredentialRefused {
@@ -221,6 +224,7 @@ func TestWrongStaticTokenIsCredentialRefused(t *testing.T) {
 			}
 			// Without Authorization (only the api key): not E595.
 			srv.Headers = []Header{{Name: "X-Api-Key", Value: apiKeyValue}}
+			srv.BoundSecrets = []string{"linear", "t"} // bound by the session in use
 			_, err = Start(context.Background(), Options{Guard: g, Servers: []Endpoint{srv}})
 			if codeOf(err) == "" || errors.As(err, &se) && se.Failures[0].ErrCode == CodeCredentialRefused {
 				t.Errorf("a server without a static Authorization got %v", err)
@@ -248,6 +252,7 @@ func TestRevokedStaticTokenFailsTheCall(t *testing.T) {
 	g := netguard.New()
 	ep := networkServer(t, g, "n", TransportHTTP, srv.URL+"/mcp")
 	ep.Headers = []Header{{Name: "Authorization", Value: "Bearer {{secrets.linear}}"}}
+	ep.BoundSecrets = []string{"linear", "t"} // bound by the session in use
 	host := startHost(t, Options{Guard: g, Secrets: mapSecrets{"linear": bearerSecret}, Servers: []Endpoint{ep}})
 	revoked.Store(true)
 	_, err := callTool(t, host, context.Background(), "mcp_n_leak", `{}`, engine.CallOptions{})
@@ -280,11 +285,37 @@ func TestStaticHeadersNeverLeaveTheOrigin(t *testing.T) {
 	g := netguard.New()
 	srv := networkServer(t, g, "n", TransportSSE, sse.URL+"/sse")
 	srv.Headers = []Header{{Name: "Authorization", Value: "Bearer {{secrets.linear}}"}}
+	srv.BoundSecrets = []string{"linear", "t"} // bound by the session in use
 	_, err := Start(context.Background(), Options{Guard: g, Secrets: mapSecrets{"linear": bearerSecret}, Servers: []Endpoint{srv}})
 	if codeOf(err) != CodeStartFailed || !strings.Contains(err.Error(), string(netguard.CodeScope)) {
 		t.Fatalf("start = %v, want the guard's %s", err, netguard.CodeScope)
 	}
 	if elsewhereHits.Load() != 0 {
 		t.Fatalf("the other origin saw %d requests", elsewhereHits.Load())
+	}
+}
+
+// The host's backstop of the session's secret binding: a header naming a
+// secret the session did not bind to the server's origin is refused
+// (E523) before anything is dialled, and the refusal quotes no value.
+func TestUnboundHeaderSecretIsNeverSent(t *testing.T) {
+	var hits atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		w.WriteHeader(http.StatusUnauthorized)
+	}))
+	defer srv.Close()
+	g := netguard.New()
+	for _, bound := range [][]string{nil, {"other"}} {
+		ep := networkServer(t, g, "n", TransportHTTP, srv.URL+"/mcp")
+		ep.Headers = []Header{{Name: "Authorization", Value: "Bearer {{secrets.linear}}"}}
+		ep.BoundSecrets = bound
+		_, err := Start(context.Background(), Options{Guard: g, Secrets: mapSecrets{"linear": bearerSecret}, Servers: []Endpoint{ep}})
+		if codeOf(err) != CodeSecretUnbound || strings.Contains(err.Error(), bearerSecret) {
+			t.Fatalf("bound %v: start = %v, want %s", bound, err, CodeSecretUnbound)
+		}
+	}
+	if hits.Load() != 0 {
+		t.Fatalf("the server saw %d requests", hits.Load())
 	}
 }

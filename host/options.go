@@ -76,6 +76,11 @@ type Endpoint struct {
 	// every request (and the websocket handshake); {{secrets.NAME}} in a
 	// value is resolved before anything is dialled (headers.go).
 	Headers []Header
+	// BoundSecrets are the secrets the person bound to this server's
+	// origin (package consent's secret bindings, decided by the session):
+	// a header naming any other {{secrets.NAME}} is refused (E523) before
+	// anything is dialled — the backstop of the session's decision.
+	BoundSecrets []string
 	// Protocol is the era asked for: ProtocolLegacy (also ""),
 	// ProtocolModern or ProtocolAuto (protocol.go).
 	Protocol string

@@ -160,7 +160,7 @@ func TestSessionThroughAConnectProxy(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := startHost(t, Options{Guard: g, Secrets: mapSecrets{"linear": bearerSecret},
-		Servers: []Endpoint{{Name: "n", Transport: TransportHTTP, Target: target, Headers: []Header{{Name: "Authorization", Value: "Bearer {{secrets.linear}}"}}}}})
+		Servers: []Endpoint{{Name: "n", Transport: TransportHTTP, Target: target, Headers: []Header{{Name: "Authorization", Value: "Bearer {{secrets.linear}}"}}, BoundSecrets: []string{"linear"}}}})
 	if st := h.Servers()[0]; st.State != "ready" {
 		t.Fatalf("status %+v", st)
 	}

@@ -37,6 +37,10 @@ func (l ConsentList) WriteHuman(w io.Writer) error {
 	for _, g := range l.Grants {
 		fmt.Fprintf(&b, "%s  granted %s\n", g.Digest, g.GrantedAt.UTC().Format(time.RFC3339))
 		fmt.Fprintf(&b, "  server   %s\n", l.serverLine(g))
+		if g.IsBinding() {
+			writeBindingGrant(&b, g)
+			continue
+		}
 		fmt.Fprintf(&b, "  command  %s\n", g.CommandLine())
 		fmt.Fprintf(&b, "  cwd      %s\n", consent.Display(g.Cwd))
 		if len(g.EnvNames) > 0 {
@@ -71,6 +75,14 @@ func (l ConsentList) serverLine(g *consent.Grant) string {
 		return consent.Display(g.Server)
 	}
 	return consent.Display(g.Server) + " (declared here as " + strings.Join(shown, ", ") + ")"
+}
+
+// writeBindingGrant lists a secret binding's grant in the words of the
+// binding question: the secret by reference, the origin, the headers.
+func writeBindingGrant(b *strings.Builder, g *consent.Grant) {
+	fmt.Fprintf(b, "  secret   {{secrets.%s}} (bound; value not shown)\n", consent.Display(g.Secret))
+	fmt.Fprintf(b, "  origin   %s\n", consent.Display(g.Origin))
+	fmt.Fprintf(b, "  headers  %s\n", consent.Display(strings.Join(g.Headers, ", ")))
 }
 
 func runConsentList(_ context.Context, inv *Invocation) (any, error) {
@@ -184,6 +196,9 @@ func (g ConsentGrantResult) WriteHuman(w io.Writer) error {
 
 func runConsentGrant(ctx context.Context, inv *Invocation) (any, error) {
 	target := inv.Args[0]
+	if consentLooksLikeBinding(target) {
+		return runConsentBind(ctx, inv, target)
+	}
 	byDigest := consentLooksLikeDigest(target)
 	if byDigest {
 		if err := consent.CheckDigest("consent grant", target); err != nil {
@@ -252,7 +267,9 @@ func runConsentGrant(ctx context.Context, inv *Invocation) (any, error) {
 type ConsentRevokeResult struct {
 	Digest      string `json:"digest"`
 	CommandLine string `json:"command_line,omitempty"`
-	RevokedAt   string `json:"revoked_at"`
+	// Binding is NAME@ORIGIN when the grant revoked was a secret binding.
+	Binding   string `json:"binding,omitempty"`
+	RevokedAt string `json:"revoked_at"`
 }
 
 // WriteHuman says what was revoked.
@@ -261,6 +278,9 @@ func (r ConsentRevokeResult) WriteHuman(w io.Writer) error {
 	fmt.Fprintf(&b, "revoked %s", r.Digest)
 	if r.CommandLine != "" {
 		fmt.Fprintf(&b, " (%s)", r.CommandLine)
+	}
+	if r.Binding != "" {
+		fmt.Fprintf(&b, " (secret binding %s)", consent.Display(r.Binding))
 	}
 	b.WriteString("\n")
 	_, err := io.WriteString(w, b.String())
@@ -286,7 +306,9 @@ func runConsentRevoke(ctx context.Context, inv *Invocation) (any, error) {
 		return nil, &consent.Error{ErrCode: consent.CodeNoSuchGrant, Exit: ExitUsage,
 			Msg: fmt.Sprintf("no live grant has digest %s (see relavium consent ls)", digest)}
 	}
-	if live {
+	if live && g.IsBinding() {
+		res.Binding = g.Secret + "@" + g.Origin
+	} else if live {
 		res.CommandLine = g.CommandLine()
 	}
 	if !inv.Bool("yes") {
@@ -326,6 +348,13 @@ func consentConfirmGrant(ctx context.Context, inv *Invocation, r *consent.Resolv
 func consentConfirmRevoke(ctx context.Context, inv *Invocation, digest string, g *consent.Grant, ferr error) (bool, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "? revoke consent %s\n", digest)
+	if g != nil && g.IsBinding() {
+		var lines strings.Builder
+		writeBindingGrant(&lines, g)
+		fmt.Fprintf(&b, "%s  granted  %s\n", lines.String(), g.GrantedAt.UTC().Format(time.RFC3339))
+		b.WriteString("  the secret will not be sent there again without asking. revoke? [y/N] ")
+		return consentAnswer(ctx, inv, b.String())
+	}
 	if g != nil {
 		fmt.Fprintf(&b, "  command  %s\n  cwd      %s\n  granted  %s\n", g.CommandLine(), consent.Display(g.Cwd),
 			g.GrantedAt.UTC().Format(time.RFC3339))

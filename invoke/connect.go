@@ -62,16 +62,17 @@ func connectWith(ctx context.Context, inv *Invocation, servers []config.Server, 
 // can be asked.
 func sessionOptions(inv *Invocation) session.Options {
 	return session.Options{
-		Home:       inv.Env.Home,
-		Environ:    inv.Env.Environ,
-		LookupEnv:  inv.Env.LookupEnv,
-		AllowStdio: inv.Global.AllowStdio,
-		Version:    inv.Env.Version,
-		Now:        inv.Env.Now,
-		Elicitor:   elicitorFor(inv),
-		LogLevel:   logLevelFor(inv),
-		AdhocName:  adhocServer,
-		Wire:       inv.wire,
+		Home:        inv.Env.Home,
+		Environ:     inv.Env.Environ,
+		LookupEnv:   inv.Env.LookupEnv,
+		AllowStdio:  inv.Global.AllowStdio,
+		AllowSecret: inv.Global.AllowSecret,
+		Version:     inv.Env.Version,
+		Now:         inv.Env.Now,
+		Elicitor:    elicitorFor(inv),
+		LogLevel:    logLevelFor(inv),
+		AdhocName:   adhocServer,
+		Wire:        inv.wire,
 		Warn: func(msg string) {
 			fmt.Fprintf(inv.Env.Stderr, "relavium: warning: %s\n", msg)
 		},

@@ -331,6 +331,7 @@ func globalsFrom(env *Env, fs *pflag.FlagSet) (g Globals, err error) {
 		}
 	}
 	g.AllowStdio, _ = fs.GetStringArray("allow-mcp-stdio")
+	g.AllowSecret, _ = fs.GetStringArray("allow-secret")
 	if g.Record, err = recordFlag(env, fs); err != nil {
 		return g, err
 	}

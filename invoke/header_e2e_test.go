@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/relavium/relavium/consent"
 )
 
 const (
@@ -74,7 +76,19 @@ func TestStaticHeadersEndToEndShowNoValue(t *testing.T) {
 		}
 	}
 
+	// Nothing is dialled until the secret is bound to the server's origin.
+	origin, err := consent.Origin(url)
+	if err != nil {
+		t.Fatal(err)
+	}
 	r := e.run(t, env, "mcp", "ls", "--json")
+	if r.code != 2 || r.errCode() != consent.CodeSecretUnbound || !strings.Contains(r.stdout, "--allow-secret remote-token@"+origin) {
+		t.Fatalf("an unbound secret: exit %d code %s: %s", r.code, r.errCode(), r.stdout)
+	}
+	shown = append(shown, "unbound\n"+r.stdout+r.stderr)
+	check(e.run(t, env, "consent", "grant", "remote-token@"+origin, "--yes"), 0, "consent grant NAME@ORIGIN")
+
+	r = e.run(t, env, "mcp", "ls", "--json")
 	check(r, 0, "mcp ls --json")
 	if !strings.Contains(r.stdout, `"headers":{"Authorization":"[REDACTED]","X-Api-Key":"[REDACTED]"}`) {
 		t.Errorf("mcp ls --json does not name the headers: %s", r.stdout)

@@ -66,7 +66,9 @@ type Globals struct {
 	Config     []string `json:"config,omitempty"`
 	JSON       bool     `json:"json"`
 	AllowStdio []string `json:"allow_mcp_stdio,omitempty"`
-	Theme      string   `json:"theme,omitempty"`
+	// AllowSecret are --allow-secret NAME@ORIGIN secret bindings.
+	AllowSecret []string `json:"allow_secret,omitempty"`
+	Theme       string   `json:"theme,omitempty"`
 	// Record is --record (or its other name --trace): the recording file,
 	// absolute.
 	Record string `json:"record,omitempty"`

@@ -92,6 +92,51 @@ func readAnswer(ctx context.Context, w io.Writer, r io.Reader, again string) (st
 	}
 }
 
+// Bind asks whether a secret of the person's stores may be sent to a
+// network origin, in the words of Consent: the server, the secret by its
+// reference (never its value), the origin, the header names and the
+// digest; the same three answers.
+func (t *terminalAsker) Bind(ctx context.Context, dec consent.BindingDecision) (session.Answer, error) {
+	b := dec.Binding
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "\n? the network MCP server %s would send a secret from your stores to %s\n", consent.Display(b.Server), consent.Display(b.Origin))
+	consent.WriteBindingDetails(&sb, b, "  ")
+	if len(dec.Added) > 0 {
+		fmt.Fprintf(&sb, "  changed  header(s) %s now carry it; the binding granted earlier did not name them\n", consent.Display(strings.Join(dec.Added, ", ")))
+	}
+	if dec.StoreErr != nil {
+		fmt.Fprintf(&sb, "  note: no remembered grant was trusted: %s\n", sanitize.Line(dec.StoreErr.Error()))
+	}
+	sb.WriteString("  [A]pprove & remember / approve [o]nce / [d]eny? ")
+	if _, err := io.WriteString(t.w, sb.String()); err != nil {
+		return session.Deny, err
+	}
+	ans, err := readAnswer(ctx, t.w, t.r, "  remembering takes a capital A ([A]pprove & remember / approve [o]nce / [d]eny)? ")
+	if err != nil && !errors.Is(err, io.EOF) {
+		fmt.Fprintln(t.w)
+		return session.Deny, err
+	}
+	switch ans {
+	case "A", "approve":
+		return session.ApproveRemember, nil
+	case "o", "once":
+		return session.ApproveOnce, nil
+	}
+	return session.Deny, nil
+}
+
+// BindRecorded says what became of a binding answer.
+func (t *terminalAsker) BindRecorded(dec consent.BindingDecision, a session.Answer) {
+	switch a {
+	case session.ApproveRemember:
+		fmt.Fprintf(t.w, "  bound and remembered (%s)\n", dec.Binding.Digest)
+	case session.ApproveOnce:
+		fmt.Fprintln(t.w, "  bound for this run")
+	default:
+		fmt.Fprintln(t.w, "  denied: the server is not connected")
+	}
+}
+
 // Recorded says what became of the answer.
 func (t *terminalAsker) Recorded(dec consent.Decision, a session.Answer) {
 	switch a {

@@ -1,6 +1,11 @@
 package session
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/relavium/relavium/consent"
+	"github.com/relavium/relavium/host"
+)
 
 // givenSecrets are the secrets a person typed in this session (a VS Code
 // input an imported server names, asked for by the workbench): kept in
@@ -28,7 +33,19 @@ func (g *givenSecrets) set(name, value string) {
 	g.vals[name] = value
 }
 
-// ProvideSecret gives this session the value of {{secrets.name}}: the next
-// connect of a server that names it injects it (and redacts it wherever
-// the server's text would show it), as a stored secret would be.
-func (s *Session) ProvideSecret(name, value string) { s.given.set(name, value) }
+// ProvideSecret gives this session the value of {{secrets.name}}, typed
+// by the person for server: the next connect of a server that names it
+// injects it (and redacts it wherever the server's text would show it), as
+// a stored secret would be. The typing binds the secret to server's origin
+// for this session (a network server's; a stdio server's env is bound by
+// its consent); another origin is asked about as for a stored secret.
+func (s *Session) ProvideSecret(server, name, value string) {
+	s.given.set(name, value)
+	for _, srv := range s.decl.all() {
+		if srv.Name == server && srv.Transport != host.TransportStdio {
+			if origin, err := consent.Origin(srv.URL); err == nil {
+				_ = s.decider.BindTyped(name, origin) // a name SecretRef accepts always has a digest
+			}
+		}
+	}
+}

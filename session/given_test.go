@@ -15,7 +15,7 @@ func TestProvideSecretIsConsultedFirst(t *testing.T) {
 	if v, ok, err := s.hostOptions().Secrets.Secret("key"); err != nil || !ok || v != "from-env" {
 		t.Fatalf("before: %q %v %v", v, ok, err)
 	}
-	s.ProvideSecret("key", "typed")
+	s.ProvideSecret("srv", "key", "typed")
 	for _, sess := range []*Session{s, c} {
 		if v, ok, err := sess.hostOptions().Secrets.Secret("key"); err != nil || !ok || v != "typed" {
 			t.Fatalf("after: %q %v %v", v, ok, err)

@@ -77,6 +77,9 @@ func (s *Session) Login(ctx context.Context, name string, in oauth.Interactive) 
 	if err != nil {
 		return LoginResult{}, err
 	}
+	if hs.BoundSecrets, err = s.bindFor(ctx, servers, name); err != nil {
+		return LoginResult{}, err
+	}
 	hs.OAuth = h
 	opts.Servers = []host.Endpoint{hs}
 	// The browser step runs inside the connect (or the tools/list walk):

@@ -23,6 +23,9 @@ type Options struct {
 	// AllowStdio are digests the person approved on the command line
 	// (--allow-mcp-stdio).
 	AllowStdio []string
+	// AllowSecret are NAME@ORIGIN secret bindings the person approved on
+	// the command line (--allow-secret).
+	AllowSecret []string
 	// Version is reported to servers as clientInfo.version.
 	Version string
 	// Now is the clock grants are stamped with.
@@ -75,6 +78,14 @@ type Asker interface {
 	// Recorded says that the answer to d was recorded (a grant written for
 	// ApproveRemember).
 	Recorded(d consent.Decision, a Answer)
+	// Bind asks whether a secret of the person's stores may be sent to a
+	// network origin: the secret's name (never its value), the origin,
+	// the header names that carry it and the digest are in d, in the
+	// vocabulary of Consent. The same answers: remember (a binding grant),
+	// once, deny.
+	Bind(ctx context.Context, d consent.BindingDecision) (Answer, error)
+	// BindRecorded says that the answer to d was recorded.
+	BindRecorded(d consent.BindingDecision, a Answer)
 	// ConfirmCall asks whether a call of def may go ahead: this call,
 	// always for this definition (offered only when canRemember), or no.
 	// The server's annotations are shown as its own claim; they never

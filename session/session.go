@@ -30,7 +30,7 @@ func New(opts Options, servers []config.Server) *Session {
 	return &Session{
 		opts:    opts,
 		decl:    &declarations{list: append([]config.Server(nil), servers...)},
-		decider: consent.NewDecider(consent.Open(opts.Home), opts.AllowStdio, opts.Now),
+		decider: consent.NewDecider(consent.Open(opts.Home), opts.AllowStdio, opts.Now).AllowSecrets(opts.AllowSecret),
 		given:   &givenSecrets{},
 	}
 }
@@ -94,14 +94,18 @@ func (s *Session) admit(ctx context.Context, selected func(string) bool, guard *
 				Transport: host.TransportStdio, Digest: d.Server.Digest}})
 		}
 	}
-	if err := consent.Require(pending, s.opts.Asker != nil); err != nil {
+	bdecs, bpending, err := s.decideBindings(servers, selected)
+	if err != nil {
+		return host.Options{}, err
+	}
+	if err := consent.RequireAll(pending, bpending, s.opts.Asker != nil); err != nil {
 		var pe *consent.PendingError
 		if errors.As(err, &pe) {
-			pe.Undeclared = !s.anyDeclared(pending)
+			pe.Undeclared = len(pending) > 0 && !s.anyDeclared(pending)
 		}
 		return host.Options{}, err
 	}
-	if len(pending) == 0 {
+	if len(pending) == 0 && len(bpending) == 0 {
 		s.warnStore(decisions)
 	}
 	denied := map[string]bool{}
@@ -120,10 +124,28 @@ func (s *Session) admit(ctx context.Context, selected func(string) bool, guard *
 		}
 	}
 
+	unbound, err := s.askBindings(ctx, bdecs, bpending)
+	if err != nil {
+		return host.Options{}, err
+	}
+	if len(bpending) > 0 { // the answers are the Decider's now
+		if bdecs, err = s.decider.DecideBindings(BindingsOf(servers)); err != nil {
+			return host.Options{}, err
+		}
+	}
+
 	opts := s.hostOptions()
 	opts.Guard = guard
 	for _, srv := range servers {
 		if !selected(srv.Name) {
+			continue
+		}
+		if b := unbound[srv.Name]; b != nil {
+			reason := "sending {{secrets." + b.Secret + "}} to " + b.Origin + " was denied"
+			opts.NotStarted = append(opts.NotStarted, host.NotStarted{Name: srv.Name, Transport: srv.Transport, Digest: b.Digest,
+				Code: consent.CodeDenied, Reason: reason})
+			em.Emit(engine.Event{Type: engine.EventServer, Data: engine.ServerData{Server: srv.Name, State: engine.StateFailed,
+				Transport: srv.Transport, Digest: b.Digest, ErrorCode: consent.CodeDenied, Error: reason}})
 			continue
 		}
 		if srv.Transport == host.TransportStdio && denied[byName[srv.Name].Digest] {
@@ -138,6 +160,7 @@ func (s *Session) admit(ctx context.Context, selected func(string) bool, guard *
 		if err != nil {
 			return host.Options{}, err
 		}
+		hs.BoundSecrets = boundSecrets(srv.Name, bdecs)
 		opts.Servers = append(opts.Servers, hs)
 	}
 	return opts, nil
@@ -155,7 +178,7 @@ func (s *Session) hostOptions() host.Options {
 	return host.Options{
 		Home:           s.opts.Home,
 		Environ:        s.opts.Environ,
-		Secrets:        host.SecretChain{s.given, host.EnvSecrets{LookupEnv: s.opts.LookupEnv}, host.NewFileSecrets(s.opts.Home)},
+		Secrets:        s.secretStore(),
 		Emitter:        s.opts.events(),
 		Elicitor:       s.opts.Elicitor,
 		URLElicitation: s.opts.URLElicitation,

@@ -43,6 +43,19 @@ func (a *askerStub) ConfirmCall(context.Context, engine.ToolDef, bool) (CallAnsw
 	return CallRefused, nil
 }
 
+func (a *askerStub) Bind(_ context.Context, d consent.BindingDecision) (Answer, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.asked = append(a.asked, d.Binding.Flag())
+	return a.answer, nil
+}
+
+func (a *askerStub) BindRecorded(_ consent.BindingDecision, ans Answer) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.recorded = append(a.recorded, ans)
+}
+
 // recorder keeps every event.
 type recorder struct {
 	mu     sync.Mutex

@@ -35,6 +35,18 @@ func (m *Model) reaskCmd(server string) tea.Cmd {
 	}
 }
 
+// rebindCmd forgets the denials of a network server's secret bindings
+// and connects it (asking again).
+func (m *Model) rebindCmd(server string) tea.Cmd {
+	b, ctx := m.b, m.ctx
+	return func() tea.Msg {
+		if err := b.Reask(server); err != nil {
+			return connectedMsg{server: server, err: err}
+		}
+		return connectedMsg{server: server, err: b.Connect(ctx, server)}
+	}
+}
+
 func (m *Model) answerCmd(server string, a Answer) tea.Cmd {
 	b := m.b
 	return func() tea.Msg {

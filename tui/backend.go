@@ -38,6 +38,10 @@ type Backend interface {
 	// package consent (remember writes a grant; once and deny are this
 	// session's only).
 	Answer(server string, a Answer) error
+	// AnswerBinding records the person's answer to a secret binding (a
+	// network server's connect refused with the bindings it needs):
+	// remember writes a binding grant; once and deny are this session's.
+	AnswerBinding(b *consent.Binding, a Answer) error
 	// Reask forgets this session's denial of server, so the next Decide
 	// asks again.
 	Reask(server string) error
@@ -49,8 +53,9 @@ type Backend interface {
 	// Disconnect closes one server and reaps its processes.
 	Disconnect(server string) error
 	// ProvideSecret gives this session {{secrets.name}}'s value (typed by
-	// the person, kept in memory only) for the next connect.
-	ProvideSecret(name, value string)
+	// the person for server, kept in memory only) for the next connect; the
+	// typing binds the secret to that server's origin.
+	ProvideSecret(server, name, value string)
 	// SignIn signs an http server in with OAuth: shown is called with the
 	// authorization url once it is known (the browser has been opened
 	// for it); it returns when the tokens are stored, or fails

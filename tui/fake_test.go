@@ -232,6 +232,20 @@ func (f *fakeBackend) Answer(server string, a Answer) error {
 	return nil
 }
 
+// AnswerBinding records a binding answer through the fake's decider, as
+// the live session does.
+func (f *fakeBackend) AnswerBinding(b *consent.Binding, a Answer) error {
+	switch a {
+	case ApproveRemember:
+		return f.decider.RememberBinding(b)
+	case ApproveOnce:
+		f.decider.ApproveOnce(b.Digest)
+	default:
+		f.decider.Deny(b.Digest)
+	}
+	return nil
+}
+
 func (f *fakeBackend) Reask(server string) error {
 	r, err := f.find(server)
 	if err != nil {
@@ -278,7 +292,7 @@ func (f *fakeBackend) Connect(ctx context.Context, server string) error {
 // ProvideSecret records a typed secret; a server whose every input is now
 // given connects as the live session would (its missing-secret failure
 // cleared).
-func (f *fakeBackend) ProvideSecret(name, value string) {
+func (f *fakeBackend) ProvideSecret(_, name, value string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.given == nil {

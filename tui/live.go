@@ -102,7 +102,7 @@ func (l *live) Declared() []ServerSpec {
 }
 
 // ProvideSecret implements Backend.
-func (l *live) ProvideSecret(name, value string) { l.core.ProvideSecret(name, value) }
+func (l *live) ProvideSecret(server, name, value string) { l.core.ProvideSecret(server, name, value) }
 
 // source is where an imported server is written, for display.
 func source(project string, s config.Server) string {
@@ -201,13 +201,36 @@ func (l *live) Answer(server string, a Answer) error {
 	return nil
 }
 
+func (l *live) AnswerBinding(b *consent.Binding, a Answer) error {
+	switch a {
+	case ApproveRemember:
+		return l.core.RecordBinding(b, session.ApproveRemember)
+	case ApproveOnce:
+		return l.core.RecordBinding(b, session.ApproveOnce)
+	}
+	return l.core.RecordBinding(b, session.Deny)
+}
+
 func (l *live) Reask(server string) error {
+	if !l.isStdio(server) {
+		l.core.ReaskBindings(server)
+		return nil
+	}
 	r, err := l.core.Resolved(server)
 	if err != nil {
 		return err
 	}
 	l.core.Decider().Reask(r.Digest)
 	return nil
+}
+
+func (l *live) isStdio(name string) bool {
+	for _, s := range l.core.Servers() {
+		if s.Name == name {
+			return s.Transport == host.TransportStdio
+		}
+	}
+	return false
 }
 
 func (l *live) declared(name string) bool {

@@ -81,6 +81,12 @@ func (m *Model) approveSelected() tea.Cmd {
 	}
 	switch r.state {
 	case stateDenied:
+		if r.spec.Transport != host.TransportStdio {
+			// a denied secret binding: forget the denial and connect, so
+			// the binding is asked about again
+			r.state, r.since, r.busy = engine.StateConnecting, m.now(), true
+			return m.rebindCmd(r.spec.Name)
+		}
 		r.state = engine.StateResolving
 		return m.reaskCmd(r.spec.Name)
 	case engine.StateNeedsConsent:

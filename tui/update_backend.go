@@ -8,6 +8,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/tui/dialog"
@@ -25,6 +26,14 @@ func (m *Model) onConnected(msg connectedMsg) tea.Cmd {
 	r.busy = false
 	delete(m.browse.resources, msg.server)
 	delete(m.browse.prompts, msg.server)
+	if msg.err != nil && m.askBinding(r, msg.err) {
+		return nil
+	}
+	if msg.err != nil && fault.CodeOf(msg.err, "") == consent.CodeDenied {
+		r.state, r.errCode, r.err = stateDenied, consent.CodeDenied, deniedText
+		m.nextConsent()
+		return m.catalogueCmd()
+	}
 	if msg.err != nil {
 		if r.state != engine.StateFailed || r.err == "" {
 			r.state = engine.StateFailed
@@ -301,6 +310,12 @@ func (m *Model) apply(a dialog.Action) tea.Cmd {
 		}
 		m.nextConsent()
 		return cmd
+	case bindAction:
+		if r := m.server(a.server); r != nil {
+			r.state, r.since, r.busy = engine.StateConnecting, m.now(), true
+		}
+		m.nextConsent()
+		return m.answerBindingCmd(a)
 	case toolConfirmAction:
 		if !a.allow {
 			m.status.set("not sent: "+a.call.tool.Name+" (denied)", false)
@@ -314,7 +329,7 @@ func (m *Model) apply(a dialog.Action) tea.Cmd {
 		return m.acceptCmd(a.tool)
 	case secretsAction:
 		for id, v := range a.values {
-			m.b.ProvideSecret(id, v)
+			m.b.ProvideSecret(a.server, id, v)
 		}
 		if r := m.server(a.server); r != nil {
 			r.state, r.since = engine.StateConnecting, m.now()

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"errors"
+
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/relavium/relavium/consent"
@@ -61,7 +63,7 @@ func (m *Model) queueConsent(name string) {
 	}
 	if m.dialogs.stack.Any(func(d dialog.Dialog) bool {
 		cd, ok := d.(*dialog.Consent)
-		return ok && cd.Dec.Server.Name == name
+		return ok && cd.Dec.Server != nil && cd.Dec.Server.Name == name
 	}) {
 		return
 	}
@@ -150,4 +152,46 @@ func (m *Model) redecideTwins(r *serverRow) tea.Cmd {
 		}
 	}
 	return tea.Batch(cmds...)
+}
+
+// askBinding opens the binding dialog for the first secret a network
+// server's connect found unbound (the session refused it with a
+// PendingError naming the bindings: nothing was dialled). It reports
+// whether err was such a refusal.
+func (m *Model) askBinding(r *serverRow, err error) bool {
+	var pe *consent.PendingError
+	if !errors.As(err, &pe) || len(pe.Bindings) == 0 || len(pe.Pending) > 0 {
+		return false
+	}
+	if m.dialogs.stack.Any(func(d dialog.Dialog) bool { _, ok := d.(*dialog.Consent); return ok }) {
+		// One question at a time: this server asks again when the one on
+		// screen is answered and it is connected anew (press a).
+		r.state, r.errCode, r.err = engine.StateFailed, consent.CodeSecretUnbound, "a secret of your stores is not bound to this server's origin; press a to be asked"
+		return true
+	}
+	bd := pe.Bindings[0]
+	r.state = engine.StateNeedsConsent
+	m.pushDialog(dialog.NewBinding(bd, bindAction{server: r.spec.Name, binding: bd.Binding, answer: ApproveRemember},
+		bindAction{server: r.spec.Name, binding: bd.Binding, answer: ApproveOnce}, bindAction{server: r.spec.Name, binding: bd.Binding, answer: DenyConsent}))
+	return true
+}
+
+// bindAction is the person's answer to a secret binding dialog.
+type bindAction struct {
+	server  string
+	binding *consent.Binding
+	answer  Answer
+}
+
+func (m *Model) answerBindingCmd(a bindAction) tea.Cmd {
+	b, ctx := m.b, m.ctx
+	return func() tea.Msg {
+		if err := b.AnswerBinding(a.binding, a.answer); err != nil {
+			return connectedMsg{server: a.server, err: err}
+		}
+		if a.answer == DenyConsent {
+			return connectedMsg{server: a.server, err: consent.BindingDeniedError(a.binding)}
+		}
+		return connectedMsg{server: a.server, err: b.Connect(ctx, a.server)}
+	}
 }

@@ -21,8 +21,14 @@ import (
 // not approve anything). The decision itself is made by package consent.
 // A server that cannot be remembered (an ad-hoc one) has no Remember: the
 // dialog offers approve once and deny only.
+//
+// The same dialog asks about a secret binding (Bind set, Dec empty): may a
+// secret of the person's stores go to a network origin — the server, the
+// secret by its reference (never its value), the origin, the header names
+// that carry it and the digest, with the same answers and keys.
 type Consent struct {
-	Dec consent.Decision
+	Dec  consent.Decision
+	Bind *consent.BindingDecision
 	// Remember, Once and Deny are the answers: approve and remember
 	// (nil: not offered), approve for this session, deny.
 	Remember, Once, Deny Action
@@ -67,8 +73,44 @@ func (d *Consent) Handle(msg tea.KeyMsg) (Action, tea.Cmd) {
 	return nil, nil
 }
 
+// NewBinding asks about the secret binding of dec, Deny focused.
+func NewBinding(dec consent.BindingDecision, remember, once, deny Action) *Consent {
+	return &Consent{Bind: &dec, Remember: remember, Once: once, Deny: deny, focus: 2}
+}
+
+// viewBinding draws a secret binding's question.
+func (d *Consent) viewBinding(st *themes.Styles, w, h int) string {
+	dw := Width(w, 110)
+	iw := InnerWidth(dw)
+	b := d.Bind.Binding
+	var body []string
+	add := func(lines ...string) { body = append(body, lines...) }
+	if d.Bind.StoreErr != nil {
+		add(render.WrapIndent(st.Banner.Render("⚠ remembered grants are not trusted: "+consent.ProblemOf(d.Bind.StoreErr).Message), iw, "  ")...)
+		add("")
+	}
+	add(Labelled(st, "server", st.Bold.Render(consent.Display(b.Server)), iw)...)
+	add(Labelled(st, "secret", "{{secrets."+b.Secret+"}}"+st.Muted.Render(" (secret-ref; value not shown)"), iw)...)
+	add(LabelledPath(st, "origin", consent.Display(b.Origin), iw)...)
+	add(LabelledPath(st, "headers", consent.Display(strings.Join(b.Headers, ", ")), iw)...)
+	add(Labelled(st, "digest", b.Digest, iw)...)
+	if len(d.Bind.Added) > 0 {
+		add("")
+		add(render.Wrap(st.DiffAdd.Render("+ header(s) "+consent.Display(strings.Join(d.Bind.Added, ", "))+" now carry it; the binding granted earlier did not name them"), iw)...)
+	}
+	add("")
+	add(render.Wrap(st.Muted.Render("Approving binds this secret to this origin only: another origin, or another header, asks again."), iw)...)
+	d.box.title = "Send a secret to " + consent.Display(b.Origin) + "? (server " + consent.Display(b.Server) + ")"
+	d.box.body = body
+	d.box.actions = buttons(st, consentButtons, d.focus) + st.Muted.Render("  esc = deny")
+	return d.box.render(st, dw, h)
+}
+
 // View draws the dialog within the w×h screen (Dialog).
 func (d *Consent) View(st *themes.Styles, w, h int) string {
+	if d.Bind != nil {
+		return d.viewBinding(st, w, h)
+	}
 	dw := Width(w, 110)
 	iw := InnerWidth(dw)
 	r := d.Dec.Server

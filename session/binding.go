@@ -1,0 +1,202 @@
+package session
+
+import (
+	"context"
+	"slices"
+
+	"github.com/relavium/relavium/consent"
+	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/host"
+	"github.com/relavium/relavium/host/config"
+)
+
+// A network server's header that names {{secrets.NAME}} sends a secret
+// of the person's stores to the server's origin: it may do so only once
+// that secret is bound to that origin (package consent's secret
+// bindings). The session decides every binding with its Decider, puts a
+// pending one to the Asker (or refuses headless with the stdio servers in
+// one PendingError, E323 when only bindings are pending), and tells host
+// which secrets each server may carry (Endpoint.BoundSecrets), which host
+// enforces again before reading any value.
+
+// BindingsOf lists the binding of every secret a declared network
+// server's headers name: one per (server, secret), with the header names
+// that carry it. A server whose url has no origin has none (the guard
+// refuses it when it is admitted).
+func BindingsOf(servers []config.Server) []*consent.Binding {
+	var out []*consent.Binding
+	for _, srv := range servers {
+		if srv.Transport == host.TransportStdio || len(srv.Headers) == 0 {
+			continue
+		}
+		carriers := map[string][]string{}
+		var order []string
+		for _, h := range srv.Headers {
+			_, refs, ok := consent.SecretTemplate(h.Value)
+			if !ok {
+				continue // refused as a header when it is resolved (E594)
+			}
+			for _, ref := range refs {
+				if _, seen := carriers[ref]; !seen {
+					order = append(order, ref)
+				}
+				if !slices.Contains(carriers[ref], h.Name) {
+					carriers[ref] = append(carriers[ref], h.Name)
+				}
+			}
+		}
+		for _, name := range order {
+			b, err := consent.NewBinding(srv.Name, name, srv.URL, carriers[name])
+			if err != nil {
+				continue
+			}
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// decideBindings decides every declared binding (an --allow-secret value
+// is checked against all of them) and returns the decisions and those of
+// the selected servers still needing consent whose secret is in a store
+// (one that is in none fails its connect with E520 naming it: there is
+// nothing to bind).
+func (s *Session) decideBindings(servers []config.Server, selected func(string) bool) (decs, pending []consent.BindingDecision, err error) {
+	decs, err = s.decider.DecideBindings(BindingsOf(servers))
+	if err != nil {
+		return nil, nil, err
+	}
+	store := s.secretStore()
+	em := s.opts.events()
+	for _, d := range decs {
+		if d.State != consent.NeedsConsent || !selected(d.Binding.Server) {
+			continue
+		}
+		if _, ok, err := store.Secret(d.Binding.Secret); err != nil || !ok {
+			continue
+		}
+		pending = append(pending, d)
+		em.Emit(engine.Event{Type: engine.EventServer, Data: engine.ServerData{Server: d.Binding.Server, State: engine.StateNeedsConsent,
+			Transport: transportOf(servers, d.Binding.Server), Digest: d.Binding.Digest}})
+	}
+	return decs, pending, nil
+}
+
+// askBindings puts each pending binding to the Asker (a digest answered
+// once is not asked again for a second server) and returns the servers
+// whose binding was denied.
+func (s *Session) askBindings(ctx context.Context, decs, pending []consent.BindingDecision) (map[string]*consent.Binding, error) {
+	denied := map[string]*consent.Binding{}
+	for _, d := range decs {
+		if d.State == consent.Denied {
+			denied[d.Binding.Server] = d.Binding
+		}
+	}
+	answered := map[string]bool{}
+	for _, d := range pending {
+		if ok, seen := answered[d.Binding.Digest]; seen {
+			if !ok {
+				denied[d.Binding.Server] = d.Binding
+			}
+			continue
+		}
+		a, err := s.opts.Asker.Bind(ctx, d)
+		if err != nil {
+			return nil, err
+		}
+		if err := s.RecordBinding(d.Binding, a); err != nil {
+			return nil, err
+		}
+		s.opts.Asker.BindRecorded(d, a)
+		ok := a == ApproveRemember || a == ApproveOnce
+		answered[d.Binding.Digest] = ok
+		if !ok {
+			denied[d.Binding.Server] = d.Binding
+		}
+	}
+	return denied, nil
+}
+
+// RecordBinding records the person's answer to a binding: remember writes
+// a grant; once and deny hold for this session only.
+func (s *Session) RecordBinding(b *consent.Binding, a Answer) error {
+	switch a {
+	case ApproveRemember:
+		return s.decider.RememberBinding(b)
+	case ApproveOnce:
+		s.decider.ApproveOnce(b.Digest)
+	default:
+		s.decider.Deny(b.Digest)
+	}
+	return nil
+}
+
+// Bindings decides every declared binding afresh (a face that asks in its
+// own way, the workbench, reads them before a connect).
+func (s *Session) Bindings() ([]consent.BindingDecision, error) {
+	return s.decider.DecideBindings(BindingsOf(s.decl.all()))
+}
+
+// boundSecrets are the secrets decs approve for server.
+func boundSecrets(server string, decs []consent.BindingDecision) []string {
+	var out []string
+	for _, d := range decs {
+		if d.Binding.Server == server && d.State == consent.Approved {
+			out = append(out, d.Binding.Secret)
+		}
+	}
+	return out
+}
+
+// secretStore is the session's chain of secret stores: typed in this
+// session, then RELAVIUM_SECRET_*, then the home's secrets file.
+func (s *Session) secretStore() host.SecretChain {
+	return host.SecretChain{s.given, host.EnvSecrets{LookupEnv: s.opts.LookupEnv}, host.NewFileSecrets(s.opts.Home)}
+}
+
+func transportOf(servers []config.Server, name string) string {
+	for _, srv := range servers {
+		if srv.Name == name {
+			return srv.Transport
+		}
+	}
+	return ""
+}
+
+// bindFor decides, asks (or refuses headless) and returns the secrets
+// bound for the one server name: the path of a connect that is not
+// admit's (a sign-in).
+func (s *Session) bindFor(ctx context.Context, servers []config.Server, name string) ([]string, error) {
+	only := func(n string) bool { return n == name }
+	decs, pending, err := s.decideBindings(servers, only)
+	if err != nil {
+		return nil, err
+	}
+	if err := consent.RequireAll(nil, pending, s.opts.Asker != nil); err != nil {
+		return nil, err
+	}
+	denied, err := s.askBindings(ctx, decs, pending)
+	if err != nil {
+		return nil, err
+	}
+	if b := denied[name]; b != nil {
+		return nil, consent.BindingDeniedError(b)
+	}
+	if len(pending) > 0 {
+		if decs, err = s.decider.DecideBindings(BindingsOf(servers)); err != nil {
+			return nil, err
+		}
+	}
+	return boundSecrets(name, decs), nil
+}
+
+// ReaskBindings forgets this session's denials of server's secret
+// bindings, so its next connect asks again (the workbench's a on a
+// denied network server).
+func (s *Session) ReaskBindings(server string) {
+	for _, b := range BindingsOf(s.decl.all()) {
+		if b.Server == server {
+			s.decider.Reask(b.Digest)
+		}
+	}
+}
