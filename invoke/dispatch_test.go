@@ -54,7 +54,7 @@ func TestTooManyArgumentsNamesWhatTheCommandTakes(t *testing.T) {
 	tab := Commands()
 	for args, want := range map[string]string{
 		"version extra":     "version takes no arguments, got 1: extra",
-		"consent grant a b": "consent grant takes DIGEST|SERVER, got 2 arguments: a b",
+		"consent grant a b": "consent grant takes DIGEST|SERVER|NAME@ORIGIN, got 2 arguments: a b",
 	} {
 		home, project := t.TempDir(), t.TempDir()
 		env, _, _ := machineTestEnv(t, home, project, nil)
