@@ -134,3 +134,75 @@ func TestPaletteTakesTheBurstThatOpenedIt(t *testing.T) {
 		t.Fatalf("the palette's query after a burst:\n%s", h.view())
 	}
 }
+
+// A dialog the person's own key asked for (ctrl+s: "this call?"): keys
+// while it is on its way go nowhere; once it is on screen a key after a
+// pause of 100 ms answers it, one of the run that brought it does not.
+func TestKeyGuardExpectedDialog(t *testing.T) {
+	at := fixedNow
+	g := keyGuard{now: func() time.Time { return at }, start: at.Add(-time.Hour)}
+	step := func(dt time.Duration) bool { at = at.Add(dt); return g.key() }
+	step(time.Second) // ctrl+s
+	g.expect()
+	at = at.Add(5 * time.Millisecond)
+	g.key()
+	if !g.awaiting() {
+		t.Fatal("a key typed while the question is on its way is not held")
+	}
+	at = at.Add(10 * time.Millisecond)
+	g.note(&dialog.ToolConfirm{}) // the question arrives
+	if step(10 * time.Millisecond) {
+		t.Fatal("a key of the run that brought the dialog answered it")
+	}
+	if !strings.Contains(g.why(), "no pause after the key that asked") {
+		t.Fatalf("why: %s", g.why())
+	}
+	if !step(100 * time.Millisecond) {
+		t.Fatal("a key after a 100 ms pause did not answer the dialog the person asked for")
+	}
+	// Another dialog, not asked for: a key 300 ms after it opened is not
+	// said to have come with no pause.
+	at = at.Add(time.Second)
+	g.note(&dialog.Text{Title: "x"})
+	if step(300 * time.Millisecond) {
+		t.Fatal("a key 300 ms into an unasked-for dialog's grace acted")
+	}
+	if w := g.why(); strings.Contains(w, "no pause") || !strings.Contains(w, "300ms before") {
+		t.Fatalf("why after a 300 ms pause: %s", w)
+	}
+	// The wait for a question ends: settle, or the window.
+	g.note(nil)
+	step(time.Second)
+	g.expect()
+	g.settle()
+	if step(time.Millisecond); g.awaiting() {
+		t.Fatal("settled, still awaiting")
+	}
+	g.expect()
+	if step(expectWindow); g.awaiting() {
+		t.Fatal("still awaiting after the window")
+	}
+}
+
+// A burst after ctrl+s goes nowhere: not into the form behind the question,
+// not into the question; the status line says so, and a pause then y calls.
+func TestBurstAfterSubmitGoesNowhere(t *testing.T) {
+	h := readyAsking(t)
+	h.key("tab", "enter")
+	h.typeText("burst")
+	h.burst = true
+	h.key("ctrl+s", "y", "y")
+	h.burst = false
+	d := h.confirmOpen()
+	if got := string(h.m.call.form.Fields[0].Input.Value()); got != "burst" {
+		t.Fatalf("the form behind the question reads %q", got)
+	}
+	if len(h.m.call.jobs) != 0 || d == nil {
+		t.Fatal("the burst answered the question")
+	}
+	if !strings.Contains(h.m.status.text, "ignored 'y'") {
+		t.Fatalf("the dropped keys are not said: %q\n%s", h.m.status.text, h.view())
+	}
+	h.key("y")
+	h.until("the call's result", func() bool { return len(h.m.call.jobs) == 1 && h.m.call.jobs[0].finished() })
+}

@@ -50,3 +50,45 @@ func TestE2ETmuxBurstWhileConsentAppears(t *testing.T) {
 		t.Fatalf("A after a pause remembered nothing: %v", err)
 	}
 }
+
+// ctrl+s asks "this call?": y typed in the same run as ctrl+s goes nowhere
+// (not into the form behind the question, not into the question) and the
+// status line says so; a y after a 100 ms pause, once the question is on
+// screen, is an answer (a person's natural ctrl+s … y is never eaten).
+func TestE2ETmuxSubmitBurstAndNaturalPause(t *testing.T) {
+	requireTmux(t)
+	bin := testbin.Relavium(t)
+	dir := t.TempDir()
+	home := filepath.Join(dir, "home")
+	script := fmt.Sprintf(`env -u CI -u NO_COLOR RELAVIUM_HOME=%s TERM=xterm-256color %s demo; sleep 600`, home, bin)
+	tm := startTmux(t, "submit", 120, 32, dir, script)
+	tm.waitFor("the consent dialog", "Start a local program?")
+	tm.answer("o")
+	tm.waitFor("the demo server ready", "● demo", "28 tools")
+	tm.keys("Tab", "/")
+	tm.text("echo")
+	tm.keys("Enter", "Enter")
+	tm.waitFor("the echo form", "CALL · mcp_demo_echo", "message")
+	time.Sleep(burstGap) // the filter's keys are a run of their own
+	tm.keys("Enter")
+	tm.text("burst")
+	// ctrl+s and two y in one write: one run, no pause.
+	tm.run("send-keys", "-t", "e2e", "C-s", "y", "y")
+	screen := tm.waitFor("the question, the burst said ignored", "Call mcp_demo_echo?", "ignored 'y'")
+	if strings.Contains(screen, "bursty") {
+		t.Fatalf("the burst landed in the form behind the question:\n%s", screen)
+	}
+	tm.keys("n") // no: back to the form as it was (n after a pause)
+	screen = tm.waitFor("the form again", "burst")
+	if strings.Contains(screen, "bursty") || strings.Contains(screen, "done in") {
+		t.Fatalf("after no:\n%s", screen)
+	}
+	time.Sleep(burstGap)
+	// ctrl+s, a 100 ms pause with the question on screen, y: answered.
+	tm.run("send-keys", "-t", "e2e", "C-s")
+	start := time.Now()
+	tm.waitFor("the question", "Call mcp_demo_echo?")
+	time.Sleep(max(0, 100*time.Millisecond-time.Since(start)))
+	tm.run("send-keys", "-t", "e2e", "y")
+	tm.waitFor("the call answered", `args {"message":"burst"}`, "done in")
+}

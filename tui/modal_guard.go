@@ -14,9 +14,18 @@ import (
 // each less than burstGap after the one before. The workbench's own
 // start counts as such a moment: a burst typed before the screen was up
 // (into the wrong window) does nothing at all.
+//
+// A dialog the person's own key brings (ctrl+s asking "this call?") is
+// expected: it takes a key typed after any pause of expectPause or more
+// once it is on screen (a natural ctrl+s … y), never one of the run that
+// brought it. While such a dialog is on its way (the call is checked first),
+// keys go nowhere, and the status line says so: they cannot answer a
+// question not yet asked, and must not land in the form behind it.
 const (
-	modalGrace = 400 * time.Millisecond
-	burstGap   = 250 * time.Millisecond
+	modalGrace   = 400 * time.Millisecond
+	burstGap     = 250 * time.Millisecond
+	expectPause  = 80 * time.Millisecond
+	expectWindow = 3 * time.Second
 )
 
 // keyGuard times keys against the dialog on top.
@@ -27,7 +36,12 @@ type keyGuard struct {
 	topSince   time.Time     // when it came on top
 	last       time.Time     // the last key
 	burstStart time.Time     // the first key of the current burst
+	runStart   time.Time     // the first key after the last pause of expectPause
 	dropped    int           // keys kept from a dialog (tests read it)
+	// expectAt is when the person's key asked for a dialog still on its
+	// way (zero: none); topExpected is set while that dialog is on top.
+	expectAt    time.Time
+	topExpected bool
 }
 
 // dialogLayer is the overlay: the dialog stack, the guard that times keys
@@ -44,9 +58,48 @@ func (g *keyGuard) note(top dialog.Dialog) {
 		return
 	}
 	g.top = top
+	g.topExpected = false
 	if top != nil {
 		g.topSince = g.now()
+		if !g.expectAt.IsZero() && g.topSince.Sub(g.expectAt) < expectWindow {
+			g.topExpected = true
+		}
+		g.expectAt = time.Time{}
 	}
+}
+
+// expect notes that the key just pressed asked for a dialog (the call's
+// question): until it comes, keys go nowhere (awaiting).
+func (g *keyGuard) expect() { g.expectAt = g.last }
+
+// settle ends the wait for an expected dialog that will not come (the call
+// went ahead unasked, or was not sent).
+func (g *keyGuard) settle() { g.expectAt = time.Time{} }
+
+// awaiting reports whether a dialog the person asked for is still on its
+// way (within expectWindow of the key that asked).
+func (g *keyGuard) awaiting() bool {
+	if g.expectAt.IsZero() {
+		return false
+	}
+	if g.last.Sub(g.expectAt) >= expectWindow {
+		g.expectAt = time.Time{}
+		return false
+	}
+	return true
+}
+
+// why says why the last key was kept from the dialog on top, truly: a key
+// of a run begun before the dialog opened, or one pressed too soon after.
+func (g *keyGuard) why() string {
+	switch {
+	case g.topExpected:
+		return "typed with no pause after the key that asked for this dialog (pause, then answer)"
+	case g.burstStart.Before(g.topSince):
+		return "the dialog had just opened (keys typed with no pause before it are not answers)"
+	}
+	return "the dialog had just opened " + g.last.Sub(g.topSince).Round(10*time.Millisecond).String() +
+		" before: read it, then answer (a key counts " + modalGrace.String() + " after it opens)"
 }
 
 // key records a key's arrival and reports whether the dialog on top may
@@ -56,7 +109,17 @@ func (g *keyGuard) key() bool {
 	if g.last.IsZero() || at.Sub(g.last) >= burstGap {
 		g.burstStart = at
 	}
+	if g.last.IsZero() || at.Sub(g.last) >= expectPause {
+		g.runStart = at
+	}
 	g.last = at
+	if g.top != nil && g.topExpected {
+		if g.runStart.After(g.topSince) {
+			return true
+		}
+		g.dropped++
+		return false
+	}
 	since := g.start
 	if g.top != nil {
 		since = g.topSince

@@ -376,3 +376,34 @@ func TestFormRefusesDeepJSON(t *testing.T) {
 		t.Fatalf("field: err=%q jobs=%d", h.m.call.form.Fields[0].Err, len(h.m.call.jobs))
 	}
 }
+
+// The tools filter is per server: drilling into another server starts
+// unfiltered; coming back finds the filter as it was left.
+func TestFilterIsPerServer(t *testing.T) {
+	f := newFake(t)
+	f.addHTTP("docs")
+	f.addHTTP("wiki")
+	f.setTools("docs", demoTools(), nil)
+	f.setTools("wiki", demoTools(), nil)
+	h := newHarness(t, f, 120, 34)
+	h.until("both ready", func() bool {
+		return h.m.server("docs").state == engine.StateReady && h.m.server("wiki").state == engine.StateReady
+	})
+	h.key("enter", "/")
+	h.typeText("echo")
+	h.key("enter")
+	if got := h.m.browse.filter.Value(); got != "echo" {
+		t.Fatalf("filter on docs: %q", got)
+	}
+	h.key("shift+tab", "down")
+	if got := h.m.currentServer(); got != "wiki" {
+		t.Fatalf("selected %q", got)
+	}
+	if got := h.m.browse.filter.Value(); got != "" {
+		t.Fatalf("wiki starts filtered: %q", got)
+	}
+	h.key("up")
+	if got := h.m.browse.filter.Value(); got != "echo" {
+		t.Fatalf("docs' filter was not kept: %q", got)
+	}
+}

@@ -120,18 +120,18 @@ func (m *Model) paletteServers() []dialog.PaletteItem {
 			return m.selectServer(i)
 		}))
 		out = append(out, item("action", "Reconnect "+name, "r", func(m *Model) tea.Cmd {
-			m.servers.sel = i
+			m.setSel(i)
 			return m.reconnectSelected()
 		}))
 		if r.state == engine.StateReady || r.state == engine.StateConnecting {
 			out = append(out, item("action", "Disconnect "+name, "x", func(m *Model) tea.Cmd {
-				m.servers.sel = i
+				m.setSel(i)
 				return m.disconnectSelected()
 			}))
 		}
 		if r.state == stateDenied || r.state == engine.StateNeedsConsent {
 			out = append(out, item("action", "Ask consent for "+name, "a", func(m *Model) tea.Cmd {
-				m.servers.sel = i
+				m.setSel(i)
 				return m.approveSelected()
 			}))
 		}
@@ -163,7 +163,7 @@ func (m *Model) paletteBrowse() []dialog.PaletteItem {
 	open := func(server string, tab browseTab, r listRow) paletteDo {
 		return func(m *Model) tea.Cmd {
 			if i := m.serverIndex(server); i >= 0 {
-				m.servers.sel = i
+				m.setSel(i)
 			}
 			m.browse.tab, m.browse.cursor, m.browse.offset = tab, 0, 0
 			return m.activate(r)

@@ -283,7 +283,7 @@ func (m *Model) serversKey(msg tea.KeyMsg) tea.Cmd {
 // starts at the top of that server's list, and loads it when needed.
 func (m *Model) selectServer(i int) tea.Cmd {
 	if i != m.servers.sel {
-		m.servers.sel = i
+		m.setSel(i)
 		m.browse.cursor, m.browse.offset = 0, 0
 	}
 	return m.ensureBrowse()
@@ -294,4 +294,23 @@ func (m *Model) serversLabel() string { return fmt.Sprintf("SERVERS %d", len(m.s
 func (m *Model) serversHelp() []key.Binding {
 	k := m.keys
 	return []key.Binding{k.NextPane, key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", m.enterOnServer())), k.Details, k.Approve, k.Reconnect, k.Disconnect, k.Ping}
+}
+
+// setSel selects server row i. The tools filter is per server: the one
+// typed for the server left is kept for it, and the server selected gets
+// back its own (none at first).
+func (m *Model) setSel(i int) {
+	if i == m.servers.sel {
+		return
+	}
+	from := ""
+	if r := m.selected(); r != nil {
+		from = r.spec.Name
+	}
+	m.servers.sel = i
+	to := ""
+	if r := m.selected(); r != nil {
+		to = r.spec.Name
+	}
+	m.browse.switchFilter(from, to)
 }

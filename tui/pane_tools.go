@@ -44,6 +44,25 @@ type browsePane struct {
 	// catShown is the newest whose answer is shown.
 	catalogued       bool
 	catSeq, catShown int
+	// filters keeps each server's filter while another is selected.
+	filters map[string]string
+}
+
+// switchFilter keeps the filter typed for server from and restores the
+// one kept for to (empty when none): drilling into another server starts
+// unfiltered, and coming back finds the filter as it was left.
+func (p *browsePane) switchFilter(from, to string) {
+	if p.filters == nil {
+		p.filters = map[string]string{}
+	}
+	if v := p.filter.Value(); v != "" {
+		p.filters[from] = v
+	} else {
+		delete(p.filters, from)
+	}
+	p.filtering = false
+	p.filter.Blur()
+	p.filter.SetValue(p.filters[to])
 }
 
 type rowKind int

@@ -119,7 +119,7 @@ func (m *Model) openLinks() tea.Cmd {
 func (m *Model) openLink(a openLinkAction) tea.Cmd {
 	for i, r := range m.servers.rows {
 		if r.spec.Name == a.server {
-			m.servers.sel = i
+			m.setSel(i)
 		}
 	}
 	m.browse.tab, m.browse.cursor, m.browse.offset = tabResources, 0, 0

@@ -181,7 +181,7 @@ func (m *Model) onSignIn(msg tea.Msg) tea.Cmd {
 		m.status.set("signed in to "+msg.server, false)
 		for _, r := range m.servers.rows {
 			if r.spec.Name == msg.server && r.state == engine.StateFailed {
-				m.servers.sel = m.indexOf(r)
+				m.setSel(m.indexOf(r))
 				return m.reconnectSelected()
 			}
 		}

@@ -45,9 +45,11 @@ func (m *Model) onConnected(msg connectedMsg) tea.Cmd {
 
 func (m *Model) onValidated(msg validatedMsg) tea.Cmd {
 	if msg.seq != m.call.formSeq || m.call.form == nil || m.call.formFor.kind != jobTool {
+		m.dialogs.guard.settle()
 		return nil
 	}
 	if msg.err != nil {
+		m.dialogs.guard.settle() // not sent: the form is the person's again
 		m.call.form.SetErrors(msg.errs)
 		n := len(msg.errs)
 		m.status.set(fmt.Sprintf("not sent: %s the tool's schema refuses (marked)", counted(n, "value", "values")), true)
@@ -80,6 +82,7 @@ func (m *Model) startCall(pc pendingCall) tea.Cmd {
 
 func (m *Model) onClearance(msg clearanceMsg) tea.Cmd {
 	if msg.clearance != "" {
+		m.dialogs.guard.settle() // no question: the call goes ahead
 		return m.dispatch(msg.call)
 	}
 	if msg.err != nil {

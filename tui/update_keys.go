@@ -23,6 +23,10 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 	if cmd, ok := m.signInKey(msg); ok {
 		return cmd
 	}
+	if m.dialogs.guard.awaiting() { // the call's question is on its way
+		m.status.set("ignored "+keyName(msg)+": sending the call — its question is not on screen yet", false)
+		return nil
+	}
 	if !deliberate { // typed before the screen was up
 		m.status.set("ignored "+keyName(msg)+": typed before the workbench was on screen", false)
 		return nil
@@ -120,7 +124,7 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 // takes text.
 func (m *Model) dialogKey(d dialog.Dialog, msg tea.KeyMsg, deliberate bool) tea.Cmd {
 	if !deliberate && !dialog.IsBidden(d) {
-		m.status.set("ignored "+keyName(msg)+": the dialog had just opened (keys typed with no pause before it are not answers)", false)
+		m.status.set("ignored "+keyName(msg)+": "+m.dialogs.guard.why(), false)
 		return nil
 	}
 	if !dialog.TakesText(d) {
