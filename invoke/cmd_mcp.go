@@ -99,7 +99,13 @@ type MCPList struct {
 	Imported []ImportedServer `json:"imported,omitempty"`
 	Offered  []config.Offer   `json:"offered,omitempty"`
 	project  string
+	// partial: a server failed; the listing is what the others offer,
+	// printed before the error (finish).
+	partial bool
 }
+
+// partialHuman reports that the listing is worth printing beside the error.
+func (l *MCPList) partialHuman() bool { return l.partial }
 
 // ServerTool names one tool of one server by the server's own tool name.
 type ServerTool struct {

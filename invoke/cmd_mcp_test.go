@@ -325,3 +325,33 @@ func TestMCPCallUsageMistakesExitTwoBeforeAnySpawn(t *testing.T) {
 		})
 	}
 }
+
+// One server failing (it exits before initialize) or one missing command
+// does not hide the healthy server's tools: mcp ls lists them beside the
+// failed row (stdout), says the failure (stderr) and still exits non-zero.
+func TestMCPListShowsHealthyServersBesideAFailedOne(t *testing.T) {
+	e := newMCPE2E(t)
+	e.declare(t, map[string]string{"ok": "ok", "bad": "exit-early"}, "[[mcp_servers]]\nname = \"gone\"\ntransport = \"stdio\"\ncommand = \"/nonexistent/server\"\n")
+	for _, name := range []string{"ok", "bad"} {
+		if r := e.run(t, nil, "consent", "grant", name, "--yes"); r.code != 0 {
+			t.Fatalf("grant %s: %+v", name, r)
+		}
+	}
+	r := e.run(t, nil, "mcp", "ls")
+	if r.code == 0 {
+		t.Fatalf("a failed server exited 0:\n%s", r.stdout)
+	}
+	for _, want := range []string{"● ok", "✗ bad", "✗ gone", "E304", "TOOLS", "mcp_ok_add"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("human ls lacks %q:\nstdout:\n%s\nstderr:\n%s", want, r.stdout, r.stderr)
+		}
+	}
+	if !strings.Contains(r.stderr, "relavium: ") {
+		t.Errorf("the failure is not said on stderr: %q", r.stderr)
+	}
+	// --json keeps its one error envelope.
+	r = e.run(t, nil, "mcp", "ls", "--json")
+	if r.code == 0 || r.errCode() == "" {
+		t.Errorf("--json: %d %s", r.code, r.stdout)
+	}
+}

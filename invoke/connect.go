@@ -45,6 +45,16 @@ type connectOptions struct {
 // consent (asked on a TTY through inv.CanPrompt by the terminal's Asker,
 // else exit 2 with the digests), guard admission, host.Start.
 func connectWith(ctx context.Context, inv *Invocation, servers []config.Server, em engine.Emitter, co connectOptions) (*host.Host, error) {
+	s, err := newSession(inv, servers, em, co)
+	if err != nil {
+		return nil, err
+	}
+	return s.Start(ctx, co.only)
+}
+
+// newSession is the session core connectWith starts: this invocation's
+// options, the terminal's Asker where someone can be asked.
+func newSession(inv *Invocation, servers []config.Server, em engine.Emitter, co connectOptions) (*session.Session, error) {
 	opts := sessionOptions(inv)
 	opts.Events, opts.Timeouts = em, co.timeouts
 	if err := clientOptions(inv, &opts); err != nil {
@@ -53,7 +63,7 @@ func connectWith(ctx context.Context, inv *Invocation, servers []config.Server, 
 	if inv.CanPrompt() {
 		opts.Asker = &terminalAsker{w: inv.Env.Stderr, r: inv.Env.Stdin}
 	}
-	return session.New(opts, servers).Start(ctx, co.only)
+	return session.New(opts, servers), nil
 }
 
 // sessionOptions are the session core's options of this invocation: the

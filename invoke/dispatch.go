@@ -88,6 +88,12 @@ func finish(env *Env, inv *Invocation, data any, err error) int {
 	if err != nil {
 		if jsonMode {
 			_ = WriteEnvelope(env.Stdout, ErrorEnvelope(err))
+		} else if p, ok := data.(interface{ partialHuman() bool }); ok && p.partialHuman() {
+			// What did work (the healthy servers of mcp ls) is shown, then
+			// what failed; the error decides the exit.
+			if h, ok := data.(HumanWriter); ok {
+				_ = h.WriteHuman(sanitize.NewWriter(env.Stdout))
+			}
 		}
 		writeHumanError(sanitize.NewWriter(env.Stderr), err)
 		return fault.ExitOf(err)
