@@ -22,6 +22,7 @@ import (
 	"github.com/relavium/relavium/host/discovery"
 	"github.com/relavium/relavium/host/netguard"
 	"github.com/relavium/relavium/host/wire"
+	"github.com/relavium/relavium/inbound"
 	"github.com/relavium/relavium/invoke"
 	"github.com/relavium/relavium/invoke/demoserver"
 	"github.com/relavium/relavium/loadtest"
@@ -55,6 +56,7 @@ func registries() map[string]fault.Table {
 		"invoke/demoserver":   demoserver.Codes(),
 		"loadtest":            loadtest.Codes(),
 		"machine":             machine.Codes(),
+		"inbound":             inbound.Codes(),
 		"sandbox":             sandbox.Codes(),
 		"session":             session.Codes(),
 		"themes":              themes.Codes(),

@@ -15,11 +15,17 @@ import (
 	"github.com/relavium/relavium/gates/lock"
 	"github.com/relavium/relavium/gates/replay"
 	"github.com/relavium/relavium/host"
+	"github.com/relavium/relavium/inbound"
 	"github.com/relavium/relavium/invoke/demoserver"
 )
 
 // runReplay serves one recorded server over stdio, or Streamable HTTP at
-// http://HOST:PORT/mcp (loopback only; the url is printed on stderr).
+// http://HOST:PORT/mcp (loopback only; the url is printed on stderr). Both
+// stand behind mcp serve's own door (package inbound): on stdio a line that
+// is not one JSON-RPC message, or is over 4 MiB or too deep, is answered
+// with a coded JSON-RPC error and the next line is read; on http the bearer
+// token (RELAVIUM_MCP_TOKEN, else <home>/mcp-token, generated when absent)
+// is required and Host and Origin must be loopback names (DNS rebinding).
 func runReplay(ctx context.Context, inv *Invocation) (any, error) {
 	if inv.Global.JSON {
 		return nil, usageErr(CodeBadFlag, "replay speaks MCP on its streams and has no JSON result; drop --json")
@@ -30,37 +36,53 @@ func runReplay(ctx context.Context, inv *Invocation) (any, error) {
 	}
 	env := inv.Env
 	if inv.String("transport") == "http" {
-		ln, err := demoserver.Listen(inv.String("host"), inv.Int("port"))
-		if err != nil {
-			return nil, err
-		}
-		mux := http.NewServeMux()
-		mux.Handle(demoserver.Endpoint, replay.Handler(script))
-		srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ErrorLog: log.New(io.Discard, "", 0)}
-		served := make(chan error, 1)
-		go func() { served <- srv.Serve(ln) }()
-		fmt.Fprintf(env.Stderr, "relavium replay: server %s listening on %s\n", script.Server, demoserver.EndpointURL(ln))
-		select {
-		case <-ctx.Done():
-		case err = <-served:
-		}
-		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(sctx)
-		if err != nil && !errors.Is(err, http.ErrServerClosed) {
-			return nil, err
-		}
-		return nil, nil
+		return nil, replayHTTP(ctx, inv, script)
 	}
-	in, ok := env.Stdin.(io.ReadCloser)
-	if !ok {
-		in = io.NopCloser(env.Stdin)
-	}
-	conn, err := (&mcp.IOTransport{Reader: in, Writer: nopWriteCloser{env.Stdout}}).Connect(ctx)
+	out := inbound.NewLockedWriter(nopWriteCloser{env.Stdout})
+	t := &mcp.IOTransport{Reader: inbound.NewStdioFilter(env.Stdin, out), Writer: out, MaxLineLength: inbound.MaxStdioLineBytes + 1}
+	conn, err := t.Connect(ctx)
 	if err != nil {
 		return nil, err
 	}
 	return nil, replay.Serve(ctx, conn, script)
+}
+
+// replayHTTP serves the script over Streamable HTTP behind inbound.Guard.
+func replayHTTP(ctx context.Context, inv *Invocation, script *replay.Script) error {
+	env := inv.Env
+	token, err := inbound.ExistingToken(env.Home, env.LookupEnv)
+	if err != nil {
+		return err
+	}
+	ln, err := demoserver.Listen(inv.String("host"), inv.Int("port"))
+	if err != nil {
+		return err
+	}
+	if token == nil {
+		if token, err = inbound.GenerateToken(env.Home); err != nil {
+			ln.Close()
+			return err
+		}
+		fmt.Fprintf(env.Stderr, "relavium replay: generated a bearer token in %s (0600); read it with: cat %s\n", token.Path, token.Path)
+	}
+	mux := http.NewServeMux()
+	mux.Handle(demoserver.Endpoint, replay.Handler(script))
+	guard := &inbound.Guard{Token: token, Next: mux}
+	srv := &http.Server{Handler: guard, ReadHeaderTimeout: 10 * time.Second, ErrorLog: log.New(io.Discard, "", 0)}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	fmt.Fprintf(env.Stderr, "relavium replay: server %s listening on %s (%s)\n", script.Server, demoserver.EndpointURL(ln), token.Describe())
+	select {
+	case <-ctx.Done():
+	case err = <-served:
+	}
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+	defer cancel()
+	_ = srv.Shutdown(sctx)
+	if err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
 }
 
 func loadScript(path, server string) (*replay.Script, error) {

@@ -2,9 +2,12 @@ package invoke
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -110,7 +113,9 @@ func TestRecordReplayRoundTrip(t *testing.T) {
 	// Over Streamable HTTP too.
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
+	const replayToken = "replay-bearer-0123456789"
 	srv := e.cmd(ctx, "replay", rec, "--transport", "http", "--port", "0")
+	srv.Env = append(srv.Env, "RELAVIUM_MCP_TOKEN="+replayToken)
 	stderr, _ := srv.StderrPipe()
 	if err := srv.Start(); err != nil {
 		t.Fatal(err)
@@ -118,11 +123,45 @@ func TestRecordReplayRoundTrip(t *testing.T) {
 	defer func() { cancel(); _ = srv.Wait() }()
 	line, _ := bufio.NewReader(stderr).ReadString('\n')
 	_, url, ok := strings.Cut(strings.TrimSpace(line), "listening on ")
-	if !ok {
+	url, how, _ := strings.Cut(url, " ")
+	if !ok || !strings.Contains(how, "RELAVIUM_MCP_TOKEN") {
 		t.Fatalf("replay --transport http said %q", line)
 	}
 	recHTTP := filepath.Join(t.TempDir(), "http.ndjson")
-	overHTTP := e.lsTools(t, "--record", recHTTP, "--url", url, "--allow-local-endpoint")
+	overHTTP := e.lsTools(t, "--record", recHTTP, "--url", url, "--allow-local-endpoint", "--header", "Authorization: Bearer "+replayToken)
+	// mcp serve's door: no bearer token 401 (E426), a foreign Host or
+	// Origin 403 (E433, DNS rebinding), before anything is answered.
+	for _, c := range []struct {
+		name, auth, host, origin string
+		status                   int
+		code                     string
+	}{
+		{"no token", "", "", "", http.StatusUnauthorized, "unauthorized"},
+		{"wrong token", "Bearer nope", "", "", http.StatusUnauthorized, "unauthorized"},
+		{"rebinding host", "Bearer " + replayToken, "evil.example:80", "", http.StatusForbidden, "Host"},
+		{"foreign origin", "Bearer " + replayToken, "", "http://evil.example", http.StatusForbidden, "Origin"},
+	} {
+		req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+		req.Header.Set("Content-Type", "application/json")
+		if c.auth != "" {
+			req.Header.Set("Authorization", c.auth)
+		}
+		if c.host != "" {
+			req.Host = c.host
+		}
+		if c.origin != "" {
+			req.Header.Set("Origin", c.origin)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != c.status || !strings.Contains(string(body), c.code) {
+			t.Errorf("%s: %d %q, want %d", c.name, resp.StatusCode, body, c.status)
+		}
+	}
 	if len(overHTTP) != len(live) || overHTTP[0].Description != live[0].Description {
 		t.Errorf("http replay offers %d tools, live %d", len(overHTTP), len(live))
 	}
@@ -138,5 +177,55 @@ func TestRecordReplayRoundTrip(t *testing.T) {
 	r = e.run(t, nil, append([]string{"mcp", "check", "--against", rec}, allowLive...)...)
 	if r.code != 0 || !strings.Contains(r.stdout, "no drift") {
 		t.Errorf("check --against: %d %s %s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// replay on stdio answers a garbage line, an oversized line and a line
+// nested too deep as mcp serve does (a coded JSON-RPC error, id null) and
+// goes on to answer the next request.
+func TestReplayStdioSurvivesBadLines(t *testing.T) {
+	e := newMCPE2E(t)
+	allowLive := e.declareStdio(t, "demo", e.bin, "demo-server")
+	rec := filepath.Join(t.TempDir(), "demo.ndjson")
+	if r := e.run(t, nil, append([]string{"--record", rec, "mcp", "ls", "--json"}, allowLive...)...); r.code != 0 {
+		t.Fatalf("record: %d %s", r.code, r.stderr)
+	}
+	in := strings.Join([]string{
+		"this is not json",
+		`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"` + strings.Repeat("a", 4<<20) + `"}}`,
+		strings.Repeat("[", 600),
+		`{"jsonrpc":"2.0","id":7,"method":"ping"}`,
+	}, "\n") + "\n"
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := e.cmd(ctx, "replay", rec)
+	cmd.Stdin = strings.NewReader(in)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("replay ended with %v: %s", err, errb.String())
+	}
+	var codes []string
+	answered := false
+	for line := range strings.Lines(out.String()) {
+		var m struct {
+			ID    any `json:"id"`
+			Error *struct {
+				Data struct{ Code string } `json:"data"`
+			} `json:"error"`
+			Result json.RawMessage `json:"result"`
+		}
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("not JSON-RPC: %q", line)
+		}
+		if m.Error != nil && m.ID == nil {
+			codes = append(codes, m.Error.Data.Code)
+		}
+		if m.ID == float64(7) && m.Result != nil {
+			answered = true
+		}
+	}
+	if strings.Join(codes, ",") != "E428,E429,E430" || !answered {
+		t.Fatalf("refusals %v, ping answered %v:\n%.2000s\n%s", codes, answered, out.String(), errb.String())
 	}
 }

@@ -27,7 +27,7 @@
 // the terminal's consent question is its Asker (prompt.go).
 //
 // invoke may import session, host, consent, engine, nesting, fields,
-// regularfile and
+// regularfile, inbound (replay stands behind mcp serve's door) and
 // themes (to refuse an unknown --theme with its E700), and host/netguard
 // for its header rules (--header is checked as a config `headers` entry);
 // never tui and never machine, the faces that sit on it (deps_test.go).

@@ -38,8 +38,9 @@
 //
 // machine may import invoke (the command table, Env, the envelope and the
 // coded error), internal/erahttp, workflow (the mcp_call workflows it
-// publishes), engine, engine/sanitize, nesting and regularfile. It never
-// imports host, session or consent
+// publishes), engine, engine/sanitize, inbound (its stdio filter, HTTP
+// guard and bearer token, which replay shares), nesting and regularfile.
+// It never imports host, session or consent
 // (it connects to no MCP server itself: every request runs as a child) and
 // never tui. invoke never imports machine: main puts Run into
 // invoke.Env.Serve (deps_test.go holds these rules).

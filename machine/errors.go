@@ -13,6 +13,5 @@ const (
 	CodeTimeout        fault.Code = "E423" // the child timed out or the request was cancelled
 	CodeBadConfirm     fault.Code = "E424" // a reused, expired, unknown or mismatched confirmation (another session, tool or request)
 	CodeInvokerFlag    fault.Code = "E425" // the request set a consent, plan or plan-id flag
-	CodeToken          fault.Code = "E426" // machine token or bind problem on sse/http
 	CodeNoSuchCommand  fault.Code = "E432" // no command at that path
 )

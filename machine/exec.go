@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/relavium/relavium/inbound"
 	"github.com/relavium/relavium/invoke"
 )
 
@@ -32,7 +33,6 @@ const (
 
 // Child environment names (docs/machine-invoker.md "Child environment").
 const (
-	EnvMCPToken       = "RELAVIUM_MCP_TOKEN"
 	EnvNonInteractive = "RELAVIUM_NONINTERACTIVE"
 	EnvInvokedBy      = "RELAVIUM_INVOKED_BY"
 )
@@ -62,7 +62,7 @@ type childOutcome struct {
 // childEnv is the server's environment with the documented changes: every name
 // below is dropped first, then set; RELAVIUM_MCP_TOKEN is removed.
 func childEnv(base []string, invokedBy, path string, deadline time.Duration) []string {
-	drop := map[string]bool{EnvMCPToken: true, EnvNonInteractive: true, "CI": true, "NO_COLOR": true,
+	drop := map[string]bool{inbound.EnvMCPToken: true, EnvNonInteractive: true, "CI": true, "NO_COLOR": true,
 		EnvInvokedBy: true, invoke.EnvDeadlineMS: true, invoke.EnvInvokePath: true}
 	out := make([]string, 0, len(base)+6)
 	for _, kv := range base {

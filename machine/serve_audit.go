@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/relavium/relavium/inbound"
 	"github.com/relavium/relavium/invoke"
 )
 
@@ -35,7 +36,7 @@ func newHTTPRefusals(iv *Invoker, transport Transport) *httpRefusals {
 
 // refused records one refusal.
 func (h *httpRefusals) refused(_ *http.Request, err *invoke.Error) {
-	if err.ErrCode == CodeToken && !h.admitUnauth() {
+	if err.ErrCode == inbound.CodeToken && !h.admitUnauth() {
 		return
 	}
 	c := &call{iv: h.iv, transport: h.transport, start: h.iv.now(), req: &Request{}, side: invoke.Destructive}

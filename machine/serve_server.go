@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/relavium/relavium/engine/sanitize"
+	"github.com/relavium/relavium/inbound"
 	"github.com/relavium/relavium/internal/erahttp"
 	"github.com/relavium/relavium/invoke"
 )
@@ -66,34 +67,34 @@ func Serve(ctx context.Context, env *invoke.Env, iv *Invoker, cfg invoke.ServeCo
 		return err
 	}
 	if cfg.Transport == "stdio" || cfg.Transport == "" {
-		out := &lockedWriter{w: stdoutCloser{env.Stdout}}
-		t := &mcp.IOTransport{Reader: newStdioFilter(env.Stdin, out), Writer: out, MaxLineLength: MaxStdioLineBytes + 1}
+		out := inbound.NewLockedWriter(stdoutCloser{env.Stdout})
+		t := &mcp.IOTransport{Reader: inbound.NewStdioFilter(env.Stdin, out), Writer: out, MaxLineLength: inbound.MaxStdioLineBytes + 1}
 		err := s.Run(ctx, t)
 		if ctx.Err() != nil {
 			return nil
 		}
 		return err
 	}
-	existing, err := ExistingToken(env.Home, env.LookupEnv)
+	existing, err := inbound.ExistingToken(env.Home, env.LookupEnv)
 	if err != nil {
 		return err
 	}
-	if err := checkBind(cfg.Host, cfg.AllowedHosts, existing, env.Home); err != nil {
+	if err := inbound.CheckBind(cfg.Host, cfg.AllowedHosts, existing, env.Home); err != nil {
 		return err
 	}
 	ln, err := net.Listen("tcp", net.JoinHostPort(cfg.Host, strconv.Itoa(cfg.Port)))
 	if err != nil {
-		return &invoke.Error{ErrCode: CodeToken, Msg: fmt.Sprintf("cannot listen on %s", net.JoinHostPort(cfg.Host, strconv.Itoa(cfg.Port))), Cause: err, Exit: invoke.ExitFailure}
+		return &invoke.Error{ErrCode: inbound.CodeToken, Msg: fmt.Sprintf("cannot listen on %s", net.JoinHostPort(cfg.Host, strconv.Itoa(cfg.Port))), Cause: err, Exit: invoke.ExitFailure}
 	}
 	token := existing
 	if token == nil {
-		if token, err = GenerateToken(env.Home); err != nil {
+		if token, err = inbound.GenerateToken(env.Home); err != nil {
 			ln.Close()
 			return err
 		}
 		fmt.Fprintf(env.Stderr, "relavium mcp serve: generated a bearer token in %s (0600); read it with: cat %s\n", token.Path, token.Path)
 	}
-	if !IsLoopbackHost(cfg.Host) {
+	if !inbound.IsLoopbackHost(cfg.Host) {
 		fmt.Fprintln(env.Stderr, "relavium mcp serve: warning: the bearer token crosses the network over cleartext HTTP; put a TLS terminator in front of this server")
 	}
 	h, mountPath := httpHandler(s, sessions, iv, cfg, token)
@@ -113,10 +114,10 @@ func Serve(ctx context.Context, env *invoke.Env, iv *Invoker, cfg invoke.ServeCo
 // guard (bearer, Host, Origin, body cap; refusals audited), the session
 // table's admission, then the SDK handler, mounted at /mcp (http) or /sse.
 //
-// httpGuard owns the Host check (loopback names plus --allowed-host), so
+// inbound.Guard owns the Host check (loopback names plus --allowed-host), so
 // the SDK's own loopback-only Host check is off: it would refuse an allowed
 // host on a loopback bind (a TLS terminator in front).
-func httpHandler(s *mcp.Server, sessions *sessionTable, iv *Invoker, cfg invoke.ServeConfig, token *Token) (http.Handler, string) {
+func httpHandler(s *mcp.Server, sessions *sessionTable, iv *Invoker, cfg invoke.ServeConfig, token *inbound.Token) (http.Handler, string) {
 	transport := transportOf(cfg.Transport)
 	refusals := newHTTPRefusals(iv, transport)
 	var h http.Handler
@@ -125,11 +126,11 @@ func httpHandler(s *mcp.Server, sessions *sessionTable, iv *Invoker, cfg invoke.
 		mountPath = "/sse"
 		h = mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return s }, &mcp.SSEOptions{
 			DisableLocalhostProtection: true,
-			MaxRequestBodyBytes:        MaxBodyBytes,
+			MaxRequestBodyBytes:        inbound.MaxBodyBytes,
 		})
 	} else {
 		legacy, modern := erahttp.Split(s, &mcp.StreamableHTTPOptions{
-			MaxRequestBodyBytes:        MaxBodyBytes,
+			MaxRequestBodyBytes:        inbound.MaxBodyBytes,
 			SessionTimeout:             SessionIdleTimeout,
 			DisableLocalhostProtection: true,
 		})
@@ -142,7 +143,10 @@ func httpHandler(s *mcp.Server, sessions *sessionTable, iv *Invoker, cfg invoke.
 		mux.Handle(mountPath, h)
 	}
 	allowed := append([]string(nil), cfg.AllowedHosts...)
-	return &httpGuard{token: token, allowed: allowed, next: mux, refused: refusals.refused}, mountPath
+	// A request that passes the guard carries the token's identity for the
+	// sessions it opens.
+	next := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { mux.ServeHTTP(w, withPrincipal(r, token.ID())) })
+	return &inbound.Guard{Token: token, Allowed: allowed, Next: next, Refused: refusals.refused}, mountPath
 }
 
 // closeSessions ends every session still open when the server stops.

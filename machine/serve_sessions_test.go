@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/inbound"
 	"github.com/relavium/relavium/invoke"
 )
 
@@ -46,7 +47,10 @@ func newHTTPServe(tb testing.TB, transport string) *httpServe {
 		tb.Fatal(err)
 	}
 	sessions.now = clk.now
-	tok := newToken(TokenFromEnv, "", "flood-token")
+	tok, err := inbound.ExistingToken(home, func(k string) (string, bool) { return "flood-token", k == inbound.EnvMCPToken })
+	if err != nil {
+		tb.Fatal(err)
+	}
 	h, mount := httpHandler(s, sessions, iv, invoke.ServeConfig{Transport: transport}, tok)
 	ts := httptest.NewServer(h)
 	tb.Cleanup(func() {
@@ -56,7 +60,7 @@ func newHTTPServe(tb testing.TB, transport string) *httpServe {
 		life.wait(callWaitLimit)
 		closeSessions(s)
 	})
-	return &httpServe{iv: iv, home: home, clk: clk, server: s, sessions: sessions, url: ts.URL + mount, token: "flood-token", tokenID: tok.id}
+	return &httpServe{iv: iv, home: home, clk: clk, server: s, sessions: sessions, url: ts.URL + mount, token: "flood-token", tokenID: tok.ID()}
 }
 
 // sdkSessions is the number of sessions the SDK holds.
@@ -406,11 +410,11 @@ func TestServeHTTPRefusalsAreAudited(t *testing.T) {
 		status                    int
 		code                      fault.Code
 	}{
-		{"wrong-token-value", "", "", initializeBody, http.StatusUnauthorized, CodeToken},
-		{"", "", "", initializeBody, http.StatusUnauthorized, CodeToken},
-		{h.token, "evil.example.com", "", initializeBody, http.StatusForbidden, CodeForbiddenHost},
-		{h.token, "", "http://evil.example.com", initializeBody, http.StatusForbidden, CodeForbiddenHost},
-		{h.token, "", "", strings.Repeat(" ", MaxBodyBytes+1), http.StatusRequestEntityTooLarge, CodeBodyTooLarge},
+		{"wrong-token-value", "", "", initializeBody, http.StatusUnauthorized, inbound.CodeToken},
+		{"", "", "", initializeBody, http.StatusUnauthorized, inbound.CodeToken},
+		{h.token, "evil.example.com", "", initializeBody, http.StatusForbidden, inbound.CodeForbiddenHost},
+		{h.token, "", "http://evil.example.com", initializeBody, http.StatusForbidden, inbound.CodeForbiddenHost},
+		{h.token, "", "", strings.Repeat(" ", inbound.MaxBodyBytes+1), http.StatusRequestEntityTooLarge, inbound.CodeBodyTooLarge},
 	} {
 		before := len(auditLines(t, h.home))
 		if got := send(c.token, c.host, c.origin, c.body); got != c.status {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/relavium/relavium/engine/sanitize"
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/inbound"
 )
 
 // rpcLine is one JSON-RPC response the server wrote.
@@ -105,24 +106,24 @@ func TestServeStdioRefusesBadLinesAndGoesOn(t *testing.T) {
 	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n")
 
 	send("this is not json\n")
-	wantRefusal("garbage", jsonrpcParseError, CodeStdioNotMessage)
+	wantRefusal("garbage", inbound.ParseError, inbound.CodeStdioNotMessage)
 	ping(2)
 
 	send("\n   \r\n") // blank lines are skipped, not answered
 	send(`{"hello":"world"}` + "\n")
-	wantRefusal("JSON that is not a message", jsonrpcInvalidRequest, CodeStdioNotMessage)
+	wantRefusal("JSON that is not a message", inbound.InvalidRequest, inbound.CodeStdioNotMessage)
 	send("[]\n")
-	wantRefusal("empty batch", jsonrpcInvalidRequest, CodeStdioNotMessage)
+	wantRefusal("empty batch", inbound.InvalidRequest, inbound.CodeStdioNotMessage)
 	ping(3)
 
 	deep := strings.Repeat("[", 200000) + strings.Repeat("]", 200000)
 	send(deep + "\n")
-	wantRefusal("deep nesting", jsonrpcInvalidRequest, CodeStdioTooDeep)
+	wantRefusal("deep nesting", inbound.InvalidRequest, inbound.CodeStdioTooDeep)
 	ping(4)
 
-	huge := `{"jsonrpc":"2.0","id":5,"method":"ping","params":{"pad":"` + strings.Repeat("a", MaxStdioLineBytes) + `"}}`
+	huge := `{"jsonrpc":"2.0","id":5,"method":"ping","params":{"pad":"` + strings.Repeat("a", inbound.MaxStdioLineBytes) + `"}}`
 	send(huge + "\n")
-	wantRefusal("oversize line", jsonrpcInvalidRequest, CodeStdioLineTooBig)
+	wantRefusal("oversize line", inbound.InvalidRequest, inbound.CodeStdioLineTooBig)
 	ping(6)
 
 	stdin.Close()
@@ -136,58 +137,6 @@ func TestServeStdioRefusesBadLinesAndGoesOn(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("serve did not exit on EOF")
 	}
-}
-
-// FuzzStdioFilter: whatever arrives on stdin, the SDK is handed only lines
-// that are one JSON-RPC message (or batch), each ending in a newline, and
-// everything written back is one JSON-RPC error per refused line.
-func FuzzStdioFilter(f *testing.F) {
-	for _, s := range []string{
-		`{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n",
-		"garbage\n{\"jsonrpc\":\"2.0\",\"method\":\"x\"}\r\n",
-		`[{"jsonrpc":"2.0","id":1,"method":"ping"}]` + "\n[]\n",
-		`{"a":"\"[[["}` + "\n" + `{"jsonrpc":"2.0","id":"s","result":{}}`,
-		strings.Repeat("[", 600) + "\n",
-		"\n\n \t\n",
-		`{"jsonrpc":"2.0","id":1,"method":"ping"}{"x":1}` + "\n",
-	} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		var out bytes.Buffer
-		flt := newStdioFilter(bytes.NewReader(data), &lockedWriter{w: &out})
-		passed, err := io.ReadAll(flt)
-		if err != nil {
-			t.Fatalf("read: %v", err)
-		}
-		for _, line := range bytes.SplitAfter(passed, []byte("\n")) {
-			if len(line) == 0 {
-				continue
-			}
-			if line[len(line)-1] != '\n' {
-				t.Fatalf("a passed line without its newline: %q", line)
-			}
-			if e, _ := checkMessage(bytes.TrimSpace(line)); e != nil {
-				t.Fatalf("passed a line that is not a message: %q", line)
-			}
-		}
-		for _, line := range bytes.Split(bytes.TrimSuffix(out.Bytes(), []byte("\n")), []byte("\n")) {
-			if len(line) == 0 {
-				continue
-			}
-			// JSON-RPC 2.0: an error for a request whose id cannot be read has
-			// id null (the SDK's own decoder refuses a null id, so a plain decode)
-			var l struct {
-				JSONRPC string          `json:"jsonrpc"`
-				ID      json.RawMessage `json:"id"`
-				rpcLine
-			}
-			if err := json.Unmarshal(line, &l); err != nil || l.JSONRPC != "2.0" || string(l.ID) != "null" || l.Error == nil ||
-				!strings.HasPrefix(l.Error.Message, string(l.Error.Data.Code)+": ") {
-				t.Fatalf("refusal %q is not a coded JSON-RPC error with id null: %v", line, err)
-			}
-		}
-	})
 }
 
 // TestServeStdoutEscapes: mcp serve over stdio writes each JSON-RPC message

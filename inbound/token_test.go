@@ -1,4 +1,4 @@
-package machine
+package inbound
 
 import (
 	"net/http/httptest"
@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/relavium/relavium/fault"
-	"github.com/relavium/relavium/invoke"
 )
 
 func tokenLookup(m map[string]string) func(string) (string, bool) {
@@ -53,7 +52,7 @@ func TestTokenFileRefusals(t *testing.T) {
 			path := filepath.Join(home, "mcp-token")
 			setup(t, path)
 			_, err := ExistingToken(home, tokenLookup(nil))
-			if invoke.CodeOf(err) != CodeToken || fault.ExitOf(err) != invoke.ExitUsage {
+			if fault.CodeOf(err, "") != CodeToken || fault.ExitOf(err) != fault.ExitUsage {
 				t.Fatalf("want E426 exit 2, got %v", err)
 			}
 			if strings.HasSuffix(name, "readable") && (!strings.Contains(err.Error(), "chmod 600 "+path)) {
@@ -61,7 +60,7 @@ func TestTokenFileRefusals(t *testing.T) {
 			}
 		})
 	}
-	if _, err := ExistingToken(t.TempDir(), tokenLookup(map[string]string{EnvMCPToken: ""})); invoke.CodeOf(err) != CodeToken {
+	if _, err := ExistingToken(t.TempDir(), tokenLookup(map[string]string{EnvMCPToken: ""})); fault.CodeOf(err, "") != CodeToken {
 		t.Fatalf("empty env token: %v", err)
 	}
 }
@@ -116,18 +115,18 @@ func TestTokenCheckRequest(t *testing.T) {
 func TestBindRules(t *testing.T) {
 	tok, home := newToken(TokenFromEnv, "", "x"), t.TempDir()
 	for _, h := range []string{"127.0.0.1", "localhost", "127.1.2.3", "::1", "[::1]"} {
-		if err := checkBind(h, nil, nil, home); err != nil {
+		if err := CheckBind(h, nil, nil, home); err != nil {
 			t.Errorf("%s: %v", h, err)
 		}
 	}
 	for _, h := range []string{"", "0.0.0.0", "::", "192.168.1.5", "example.com"} {
-		if err := checkBind(h, nil, tok, home); invoke.CodeOf(err) != CodeToken {
+		if err := CheckBind(h, nil, tok, home); fault.CodeOf(err, "") != CodeToken {
 			t.Errorf("%q without --allowed-host: %v", h, err)
 		}
-		if err := checkBind(h, []string{"box.lan"}, nil, home); invoke.CodeOf(err) != CodeToken || !strings.Contains(err.Error(), filepath.Join(home, "mcp-token")) {
+		if err := CheckBind(h, []string{"box.lan"}, nil, home); fault.CodeOf(err, "") != CodeToken || !strings.Contains(err.Error(), filepath.Join(home, "mcp-token")) {
 			t.Errorf("%q without a configured token: %v", h, err)
 		}
-		if err := checkBind(h, []string{"box.lan"}, tok, home); err != nil {
+		if err := CheckBind(h, []string{"box.lan"}, tok, home); err != nil {
 			t.Errorf("%q with both: %v", h, err)
 		}
 	}

@@ -1,4 +1,4 @@
-package machine
+package inbound
 
 import (
 	"bytes"
@@ -15,7 +15,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/relavium/relavium/invoke"
+	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/regularfile"
 )
 
@@ -26,13 +26,17 @@ const (
 	TokenFromGenerated = "generated"
 )
 
+// EnvMCPToken names the environment variable holding the bearer token.
+const EnvMCPToken = "RELAVIUM_MCP_TOKEN"
+
 // tokenFileName is the machine token's file under the relavium home.
 const tokenFileName = "mcp-token"
 
 // maxTokenFileBytes bounds what is read from the token file.
 const maxTokenFileBytes = 4096
 
-// Token is the bearer token of the sse and http transports. Only its hash is
+// Token is the bearer token of relavium's own HTTP servers (mcp serve's sse
+// and http transports, replay --transport http). Only its hash is
 // kept; the value is never printed.
 type Token struct {
 	Source string
@@ -78,8 +82,8 @@ func (t *Token) CheckRequest(r *http.Request) bool {
 	return t.Check(strings.TrimSpace(value))
 }
 
-func tokenErr(format string, a ...any) *invoke.Error {
-	return &invoke.Error{ErrCode: CodeToken, Msg: fmt.Sprintf(format, a...), Exit: invoke.ExitUsage}
+func tokenErr(format string, a ...any) *fault.Error {
+	return &fault.Error{ErrCode: CodeToken, Msg: fmt.Sprintf(format, a...), Exit: fault.ExitUsage}
 }
 
 // ExistingToken returns the configured token: RELAVIUM_MCP_TOKEN, else the
@@ -110,7 +114,7 @@ func ExistingToken(home string, lookup func(string) (string, bool)) (*Token, err
 		if st, lerr := os.Lstat(path); lerr == nil && st.Mode()&fs.ModeSymlink != 0 {
 			return nil, tokenErr("%s is a symlink; the machine token must be a regular file (replace it with a file and chmod 600 %s)", path, path)
 		}
-		return nil, &invoke.Error{ErrCode: CodeToken, Msg: "cannot read the machine token " + path, Cause: err, Exit: invoke.ExitUsage}
+		return nil, &fault.Error{ErrCode: CodeToken, Msg: "cannot read the machine token " + path, Cause: err, Exit: fault.ExitUsage}
 	case st.Mode().Perm()&0o077 != 0:
 		return nil, tokenErr("%s can be read by group or others (mode %04o); run: chmod 600 %s", path, st.Mode().Perm(), path)
 	}
@@ -127,32 +131,37 @@ func ExistingToken(home string, lookup func(string) (string, bool)) (*Token, err
 // with O_EXCL. The value is never printed.
 func GenerateToken(home string) (*Token, error) {
 	if err := os.MkdirAll(home, 0o700); err != nil {
-		return nil, &invoke.Error{ErrCode: CodeToken, Msg: "cannot create " + home, Cause: err, Exit: invoke.ExitUsage}
+		return nil, &fault.Error{ErrCode: CodeToken, Msg: "cannot create " + home, Cause: err, Exit: fault.ExitUsage}
 	}
 	st, err := os.Stat(home)
 	if err != nil {
-		return nil, &invoke.Error{ErrCode: CodeToken, Msg: "cannot read " + home, Cause: err, Exit: invoke.ExitUsage}
+		return nil, &fault.Error{ErrCode: CodeToken, Msg: "cannot read " + home, Cause: err, Exit: fault.ExitUsage}
 	}
 	if st.Mode().Perm()&0o077 != 0 {
 		if cerr := os.Chmod(home, st.Mode().Perm()&0o700); cerr != nil && st.Mode().Perm()&0o022 != 0 {
-			return nil, &invoke.Error{ErrCode: CodeToken, Msg: fmt.Sprintf("%s is writable by group or others and cannot be narrowed to 0700", home), Cause: cerr, Exit: invoke.ExitUsage}
+			return nil, &fault.Error{ErrCode: CodeToken, Msg: fmt.Sprintf("%s is writable by group or others and cannot be narrowed to 0700", home), Cause: cerr, Exit: fault.ExitUsage}
 		}
 	}
 	var b [32]byte
 	if _, err := rand.Read(b[:]); err != nil {
-		return nil, &invoke.Error{ErrCode: CodeToken, Msg: "cannot generate a token", Cause: err, Exit: invoke.ExitFailure}
+		return nil, &fault.Error{ErrCode: CodeToken, Msg: "cannot generate a token", Cause: err, Exit: fault.ExitFailure}
 	}
 	value := hex.EncodeToString(b[:])
 	path := filepath.Join(home, tokenFileName)
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0o600)
 	if err != nil {
-		return nil, &invoke.Error{ErrCode: CodeToken, Msg: "cannot create the machine token " + path, Cause: err, Exit: invoke.ExitUsage}
+		return nil, &fault.Error{ErrCode: CodeToken, Msg: "cannot create the machine token " + path, Cause: err, Exit: fault.ExitUsage}
 	}
 	_, werr := f.WriteString(value + "\n")
 	cerr := f.Close()
 	if werr != nil || cerr != nil {
 		_ = os.Remove(path)
-		return nil, &invoke.Error{ErrCode: CodeToken, Msg: "cannot write the machine token " + path, Cause: errors.Join(werr, cerr), Exit: invoke.ExitUsage}
+		return nil, &fault.Error{ErrCode: CodeToken, Msg: "cannot write the machine token " + path, Cause: errors.Join(werr, cerr), Exit: fault.ExitUsage}
 	}
 	return newToken(TokenFromGenerated, path, value), nil
 }
+
+// ID names this token as a bearer identity inside the process (what
+// sessions and confirmations are bound to): random, never derived from the
+// value, never printed.
+func (t *Token) ID() string { return t.id }

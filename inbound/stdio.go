@@ -1,4 +1,4 @@
-package machine
+package inbound
 
 import (
 	"bufio"
@@ -12,12 +12,11 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
 	"github.com/relavium/relavium/fault"
-	"github.com/relavium/relavium/invoke"
 	"github.com/relavium/relavium/nesting"
 )
 
 // MaxStdioLineBytes bounds one line (one JSON-RPC message) a client sends to
-// `mcp serve --transport stdio`, the same 4 MiB as an HTTP body. relavium's
+// `mcp serve --transport stdio` or `replay`, the same 4 MiB as an HTTP body. relavium's
 // own client bounds what servers send the same way.
 const MaxStdioLineBytes = 4 << 20
 
@@ -32,7 +31,7 @@ const (
 // stdioReadChunk is how much of a line is read at a time.
 const stdioReadChunk = 64 << 10
 
-// stdioFilter stands between the client's stdin and the SDK's stdio
+// StdioFilter stands between the client's stdin and the SDK's stdio
 // transport, which ends the whole session (with a message that carries no
 // code) at the first line it cannot decode. The filter reads one line at a
 // time and hands the SDK only lines that are one well-formed JSON-RPC
@@ -47,22 +46,24 @@ const stdioReadChunk = 64 << 10
 //     is E428.
 //
 // Blank lines are skipped. The SDK's writes and the refusals share one
-// writer (lockedWriter), so they never interleave.
-type stdioFilter struct {
+// writer (LockedWriter), so they never interleave.
+type StdioFilter struct {
 	in      *bufio.Reader
-	out     *lockedWriter
+	out     *LockedWriter
 	line    []byte // the line being read (kept only while it is in bounds)
 	pending []byte // a checked line (with its newline) the SDK has not read yet
 	gauge   nesting.JSONGauge
 	err     error
 }
 
-func newStdioFilter(in io.Reader, out *lockedWriter) *stdioFilter {
-	return &stdioFilter{in: bufio.NewReaderSize(in, stdioReadChunk), out: out}
+// NewStdioFilter reads the client's lines from in and answers the refused
+// ones on out (the writer the server's own answers go through).
+func NewStdioFilter(in io.Reader, out *LockedWriter) *StdioFilter {
+	return &StdioFilter{in: bufio.NewReaderSize(in, stdioReadChunk), out: out}
 }
 
 // Read hands the SDK the next checked line.
-func (f *stdioFilter) Read(p []byte) (int, error) {
+func (f *StdioFilter) Read(p []byte) (int, error) {
 	for len(f.pending) == 0 {
 		if f.err != nil {
 			return 0, f.err
@@ -75,18 +76,18 @@ func (f *stdioFilter) Read(p []byte) (int, error) {
 }
 
 // Close is the SDK's: stdin itself stays the process's.
-func (f *stdioFilter) Close() error { return nil }
+func (f *StdioFilter) Close() error { return nil }
 
 // next reads one line and either queues it for the SDK or answers it.
-func (f *stdioFilter) next() {
+func (f *StdioFilter) next() {
 	if cap(f.line) > stdioReadChunk*4 {
 		f.line = nil // do not hold a big line's buffer between lines
 	}
 	f.line = f.line[:0]
 	f.gauge.Reset()
 	size := 0
-	var refusal *invoke.Error
-	rpcCode := jsonrpcInvalidRequest
+	var refusal *fault.Error
+	rpcCode := InvalidRequest
 	for {
 		chunk, err := f.in.ReadSlice('\n')
 		size += len(chunk)
@@ -97,12 +98,12 @@ func (f *stdioFilter) next() {
 		switch {
 		case refusal != nil: // discarding the rest of a refused line
 		case content > MaxStdioLineBytes:
-			refusal = &invoke.Error{ErrCode: CodeStdioLineTooBig,
+			refusal = &fault.Error{ErrCode: CodeStdioLineTooBig,
 				Msg: fmt.Sprintf("a line longer than %d bytes was discarded unread; send each JSON-RPC message on one line of at most that size", MaxStdioLineBytes)}
 			f.line = f.line[:0]
 		default:
 			if f.gauge.Scan(chunk) >= 0 {
-				refusal = &invoke.Error{ErrCode: CodeStdioTooDeep,
+				refusal = &fault.Error{ErrCode: CodeStdioTooDeep,
 					Msg: fmt.Sprintf("a line nesting arrays and objects deeper than %d levels was refused before decoding", nesting.MessageDepth)}
 				f.line = f.line[:0]
 				break
@@ -130,42 +131,46 @@ func (f *stdioFilter) next() {
 			return
 		}
 	}
-	_, _ = f.out.Write(append(jsonrpcErrorDoc(rpcCode, refusal), '\n'))
+	_, _ = f.out.Write(append(ErrorDoc(rpcCode, refusal), '\n'))
 }
 
 // checkMessage accepts one JSON-RPC message, or a non-empty batch of them,
 // as the SDK's stdio transport reads them; otherwise the refusal and its
 // JSON-RPC code.
-func checkMessage(line []byte) (*invoke.Error, int) {
+func checkMessage(line []byte) (*fault.Error, int) {
 	if !json.Valid(line) {
-		return &invoke.Error{ErrCode: CodeStdioNotMessage, Msg: "the line is not JSON; send one JSON-RPC message per line"}, jsonrpcParseError
+		return &fault.Error{ErrCode: CodeStdioNotMessage, Msg: "the line is not JSON; send one JSON-RPC message per line"}, ParseError
 	}
 	msgs := []json.RawMessage{line}
 	if line[0] == '[' {
 		msgs = nil
 		if json.Unmarshal(line, &msgs) != nil || len(msgs) == 0 {
-			return &invoke.Error{ErrCode: CodeStdioNotMessage, Msg: "the line is an empty batch or not a batch of JSON-RPC messages"}, jsonrpcInvalidRequest
+			return &fault.Error{ErrCode: CodeStdioNotMessage, Msg: "the line is an empty batch or not a batch of JSON-RPC messages"}, InvalidRequest
 		}
 	}
 	for _, m := range msgs {
 		if _, err := jsonrpc.DecodeMessage(m); err != nil {
-			return &invoke.Error{ErrCode: CodeStdioNotMessage, Msg: "the line is JSON but not a JSON-RPC 2.0 request, notification or response"}, jsonrpcInvalidRequest
+			return &fault.Error{ErrCode: CodeStdioNotMessage, Msg: "the line is JSON but not a JSON-RPC 2.0 request, notification or response"}, InvalidRequest
 		}
 	}
 	return nil, 0
 }
 
-// lockedWriter serialises whole writes to the process's stdout, which stays
+// LockedWriter serialises whole writes to the process's stdout, which stays
 // open when the session closes.
-type lockedWriter struct {
+type LockedWriter struct {
 	mu sync.Mutex
 	w  io.Writer
 }
 
-func (l *lockedWriter) Write(p []byte) (int, error) {
+// NewLockedWriter serialises the writes to w.
+func NewLockedWriter(w io.Writer) *LockedWriter { return &LockedWriter{w: w} }
+
+func (l *LockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.w.Write(p)
 }
 
-func (l *lockedWriter) Close() error { return nil }
+// Close leaves the underlying writer open.
+func (l *LockedWriter) Close() error { return nil }
