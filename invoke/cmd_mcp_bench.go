@@ -3,14 +3,10 @@ package invoke
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"time"
-
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/engine/sanitize"
@@ -206,7 +202,7 @@ func benchPlan(inv *Invocation) (loadtest.Plan, loadtest.Thresholds, error) {
 		return plan, th, benchUsage(loadtest.CodeBadPlan, "--rate sets an open loop and --closed a closed one: give one")
 	}
 	if plan.Open() {
-		r, err := parseRate(inv.String("rate"))
+		r, err := loadtest.ParseRate(inv.String("rate"))
 		if err != nil {
 			return plan, th, err
 		}
@@ -245,21 +241,6 @@ func benchPlan(inv *Invocation) (loadtest.Plan, loadtest.Thresholds, error) {
 // benchUsage is a refusal of loadtest's codes (exit 2, nothing started).
 func benchUsage(code fault.Code, format string, a ...any) error {
 	return &fault.Error{ErrCode: code, Exit: ExitUsage, Msg: fmt.Sprintf(format, a...)}
-}
-
-// parseRate reads --rate: "50", "50/s", "3000/m".
-func parseRate(s string) (float64, error) {
-	num, per := s, time.Second
-	for suffix, d := range map[string]time.Duration{"/s": time.Second, "/m": time.Minute} {
-		if n, ok := strings.CutSuffix(s, suffix); ok && n != "" {
-			num, per = n, d
-		}
-	}
-	v, err := strconv.ParseFloat(num, 64)
-	if err != nil {
-		return 0, benchUsage(loadtest.CodeBadPlan, "--rate takes requests per second such as 50 or 50/s (or 3000/m), got %q", s)
-	}
-	return v * float64(time.Second) / float64(per), nil
 }
 
 // benchArgs checks the positional arguments against the method: a tool
@@ -322,7 +303,7 @@ func benchTarget(ctx context.Context, inv *Invocation, hosts []*host.Host, metho
 			res, err := pick(i).Call(ctx, def.ID, sets[i%len(sets)], engine.CallOptions{Timeout: timeout})
 			switch {
 			case err != nil:
-				return loadtest.Failed(benchErrorKey(err))
+				return loadtest.Failed(host.FailureKey(err))
 			case res.IsError:
 				return loadtest.Failed("isError")
 			}
@@ -332,7 +313,7 @@ func benchTarget(ctx context.Context, inv *Invocation, hosts []*host.Host, metho
 		server := benchServer(hosts[0])
 		return func(ctx context.Context, i int) loadtest.Outcome {
 			if _, err := pick(i).ListTools(ctx, server); err != nil {
-				return loadtest.Failed(benchErrorKey(err))
+				return loadtest.Failed(host.FailureKey(err))
 			}
 			return loadtest.OK
 		}, benchList, server, nil
@@ -340,7 +321,7 @@ func benchTarget(ctx context.Context, inv *Invocation, hosts []*host.Host, metho
 		server := benchServer(hosts[0])
 		return func(ctx context.Context, i int) loadtest.Outcome {
 			if _, err := pick(i).ReadResource(ctx, server, name); err != nil {
-				return loadtest.Failed(benchErrorKey(err))
+				return loadtest.Failed(host.FailureKey(err))
 			}
 			return loadtest.OK
 		}, benchRead + " " + name, server, nil
@@ -356,7 +337,7 @@ func benchTarget(ctx context.Context, inv *Invocation, hosts []*host.Host, metho
 		}
 		return func(ctx context.Context, i int) loadtest.Outcome {
 			if _, err := pick(i).GetPrompt(ctx, server, name, args); err != nil {
-				return loadtest.Failed(benchErrorKey(err))
+				return loadtest.Failed(host.FailureKey(err))
 			}
 			return loadtest.OK
 		}, benchPrompt + " " + name, server, nil
@@ -380,22 +361,6 @@ func benchVolume(inv *Invocation) string {
 	if n := inv.Int("closed"); n > 0 {
 		return fmt.Sprintf("by %d callers, back to back, for %s", n, d)
 	}
-	r, _ := parseRate(inv.String("rate"))
+	r, _ := loadtest.ParseRate(inv.String("rate"))
 	return fmt.Sprintf("about %.0f times (%g/s for %s)", r*d.Seconds(), r, d)
-}
-
-// benchErrorKey is the key a failed request is counted under: the
-// server's JSON-RPC error code when it answered with one, "timeout" for a
-// deadline, else the error's relavium code.
-func benchErrorKey(err error) string {
-	var re *jsonrpc.Error
-	if errors.As(err, &re) {
-		return "jsonrpc " + strconv.FormatInt(re.Code, 10)
-	}
-	switch c := fault.CodeOf(err, CodeInternal); c {
-	case host.CodeCallDeadline:
-		return "timeout"
-	default:
-		return string(c)
-	}
 }

@@ -62,8 +62,11 @@ func (r *Report) summary(b *strings.Builder) {
 	if r.WarmupMS > 0 {
 		fmt.Fprintf(b, " (after %s warmup)", time.Duration(r.WarmupMS)*time.Millisecond)
 	}
-	if r.Interrupted {
+	switch {
+	case r.Interrupted:
 		b.WriteString(" · interrupted")
+	case r.Running:
+		b.WriteString(" · running")
 	}
 	b.WriteByte('\n')
 	fmt.Fprintf(b, "  requests  %d ended, %d failed (%s), %.2f req/s achieved", r.Count, r.ErrorCount, pct(r.ErrorRate), r.AchievedRate)

@@ -10,19 +10,37 @@ import (
 // progressEvery is how often the live line is redrawn.
 const progressEvery = 250 * time.Millisecond
 
-// drawProgress redraws one line on w until stop is closed, then clears it:
-// elapsed time, a bar, the live rate, the p99 so far and the errors.
-func drawProgress(w io.Writer, plan Plan, rec *recorder, t0 time.Time, now func() time.Time, stop <-chan struct{}) {
-	tick := time.NewTicker(progressEvery)
-	defer tick.Stop()
-	total := plan.Warmup + plan.Duration
+// tick reports the run while it lasts, until stop is closed: the live
+// line on opt.Progress (cleared at the end) and the figures so far to
+// opt.Live.
+func tick(opt Options, plan Plan, rec *recorder, t0 time.Time, now func() time.Time, stop <-chan struct{}) {
+	t := time.NewTicker(progressEvery)
+	defer t.Stop()
 	for {
 		select {
 		case <-stop:
-			fmt.Fprint(w, "\r\x1b[K")
+			if opt.Progress != nil {
+				fmt.Fprint(opt.Progress, "\r\x1b[K")
+			}
 			return
-		case <-tick.C:
+		case <-t.C:
 		}
+		if opt.Live != nil {
+			rep := rec.report(plan, now(), true, 0, 0)
+			rep.Interrupted, rep.Running = false, true
+			opt.Live(rep)
+		}
+		if opt.Progress != nil {
+			drawProgress(opt.Progress, plan, rec, t0, now)
+		}
+	}
+}
+
+// drawProgress redraws one line on w: elapsed time, a bar, the live rate,
+// the p99 so far and the errors.
+func drawProgress(w io.Writer, plan Plan, rec *recorder, t0 time.Time, now func() time.Time) {
+	total := plan.Warmup + plan.Duration
+	{
 		elapsed := now().Sub(t0)
 		count, p99, errs := rec.live()
 		var b strings.Builder

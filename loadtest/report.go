@@ -51,6 +51,7 @@ type Report struct {
 	Timeline  []Point  `json:"timeline"`  // latency over time, by intended start
 
 	Interrupted bool `json:"interrupted,omitempty"` // cut short (ctrl+c): the figures cover what ran
+	Running     bool `json:"running,omitempty"`     // a snapshot taken while the run goes on (Options.Live)
 }
 
 // ReportVersion is the shape Report has today.

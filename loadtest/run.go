@@ -13,6 +13,10 @@ type Options struct {
 	// few times a second, each starting with a carriage return: give it a
 	// terminal, never a pipe.
 	Progress io.Writer
+	// Live, when not nil, is called a few times a second with the figures
+	// so far (a report of what has been measured; the workbench draws its
+	// chart from it), from a goroutine of the run's; it must not block.
+	Live func(*Report)
 	// Now is the clock (nil: time.Now); tests do not replace it to speed
 	// a run up, only to read it.
 	Now func() time.Time
@@ -39,11 +43,11 @@ func Run(ctx context.Context, plan Plan, target Target, opt Options) (*Report, e
 
 	var progress sync.WaitGroup
 	stopProgress := make(chan struct{})
-	if opt.Progress != nil {
+	if opt.Progress != nil || opt.Live != nil {
 		progress.Add(1)
 		go func() {
 			defer progress.Done()
-			drawProgress(opt.Progress, plan, rec, t0, now, stopProgress)
+			tick(opt, plan, rec, t0, now, stopProgress)
 		}()
 	}
 

@@ -18,6 +18,26 @@ type Thresholds struct {
 // NoThresholds checks nothing.
 var NoThresholds = Thresholds{MaxErrorRate: -1}
 
+// ParseRate reads a rate in requests per second: "50", "50/s" or
+// "3000/m" (E720 otherwise, or out of bounds).
+func ParseRate(s string) (float64, error) {
+	num, per := strings.TrimSpace(s), time.Second
+	for suffix, d := range map[string]time.Duration{"/s": time.Second, "/m": time.Minute} {
+		if n, ok := strings.CutSuffix(num, suffix); ok && n != "" {
+			num, per = n, d
+		}
+	}
+	v, err := strconv.ParseFloat(num, 64)
+	if err != nil {
+		return 0, codes.New(CodeBadPlan, "the rate takes requests per second such as 50 or 50/s (or 3000/m), got %q", s)
+	}
+	v = v * float64(time.Second) / float64(per)
+	if v <= 0 || v > MaxRate || v != v {
+		return 0, codes.New(CodeBadPlan, "the rate must be above 0 and at most %d requests/s, got %q", MaxRate, s)
+	}
+	return v, nil
+}
+
 // ParsePercent reads "0.1%" (or a bare fraction "0.001") as a fraction.
 func ParsePercent(flag, s string) (float64, error) {
 	t := strings.TrimSpace(s)

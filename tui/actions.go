@@ -192,6 +192,7 @@ type formTarget struct {
 	template host.ResourceTemplate
 	wf       *workflow.Workflow
 	task     bool // call the tool as a task (tasks.go)
+	bench    bool // load the tool (bench.go)
 }
 
 func (t formTarget) title() string {
@@ -205,6 +206,9 @@ func (t formTarget) title() string {
 	}
 	if t.task {
 		return "CALL AS A TASK · " + render.ServerLine(t.tool.Name)
+	}
+	if t.bench {
+		return "LOAD · " + render.ServerLine(t.tool.Name)
 	}
 	return "CALL · " + render.ServerLine(t.tool.Name)
 }

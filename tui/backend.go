@@ -88,6 +88,7 @@ type Backend interface {
 	Call(ctx context.Context, callID string, tool engine.ToolDef, args json.RawMessage) (*engine.ToolResult, error)
 
 	ClientRequests // log levels, subscriptions, completion (clientreq.go)
+	BenchRequests  // loads (bench.go)
 
 	Resources(ctx context.Context, server string) (*host.ResourceList, error)
 	ReadResource(ctx context.Context, server, uri string) ([]engine.Content, error)

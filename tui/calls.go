@@ -12,6 +12,7 @@ import (
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host"
+	"github.com/relavium/relavium/loadtest"
 	"github.com/relavium/relavium/themes"
 	"github.com/relavium/relavium/tui/render"
 	"github.com/relavium/relavium/workflow"
@@ -28,10 +29,11 @@ const (
 	jobRead
 	jobPrompt
 	jobRun
+	jobBench
 )
 
 func (k jobKind) String() string {
-	return [...]string{"call", "read", "prompt", "run"}[k]
+	return [...]string{"call", "read", "prompt", "run", "load"}[k]
 }
 
 type jobState int
@@ -80,6 +82,8 @@ type job struct {
 	contents []engine.Content
 	prompt   *host.PromptResult
 	run      *workflow.RunResult
+	bench    *loadtest.Report // a load's figures (so far while it runs)
+	plan     loadtest.Plan
 	runID    string
 	steps    []stepLine
 
@@ -208,6 +212,8 @@ func (j *job) body(st *themes.Styles, w int) []string {
 		}
 	case j.prompt != nil:
 		add(promptLines(st, j.prompt, w)...)
+	case j.bench != nil:
+		add(benchLines(j.bench, w)...)
 	case j.run != nil:
 		add(st.OK.Render("◂ run completed") + st.Muted.Render(" · outputs"))
 		b, _ := json.Marshal(j.run.Outputs)

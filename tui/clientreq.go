@@ -80,6 +80,8 @@ func (m *Model) clientKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 		return m.toggleWatch(), true
 	case key.Matches(msg, k.CallTask, k.ListTasks):
 		return m.taskKey(msg)
+	case key.Matches(msg, k.Bench):
+		return m.benchKey(msg)
 	case m.focus == paneCall && !m.call.history && key.Matches(msg, k.OpenLink):
 		return m.openLinks(), true
 	case m.focus == paneCall && !m.call.history && key.Matches(msg, k.Preview):

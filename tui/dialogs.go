@@ -18,9 +18,10 @@ import (
 
 // pendingCall is a call waiting for the person's go-ahead.
 type pendingCall struct {
-	tool engine.ToolDef
-	args json.RawMessage
-	task bool // as a task (tasks.go)
+	tool  engine.ToolDef
+	args  json.RawMessage
+	task  bool // as a task (tasks.go)
+	bench bool // a load: the rate and duration are asked next (bench.go)
 }
 
 // consentAction is the person's answer to a consent dialog.

@@ -12,6 +12,7 @@ import (
 	"github.com/relavium/relavium/fault"
 
 	"github.com/relavium/relavium/host"
+	"github.com/relavium/relavium/loadtest"
 )
 
 // The fake backend's client requests: recorded, answered from fixed data.
@@ -110,4 +111,30 @@ func (f *fakeBackend) CancelTask(_ context.Context, server, taskID string) (*hos
 
 func (f *fakeBackend) Tasks(_ context.Context, server string) ([]*host.Task, error) {
 	return []*host.Task{{Server: server, TaskID: "t-0", Status: host.TaskCompleted, StatusMessage: "done long ago"}}, nil
+}
+
+// Bench runs a real load (loadtest) over the fake's call: each request
+// answers as a call of the tool would (echo, unless the test set call).
+func (f *fakeBackend) Bench(ctx context.Context, tool engine.ToolDef, args json.RawMessage, plan loadtest.Plan, live func(*loadtest.Report)) (*loadtest.Report, error) {
+	f.mu.Lock()
+	f.answers = append(f.answers, "bench "+tool.Name+" "+string(args))
+	call := f.call
+	f.mu.Unlock()
+	rep, err := loadtest.Run(ctx, plan, func(ctx context.Context, i int) loadtest.Outcome {
+		if call == nil {
+			return loadtest.OK
+		}
+		res, err := call(ctx, fmt.Sprint("bench-", i), tool, args, nil)
+		switch {
+		case err != nil:
+			return loadtest.Failed(host.FailureKey(err))
+		case res.IsError:
+			return loadtest.Failed("isError")
+		}
+		return loadtest.OK
+	}, loadtest.Options{Live: live})
+	if rep != nil {
+		rep.Target, rep.Server = tool.Name, tool.Server
+	}
+	return rep, err
 }

@@ -27,6 +27,7 @@ type keyMap struct {
 	LogLevel, LogFilter, Watch, OpenLink, Preview key.Binding
 	CallTask, ListTasks, Roots, CallTimeout       key.Binding
 	Wire                                          key.Binding // the protocol view (wireview_open.go)
+	Bench                                         key.Binding // load a tool (bench.go)
 }
 
 func newKeyMap() keyMap {
@@ -86,6 +87,7 @@ func newKeyMap() keyMap {
 		Roots:       b([]string{"R"}, "R", "roots"),
 		CallTimeout: b([]string{"T"}, "T", "call timeout"),
 		Wire:        b([]string{"W"}, "W", "protocol view"),
+		Bench:       b([]string{"b"}, "b", "load the tool"),
 	}
 }
 
@@ -96,7 +98,7 @@ func (k keyMap) fullHelp() [][]key.Binding {
 		{k.Palette, k.Enter, k.Back, k.Filter, k.Details, k.Accept, k.PrevTab, k.NextTab, k.AllTools},
 		{k.Approve, k.Reconnect, k.Disconnect, k.Ping, k.Cancel, k.History, k.Export, k.Load},
 		{k.Search, k.SearchNext, k.SearchPrev, k.Yank, k.YankCommand, k.Save, k.OpenLink, k.Preview, k.Watch},
-		{k.LogLevel, k.LogFilter, k.CallTask, k.ListTasks, k.Roots, k.CallTimeout, k.Wire},
+		{k.LogLevel, k.LogFilter, k.CallTask, k.ListTasks, k.Bench, k.Roots, k.CallTimeout, k.Wire},
 		{k.Submit, k.RawJSON, k.EditValue, k.FieldNext, k.FieldPrev, k.PickPrev, k.PickNext, k.Toggle, k.Help, k.Quit},
 	}
 }

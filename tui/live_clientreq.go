@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"encoding/json"
+	"github.com/relavium/relavium/loadtest"
 
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/host"
@@ -80,4 +81,28 @@ func (l *live) Tasks(ctx context.Context, server string) ([]*host.Task, error) {
 		return nil, err
 	}
 	return h.Tasks(ctx, server)
+}
+
+// Bench loads tool on its server's host: each request is a host call (the
+// same path a call takes: schema, deadlines, redaction), made without
+// events, so a load of thousands of calls does not flood the event log.
+func (l *live) Bench(ctx context.Context, tool engine.ToolDef, args json.RawMessage, plan loadtest.Plan, live func(*loadtest.Report)) (*loadtest.Report, error) {
+	h, err := l.hostOf(tool.Server)
+	if err != nil {
+		return nil, err
+	}
+	rep, err := loadtest.Run(ctx, plan, func(ctx context.Context, _ int) loadtest.Outcome {
+		res, err := h.Call(ctx, tool.ID, args, engine.CallOptions{Timeout: plan.Timeout})
+		switch {
+		case err != nil:
+			return loadtest.Failed(host.FailureKey(err))
+		case res.IsError:
+			return loadtest.Failed("isError")
+		}
+		return loadtest.OK
+	}, loadtest.Options{Live: live})
+	if rep != nil {
+		rep.Target, rep.Server = tool.Name, tool.Server
+	}
+	return rep, err
 }

@@ -310,6 +310,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmds = append(cmds, m.onClientMsg(msg))
 	case clientSideMsg:
 		cmds = append(cmds, msg(m))
+	case benchUpdateMsg, benchDoneMsg:
+		cmds = append(cmds, m.onBench(msg))
 	case statusExpiredMsg:
 		if msg.seq == m.status.seq { // a newer status keeps its own time
 			m.status.text, m.status.err = "", false

@@ -58,7 +58,7 @@ func (m *Model) onValidated(msg validatedMsg) tea.Cmd {
 	if m.status.err {
 		m.status.set("", false) // the arguments are right now
 	}
-	return m.startCall(pendingCall{tool: m.call.formFor.tool, args: msg.args, task: m.call.formFor.task})
+	return m.startCall(pendingCall{tool: m.call.formFor.tool, args: msg.args, task: m.call.formFor.task, bench: m.call.formFor.bench})
 }
 
 // startCall dispatches only on the person's word: the backend says whether
@@ -115,6 +115,9 @@ func (m *Model) newJob(kind jobKind, server, title string, args json.RawMessage)
 func (m *Model) dispatch(pc pendingCall) tea.Cmd {
 	if pc.task {
 		return m.dispatchTask(pc)
+	}
+	if pc.bench {
+		return m.askBench(pc)
 	}
 	j, ctx := m.newJob(jobTool, pc.tool.Server, pc.tool.Name, pc.args)
 	j.tool = pc.tool
@@ -338,6 +341,8 @@ func (m *Model) apply(a dialog.Action) tea.Cmd {
 			r.state, r.since = engine.StateConnecting, m.now()
 		}
 		return m.connectCmd(a.server, true)
+	case benchSettings:
+		return m.startBench(a)
 	case confirmCallAction:
 		return m.dispatch(a.call)
 	case elicitAction:
