@@ -3,11 +3,13 @@ package inbound
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
@@ -54,6 +56,14 @@ type StdioFilter struct {
 	pending []byte // a checked line (with its newline) the SDK has not read yet
 	gauge   nesting.JSONGauge
 	err     error
+	drain   drain
+}
+
+// drain holds the end of the input back until the requests passed are
+// answered (Drain): ctx and wait bound it; zero wait is no drain.
+type drain struct {
+	ctx  context.Context
+	wait time.Duration
 }
 
 // NewStdioFilter reads the client's lines from in and answers the refused
@@ -62,10 +72,26 @@ func NewStdioFilter(in io.Reader, out *LockedWriter) *StdioFilter {
 	return &StdioFilter{in: bufio.NewReaderSize(in, stdioReadChunk), out: out}
 }
 
-// Read hands the SDK the next checked line.
+// Drain makes the end of the input wait until every request the filter
+// passed has been answered on out (or cancelled by the client), at most
+// wait and never past ctx: the SDK ends the session at the end of its
+// input, and a request whose line came just before it would lose its
+// answer. It returns f.
+func (f *StdioFilter) Drain(ctx context.Context, wait time.Duration) *StdioFilter {
+	f.drain = drain{ctx: ctx, wait: wait}
+	f.out.track()
+	return f
+}
+
+// Read hands the SDK the next checked line; at the end of the input, once
+// the requests in flight are answered (Drain).
 func (f *StdioFilter) Read(p []byte) (int, error) {
 	for len(f.pending) == 0 {
 		if f.err != nil {
+			if f.drain.wait > 0 {
+				f.out.settle(f.drain.ctx, f.drain.wait)
+				f.drain.wait = 0
+			}
 			return 0, f.err
 		}
 		f.next()
@@ -126,7 +152,9 @@ func (f *StdioFilter) next() {
 		if len(trimmed) == 0 {
 			return
 		}
-		if refusal, rpcCode = checkMessage(trimmed); refusal == nil {
+		var msgs []jsonrpc.Message
+		if msgs, refusal, rpcCode = checkMessage(trimmed); refusal == nil {
+			f.out.passed(msgs)
 			f.pending = append(trimmed, '\n') // within f.line, which waits until the SDK has read it
 			return
 		}
@@ -135,32 +163,40 @@ func (f *StdioFilter) next() {
 }
 
 // checkMessage accepts one JSON-RPC message, or a non-empty batch of them,
-// as the SDK's stdio transport reads them; otherwise the refusal and its
-// JSON-RPC code.
-func checkMessage(line []byte) (*fault.Error, int) {
+// as the SDK's stdio transport reads them (and returns them decoded);
+// otherwise the refusal and its JSON-RPC code.
+func checkMessage(line []byte) ([]jsonrpc.Message, *fault.Error, int) {
 	if !json.Valid(line) {
-		return &fault.Error{ErrCode: CodeStdioNotMessage, Msg: "the line is not JSON; send one JSON-RPC message per line"}, ParseError
+		return nil, &fault.Error{ErrCode: CodeStdioNotMessage, Msg: "the line is not JSON; send one JSON-RPC message per line"}, ParseError
 	}
-	msgs := []json.RawMessage{line}
+	raw := []json.RawMessage{line}
 	if line[0] == '[' {
-		msgs = nil
-		if json.Unmarshal(line, &msgs) != nil || len(msgs) == 0 {
-			return &fault.Error{ErrCode: CodeStdioNotMessage, Msg: "the line is an empty batch or not a batch of JSON-RPC messages"}, InvalidRequest
+		raw = nil
+		if json.Unmarshal(line, &raw) != nil || len(raw) == 0 {
+			return nil, &fault.Error{ErrCode: CodeStdioNotMessage, Msg: "the line is an empty batch or not a batch of JSON-RPC messages"}, InvalidRequest
 		}
 	}
-	for _, m := range msgs {
-		if _, err := jsonrpc.DecodeMessage(m); err != nil {
-			return &fault.Error{ErrCode: CodeStdioNotMessage, Msg: "the line is JSON but not a JSON-RPC 2.0 request, notification or response"}, InvalidRequest
+	msgs := make([]jsonrpc.Message, 0, len(raw))
+	for _, m := range raw {
+		msg, err := jsonrpc.DecodeMessage(m)
+		if err != nil {
+			return nil, &fault.Error{ErrCode: CodeStdioNotMessage, Msg: "the line is JSON but not a JSON-RPC 2.0 request, notification or response"}, InvalidRequest
 		}
+		msgs = append(msgs, msg)
 	}
-	return nil, 0
+	return msgs, nil, 0
 }
 
 // LockedWriter serialises whole writes to the process's stdout, which stays
-// open when the session closes.
+// open when the session closes. With a draining filter it also keeps the
+// ids of the requests passed to the server that it has not yet seen
+// answered (the SDK writes one whole message per Write).
 type LockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
+	mu       sync.Mutex
+	w        io.Writer
+	tracking bool
+	open     map[jsonrpc.ID]bool
+	answered chan struct{} // a request was answered or cancelled (capacity 1)
 }
 
 // NewLockedWriter serialises the writes to w.
@@ -169,8 +205,81 @@ func NewLockedWriter(w io.Writer) *LockedWriter { return &LockedWriter{w: w} }
 func (l *LockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.tracking && len(l.open) > 0 {
+		if msg, err := jsonrpc.DecodeMessage(bytes.TrimSpace(p)); err == nil {
+			if r, ok := msg.(*jsonrpc.Response); ok {
+				l.closeLocked(r.ID)
+			}
+		}
+	}
 	return l.w.Write(p)
 }
 
 // Close leaves the underlying writer open.
 func (l *LockedWriter) Close() error { return nil }
+
+func (l *LockedWriter) track() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.tracking, l.open, l.answered = true, map[jsonrpc.ID]bool{}, make(chan struct{}, 1)
+}
+
+// passed notes the requests of a line handed to the server, and the
+// requests a notifications/cancelled among them withdraws (they may get no
+// answer).
+func (l *LockedWriter) passed(msgs []jsonrpc.Message) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.tracking {
+		return
+	}
+	for _, m := range msgs {
+		req, ok := m.(*jsonrpc.Request)
+		switch {
+		case !ok:
+		case req.IsCall():
+			l.open[req.ID] = true
+		case req.Method == "notifications/cancelled":
+			var p struct {
+				RequestID any `json:"requestId"`
+			}
+			if json.Unmarshal(req.Params, &p) == nil {
+				if id, err := jsonrpc.MakeID(p.RequestID); err == nil {
+					l.closeLocked(id)
+				}
+			}
+		}
+	}
+}
+
+func (l *LockedWriter) closeLocked(id jsonrpc.ID) {
+	if l.open[id] {
+		delete(l.open, id)
+		select {
+		case l.answered <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// settle waits until no request passed is unanswered, at most wait and
+// never past ctx.
+func (l *LockedWriter) settle(ctx context.Context, wait time.Duration) {
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	for {
+		l.mu.Lock()
+		n := len(l.open)
+		l.mu.Unlock()
+		if n == 0 {
+			return
+		}
+		select {
+		case <-l.answered:
+		case <-t.C:
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
+}

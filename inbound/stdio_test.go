@@ -1,11 +1,14 @@
 package inbound
 
 import (
+	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/relavium/relavium/fault"
 )
@@ -51,7 +54,7 @@ func FuzzStdioFilter(f *testing.F) {
 			if line[len(line)-1] != '\n' {
 				t.Fatalf("a passed line without its newline: %q", line)
 			}
-			if e, _ := checkMessage(bytes.TrimSpace(line)); e != nil {
+			if _, e, _ := checkMessage(bytes.TrimSpace(line)); e != nil {
 				t.Fatalf("passed a line that is not a message: %q", line)
 			}
 		}
@@ -72,4 +75,69 @@ func FuzzStdioFilter(f *testing.F) {
 			}
 		}
 	})
+}
+
+// With Drain, the end of the input waits until every request passed has
+// been answered: the server's reader sees EOF only after the answer to the
+// last request is written (or the client cancelled it, or ctx ended).
+func TestDrainHoldsTheEndUntilAnswered(t *testing.T) {
+	run := func(t *testing.T, input string, ctx context.Context) (*LockedWriter, <-chan string, <-chan struct{}) {
+		var out bytes.Buffer
+		w := NewLockedWriter(&out)
+		f := NewStdioFilter(strings.NewReader(input), w).Drain(ctx, time.Minute)
+		lines, done := make(chan string, 8), make(chan struct{})
+		go func() {
+			defer close(done)
+			br := bufio.NewReader(f)
+			for {
+				l, err := br.ReadString('\n')
+				if l != "" {
+					lines <- l
+				}
+				if err != nil {
+					return
+				}
+			}
+		}()
+		return w, lines, done
+	}
+	req := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"x"}}` + "\n"
+	w, lines, done := run(t, req+`{"jsonrpc":"2.0","method":"notifications/progress","params":{}}`+"\n", context.Background())
+	<-lines
+	<-lines
+	select {
+	case <-done:
+		t.Fatal("the end of the input reached the server before the request was answered")
+	default:
+	}
+	_, _ = w.Write([]byte(`{"jsonrpc":"2.0","id":8,"result":{}}` + "\n")) // another id: still open
+	select {
+	case <-done:
+		t.Fatal("an answer to another id released the end")
+	default:
+	}
+	_, _ = w.Write([]byte(`{"jsonrpc":"2.0","id":7,"result":{}}` + "\n"))
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second): // a hang guard only
+		t.Fatal("the answer did not release the end of the input")
+	}
+
+	// A request the client cancelled needs no answer.
+	_, lines, done = run(t, req+`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}}`+"\n", context.Background())
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("a cancelled request held the end")
+	}
+	// The server's own end (ctx) is not waited past.
+	ctx, cancel := context.WithCancel(context.Background())
+	_, lines, done = run(t, req, ctx)
+	<-lines
+	cancel()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("a cancelled context did not release the end")
+	}
 }

@@ -39,13 +39,18 @@ func runReplay(ctx context.Context, inv *Invocation) (any, error) {
 		return nil, replayHTTP(ctx, inv, script)
 	}
 	out := inbound.NewLockedWriter(nopWriteCloser{env.Stdout})
-	t := &mcp.IOTransport{Reader: inbound.NewStdioFilter(env.Stdin, out), Writer: out, MaxLineLength: inbound.MaxStdioLineBytes + 1}
+	in := inbound.NewStdioFilter(env.Stdin, out).Drain(ctx, replayDrain) // every answer written before the end
+	t := &mcp.IOTransport{Reader: in, Writer: out, MaxLineLength: inbound.MaxStdioLineBytes + 1}
 	conn, err := t.Connect(ctx)
 	if err != nil {
 		return nil, err
 	}
 	return nil, replay.Serve(ctx, conn, script)
 }
+
+// replayDrain bounds how long the end of replay's stdin waits for the
+// answers in flight (a recorded answer is written at once).
+const replayDrain = 5 * time.Second
 
 // replayHTTP serves the script over Streamable HTTP behind inbound.Guard.
 func replayHTTP(ctx context.Context, inv *Invocation, script *replay.Script) error {

@@ -68,7 +68,10 @@ func Serve(ctx context.Context, env *invoke.Env, iv *Invoker, cfg invoke.ServeCo
 	}
 	if cfg.Transport == "stdio" || cfg.Transport == "" {
 		out := inbound.NewLockedWriter(stdoutCloser{env.Stdout})
-		t := &mcp.IOTransport{Reader: inbound.NewStdioFilter(env.Stdin, out), Writer: out, MaxLineLength: inbound.MaxStdioLineBytes + 1}
+		// The end of stdin waits for the answers of the requests still in
+		// flight (each bounded by the request timeout), then ends the session.
+		in := inbound.NewStdioFilter(env.Stdin, out).Drain(ctx, iv.Timeout+callWaitLimit)
+		t := &mcp.IOTransport{Reader: in, Writer: out, MaxLineLength: inbound.MaxStdioLineBytes + 1}
 		err := s.Run(ctx, t)
 		if ctx.Err() != nil {
 			return nil

@@ -161,3 +161,36 @@ func TestServeStdoutEscapes(t *testing.T) {
 		t.Fatalf("%q decodes to %v, want %v", b.Bytes(), got, want)
 	}
 }
+
+// A client that writes its requests and closes stdin at once still gets
+// every answer: the end of the input waits for the requests in flight (a
+// tools/call runs a child, which takes longer than reading EOF).
+func TestServeStdioAnswersRequestsBeforeTheInputEnded(t *testing.T) {
+	f := newServeFixture(t)
+	cmd := exec.Command(f.bin, "mcp", "serve", "--transport", "stdio", "--project", f.project)
+	cmd.Env = f.env()
+	cmd.Stdin = strings.NewReader(strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"relavium-version","arguments":{}}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/list"}`,
+	}, "\n") + "\n")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("mcp serve: %v: %s", err, stderr.String())
+	}
+	got := map[float64]bool{}
+	for line := range strings.Lines(stdout.String()) {
+		var l rpcLine
+		if err := json.Unmarshal([]byte(line), &l); err != nil {
+			t.Fatalf("not JSON: %q", line)
+		}
+		if id, ok := l.ID.(float64); ok && l.Error == nil && l.Result != nil {
+			got[id] = true
+		}
+	}
+	if !got[1] || !got[2] || !got[3] {
+		t.Fatalf("answered %v, want 1, 2 and 3:\n%s\n%s", got, stdout.String(), stderr.String())
+	}
+}
