@@ -264,6 +264,9 @@ func (c *conn) newClient() *mcp.Client {
 	c.clientOptions(opts)
 	client := mcp.NewClient(&mcp.Implementation{Name: "relavium", Version: c.h.opts.ClientVersion}, opts)
 	client.AddSendingMiddleware(c.logLevelMeta)
+	if c.requested() == ProtocolModern {
+		client.AddSendingMiddleware((&discoverFirst{}).middleware)
+	}
 	c.attachClient(client)
 	return client
 }
@@ -306,7 +309,11 @@ func (c *conn) connectFailure(ctx, cctx context.Context, cause *deadlineCause, e
 	if ch := c.child(); ch != nil && ch.waitExit(200*time.Millisecond) {
 		return c.withProcess(c.failure0(CodeInitializeFailed, "exited during initialize", nil))
 	}
-	return c.withProcess(c.failure0(CodeInitializeFailed, "initialize failed", err))
+	what := "initialize failed"
+	if c.requested() == ProtocolModern {
+		what = "server/discover failed" // the 2026-07-28 handshake (no initialize is sent)
+	}
+	return c.withProcess(c.failure0(CodeInitializeFailed, what, err))
 }
 
 // failure0 builds a failure of this server.

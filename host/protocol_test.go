@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -179,5 +180,35 @@ func TestProtocolOptionsChecked(t *testing.T) {
 	sse.Protocol = ProtocolModern
 	if _, err := Start(context.Background(), Options{Guard: g, Servers: []Endpoint{sse}}); codeOf(err) != CodeBadOptions {
 		t.Errorf("modern over sse: %v", err)
+	}
+}
+
+// TestProtocolModernNeverFallsBackOnAnUnansweredDiscover: a 2026-07-28
+// declaration whose server/discover gets no JSON-RPC answer (here a 401)
+// fails with that reason; initialize is never sent, so a protected server
+// is not mistaken for one that speaks another era.
+func TestProtocolModernNeverFallsBackOnAnUnansweredDiscover(t *testing.T) {
+	mc := &methodCounter{inner: http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="test"`)
+		http.Error(w, "sign in first", http.StatusUnauthorized)
+	})}
+	srv := httptest.NewServer(mc)
+	t.Cleanup(srv.Close)
+	g := netguard.New()
+	s := networkServer(t, g, "n", TransportHTTP, srv.URL+"/mcp")
+	s.Protocol = ProtocolModern
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	h, err := Start(ctx, Options{Guard: g, Servers: []Endpoint{s}})
+	if err == nil {
+		_ = h.Close()
+		t.Fatal("a server answering 401 was connected")
+	}
+	se, ok := err.(*StartError)
+	if !ok || len(se.Servers) != 1 || !strings.Contains(se.Servers[0].Error, "server/discover failed") || !strings.Contains(se.Servers[0].Error, "Unauthorized") {
+		t.Fatalf("the failure does not carry the 401: %#v", err)
+	}
+	if n, i := mc.count("server/discover"), mc.count("initialize"); n != 1 || i != 0 {
+		t.Fatalf("server/discover sent %d times, initialize %d times; want 1 and 0", n, i)
 	}
 }

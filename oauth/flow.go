@@ -196,6 +196,10 @@ func (h *Handler) identity(ctx context.Context, d *discovery, redirect string) (
 		ClientName:    "relavium",
 		GrantTypes:    []string{"authorization_code", "refresh_token"},
 		ResponseTypes: []string{"code"},
+		// A native application (RFC 7591 / OpenID DCR, SEP-837): relavium
+		// runs on the person's machine and receives the code on a loopback
+		// redirect, which an authorization server may allow only to one.
+		ApplicationType: "native",
 	}
 	resp, err := oauthex.RegisterClient(ctx, asm.RegistrationEndpoint, meta, h.g.client())
 	if err != nil {
@@ -247,7 +251,9 @@ func checkIssuer(iss string, asm *oauthex.AuthServerMeta) error {
 		}
 		return nil
 	}
-	if !sameIssuer(iss, asm.Issuer) {
+	// Compared exactly, character for character (RFC 9207 §2.4): no
+	// trailing slash, case or port is normalised away.
+	if iss != asm.Issuer {
 		return newErr(CodeIssuer, "the redirect names the issuer %q, not %s: another authorization server answered (mix-up), nothing was exchanged", clip(iss), redact(asm.Issuer))
 	}
 	return nil

@@ -38,6 +38,7 @@ type testAS struct {
 	verifier atomic.Bool // the last code exchange carried a code_verifier
 	resource atomic.Value
 	answer   atomic.Value // func(n int32) string: the token endpoint's body, when set
+	appType  atomic.Value // the application_type of the last registration
 }
 
 func newTestAS(t *testing.T) *testAS {
@@ -65,7 +66,12 @@ func newTestAS(t *testing.T) *testAS {
 	mux.HandleFunc("/.well-known/oauth-authorization-server/hop", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "http://169.254.169.254/latest/meta-data", http.StatusFound)
 	})
-	mux.HandleFunc("/register", func(w http.ResponseWriter, _ *http.Request) {
+	mux.HandleFunc("/register", func(w http.ResponseWriter, r *http.Request) {
+		var reg struct {
+			ApplicationType string `json:"application_type"`
+		}
+		_ = json.NewDecoder(io.LimitReader(r.Body, 1<<16)).Decode(&reg)
+		a.appType.Store(reg.ApplicationType)
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusCreated)
 		_, _ = io.WriteString(w, `{"client_id":"dyn-client","token_endpoint_auth_method":"none"}`)
@@ -202,6 +208,9 @@ func TestSignInStoresTokensPrivatelyAndRefreshes(t *testing.T) {
 	if !f.as.verifier.Load() || f.as.resource.Load() != f.as.srv.URL+"/mcp" {
 		t.Fatalf("token request lacked code_verifier or resource (verifier %v, resource %v)", f.as.verifier.Load(), f.as.resource.Load())
 	}
+	if got := f.as.appType.Load(); got != "native" {
+		t.Fatalf("dynamic registration sent application_type %v, want native (a loopback redirect)", got)
+	}
 	ts, err := h.TokenSource(context.Background())
 	if err != nil || ts == nil {
 		t.Fatalf("TokenSource: %v, %v", ts, err)
@@ -318,6 +327,12 @@ func TestIssuerMismatchIsRefused(t *testing.T) {
 	req, resp := f.unauthorized(401, "")
 	if err := h.Authorize(context.Background(), req, resp); codeOf(err) != CodeIssuer {
 		t.Fatalf("wrong iss: %v", err)
+	}
+	// The issuer with a trailing slash is another issuer: compared exactly.
+	h = f.handler(browserDoing(t, func(q url.Values) { q.Set("iss", f.as.srv.URL+"/") }), Settings{})
+	req, resp = f.unauthorized(401, "")
+	if err := h.Authorize(context.Background(), req, resp); codeOf(err) != CodeIssuer {
+		t.Fatalf("iss with a trailing slash: %v", err)
 	}
 	// Advertised but absent is refused too.
 	h = f.handler(browserDoing(t, nil), Settings{})

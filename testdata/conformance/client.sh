@@ -16,9 +16,14 @@ export RELAVIUM_HOME
 trap 'rm -rf "$RELAVIUM_HOME"' EXIT
 
 target=(--url "$url" --allow-local-endpoint --json)
-# RELAVIUM_PROTOCOL (set by .ci/conformance.sh) is the protocol era asked for.
-if [ -n "${RELAVIUM_PROTOCOL:-}" ]; then
-	target+=(--protocol "$RELAVIUM_PROTOCOL")
+# The protocol era: the one the suite runs the scenario at
+# (MCP_CONFORMANCE_PROTOCOL_VERSION, set by conformance 0.2 and later: a
+# scenario of the 2026-07-28 requirements asks for 2026-07-28), unless
+# RELAVIUM_PROTOCOL names one (.ci/conformance.sh's auto pass of 0.1.16,
+# which sets no version).
+protocol=${RELAVIUM_PROTOCOL:-${MCP_CONFORMANCE_PROTOCOL_VERSION:-}}
+if [ -n "$protocol" ]; then
+	target+=(--protocol "$protocol")
 fi
 
 # auth_scenario URL: the suite's OAuth scenarios, run the way a person runs
@@ -49,6 +54,7 @@ auth_scenario() {
 			echo 'transport = "http"'
 			echo "url = \"$server\""
 			echo 'allow_local_endpoint = true'
+			[ -n "$protocol" ] && echo "protocol = \"$protocol\""
 			printf 'oauth = { client_metadata_url = "https://conformance-test.local/client-metadata.json"'
 			if [ -n "$id" ]; then
 				printf ', client_id = "%s"' "$id"
