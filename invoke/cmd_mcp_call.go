@@ -157,9 +157,14 @@ func runMCPCall(ctx context.Context, inv *Invocation) (any, error) {
 // serversOffering picks the servers to connect for a call of name: only one
 // that can offer the name, since mcp_{server}_ must prefix it. Every server
 // that could produce the name is among them, so a collision on it is still
-// seen. Routing itself is by the namespaced name the host admitted, never by
-// this prefix.
+// seen. A name no server's prefix fits may be a tool's short name (echo):
+// every server is connected, and findTool takes it when exactly one server
+// offers it. Routing itself is by the namespaced name the host admitted,
+// never by this prefix.
 func serversOffering(name string, servers []config.Server) (func(string) bool, error) {
+	if len(servers) == 0 {
+		return nil, toolNotFound(name, nil, nil, servers)
+	}
 	candidates := map[string]bool{}
 	for _, s := range servers {
 		if strings.HasPrefix(name, discovery.NamespacedName(s.Name, "")) {
@@ -167,7 +172,7 @@ func serversOffering(name string, servers []config.Server) (func(string) bool, e
 		}
 	}
 	if len(candidates) == 0 {
-		return nil, toolNotFound(name, nil, nil, servers)
+		return nil, nil // a short name: every server
 	}
 	return func(s string) bool { return candidates[s] }, nil
 }
@@ -179,6 +184,17 @@ func findTool(h *host.Host, name string, adhoc bool, servers []config.Server) (e
 	id, ok := h.Lookup(name)
 	if !ok && adhoc {
 		id, ok = h.Lookup(discovery.NamespacedName(adhocServer, name))
+	}
+	if !ok { // a short name, when exactly one server offers it (else: did you mean)
+		var only []engine.ToolDef
+		for _, d := range h.Tools() {
+			if d.Tool == name {
+				only = append(only, d)
+			}
+		}
+		if len(only) == 1 {
+			return only[0], nil
+		}
 	}
 	if !ok {
 		for _, st := range h.Servers() {

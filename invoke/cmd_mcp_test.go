@@ -355,3 +355,21 @@ func TestMCPListShowsHealthyServersBesideAFailedOne(t *testing.T) {
 		t.Errorf("--json: %d %s", r.code, r.stdout)
 	}
 }
+
+// A tool's short name calls it when exactly one declared server offers it;
+// offered by two, it is a did-you-mean naming both.
+func TestMCPCallByUniqueShortName(t *testing.T) {
+	e := newMCPE2E(t)
+	e.declare(t, map[string]string{"ok": "ok"}, "")
+	allow := allowFlags(e.run(t, nil, "mcp", "ls", "--json").pendingDigests(t))
+	r := e.run(t, nil, append([]string{"mcp", "call", "add", "a=2", "b=3", "--yes"}, allow...)...)
+	if r.code != 0 || r.stdout != "5\n" {
+		t.Fatalf("call add: %d %q %s", r.code, r.stdout, r.stderr)
+	}
+	e.declare(t, map[string]string{"ok": "ok", "two": "ok"}, "")
+	allow = allowFlags(e.run(t, nil, "mcp", "ls", "--json").pendingDigests(t))
+	r = e.run(t, nil, append([]string{"mcp", "call", "add", "a=2", "b=3", "--yes", "--json"}, allow...)...)
+	if r.code != 2 || r.errCode() != "E540" || !strings.Contains(r.stdout, "did you mean mcp_ok_add or mcp_two_add?") {
+		t.Fatalf("ambiguous short name: %d %s", r.code, r.stdout)
+	}
+}
