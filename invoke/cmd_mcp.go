@@ -105,7 +105,7 @@ type MCPList struct {
 }
 
 // partialHuman reports that the listing is worth printing beside the error.
-func (l *MCPList) partialHuman() bool { return l.partial }
+func (l *MCPList) partialHuman() bool { return l != nil && l.partial }
 
 // ServerTool names one tool of one server by the server's own tool name.
 type ServerTool struct {
