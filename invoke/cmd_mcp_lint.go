@@ -171,12 +171,16 @@ func lintServers(ctx context.Context, inv *Invocation, servers []config.Server) 
 // lintDefs are a server's definitions as it sent them: every tool of its
 // recorded tools/list pages (admitted or skipped), else the admitted
 // canonical ones; every skipped tool not on a page (refused unread) by
-// name; its prompts, resources and templates.
+// name, and where paging stopped, for lint to report unread (RL015); its
+// prompts, resources and templates.
 func lintDefs(col *listings, d *host.Definitions) []lint.Def {
 	skipped := map[string]string{}
+	var stopped []lint.Def // paging stopped, rows not kept: tools never read
 	for _, s := range d.Skipped {
 		if s.Tool != "*" {
 			skipped[s.Tool] = s.Code
+		} else {
+			stopped = append(stopped, lint.Def{Kind: lint.KindTool, Name: "*", Skipped: s.Code})
 		}
 	}
 	var out []lint.Def
@@ -194,9 +198,12 @@ func lintDefs(col *listings, d *host.Definitions) []lint.Def {
 	}
 	for name, code := range skipped {
 		if !seen[name] {
+			// Not on a recorded page (over the recorder's 4 MiB): lint
+			// reports it unread (RL015) rather than pass it.
 			out = append(out, lint.Def{Kind: lint.KindTool, Name: name, Skipped: code})
 		}
 	}
+	out = append(out, stopped...)
 	for _, l := range []struct{ method, member, kind, key string }{
 		{"prompts/list", "prompts", lint.KindPrompt, "name"},
 		{"resources/list", "resources", lint.KindResource, "uri"},

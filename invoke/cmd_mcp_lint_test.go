@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/relavium/relavium/internal/testbin"
 )
 
 type lintFinding struct {
@@ -45,7 +47,7 @@ func TestMCPLint(t *testing.T) {
 			Rules    []struct{ ID string }
 		} `json:"data"`
 	}
-	if err := json.Unmarshal([]byte(r.stdout), &env); err != nil || len(env.Data.Rules) != 14 {
+	if err := json.Unmarshal([]byte(r.stdout), &env); err != nil || len(env.Data.Rules) != 15 {
 		t.Fatalf("envelope: %v %s", err, r.stdout)
 	}
 	fs := env.Data.Findings
@@ -91,5 +93,24 @@ func TestMCPLint(t *testing.T) {
 	}
 	if r := lintRun("--json", "--format", "sarif"); r.code != 2 {
 		t.Errorf("--json with --format sarif: %d", r.code)
+	}
+}
+
+// A tools/list page over the 4 MiB the wire recorder keeps: the tool
+// discovery refused on it is not passed silently but reported unread at
+// error level (RL015), so lint fails instead of exiting 0 with nothing.
+func TestMCPLintReportsAToolItCouldNotRead(t *testing.T) {
+	e := newMCPE2E(t)
+	bin := testbin.Build(t, "./testdata/servers/hostile-discovery")
+	allow := e.declareStdio(t, "big", bin, "-case", "giant-line", "-variant", "desc")
+	r := e.run(t, nil, append([]string{"mcp", "lint", "--json"}, allow...)...)
+	var env struct {
+		Data struct{ Findings []lintFinding } `json:"data"`
+	}
+	if r.code != 1 || r.errCode() != "E944" || json.Unmarshal([]byte(r.stdout), &env) != nil {
+		t.Fatalf("lint of a 4 MiB page: %d %s %s", r.code, r.stdout, r.stderr)
+	}
+	if f := findLint(env.Data.Findings, "RL015", "big", "giant"); f == nil || f.Severity != "error" || f.Skipped == "" {
+		t.Fatalf("no RL015 error for the unread giant tool: %+v", env.Data.Findings)
 	}
 }

@@ -143,6 +143,14 @@ func Run(servers []Server, sups []Suppression) *Report {
 
 // check runs every rule over one definition.
 func (c *checker) check(d Def, add func(rule, ptr, msg string)) {
+	if d.Kind == KindTool && d.Skipped != "" && len(d.Raw) == 0 {
+		// Nothing of it was kept to read: lint says so rather than pass it.
+		what := "tool " + excerpt(d.Name)
+		if d.Name == "*" {
+			what = "the tools after where discovery stopped"
+		}
+		add(RuleUnread, "", fmt.Sprintf("discovery refused %s (%s) and its definition was not captured (a tools/list page over the 4 MiB the wire recorder keeps, or never fetched): lint could not check it", what, d.Skipped))
+	}
 	c.checkText(text{ptr: "/name", s: d.Name, name: true}, add)
 	dec := json.NewDecoder(bytes.NewReader(d.Raw))
 	dec.UseNumber()

@@ -44,6 +44,7 @@ const (
 	RuleAnnotation   = "RL012"
 	RuleOpenSchema   = "RL013"
 	RuleSecretValue  = "RL014"
+	RuleUnread       = "RL015"
 )
 
 // Rules is the rule table, in id order (the README's lint table says the
@@ -64,6 +65,7 @@ func Rules() []Rule {
 		{RuleAnnotation, "annotation-contradiction", SeverityError, "annotations that contradict the name or description: readOnlyHint on delete…, destructiveHint false on wipe…"},
 		{RuleOpenSchema, "schema-accepts-anything", SeverityWarning, "an input schema that accepts anything: no properties and additionalProperties open, or no object schema at all"},
 		{RuleSecretValue, "secret-default", SeverityError, "a schema default, example, const or enum that looks like a credential (sk-…, ghp_…, AKIA…, a private key, a JWT), or any default of a credential-named property"},
+		{RuleUnread, "unread-definition", SeverityError, "a tool discovery refused whose definition lint could not read (its tools/list page was over the 4 MiB the wire recorder keeps, or paging stopped before it): it was not checked"},
 	}
 }
 
