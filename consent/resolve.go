@@ -28,10 +28,9 @@ type Declaration struct {
 	Cwd     string // the absolute directory the child will be spawned in
 	// Sandbox is the declared sandbox (docs/sandbox.md); nil leaves the
 	// server without a policy and its digest without one (a caller that
-	// confines nothing). Roots, Project and Home feed the default policy.
+	// confines nothing). Home (the person's home directory) is never taken
+	// for a program's installation by the default policy.
 	Sandbox *sandbox.Decl
-	Roots   []string
-	Project string
 	Home    string
 }
 
@@ -120,8 +119,8 @@ func Resolve(d Declaration, ambientPATH string) (*Resolved, error) {
 	copy(args, d.Args)
 	var policy *sandbox.Policy
 	if d.Sandbox != nil {
-		p := sandbox.Effective(*d.Sandbox, sandbox.Inputs{Command: command, Args: args, Cwd: cwd, Project: d.Project,
-			Roots: d.Roots, PATH: ambientPATH, Home: d.Home})
+		p := sandbox.Effective(*d.Sandbox, sandbox.Inputs{Command: command, Args: args, Cwd: cwd,
+			PATH: ambientPATH, Home: d.Home})
 		policy = &p
 	}
 	digest, err := SandboxedDigest(command, args, env, cwd, policy)

@@ -12,7 +12,7 @@ import (
 // resolveSandboxed resolves /bin/sh in cwd under decl.
 func resolveSandboxed(t *testing.T, cwd string, decl sandbox.Decl) *Resolved {
 	t.Helper()
-	r, err := Resolve(Declaration{Name: "fs", Command: "/bin/sh", Args: []string{"-c", "true"}, Cwd: cwd, Sandbox: &decl, Roots: []string{cwd}}, "/usr/bin:/bin")
+	r, err := Resolve(Declaration{Name: "fs", Command: "/bin/sh", Args: []string{"-c", "true"}, Cwd: cwd, Sandbox: &decl}, "/usr/bin:/bin")
 	if err != nil {
 		t.Fatal(err)
 	}

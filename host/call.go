@@ -93,6 +93,11 @@ func (h *Host) Call(ctx context.Context, id engine.ToolID, args json.RawMessage,
 	out, err := convertResult(t.def.Name, res)
 	if err == nil {
 		c.hideHeaders(out)
+		if out.IsError {
+			for _, part := range out.Content {
+				c.explainDenial(part.Text)
+			}
+		}
 	}
 	if he := (*Error)(nil); errors.As(err, &he) {
 		he.Server = c.srv.Name // the envelope names the server, as for every call failure

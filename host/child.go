@@ -5,8 +5,11 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"sync"
 	"syscall"
 	"time"
+
+	"github.com/relavium/relavium/sandbox"
 )
 
 // child is one spawned stdio server: its own process group (pgid == pid),
@@ -21,6 +24,11 @@ type child struct {
 	ring   *stderrRing
 	tree   *lineage // every process seen below the server, setsid escapees included
 
+	// release frees what a confined spawn made for the child (its private
+	// temp dir, its guarded network's proxy): run once, after it is reaped.
+	release     func()
+	releaseOnce sync.Once
+
 	exited     chan struct{} // closed once Wait returned
 	waitErr    error         // set before exited is closed
 	stderrDone chan struct{} // closed once the stderr copy ended
@@ -28,8 +36,10 @@ type child struct {
 
 // spawn starts command (absolute) in dir with exactly env, in a new process
 // group. The parent ends of the pipes are close-on-exec, so a sibling
-// spawned concurrently never inherits them.
-func spawn(command string, args, env []string, dir string) (*child, error) {
+// spawned concurrently never inherits them. A confined spawn's policy adds
+// the namespaces it needs (sandbox.Isolate); a kernel that refuses them
+// gets the spawn again without (Landlock still confines the network).
+func spawn(command string, args, env []string, dir string, policy *sandbox.Policy) (*child, error) {
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		return nil, err
@@ -54,7 +64,16 @@ func spawn(command string, args, env []string, dir string) (*child, error) {
 		Stderr:      errW,
 		SysProcAttr: childSysProcAttr(),
 	}
+	if policy != nil {
+		sandbox.Isolate(cmd.SysProcAttr, *policy)
+	}
 	err = cmd.Start()
+	if err != nil && sandbox.Isolated(cmd.SysProcAttr) && cmd.Process == nil {
+		attr := *cmd.SysProcAttr
+		sandbox.Unisolate(&attr)
+		cmd = &exec.Cmd{Path: cmd.Path, Args: cmd.Args, Env: env, Dir: dir, Stdin: inR, Stdout: outW, Stderr: errW, SysProcAttr: &attr}
+		err = cmd.Start()
+	}
 	closeAll(inR, outW, errW) // the child's ends: the parent keeps none
 	if err != nil {
 		closeAll(inW, outR, errR)
@@ -177,6 +196,11 @@ func (c *child) terminate(eofWait, grace time.Duration) {
 	timer.Stop()
 	_ = c.stderr.Close()
 	_ = c.stdout.Close()
+	c.releaseOnce.Do(func() {
+		if c.release != nil {
+			c.release()
+		}
+	})
 }
 
 // sweepTree kills what is left of the recorded tree once the server is

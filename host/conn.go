@@ -37,6 +37,9 @@ type conn struct {
 	// answered (0: none): why its connect or call failed (headers.go).
 	authStatus atomic.Int32
 
+	// note is the first sandbox denial explained on the row (sandbox.go).
+	note sandboxNote
+
 	mu          sync.Mutex
 	state       string
 	ch          *child
@@ -276,6 +279,7 @@ func (c *conn) newClient() *mcp.Client {
 // anything the SDK reported after it.
 func (c *conn) connectFailure(ctx, cctx context.Context, cause *deadlineCause, err error) *Error {
 	var se *spawnError
+	var sbe *sandboxError
 	var ge *netguard.Error
 	var ee *eraError
 	switch {
@@ -287,6 +291,8 @@ func (c *conn) connectFailure(ctx, cctx context.Context, cause *deadlineCause, e
 		return c.withProcess(c.failure0(CodeConnectDeadline, cause.Error()+"; raise connect_timeout_ms if the server is just slow to start", nil))
 	case errors.As(err, &se):
 		return c.failure0(CodeSpawnFailed, "cannot start "+se.command, se.err)
+	case errors.As(err, &sbe):
+		return c.failure0(sbe.code, sbe.msg, sbe.err)
 	}
 	if f := c.signInFailure("connect", err); f != nil {
 		return f
@@ -390,6 +396,10 @@ func (c *conn) status() ServerStatus {
 	}
 	if c.srv.Stdio != nil {
 		st.Digest = c.srv.Stdio.Digest
+		st.Sandbox = c.h.sandboxStatus(c.srv.Stdio)
+		if st.Sandbox != nil {
+			st.Sandbox.Note = c.sandboxNoteText()
+		}
 	}
 	if c.srv.Target != nil {
 		st.URL = c.srv.Target.Redacted()

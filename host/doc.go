@@ -11,7 +11,12 @@
 //     (*StartError, with each server's status), and nothing is left running.
 //     Secrets are resolved before anything is spawned (a missing one: exit 2).
 //   - stdio: the consent-resolved absolute command, in the digested cwd, in its
-//     own process group, with only HOME LOGNAME PATH SHELL TERM USER LANG LC_*
+//     own process group, confined by its sandbox policy when the Resolved
+//     carries one and the machine can (sandbox.go: relavium's own
+//     sandbox-exec, Options.SandboxLauncher, between fork and exec; a
+//     private TMPDIR; network "guarded" through a CONNECT proxy whose every
+//     target the guard admits (netguard.DialTunnel); "required" where
+//     nothing can confine is E340; ServerStatus.Sandbox says which), with only HOME LOGNAME PATH SHELL TERM USER LANG LC_*
 //     TZ of relavium's environment plus the declared env ({{secrets.NAME}}
 //     from a SecretStore; never logged, never in an event, redacted from the
 //     stderr tail). http, sse and websocket exist only through the network

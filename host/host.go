@@ -11,17 +11,19 @@ import (
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host/discovery"
+	"github.com/relavium/relavium/sandbox"
 )
 
 // Host is a connected set of MCP servers. It implements engine.ToolHost;
 // the set may change while it runs (Add, Remove, Reconnect: servers.go);
 // Close tears every session and child process group down.
 type Host struct {
-	opts   Options
-	em     engine.Emitter
-	ctx    context.Context // the host's lifetime: cancelled FIRST by Close
-	cancel context.CancelCauseFunc
-	router *progressRouter
+	opts    Options
+	support sandbox.Support // what this kernel can confine (probed once, at Start)
+	em      engine.Emitter
+	ctx     context.Context // the host's lifetime: cancelled FIRST by Close
+	cancel  context.CancelCauseFunc
+	router  *progressRouter
 
 	mu      sync.Mutex
 	closing bool
@@ -79,6 +81,7 @@ func Start(ctx context.Context, opts Options) (*Host, error) {
 	hctx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
 	h := &Host{
 		opts:     opts,
+		support:  sandbox.Probe(),
 		em:       opts.Emitter,
 		ctx:      hctx,
 		cancel:   cancel,

@@ -138,6 +138,15 @@ type Options struct {
 	// Sampler answers sampling/createMessage; nil declines every request
 	// (E901). Sampling is declared either way (clientside.go).
 	Sampler engine.Sampler
+	// SandboxLauncher is relavium's own executable: a stdio server whose
+	// Resolved carries an enabled sandbox policy is spawned through its
+	// hidden sandbox-exec (package sandbox). "" confines nothing, and every
+	// surface says so ("not sandboxed: …"); sandbox = "required" then
+	// refuses to start (E340).
+	SandboxLauncher string
+	// SandboxProject is the project directory a sandbox policy's "the
+	// project directory" reads (its "the roots" write Roots).
+	SandboxProject string
 	// Roots are the directories offered as roots (each must be an existing
 	// directory; symlinks are resolved). nil declares no roots capability;
 	// an empty non-nil list declares it with no root yet.

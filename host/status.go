@@ -3,6 +3,7 @@ package host
 import (
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host/netguard"
+	"github.com/relavium/relavium/sandbox"
 )
 
 // ServerStatus is one server as `mcp ls` and the TUI report it.
@@ -22,7 +23,11 @@ type ServerStatus struct {
 	Tools         int    `json:"tools"`
 	Skipped       int    `json:"skipped"`
 	Digest        string `json:"digest,omitempty"`
-	URL           string `json:"url,omitempty"` // redacted: no query or fragment
+	// Sandbox is a stdio server's effective sandbox policy, whether it is
+	// applied here ("not sandboxed: …" when not) and the first denial it
+	// explained (docs/sandbox.md).
+	Sandbox *sandbox.Status `json:"sandbox,omitempty"`
+	URL     string          `json:"url,omitempty"` // redacted: no query or fragment
 	// Headers are the static header names, each value [REDACTED].
 	Headers    map[string]string `json:"headers,omitempty"`
 	ErrorCode  fault.Code        `json:"error_code,omitempty"`

@@ -59,10 +59,20 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 		return nil, err
 	}
 	r := t.c.srv.Stdio
-	ch, err := spawn(r.Command, t.c.args, t.c.env, r.Cwd)
+	cf, err := t.c.confine(r, t.c.args, t.c.env)
 	if err != nil {
+		return nil, err
+	}
+	command, args, env := r.Command, t.c.args, t.c.env
+	if cf.argv != nil {
+		command, args, env = cf.argv[0], cf.argv[1:], cf.env
+	}
+	ch, err := spawn(command, args, env, r.Cwd, cf.policy)
+	if err != nil {
+		cf.release()
 		return nil, &spawnError{command: r.Command, err: err}
 	}
+	ch.release = cf.release
 	t.c.mu.Lock()
 	t.c.ch = ch
 	t.c.everLive = true

@@ -35,6 +35,21 @@ func clientOptions(inv *Invocation, opts *session.Options) error {
 		}
 		opts.Sampler = host.ReplySampler{Text: text}
 	}
+	dirs, err := rootsOf(inv)
+	if err != nil {
+		return err
+	}
+	opts.Roots = dirs
+	if has(inv, "timeout") && inv.Changed("timeout") && inv.Duration("timeout") > 0 {
+		opts.CallCap = inv.Duration("timeout")
+	}
+	return nil
+}
+
+// rootsOf are the roots offered to servers: --root (relative to where the
+// person typed it), else the project directory. A stdio server's default
+// sandbox may write them.
+func rootsOf(inv *Invocation) ([]string, error) {
 	var dirs []string
 	if has(inv, "root") {
 		for _, d := range inv.Strings("root") {
@@ -49,17 +64,19 @@ func clientOptions(inv *Invocation, opts *session.Options) error {
 	}
 	for _, d := range dirs {
 		if _, err := host.ResolveRoot(d); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	if dirs == nil {
 		dirs = []string{}
 	}
-	opts.Roots = dirs
-	if has(inv, "timeout") && inv.Changed("timeout") && inv.Duration("timeout") > 0 {
-		opts.CallCap = inv.Duration("timeout")
-	}
-	return nil
+	return dirs, nil
+}
+
+// sandboxing is what this invocation's stdio servers' sandboxes are derived
+// from and applied by.
+func sandboxing(inv *Invocation) session.Sandboxing {
+	return session.Sandboxing{Project: inv.Global.Project, UserHome: inv.Env.UserHome, Launcher: inv.Env.Executable}
 }
 
 // has reports whether the command takes the flag.

@@ -11,6 +11,7 @@ import (
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/config"
+	"github.com/relavium/relavium/session"
 )
 
 // ConsentList is the data of `relavium consent ls`: the folded grants,
@@ -418,11 +419,8 @@ func consentResolveAll(inv *Invocation) ([]consentRow, error) {
 		if cwd == "" {
 			cwd = inv.Global.Project
 		}
-		env := make([]consent.EnvVar, len(s.Env))
-		for i, e := range s.Env {
-			env[i] = consent.EnvVar{Name: e.Name, Value: e.Value}
-		}
-		r, err := consent.Resolve(consent.Declaration{Name: s.Name, Command: s.Command, Args: s.Args, Env: env, Cwd: cwd}, path)
+		s.Dir = cwd
+		r, err := consent.Resolve(session.Declaration(s, sandboxing(inv)), path)
 		if err != nil {
 			err = consentAt(s.Pos, err)
 		}

@@ -198,12 +198,7 @@ func workflowPlan(inv *Invocation, w *workflow.Workflow, inputs map[string]any, 
 	for _, s := range servers {
 		p := workflow.PlanServer{Name: s.Name, Transport: s.Transport, ToolsAllowlist: s.ToolsAllowlist}
 		if s.Transport == host.TransportStdio {
-			env := make([]consent.EnvVar, len(s.Env))
-			for i, e := range s.Env {
-				env[i] = consent.EnvVar{Name: e.Name, Value: e.Value}
-			}
-			r, err := consent.Resolve(consent.Declaration{Name: s.Name, Command: s.Command, Args: s.Args, Env: env, Cwd: s.Dir},
-				inv.Env.Getenv("PATH"))
+			r, err := consent.Resolve(session.Declaration(s, sandboxing(inv)), inv.Env.Getenv("PATH"))
 			if err != nil {
 				return nil, err
 			}

@@ -83,6 +83,7 @@ func sessionOptions(inv *Invocation) session.Options {
 		LogLevel:    logLevelFor(inv),
 		AdhocName:   adhocServer,
 		Wire:        inv.wire,
+		Sandbox:     sandboxing(inv),
 		Warn: func(msg string) {
 			fmt.Fprintf(inv.Env.Stderr, "relavium: warning: %s\n", msg)
 		},

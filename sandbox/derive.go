@@ -13,8 +13,6 @@ type Inputs struct {
 	Command string   // the resolved, absolute program
 	Args    []string // its arguments
 	Cwd     string   // the absolute directory it is spawned in
-	Project string   // the project directory ("" when none)
-	Roots   []string // the roots offered to servers
 	PATH    string   // the PATH the server is given (for "#!/usr/bin/env node")
 	Home    string   // the person's home directory: never a runtime directory
 }
@@ -33,31 +31,32 @@ var systemRead = []string{
 
 // Effective is the policy a server runs under: the declaration over the
 // defaults. Default paths that do not exist are left out; declared ones
-// are kept as written (made absolute against the cwd).
+// are kept as written (made absolute against the cwd). The project
+// directory and the roots are named, not listed: they are the session's
+// (Applied carries them), so a grant holds in whichever project and
+// with whichever roots the person runs it.
 func Effective(d Decl, in Inputs) Policy {
 	if d.Off {
 		return Off()
 	}
 	read := existing(systemRead)
 	read = append(read, runtimeDirs(in)...)
-	if in.Project != "" {
-		read = append(read, in.Project)
-	}
 	read = append(read, in.Cwd)
-	write := append([]string(nil), in.Roots...)
 	p := Policy{
 		Enabled:  true,
 		Required: d.Required,
-		Write:    clean(append(write, d.Write...), in.Cwd),
+		Write:    clean(d.Write, in.Cwd),
 		Tmp:      true,
+		Project:  true,
+		Roots:    true,
 		Network:  d.Network,
-		Allow:    slices.Compact(slices.Sorted(slices.Values(d.Allow))),
+		Allow:    nonNil(slices.Compact(slices.Sorted(slices.Values(d.Allow)))),
 	}
 	if p.Network == "" {
 		p.Network = NetOpen
 	}
 	if p.Network != NetGuarded {
-		p.Allow = nil
+		p.Allow = []string{}
 	}
 	// A path readable because it is writable is listed once, as written.
 	var r []string
@@ -66,8 +65,8 @@ func Effective(d Decl, in Inputs) Policy {
 			r = append(r, x)
 		}
 	}
-	p.Read = r
-	p.Write = prune(p.Write)
+	p.Read = nonNil(r)
+	p.Write = nonNil(prune(p.Write))
 	return p
 }
 

@@ -40,7 +40,11 @@ func restrict(a Applied) error {
 		cfg.HandledAccessNet = landlock.V7.HandledAccessNet
 	}
 	var rules []landlock.Rule
-	dirs, files := split(p.Read)
+	read := append([]string(nil), p.Read...)
+	if p.Project && a.Project != "" {
+		read = append(read, a.Project)
+	}
+	dirs, files := split(read)
 	if len(dirs) > 0 {
 		rules = append(rules, landlock.RODirs(dirs...))
 	}
@@ -50,6 +54,9 @@ func restrict(a Applied) error {
 	write := append([]string(nil), p.Write...)
 	if p.Tmp && a.TmpDir != "" {
 		write = append(write, a.TmpDir)
+	}
+	if p.Roots {
+		write = append(write, a.Roots...)
 	}
 	dirs, files = split(write)
 	if len(dirs) > 0 {

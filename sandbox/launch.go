@@ -18,6 +18,10 @@ type Applied struct {
 	TmpDir string `json:"tmp_dir,omitempty"`
 	// ProxyPort is the guarded network's proxy on loopback (when guarded).
 	ProxyPort uint16 `json:"proxy_port,omitempty"`
+	// Project and Roots are the session's (read when Policy.Project,
+	// written when Policy.Roots).
+	Project string   `json:"project,omitempty"`
+	Roots   []string `json:"roots,omitempty"`
 }
 
 // Argv is the command line that runs command under a: launcher (relavium's

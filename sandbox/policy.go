@@ -68,6 +68,12 @@ type Policy struct {
 	Write []string `json:"write"`
 	// Tmp: a private temp dir of its own (TMPDIR), writable, removed with it.
 	Tmp bool `json:"tmp"`
+	// Project: the project directory may be read, whichever it is.
+	Project bool `json:"project"`
+	// Roots: the roots the session offers servers may be written, whichever
+	// they are (so --root does not change what was consented to: writing
+	// the roots the person chose).
+	Roots bool `json:"roots"`
 	// Network is the network mode; Allow the guarded exceptions.
 	Network Network  `json:"network"`
 	Allow   []string `json:"allow"`
@@ -88,6 +94,8 @@ func (p Policy) Digested() map[string]any {
 		"read":    nonNil(p.Read),
 		"write":   nonNil(p.Write),
 		"tmp":     p.Tmp,
+		"project": p.Project,
+		"roots":   p.Roots,
 		"network": string(p.Network),
 		"allow":   nonNil(p.Allow),
 	}
@@ -139,7 +147,7 @@ func (granted Policy) Covers(p Policy) bool {
 			return false
 		}
 	}
-	if p.Tmp && !granted.Tmp {
+	if p.Tmp && !granted.Tmp || p.Roots && !granted.Roots || p.Project && !granted.Project && !granted.Roots {
 		return false
 	}
 	if p.Network.rank() > granted.Network.rank() {
@@ -181,11 +189,17 @@ func (p Policy) Lines() []string {
 		return []string{"sandbox: off (sandbox = false): the server can read, write and reach whatever you can"}
 	}
 	out := []string{}
+	if p.Project {
+		out = append(out, "read   (the project directory)")
+	}
 	for _, r := range p.Read {
 		out = append(out, "read   "+r)
 	}
 	for _, w := range p.Write {
 		out = append(out, "write  "+w)
+	}
+	if p.Roots {
+		out = append(out, "write  (the roots offered to servers)")
 	}
 	if p.Tmp {
 		out = append(out, "write  (a private temp dir, TMPDIR, removed when the server ends)")
@@ -229,6 +243,12 @@ func Diff(was, p Policy) []string {
 	}
 	if p.Tmp && !was.Tmp {
 		out = append(out, "+ write (private temp dir)")
+	}
+	if p.Roots && !was.Roots {
+		out = append(out, "+ write (the roots offered to servers)")
+	}
+	if p.Project && !was.Project && !was.Roots {
+		out = append(out, "+ read (the project directory)")
 	}
 	if p.Network != was.Network {
 		sign := "+"
@@ -292,6 +312,12 @@ func (p Policy) Words() []string {
 	if p.Tmp {
 		out = append(out, "tmp")
 	}
+	if p.Project {
+		out = append(out, "project")
+	}
+	if p.Roots {
+		out = append(out, "roots")
+	}
 	for _, r := range p.Read {
 		out = append(out, "read "+r)
 	}
@@ -318,6 +344,10 @@ func ParseWords(words []string) (Policy, bool) {
 		switch {
 		case k == "tmp" && v == "":
 			p.Tmp = true
+		case k == "project" && v == "":
+			p.Project = true
+		case k == "roots" && v == "":
+			p.Roots = true
 		case k == "network" && Network(v).Valid():
 			p.Network = Network(v)
 		case k == "read" && filepath.IsAbs(v):

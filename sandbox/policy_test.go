@@ -21,8 +21,8 @@ func TestEffectiveDefaults(t *testing.T) {
 	if err := os.WriteFile(script, []byte("#!/usr/bin/env node\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	p := Effective(Decl{}, Inputs{Command: "/bin/sh", Args: []string{"--flag", script}, Cwd: project, Project: project, Roots: []string{root}})
-	if !p.Enabled || p.Network != NetOpen || !p.Tmp || p.Required {
+	p := Effective(Decl{}, Inputs{Command: "/bin/sh", Args: []string{"--flag", script}, Cwd: project})
+	if !p.Enabled || p.Network != NetOpen || !p.Tmp || p.Required || !p.Project || !p.Roots {
 		t.Fatalf("defaults: %+v", p)
 	}
 	for _, want := range []string{"/usr", project, filepath.Join(dir, "pkgs", "node_modules")} {
@@ -30,14 +30,14 @@ func TestEffectiveDefaults(t *testing.T) {
 			t.Errorf("read %v lacks %s", p.Read, want)
 		}
 	}
-	if !slices.Equal(p.Write, []string{root}) {
-		t.Errorf("write = %v, want the root only", p.Write)
+	if len(p.Write) != 0 || under(root, p.Read) {
+		t.Errorf("write = %v, read %v: the roots are named, not listed", p.Write, p.Read)
 	}
 	if under(os.Getenv("HOME"), p.Read) && os.Getenv("HOME") != "" && !under(os.Getenv("HOME"), []string{dir}) {
 		t.Errorf("the home directory is readable by default: %v", p.Read)
 	}
 	// A declared writable cwd, a declared read path, network none.
-	q := Effective(Decl{Write: []string{"."}, Read: []string{"/opt/data"}, Network: NetNone}, Inputs{Command: "/bin/sh", Cwd: project, Project: project})
+	q := Effective(Decl{Write: []string{"."}, Read: []string{"/opt/data"}, Network: NetNone}, Inputs{Command: "/bin/sh", Cwd: project})
 	if !slices.Contains(q.Write, project) || slices.Contains(q.Read, project) || !slices.Contains(q.Read, "/opt/data") || q.Network != NetNone {
 		t.Errorf("declared: %+v", q)
 	}
@@ -47,7 +47,7 @@ func TestEffectiveDefaults(t *testing.T) {
 }
 
 func TestCoversLooseningAndTightening(t *testing.T) {
-	base := Policy{Enabled: true, Read: []string{"/usr", "/work"}, Write: []string{"/work/out"}, Tmp: true, Network: NetGuarded, Allow: []string{"127.0.0.1:8080"}}
+	base := Policy{Enabled: true, Read: []string{"/usr", "/work"}, Write: []string{"/work/out"}, Tmp: true, Roots: true, Project: true, Network: NetGuarded, Allow: []string{"127.0.0.1:8080"}}
 	tighter := []Policy{
 		base,
 		{Enabled: true, Read: []string{"/usr/lib"}, Write: []string{"/work/out/a"}, Network: NetNone},
@@ -68,13 +68,15 @@ func TestCoversLooseningAndTightening(t *testing.T) {
 		"allow":   {Enabled: true, Network: NetGuarded, Allow: []string{"10.0.0.1:22"}},
 		"off":     Off(),
 		"tmp":     {Enabled: true, Tmp: true, Network: NetNone},
+		"roots":   {Enabled: true, Roots: true, Network: NetNone},
 	}
 	noTmp := base
 	noTmp.Tmp = false
 	for name, p := range looser {
 		g := base
-		if name == "tmp" {
+		if name == "tmp" || name == "roots" {
 			g = noTmp
+			g.Roots = false
 		}
 		if g.Covers(p) {
 			t.Errorf("looser %s is covered", name)
@@ -97,6 +99,9 @@ func TestDigestedFormIsStableAndLeavesRequiredOut(t *testing.T) {
 	}
 	if got := Off().Digested(); len(got) != 1 || got["enabled"] != false {
 		t.Errorf("off digested as %v", got)
+	}
+	if w, ok := ParseWords(p.Words()); !ok || !slices.Equal(w.Read, p.Read) || w.Network != p.Network {
+		t.Errorf("words round trip: %+v %v", w, ok)
 	}
 	r, err := Parse(p.Marshal())
 	if err != nil || !slices.Equal(r.Read, p.Read) || r.Network != p.Network || !r.Required {

@@ -29,6 +29,14 @@ type Status struct {
 	// Reason is "not sandboxed: …" when it is not: sandbox = false, or the
 	// machine cannot confine.
 	Reason string `json:"reason,omitempty"`
+	// Note is the first refusal by the sandbox the server reported (an
+	// EACCES in its error text, a target the guarded network refused),
+	// explained once ("sandbox: write outside the roots refused (…)").
+	Note string `json:"note,omitempty"`
+	// Project and Roots are what the policy's "the project directory" and
+	// "the roots" are in this session.
+	Project string   `json:"project,omitempty"`
+	Roots   []string `json:"roots,omitempty"`
 }
 
 // StatusOf is what p comes to on a machine with s.

@@ -39,6 +39,9 @@ type Options struct {
 	URLElicitation bool
 	// Sampler answers sampling/createMessage (nil declines with E901).
 	Sampler engine.Sampler
+	// Sandbox is what a stdio server's default sandbox is derived from and
+	// what applies it (docs/sandbox.md).
+	Sandbox Sandboxing
 	// Roots are the directories offered to servers as roots; nil offers
 	// none (the faces pass the project directory, or --root).
 	Roots []string
@@ -67,6 +70,19 @@ type Options struct {
 	// Reconnect dials a lost network server again with backoff (the
 	// workbench); nil leaves it failed (one-shot commands).
 	Reconnect *host.ReconnectPolicy
+}
+
+// Sandboxing is what a stdio server's default sandbox is derived from
+// (with the roots, which it may write) and what applies it.
+type Sandboxing struct {
+	// Project is the project directory, readable by default.
+	Project string
+	// UserHome is the person's home directory: never made readable as a
+	// program's installation.
+	UserHome string
+	// Launcher is relavium's own executable, whose hidden sandbox-exec
+	// confines a server; "" confines nothing (every surface says so).
+	Launcher string
 }
 
 // Asker is the person, as the face that owns the terminal asks them.

@@ -8,6 +8,7 @@ import (
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/config"
 	"github.com/relavium/relavium/host/netguard"
+	"github.com/relavium/relavium/sandbox"
 )
 
 // resolveStdio resolves every declared stdio server: the absolute command
@@ -19,7 +20,7 @@ func (s *Session) resolveStdio() (resolved []*consent.Resolved, byName map[strin
 		if srv.Transport != host.TransportStdio {
 			continue
 		}
-		r, err := consent.Resolve(Declaration(srv), s.opts.getenv("PATH"))
+		r, err := consent.Resolve(Declaration(srv, s.opts.Sandbox), s.opts.getenv("PATH"))
 		if err != nil {
 			failed[srv.Name] = withSource(err, srv)
 			continue
@@ -34,7 +35,7 @@ func (s *Session) resolveStdio() (resolved []*consent.Resolved, byName map[strin
 func (s *Session) Resolved(name string) (*consent.Resolved, error) {
 	for _, srv := range s.decl.all() {
 		if srv.Name == name && srv.Transport == host.TransportStdio {
-			r, err := consent.Resolve(Declaration(srv), s.opts.getenv("PATH"))
+			r, err := consent.Resolve(Declaration(srv, s.opts.Sandbox), s.opts.getenv("PATH"))
 			if err != nil {
 				return nil, withSource(err, srv)
 			}
@@ -44,13 +45,21 @@ func (s *Session) Resolved(name string) (*consent.Resolved, error) {
 	return nil, fmt.Errorf("no stdio server %q is declared", name)
 }
 
-// Declaration is a config server as consent resolves it.
-func Declaration(s config.Server) consent.Declaration {
+// Declaration is a config server as consent resolves it: every stdio
+// server has a sandbox (the default one when its declaration says
+// nothing). Every command that prints or grants a digest resolves through
+// here, so the digest it shows is the one a session asks about.
+func Declaration(s config.Server, sb Sandboxing) consent.Declaration {
 	env := make([]consent.EnvVar, len(s.Env))
 	for i, e := range s.Env {
 		env[i] = consent.EnvVar{Name: e.Name, Value: e.Value}
 	}
-	return consent.Declaration{Name: s.Name, Command: s.Command, Args: s.Args, Env: env, Cwd: s.Dir}
+	decl := sandbox.Decl{}
+	if s.Sandbox != nil {
+		decl = *s.Sandbox
+	}
+	return consent.Declaration{Name: s.Name, Command: s.Command, Args: s.Args, Env: env, Cwd: s.Dir,
+		Sandbox: &decl, Home: sb.UserHome}
 }
 
 // anyDeclared reports whether a pending server comes from a config or agent

@@ -176,20 +176,22 @@ func (s *Session) guard() *netguard.Guard {
 // hostOptions are the host's options without servers.
 func (s *Session) hostOptions() host.Options {
 	return host.Options{
-		Home:           s.opts.Home,
-		Environ:        s.opts.Environ,
-		Secrets:        s.secretStore(),
-		Emitter:        s.opts.events(),
-		Elicitor:       s.opts.Elicitor,
-		URLElicitation: s.opts.URLElicitation,
-		Sampler:        s.opts.Sampler,
-		Roots:          s.opts.Roots,
-		CallCap:        s.opts.CallCap,
-		ClientVersion:  s.opts.Version,
-		Timeouts:       s.opts.Timeouts,
-		Wire:           s.opts.Wire,
-		LogLevel:       s.opts.LogLevel,
-		Reconnect:      s.opts.Reconnect,
+		Home:            s.opts.Home,
+		Environ:         s.opts.Environ,
+		Secrets:         s.secretStore(),
+		Emitter:         s.opts.events(),
+		Elicitor:        s.opts.Elicitor,
+		URLElicitation:  s.opts.URLElicitation,
+		Sampler:         s.opts.Sampler,
+		Roots:           s.opts.Roots,
+		SandboxLauncher: s.opts.Sandbox.Launcher,
+		SandboxProject:  s.opts.Sandbox.Project,
+		CallCap:         s.opts.CallCap,
+		ClientVersion:   s.opts.Version,
+		Timeouts:        s.opts.Timeouts,
+		Wire:            s.opts.Wire,
+		LogLevel:        s.opts.LogLevel,
+		Reconnect:       s.opts.Reconnect,
 	}
 }
 

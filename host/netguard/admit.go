@@ -1,6 +1,7 @@
 package netguard
 
 import (
+	"context"
 	"errors"
 	"net"
 	"net/url"
@@ -205,4 +206,23 @@ func (e *Error) authored() *Error {
 func redact(u *url.URL) string {
 	r := url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path, RawPath: u.RawPath}
 	return r.String()
+}
+
+// DialTunnel dials target (host:port) for a tunnel a confined server asked
+// relavium's guarded-network proxy for (package sandbox): admitted exactly
+// as an https url to that host and port would be, then dialled through
+// the same pinned, re-checked path as every other connection of the guard.
+// allowLocal is the server's allow list naming this target: a local or
+// private address may then be reached; a metadata address never.
+func (g *Guard) DialTunnel(ctx context.Context, target string, allowLocal bool) (net.Conn, error) {
+	host, port, err := net.SplitHostPort(target)
+	if err != nil || host == "" || port == "" {
+		return nil, refusal(CodeMalformedURL, ReasonMalformedURL, fault.ExitFailure, "%q is not host:port", target)
+	}
+	t, e := admit("https://"+net.JoinHostPort(host, port)+"/", TransportHTTP, allowLocal)
+	if e != nil {
+		return nil, e
+	}
+	t.guard = g
+	return g.dial(ctx, t, "tcp", net.JoinHostPort(host, port))
 }

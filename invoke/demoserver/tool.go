@@ -42,6 +42,7 @@ func toolConstructors() []newTool {
 	all = append(all, clientTools()...)
 	all = append(all, mrtrTools()...)
 	all = append(all, listChangeTools()...)
+	all = append(all, sandboxTools()...)
 	return append(all, refusedTools()...)
 }
 

@@ -212,6 +212,7 @@ func toolCases() map[string]toolCase {
 		"test_streaming_elicitation":                 {none, wantText("Streaming complete")},
 		"test_logging_tool":                          {none, wantText("Logging evaluated")},
 		"test_x_mcp_header":                          {map[string]any{"region": "eu"}, wantText("region=eu")},
+		"sandbox_probe":                              {map[string]any{"action": "read", "target": "/proc/self/status"}, wantText("read ")},
 	}
 }
 
