@@ -45,7 +45,7 @@ func TestE2ETmuxBurstWhileConsentAppears(t *testing.T) {
 	}
 	// Then a deliberate answer: a pause, A.
 	tm.answer("A")
-	tm.waitFor("the demo server ready", "● demo", "29 tools")
+	tm.waitFor("the demo server ready", "● demo", "41 tools")
 	if _, err := os.Stat(filepath.Join(home, "mcp-consent.ndjson")); err != nil {
 		t.Fatalf("A after a pause remembered nothing: %v", err)
 	}
