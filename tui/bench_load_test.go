@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/tui/render"
 )
 
 // b on a tool opens its form as a load; ctrl+s (the call cleared: echo is
@@ -35,10 +36,18 @@ func TestBenchKeyLoadsATool(t *testing.T) {
 	if !h.f.answered(`bench mcp_demo_echo {"message":"hi"}`) {
 		t.Errorf("the load did not send the form's arguments: %v", h.f.answers)
 	}
-	v := h.view()
-	for _, want := range []string{"latency histogram", "latency over time", "40 ended"} {
-		if !strings.Contains(v, want) {
-			t.Errorf("the call pane lacks %q:\n%s", want, v)
+	if v := h.view(); !strings.Contains(v, "mcp bench mcp_demo_echo on demo") {
+		t.Errorf("the call pane does not show the load:\n%s", v)
+	}
+	body := strings.Join(j.body(h.m.st, 44), "\n")
+	for _, want := range []string{"latency histogram", "latency over time", "40 ended", "p99"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the job's body at 44 columns lacks %q:\n%s", want, body)
+		}
+	}
+	for _, l := range j.body(h.m.st, 44) {
+		if w := render.Width(l); w > 44 {
+			t.Errorf("a line of %d columns in a 44-column pane: %q", w, l)
 		}
 	}
 }
