@@ -3,6 +3,7 @@ package invoke
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -62,16 +63,36 @@ func TestMCPAdhocTargets(t *testing.T) {
 		t.Errorf("--url and --stdio: %d %s", r.code, r.stdout)
 	}
 
-	// --stdio: consent still applies.
+	// --stdio typed on the command line is the person's own command (as
+	// in a shell): it runs without a digest, for this invocation only, and
+	// the record says so. The call itself still takes --yes headless.
 	line := e.hostile + " -mode ok"
-	r = e.run(t, nil, "mcp", "ls", "--stdio", line, "--json")
-	if r.code != 2 || r.errCode() != "E301" {
-		t.Fatalf("--stdio without consent: %d %s", r.code, r.stdout)
-	}
-	allow := allowFlags(r.pendingDigests(t))
-	r = e.run(t, nil, append([]string{"mcp", "call", "echo", "message=over stdio", "--stdio", line, "--yes"}, allow...)...)
+	r = e.run(t, nil, "mcp", "call", "echo", "message=over stdio", "--stdio", line, "--yes")
 	if r.code != 0 || r.stdout != "over stdio\n" {
 		t.Errorf("--stdio: %d %q %s", r.code, r.stdout, r.stderr)
+	}
+	r = e.run(t, nil, "mcp", "call", "echo", "message=x", "--stdio", line, "--yes", "--json")
+	data, _ := r.env["data"].(map[string]any)
+	rec, _ := data["adhoc"].(map[string]any)
+	if r.code != 0 || rec["consent"] != "typed" || rec["command_line"] != line || !strings.HasPrefix(fmt.Sprint(rec["digest"]), "v1:") {
+		t.Errorf("--json record of a typed --stdio: %d %s", r.code, r.stdout)
+	}
+	if r = e.run(t, nil, "mcp", "call", "echo", "message=x", "--stdio", line, "--json"); r.code != 2 || r.errCode() != "E542" {
+		t.Errorf("the call without --yes: %d %s", r.code, r.stdout)
+	}
+	if grants, _ := consent.Open(e.home).Fold(); grants.Len() != 0 {
+		t.Errorf("a typed --stdio remembered %d grants", grants.Len())
+	}
+	// A command line a machine client sends (mcp serve's child) is not the
+	// person's: consent applies, with the digest to allow.
+	r = e.run(t, []string{EnvInvokePath + "=mcp ls"}, "mcp", "ls", "--stdio", line, "--json")
+	if r.code != 2 || r.errCode() != "E301" {
+		t.Fatalf("--stdio from a machine client without consent: %d %s", r.code, r.stdout)
+	}
+	allow := allowFlags(r.pendingDigests(t))
+	r = e.run(t, []string{EnvInvokePath + "=mcp ls"}, append([]string{"mcp", "ls", "--stdio", line, "--json"}, allow...)...)
+	if r.code != 0 {
+		t.Errorf("--stdio from a machine client with its digest: %d %s %s", r.code, r.stdout, r.stderr)
 	}
 }
 

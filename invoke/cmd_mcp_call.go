@@ -29,6 +29,44 @@ type MCPCallResult struct {
 	Result     *engine.ToolResult `json:"result"`
 	Output     *CallOutput        `json:"output,omitempty"` // --output: where the exact text went
 	Task       *host.Task         `json:"task,omitempty"`   // --task: the task as it ended
+	// Adhoc says the call went to the ad-hoc server of --url or --stdio.
+	Adhoc *AdhocRecord `json:"adhoc,omitempty"`
+}
+
+// AdhocRecord is what a call's record says of its ad-hoc server: the url
+// or the command line, the digest it ran under, and on whose word: "typed"
+// (a --stdio command line the person typed: run without a digest, for this
+// invocation only), "allowed" (an --allow-mcp-stdio digest or a grant), or
+// "guard" (a url the network guard admitted).
+type AdhocRecord struct {
+	Transport   string `json:"transport"`
+	URL         string `json:"url,omitempty"`
+	CommandLine string `json:"command_line,omitempty"`
+	Digest      string `json:"digest,omitempty"`
+	Consent     string `json:"consent"`
+}
+
+// adhocRecord is the record of the ad-hoc server the call used.
+func adhocRecord(inv *Invocation, h *host.Host, servers []config.Server) *AdhocRecord {
+	if len(servers) != 1 {
+		return nil
+	}
+	srv := servers[0]
+	rec := &AdhocRecord{Transport: srv.Transport, Consent: "guard"}
+	for _, st := range h.Servers() {
+		if st.Name == srv.Name {
+			rec.URL, rec.Digest = st.URL, st.Digest
+		}
+	}
+	if srv.Transport == host.TransportStdio {
+		rec.URL = ""
+		rec.CommandLine = strings.Join(append([]string{srv.Command}, srv.Args...), " ")
+		rec.Consent = "allowed"
+		if inv.TypedStdio() {
+			rec.Consent = "typed"
+		}
+	}
+	return rec
 }
 
 // WriteHuman prints the result: every text part on its own, other parts as
@@ -143,6 +181,9 @@ func runMCPCall(ctx context.Context, inv *Invocation) (any, error) {
 		return nil, err
 	}
 	out := &MCPCallResult{Tool: def.Name, Server: def.Server, DurationMS: dur, Result: res, Task: task}
+	if adhoc {
+		out.Adhoc = adhocRecord(inv, h, servers)
+	}
 	if dest != "" {
 		if out.Output, err = writeCallOutput(dest, res); err != nil {
 			return nil, err

@@ -63,6 +63,9 @@ func newSession(inv *Invocation, servers []config.Server, em engine.Emitter, co 
 	if inv.CanPrompt() {
 		opts.Asker = &terminalAsker{w: inv.Env.Stderr, r: inv.Env.Stdin}
 	}
+	if inv.TypedStdio() {
+		opts.TypedStdio = adhocServer
+	}
 	return session.New(opts, servers), nil
 }
 

@@ -37,6 +37,9 @@ func Main(ctx context.Context, env *Env, args []string) int {
 	machineChild := false
 	if cenv, cerr := checkInvokePath(env, inv); cenv != env { // a machine child (child.go)
 		env, machineChild = cenv, true
+		if inv != nil {
+			inv.machine = true
+		}
 		if err == nil {
 			err = cerr
 		}

@@ -83,6 +83,16 @@ type Invocation struct {
 	flags  *pflag.FlagSet
 	// wire records the servers' traffic when --record is given (wire.go).
 	wire *wire.Hub
+	// machine: run by mcp serve for an MCP client (child.go), not typed by
+	// a person.
+	machine bool
+}
+
+// TypedStdio reports whether this invocation's --stdio COMMAND was typed
+// by the person on the command line (not sent by a machine client through
+// mcp serve): their own command, as if typed in a shell.
+func (inv *Invocation) TypedStdio() bool {
+	return !inv.machine && inv.flags != nil && inv.Changed("stdio")
 }
 
 // LoadConfig reads the servers this invocation declares: the relavium

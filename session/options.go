@@ -23,6 +23,13 @@ type Options struct {
 	// AllowStdio are digests the person approved on the command line
 	// (--allow-mcp-stdio).
 	AllowStdio []string
+	// TypedStdio names the ad-hoc stdio server whose command line the
+	// person typed on the command line (mcp ls/call --stdio): their own
+	// command, as if typed in a shell, so it is approved for this session
+	// without a digest, never remembered. A program a file names (a
+	// declaration, an imported client file) always asks; so does a command
+	// line a machine client sends through mcp serve. "" for none.
+	TypedStdio string
 	// AllowSecret are NAME@ORIGIN secret bindings the person approved on
 	// the command line (--allow-secret).
 	AllowSecret []string

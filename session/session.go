@@ -82,6 +82,9 @@ func (s *Session) admit(ctx context.Context, selected func(string) bool, guard *
 			return host.Options{}, err // a server not connected here needs no digest
 		}
 	}
+	if r := byName[s.opts.TypedStdio]; r != nil && s.opts.TypedStdio != "" && !s.decl.isAdhoc(s.opts.TypedStdio) {
+		s.decider.ApproveOnce(r.Digest) // the person's own command line
+	}
 	decisions, err := s.decider.Decide(resolved)
 	if err != nil {
 		return host.Options{}, err

@@ -57,7 +57,9 @@ args = ["--root", "/data"]
 	}
 	// An ad-hoc server is declared nowhere, so consent grant cannot
 	// remember it: the hint does not send anyone to a command that fails.
-	r = w.run("mcp", "call", "x", "--stdio", "spy --root /data")
+	// (A command line typed by the person runs as their own command; one a
+	// machine client sends through mcp serve, as here, asks for consent.)
+	r = w.runEnv([]string{"RELAVIUM_INVOKE_PATH=mcp call"}, "mcp", "call", "x", "--stdio", "spy --root /data")
 	if r.code != 2 || !strings.Contains(r.stderr, "--allow-mcp-stdio v1:") || strings.Contains(r.stderr, "consent grant DIGEST") ||
 		!strings.Contains(r.stderr, "cannot be remembered") {
 		t.Fatalf("ad-hoc headless: exit %d\nstderr %s", r.code, r.stderr)
