@@ -25,7 +25,7 @@ type sandboxE2E struct {
 	env                []string
 }
 
-func newSandboxE2E(t *testing.T) *sandboxE2E {
+func newSandboxE2E(t testing.TB) *sandboxE2E {
 	t.Helper()
 	if s := sandbox.Probe(); !s.OK() {
 		t.Skipf("this kernel cannot confine: %s", s.Reason)
@@ -42,7 +42,7 @@ func newSandboxE2E(t *testing.T) *sandboxE2E {
 }
 
 // declare writes the project's config.toml.
-func (e *sandboxE2E) declare(t *testing.T, toml string) {
+func (e *sandboxE2E) declare(t testing.TB, toml string) {
 	t.Helper()
 	if err := os.WriteFile(filepath.Join(e.project, ".relavium", "config.toml"), []byte(toml), 0o600); err != nil {
 		t.Fatal(err)
@@ -54,7 +54,7 @@ func (e *sandboxE2E) demo(sandboxLine string) string {
 }
 
 // run runs relavium in the project and decodes its --json envelope.
-func (e *sandboxE2E) run(t *testing.T, args ...string) map[string]any {
+func (e *sandboxE2E) run(t testing.TB, args ...string) map[string]any {
 	t.Helper()
 	cmd := exec.Command(e.bin, args...)
 	cmd.Dir, cmd.Env = e.project, e.env
@@ -67,7 +67,7 @@ func (e *sandboxE2E) run(t *testing.T, args ...string) map[string]any {
 }
 
 // digests are the declared stdio servers' digests, by name.
-func (e *sandboxE2E) digests(t *testing.T) map[string]string {
+func (e *sandboxE2E) digests(t testing.TB) map[string]string {
 	t.Helper()
 	env := e.run(t, "consent", "digest", "--json")
 	out := map[string]string{}
@@ -79,7 +79,7 @@ func (e *sandboxE2E) digests(t *testing.T) map[string]string {
 }
 
 // allow is --allow-mcp-stdio for every declared server.
-func (e *sandboxE2E) allow(t *testing.T) []string {
+func (e *sandboxE2E) allow(t testing.TB) []string {
 	var out []string
 	for _, d := range e.digests(t) {
 		out = append(out, "--allow-mcp-stdio", d)
@@ -203,5 +203,69 @@ func TestSandboxDigestChangesWhenThePolicyLoosens(t *testing.T) {
 	off := e.digests(t)["demo"]
 	if none == open || open == off || none == off {
 		t.Errorf("digests none %s open %s off %s: the policy is not in the digest", none, open, off)
+	}
+}
+
+// Real servers from npm run sandboxed by default and work.
+func TestSandboxRealServersRunConfined(t *testing.T) {
+	peers := os.Getenv("RELAVIUM_PEERS")
+	if peers == "" {
+		if os.Getenv("RELAVIUM_REQUIRE_PEERS") == "1" {
+			t.Fatal("RELAVIUM_REQUIRE_PEERS=1 but RELAVIUM_PEERS is unset (run make peers)")
+		}
+		t.Skip("peers not installed: run make peers")
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not on PATH")
+	}
+	e := newSandboxE2E(t)
+	mod := filepath.Join(peers, "node_modules", "@modelcontextprotocol")
+	if err := os.WriteFile(filepath.Join(e.project, "hello.txt"), []byte("hello from the project"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e.declare(t, fmt.Sprintf(`[[mcp_servers]]
+name = "fs"
+transport = "stdio"
+command = %q
+args = [%q, %q]
+
+[[mcp_servers]]
+name = "everything"
+transport = "stdio"
+command = %q
+args = [%q, "stdio"]
+`, node, filepath.Join(mod, "server-filesystem", "dist", "index.js"), e.project, node, filepath.Join(mod, "server-everything", "dist", "index.js")))
+	ls := e.run(t, append([]string{"mcp", "ls", "--json"}, e.allow(t)...)...)
+	servers, _ := ls["data"].(map[string]any)["servers"].([]any)
+	if len(servers) != 2 {
+		t.Fatalf("mcp ls: %v", ls)
+	}
+	for _, s := range servers {
+		m := s.(map[string]any)
+		sb, _ := m["sandbox"].(map[string]any)
+		if m["state"] != "ready" || sb == nil || sb["sandboxed"] != true {
+			t.Errorf("%s: state %v, sandbox %v", m["name"], m["state"], sb)
+		}
+	}
+	call := func(args ...string) string {
+		env := e.run(t, append(append([]string{"mcp", "call"}, args...), append([]string{"--yes", "--json"}, e.allow(t)...)...)...)
+		b, _ := json.Marshal(env)
+		if env["ok"] != true {
+			t.Errorf("mcp call %v: %s", args, b)
+		}
+		return string(b)
+	}
+	if out := call("mcp_fs_read_text_file", "path="+filepath.Join(e.project, "hello.txt")); !strings.Contains(out, "hello from the project") {
+		t.Errorf("server-filesystem read: %s", out)
+	}
+	if out := call("mcp_fs_write_file", "path="+filepath.Join(e.project, "out.txt"), "content=written"); !strings.Contains(out, "ok") {
+		t.Errorf("server-filesystem write in the root: %s", out)
+	}
+	if b, err := os.ReadFile(filepath.Join(e.project, "out.txt")); err != nil || string(b) != "written" {
+		t.Errorf("the file server-filesystem wrote: %q %v", b, err)
+	}
+	if out := call("mcp_everything_echo", "message=confined"); !strings.Contains(out, "confined") {
+		t.Errorf("server-everything echo: %s", out)
 	}
 }
