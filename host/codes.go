@@ -37,7 +37,7 @@ var codes = fault.Table{
 	{Code: CodeSecretFileBad, Class: fault.Usage, Meaning: "the secrets file does not parse"},
 	{Code: CodeSecretUnbound, Class: fault.Usage, Meaning: "a network server's header names a secret the session did not bind to its origin (the backstop of consent's E323: nothing is read or sent)"},
 	{Code: CodeCredentialRefused, Class: fault.Failure, Meaning: "a server with a static Authorization header answered 401 or 403: the token is wrong, expired or not allowed this (such a server is never probed for OAuth; the secrets to update are named, never a value)"},
-	{Code: CodeHeader, Class: fault.Usage, Meaning: "a network server's static header cannot be sent: a reserved or malformed name, a value (once its secrets are resolved) holding CR, LF, NUL or another control character, edge white space or over 8 KiB, or too many headers; the value is never shown"},
+	{Code: CodeHeader, Class: fault.Usage, Meaning: "a network server's static header cannot be sent: a reserved or malformed name, a value (once its secrets are resolved) holding CR, LF, NUL or another control character (C1 such as U+0085 NEL included), a line or paragraph separator (U+2028, U+2029) or a byte that is not UTF-8, edge white space or over 8 KiB, or too many headers; the value is never shown"},
 	{Code: CodeNotOffered, Class: fault.Failure, Meaning: "the server does not declare the capability the request needs (logging, completions, resource subscriptions, tasks)"},
 	{Code: CodeLogLevelUnknown, Class: fault.Usage, Meaning: "a log level that is not one of debug, info, notice, warning, error, critical, alert, emergency"},
 	{Code: CodeTooManySubscriptions, Class: fault.Failure, Meaning: "one server already has 256 resource subscriptions in this session"},

@@ -1,10 +1,12 @@
 package invoke
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // What servers ask of the client, answered headless against the demo
@@ -88,6 +90,24 @@ func TestClientSideHeadlessOnTheDemoServer(t *testing.T) {
 		got := resultText(call("mcp_demo_list_roots", "--root", a, "--root", link))
 		if got != "2 root(s):\nfile://"+ra+"\nfile://"+rb {
 			t.Fatalf("got %q", got)
+		}
+	})
+	t.Run("a relative --root is the directory from where it was typed", func(t *testing.T) {
+		wd := t.TempDir() // not the project: --root is relative to where the command runs
+		if err := os.Mkdir(filepath.Join(wd, "sub"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		want, _ := filepath.EvalSymlinks(filepath.Join(wd, "sub"))
+		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+		defer cancel()
+		c := e.cmd(ctx, "mcp", "call", "--json", "--yes", "--allow-mcp-stdio", d, "mcp_demo_list_roots", "--root", "sub")
+		c.Dir = wd
+		out, err := c.Output()
+		if err != nil {
+			t.Fatalf("%v: %s", err, out)
+		}
+		if got := resultText(runEnvelope(t, runOutcome{stdout: string(out)})); got != "1 root(s):\nfile://"+want {
+			t.Fatalf("got %q, want %s", got, want)
 		}
 	})
 	t.Run("a root that is not a directory", func(t *testing.T) {

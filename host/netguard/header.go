@@ -3,6 +3,8 @@ package netguard
 import (
 	"fmt"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // The bounds of a server's static headers (config `headers`, `--header`):
@@ -88,24 +90,35 @@ func CheckHeaderName(name string) (HeaderFault, string) {
 }
 
 // CheckHeaderValue reports whether v may be sent as a header value: no
-// control character but horizontal tab (CR, LF and NUL would split or end
-// the request), no leading or trailing white space (a secret pasted with
-// its newline), at most MaxHeaderValueLen bytes. The reason never quotes v.
+// control character but horizontal tab — C0 (CR, LF and NUL would split or
+// end the request), DEL, and C1 (U+0085 NEL is a line break to some
+// readers) — no line or paragraph separator (U+2028, U+2029), valid UTF-8
+// (a lone byte 0x85 is NEL to a Latin-1 reader), no leading or trailing
+// white space (a secret pasted with its newline), at most
+// MaxHeaderValueLen bytes. The reason never quotes v.
 func CheckHeaderValue(v string) (HeaderFault, string) {
 	if len(v) > MaxHeaderValueLen {
 		return HeaderBadValue, fmt.Sprintf("the value is %d bytes; a header value is at most %d", len(v), MaxHeaderValueLen)
 	}
-	for i := 0; i < len(v); i++ {
-		switch c := v[i]; {
-		case c == '\r':
+	for i := 0; i < len(v); {
+		r, size := utf8.DecodeRuneInString(v[i:])
+		switch {
+		case r == '\r':
 			return HeaderBadValue, fmt.Sprintf("the value holds a carriage return (CR) at byte %d", i)
-		case c == '\n':
+		case r == '\n':
 			return HeaderBadValue, fmt.Sprintf("the value holds a line feed (LF) at byte %d", i)
-		case c == 0:
+		case r == 0:
 			return HeaderBadValue, fmt.Sprintf("the value holds a NUL byte at byte %d", i)
-		case c < ' ' && c != '\t' || c == 0x7f:
-			return HeaderBadValue, fmt.Sprintf("the value holds the control character 0x%02x at byte %d", c, i)
+		case r == utf8.RuneError && size == 1:
+			return HeaderBadValue, fmt.Sprintf("the value holds the byte 0x%02x at byte %d, which is not UTF-8", v[i], i)
+		case r == 0x85:
+			return HeaderBadValue, fmt.Sprintf("the value holds the control character U+0085 (NEL, a line break) at byte %d", i)
+		case r == 0x2028 || r == 0x2029:
+			return HeaderBadValue, fmt.Sprintf("the value holds the separator U+%04X (a line break) at byte %d", r, i)
+		case unicode.IsControl(r) && r != '\t':
+			return HeaderBadValue, fmt.Sprintf("the value holds the control character U+%04X at byte %d", r, i)
 		}
+		i += size
 	}
 	if v != strings.Trim(v, " \t") {
 		return HeaderBadValue, "the value begins or ends with white space (a secret pasted with its newline or a blank?)"
