@@ -2,21 +2,29 @@
 # Runs the official MCP conformance suite (@modelcontextprotocol/conformance,
 # run on node 22: 0.1.14 and later will not start on node 20) against relavium.
 #
-#   .ci/conformance.sh server   the SERVER suite against `relavium demo-server
-#                               --transport http --port 0`; all 30 scenarios
-#                               of the default suite must pass, and the demo
-#                               server must then shut down cleanly on SIGINT
-#   .ci/conformance.sh client   the CLIENT scenarios initialize, tools_call,
-#                               elicitation-sep1034-client-defaults and
-#                               sse-retry, with relavium as the client
+#   .ci/conformance.sh server   the SERVER suites against `relavium demo-server
+#                               --transport http --port 0`: 0.1.16's default
+#                               suite (all 30 scenarios must pass, then the
+#                               demo server must shut down cleanly on SIGINT),
+#                               then 0.2.0-alpha.12 `--requirements
+#                               2026-07-28` against a fresh demo server:
+#                               every scored scenario must pass; the
+#                               extension and pending ones (tasks, header
+#                               validation, 2020-12) are run and printed
+#   .ci/conformance.sh client   the CLIENT scenarios of 0.1.16: initialize,
+#                               tools_call, elicitation-sep1034-client-defaults
+#                               and sse-retry, with relavium as the client
 #                               (testdata/conformance/client.sh), once per
-#                               protocol era the suite has scenarios for
+#                               protocol era that suite runs them in
 #                               (CLIENT_PROTOCOLS: the 2025-11-25 default and
-#                               auto; the suite has none for 2026-07-28); all
-#                               must pass; then every OAuth scenario (auth/…:
-#                               the 2025-11-25, 2025-06-18 and 2025-03-26 ones
-#                               and the draft ones) once, through the same
-#                               adapter
+#                               auto), then every OAuth scenario (auth/…)
+#                               once; then 0.2.0-alpha.12 `client
+#                               --requirements 2026-07-28` through the same
+#                               adapter, which runs each scenario in the era
+#                               the suite asks for: every scored scenario must
+#                               pass; the extension ones (client credentials,
+#                               enterprise-managed, DPoP, workload identity)
+#                               are run and printed
 #
 # Environment: RELAVIUM_BIN (default <repo>/bin/relavium), RELAVIUM_PEERS
 # (default <repo>/.peers; .ci/peers.sh installs it when incomplete).
@@ -29,6 +37,8 @@ BIN=${RELAVIUM_BIN:-$ROOT/bin/relavium}
 export RELAVIUM_PEERS=${RELAVIUM_PEERS:-$ROOT/.peers}
 NODE22=$RELAVIUM_PEERS/node22/node_modules/.bin/node
 CONF=$RELAVIUM_PEERS/node_modules/@modelcontextprotocol/conformance/dist/index.js
+CONF02=$RELAVIUM_PEERS/node_modules/conformance02/dist/index.js
+REQUIREMENTS=2026-07-28
 SERVER_SCENARIOS=30
 CLIENT_SCENARIOS=(initialize tools_call elicitation-sep1034-client-defaults sse-retry)
 CLIENT_PROTOCOLS=(2025-11-25 auto)
@@ -48,7 +58,7 @@ die() {
 MODE=${1:-server}
 case "$MODE" in server | client) ;; *) die "usage: $0 server|client" ;; esac
 [ -x "$BIN" ] || die "no relavium binary at $BIN (run make build)"
-if [ ! -x "$NODE22" ] || [ ! -f "$CONF" ]; then
+if [ ! -x "$NODE22" ] || [ ! -f "$CONF" ] || [ ! -f "$CONF02" ]; then
 	"$ROOT/.ci/peers.sh" "$RELAVIUM_PEERS" >/dev/null
 fi
 
@@ -176,4 +186,104 @@ run_client() {
 	[ "$failed" -eq 0 ] || die "client scenarios failed"
 }
 
+# scored KIND: the scenarios the 0.2 suite scores for $REQUIREMENTS, one a
+# line (KIND is Server or Client: the section of `list --requirements`
+# before "Run and reported, but never scored").
+scored() {
+	"$NODE22" "$CONF02" list --requirements "$REQUIREMENTS" |
+		sed -n "/^$1 scenarios/,/^\$/p" | sed -n 's/^  - //p'
+}
+
+# judge02 DIR SCORED_FILE PREFIX: prints "<passed> <total>" of the scored
+# scenarios of a 0.2 results folder (a scenario's folder is
+# [PREFIX]<name>-<timestamp>, auth ones under auth/), lists on stderr every
+# failing check of a scored scenario, and prints every unscored
+# scenario's result. A scored scenario with no results counts as failed.
+judge02() {
+	"$NODE22" -e '
+		const fs = require("fs"), path = require("path");
+		const [dir, scoredFile, prefix] = process.argv.slice(1);
+		const scored = fs.readFileSync(scoredFile, "utf8").split("\n").filter(Boolean);
+		const seen = new Map();
+		const walk = (d, rel) => {
+			for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+				if (!e.isDirectory()) continue;
+				const f = path.join(d, e.name, "checks.json");
+				if (!fs.existsSync(f)) { walk(path.join(d, e.name), rel + e.name + "/"); continue; }
+				let name = rel + e.name.replace(/-\d{4}-\d\d-\d\dT[\d-]+Z$/, "");
+				if (prefix && name.startsWith(prefix)) name = name.slice(prefix.length);
+				seen.set(name, JSON.parse(fs.readFileSync(f, "utf8")));
+			}
+		};
+		walk(dir, "");
+		let ok = 0;
+		for (const s of scored) {
+			const checks = seen.get(s);
+			if (!checks) { console.error(`  ${s}: no result`); continue; }
+			const bad = checks.filter(c => c.status !== "SUCCESS" && c.status !== "INFO" && c.status !== "SKIPPED");
+			if (bad.length === 0) { ok++; continue; }
+			for (const c of bad) console.error(`  ${s}: ${c.id} ${c.status} ${c.errorMessage || ""}`);
+		}
+		for (const [name, checks] of [...seen].sort()) {
+			if (scored.includes(name)) continue;
+			const bad = checks.filter(c => c.status !== "SUCCESS" && c.status !== "INFO" && c.status !== "SKIPPED").length;
+			console.error(`  not scored: ${name}: ${bad === 0 ? "pass" : bad + " failing check(s)"}`);
+		}
+		console.log(`${ok} ${scored.length}`);
+	' "$1" "$2" "$3"
+}
+
+run_server02() {
+	: >"$WORK/demo02.err"
+	"$BIN" demo-server --transport http --host 127.0.0.1 --port 0 2>"$WORK/demo02.err" &
+	local demo=$!
+	GROUPS_STARTED+=("$demo")
+	local url="" i
+	for i in $(seq 100); do
+		url=$(sed -n 's/^relavium demo-server: listening on //p' "$WORK/demo02.err")
+		[ -n "$url" ] && break
+		kill -0 "$demo" 2>/dev/null || die "demo-server exited: $(cat "$WORK/demo02.err")"
+		sleep 0.1
+	done
+	[ -n "$url" ] || die "demo-server printed no url within 10 s"
+	echo "conformance: 0.2 server suite --requirements $REQUIREMENTS against $url"
+	scored Server >"$WORK/scored-server"
+	"$NODE22" "$CONF02" server --url "$url" --requirements "$REQUIREMENTS" -o "$WORK/server02" >"$WORK/server02.out" 2>&1 &
+	local suite=$!
+	GROUPS_STARTED+=("$suite")
+	wait "$suite" || true
+	local verdict passed total
+	verdict=$(judge02 "$WORK/server02" "$WORK/scored-server" server-)
+	read -r passed total <<<"$verdict"
+	kill -INT "$demo"
+	local drc=0
+	wait "$demo" || drc=$?
+	echo "conformance: 0.2 server $passed/$total scored scenarios passed (demo-server exit $drc)"
+	if [ "$total" -lt 30 ] || [ "$passed" -ne "$total" ] || [ "$drc" -ne 0 ]; then
+		tail -n 40 "$WORK/server02.out"
+		die "0.2 server suite failed"
+	fi
+}
+
+run_client02() {
+	export RELAVIUM_BIN="$BIN"
+	unset RELAVIUM_PROTOCOL # the adapter takes the era from the suite
+	echo "conformance: 0.2 client suite --requirements $REQUIREMENTS"
+	scored Client >"$WORK/scored-client"
+	"$NODE22" "$CONF02" client --command "bash $ROOT/testdata/conformance/client.sh" \
+		--requirements "$REQUIREMENTS" --timeout 30000 -o "$WORK/client02" >"$WORK/client02.out" 2>&1 &
+	local suite=$!
+	GROUPS_STARTED+=("$suite")
+	wait "$suite" || true
+	local verdict passed total
+	verdict=$(judge02 "$WORK/client02" "$WORK/scored-client" "")
+	read -r passed total <<<"$verdict"
+	echo "conformance: 0.2 client $passed/$total scored scenarios passed"
+	if [ "$total" -lt 30 ] || [ "$passed" -ne "$total" ]; then
+		grep -E '^(✗|✓)' "$WORK/client02.out" || tail -n 40 "$WORK/client02.out"
+		die "0.2 client suite failed"
+	fi
+}
+
 "run_$MODE"
+"run_${MODE}02"

@@ -41,13 +41,7 @@ func (s *Server) addPrompts() {
 			}}, nil
 		})
 
-	s.mcp.AddPrompt(&mcp.Prompt{Name: "test_simple_prompt", Title: "Simple prompt",
-		Description: "A prompt without arguments (conformance fixture)"},
-		func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
-			return &mcp.GetPromptResult{Description: "A simple prompt", Messages: []*mcp.PromptMessage{
-				{Role: "user", Content: &mcp.TextContent{Text: "This is a simple prompt for testing."}},
-			}}, nil
-		})
+	addSimplePrompt(s.mcp)
 
 	s.mcp.AddPrompt(&mcp.Prompt{Name: "test_prompt_with_arguments", Title: "Prompt with arguments",
 		Description: "A prompt with two required arguments; arg1 completes (conformance fixture)",
@@ -108,6 +102,19 @@ func (s *Server) addPrompts() {
 			return &mcp.GetPromptResult{Description: "A code review request", Messages: []*mcp.PromptMessage{
 				{Role: "user", Content: &mcp.TextContent{Text: fmt.Sprintf(
 					"Review this code, written in %s. Point out bugs first, then risks, then style.\n\n%s", lang, req.Params.Arguments["code"])}},
+			}}, nil
+		})
+}
+
+// addSimplePrompt registers test_simple_prompt; registering it again
+// replaces it with the same definition, which the SDK announces as a change
+// of the prompt list (test_trigger_prompt_change).
+func addSimplePrompt(srv *mcp.Server) {
+	srv.AddPrompt(&mcp.Prompt{Name: "test_simple_prompt", Title: "Simple prompt",
+		Description: "A prompt without arguments (conformance fixture)"},
+		func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+			return &mcp.GetPromptResult{Description: "A simple prompt", Messages: []*mcp.PromptMessage{
+				{Role: "user", Content: &mcp.TextContent{Text: "This is a simple prompt for testing."}},
 			}}, nil
 		})
 }

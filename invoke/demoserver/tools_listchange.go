@@ -14,7 +14,7 @@ const ExtraTool = "extra_tool"
 // listChangeTools change the server's own tool list, so a client sees
 // notifications/tools/list_changed on demand.
 func listChangeTools() []newTool {
-	return []newTool{toggleExtraToolTool}
+	return []newTool{toggleExtraToolTool, triggerToolChangeTool, triggerPromptChangeTool}
 }
 
 // extraState is whether ExtraTool is listed now. The SDK's AddTool and
@@ -56,5 +56,33 @@ func extraTool(changed bool) tool {
 	return typed(&mcp.Tool{Name: ExtraTool, Description: desc, Annotations: annotate("Extra tool", readOnly, true)},
 		func(context.Context, *mcp.CallToolRequest, none) (*mcp.CallToolResult, any, error) {
 			return text("The extra tool answered."), nil, nil
+		})
+}
+
+// triggerToolChangeTool registers itself again, unchanged: the tool list
+// stays the same, and the SDK announces the registration as a change
+// (notifications/tools/list_changed; in the 2026-07-28 era on each open
+// subscriptions/listen stream that asked for it).
+func triggerToolChangeTool(s *Server) tool {
+	var t tool
+	t = typed(&mcp.Tool{Name: "test_trigger_tool_change",
+		Description: "Registers itself again, unchanged, so the server sends notifications/tools/list_changed (SEP-2575; conformance fixture).",
+		Annotations: annotate("Trigger a tool list change", readOnly, true)},
+		func(context.Context, *mcp.CallToolRequest, noArgs) (*mcp.CallToolResult, any, error) {
+			t.add(s.mcp)
+			return text("The tool list was announced as changed."), nil, nil
+		})
+	return t
+}
+
+// triggerPromptChangeTool registers test_simple_prompt again, unchanged,
+// so the server sends notifications/prompts/list_changed.
+func triggerPromptChangeTool(s *Server) tool {
+	return typed(&mcp.Tool{Name: "test_trigger_prompt_change",
+		Description: "Registers test_simple_prompt again, unchanged, so the server sends notifications/prompts/list_changed (SEP-2575; conformance fixture).",
+		Annotations: annotate("Trigger a prompt list change", readOnly, true)},
+		func(context.Context, *mcp.CallToolRequest, noArgs) (*mcp.CallToolResult, any, error) {
+			addSimplePrompt(s.mcp)
+			return text("The prompt list was announced as changed."), nil, nil
 		})
 }

@@ -211,6 +211,8 @@ func toolCases() map[string]toolCase {
 		"test_missing_capability":                    {none, wantText("The client declared sampling; the tool ran.")},
 		"test_streaming_elicitation":                 {none, wantText("Streaming complete")},
 		"test_logging_tool":                          {none, wantText("Logging evaluated")},
+		"test_trigger_tool_change":                   {none, wantText("announced as changed")},
+		"test_trigger_prompt_change":                 {none, wantText("announced as changed")},
 		"test_x_mcp_header":                          {map[string]any{"region": "eu"}, wantText("region=eu")},
 		"sandbox_probe":                              {map[string]any{"action": "read", "target": "/proc/self/status"}, wantText("read ")},
 	}

@@ -112,6 +112,43 @@ sse-retry)
 	# with GET + Last-Event-ID after the server's retry interval
 	"$BIN" mcp call test_reconnection --yes "${target[@]}"
 	;;
+request-metadata | json-schema-ref-no-deref)
+	# discover (2026-07-28) and list the tools: every request carries the
+	# era's header and _meta; a network $ref in a schema is never fetched
+	"$BIN" mcp ls "${target[@]}"
+	;;
+json-schema-2020-12-preservation)
+	# list the tools, then send json_schema_2020_12_tool's input schema back
+	# as it was served, to json_schema_echo
+	schema=$("$BIN" mcp ls "${target[@]}" --raw-schemas | jq -c '.data.tools[] | select(.tool == "json_schema_2020_12_tool") | .input_schema')
+	"$BIN" mcp call json_schema_echo --args "$(jq -cn --argjson s "$schema" '{schema: $s}')" --yes "${target[@]}"
+	;;
+http-standard-headers)
+	# every kind of request, each with its Mcp-Method (and Mcp-Name) header
+	"$BIN" mcp call test_headers --yes "${target[@]}"
+	"$BIN" mcp call my-hyphenated-tool --yes "${target[@]}"
+	;;
+http-custom-headers)
+	# the suite's tool calls (MCP_CONFORMANCE_CONTEXT.toolCalls), each
+	# argument marked x-mcp-header mirrored into its Mcp-Param-* header; a
+	# null argument is left out (the schema types it boolean: null is no
+	# value), so its header is omitted
+	jq -c '.toolCalls[]' <<<"${MCP_CONFORMANCE_CONTEXT:-"{}"}" | while read -r c; do
+		"$BIN" mcp call "$(jq -r .name <<<"$c")" --args "$(jq -c '.arguments | with_entries(select(.value != null))' <<<"$c")" --yes "${target[@]}"
+	done
+	;;
+http-invalid-tool-headers)
+	# a tool whose x-mcp-header is invalid is skipped; the others still work
+	"$BIN" mcp call valid_tool region=us-west1 --yes "${target[@]}"
+	;;
+sep-2322-client-request-state)
+	# input-required results: the answers and the server's requestState
+	# (echoed unchanged, or left out when none was sent) go back on a
+	# retry, a new request; a result without resultType is complete
+	for t in test_mrtr_echo_state test_mrtr_unrelated test_mrtr_no_state test_mrtr_no_result_type; do
+		"$BIN" mcp call "$t" --elicit defaults --yes "${target[@]}"
+	done
+	;;
 auth/*)
 	auth_scenario "$url"
 	;;
