@@ -43,4 +43,5 @@ var codes = fault.Table{
 	{Code: CodeTooManySubscriptions, Class: fault.Failure, Meaning: "one server already has 256 resource subscriptions in this session"},
 	{Code: CodeBadCompletionRef, Class: fault.Usage, Meaning: "a completion reference that is neither ref/prompt nor ref/resource"},
 	{Code: CodeNoRawPath, Class: fault.Failure, Meaning: "a task request on a Streamable HTTP server: go-sdk v1.8.0 has no task API, and relavium sends task requests only on connections it reads itself (stdio, sse, websocket)"},
+	{Code: CodeBadTask, Class: fault.Failure, Meaning: "a task the server answered has an id that is empty, over 256 bytes or not plain text: it cannot be shown, followed or cancelled"},
 }

@@ -46,6 +46,7 @@ const (
 	CodePingFailed           fault.Code = "E598" // a ping got no answer within its deadline, or an error
 	CodeSessionGone          fault.Code = "E599" // the server answered 404 for its session (restarted, or the session expired)
 	CodeNoRawPath            fault.Code = "E925" // a request go-sdk has no API for, on a connection relavium does not read itself
+	CodeBadTask              fault.Code = "E926" // a task the server answered has an id that is empty, over 256 bytes or not plain text
 )
 
 // Error is host's coded error: fault's (code, message, cause, exit, data)

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/relavium/relavium/fault"
 )
 
 // FuzzRawTake: whatever a server sends, the raw path's reader neither
@@ -36,8 +37,12 @@ func FuzzRawTake(f *testing.F) {
 			}
 		}
 		c := &conn{srv: Endpoint{Name: "s"}}
-		if task, err := c.task(wireTask{TaskID: string(data)}); err == nil && (task.TaskID == "" || len(task.TaskID) > 256) {
+		task, err := c.task(wireTask{TaskID: string(data)})
+		if err == nil && (task.TaskID == "" || len(task.TaskID) > 256) {
 			t.Fatalf("task id %q accepted", task.TaskID)
+		}
+		if err != nil && fault.CodeOf(err, "") != CodeBadTask {
+			t.Fatalf("a refused task id is not E926: %v", err)
 		}
 	})
 }

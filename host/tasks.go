@@ -63,9 +63,15 @@ type wireTask struct {
 	PollInterval  float64  `json:"pollInterval"`
 }
 
+// maxTaskID bounds a task id a server answers: relavium shows it, sends it
+// back and keeps it in the task list.
+const maxTaskID = 256
+
+// task takes a task the server answered; an unusable id is E926.
 func (c *conn) task(w wireTask) (*Task, error) {
-	if w.TaskID == "" || len(w.TaskID) > 256 || sanitize.Line(w.TaskID) != w.TaskID {
-		return nil, fmt.Errorf("the server answered a task id that is empty, over 256 bytes or not plain text")
+	if w.TaskID == "" || len(w.TaskID) > maxTaskID || sanitize.Line(w.TaskID) != w.TaskID {
+		return nil, &Error{Base: fault.Base{ErrCode: CodeBadTask, Exit: fault.ExitFailure,
+			Msg: fmt.Sprintf("answered a task id of %d bytes that is empty, over %d bytes or not plain text; the task cannot be followed", len(w.TaskID), maxTaskID)}, Server: c.srv.Name}
 	}
 	t := &Task{Server: c.srv.Name, TaskID: w.TaskID, Status: sanitize.Line(w.Status),
 		StatusMessage: sanitize.Line(c.redactText(w.StatusMessage)), CreatedAt: sanitize.Line(w.CreatedAt),
@@ -246,7 +252,7 @@ func (h *Host) connTask(server string, w wireTask) (*Task, error) {
 // as they are, rather than as a call failure wrapping them.
 func taskFailure(err error) error {
 	var he *Error
-	if errors.As(err, &he) && (he.ErrCode == CodeNoRawPath || he.ErrCode == CodeNotOffered) {
+	if errors.As(err, &he) && (he.ErrCode == CodeNoRawPath || he.ErrCode == CodeNotOffered || he.ErrCode == CodeBadTask) {
 		return he
 	}
 	return err

@@ -3,11 +3,13 @@ package host
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host/netguard"
 )
 
@@ -95,5 +97,21 @@ func TestPeerServerEverythingTasks(t *testing.T) {
 	// The SDK's own traffic is untouched by ours.
 	if got := callText(t, h, "mcp_everything_echo", `{"message":"still"}`); got != "Echo: still" {
 		t.Errorf("echo = %q", got)
+	}
+}
+
+// A task id over 256 bytes (or empty, or not plain text) from a server is
+// E926 naming the server, never an uncoded message.
+func TestTaskIDOutOfBoundsIsCoded(t *testing.T) {
+	c := &conn{srv: Endpoint{Name: "tasky"}}
+	for _, id := range []string{strings.Repeat("t", 257), "", "a\x1b[2Jb"} {
+		_, err := c.task(wireTask{TaskID: id, Status: TaskWorking})
+		var he *Error
+		if fault.CodeOf(err, "") != CodeBadTask || !errors.As(err, &he) || he.Server != "tasky" || fault.ExitOf(err) != fault.ExitFailure {
+			t.Errorf("task id of %d bytes: %v", len(id), err)
+		}
+	}
+	if task, err := c.task(wireTask{TaskID: strings.Repeat("t", 256), Status: TaskWorking}); err != nil || len(task.TaskID) != 256 {
+		t.Fatalf("a 256-byte id: %v", err)
 	}
 }
