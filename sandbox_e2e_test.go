@@ -99,7 +99,7 @@ func (e *sandboxE2E) probe(t *testing.T, action, target string) (string, bool) {
 		t.Fatalf("call failed: %s", b)
 	}
 	res, _ := data["result"].(map[string]any)
-	isErr, _ := res["is_error"].(bool)
+	isErr, _ := res["isError"].(bool)
 	return string(b), isErr
 }
 

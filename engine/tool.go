@@ -107,6 +107,9 @@ type ToolResult struct {
 	Content    []Content       `json:"content"`
 	Structured json.RawMessage `json:"structured,omitempty"`
 	IsError    bool            `json:"is_error"`
+	// Meta is the result's _meta as the server sent it (bounded by the
+	// host: MaxResultMeta), for the MCP-shaped --json of mcp call.
+	Meta json.RawMessage `json:"meta,omitempty"`
 }
 
 // Text joins the text parts of a result.

@@ -166,6 +166,10 @@ func (c *conn) callFailure(ctx, tctx context.Context, deadline *deadlineCause, t
 	return &Error{Base: fault.Base{ErrCode: CodeCallFailed, Msg: tool + " failed", Cause: c.redactErr(err)}, Server: c.srv.Name}
 }
 
+// MaxResultMeta bounds a result's _meta kept for the record (64 KiB
+// encoded); a larger one is left out.
+const MaxResultMeta = 64 << 10
+
 // convertResult turns the SDK result into the engine's, enforcing the 1 MiB
 // bound on the text summed across every part (text blocks and embedded text
 // resources) before anything of it is handed on.
@@ -199,6 +203,13 @@ func convertResult(tool string, res *mcp.CallToolResult) (*engine.ToolResult, er
 			}
 		case *mcp.ResourceLink:
 			out.Content = append(out.Content, engine.Content{Type: engine.ContentResourceLink, URI: v.URI, Name: v.Name, MIMEType: v.MIMEType})
+		}
+	}
+	if len(res.Meta) > 0 {
+		// The server's own metadata, kept whole when small; bounded like
+		// everything a server sends (what is cut is left out, never half).
+		if b, err := json.Marshal(res.Meta); err == nil && len(b) <= MaxResultMeta {
+			out.Meta = b
 		}
 	}
 	if res.StructuredContent != nil {

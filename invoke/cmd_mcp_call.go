@@ -23,12 +23,15 @@ import (
 
 // MCPCallResult is the data of `relavium mcp call`.
 type MCPCallResult struct {
-	Tool       string             `json:"tool"`
-	Server     string             `json:"server"`
-	DurationMS int64              `json:"duration_ms"`
-	Result     *engine.ToolResult `json:"result"`
-	Output     *CallOutput        `json:"output,omitempty"` // --output: where the exact text went
-	Task       *host.Task         `json:"task,omitempty"`   // --task: the task as it ended
+	Tool       string `json:"tool"`
+	Server     string `json:"server"`
+	DurationMS int64  `json:"duration_ms"`
+	// Result is the result as the engine holds it; MCP is the same in MCP's
+	// CallToolResult shape, which is what --json carries as result.
+	Result *engine.ToolResult `json:"-"`
+	MCP    *CallToolResult    `json:"result"`
+	Output *CallOutput        `json:"output,omitempty"` // --output: where the exact text went
+	Task   *host.Task         `json:"task,omitempty"`   // --task: the task as it ended
 	// Adhoc says the call went to the ad-hoc server of --url or --stdio.
 	Adhoc *AdhocRecord `json:"adhoc,omitempty"`
 }
@@ -180,7 +183,7 @@ func runMCPCall(ctx context.Context, inv *Invocation) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &MCPCallResult{Tool: def.Name, Server: def.Server, DurationMS: dur, Result: res, Task: task}
+	out := &MCPCallResult{Tool: def.Name, Server: def.Server, DurationMS: dur, Result: res, MCP: mcpResult(res), Task: task}
 	if adhoc {
 		out.Adhoc = adhocRecord(inv, h, servers)
 	}

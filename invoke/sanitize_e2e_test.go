@@ -138,7 +138,7 @@ func TestServerTextNeverReachesOutputRaw(t *testing.T) {
 		{"call --json", []string{"mcp", "call", "mcp_esc_escapes", "--yes", "--json"}, 0, `"ok":true`},
 		{"call --json --events", []string{"mcp", "call", "mcp_esc_escapes", "--yes", "--json", "--events"}, 0, `"ok":true`},
 		{"call structured", []string{"mcp", "call", "mcp_esc_escapes_structured", "--yes"}, 0, "start"},
-		{"call structured --json", []string{"mcp", "call", "mcp_esc_escapes_structured", "--yes", "--json"}, 0, `"structured"`},
+		{"call structured --json", []string{"mcp", "call", "mcp_esc_escapes_structured", "--yes", "--json"}, 0, `"structuredContent"`},
 		{"call tool error", []string{"mcp", "call", "mcp_esc_escapes_fail", "--yes"}, 1, ""},
 		{"call tool error --json", []string{"mcp", "call", "mcp_esc_escapes_fail", "--yes", "--json"}, 1, `"E543"`},
 		{"call protocol error", []string{"mcp", "call", "mcp_esc_escapes_error", "--yes"}, 1, ""},
@@ -185,7 +185,7 @@ func TestJSONKeepsServerTextExact(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.stdout), &env); err != nil {
 		t.Fatal(err)
 	}
-	if got := env.Data.Result.Text(); got != hostileText {
+	if got := env.Data.MCP.Text(); got != hostileText {
 		t.Fatalf("envelope text = %q, want the server's %q", got, hostileText)
 	}
 	for _, esc := range []string{`\u009b`, `\u202e`, `\udb40\udc69`, `\u007f`, `\u200b`, `\ufeff`} {
