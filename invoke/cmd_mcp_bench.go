@@ -301,29 +301,19 @@ func benchTarget(ctx context.Context, inv *Invocation, hosts []*host.Host, metho
 		}
 		return func(ctx context.Context, i int) loadtest.Outcome {
 			res, err := pick(i).Call(ctx, def.ID, sets[i%len(sets)], engine.CallOptions{Timeout: timeout})
-			switch {
-			case err != nil:
-				return loadtest.Failed(host.FailureKey(err))
-			case res.IsError:
-				return loadtest.Failed("isError")
-			}
-			return loadtest.OK
+			return loadtest.Outcome{Error: host.OutcomeKey(res, err)}
 		}, def.Name, def.Server, nil
 	case benchList:
 		server := benchServer(hosts[0])
 		return func(ctx context.Context, i int) loadtest.Outcome {
-			if _, err := pick(i).ListTools(ctx, server); err != nil {
-				return loadtest.Failed(host.FailureKey(err))
-			}
-			return loadtest.OK
+			_, err := pick(i).ListTools(ctx, server)
+			return loadtest.Outcome{Error: host.OutcomeKey(nil, err)}
 		}, benchList, server, nil
 	case benchRead:
 		server := benchServer(hosts[0])
 		return func(ctx context.Context, i int) loadtest.Outcome {
-			if _, err := pick(i).ReadResource(ctx, server, name); err != nil {
-				return loadtest.Failed(host.FailureKey(err))
-			}
-			return loadtest.OK
+			_, err := pick(i).ReadResource(ctx, server, name)
+			return loadtest.Outcome{Error: host.OutcomeKey(nil, err)}
 		}, benchRead + " " + name, server, nil
 	default: // prompts/get
 		server := benchServer(hosts[0])
@@ -336,10 +326,8 @@ func benchTarget(ctx context.Context, inv *Invocation, hosts []*host.Host, metho
 			args[k] = v
 		}
 		return func(ctx context.Context, i int) loadtest.Outcome {
-			if _, err := pick(i).GetPrompt(ctx, server, name, args); err != nil {
-				return loadtest.Failed(host.FailureKey(err))
-			}
-			return loadtest.OK
+			_, err := pick(i).GetPrompt(ctx, server, name, args)
+			return loadtest.Outcome{Error: host.OutcomeKey(nil, err)}
 		}, benchPrompt + " " + name, server, nil
 	}
 }

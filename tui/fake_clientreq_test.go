@@ -125,13 +125,7 @@ func (f *fakeBackend) Bench(ctx context.Context, tool engine.ToolDef, args json.
 			return loadtest.OK
 		}
 		res, err := call(ctx, fmt.Sprint("bench-", i), tool, args, nil)
-		switch {
-		case err != nil:
-			return loadtest.Failed(host.FailureKey(err))
-		case res.IsError:
-			return loadtest.Failed("isError")
-		}
-		return loadtest.OK
+		return loadtest.Outcome{Error: host.OutcomeKey(res, err)}
 	}, loadtest.Options{Live: live})
 	if rep != nil {
 		rep.Target, rep.Server = tool.Name, tool.Server

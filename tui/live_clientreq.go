@@ -93,13 +93,7 @@ func (l *live) Bench(ctx context.Context, tool engine.ToolDef, args json.RawMess
 	}
 	rep, err := loadtest.Run(ctx, plan, func(ctx context.Context, _ int) loadtest.Outcome {
 		res, err := h.Call(ctx, tool.ID, args, engine.CallOptions{Timeout: plan.Timeout})
-		switch {
-		case err != nil:
-			return loadtest.Failed(host.FailureKey(err))
-		case res.IsError:
-			return loadtest.Failed("isError")
-		}
-		return loadtest.OK
+		return loadtest.Outcome{Error: host.OutcomeKey(res, err)}
 	}, loadtest.Options{Live: live})
 	if rep != nil {
 		rep.Target, rep.Server = tool.Name, tool.Server
