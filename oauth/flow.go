@@ -17,7 +17,7 @@ import (
 // for a server that declares oauth, so the browser step comes before any
 // request is refused).
 func (h *Handler) SignIn(ctx context.Context) error {
-	if h.o.Interactive == nil {
+	if h.o.Interactive == nil && !h.o.Settings.machine() {
 		return h.signInRequired(nil, "")
 	}
 	h.flow.Lock()
@@ -25,6 +25,9 @@ func (h *Handler) SignIn(ctx context.Context) error {
 	h.mu.Lock()
 	h.signIns++
 	h.mu.Unlock()
+	if h.o.Settings.machine() {
+		return h.machineSignIn(ctx, challenge{})
+	}
 	return h.signIn(ctx, challenge{}, false)
 }
 

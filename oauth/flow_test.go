@@ -39,6 +39,8 @@ type testAS struct {
 	resource atomic.Value
 	answer   atomic.Value // func(n int32) string: the token endpoint's body, when set
 	appType  atomic.Value // the application_type of the last registration
+	form     atomic.Value // url.Values of the last token request
+	basic    atomic.Value // [2]string: the last token request's basic auth, if any
 }
 
 func newTestAS(t *testing.T) *testAS {
@@ -78,6 +80,10 @@ func newTestAS(t *testing.T) *testAS {
 	})
 	mux.HandleFunc("/token", func(w http.ResponseWriter, r *http.Request) {
 		_ = r.ParseForm()
+		a.form.Store(r.Form)
+		if u, p, ok := r.BasicAuth(); ok {
+			a.basic.Store([2]string{u, p})
+		}
 		n := a.tokens.Add(1)
 		if r.Form.Get("grant_type") == "refresh_token" {
 			a.refresh.Add(1)

@@ -39,7 +39,18 @@ type Settings struct {
 	// AllowLocalAuth are the host:ports of the authorization server's own
 	// local addresses the guard may reach (local development).
 	AllowLocalAuth []string
+	// Grant is GrantClientCredentials for a machine sign-in ("" is the
+	// authorization code flow with a person in the browser).
+	Grant string
+	// PrivateKeyName is the NAME of {{secrets.NAME}} holding the PEM key a
+	// client_credentials sign-in signs its client assertion with
+	// (private_key_jwt); "" authenticates with ClientSecretName.
+	PrivateKeyName string
 }
+
+// machine reports a client_credentials sign-in: it needs no person, so it
+// runs headless too.
+func (s Settings) machine() bool { return s.Grant == GrantClientCredentials }
 
 // Prompt is one sign-in put to the person.
 type Prompt struct {
@@ -157,7 +168,7 @@ func (h *Handler) TokenSource(ctx context.Context) (oauth2.TokenSource, error) {
 		return nil, err
 	}
 	if rec == nil {
-		if h.o.Settings.Declared && h.o.Interactive == nil {
+		if h.o.Settings.Declared && h.o.Interactive == nil && !h.o.Settings.machine() {
 			return nil, h.signInRequired(nil, "")
 		}
 		return nil, nil
@@ -333,7 +344,7 @@ func (h *Handler) Authorize(ctx context.Context, req *http.Request, resp *http.R
 		return newErr(CodeScopeRefused, "server %s refuses the request with insufficient_scope although the token holds every scope it asks for (%s); relavium does not sign in again for them",
 			h.o.Server, strings.Join(ch.scopes, " "))
 	}
-	if h.o.Interactive == nil {
+	if h.o.Interactive == nil && !h.o.Settings.machine() {
 		return h.headless(ctx, rec, ch, stepUp)
 	}
 	h.mu.Lock()
@@ -342,6 +353,9 @@ func (h *Handler) Authorize(ctx context.Context, req *http.Request, resp *http.R
 	h.mu.Unlock()
 	if n > MaxSignIns {
 		return newErr(CodeScopeRefused, "server %s asked for a sign-in %d times in one session; relavium stops at %d", h.o.Server, n, MaxSignIns)
+	}
+	if h.o.Settings.machine() {
+		return h.machineSignIn(ctx, ch)
 	}
 	return h.signIn(ctx, ch, stepUp)
 }

@@ -28,6 +28,19 @@ type OAuth struct {
 	CallbackPort      int      `json:"callback_port,omitempty"`
 	ClientMetadataURL string   `json:"client_metadata_url,omitempty"`
 	AllowLocalAuth    []string `json:"allow_local_auth,omitempty"`
+	// Grant is "client_credentials" for a machine sign-in (no browser, no
+	// person); "" is the authorization code flow.
+	Grant string `json:"grant,omitempty"`
+	// PrivateKey is exactly {{secrets.NAME}}: the PEM key a
+	// client_credentials sign-in signs its client assertion with
+	// (private_key_jwt), resolved only when a token request needs it.
+	PrivateKey string `json:"-"`
+}
+
+// PrivateKeyName is the NAME of the private key's {{secrets.NAME}}, or "".
+func (o *OAuth) PrivateKeyName() string {
+	n, _ := consent.SecretRef(o.PrivateKey)
+	return n
 }
 
 // ClientSecretName is the NAME of the client secret's {{secrets.NAME}}, or "".
@@ -36,7 +49,7 @@ func (o *OAuth) ClientSecretName() string {
 	return n
 }
 
-var oauthKeys = []string{"client_id", "client_secret", "scopes", "callback_port", "client_metadata_url", "allow_local_auth"}
+var oauthKeys = []string{"client_id", "client_secret", "scopes", "callback_port", "client_metadata_url", "allow_local_auth", "grant", "private_key"}
 
 // oauthField reads `oauth`: true (sign in before anything is sent), false
 // (the default: sign in when the server answers 401 with a Bearer
@@ -65,7 +78,7 @@ func (c *checker) oauthField(v *node, path, transport string, s *Server) {
 		return
 	case kindTable:
 	default:
-		c.add(CodeOAuth, f.at(), p, "must be true, false or a table { client_id = …, client_secret = \"{{secrets.NAME}}\", scopes = […], callback_port = …, client_metadata_url = …, allow_local_auth = [\"host:port\"] }, got %s", f.val.kind)
+		c.add(CodeOAuth, f.at(), p, "must be true, false or a table { client_id = …, client_secret = \"{{secrets.NAME}}\", scopes = […], callback_port = …, client_metadata_url = …, allow_local_auth = [\"host:port\"], grant = \"client_credentials\", private_key = \"{{secrets.NAME}}\" }, got %s", f.val.kind)
 		return
 	}
 	t := f.val
@@ -128,7 +141,48 @@ func (c *checker) oauthField(v *node, path, transport string, s *Server) {
 			o.AllowLocalAuth = append(o.AllowLocalAuth, it.val)
 		}
 	}
+	c.oauthGrant(t, p, o)
 	s.OAuth = o
+}
+
+// oauthGrant reads grant and private_key. A client_credentials sign-in is
+// a pre-registered client's (client_id) with exactly one credential: its
+// client_secret or its private_key, each {{secrets.NAME}}; a private key
+// has no use in the browser flow, and neither a callback port nor a client
+// metadata document in the machine one.
+func (c *checker) oauthGrant(t *node, p string, o *OAuth) {
+	if g := t.get("grant"); g != nil {
+		if v, ok := c.str(g, join(p, "grant")); ok {
+			switch v {
+			case "authorization_code":
+			case "client_credentials":
+				o.Grant = v
+			default:
+				c.add(CodeOAuth, g.at(), join(p, "grant"), "must be \"authorization_code\" (a person signs in in the browser, the default) or \"client_credentials\" (a machine signs in with its client secret or private key), got %q", v)
+			}
+		}
+	}
+	if g := t.get("private_key"); g != nil {
+		if sec, ok := c.str(g, join(p, "private_key")); ok {
+			if _, ref := consent.SecretRef(sec); !ref {
+				c.add(CodeOAuth, g.at(), join(p, "private_key"), "must be exactly {{secrets.NAME}}: a private key is never written in a config file (put the PEM in RELAVIUM_SECRET_<NAME> or <home>/secrets.toml)")
+			} else {
+				o.PrivateKey = sec
+			}
+		}
+	}
+	machine := o.Grant == "client_credentials"
+	switch {
+	case !machine && t.get("private_key") != nil:
+		c.add(CodeOAuth, t.get("private_key").keyPos, join(p, "private_key"), "a private key signs a client_credentials sign-in: set grant = \"client_credentials\" too")
+	case !machine:
+	case t.get("client_id") == nil:
+		c.add(CodeOAuth, t.get("grant").keyPos, join(p, "grant"), "a client_credentials sign-in is a pre-registered client's: set client_id, and client_secret or private_key")
+	case (t.get("client_secret") == nil) == (t.get("private_key") == nil):
+		c.add(CodeOAuth, t.get("grant").keyPos, join(p, "grant"), "a client_credentials sign-in authenticates with exactly one of client_secret and private_key (each \"{{secrets.NAME}}\")")
+	case t.get("callback_port") != nil || t.get("client_metadata_url") != nil:
+		c.add(CodeOAuth, t.get("grant").keyPos, join(p, "grant"), "a client_credentials sign-in has no browser step: callback_port and client_metadata_url do not apply")
+	}
 }
 
 func hostPortOK(s string) bool {

@@ -36,6 +36,18 @@ func TestRuleOAuth(t *testing.T) {
 		{name: "on websocket", files: map[string]string{globalTOML: "[[mcp_servers]]\nname = \"w\"\ntransport = \"websocket\"\nurl = \"ws://localhost:9/\"\nallow_local_endpoint = true\noauth = true\n"}, want: []want{
 			{code: CodeOAuthTransport, file: globalTOML, line: 6, col: 1, field: o, msg: "Streamable HTTP"},
 		}},
+		{name: "an unknown grant", files: map[string]string{globalTOML: httpReg("a") + "oauth = { grant = \"password\" }\n"}, want: []want{
+			{code: CodeOAuth, file: globalTOML, line: 5, col: 19, field: o + ".grant", msg: "client_credentials"},
+		}},
+		{name: "a private key without the machine grant", files: map[string]string{globalTOML: httpReg("a") + "oauth = { client_id = \"c\", private_key = \"{{secrets.k}}\" }\n"}, want: []want{
+			{code: CodeOAuth, file: globalTOML, line: 5, col: 28, field: o + ".private_key", msg: "grant"},
+		}},
+		{name: "the machine grant without a credential", files: map[string]string{globalTOML: httpReg("a") + "oauth = { grant = \"client_credentials\", client_id = \"c\" }\n"}, want: []want{
+			{code: CodeOAuth, file: globalTOML, line: 5, col: 11, field: o + ".grant", msg: "exactly one"},
+		}},
+		{name: "a literal private key", files: map[string]string{globalTOML: httpReg("a") + "oauth = { grant = \"client_credentials\", client_id = \"c\", private_key = \"pem\" }\n"}, want: []want{
+			{code: CodeOAuth, file: globalTOML, line: 5, col: 72, field: o + ".private_key", msg: "{{secrets.NAME}}"},
+		}},
 		{name: "valid, on an agent's inline entry too", files: map[string]string{
 			globalTOML: httpReg("a") + "oauth = { client_id = \"c\", client_secret = \"{{secrets.s}}\", scopes = [\"mcp:read\"], callback_port = 53682, client_metadata_url = \"https://me.example/client.json\", allow_local_auth = [\"localhost:9000\"] }\n",
 			agentYAML:  "mcp_servers:\n  - id: b\n    transport: http\n    url: https://example.com/mcp\n    oauth: true\n",
@@ -51,6 +63,18 @@ func TestOAuthFieldIsRead(t *testing.T) {
 	}
 	o := cfg.Servers[0].OAuth
 	if o == nil || o.ClientID != "c" || o.ClientSecretName() != "s" || o.CallbackPort != 53682 || len(o.Scopes) != 1 || o.AllowLocalAuth[0] != "localhost:9000" {
+		t.Fatalf("oauth read as %+v", o)
+	}
+}
+
+func TestOAuthMachineGrantIsRead(t *testing.T) {
+	root := writeTree(t, map[string]string{globalTOML: httpReg("a") + "oauth = { grant = \"client_credentials\", client_id = \"ci\", private_key = \"{{secrets.ci_key}}\", scopes = [\"mcp:read\"] }\n"})
+	cfg, err := Load(filepath.Join(root, "home"), filepath.Join(root, "project"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := cfg.Servers[0].OAuth
+	if o == nil || o.Grant != "client_credentials" || o.ClientID != "ci" || o.PrivateKeyName() != "ci_key" || o.ClientSecretName() != "" {
 		t.Fatalf("oauth read as %+v", o)
 	}
 }

@@ -46,6 +46,11 @@ auth_scenario() {
 	ctx=${MCP_CONFORMANCE_CONTEXT:-"{}"}
 	id=$(jq -r '.client_id // empty' <<<"$ctx")
 	secret=$(jq -r '.client_secret // empty' <<<"$ctx")
+	key=$(jq -r '.private_key_pem // empty' <<<"$ctx")
+	# The client-credentials scenarios: a machine signs in (no browser),
+	# with its secret or its private key from the secret stores.
+	grant=""
+	case "$scenario" in auth/client-credentials-*) grant=client_credentials ;; esac
 	export BROWSER="bash $(dirname "$0")/browser.sh"
 	write_config() {
 		{
@@ -55,10 +60,16 @@ auth_scenario() {
 			echo "url = \"$server\""
 			echo 'allow_local_endpoint = true'
 			[ -n "$protocol" ] && echo "protocol = \"$protocol\""
-			printf 'oauth = { client_metadata_url = "https://conformance-test.local/client-metadata.json"'
-			if [ -n "$id" ]; then
-				printf ', client_id = "%s"' "$id"
+			if [ -n "$grant" ]; then
+				printf 'oauth = { grant = "%s", client_id = "%s"' "$grant" "$id"
 				[ -n "$secret" ] && printf ', client_secret = "{{secrets.conformance_client}}"'
+				[ -n "$key" ] && printf ', private_key = "{{secrets.conformance_key}}"'
+			else
+				printf 'oauth = { client_metadata_url = "https://conformance-test.local/client-metadata.json"'
+				if [ -n "$id" ]; then
+					printf ', client_id = "%s"' "$id"
+					[ -n "$secret" ] && printf ', client_secret = "{{secrets.conformance_client}}"'
+				fi
 			fi
 			if [ ${#local_auth[@]} -gt 0 ]; then
 				printf ', allow_local_auth = [%s]' "$(printf '"%s",' "${local_auth[@]}" | sed 's/,$//')"
@@ -67,6 +78,7 @@ auth_scenario() {
 		} >"$RELAVIUM_HOME/config.toml"
 	}
 	[ -n "$secret" ] && export RELAVIUM_SECRET_CONFORMANCE_CLIENT=$secret
+	[ -n "$key" ] && export RELAVIUM_SECRET_CONFORMANCE_KEY=$key
 	login() {
 		for i in 1 2 3; do
 			write_config
