@@ -102,7 +102,8 @@
 //     that leads one, is SIGKILLed at once (children found in /proc).
 //
 // host implements engine.ToolHost. It may import consent, engine and
-// fields; never tui or invoke. Sub-packages: config (authored files), discovery (the
+// fields, and the leaves atomicfile and regularfile (AddFileSecret keeps a
+// secret in the person's store); never tui or invoke. Sub-packages: config (authored files), discovery (the
 // bounded tools/list walk, schemas, namespacing, pins), netguard (the one
 // SSRF-guarded dialer every network connection must use).
 package host

@@ -14,6 +14,7 @@ import (
 
 	"github.com/relavium/relavium/atomicfile"
 	"github.com/relavium/relavium/engine/sanitize"
+	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/config"
 )
 
@@ -129,6 +130,19 @@ type ConfigImport struct {
 	// reference withheld; Written is the config file they were added to.
 	TOML    string `json:"toml"`
 	Written string `json:"written,omitempty"`
+	// Moved are the literal credentials --write moved to the person's
+	// secret store (never their values).
+	Moved []MovedSecret `json:"moved_secrets,omitempty"`
+}
+
+// MovedSecret is one literal credential config import --write found in a
+// client's file and kept in the person's secret store instead of the
+// project's config, which names it {{secrets.NAME}}.
+type MovedSecret struct {
+	Server string `json:"server"`
+	Field  string `json:"field"`  // env.NAME or headers.NAME
+	Secret string `json:"secret"` // the NAME of {{secrets.NAME}}
+	Store  string `json:"store"`  // the file it is kept in
 }
 
 // WriteHuman prints the TOML, or where it was written.
@@ -182,7 +196,16 @@ func runConfigImport(_ context.Context, inv *Invocation) (any, error) {
 	if body != "" {
 		body += "\n"
 	}
-	body += config.TOML(imp.Servers, project, false)
+	servers, moved, err := moveLiteralSecrets(inv.Env.Home, imp.Servers)
+	if err != nil {
+		return nil, err
+	}
+	out.Moved = moved
+	for _, m := range moved {
+		fmt.Fprintf(inv.Env.Stderr, "relavium: note: server %s: %s held a literal secret; it is kept in %s as %s, and %s says {{secrets.%s}} (the project's config holds no credential)\n",
+			m.Server, m.Field, m.Store, m.Secret, cfgRel(project, target), m.Secret)
+	}
+	body += config.TOML(servers, project, false)
 	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
 		return nil, codes.Wrap(CodeImportWrite, err, "cannot create %s", filepath.Dir(target))
 	}
@@ -222,4 +245,65 @@ func checkNamesFree(inv *Invocation, file string, existed bool, servers []config
 		}
 	}
 	return cfg, nil
+}
+
+// moveLiteralSecrets returns servers with every literal credential (the
+// rule export refuses by: config.EnvLiteralSecret, HeaderLiteralSecret)
+// moved to the person's secret store and replaced by {{secrets.NAME}}:
+// the project's config, which is committed and shared, never holds one.
+// The name is <server>-<field name>, lower-cased; a name the store already
+// holds with another value is E882 and nothing is written.
+func moveLiteralSecrets(home string, servers []config.Server) ([]config.Server, []MovedSecret, error) {
+	out := make([]config.Server, len(servers))
+	var moved []MovedSecret
+	keep := func(s config.Server, field, name, value string) (string, error) {
+		secret := importSecretName(s.Name + "-" + name)
+		store, _, err := host.AddFileSecret(home, secret, value)
+		if errors.Is(err, host.ErrSecretTaken) {
+			return "", usageErr(CodeImportSecret, "server %s: %s holds a literal secret, and the secret store already holds another value as %s: remove or rename that one (relavium never overwrites a secret), then import again", s.Name, field, secret)
+		}
+		if err != nil {
+			return "", codes.Wrap(CodeImportSecret, err, "server %s: %s holds a literal secret, which could not be moved to the secret store (the project's config was not written)", s.Name, field)
+		}
+		moved = append(moved, MovedSecret{Server: s.Name, Field: field, Secret: secret, Store: store})
+		return "{{secrets." + secret + "}}", nil
+	}
+	for i, s := range servers {
+		s.Env = slices.Clone(s.Env)
+		for j, e := range s.Env {
+			if config.EnvLiteralSecret(e.Name, e.Value) {
+				ref, err := keep(s, "env."+e.Name, e.Name, e.Value)
+				if err != nil {
+					return nil, nil, err
+				}
+				s.Env[j].Value = ref
+			}
+		}
+		s.Headers = slices.Clone(s.Headers)
+		for j, h := range s.Headers {
+			if config.HeaderLiteralSecret(h.Value) {
+				ref, err := keep(s, "headers."+h.Name, h.Name, h.Value)
+				if err != nil {
+					return nil, nil, err
+				}
+				s.Headers[j].Value = ref
+			}
+		}
+		out[i] = s
+	}
+	return out, moved, nil
+}
+
+// importSecretName is a {{secrets.NAME}} name for s: lower-cased, every
+// character a name may not hold as '-'.
+func importSecretName(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '_', r == '.', r == '-':
+			return r
+		case r >= 'A' && r <= 'Z':
+			return r + 'a' - 'A'
+		}
+		return '-'
+	}, s)
 }

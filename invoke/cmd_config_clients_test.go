@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/config"
 	"github.com/relavium/relavium/session"
 )
@@ -23,7 +24,7 @@ func writeTestFile(t *testing.T, path, body string) {
 }
 
 const claudeFile = `{"mcpServers": {
-  "My_Tool": {"command": "/usr/local/bin/tool", "args": ["--stdio"], "env": {"LEVEL": "${LEVEL:-info}", "TOKEN": "${TOKEN}"}},
+  "My_Tool": {"command": "/usr/local/bin/tool", "args": ["--stdio"], "env": {"LEVEL": "${LEVEL:-info}", "TOKEN": "${TOKEN}", "GITHUB_PERSONAL_ACCESS_TOKEN": "ghp_literalTokenFromClaudeDesktop01"}},
   "remote": {"type": "http", "url": "https://mcp.example.com/mcp", "headers": {"X-Key": "literal-credential"}}
 }}`
 
@@ -39,12 +40,12 @@ func TestConfigImportWrite(t *testing.T) {
 	}
 	out := stdout.String()
 	for _, want := range []string{"# from c.json:2:3 (written \"My_Tool\" there)", `name = "my-tool"`,
-		`env = { LEVEL = "{{env.LEVEL:-info}}", TOKEN = "{{env.TOKEN}}" }`, `headers = { X-Key = "[REDACTED]" }`} {
+		`env = { LEVEL = "{{env.LEVEL:-info}}", TOKEN = "{{env.TOKEN}}", GITHUB_PERSONAL_ACCESS_TOKEN = "[REDACTED]" }`, `headers = { X-Key = "[REDACTED]" }`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, out)
 		}
 	}
-	if strings.Contains(out, "literal-credential") || !strings.Contains(stderr.String(), "E239") {
+	if strings.Contains(out, "literal-credential") || strings.Contains(out, "ghp_") || !strings.Contains(stderr.String(), "E239") {
 		t.Errorf("a literal header value printed, or the renaming not shown:\n%s\n%s", out, stderr)
 	}
 	if _, err := os.Stat(config.ProjectFile(project)); err == nil {
@@ -63,9 +64,27 @@ func TestConfigImportWrite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(native.Servers) != 2 || native.Servers[0].Name != "my-tool" || native.Servers[1].Headers[0].Value != "literal-credential" ||
-		native.Servers[0].Env[0] != imported.Servers[0].Env[0] || native.Servers[0].Import != nil {
+	// The literal credentials went to the person's secret store, not the
+	// project: the config names them, and says so.
+	if len(native.Servers) != 2 || native.Servers[0].Name != "my-tool" || native.Servers[1].Headers[0].Value != "{{secrets.remote-x-key}}" ||
+		native.Servers[0].Env[0] != imported.Servers[0].Env[0] || native.Servers[0].Env[2].Value != "{{secrets.my-tool-github_personal_access_token}}" ||
+		native.Servers[0].Import != nil {
 		t.Fatalf("written config loads %+v", native.Servers)
+	}
+	written, _ := os.ReadFile(config.ProjectFile(project))
+	if strings.Contains(string(written), "ghp_") || strings.Contains(string(written), "literal-credential") {
+		t.Fatalf("the project's config holds a literal credential:\n%s", written)
+	}
+	for name, want := range map[string]string{"my-tool-github_personal_access_token": "ghp_literalTokenFromClaudeDesktop01", "remote-x-key": "literal-credential"} {
+		if v, ok, err := host.NewFileSecrets(home).Secret(name); err != nil || !ok || v != want {
+			t.Errorf("secret %s in the store: %v %v", name, ok, err)
+		}
+	}
+	if st, err := os.Stat(filepath.Join(home, "secrets.toml")); err != nil || st.Mode().Perm() != 0o600 {
+		t.Errorf("secrets.toml: %v %v", st, err)
+	}
+	if !strings.Contains(stderr.String(), "env.GITHUB_PERSONAL_ACCESS_TOKEN held a literal secret") || strings.Contains(stderr.String(), "ghp_") {
+		t.Errorf("the move is not said (or says the value):\n%s", stderr)
 	}
 	if st, err := os.Stat(config.ProjectFile(project)); err != nil || st.Mode().Perm() != 0o600 {
 		t.Errorf("config.toml: %v %v", st, err)
@@ -77,6 +96,21 @@ func TestConfigImportWrite(t *testing.T) {
 	}
 	if !strings.Contains(stdout.String(), `"E244"`) || !strings.Contains(stdout.String(), "config.toml:") {
 		t.Errorf("the refusal does not name the registration: %s", stdout)
+	}
+
+	// A store that holds another value under the name: E882, never
+	// overwritten, the project's config not written.
+	project2 := t.TempDir()
+	writeTestFile(t, filepath.Join(project2, "c.json"), strings.Replace(claudeFile, "ghp_literalTokenFromClaudeDesktop01", "ghp_anotherTokenEntirely00000000001", 1))
+	env, stdout, _ = cfgTestEnv(home, project2)
+	if code := Main(context.Background(), env, []string{"--project", project2, "--json", "config", "import", "c.json", "--write"}); code != ExitUsage || !strings.Contains(stdout.String(), `"E882"`) || strings.Contains(stdout.String(), "ghp_") {
+		t.Fatalf("a taken secret name: exit %d %s", code, stdout)
+	}
+	if _, err := os.Stat(config.ProjectFile(project2)); err == nil {
+		t.Fatal("the project's config was written beside a refused secret")
+	}
+	if v, _, _ := host.NewFileSecrets(home).Secret("my-tool-github_personal_access_token"); v != "ghp_literalTokenFromClaudeDesktop01" {
+		t.Fatal("a stored secret was overwritten")
 	}
 }
 

@@ -182,7 +182,7 @@ func (x *exporter) envValue(name, value string) (string, error) {
 		}
 		return "${env:" + ref + "}", nil
 	}
-	if config.SecretLikeName(name) {
+	if config.EnvLiteralSecret(name, value) {
 		return "", x.refuse("env %s holds a literal value under a name that says secret, which export never prints: make it {{secrets.NAME}} first", name)
 	}
 	return value, nil
@@ -192,10 +192,10 @@ func (x *exporter) envValue(name, value string) (string, error) {
 // consent.SecretTemplate (the one reading of a header value); a value with
 // no secret reference is a literal credential, never printed.
 func (x *exporter) headerValue(h config.Header) (string, error) {
-	literals, refs, ok := consent.SecretTemplate(h.Value)
-	if !ok || len(refs) == 0 {
+	if config.HeaderLiteralSecret(h.Value) {
 		return "", x.refuse("header %s holds a literal value, which relavium treats as a credential and never prints: make it \"…{{secrets.NAME}}…\" first", h.Name)
 	}
+	literals, refs, _ := consent.SecretTemplate(h.Value)
 	var b strings.Builder
 	for i, ref := range refs {
 		b.WriteString(literals[i])

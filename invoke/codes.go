@@ -31,6 +31,7 @@ var codes = fault.Table{
 	{Code: CodeExportServer, Class: fault.Usage, Meaning: "config export: SERVER names no declared server"},
 	{Code: CodeExportValue, Class: fault.Usage, Meaning: "config export: a value the other client's file cannot hold as it means (a literal credential, a default, a websocket, a cwd)"},
 	{Code: CodeImportWrite, Class: fault.Failure, Meaning: "config import --write: .relavium/config.toml could not be written (left as it was)"},
+	{Code: CodeImportSecret, Class: fault.Usage, Meaning: "config import --write: a literal secret of the client's file could not be moved to the person's secret store (its name there holds another value, or the store is unsafe or cannot be written); the project's config was not written"},
 	{Code: CodeBadTarget, Class: fault.Usage, Meaning: "--url/--stdio misuse (both given, empty, --allow-local-endpoint without --url)"},
 	{Code: CodeNotFlagged, Class: fault.Usage, Meaning: "mcp accept: the tool's definition is the accepted one (nothing to accept)"},
 	{Code: CodeSamplingReply, Class: fault.Usage, Meaning: "--sampling-reply @FILE that cannot be read or is over 64 KiB (exit 2, nothing started)"},

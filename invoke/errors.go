@@ -46,6 +46,7 @@ const (
 	CodeExportServer fault.Code = "E246"         // config export: SERVER names no declared server
 	CodeExportValue  fault.Code = "E247"         // config export: a value the other client's file cannot hold as it means (a literal secret, a default, a websocket, a cwd)
 	CodeImportWrite  fault.Code = "E881"         // config import --write: .relavium/config.toml could not be written (left as it was)
+	CodeImportSecret fault.Code = "E882"         // config import --write: a literal secret could not be moved to the person's secret store
 	CodeInternal                = fault.Internal // a bug: an error without a code
 )
 

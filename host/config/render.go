@@ -14,9 +14,9 @@ import (
 // back as the same servers (the round trip `config import` rests on). A
 // stdio server's cwd is written relative to project when it lies inside it,
 // and left out when it is the project. An imported server is preceded by a
-// comment naming where it came from. With withhold, a header value that
-// holds no {{secrets.…}} reference — a literal credential — is written as
-// [REDACTED] (for a terminal; the file gets the value).
+// comment naming where it came from. With withhold, a literal credential
+// (EnvLiteralSecret, HeaderLiteralSecret) is written as [REDACTED] (for a
+// terminal; config import --write moves it to the secret store first).
 func TOML(servers []Server, project string, withhold bool) string {
 	var b strings.Builder
 	for i, s := range servers {
@@ -42,7 +42,11 @@ func TOML(servers []Server, project string, withhold bool) string {
 		if len(s.Env) > 0 {
 			pairs := make([]string, len(s.Env))
 			for i, e := range s.Env {
-				pairs[i] = tomlKey(e.Name) + " = " + tomlString(e.Value)
+				v := e.Value
+				if withhold && EnvLiteralSecret(e.Name, v) {
+					v = Redacted
+				}
+				pairs[i] = tomlKey(e.Name) + " = " + tomlString(v)
 			}
 			kv(&b, "env", "{ "+strings.Join(pairs, ", ")+" }")
 		}
@@ -86,7 +90,7 @@ func renderEndpoint(b *strings.Builder, s Server, withhold bool) {
 	pairs := make([]string, len(s.Headers))
 	for i, h := range s.Headers {
 		v := h.Value
-		if withhold && !strings.Contains(v, "{{secrets.") {
+		if withhold && HeaderLiteralSecret(v) {
 			v = Redacted
 		}
 		pairs[i] = tomlKey(h.Name) + " = " + tomlString(v)
@@ -142,9 +146,24 @@ func tomlString(s string) string {
 }
 
 // SecretLikeName reports whether an env name says it holds a credential
-// (TOKEN, SECRET, PASSWORD, API_KEY, …): the one judgement import and
-// export share.
+// (TOKEN, SECRET, PASSWORD, API_KEY, …).
 func SecretLikeName(name string) bool { return mcpjson.SecretLike(name) }
+
+// EnvLiteralSecret and HeaderLiteralSecret are the one rule config import
+// and config export share for a literal credential written in a file: an
+// env value that is no reference ({{secrets.…}}, {{env.…}}) under a name
+// that says secret, and a header value holding no {{secrets.NAME}}. Export
+// refuses to print one; import moves it to the person's secret store.
+func EnvLiteralSecret(name, value string) bool {
+	kind, _, _, _ := EnvReference(value)
+	return kind == "" && value != "" && SecretLikeName(name)
+}
+
+// HeaderLiteralSecret: see EnvLiteralSecret.
+func HeaderLiteralSecret(value string) bool {
+	_, refs, ok := consent.SecretTemplate(value)
+	return !ok || len(refs) == 0
+}
 
 // EnvReference reads an env value as a reference: "secret" with its
 // name, "env" with the variable (and default), or "" for literal text.
