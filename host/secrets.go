@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/nesting"
+	"github.com/relavium/relavium/regularfile"
 )
 
 // SecretStore resolves the NAME of a {{secrets.NAME}} reference. ok is false
@@ -113,19 +113,19 @@ func readSecretFile(path string) (map[string]string, error) {
 	case st.Mode().Perm()&0o077 != 0:
 		return nil, &Error{Base: fault.Base{ErrCode: CodeSecretFileUnsafe, Exit: fault.ExitUsage, Msg: fmt.Sprintf("%s is readable or writable by others (mode %04o); run: chmod 600 %s", path, st.Mode().Perm(), path)}}
 	}
-	// O_NOFOLLOW closes the window between the Lstat and the open.
-	fh, err := os.OpenFile(path, os.O_RDONLY|noFollow, 0)
-	if err != nil {
-		return nil, &Error{Base: fault.Base{ErrCode: CodeSecretFileUnsafe, Msg: "cannot open " + path, Cause: err, Exit: fault.ExitUsage}}
-	}
-	defer fh.Close()
-	var buf bytes.Buffer
-	if _, err := buf.ReadFrom(io.LimitReader(fh, maxSecretFileBytes+1)); err != nil {
-		return nil, &Error{Base: fault.Base{ErrCode: CodeSecretFileBad, Msg: "cannot read " + path, Cause: err, Exit: fault.ExitUsage}}
-	}
-	if buf.Len() > maxSecretFileBytes {
+	// regularfile: O_NOFOLLOW closes the window between the Lstat and the
+	// open, O_NONBLOCK keeps a FIFO swapped in meanwhile from hanging it.
+	data, st, err := regularfile.Read(path, maxSecretFileBytes, regularfile.Options{NoFollow: true})
+	var tl *regularfile.TooLargeError
+	switch {
+	case errors.As(err, &tl):
 		return nil, &Error{Base: fault.Base{ErrCode: CodeSecretFileBad, Exit: fault.ExitUsage, Msg: fmt.Sprintf("%s is larger than %d bytes; a secrets file is a flat table of names and values", path, maxSecretFileBytes)}}
+	case err != nil:
+		return nil, &Error{Base: fault.Base{ErrCode: CodeSecretFileUnsafe, Msg: "cannot open " + path, Cause: err, Exit: fault.ExitUsage}}
+	case st.Mode().Perm()&0o077 != 0:
+		return nil, &Error{Base: fault.Base{ErrCode: CodeSecretFileUnsafe, Exit: fault.ExitUsage, Msg: fmt.Sprintf("%s is readable or writable by others (mode %04o); run: chmod 600 %s", path, st.Mode().Perm(), path)}}
 	}
+	buf := bytes.NewBuffer(data)
 	// Nesting and size are measured before a parser builds anything; the
 	// refusal names a place, never the file's bytes.
 	scan := nesting.TOML
