@@ -92,7 +92,7 @@ func (h *Host) Call(ctx context.Context, id engine.ToolID, args json.RawMessage,
 	}
 	out, err := convertResult(t.def.Name, res)
 	if err == nil {
-		c.hideHeaders(out)
+		c.redactResult(out)
 		if out.IsError {
 			for _, part := range out.Content {
 				c.explainDenial(part.Text)
@@ -150,7 +150,7 @@ func (c *conn) callFailure(ctx, tctx context.Context, deadline *deadlineCause, t
 	}
 	if ch := c.child(); ch != nil && ch.waitExit(200*time.Millisecond) {
 		ch.waitStderr(100 * time.Millisecond)
-		return &Error{Base: fault.Base{ErrCode: CodeServerExited, Msg: tool + ": the server exited during the call"}, Server: c.srv.Name, ExitStatus: ch.exitStatus(), StderrTail: ch.ring.Tail(c.secrets)}
+		return &Error{Base: fault.Base{ErrCode: CodeServerExited, Msg: tool + ": the server exited during the call"}, Server: c.srv.Name, ExitStatus: ch.exitStatus(), StderrTail: ch.ring.Tail(c.redactor())}
 	}
 	if e := c.credentialRefused(tool, err); e != nil {
 		return e

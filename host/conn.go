@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -30,9 +31,8 @@ type conn struct {
 
 	env     []string          // stdio: the child's whole environment
 	args    []string          // stdio: the arguments, {{env.VAR}} references read
-	secrets map[string]string // secret name → injected value, for redaction only
+	secrets map[string]string // secret name → injected value, registered with the redactor
 	headers http.Header       // network: the static headers, resolved (headers.go)
-	hidden  []string          // whole header values, longest first, for redaction only
 	// authStatus is the last 401 or 403 a server with static headers
 	// answered (0: none): why its connect or call failed (headers.go).
 	authStatus atomic.Int32
@@ -114,7 +114,9 @@ func (c *conn) prepare() error {
 		if err != nil {
 			return err
 		}
-		c.headers, c.hidden = h, hidden
+		c.headers = h
+		c.redactor().AddAll(hidden...)
+		c.register()
 		return nil
 	}
 	env, err := childEnv(c.srv.Name, c.h.opts.Environ, c.srv.Stdio.Env, c.h.opts.Secrets, c.secrets)
@@ -126,7 +128,21 @@ func (c *conn) prepare() error {
 		return err
 	}
 	c.env, c.args = env, args
+	c.register()
 	return nil
+}
+
+// register adds every secret the connection injects to the session's
+// redactor: a named secret is shown as {{secrets.NAME}}, a value read from
+// the environment ({{env.VAR}}) as {{env.VAR}}.
+func (c *conn) register() {
+	for name, v := range c.secrets {
+		if vr, ok := strings.CutPrefix(name, "env."); ok {
+			c.redactor().AddShown("{{env."+vr+"}}", v)
+			continue
+		}
+		c.redactor().Add(name, v)
+	}
 }
 
 // deadlineCause marks a context that ended because one of the connect,
@@ -341,7 +357,7 @@ func (c *conn) withProcess(e *Error) *Error {
 func (c *conn) failStart(e *Error) {
 	c.shutdown()
 	if ch := c.child(); ch != nil {
-		e.StderrTail = ch.ring.Tail(c.secrets) // reaped: the tail is complete
+		e.StderrTail = ch.ring.Tail(c.redactor()) // reaped: the tail is complete
 	}
 	c.mu.Lock()
 	c.fail = e
@@ -392,7 +408,7 @@ func (c *conn) status() ServerStatus {
 	if c.info != nil {
 		// serverInfo is the server's word, shown in mcp ls --json and the
 		// TUI: one-line fields, cleaned as such.
-		st.ServerName, st.ServerVersion = sanitize.Line(c.info.Name), sanitize.Line(c.info.Version)
+		st.ServerName, st.ServerVersion = sanitize.Line(c.redactText(c.info.Name)), sanitize.Line(c.redactText(c.info.Version))
 	}
 	if c.srv.Stdio != nil {
 		st.Digest = c.srv.Stdio.Digest

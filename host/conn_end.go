@@ -85,7 +85,7 @@ func (c *conn) watch() {
 		}
 		if ch != nil {
 			ch.waitStderr(100 * time.Millisecond)
-			e.StderrTail = ch.ring.Tail(c.secrets)
+			e.StderrTail = ch.ring.Tail(c.redactor())
 		}
 		c.mu.Lock()
 		c.fail = e // published complete: calls read it concurrently

@@ -215,23 +215,12 @@ func (hi headerInjector) CloseIdleConnections() {
 	}
 }
 
-// hideValues replaces each value of hidden (longest first) in s with
-// [REDACTED].
-func hideValues(s string, hidden []string) string {
-	for _, v := range hidden {
-		if v != "" {
-			s = strings.ReplaceAll(s, v, Redacted)
-		}
-	}
-	return s
-}
-
-// hideHeaders redacts a network server's static header values (and the
-// secrets in them), and the OAuth tokens its sign-in holds, from a result
-// it returned: a server that repeats the credential it was sent does not
-// get it shown, exported or written.
-func (c *conn) hideHeaders(out *engine.ToolResult) {
-	if (len(c.headers) == 0 && c.srv.OAuth == nil) || out == nil {
+// redactResult redacts every secret value of the session, and the OAuth
+// tokens this server's sign-in holds, from a result it returned (text and
+// structured content): a server that repeats a credential — its own or
+// one it was never sent — does not get it shown, exported or written.
+func (c *conn) redactResult(out *engine.ToolResult) {
+	if out == nil {
 		return
 	}
 	for i := range out.Content {

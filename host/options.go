@@ -1,6 +1,7 @@
 package host
 
 import (
+	"github.com/relavium/relavium/redact"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -126,6 +127,11 @@ type Options struct {
 	Environ []string
 	// Secrets resolves {{secrets.NAME}} in declared env.
 	Secrets SecretStore
+	// Redact is the session's one redactor (package redact): every secret
+	// value a connection injects or holds (env secrets, header values,
+	// OAuth tokens) is added to it, and every text a server hands back is
+	// passed through it. nil: the host keeps one of its own.
+	Redact *redact.Set
 	// Emitter receives mcp:server, mcp:tool_skipped, agent:tool_progress,
 	// agent:tool_log and elicitation events. It must never block.
 	Emitter engine.Emitter
@@ -180,6 +186,9 @@ type Options struct {
 }
 
 func (o *Options) withDefaults() {
+	if o.Redact == nil {
+		o.Redact = redact.New()
+	}
 	if o.Emitter == nil {
 		o.Emitter = engine.Discard{}
 	}

@@ -4,19 +4,38 @@ import (
 	"encoding/json"
 	"net/url"
 	"strings"
+
+	"github.com/relavium/relavium/redact"
 )
 
 // What a server hands back (its error messages, log data, progress and
-// elicitation text) and what the SDK and net/http report about a network
-// target (`Post "https://h/mcp?token=…": …`) may quote what relavium must
-// never show: a stdio server's injected secret values, and the query or
-// fragment of a network url (the url is reported redacted everywhere else).
-// Everything host puts into an error, a status or an event passes here.
+// elicitation text, results, serverInfo) and what the SDK and net/http
+// report about a network target (`Post "https://h/mcp?token=…": …`) may
+// quote what relavium must never show: a secret value of the session, and
+// the query or fragment of a network url (the url is reported redacted
+// everywhere else). The values are the session's one redactor's (package
+// redact, Options.Redact: every connection adds what it injects or holds);
+// the url's spellings are the connection's own. Everything host puts into
+// an error, a status or an event passes here.
 
-// redactText replaces every injected secret value with its {{secrets.NAME}}
-// reference and every spelling of the target url with its redacted form.
+// redactText replaces every secret value of the session (and the OAuth
+// tokens this server's sign-in holds now) and every spelling of the target
+// url's query.
 func (c *conn) redactText(s string) string {
-	return c.redactTarget(redact(hideValues(hideValues(s, c.hidden), c.tokens()), c.secrets))
+	if s == "" {
+		return s
+	}
+	c.redactor().AddAll(c.tokens()...)
+	return c.redactTarget(c.redactor().Text(s))
+}
+
+// redactor is the session's one redactor (nil, which redacts nothing, for
+// a conn no host made).
+func (c *conn) redactor() *redact.Set {
+	if c.h == nil {
+		return nil
+	}
+	return c.h.opts.Redact
 }
 
 // redactTarget replaces every spelling of the target url's query and
@@ -58,28 +77,16 @@ func (c *conn) redactErr(err error) error {
 	return err
 }
 
-// redactJSON redacts a JSON document (a log notification's data): each
-// secret is matched in its JSON-escaped spelling, and the reference that
-// replaces it needs no escaping.
+// redactJSON redacts a JSON document (a log notification's data,
+// structured content): each secret is matched in its JSON-escaped
+// spellings too, and what replaces it needs no escaping.
 func (c *conn) redactJSON(data json.RawMessage) json.RawMessage {
-	if len(data) == 0 || (len(c.secrets) == 0 && c.srv.Target == nil) {
+	if len(data) == 0 {
 		return data
 	}
-	var hidden []string
-	for _, v := range c.hidden {
-		if b, err := json.Marshal(v); err == nil && len(b) >= 2 {
-			hidden = append(hidden, string(b[1:len(b)-1]))
-		}
-	}
-	escaped := make(map[string]string, len(c.secrets))
-	for name, v := range c.secrets {
-		b, err := json.Marshal(v)
-		if err != nil || len(b) < 2 {
-			continue
-		}
-		escaped[name] = string(b[1 : len(b)-1])
-	}
-	s := c.redactTarget(redact(hideValues(string(data), hidden), escaped))
+	c.redactor().AddAll(c.tokens()...)
+	r := c.redactor().JSON(data)
+	s := c.redactTarget(string(r))
 	if !json.Valid([]byte(s)) {
 		return jsonString(s)
 	}
@@ -99,14 +106,14 @@ type redactedError struct {
 func (e *redactedError) Error() string { return e.msg }
 func (e *redactedError) Unwrap() error { return e.err }
 
-// Redact implements engine.Redactor: every secret value injected into
-// server's process, and any spelling of its url's query, replaced in s.
-// engine.Trace passes every string of a call's events through it.
+// Redact implements engine.Redactor: every secret value of the session,
+// and any spelling of server's url query, replaced in s. engine.Trace
+// passes every string of a call's events through it.
 func (h *Host) Redact(server, s string) string {
 	for _, c := range h.connList() {
 		if c.srv.Name == server {
 			return c.redactText(s)
 		}
 	}
-	return s
+	return h.opts.Redact.Text(s)
 }

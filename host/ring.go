@@ -1,11 +1,11 @@
 package host
 
 import (
-	"sort"
 	"strings"
 	"sync"
 
 	"github.com/relavium/relavium/engine/sanitize"
+	"github.com/relavium/relavium/redact"
 )
 
 // Bounds of what is kept of a stdio server's stderr.
@@ -45,7 +45,7 @@ func (r *stderrRing) Write(p []byte) (int, error) {
 // terminal control sequences, bidi and invisible characters removed: the tail
 // is shown to a person by mcp ls, the TUI and every failure report), as valid
 // UTF-8.
-func (r *stderrRing) Tail(secrets map[string]string) string {
+func (r *stderrRing) Tail(set *redact.Set) string {
 	r.mu.Lock()
 	s := string(r.buf)
 	dropped := r.dropped
@@ -57,7 +57,7 @@ func (r *stderrRing) Tail(secrets map[string]string) string {
 			s = ""
 		}
 	}
-	s = sanitize.Text(redact(s, secrets))
+	s = sanitize.Text(set.Text(s))
 	s = strings.TrimRight(s, "\n")
 	lines := strings.Split(s, "\n")
 	if len(lines) > tailLines {
@@ -71,28 +71,4 @@ func (r *stderrRing) Tail(secrets map[string]string) string {
 		}
 	}
 	return strings.ToValidUTF8(s, "\uFFFD")
-}
-
-// redact replaces every secret value in s with its reference, longest value
-// first so a secret containing another is replaced whole.
-func redact(s string, secrets map[string]string) string {
-	if len(secrets) == 0 || s == "" {
-		return s
-	}
-	names := make([]string, 0, len(secrets))
-	for name, v := range secrets {
-		if v != "" {
-			names = append(names, name)
-		}
-	}
-	sort.Slice(names, func(i, j int) bool {
-		if len(secrets[names[i]]) != len(secrets[names[j]]) {
-			return len(secrets[names[i]]) > len(secrets[names[j]])
-		}
-		return names[i] < names[j]
-	})
-	for _, name := range names {
-		s = strings.ReplaceAll(s, secrets[name], "{{secrets."+name+"}}")
-	}
-	return s
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/redact"
 )
 
 func TestMissingSecretFailsBeforeAnySpawn(t *testing.T) {
@@ -60,7 +61,9 @@ func TestCleanEnvironmentSecretsAndCwd(t *testing.T) {
 		got[k] = v
 	}
 	want := map[string]string{"HOME": "/home/x", "PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8", "TZ": "UTC", "USER": "x",
-		"LITERAL": "plain", "API_TOKEN": secret, "NOT_A_REF": "x {{secrets.api-token}}"}
+		// The child got the secret; the result that repeats it shows its
+		// reference (the session's one redactor: a whole-value match).
+		"LITERAL": "plain", "API_TOKEN": "{{secrets.api-token}}", "NOT_A_REF": "x {{secrets.api-token}}"}
 	for k, v := range want {
 		if got[k] != v {
 			t.Errorf("child env %s = %q, want %q", k, got[k], v)
@@ -83,7 +86,9 @@ func TestCleanEnvironmentSecretsAndCwd(t *testing.T) {
 func TestStderrTailRedactsSecrets(t *testing.T) {
 	r := &stderrRing{}
 	_, _ = r.Write([]byte("starting\ntoken is hunter2-long\nbye\n"))
-	tail := r.Tail(map[string]string{"tok": "hunter2-long"})
+	set := redact.New()
+	set.Add("tok", "hunter2-long")
+	tail := r.Tail(set)
 	if strings.Contains(tail, "hunter2") || !strings.Contains(tail, "token is {{secrets.tok}}") {
 		t.Errorf("tail = %q", tail)
 	}
@@ -92,7 +97,7 @@ func TestStderrTailRedactsSecrets(t *testing.T) {
 	for i := 0; i < 10000; i++ {
 		_, _ = r.Write([]byte("line " + strconv.Itoa(i) + " hunter2-long\n"))
 	}
-	tail = r.Tail(map[string]string{"tok": "hunter2-long"})
+	tail = r.Tail(set)
 	lines := strings.Split(tail, "\n")
 	if len(lines) != tailLines || lines[len(lines)-1] != "line 9999 {{secrets.tok}}" || strings.Contains(tail, "hunter2") {
 		t.Errorf("tail after overflow = %q", tail)
@@ -170,8 +175,9 @@ func TestEveryMissingSecretIsNamedBeforeAnySpawn(t *testing.T) {
 }
 
 // A tool whose RESULT quotes an injected secret (here: its own environment)
-// goes to the caller as it is, but the events engine.Trace makes of the call
-// carry the {{secrets.NAME}} reference instead (Host is an engine.Redactor).
+// goes to the caller with the {{secrets.NAME}} reference in its place (the
+// session's one redactor, for stdio servers as for network ones), and so do
+// the events engine.Trace makes of the call (Host is an engine.Redactor).
 func TestSecretsNeverReachCallEventsThroughAResult(t *testing.T) {
 	const secret = "s3cr3t-result-value"
 	h := startHost(t, Options{
@@ -188,8 +194,8 @@ func TestSecretsNeverReachCallEventsThroughAResult(t *testing.T) {
 	}
 	rec := &recorder{}
 	res, _, err := engine.Trace(context.Background(), h, rec, engine.TracedCall{CallID: "c", Tool: def, Args: json.RawMessage(`{}`)})
-	if err != nil || !strings.Contains(res.Text(), secret) {
-		t.Fatalf("the caller gets the server's own result: %v %v", res, err)
+	if err != nil || strings.Contains(res.Text(), secret) || !strings.Contains(res.Text(), "API_TOKEN={{secrets.api-token}}") {
+		t.Fatalf("the caller gets the result with the reference: %v %v", res, err)
 	}
 	if dump := rec.dump(t); strings.Contains(dump, secret) || !strings.Contains(dump, "{{secrets.api-token}}") {
 		t.Errorf("call events must carry the reference, not the value: %s", dump)

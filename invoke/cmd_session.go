@@ -146,7 +146,7 @@ func openWorkbench(ctx context.Context, inv *Invocation, demo bool) error {
 // connect, and the workbench asks in its own dialog.
 func Workbench(inv *Invocation, demo bool) (session.Workbench, error) {
 	wb := session.Workbench{Project: inv.Global.Project, Agent: inv.Global.Agent, Demo: demo, ThemeFlag: inv.Global.Theme,
-		Getenv: inv.Env.Getenv, Stdin: inv.Env.Stdin, Stdout: inv.Env.Stdout, Now: inv.Env.Now}
+		Getenv: inv.Env.Getenv, Stdin: inv.Env.Stdin, Stdout: inv.Env.terminalOut(), Now: inv.Env.Now}
 	var servers []config.Server
 	if demo {
 		ds, err := DemoServers(inv.Env.Executable)

@@ -80,6 +80,7 @@ func sessionOptions(inv *Invocation) session.Options {
 		LookupEnv:   inv.Env.LookupEnv,
 		AllowStdio:  inv.Global.AllowStdio,
 		AllowSecret: inv.Global.AllowSecret,
+		Redact:      inv.Env.redact,
 		Version:     inv.Env.Version,
 		Now:         inv.Env.Now,
 		Elicitor:    elicitorFor(inv),

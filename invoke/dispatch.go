@@ -50,6 +50,10 @@ func Main(ctx context.Context, env *Env, args []string) int {
 	if inv.Cmd.Run == nil { // help
 		return finish(env, inv, nil, usageErr(CodeGroupCommand, "%q needs a subcommand: %s", inv.Cmd.Name(), childNames(t, inv.Cmd.Path)))
 	}
+	// From here on every byte the command writes passes the session's one
+	// redactor (redact.go): human output, the envelope, events, warnings.
+	env = env.redacting()
+	inv.Env = env
 	// The home is checked once, here, before any command reads or writes
 	// it (the TUI and mcp serve included): a home someone else can write
 	// could have its grants, config or token replaced (consent.CheckHome).

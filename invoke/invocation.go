@@ -2,6 +2,7 @@ package invoke
 
 import (
 	"context"
+	"github.com/relavium/relavium/redact"
 	"io"
 	"time"
 
@@ -36,6 +37,10 @@ type Env struct {
 	// UserHome is the person's home directory, where other clients keep
 	// their MCP files (`config sources`); "" lists none of them.
 	UserHome string
+	// redact is the invocation's one redactor and rawStdout the stdout
+	// under it (redact.go); set by Main.
+	redact    *redact.Set
+	rawStdout io.Writer
 	// WorkDir is the process working directory.
 	WorkDir string
 	// Executable is the running binary (os.Executable), used to run children

@@ -466,7 +466,8 @@ func authStyle(method string) oauth2.AuthStyle {
 	return oauth2.AuthStyleInHeader
 }
 
-// Hidden is every token value this handler holds (access and refresh), for
+// Hidden is every secret value this handler holds (access and refresh
+// tokens, the client secret), for
 // the host to redact from whatever a server sends back: a server that
 // echoes the bearer token it was sent does not get it shown.
 func (h *Handler) Hidden() []string {
@@ -476,7 +477,7 @@ func (h *Handler) Hidden() []string {
 		return nil
 	}
 	var out []string
-	for _, v := range []string{h.rec.AccessToken, h.rec.RefreshToken} {
+	for _, v := range []string{h.rec.AccessToken, h.rec.RefreshToken, h.rec.ClientSecret} {
 		if len(v) >= 8 {
 			out = append(out, v)
 		}

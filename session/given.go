@@ -41,6 +41,7 @@ func (g *givenSecrets) set(name, value string) {
 // its consent); another origin is asked about as for a stored secret.
 func (s *Session) ProvideSecret(server, name, value string) {
 	s.given.set(name, value)
+	s.opts.Redact.Add(name, value)
 	for _, srv := range s.decl.all() {
 		if srv.Name == server && srv.Transport != host.TransportStdio {
 			if origin, err := consent.Origin(srv.URL); err == nil {

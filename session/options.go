@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"github.com/relavium/relavium/redact"
 	"time"
 
 	"github.com/relavium/relavium/consent"
@@ -37,6 +38,11 @@ type Options struct {
 	Version string
 	// Now is the clock grants are stamped with.
 	Now func() time.Time
+	// Redact is the session's one redactor: every secret it injects or
+	// holds is added (host does as it resolves them; a typed secret when
+	// it is typed), and the face applies it where text leaves (nil: New
+	// makes one; Session.Redactor returns it).
+	Redact *redact.Set
 	// Asker asks the person; nil when no one can be asked.
 	Asker Asker
 	// Elicitor answers server elicitation (nil declines every request).

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/relavium/relavium/redact"
 
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/engine"
@@ -27,6 +28,9 @@ type Session struct {
 // New is a session over servers (in declaration order). Nothing is
 // resolved, asked or connected yet.
 func New(opts Options, servers []config.Server) *Session {
+	if opts.Redact == nil {
+		opts.Redact = redact.New()
+	}
 	return &Session{
 		opts:    opts,
 		decl:    &declarations{list: append([]config.Server(nil), servers...)},
@@ -182,6 +186,7 @@ func (s *Session) hostOptions() host.Options {
 		Home:            s.opts.Home,
 		Environ:         s.opts.Environ,
 		Secrets:         s.secretStore(),
+		Redact:          s.opts.Redact,
 		Emitter:         s.opts.events(),
 		Elicitor:        s.opts.Elicitor,
 		URLElicitation:  s.opts.URLElicitation,
@@ -289,6 +294,9 @@ func (s *Session) Using(em engine.Emitter, el engine.Elicitor) *Session {
 	}
 	return &c
 }
+
+// Redactor is the session's one redactor (Options.Redact).
+func (s *Session) Redactor() *redact.Set { return s.opts.Redact }
 
 // Home is the relavium home the session reads and writes.
 func (s *Session) Home() string { return s.opts.Home }

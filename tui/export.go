@@ -36,6 +36,7 @@ func (l *live) Export(events []engine.Event) (string, error) {
 			if err != nil {
 				return err
 			}
+			b = l.core.Redactor().JSON(b) // the session's one redactor, at the file's exit
 			if _, err := w.Write(append(sanitize.EscapeJSON(b), '\n')); err != nil {
 				return err
 			}
@@ -64,7 +65,7 @@ func (l *live) SaveResult(name string, doc []byte) (string, error) {
 	}
 	path := filepath.Join(dir, name+"-"+now().UTC().Format("20060102T150405.000Z")+".json")
 	err := atomicfile.WriteFunc(path, func(w io.Writer) error {
-		_, err := w.Write(append(sanitize.EscapeJSON(doc), '\n'))
+		_, err := w.Write(append(sanitize.EscapeJSON(l.core.Redactor().JSON(doc)), '\n'))
 		return err
 	})
 	if err != nil {

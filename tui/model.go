@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"github.com/relavium/relavium/redact"
 	"time"
 
 	"github.com/charmbracelet/bubbles/cursor"
@@ -88,22 +89,26 @@ type Options struct {
 	// KeyClock times keys against dialogs (modal_guard.go); time.Now when
 	// nil. Tests give each key its own moment.
 	KeyClock func() time.Time
+	// Redact is the session's one redactor: every frame passes it before
+	// it reaches the terminal (nil: nothing to redact).
+	Redact *redact.Set
 }
 
 // Model is the workbench's one Bubble Tea model. Components (panes, the
 // form, dialogs) are plain values with methods; only Update changes state,
 // and every piece of IO runs in a tea.Cmd through the Backend.
 type Model struct {
-	ctx  context.Context
-	b    Backend
-	sub  *engine.Subscription
-	ask  *asker
-	st   *themes.Styles
-	keys keyMap
-	help help.Model
-	bar  progress.Model
-	now  func() time.Time
-	info SessionInfo
+	redact *redact.Set // the session's one redactor, applied to every frame
+	ctx    context.Context
+	b      Backend
+	sub    *engine.Subscription
+	ask    *asker
+	st     *themes.Styles
+	keys   keyMap
+	help   help.Model
+	bar    progress.Model
+	now    func() time.Time
+	info   SessionInfo
 
 	width, height int
 	focus         pane
@@ -144,14 +149,15 @@ func New(ctx context.Context, b Backend, opts Options) *Model {
 		now = time.Now
 	}
 	m := &Model{
-		ctx:  ctx,
-		b:    b,
-		sub:  b.Subscribe(),
-		ask:  newAsker(),
-		st:   st,
-		keys: newKeyMap(),
-		now:  now,
-		info: b.Info(),
+		ctx:    ctx,
+		redact: opts.Redact,
+		b:      b,
+		sub:    b.Subscribe(),
+		ask:    newAsker(),
+		st:     st,
+		keys:   newKeyMap(),
+		now:    now,
+		info:   b.Info(),
 	}
 	m.call.shown, m.call.follow = -1, true
 	m.browse.resources = map[string]*host.ResourceList{}

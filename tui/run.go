@@ -46,7 +46,7 @@ func Run(ctx context.Context, wb session.Workbench) error {
 
 	info := SessionInfo{Project: wb.Project, Agent: wb.Agent, Demo: wb.Demo, Theme: choice, Warnings: wb.Warnings, Graphics: GraphicsProtocol(getenv)}
 	b := newLive(ctx, wb, info)
-	m := New(ctx, b, Options{Styles: st, Now: wb.Now})
+	m := New(ctx, b, Options{Styles: st, Now: wb.Now, Redact: wb.Session.Redactor()})
 	b.setElicitor(m.Elicitor())
 
 	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithAltScreen(), tea.WithMouseCellMotion(),

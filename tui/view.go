@@ -90,7 +90,10 @@ func (m *Model) View() string {
 	if m.clip.osc52 != "" { // zero cells wide: the clipboard copy rides on the frame
 		lines[0] = m.clip.osc52 + lines[0]
 	}
-	return strings.Join(lines, "\n")
+	// The frame is where the workbench's text leaves relavium: every
+	// secret of the session is replaced in it, whatever pane or dialog
+	// shows it (serverInfo, logs, results, errors).
+	return m.redact.Text(strings.Join(lines, "\n"))
 }
 
 // headerLine is the session summary: where (project or demo, agent) on
