@@ -26,6 +26,10 @@ import (
 // over a temp home (every decision goes through it); connections, calls and
 // browsing are scripted, and emit the events the live host would.
 type fakeBackend struct {
+	// binds are the secret bindings a network server's headers need: its
+	// connect is refused (E323) until the decider approves them, as the
+	// live session refuses it.
+	binds   map[string]*consent.Binding
 	t       testing.TB
 	bus     *engine.Bus
 	info    SessionInfo
@@ -247,6 +251,10 @@ func (f *fakeBackend) AnswerBinding(b *consent.Binding, a Answer) error {
 }
 
 func (f *fakeBackend) Reask(server string) error {
+	if b := f.binds[server]; b != nil {
+		f.decider.Reask(b.Digest) // a network server: its bindings, as the live session does
+		return nil
+	}
 	r, err := f.find(server)
 	if err != nil {
 		return err
@@ -265,6 +273,18 @@ func (f *fakeBackend) Connect(ctx context.Context, server string) error {
 		}
 		if !ds[0].Approved() {
 			return errors.New("not approved")
+		}
+	}
+	if b := f.binds[server]; b != nil {
+		ds, err := f.decider.DecideBindings([]*consent.Binding{b})
+		if err != nil {
+			return err
+		}
+		if ds[0].State == consent.Denied {
+			return consent.BindingDeniedError(b)
+		}
+		if err := consent.RequireAll(nil, ds, false); err != nil {
+			return err
 		}
 	}
 	f.mu.Lock()
