@@ -46,11 +46,16 @@ type Settings struct {
 	// client_credentials sign-in signs its client assertion with
 	// (private_key_jwt); "" authenticates with ClientSecretName.
 	PrivateKeyName string
+	// AssertionName is the NAME of {{secrets.NAME}} holding the workload
+	// JWT a jwt_bearer sign-in exchanges (GrantJWTBearer).
+	AssertionName string
 }
 
 // machine reports a client_credentials sign-in: it needs no person, so it
 // runs headless too.
-func (s Settings) machine() bool { return s.Grant == GrantClientCredentials }
+func (s Settings) machine() bool {
+	return s.Grant == GrantClientCredentials || s.Grant == GrantJWTBearer
+}
 
 // Prompt is one sign-in put to the person.
 type Prompt struct {

@@ -32,6 +32,14 @@ import (
 // headless included.
 const GrantClientCredentials = "client_credentials"
 
+// GrantJWTBearer is the workload-identity sign-in (RFC 7523 §2.1, the MCP
+// workload identity federation extension): the workload's own JWT, issued
+// by its platform (a CI job's OIDC token, a Kubernetes service account
+// token), read from the secret stores, is exchanged for an access token;
+// no client secret exists. A refused assertion is reported, never retried
+// with another grant.
+const GrantJWTBearer = "jwt_bearer"
+
 // assertionTTL is how long a client assertion is valid (RFC 7523 §3: the
 // authorization server rejects an expired one).
 const assertionTTL = 5 * time.Minute
@@ -62,6 +70,15 @@ func (h *Handler) machineSignIn(ctx context.Context, ch challenge) error {
 		EndpointParams: url.Values{"resource": {d.resource}}}
 	method := ""
 	switch {
+	case s.Grant == GrantJWTBearer:
+		assertion, err := h.secretValue(s.AssertionName, "workload assertion")
+		if err != nil {
+			return err
+		}
+		method = "none"
+		cfg.AuthStyle = oauth2.AuthStyleInParams // client_id in the body when declared, no secret
+		cfg.EndpointParams.Set("grant_type", "urn:ietf:params:oauth:grant-type:jwt-bearer")
+		cfg.EndpointParams.Set("assertion", assertion)
 	case s.PrivateKeyName != "":
 		key, err := h.secretValue(s.PrivateKeyName, "private key")
 		if err != nil {
@@ -89,7 +106,7 @@ func (h *Handler) machineSignIn(ctx context.Context, ch challenge) error {
 		if r := h.g.refusal(); r != nil {
 			return r
 		}
-		return wrapErr(CodeTokenExchange, tokenErr(err), "the token endpoint refused the client credentials of server %s", h.o.Server)
+		return wrapErr(CodeTokenExchange, tokenErr(err), "the token endpoint refused the %s sign-in of server %s", s.Grant, h.o.Server)
 	}
 	granted, err := scopesOf(tok)
 	if err != nil {
@@ -118,7 +135,7 @@ func (h *Handler) machineSignIn(ctx context.Context, ch challenge) error {
 // (a client secret, a private key) only names it in the error.
 func (h *Handler) secretValue(name, what string) (string, error) {
 	if name == "" || h.o.Secret == nil {
-		return "", newErr(CodeNoClient, "server %s signs in with client credentials but declares no %s (oauth.client_secret or oauth.private_key)", h.o.Server, what)
+		return "", newErr(CodeNoClient, "server %s signs in as a machine but declares no %s (oauth.client_secret, oauth.private_key or oauth.assertion)", h.o.Server, what)
 	}
 	v, ok, err := h.o.Secret(name)
 	if err != nil {

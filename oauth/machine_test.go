@@ -116,3 +116,21 @@ func TestClientAssertionRefusesUnusableKeys(t *testing.T) {
 		}
 	}
 }
+
+// jwt_bearer: the workload's token from the secret stores is the assertion
+// of an RFC 7523 grant; no client secret is sent.
+func TestJWTBearerExchangesTheWorkloadToken(t *testing.T) {
+	f := newFixture(t)
+	h := f.handler(nil, Settings{Declared: true, Grant: GrantJWTBearer, ClientID: "wl", AssertionName: "wl_token"})
+	h.o.Secret = secretsOf(map[string]string{"wl_token": "eyJ.workload.jwt"})
+	defer h.Close()
+	req, resp := f.unauthorized(401, "")
+	if err := h.Authorize(context.Background(), req, resp); err != nil {
+		t.Fatalf("Authorize: %v", err)
+	}
+	form, _ := f.as.form.Load().(url.Values)
+	if form.Get("grant_type") != "urn:ietf:params:oauth:grant-type:jwt-bearer" || form.Get("assertion") != "eyJ.workload.jwt" ||
+		form.Get("client_id") != "wl" || form.Get("client_secret") != "" || f.as.basic.Load() != nil {
+		t.Fatalf("token request %v (basic %v)", form, f.as.basic.Load())
+	}
+}

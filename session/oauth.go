@@ -27,7 +27,7 @@ func (s *Session) oauthHandler(srv config.Server, guard *netguard.Guard, in *oau
 	if o := srv.OAuth; o != nil {
 		set = oauth.Settings{Declared: true, ClientID: o.ClientID, ClientSecretName: o.ClientSecretName(), Scopes: o.Scopes,
 			CallbackPort: o.CallbackPort, ClientMetadataURL: o.ClientMetadataURL, AllowLocalAuth: o.AllowLocalAuth,
-			Grant: o.Grant, PrivateKeyName: o.PrivateKeyName()}
+			Grant: o.Grant, PrivateKeyName: o.PrivateKeyName(), AssertionName: o.AssertionName()}
 	}
 	secrets := host.SecretChain{host.EnvSecrets{LookupEnv: s.opts.LookupEnv}, host.NewFileSecrets(s.opts.Home)}
 	return oauth.New(oauth.Options{Server: srv.Name, URL: srv.URL, AllowLocal: srv.AllowLocalEndpoint, Settings: set,

@@ -42,7 +42,7 @@ var codes = fault.Table{
 	{Code: CodeYAMLFeature, Class: fault.Usage, Meaning: "a YAML feature agent files do not accept (alias, tag, merge, several documents)"},
 	{Code: CodeProtocol, Class: fault.Usage, Meaning: "a protocol outside 2025-11-25/2026-07-28/auto, or 2026-07-28 on the legacy sse transport"},
 	{Code: CodeLintSuppress, Class: fault.Usage, Meaning: "a lint_suppress entry that is not a { rule, tool, reason } table with all three given, a rule that is not an RL### id, or a rule and tool suppressed twice"},
-	{Code: CodeOAuth, Class: fault.Usage, Meaning: "an oauth value that is not true/false or a valid table (client_secret or private_key not {{secrets.NAME}}, a bad scope, callback_port, client_metadata_url, allow_local_auth or grant entry, a client_credentials grant without exactly one credential)"},
+	{Code: CodeOAuth, Class: fault.Usage, Meaning: "an oauth value that is not true/false or a valid table (client_secret, private_key or assertion not {{secrets.NAME}}, a bad scope, callback_port, client_metadata_url, allow_local_auth or grant entry, a machine grant without its credential)"},
 	{Code: CodeOAuthTransport, Class: fault.Usage, Meaning: "oauth on a transport other than http (Streamable HTTP)"},
 	{Code: CodeSandbox, Class: fault.Usage, Meaning: `a sandbox value that is not true, false, "required" or a valid table (a bad path, network mode or allow entry, or allow without network = "guarded")`},
 	{Code: CodeNesting, Class: fault.Usage, Meaning: "a file nested deeper than 64 levels or holding more than 20 000 values, refused at that character before it is parsed"},

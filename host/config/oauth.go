@@ -35,6 +35,15 @@ type OAuth struct {
 	// client_credentials sign-in signs its client assertion with
 	// (private_key_jwt), resolved only when a token request needs it.
 	PrivateKey string `json:"-"`
+	// Assertion is exactly {{secrets.NAME}}: the workload JWT a
+	// jwt_bearer sign-in exchanges for an access token.
+	Assertion string `json:"-"`
+}
+
+// AssertionName is the NAME of the assertion's {{secrets.NAME}}, or "".
+func (o *OAuth) AssertionName() string {
+	n, _ := consent.SecretRef(o.Assertion)
+	return n
 }
 
 // PrivateKeyName is the NAME of the private key's {{secrets.NAME}}, or "".
@@ -49,7 +58,7 @@ func (o *OAuth) ClientSecretName() string {
 	return n
 }
 
-var oauthKeys = []string{"client_id", "client_secret", "scopes", "callback_port", "client_metadata_url", "allow_local_auth", "grant", "private_key"}
+var oauthKeys = []string{"client_id", "client_secret", "scopes", "callback_port", "client_metadata_url", "allow_local_auth", "grant", "private_key", "assertion"}
 
 // oauthField reads `oauth`: true (sign in before anything is sent), false
 // (the default: sign in when the server answers 401 with a Bearer
@@ -155,10 +164,10 @@ func (c *checker) oauthGrant(t *node, p string, o *OAuth) {
 		if v, ok := c.str(g, join(p, "grant")); ok {
 			switch v {
 			case "authorization_code":
-			case "client_credentials":
+			case "client_credentials", "jwt_bearer":
 				o.Grant = v
 			default:
-				c.add(CodeOAuth, g.at(), join(p, "grant"), "must be \"authorization_code\" (a person signs in in the browser, the default) or \"client_credentials\" (a machine signs in with its client secret or private key), got %q", v)
+				c.add(CodeOAuth, g.at(), join(p, "grant"), "must be \"authorization_code\" (a person signs in in the browser, the default), \"client_credentials\" (a machine signs in with its client secret or private key) or \"jwt_bearer\" (a workload exchanges its identity token), got %q", v)
 			}
 		}
 	}
@@ -170,6 +179,27 @@ func (c *checker) oauthGrant(t *node, p string, o *OAuth) {
 				o.PrivateKey = sec
 			}
 		}
+	}
+	if g := t.get("assertion"); g != nil {
+		if sec, ok := c.str(g, join(p, "assertion")); ok {
+			if _, ref := consent.SecretRef(sec); !ref {
+				c.add(CodeOAuth, g.at(), join(p, "assertion"), "must be exactly {{secrets.NAME}}: a workload token is never written in a config file (put it in RELAVIUM_SECRET_<NAME> or <home>/secrets.toml)")
+			} else {
+				o.Assertion = sec
+			}
+		}
+	}
+	if o.Grant == "jwt_bearer" {
+		switch {
+		case t.get("assertion") == nil:
+			c.add(CodeOAuth, t.get("grant").keyPos, join(p, "grant"), "a jwt_bearer sign-in exchanges a workload token: set assertion = \"{{secrets.NAME}}\"")
+		case t.get("client_secret") != nil || t.get("private_key") != nil || t.get("callback_port") != nil || t.get("client_metadata_url") != nil:
+			c.add(CodeOAuth, t.get("grant").keyPos, join(p, "grant"), "a jwt_bearer sign-in has only its assertion (and an optional client_id): client_secret, private_key, callback_port and client_metadata_url do not apply")
+		}
+		return
+	}
+	if t.get("assertion") != nil {
+		c.add(CodeOAuth, t.get("assertion").keyPos, join(p, "assertion"), "an assertion is exchanged by a jwt_bearer sign-in: set grant = \"jwt_bearer\" too")
 	}
 	machine := o.Grant == "client_credentials"
 	switch {

@@ -48,6 +48,12 @@ func TestRuleOAuth(t *testing.T) {
 		{name: "a literal private key", files: map[string]string{globalTOML: httpReg("a") + "oauth = { grant = \"client_credentials\", client_id = \"c\", private_key = \"pem\" }\n"}, want: []want{
 			{code: CodeOAuth, file: globalTOML, line: 5, col: 72, field: o + ".private_key", msg: "{{secrets.NAME}}"},
 		}},
+		{name: "a workload grant without its assertion", files: map[string]string{globalTOML: httpReg("a") + "oauth = { grant = \"jwt_bearer\" }\n"}, want: []want{
+			{code: CodeOAuth, file: globalTOML, line: 5, col: 11, field: o + ".grant", msg: "assertion"},
+		}},
+		{name: "an assertion without the workload grant", files: map[string]string{globalTOML: httpReg("a") + "oauth = { assertion = \"{{secrets.w}}\" }\n"}, want: []want{
+			{code: CodeOAuth, file: globalTOML, line: 5, col: 11, field: o + ".assertion", msg: "jwt_bearer"},
+		}},
 		{name: "valid, on an agent's inline entry too", files: map[string]string{
 			globalTOML: httpReg("a") + "oauth = { client_id = \"c\", client_secret = \"{{secrets.s}}\", scopes = [\"mcp:read\"], callback_port = 53682, client_metadata_url = \"https://me.example/client.json\", allow_local_auth = [\"localhost:9000\"] }\n",
 			agentYAML:  "mcp_servers:\n  - id: b\n    transport: http\n    url: https://example.com/mcp\n    oauth: true\n",

@@ -50,7 +50,11 @@ auth_scenario() {
 	# The client-credentials scenarios: a machine signs in (no browser),
 	# with its secret or its private key from the secret stores.
 	grant=""
-	case "$scenario" in auth/client-credentials-*) grant=client_credentials ;; esac
+	assertion=$(jq -r '.valid_jwt // empty' <<<"$ctx")
+	case "$scenario" in
+	auth/client-credentials-*) grant=client_credentials ;;
+	auth/wif-jwt-bearer) grant=jwt_bearer ;; # the workload's identity token
+	esac
 	export BROWSER="bash $(dirname "$0")/browser.sh"
 	write_config() {
 		{
@@ -64,6 +68,7 @@ auth_scenario() {
 				printf 'oauth = { grant = "%s", client_id = "%s"' "$grant" "$id"
 				[ -n "$secret" ] && printf ', client_secret = "{{secrets.conformance_client}}"'
 				[ -n "$key" ] && printf ', private_key = "{{secrets.conformance_key}}"'
+				[ "$grant" = jwt_bearer ] && printf ', assertion = "{{secrets.conformance_workload}}"'
 			else
 				printf 'oauth = { client_metadata_url = "https://conformance-test.local/client-metadata.json"'
 				if [ -n "$id" ]; then
@@ -79,6 +84,7 @@ auth_scenario() {
 	}
 	[ -n "$secret" ] && export RELAVIUM_SECRET_CONFORMANCE_CLIENT=$secret
 	[ -n "$key" ] && export RELAVIUM_SECRET_CONFORMANCE_KEY=$key
+	[ -n "$assertion" ] && export RELAVIUM_SECRET_CONFORMANCE_WORKLOAD=$assertion
 	login() {
 		for i in 1 2 3; do
 			write_config
@@ -130,9 +136,14 @@ request-metadata | json-schema-ref-no-deref)
 	"$BIN" mcp ls "${target[@]}"
 	;;
 json-schema-2020-12-preservation)
-	# list the tools, then send json_schema_2020_12_tool's input schema back
-	# as it was served, to json_schema_echo
-	schema=$("$BIN" mcp ls "${target[@]}" --raw-schemas | jq -c '.data.tools[] | select(.tool == "json_schema_2020_12_tool") | .input_schema')
+	# the server declared in a throwaway project; mcp lock writes every
+	# definition as relavium holds it; json_schema_2020_12_tool's input
+	# schema from there goes back to json_schema_echo
+	mkdir -p "$RELAVIUM_HOME/p/.relavium"
+	printf '[[mcp_servers]]\nname = "conf"\ntransport = "http"\nurl = "%s"\nallow_local_endpoint = true\nprotocol = "%s"\n' \
+		"$url" "${protocol:-2025-11-25}" >"$RELAVIUM_HOME/config.toml"
+	"$BIN" mcp lock --project "$RELAVIUM_HOME/p" --json >/dev/null
+	schema=$(jq -c '[.servers[].tools[] | select(.name == "json_schema_2020_12_tool") | .definition.inputSchema][0]' "$RELAVIUM_HOME/p/.relavium/mcp-lock.json")
 	"$BIN" mcp call json_schema_echo --args "$(jq -cn --argjson s "$schema" '{schema: $s}')" --yes "${target[@]}"
 	;;
 http-standard-headers)
