@@ -143,6 +143,10 @@ func TestSecretBindingEndToEnd(t *testing.T) {
 	}
 	unbound("after a run with --allow-secret", a) // not remembered
 
+	// consent digest lists it for a CI file, with its flag.
+	if d := e.run(t, env, "consent", "digest", "--json"); d.code != 0 || !strings.Contains(d.stdout, `"allow_flag":"--allow-secret GH@`+a.origin+`"`) {
+		t.Errorf("consent digest: %d %s", d.code, d.stdout)
+	}
 	// consent grant remembers it (asks; --yes headless); consent ls shows it.
 	if r := e.run(t, env, "consent", "grant", "GH@"+a.origin, "--json"); r.code != 2 || r.errCode() != consent.CodeNeedsYes {
 		t.Errorf("grant without --yes headless: %d %s", r.code, r.stdout)

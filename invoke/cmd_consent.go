@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -109,8 +110,23 @@ func runConsentList(_ context.Context, inv *Invocation) (any, error) {
 // ConsentDigests is the data of `relavium consent digest`: every declared
 // stdio server with the digest a CI author passes to --allow-mcp-stdio.
 type ConsentDigests struct {
-	Servers    []ConsentDigestRow    `json:"servers"`
+	Servers []ConsentDigestRow `json:"servers"`
+	// Bindings are the secrets declared network servers' headers would
+	// send, each with the digest and the --allow-secret flag that binds it.
+	Bindings   []ConsentBindingRow   `json:"bindings"`
 	StoreError *consent.StoreProblem `json:"store_error,omitempty"`
+}
+
+// ConsentBindingRow is one secret a declared network server's headers
+// would send to its origin.
+type ConsentBindingRow struct {
+	Server    string   `json:"server"`
+	Secret    string   `json:"secret"`
+	Origin    string   `json:"origin"`
+	Headers   []string `json:"headers"`
+	Digest    string   `json:"digest"`
+	Granted   bool     `json:"granted"`
+	AllowFlag string   `json:"allow_flag"`
 }
 
 // ConsentDigestRow is one resolved stdio server.
@@ -131,7 +147,7 @@ type ConsentDigestRow struct {
 func (d ConsentDigests) WriteHuman(w io.Writer) error {
 	var b strings.Builder
 	if len(d.Servers) == 0 {
-		b.WriteString("no stdio server is declared (network servers need no consent)\n")
+		b.WriteString("no stdio server is declared\n")
 	}
 	for _, s := range d.Servers {
 		state := "not granted"
@@ -141,6 +157,15 @@ func (d ConsentDigests) WriteHuman(w io.Writer) error {
 		fmt.Fprintf(&b, "%s  %s  %s\n", consent.Display(s.Server), s.Digest, state)
 		fmt.Fprintf(&b, "  command  %s\n", s.CommandLine)
 		fmt.Fprintf(&b, "  cwd      %s\n", consent.Display(s.Cwd))
+	}
+	for _, r := range d.Bindings {
+		state := "not bound"
+		if r.Granted {
+			state = "bound"
+		}
+		fmt.Fprintf(&b, "%s  %s  %s\n", consent.Display(r.Server), r.Digest, state)
+		fmt.Fprintf(&b, "  secret   {{secrets.%s}} → %s (headers %s)\n  approve  %s\n", r.Secret, consent.Display(r.Origin),
+			consent.Display(strings.Join(r.Headers, ", ")), r.AllowFlag)
 	}
 	if d.StoreError != nil {
 		fmt.Fprintf(&b, "grant store unreadable (%s): %s\n", d.StoreError.Code, d.StoreError.Message)
@@ -168,6 +193,17 @@ func runConsentDigest(_ context.Context, inv *Invocation) (any, error) {
 		out.Servers = append(out.Servers, ConsentDigestRow{Server: r.Name, Digest: r.Digest, CommandLine: r.CommandLine(),
 			Command: r.Command, Args: r.Args, Env: env, Cwd: r.Cwd, Granted: grants.Has(r.Digest),
 			AllowFlag: "--allow-mcp-stdio " + r.Digest, Source: row.server.Pos})
+	}
+	out.Bindings = []ConsentBindingRow{}
+	if cfg, err := inv.LoadConfig(); err == nil {
+		if servers, err := cfg.Declared(inv.Global.Agent); err == nil {
+			for _, b := range session.BindingsOf(servers) {
+				g, ok := grants.Get(b.Digest)
+				out.Bindings = append(out.Bindings, ConsentBindingRow{Server: b.Server, Secret: b.Secret, Origin: b.Origin, Headers: b.Headers,
+					Digest: b.Digest, Granted: ok && !slices.ContainsFunc(b.Headers, func(h string) bool { return !slices.Contains(g.Headers, h) }),
+					AllowFlag: b.AllowFlag()})
+			}
+		}
 	}
 	return out, nil
 }
@@ -469,7 +505,7 @@ func consentNothingToGrant(target string, byDigest bool, rows []consentRow) erro
 	}
 	if len(declared) == 0 {
 		return &consent.Error{ErrCode: consent.CodeNoStdioServers, Exit: ExitUsage,
-			Msg: fmt.Sprintf("nothing to grant: no stdio server is declared, so none %s (network servers need no consent)", what)}
+			Msg: fmt.Sprintf("nothing to grant: no stdio server is declared, so none %s (a network server's header secrets are bound with consent grant NAME@ORIGIN)", what)}
 	}
 	return &consent.Error{ErrCode: consent.CodeNothingToGrant, Exit: ExitUsage,
 		Msg: fmt.Sprintf("no declared stdio server %s (declared: %s)", what, strings.Join(declared, ", "))}

@@ -331,7 +331,7 @@ func TestConsentDigestWithAgent(t *testing.T) {
 func TestConsentEmptyConfig(t *testing.T) {
 	w := newWorld(t)
 	env, _ := w.json("consent", "digest")
-	if string(env.Data) != `{"servers":[]}` {
+	if string(env.Data) != `{"servers":[],"bindings":[]}` {
 		t.Fatalf("no servers: %s", env.Data)
 	}
 	r := w.run("consent", "ls")
