@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/sandbox"
 )
 
 // Require is the headless policy. When someone can be asked (canPrompt) it
@@ -108,6 +109,8 @@ type PendingServer struct {
 	Diff        []Change   `json:"diff"`
 	DiffText    []string   `json:"diff_text"`
 	AllowFlag   string     `json:"allow_flag"`
+	// Sandbox is the policy the server would run under (nil: none).
+	Sandbox *sandbox.Policy `json:"sandbox,omitempty"`
 }
 
 // Previous identifies the earlier grant a diff compares against.
@@ -180,7 +183,7 @@ func (e *PendingError) ErrorData() any {
 	for _, d := range e.Pending {
 		r := d.Server
 		ps := PendingServer{Server: r.Name, CommandLine: r.CommandLine(), Command: r.Command, Args: r.Args,
-			Env: r.Env, Cwd: r.Cwd, Digest: r.Digest, Diff: []Change{}, DiffText: []string{},
+			Env: r.Env, Cwd: r.Cwd, Digest: r.Digest, Diff: []Change{}, DiffText: []string{}, Sandbox: r.Sandbox,
 			AllowFlag: "--allow-mcp-stdio " + r.Digest}
 		if ps.Env == nil {
 			ps.Env = []EnvEntry{}
@@ -281,7 +284,43 @@ func WriteServerDetails(w io.Writer, r *Resolved, indent string) {
 		}
 		fmt.Fprintf(w, "%s%s %s (%s)\n", indent, label, quoteArg(e.Name), e.Describe())
 	}
+	WriteSandbox(w, r, indent)
 	fmt.Fprintf(w, "%sdigest   %s\n", indent, r.Digest)
+}
+
+// WriteSandbox writes r's sandbox policy, one path a line, then the
+// network, and "not sandboxed: …" when this machine cannot apply it.
+// Nothing for a declaration without a policy.
+func WriteSandbox(w io.Writer, r *Resolved, indent string) {
+	label := "sandbox  "
+	for _, line := range SandboxLines(r) {
+		fmt.Fprintf(w, "%s%s%s\n", indent, label, line)
+		label = "         "
+	}
+}
+
+// SandboxLines are r's sandbox as the consent block shows it: "not
+// sandboxed: …" first when this machine cannot apply it, then one path a
+// line (quoted when it needs to be), then the network. nil without a
+// policy.
+func SandboxLines(r *Resolved) []string {
+	if r.Sandbox == nil {
+		return nil
+	}
+	var out []string
+	if st := sandbox.StatusOf(*r.Sandbox, sandbox.Probe()); !st.Sandboxed {
+		out = append(out, st.Reason)
+	}
+	for _, line := range r.Sandbox.Lines() {
+		// A path is authored text: shown quoted when it needs to be.
+		if kind, path, ok := strings.Cut(line, "   "); ok && strings.HasPrefix(strings.TrimSpace(path), "/") {
+			line = kind + "   " + Display(strings.TrimSpace(path))
+		} else if kind, path, ok := strings.Cut(line, "  "); ok && strings.HasPrefix(path, "/") {
+			line = kind + "  " + Display(path)
+		}
+		out = append(out, line)
+	}
+	return out
 }
 
 // errWriter keeps the first write error.

@@ -26,6 +26,9 @@ const (
 	EventElicitationRequest  = "elicitation:requested"
 	EventElicitationResolved = "elicitation:resolved"
 	EventResourceUpdated     = "mcp:resource_updated"
+	// EventSandbox: a stdio server's sandbox refused something the server
+	// reported (the first time only); the payload is host's.
+	EventSandbox = "mcp:sandbox"
 )
 
 // Server states carried by an EventServer.
@@ -93,6 +96,10 @@ type ServerData struct {
 	// that many milliseconds (its RetryAttempt-th attempt).
 	RetryMS      int64 `json:"retry_ms,omitempty"`
 	RetryAttempt int   `json:"retry_attempt,omitempty"`
+	// Sandbox is a stdio server's sandbox in a few words: its network mode
+	// when it is confined ("open", "guarded", "none"), or why it is not
+	// ("not sandboxed: …"); "" when the declaration carries no policy.
+	Sandbox string `json:"sandbox,omitempty"`
 }
 
 // ToolSkippedData is the payload of EventToolSkipped.

@@ -454,6 +454,9 @@ func (c *conn) emit(state string, e *Error) {
 	if c.ch != nil {
 		d.PID = c.ch.pid
 	}
+	if sb := c.h.sandboxStatus(c.srv.Stdio); sb != nil {
+		d.Sandbox = sb.Word()
+	}
 	if c.srv.Stdio != nil {
 		d.Digest = c.srv.Stdio.Digest
 	}

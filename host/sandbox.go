@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/relavium/relavium/consent"
+	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host/netguard"
 	"github.com/relavium/relavium/sandbox"
@@ -176,11 +177,24 @@ type sandboxNote struct {
 	text string
 }
 
+// SandboxNoteData is the payload of engine.EventSandbox: the first
+// refusal by a server's sandbox that the server reported, explained.
+type SandboxNoteData struct {
+	Server string `json:"server"`
+	Note   string `json:"note"`
+}
+
+// noteSandbox keeps the first explanation on the server's row and reports
+// it once (engine.EventSandbox).
 func (c *conn) noteSandbox(text string) {
 	c.note.mu.Lock()
-	defer c.note.mu.Unlock()
-	if c.note.text == "" {
+	first := c.note.text == ""
+	if first {
 		c.note.text = text
+	}
+	c.note.mu.Unlock()
+	if first {
+		c.h.em.Emit(engine.Event{Type: engine.EventSandbox, Data: SandboxNoteData{Server: c.srv.Name, Note: text}})
 	}
 }
 

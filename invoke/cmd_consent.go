@@ -12,6 +12,7 @@ import (
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/config"
+	"github.com/relavium/relavium/sandbox"
 	"github.com/relavium/relavium/session"
 )
 
@@ -141,6 +142,8 @@ type ConsentDigestRow struct {
 	Granted     bool               `json:"granted"`
 	AllowFlag   string             `json:"allow_flag"`
 	Source      config.Pos         `json:"source"`
+	// Sandbox is the policy the digest covers (docs/sandbox.md).
+	Sandbox *sandbox.Policy `json:"sandbox,omitempty"`
 }
 
 // WriteHuman prints one block per server.
@@ -157,6 +160,9 @@ func (d ConsentDigests) WriteHuman(w io.Writer) error {
 		fmt.Fprintf(&b, "%s  %s  %s\n", consent.Display(s.Server), s.Digest, state)
 		fmt.Fprintf(&b, "  command  %s\n", s.CommandLine)
 		fmt.Fprintf(&b, "  cwd      %s\n", consent.Display(s.Cwd))
+		if s.Sandbox != nil {
+			fmt.Fprintf(&b, "  sandbox  %s\n", s.Sandbox.Mode())
+		}
 	}
 	for _, r := range d.Bindings {
 		state := "not bound"
@@ -192,7 +198,7 @@ func runConsentDigest(_ context.Context, inv *Invocation) (any, error) {
 		}
 		out.Servers = append(out.Servers, ConsentDigestRow{Server: r.Name, Digest: r.Digest, CommandLine: r.CommandLine(),
 			Command: r.Command, Args: r.Args, Env: env, Cwd: r.Cwd, Granted: grants.Has(r.Digest),
-			AllowFlag: "--allow-mcp-stdio " + r.Digest, Source: row.server.Pos})
+			AllowFlag: "--allow-mcp-stdio " + r.Digest, Source: row.server.Pos, Sandbox: r.Sandbox})
 	}
 	out.Bindings = []ConsentBindingRow{}
 	if cfg, err := inv.LoadConfig(); err == nil {

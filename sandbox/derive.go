@@ -199,3 +199,9 @@ func shebang(file, path string) string {
 	}
 	return ""
 }
+
+// System reports whether path is one of the system paths every default
+// policy reads (what a dialog may show as one line).
+func System(path string) bool {
+	return slices.Contains(systemRead, path)
+}

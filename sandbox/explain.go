@@ -11,7 +11,7 @@ import (
 var denial = regexp.MustCompile(`(?i)\bEACCES\b|permission denied|\bEPERM\b|operation not permitted`)
 
 // quotedPath finds the first absolute path in a message ('…', "…" or bare).
-var quotedPath = regexp.MustCompile(`['"](/[^'"]*)['"]|(?:^|\s)(/[^\s'",)]+)`)
+var quotedPath = regexp.MustCompile(`['"](/[^'"]*)['"]|(?:^|\s)(/[^\s'",):]+)`)
 
 // Explain is the one-line reason a server's error text shows a refusal by
 // its sandbox ("sandbox: write outside the roots refused (/etc/x)"), or ""

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -106,5 +107,23 @@ func TestDigestedFormIsStableAndLeavesRequiredOut(t *testing.T) {
 	r, err := Parse(p.Marshal())
 	if err != nil || !slices.Equal(r.Read, p.Read) || r.Network != p.Network || !r.Required {
 		t.Errorf("round trip: %+v %v", r, err)
+	}
+}
+
+func TestExplainNamesTheRefusal(t *testing.T) {
+	p := Policy{Enabled: true, Read: []string{"/usr", "/work"}, Write: []string{"/work/out"}, Network: NetNone}
+	for text, want := range map[string]string{
+		"open /work/src/a.go: permission denied":              "write outside the roots refused (/work/src/a.go)",
+		"EACCES: permission denied, open '/home/me/.ssh/id'":  "access outside the policy refused (/home/me/.ssh/id)",
+		"dial tcp 1.2.3.4:443: connect: permission denied":    "connection refused (network none)",
+		"Error: EACCES: permission denied, mkdir '/work/out'": "",
+		"file not found": "",
+	} {
+		if got := Explain(p, text); want == "" && got != "" || want != "" && !strings.Contains(got, want) {
+			t.Errorf("Explain(%q) = %q, want %q", text, got, want)
+		}
+	}
+	if Explain(Off(), "permission denied") != "" {
+		t.Error("a disabled sandbox explained a denial")
 	}
 }

@@ -50,10 +50,11 @@ func StatusOf(p Policy, s Support) Status {
 	return Status{Policy: p, Sandboxed: true}
 }
 
-// Glyph is the row's mark: a lock and the mode, or the reason it is open.
-func (st Status) Glyph() string {
+// Word is the status in a few words for a server's row: the network mode
+// when confined ("open", "guarded", "none"), else the reason it is not.
+func (st Status) Word() string {
 	if st.Sandboxed {
-		return "🔒 " + string(st.Policy.Network)
+		return string(st.Policy.Network)
 	}
-	return "unconfined"
+	return st.Reason
 }

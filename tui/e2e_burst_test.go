@@ -64,7 +64,7 @@ func TestE2ETmuxSubmitBurstAndNaturalPause(t *testing.T) {
 	tm := startTmux(t, "submit", 120, 32, dir, script)
 	tm.waitFor("the consent dialog", "Start a local program?")
 	tm.answer("o")
-	tm.waitFor("the demo server ready", "● demo", "28 tools")
+	tm.waitFor("the demo server ready", "● demo", "41 tools")
 	tm.keys("Tab", "/")
 	tm.text("echo")
 	tm.keys("Enter", "Enter")

@@ -72,6 +72,11 @@ type serverRow struct {
 	asked       bool      // its inputs were asked for since it last connected
 	retryAt     time.Time // a lost network server is dialled again then (zero: not)
 	retryN      int       // the number of that attempt
+	// sandbox is a stdio server's sandbox in a few words (its network
+	// mode, or "not sandboxed: …"); sandboxNote the first refusal by it
+	// the server reported, explained.
+	sandbox     string
+	sandboxNote string
 }
 
 // stateDenied is a server the person denied this session (not an engine

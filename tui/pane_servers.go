@@ -89,6 +89,19 @@ func (m *Model) stateDetail(r *serverRow) string {
 	return ""
 }
 
+// sandboxMark is a stdio server's sandbox on its row: a lock and the
+// network mode when it is confined, "open!" when it is not; nothing for a
+// server without a policy (a network server).
+func (m *Model) sandboxMark(r *serverRow) string {
+	switch {
+	case r.sandbox == "":
+		return ""
+	case strings.HasPrefix(r.sandbox, "not sandboxed"):
+		return m.st.Warn.Render("unconfined") + " "
+	}
+	return m.st.Muted.Render("🔒"+render.ServerLine(r.sandbox)) + " "
+}
+
 func (m *Model) viewServersBody(w, h int, focused bool) []string {
 	st := m.st
 	var lines []string
@@ -114,6 +127,7 @@ func (m *Model) viewServersBody(w, h int, focused bool) []string {
 		content := m.stateIcon(r) + " " + render.Fit(render.ServerLine(r.spec.Name), nameW) + " "
 		if w >= 30 {
 			content += st.Muted.Render(render.Fit(r.spec.Transport, 5)) + " "
+			content += m.sandboxMark(r)
 		}
 		content += m.stateDetail(r)
 		lines = append(lines, m.markRow(content, w, i == m.servers.sel, focused))
@@ -150,6 +164,16 @@ func (m *Model) serverDetails(r *serverRow, w int, full bool) []string {
 		}
 	}
 	add(st.Bold.Render(render.ServerLine(r.spec.Name)) + st.Muted.Render(" · "+r.spec.Transport))
+	switch {
+	case r.sandbox == "":
+	case strings.HasPrefix(r.sandbox, "not sandboxed"):
+		add(st.Warn.Render(render.ServerLine(r.sandbox)))
+	default:
+		add(st.Muted.Render("🔒 sandboxed · network " + render.ServerLine(r.sandbox)))
+	}
+	if r.sandboxNote != "" {
+		add(st.Warn.Render(render.ServerLine(r.sandboxNote)))
+	}
 	if r.spec.Target != "" {
 		for _, l := range render.WrapPath(render.ServerLine(r.spec.Target), max(1, w-2)) {
 			out = append(out, "  "+st.Muted.Render(l))

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/themes"
 	"github.com/relavium/relavium/tui/render"
 )
@@ -66,6 +67,8 @@ func (m *Model) stripEvent(e engine.Event) {
 		case engine.StateNeedsConsent:
 			m.log.add(e.Time, "⚠", "warn", d.Server+" needs consent")
 		}
+	case host.SandboxNoteData:
+		m.log.add(e.Time, "🔒", "warn", d.Server+" "+render.ServerLine(d.Note))
 	case engine.SkippedTool:
 		m.log.add(e.Time, "✗", "warn", "skipped "+d.Server+"/"+d.Tool+": "+d.Code)
 	case engine.ToolCallData:

@@ -34,6 +34,10 @@ func (m *Model) onEvents(events []engine.Event) tea.Cmd {
 			m.applyRetry(d)
 		case host.ListChangedData:
 			drift = append(drift, m.applyListChanged(d))
+		case host.SandboxNoteData:
+			if r := m.server(d.Server); r != nil {
+				r.sandboxNote = d.Note
+			}
 		case engine.SkippedTool:
 			refresh = true
 		case engine.ToolProgressData:
@@ -101,6 +105,9 @@ func (m *Model) applyServer(d engine.ServerData) bool {
 	}
 	if d.Digest != "" {
 		r.digest = d.Digest
+	}
+	if d.Sandbox != "" {
+		r.sandbox = d.Sandbox
 	}
 	switch d.State {
 	case engine.StateConnecting, engine.StateResolving:

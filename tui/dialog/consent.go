@@ -1,12 +1,14 @@
 package dialog
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/relavium/relavium/consent"
+	"github.com/relavium/relavium/sandbox"
 	"github.com/relavium/relavium/themes"
 	"github.com/relavium/relavium/tui/render"
 )
@@ -167,6 +169,21 @@ func (d *Consent) View(st *themes.Styles, w, h int) string {
 	if d.Remember == nil {
 		add(render.Wrap(st.Muted.Render("An ad-hoc server is approved for this session only: nothing is remembered."), iw)...)
 	}
+	// The sandbox comes last: its paths are many, and what the person must
+	// see first (the program, the digest, the changes) stays on screen.
+	if sb := consent.SandboxLines(r); len(sb) > 0 {
+		add("")
+		for i, l := range compactSystem(sb) {
+			label := ""
+			if i == 0 {
+				label = "sandbox"
+			}
+			if strings.HasPrefix(l, "not sandboxed") || strings.Contains(l, "sandbox = false") {
+				l = st.Warn.Render(l)
+			}
+			add(LabelledPath(st, label, l, iw)...)
+		}
+	}
 	d.box.title = "Start a local program? (stdio server " + consent.Display(r.Name) + ")"
 	d.box.body = body
 	if d.Remember == nil {
@@ -175,4 +192,32 @@ func (d *Consent) View(st *themes.Styles, w, h int) string {
 		d.box.actions = buttons(st, consentButtons, d.focus) + st.Muted.Render("  esc = deny")
 	}
 	return d.box.render(st, dw, h)
+}
+
+// compactSystem folds the system paths every default policy reads into one
+// line ("read   the system: /bin /etc/hosts … (N paths)"), so the dialog
+// keeps its buttons and the status line on screen; every other path stays
+// on a line of its own (mcp ls and the headless block list them all).
+func compactSystem(lines []string) []string {
+	var out, system []string
+	at := -1
+	for _, l := range lines {
+		if p, ok := strings.CutPrefix(l, "read   "); ok && sandbox.System(p) {
+			if at < 0 {
+				at = len(out)
+				out = append(out, "")
+			}
+			system = append(system, p)
+			continue
+		}
+		out = append(out, l)
+	}
+	if at >= 0 {
+		s := strings.Join(system, " ")
+		if len(s) > 60 {
+			s = s[:60] + "…"
+		}
+		out[at] = fmt.Sprintf("read   the system (%d paths: %s)", len(system), s)
+	}
+	return out
 }
