@@ -13,7 +13,9 @@
 // dials on its own. Imports: a gate may import the leaves (atomicfile,
 // consent/canonjson, engine/sanitize, fault, regularfile), engine, and from the
 // connections only host (what a connected set reports), host/discovery
-// (definitions, their diffs) and host/wire (the recording format). Nothing
+// (definitions, their diffs) and host/wire (the recording format) — and,
+// through host, what host stands on (the sandbox of a stdio server, the one
+// redactor), which a gate never calls itself. Nothing
 // below the faces imports a gate: the command line (invoke) and the
 // workbench (tui) do. deps_test.go holds these rules.
 package gates
