@@ -5,7 +5,11 @@
 #     (conformance >= 0.1.14 will not start on node 20);
 #   - @modelcontextprotocol/conformance (0.1.16, and 0.2.0-alpha.12 as
 #     conformance02), server-everything, server-filesystem
-#     and inspector-cli, pinned, into .peers/node_modules.
+#     and inspector-cli, pinned, into .peers/node_modules;
+#   - the interop peers (make interop, the lint calibration and the Go tests
+#     against real servers): the TypeScript SDK (its example servers and its
+#     demo authorization server), Inspector v2 (its --cli), and popular npm
+#     MCP servers, pinned, into the same node_modules.
 # Cached: when every package is already present at its pinned version the
 # script installs nothing. It prints the paths tests use.
 #
@@ -23,6 +27,24 @@ EVERYTHING=2026.8.31
 FILESYSTEM=2026.8.31
 INSPECTOR_CLI=1.0.3
 NODE_MAJOR=22
+
+# The interop peers, NAME@VERSION each (make interop; the lint calibration).
+INTEROP_PEERS=(
+	@modelcontextprotocol/sdk@1.32.2
+	@modelcontextprotocol/inspector@2.12.0
+	@modelcontextprotocol/server-memory@2026.8.31
+	@modelcontextprotocol/server-sequential-thinking@2026.8.31
+	@modelcontextprotocol/server-github@2025.4.8
+	@modelcontextprotocol/server-slack@2025.4.25
+	@modelcontextprotocol/server-brave-search@0.6.2
+	@modelcontextprotocol/server-google-maps@0.6.2
+	@modelcontextprotocol/server-gitlab@2025.4.25
+	@upstash/context7-mcp@4.1.1
+	@playwright/mcp@0.0.83
+	@notionhq/notion-mcp-server@2.5.2
+	chrome-devtools-mcp@1.11.0
+	@circleci/mcp-server-circleci@0.20.0
+)
 
 log() { printf 'peers: %s\n' "$*" >&2; }
 
@@ -50,8 +72,16 @@ installed_version() {
 	sed -n 's/^[[:space:]]*"version":[[:space:]]*"\([^"]*\)".*/\1/p' "$f" | head -n1
 }
 
+interop_ok() {
+	local spec
+	for spec in "${INTEROP_PEERS[@]}"; do
+		[ "$(installed_version "$P" "${spec%@*}")" = "${spec##*@}" ] || return 1
+	done
+}
+
 peers_ok() {
-	[ "$(installed_version "$P" @modelcontextprotocol/conformance)" = "$CONFORMANCE" ] &&
+	interop_ok &&
+		[ "$(installed_version "$P" @modelcontextprotocol/conformance)" = "$CONFORMANCE" ] &&
 		[ "$(installed_version "$P" conformance02)" = "$CONFORMANCE02" ] &&
 		[ "$(installed_version "$P" @modelcontextprotocol/server-everything)" = "$EVERYTHING" ] &&
 		[ "$(installed_version "$P" @modelcontextprotocol/server-filesystem)" = "$FILESYSTEM" ] &&
@@ -81,7 +111,8 @@ else
 			"conformance02@npm:@modelcontextprotocol/conformance@$CONFORMANCE02" \
 			"@modelcontextprotocol/server-everything@$EVERYTHING" \
 			"@modelcontextprotocol/server-filesystem@$FILESYSTEM" \
-			"@modelcontextprotocol/inspector-cli@$INSPECTOR_CLI" >&2
+			"@modelcontextprotocol/inspector-cli@$INSPECTOR_CLI" \
+			"${INTEROP_PEERS[@]}" >&2
 	)
 	peers_ok || { log "npm peers did not install at the pinned versions"; exit 1; }
 fi
@@ -115,4 +146,6 @@ SERVER_EVERYTHING=$P/node_modules/@modelcontextprotocol/server-everything/dist/i
 SERVER_FILESYSTEM=$P/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js
 INSPECTOR_CLI=$P/node_modules/.bin/mcp-inspector-cli
 INSPECTOR_CWD=$P/w
+SDK=$P/node_modules/@modelcontextprotocol/sdk
+INSPECTOR=$P/node_modules/@modelcontextprotocol/inspector
 EOF

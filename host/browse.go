@@ -42,10 +42,13 @@ type ResourceTemplate struct {
 
 // ResourceList is what a server offers to read. Offered is false when the
 // server does not declare the resources capability (the lists are empty).
+// NotOffered names the lists it declared but answered -32601
+// (resources/list, resources/templates/list): each is empty, not a failure.
 type ResourceList struct {
-	Offered   bool               `json:"offered"`
-	Resources []Resource         `json:"resources"`
-	Templates []ResourceTemplate `json:"templates"`
+	Offered    bool               `json:"offered"`
+	Resources  []Resource         `json:"resources"`
+	Templates  []ResourceTemplate `json:"templates"`
+	NotOffered []string           `json:"not_offered,omitempty"`
 }
 
 // PromptArgument is one argument of a prompt.
@@ -136,12 +139,12 @@ func capabilities(cs *mcp.ClientSession) *mcp.ServerCapabilities {
 // Resources lists server's resources and resource templates.
 func (h *Host) Resources(ctx context.Context, server string) (*ResourceList, error) {
 	out := &ResourceList{Resources: []Resource{}, Templates: []ResourceTemplate{}}
-	err := h.browse(ctx, server, "resources/list", func(ctx context.Context, _ *conn, cs *mcp.ClientSession) error {
+	err := h.browse(ctx, server, "resources/list", func(ctx context.Context, c *conn, cs *mcp.ClientSession) error {
 		if capabilities(cs).Resources == nil {
 			return nil
 		}
 		out.Offered = true
-		err := listPages("resources/list", func(cursor string) (string, error) {
+		err := c.listOrNotOffered("resources/list", listPages("resources/list", func(cursor string) (string, error) {
 			res, err := cs.ListResources(ctx, &mcp.ListResourcesParams{Cursor: cursor})
 			if err != nil {
 				return "", err
@@ -153,11 +156,11 @@ func (h *Host) Resources(ctx context.Context, server string) (*ResourceList, err
 				}
 			}
 			return res.NextCursor, nil
-		})
+		}))
 		if err != nil {
 			return err
 		}
-		return listPages("resources/templates/list", func(cursor string) (string, error) {
+		return c.listOrNotOffered("resources/templates/list", listPages("resources/templates/list", func(cursor string) (string, error) {
 			res, err := cs.ListResourceTemplates(ctx, &mcp.ListResourceTemplatesParams{Cursor: cursor})
 			if err != nil {
 				return "", err
@@ -169,10 +172,15 @@ func (h *Host) Resources(ctx context.Context, server string) (*ResourceList, err
 				}
 			}
 			return res.NextCursor, nil
-		})
+		}))
 	})
 	if err != nil {
 		return nil, err
+	}
+	for _, m := range h.notOffered(server) {
+		if m == "resources/list" || m == "resources/templates/list" {
+			out.NotOffered = append(out.NotOffered, m)
+		}
 	}
 	return out, nil
 }
@@ -227,11 +235,11 @@ func (h *Host) ReadResource(ctx context.Context, server, uri string) ([]engine.C
 // Prompts lists server's prompts (empty when it offers none).
 func (h *Host) Prompts(ctx context.Context, server string) ([]Prompt, error) {
 	out := []Prompt{}
-	err := h.browse(ctx, server, "prompts/list", func(ctx context.Context, _ *conn, cs *mcp.ClientSession) error {
+	err := h.browse(ctx, server, "prompts/list", func(ctx context.Context, c *conn, cs *mcp.ClientSession) error {
 		if capabilities(cs).Prompts == nil {
 			return nil
 		}
-		return listPages("prompts/list", func(cursor string) (string, error) {
+		return c.listOrNotOffered("prompts/list", listPages("prompts/list", func(cursor string) (string, error) {
 			res, err := cs.ListPrompts(ctx, &mcp.ListPromptsParams{Cursor: cursor})
 			if err != nil {
 				return "", err
@@ -249,7 +257,7 @@ func (h *Host) Prompts(ctx context.Context, server string) ([]Prompt, error) {
 				out = append(out, pr)
 			}
 			return res.NextCursor, nil
-		})
+		}))
 	})
 	if err != nil {
 		return nil, err

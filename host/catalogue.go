@@ -13,11 +13,23 @@ import (
 // discover walks the server's tools/list through package discovery (paged
 // under the bounds, sanitized, schemas compiled) and compares what it
 // admitted with the tools pinned on earlier connects.
+//
+// A server that does not declare tools is never asked for them, and one
+// that declares them but answers tools/list with -32601 offers none: either
+// way its catalogue is empty and the server is ready (a resources-only or
+// prompts-only server is usable everywhere).
 func (c *conn) discover(ctx context.Context, cs *mcp.ClientSession) (*discovery.Catalogue, error) {
+	if capabilities(cs).Tools == nil {
+		return &discovery.Catalogue{Server: c.srv.Name}, nil
+	}
 	cat, err := discovery.Discover(ctx, c.srv.Name, discovery.NewLister(cs, c.capture), discovery.Options{
 		Allowlist: c.srv.ToolsAllowlist,
 		Deadline:  c.h.opts.Timeouts.Discovery,
 	})
+	if err != nil && methodNotFound(err) {
+		c.markNotOffered("tools/list")
+		return &discovery.Catalogue{Server: c.srv.Name}, nil
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -22,7 +22,8 @@ type child struct {
 	stdout *os.File // parent's read end (the server's stdout)
 	stderr *os.File // parent's read end (the server's stderr)
 	ring   *stderrRing
-	tree   *lineage // every process seen below the server, setsid escapees included
+	stray  *strayStdout // non-JSON lines it wrote on stdout (stdoutlines.go)
+	tree   *lineage     // every process seen below the server, setsid escapees included
 
 	// release frees what a confined spawn made for the child (its private
 	// temp dir, its guarded network's proxy): run once, after it is reaped.
@@ -86,6 +87,7 @@ func spawn(command string, args, env []string, dir string, policy *sandbox.Polic
 		stdout:     outR,
 		stderr:     errR,
 		ring:       &stderrRing{},
+		stray:      &strayStdout{},
 		tree:       newLineage(cmd.Process.Pid),
 		exited:     make(chan struct{}),
 		stderrDone: make(chan struct{}),

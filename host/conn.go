@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -58,6 +59,7 @@ type conn struct {
 	observed    bool         // progress is read off the connection, in wire order
 	fieldOrders fieldOrders  // elicitation field order, read off the connection (elicit_order.go)
 	logLevel    string       // the level last set with logging/setLevel ("" before)
+	notOffered  []string     // list methods answered -32601 though their capability is declared (notoffered.go)
 	logs        logSinks     // requests in flight and the calls among them taking logs (logging.go)
 	subs        []string     // uris subscribed to, in order (subscribe.go)
 	raw         rawPath      // relavium's own requests on an observed connection (rawcall.go)
@@ -329,6 +331,10 @@ func (c *conn) connectFailure(ctx, cctx context.Context, cause *deadlineCause, e
 		return e
 	}
 	if ch := c.child(); ch != nil && ch.waitExit(200*time.Millisecond) {
+		if first, n := ch.stray.firstLine(); n > 0 {
+			return c.withProcess(c.failure0(CodeInitializeFailed, fmt.Sprintf(
+				"exited during initialize after writing %d non-JSON line(s) on stdout (the first: %q); stdout is the JSON-RPC stream", n, first), nil))
+		}
 		return c.withProcess(c.failure0(CodeInitializeFailed, "exited during initialize", nil))
 	}
 	what := "initialize failed"
@@ -402,6 +408,7 @@ func (c *conn) status() ServerStatus {
 		Tools:     c.admitted,
 		Skipped:   c.skipped,
 	}
+	st.NotOffered = slices.Clone(c.notOffered)
 	if st.State == "" {
 		st.State = engine.StateConnecting
 	}

@@ -26,6 +26,10 @@ type Definitions struct {
 	Tools []DefinedTool `json:"tools"`
 	// Skipped are the tools discovery refused, with their reason codes.
 	Skipped []engine.SkippedTool `json:"skipped"`
+	// NotOffered are the declared lists the server answered -32601 so far
+	// (notoffered.go): read the prompts and resources first to have them
+	// all.
+	NotOffered []string `json:"lists_not_offered,omitempty"`
 }
 
 // DefinedTool is one admitted tool: its server-side name and canonical
@@ -50,9 +54,8 @@ func (h *Host) Definitions(server string) (*Definitions, bool) {
 		}
 		d := &Definitions{Server: st.Name, Transport: st.Transport, Digest: st.Digest, URL: st.URL, Protocol: st.Protocol,
 			Capabilities: json.RawMessage("{}"), Tools: []DefinedTool{}, Skipped: append([]engine.SkippedTool{}, cat.Skipped...)}
-		if b, err := json.Marshal(capabilities(cs)); err == nil {
-			d.Capabilities = b
-		}
+		d.Capabilities = c.declared(cs)
+		d.NotOffered = st.NotOffered
 		for _, t := range cat.Tools {
 			d.Tools = append(d.Tools, DefinedTool{Name: t.Def.Tool, Canonical: json.RawMessage(t.Canonical())})
 		}
@@ -66,4 +69,27 @@ func (h *Host) Definitions(server string) (*Definitions, bool) {
 // of a recording this way. It has no program and no url, and pins nothing.
 func InProcess(name string, t mcp.Transport) Endpoint {
 	return Endpoint{Name: name, Transport: "in-process", memory: t}
+}
+
+// declared is the server's initialize capabilities as JSON: what go-sdk
+// decodes, plus what it does not model and the connection read raw
+// (capabilities.tasks), so a lock keeps every capability declared.
+func (c *conn) declared(cs *mcp.ClientSession) json.RawMessage {
+	b, err := json.Marshal(capabilities(cs))
+	if err != nil {
+		return json.RawMessage("{}")
+	}
+	tasks := c.raw.tasksCap()
+	if len(tasks) == 0 {
+		return b
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(b, &m) != nil || m == nil {
+		m = map[string]json.RawMessage{}
+	}
+	m["tasks"] = tasks
+	if out, err := json.Marshal(m); err == nil {
+		return out
+	}
+	return b
 }

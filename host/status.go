@@ -22,7 +22,13 @@ type ServerStatus struct {
 	ServerVersion string `json:"server_version,omitempty"`
 	Tools         int    `json:"tools"`
 	Skipped       int    `json:"skipped"`
-	Digest        string `json:"digest,omitempty"`
+	// NotOffered are the list methods the server answered "method not
+	// found" (-32601) though it declares their capability (the TypeScript
+	// SDK's low-level Server does so for any handler not registered): each
+	// is taken as an empty list, not a failure. Sorted; filled as the
+	// lists are read (tools/list on connect, the others when browsed).
+	NotOffered []string `json:"lists_not_offered,omitempty"`
+	Digest     string   `json:"digest,omitempty"`
 	// Sandbox is a stdio server's effective sandbox policy, whether it is
 	// applied here ("not sandboxed: …" when not) and the first denial it
 	// explained (docs/sandbox.md).

@@ -186,8 +186,34 @@ func TestServerDiesMidCallOthersKeepWorking(t *testing.T) {
 	}
 }
 
-func TestGarbageOnStdoutFailsTheServer(t *testing.T) {
-	h := startHost(t, Options{Servers: []Endpoint{stdioServer(t, "g", "garbage")}})
+// A line that is not JSON-RPC (a banner, a debug print) is skipped with a
+// warning and kept with the server's output: the call is answered.
+func TestGarbageOnStdoutIsSkipped(t *testing.T) {
+	rec := &recorder{}
+	h := startHost(t, Options{Emitter: rec, Servers: []Endpoint{stdioServer(t, "g", "garbage")}})
+	for range 2 {
+		if got := callText(t, h, "mcp_g_echo", `{"message":"x"}`); !strings.Contains(got, "x") {
+			t.Fatalf("echo = %q", got)
+		}
+	}
+	if st := h.Servers()[0]; st.State != engine.StateReady {
+		t.Fatalf("status = %+v", st)
+	}
+	warned := 0
+	for _, e := range rec.ofType(engine.EventToolLog) {
+		if d := e.Data.(engine.ToolLogData); strings.Contains(string(d.Data), `not JSON-RPC on stdout (skipped; kept with its stderr): \"this is not JSON-RPC\"`) {
+			warned++
+		}
+	}
+	if warned != 1 {
+		t.Fatalf("%d warnings, want one", warned)
+	}
+}
+
+// A line that opens a JSON value and never parses breaks the protocol:
+// the server is failed and its process reaped.
+func TestBadJSONOnStdoutFailsTheServer(t *testing.T) {
+	h := startHost(t, Options{Servers: []Endpoint{stdioServer(t, "g", "badjson")}})
 	_, err := callTool(t, h, context.Background(), "mcp_g_echo", `{"message":"x"}`, engine.CallOptions{})
 	if err == nil {
 		t.Fatal("a server that broke the protocol answered")

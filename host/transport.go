@@ -87,7 +87,10 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	// place, goes through the depth gauge.
 	// The wire recorder taps the bytes themselves (innermost), so a page
 	// the capture takes off the stream is recorded as the server sent it.
-	reader := &depthReader{r: t.c.capture.Reader(t.c.rec.Lines(ch.stdout)), refused: &t.c.frameRefusal}
+	// Outermost of all, a line that is not JSON-RPC (a banner) is taken off
+	// the stream and kept with the server's stderr (stdoutlines.go).
+	stdout := newStdoutFilter(ch.stdout, t.c, ch.ring, ch.stray)
+	reader := &depthReader{r: t.c.capture.Reader(t.c.rec.Lines(stdout)), refused: &t.c.frameRefusal}
 	inner, err := (&mcp.IOTransport{Reader: reader, Writer: t.c.rec.LineWriter(ch.stdin)}).Connect(ctx)
 	if err != nil {
 		return nil, err

@@ -97,8 +97,7 @@ func snapshotWith(ctx context.Context, h *host.Host, lenient bool) (*lock.File, 
 	var snaps []lock.Snapshot
 	unrecorded := map[string]bool{}
 	for _, st := range h.Servers() {
-		defs, ok := h.Definitions(st.Name)
-		if !ok {
+		if _, ok := h.Definitions(st.Name); !ok {
 			continue
 		}
 		prompts, err := h.Prompts(ctx, st.Name)
@@ -114,6 +113,11 @@ func snapshotWith(ctx context.Context, h *host.Host, lenient bool) (*lock.File, 
 		}
 		if err != nil {
 			return nil, nil, err
+		}
+		// The definitions last: they carry the lists refused while reading.
+		defs, ok := h.Definitions(st.Name)
+		if !ok {
+			continue
 		}
 		snaps = append(snaps, lock.Snapshot{Defs: defs, Prompts: prompts, Resources: res})
 	}

@@ -41,6 +41,9 @@ type Server struct {
 	Prompts   []Item `json:"prompts"`
 	Resources []Item `json:"resources"`
 	Templates []Item `json:"resource_templates"`
+	// NotOffered are the lists the server declares but answered -32601
+	// (method not found): each is recorded empty, not a failure.
+	NotOffered []string `json:"lists_not_offered,omitempty"`
 }
 
 // Item is one definition: a tool or prompt by name, a resource by uri, a
@@ -64,7 +67,8 @@ func Build(snaps []Snapshot) *File {
 	for _, s := range snaps {
 		d := s.Defs
 		srv := Server{Name: d.Server, Transport: d.Transport, Digest: d.Digest, URL: d.URL, Protocol: d.Protocol,
-			Capabilities: canonical(d.Capabilities), Tools: []Item{}, Skipped: []Item{}, Prompts: []Item{}, Resources: []Item{}, Templates: []Item{}}
+			Capabilities: canonical(d.Capabilities), Tools: []Item{}, Skipped: []Item{}, Prompts: []Item{}, Resources: []Item{}, Templates: []Item{},
+			NotOffered: slices.Clone(d.NotOffered)}
 		for _, t := range d.Tools {
 			srv.Tools = append(srv.Tools, item(t.Name, t.Canonical))
 		}

@@ -16,8 +16,12 @@
 //   - Serve answers requests on one connection (stdio, in-process) and
 //     Handler on Streamable HTTP (JSON responses, one session id); a
 //     request with no recorded answer gets a JSON-RPC error naming E951,
-//     the method and what to do (ping is always answered); notifications
-//     are taken and not answered.
+//     the method and what to do. Requests a client chooses and a server
+//     answers without state are answered with {} when the recording holds
+//     no twin: ping and logging/setLevel at any level (so any client, the
+//     Inspectors included, connects); initialize from any client name,
+//     version or protocol gets the recorded answer; notifications are
+//     taken and not answered.
 //     Server-initiated requests and notifications in the recording are not
 //     replayed.
 //

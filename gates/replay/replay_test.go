@@ -77,6 +77,16 @@ func TestScriptAnswers(t *testing.T) {
 	if r := ask(6, "ping", ``); r.Error != nil || string(r.Result) != "{}" {
 		t.Fatalf("ping %+v", r)
 	}
+	// A client's own log level, at any level, is acknowledged without a
+	// recorded twin (the Inspectors ask for one on connect).
+	for _, level := range []string{"debug", "emergency"} {
+		if r := ask(7, "logging/setLevel", `{"level":"`+level+`"}`); r.Error != nil || string(r.Result) != "{}" {
+			t.Fatalf("logging/setLevel %s %+v", level, r)
+		}
+	}
+	if r := ask(8, "initialize", `{"protocolVersion":"2025-03-26","clientInfo":{"name":"inspector-cli","version":"1.0.3"}}`); r.Error != nil || !strings.Contains(string(r.Result), "serverInfo") {
+		t.Fatalf("initialize from another client %+v", r)
+	}
 	if r := ask(5, "prompts/list", `{}`); r.Error == nil || !strings.Contains(r.Error.Error(), "no recorded prompts/list") {
 		t.Fatalf("unrecorded method %+v", r)
 	}

@@ -20,8 +20,12 @@ func (s *Script) Answer(method string, params json.RawMessage) (json.RawMessage,
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	q := s.answers[Key(method, params)]
-	if q == nil && method == "ping" {
-		return json.RawMessage("{}"), nil // liveness: a replay is alive whatever was recorded
+	if q == nil && stateless(method) {
+		// Requests a client chooses for itself and a server answers
+		// without state: a replay answers them whatever was recorded, so
+		// any client can connect (the Inspectors ask for their own log
+		// level on connect).
+		return json.RawMessage("{}"), nil
 	}
 	if q == nil {
 		if !s.methods[method] {
@@ -46,6 +50,13 @@ func (s *Script) Answer(method string, params json.RawMessage) (json.RawMessage,
 		return json.RawMessage("{}"), nil
 	}
 	return a.result, nil
+}
+
+// stateless reports whether method is answered with an empty result when
+// the recording holds no twin: ping (liveness) and logging/setLevel at any
+// level (the client's choice; a server acknowledges it with {}).
+func stateless(method string) bool {
+	return method == "ping" || method == "logging/setLevel"
 }
 
 // Serve answers conn's requests until it ends or ctx is done.

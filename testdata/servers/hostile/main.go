@@ -4,7 +4,10 @@
 //	ok            a well-behaved server (tools below)
 //	no-init       reads stdin and never answers initialize
 //	exit-early    writes to stderr and exits 3 before initialize
-//	garbage       prints a non-JSON line on stdout after initialize
+//	garbage       prints a non-JSON line on stdout on every tools/call (a
+//	              banner-like line: skipped by the host)
+//	badjson       prints a line opening a JSON object that never parses on
+//	              every tools/call (breaks the protocol)
 //	stubborn      ignores SIGTERM and stdin EOF (only SIGKILL ends it)
 //	grandchild    spawns a grandchild that ignores SIGTERM, then serves
 //	escapee       spawns a grandchild that calls setsid (leaves the group), then serves
@@ -180,7 +183,10 @@ func newServer(mode string, grandchild int) *mcp.Server {
 		muteSetLevel(s)
 	}
 	if mode == "garbage" {
-		garbageOnCall(s)
+		garbageOnCall(s, "this is not JSON-RPC")
+	}
+	if mode == "badjson" {
+		garbageOnCall(s, "{this is not JSON-RPC")
 	}
 	return s
 }
@@ -404,13 +410,13 @@ func muteSetLevel(s *mcp.Server) {
 	})
 }
 
-// garbageOnCall (mode garbage): every tools/call first puts a line that is
-// not JSON-RPC on stdout.
-func garbageOnCall(s *mcp.Server) {
+// garbageOnCall (modes garbage, badjson): every tools/call first puts line,
+// which is not JSON-RPC, on stdout.
+func garbageOnCall(s *mcp.Server, line string) {
 	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			if method == "tools/call" {
-				fmt.Fprintln(os.Stdout, "this is not JSON-RPC")
+				fmt.Fprintln(os.Stdout, line)
 			}
 			return next(ctx, method, req)
 		}
