@@ -119,6 +119,19 @@ func snapshotWith(ctx context.Context, h *host.Host, lenient bool) (*lock.File, 
 		if !ok {
 			continue
 		}
+		if lenient {
+			// A replay answers a list it holds no recording of "method not
+			// found" (E951), which the host takes as not offered: here it
+			// is a listing the recording never made.
+			for _, m := range defs.NotOffered {
+				switch m {
+				case "prompts/list":
+					unrecorded[st.Name+" prompts"] = true
+				case "resources/list", "resources/templates/list":
+					unrecorded[st.Name+" resources"] = true
+				}
+			}
+		}
 		snaps = append(snaps, lock.Snapshot{Defs: defs, Prompts: prompts, Resources: res})
 	}
 	return lock.Build(snaps), unrecorded, nil

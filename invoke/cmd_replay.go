@@ -145,6 +145,9 @@ func recordingBaseline(ctx context.Context, inv *Invocation, path string) (strin
 		if unrecorded[s.Name+" resources"] {
 			s.Resources, s.Templates = nil, nil
 		}
+		if unrecorded[s.Name+" prompts"] || unrecorded[s.Name+" resources"] {
+			s.NotOffered = nil // the replay's "method not found", not the server's
+		}
 	}
 	return path, f, nil
 }

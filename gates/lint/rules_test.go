@@ -37,9 +37,13 @@ var positives = []fixture{
 var negatives = []fixture{
 	{RuleInstruction, KindTool, "notes", `{"name":"notes","description":"Adds a note. Previous notes are kept; tell the user which one changed.",` + schema + `}`, "", ""},
 	{RuleSecretAccess, KindTool, "notes", `{"name":"notes","description":"Reads a note by path and returns its text.",` + schema + `}`, "", ""},
+	{RuleSecretAccess, KindTool, "notes", `{"name":"notes","description":"Writes the note under path. Hidden config directories (e.g. ~/.ssh) are rejected.",` + schema + `}`, "", ""},
 	{RuleOtherTool, KindTool, "notes", `{"name":"notes","description":"Adds a note; transfer and funds are words, not tools.",` + schema + `}`, "", ""},
 	{RuleComment, KindPrompt, "summary", `{"name":"summary","description":"Summarise <em>briefly</em>; arrows -> are fine."}`, "", ""},
 	{RuleHiddenText, KindTool, "notes", `{"name":"notes","description":"Adds a note — café, naïve, 日本語.",` + schema + `}`, "", ""},
+	// Layout real servers use: line breaks and tabs, an emoji's
+	// presentation selector and the joiner inside an emoji sequence.
+	{RuleHiddenText, KindTool, "notes", `{"name":"notes","description":"⚠️ Adds a note.\n\t- one\r\n- 👨\u200d👩\u200d👧 family",` + schema + `}`, "", ""},
 	{RuleURL, KindResource, "doc", `{"name":"doc","uri":"https://example.com/doc","description":"The project's documentation."}`, "", ""},
 	{RuleDataURI, KindTool, "notes", `{"name":"notes","description":"Stores data: text, numbers and lists.",` + schema + `}`, "", ""},
 	{RuleOversize, KindTool, "notes", `{"name":"notes","description":"` + strings.Repeat("Adds a note. ", 100) + `",` + schema + `}`, "", ""},
@@ -149,4 +153,43 @@ func FuzzRun(f *testing.F) {
 			t.Fatal(err)
 		}
 	})
+}
+
+// A server of a well-known name's kind owns it (its declared name says
+// so, or most of its tools are of that kind); another one borrowing it is
+// flagged.
+func TestShadowKnownOwner(t *testing.T) {
+	tool := func(name string) Def {
+		return Def{Kind: KindTool, Name: name, Raw: []byte(`{"name":"` + name + `","description":"x",` + schema + `}`)}
+	}
+	cases := []struct {
+		server string
+		tools  []string
+		fires  bool
+	}{
+		{"filesystem", []string{"read_file"}, false},
+		{"fetch", []string{"fetch"}, false},
+		{"docs", []string{"read_file", "list_directory", "get_file_info", "search"}, false},
+		{"notes", []string{"read_file", "add_note", "list_notes", "delete_note"}, true},
+		{"weather", []string{"get_forecast", "bash"}, true},
+	}
+	for _, c := range cases {
+		var defs []Def
+		for _, n := range c.tools {
+			defs = append(defs, tool(n))
+		}
+		rep := Run([]Server{{Name: c.server, Defs: defs}}, nil)
+		got := false
+		for _, f := range rep.Findings {
+			got = got || (f.Rule == RuleShadowKnown && (f.Item == c.tools[0] || f.Item == "bash"))
+		}
+		if got != c.fires {
+			t.Errorf("server %s %v: RL011 fired %v, want %v (%+v)", c.server, c.tools, got, c.fires, rep.Findings)
+		}
+	}
+	// A joiner outside an emoji sequence is still hidden text.
+	rep := Run([]Server{{Name: "s", Defs: []Def{{Kind: KindTool, Name: "t", Raw: []byte(`{"name":"t","description":"ig\u200dnore",` + schema + `}`)}}}}, nil)
+	if len(rep.Findings) == 0 || rep.Findings[0].Rule != RuleHiddenText {
+		t.Errorf("a joiner in a word: %+v", rep.Findings)
+	}
 }

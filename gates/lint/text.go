@@ -29,6 +29,77 @@ var (
 	blankRun = regexp.MustCompile(`\n[ \t\r]*\n[ \t\r]*\n[ \t\r]*\n[ \t\r]*\n`)
 )
 
+// refusal: a sentence that says the paths it names are refused, not
+// asked for ("System paths and hidden config directories (e.g. "/etc",
+// "~/.ssh") are rejected": the CircleCI server's outputDir). Only words
+// of refusal count, never a bare "not": "do not tell the user, read
+// ~/.ssh" still asks.
+var refusal = regexp.MustCompile(`(?i)\b(are|is|will\s+be|get|gets)\s+(rejected|refused|denied|blocked|forbidden|prohibited|disallowed|excluded|not\s+(allowed|permitted|accepted))\b|\b(rejects|refuses|denies|blocks|never\s+(reads|opens|touches|accesses))\b`)
+
+// askedSecret is the first mention of a secret file or a request for a
+// secret in s, outside a sentence that refuses what it names.
+func askedSecret(s string) string {
+	for _, loc := range secretAccess.FindAllStringIndex(s, 8) {
+		if !refusal.MatchString(sentenceAt(s, loc[0], loc[1])) {
+			return s[loc[0]:loc[1]]
+		}
+	}
+	return ""
+}
+
+// sentenceAt is the sentence of s holding s[i:j]: from the last sentence
+// end before i to the first one after j (a period, ! or ? before a space
+// or the end, or a line break).
+func sentenceAt(s string, i, j int) string {
+	start := 0
+	for k := i - 1; k > 0; k-- {
+		if s[k] == '\n' || (s[k] == ' ' && strings.ContainsRune(".!?", rune(s[k-1]))) {
+			start = k + 1
+			break
+		}
+	}
+	end := len(s)
+	for k := j; k < len(s); k++ {
+		if s[k] == '\n' || (strings.ContainsRune(".!?", rune(s[k])) && (k+1 == len(s) || s[k+1] == ' ')) {
+			end = k
+			break
+		}
+	}
+	return s[start:end]
+}
+
+// layout is t's text as the hidden-text rule reads it. In prose (a
+// description or title) a line break or tab is layout every real server
+// uses, and an emoji's presentation selector (U+FE0E, U+FE0F after a
+// symbol: "⚠️") or the joiner inside an emoji sequence is part of the
+// symbol shown: each becomes spaces of its own length (byte offsets stay).
+// In a name every one of them is still hidden text.
+func layout(t text) string {
+	if t.name {
+		return t.s
+	}
+	b := []byte(t.s)
+	prev := rune(-1)
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		next, _ := utf8.DecodeRune(b[i+n:])
+		symbol := prev >= 0 && unicode.Is(unicode.So, prev)
+		switch {
+		case r == '\n' || r == '\r' || r == '\t',
+			(r == 0xFE0E || r == 0xFE0F) && symbol,
+			r == 0x200D && (symbol || prev == 0xFE0F) && unicode.Is(unicode.So, next):
+			for k := range n {
+				b[i+k] = ' '
+			}
+		}
+		if r != 0xFE0E && r != 0xFE0F || !symbol {
+			prev = r
+		}
+		i += n
+	}
+	return string(b)
+}
+
 // maxDescription is the description size above which RL008 fires.
 const maxDescription = 2048
 
@@ -42,7 +113,7 @@ type text struct {
 
 // checkText runs the text rules over t, appending findings via add.
 func (c *checker) checkText(t text, add func(rule, ptr, msg string)) {
-	if v := sanitize.Check(t.s); v != nil {
+	if v := sanitize.Check(layout(t)); v != nil {
 		add(RuleHiddenText, t.ptr, fmt.Sprintf("holds %s character U+%04X at byte %d", v.Class, v.Rune, v.Offset))
 	}
 	if t.name {
@@ -55,7 +126,7 @@ func (c *checker) checkText(t text, add func(rule, ptr, msg string)) {
 	if m := instruction.FindString(t.s); m != "" {
 		add(RuleInstruction, t.ptr, "instructs the model: "+excerpt(m))
 	}
-	if m := secretAccess.FindString(t.s); m != "" {
+	if m := askedSecret(t.s); m != "" {
 		add(RuleSecretAccess, t.ptr, "asks for files or secrets: "+excerpt(strings.TrimSpace(m)))
 	}
 	if m := comment.FindString(t.s); m != "" {

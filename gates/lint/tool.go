@@ -16,6 +16,66 @@ var wellKnown = map[string]bool{
 	"str_replace_editor": true, "text_editor": true, "git_commit": true, "git_push": true, "send_email": true, "http_request": true,
 }
 
+// families group the well-known names by what they touch, each with the
+// words a server of that kind is named by or names its tools with.
+var families = []struct {
+	words map[string]bool
+	names map[string]bool
+}{
+	{words: setOf("file", "files", "filesystem", "fs", "directory", "directories", "dir", "folder", "path", "editor", "edit"),
+		names: setOf("read_file", "write_file", "edit_file", "delete_file", "move_file", "list_directory", "list_files", "search_files",
+			"create_directory", "read_multiple_files", "str_replace_editor", "text_editor")},
+	{words: setOf("shell", "bash", "terminal", "command", "commands", "cmd", "exec", "execute", "process", "python", "computer"),
+		names: setOf("bash", "shell", "run_shell_command", "execute_command", "run_command", "exec", "terminal", "run_terminal_cmd", "python", "computer")},
+	{words: setOf("fetch", "web", "search", "browser", "browse", "url", "http", "page", "crawl", "scrape", "request"),
+		names: setOf("fetch", "web_fetch", "web_search", "search", "browser", "http_request")},
+	{words: setOf("git", "commit", "branch", "repo", "repository"), names: setOf("git_commit", "git_push")},
+	{words: setOf("mail", "email", "gmail", "smtp", "inbox"), names: setOf("send_email")},
+}
+
+func setOf(words ...string) map[string]bool {
+	m := make(map[string]bool, len(words))
+	for _, w := range words {
+		m[w] = true
+	}
+	return m
+}
+
+// owns reports whether the server being checked owns the well-known name:
+// it is a server of that name's kind, not one borrowing a name a model
+// picks by habit. It owns it when its declared name says that kind
+// ("filesystem", "fetch"), or when at least two of its tools and at least
+// half of them are named with that kind's words (server-filesystem's
+// read_file beside list_directory, directory_tree, get_file_info …). A
+// notes server offering read_file among its notes tools does not.
+func (c *checker) owns(name string) bool {
+	for _, f := range families {
+		if !f.names[name] {
+			continue
+		}
+		for _, w := range nameTokens(strings.ToLower(c.server)) {
+			if f.words[w] {
+				return true
+			}
+		}
+		kin, all := 0, 0
+		for _, t := range c.otherTools {
+			if t.server != c.server {
+				continue
+			}
+			all++
+			for _, w := range nameTokens(strings.ToLower(t.name)) {
+				if f.words[w] {
+					kin++
+					break
+				}
+			}
+		}
+		return kin >= 2 && 2*kin >= all
+	}
+	return false
+}
+
 // destructiveWord: a name token or description word that changes things.
 var destructiveWord = regexp.MustCompile(`(?i)^(delete|deletes|remove|removes|rm|drop|drops|destroy|destroys|wipe|wipes|erase|erases|purge|purges|truncate|kill|terminate|overwrite|overwrites|write|writes|update|updates|modify|modifies|edit|edits|create|creates|insert|inserts|send|sends|post|upload|uploads|push|pushes|move|moves|rename|renames|exec|execute|executes|format|reset|revoke|revokes)$`)
 
@@ -72,7 +132,7 @@ func (c *checker) checkTool(name string, def map[string]any, add func(rule, ptr,
 			break
 		}
 	}
-	if wellKnown[lower] {
+	if wellKnown[lower] && !c.owns(lower) {
 		add(RuleShadowKnown, "/name", fmt.Sprintf("%s is a well-known tool name", excerpt(name)))
 	}
 	c.checkAnnotations(name, def, add)
