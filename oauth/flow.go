@@ -211,12 +211,12 @@ func (h *Handler) identity(ctx context.Context, d *discovery, redirect string) (
 		}
 		return client{}, wrapErr(CodeRegistration, err, "dynamic client registration at %s failed", redact(asm.RegistrationEndpoint))
 	}
+	// The method the registration answer names; else one the metadata
+	// lists (the TypeScript SDK's auth router answers none and lists
+	// client_secret_post and none: basic would be refused).
 	method := resp.TokenEndpointAuthMethod
 	if method == "" {
-		method = "client_secret_basic"
-		if resp.ClientSecret == "" {
-			method = "none"
-		}
+		method = pickMethod(asm.TokenEndpointAuthMethodsSupported, resp.ClientSecret != "")
 	}
 	return client{id: resp.ClientID, secret: resp.ClientSecret, method: method, registered: true}, nil
 }
@@ -228,9 +228,12 @@ func cimdHint(asm *oauthex.AuthServerMeta, s Settings) string {
 	return ""
 }
 
-// pickMethod is the token endpoint's client authentication for a
-// pre-registered client: what the server lists, basic first (RFC 6749's
-// must-support), then post; none for a public client.
+// pickMethod is the token endpoint's client authentication when no
+// registration answer names one: what the authorization server lists,
+// basic first (RFC 6749's must-support; RFC 8414's default when nothing is
+// listed), then post, then none; none for a public client. Only when the
+// list holds none of the three (private_key_jwt alone) is basic sent, as
+// the one a client holding a secret can still try.
 func pickMethod(supported []string, hasSecret bool) string {
 	if !hasSecret {
 		return "none"
@@ -240,6 +243,8 @@ func pickMethod(supported []string, hasSecret bool) string {
 		return "client_secret_basic"
 	case slices.Contains(supported, "client_secret_post"):
 		return "client_secret_post"
+	case slices.Contains(supported, "none"):
+		return "none"
 	}
 	return "client_secret_basic"
 }

@@ -41,6 +41,12 @@ type testAS struct {
 	appType  atomic.Value // the application_type of the last registration
 	form     atomic.Value // url.Values of the last token request
 	basic    atomic.Value // [2]string: the last token request's basic auth, if any
+	// refreshResource is the resource of the last refresh_token grant.
+	refreshResource atomic.Value
+	// sdkRouter makes /register and /token answer as the TypeScript SDK's
+	// auth router does: a secret and no token_endpoint_auth_method, and a
+	// token request without client_id in its body refused.
+	sdkRouter atomic.Bool
 }
 
 func newTestAS(t *testing.T) *testAS {
@@ -76,6 +82,10 @@ func newTestAS(t *testing.T) *testAS {
 		a.appType.Store(reg.ApplicationType)
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusCreated)
+		if a.sdkRouter.Load() {
+			_, _ = io.WriteString(w, `{"client_id":"dyn-client","client_secret":"secret-dyn","client_secret_expires_at":0}`)
+			return
+		}
 		_, _ = io.WriteString(w, `{"client_id":"dyn-client","token_endpoint_auth_method":"none"}`)
 	})
 	mux.HandleFunc("/token", func(w http.ResponseWriter, r *http.Request) {
@@ -84,9 +94,16 @@ func newTestAS(t *testing.T) *testAS {
 		if u, p, ok := r.BasicAuth(); ok {
 			a.basic.Store([2]string{u, p})
 		}
+		if a.sdkRouter.Load() && (r.PostForm.Get("client_id") != "dyn-client" || r.PostForm.Get("client_secret") != "secret-dyn") {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			_, _ = io.WriteString(w, `{"error":"invalid_request","error_description":"client_id and client_secret in the body"}`)
+			return
+		}
 		n := a.tokens.Add(1)
 		if r.Form.Get("grant_type") == "refresh_token" {
 			a.refresh.Add(1)
+			a.refreshResource.Store(r.Form.Get("resource"))
 		} else {
 			a.verifier.Store(r.Form.Get("code_verifier") != "")
 			a.resource.Store(r.Form.Get("resource"))
@@ -243,6 +260,9 @@ func TestSignInStoresTokensPrivatelyAndRefreshes(t *testing.T) {
 	tok, err = ts.Token()
 	if err != nil || tok.AccessToken != "secret-access-2" || f.as.refresh.Load() != 1 {
 		t.Fatalf("after expiry: token %v, err %v, refreshes %d", tok, err, f.as.refresh.Load())
+	}
+	if got := f.as.refreshResource.Load(); got != f.as.srv.URL+"/mcp" {
+		t.Fatalf("the refresh carried resource %v, want the server (RFC 8707)", got)
 	}
 	rec, err := f.store.Find(f.as.srv.URL + "/mcp")
 	if err != nil || rec.AccessToken != "secret-access-2" || rec.RefreshToken != "secret-refresh-2" {
@@ -504,4 +524,50 @@ func FuzzChallenge(f *testing.F) {
 			}
 		}
 	})
+}
+
+// An authorization server built on the TypeScript SDK's auth router: the
+// registration answer names no token endpoint method, the metadata lists
+// client_secret_post and none (not basic), and the token endpoint wants
+// the client in the body. Sign-in and refresh both authenticate by post.
+func TestSignInWithTheSDKRouterAuthenticatesByPost(t *testing.T) {
+	f := newFixture(t)
+	f.as.sdkRouter.Store(true)
+	f.as.set(func() { f.as.asm["token_endpoint_auth_methods_supported"] = []string{"client_secret_post", "none"} })
+	h := f.handler(browserDoing(t, nil), Settings{})
+	defer h.Close()
+	req, resp := f.unauthorized(401, "")
+	if err := h.Authorize(context.Background(), req, resp); err != nil {
+		t.Fatalf("Authorize: %v", err)
+	}
+	ts, err := h.TokenSource(context.Background())
+	if err != nil || ts == nil {
+		t.Fatalf("TokenSource: %v", err)
+	}
+	f.now = f.now.Add(2 * time.Hour)
+	if tok, err := ts.Token(); err != nil || tok.AccessToken != "secret-access-2" {
+		t.Fatalf("refresh: %v %v", tok, err)
+	}
+	if got := f.as.refreshResource.Load(); got != f.as.srv.URL+"/mcp" {
+		t.Fatalf("the refresh carried resource %v", got)
+	}
+}
+
+// pickMethod takes only a method the server lists, basic first.
+func TestPickMethod(t *testing.T) {
+	for _, c := range []struct {
+		listed []string
+		secret bool
+		want   string
+	}{
+		{nil, true, "client_secret_basic"},
+		{[]string{"client_secret_post", "none"}, true, "client_secret_post"},
+		{[]string{"client_secret_post", "client_secret_basic"}, true, "client_secret_basic"},
+		{[]string{"none"}, true, "none"},
+		{[]string{"client_secret_basic"}, false, "none"},
+	} {
+		if got := pickMethod(c.listed, c.secret); got != c.want {
+			t.Errorf("pickMethod(%v, %v) = %s, want %s", c.listed, c.secret, got, c.want)
+		}
+	}
 }

@@ -228,14 +228,11 @@ func (h *Handler) refreshToken(ctx context.Context, rec *Record) (*oauth2.Token,
 	if err != nil {
 		return nil, err
 	}
-	cfg := &oauth2.Config{ClientID: rec.ClientID, ClientSecret: secret,
-		Endpoint: oauth2.Endpoint{TokenURL: rec.TokenURL, AuthStyle: authStyle(rec.TokenAuth)}}
 	if _, err := h.g.admit(rec.TokenURL); err != nil {
 		return nil, err
 	}
 	defer h.g.close()
-	cctx := context.WithValue(ctx, oauth2.HTTPClient, h.g.client())
-	tok, err := cfg.TokenSource(cctx, &oauth2.Token{RefreshToken: rec.RefreshToken, Expiry: time.Unix(1, 0)}).Token()
+	tok, err := refreshGrant(ctx, h.g.client(), rec, secret)
 	if err != nil {
 		if r := h.g.refusal(); r != nil {
 			return nil, r
