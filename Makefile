@@ -15,7 +15,7 @@ LDFLAGS   ?= -X main.version=$(VERSION)
 # with RELAVIUM_REQUIRE_PEERS=1 a missing peer fails instead of skipping.
 PEERS_ENV = RELAVIUM_PEERS=$(PEERS) RELAVIUM_REQUIRE_PEERS=1
 
-.PHONY: build test lint bench peers conformance conformance-server conformance-client screenshot clean
+.PHONY: build test lint bench peers conformance conformance-server conformance-client interop screenshot clean
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) .
@@ -48,6 +48,13 @@ conformance-server: build peers
 
 conformance-client: build peers
 	RELAVIUM_BIN=$(CURDIR)/$(BIN) RELAVIUM_PEERS=$(PEERS) .ci/conformance.sh client
+
+# relavium against pinned real peers (docs/interop.md): the TypeScript SDK's
+# example servers (its --oauth demo included), the reference servers, and
+# inspector-cli 1.0.3 and Inspector v2 --cli as clients of mcp serve,
+# demo-server and replay. One row per peer and verb; any failure fails.
+interop: build peers
+	RELAVIUM_BIN=$(CURDIR)/$(BIN) RELAVIUM_PEERS=$(PEERS) .ci/interop.sh
 
 # The README screenshot: `relavium demo` in tmux, one ANSI frame captured,
 # rendered to testdata/tui/screenshot.png by charmbracelet/freeze.

@@ -67,3 +67,15 @@ func TestMCPPromptsResourcesPrompt(t *testing.T) {
 		t.Fatalf("ad-hoc mcp resources: %d %s %s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// A failure before any listing hands finish a nil *MCPList: the error is
+// printed, nothing panics (mcp ls of a signed-out OAuth server, E850).
+func TestFinishWithNoListing(t *testing.T) {
+	var out, errb strings.Builder
+	env := &Env{Stdout: &out, Stderr: &errb}
+	var l *MCPList
+	code := finish(env, &Invocation{}, l, usageErr(CodeBadArgs, "nothing listed"))
+	if code != 2 || !strings.Contains(errb.String(), "nothing listed") || out.Len() != 0 {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
+	}
+}
