@@ -121,31 +121,34 @@ func TestImportedStdioServerHeadlessConsent(t *testing.T) {
 	}
 }
 
-// What does not translate exits 2 before anything runs, naming the place.
+// What does not translate fails only its server: mcp ls lists it failed
+// with its problem at its place (the listing's data), nothing of it runs,
+// and the failure decides the exit as a server failing to start does.
 func TestImportRefusalHeadless(t *testing.T) {
 	bin := testbin.Relavium(t)
 	dir := t.TempDir()
 	writeClientFile(t, filepath.Join(dir, "c.json"), "{\"mcpServers\": {\n  \"s\": {\"command\": \"npx -y pkg\"}\n}}\n")
 	stdout, _, code := runRelavium(t, bin, t.TempDir(), dir, "mcp", "ls", "--json", "--config", "c.json")
 	env := decodeEnvelope(t, stdout)
-	if code != 2 || env.Error == nil || env.Error.Code != "E200" {
+	if code != 1 || env.Error == nil || env.Error.Code != "E500" {
 		t.Fatalf("exit %d: %s", code, stdout)
 	}
 	var data struct {
-		Problems []struct {
-			Code   string `json:"code"`
-			File   string `json:"file"`
-			Line   int    `json:"line"`
-			Column int    `json:"column"`
-			Field  string `json:"field"`
-		} `json:"problems"`
+		Servers []struct {
+			Name      string `json:"name"`
+			State     string `json:"state"`
+			ErrorCode string `json:"error_code"`
+			Error     string `json:"error"`
+			PID       int    `json:"pid"`
+		} `json:"servers"`
 	}
-	if err := json.Unmarshal(env.Data, &data); err != nil || len(data.Problems) != 1 {
-		t.Fatalf("problems %s", env.Data)
+	if err := json.Unmarshal(env.Data, &data); err != nil || len(data.Servers) != 1 {
+		t.Fatalf("servers %s", env.Data)
 	}
-	p := data.Problems[0]
-	if p.Code != "E236" || p.File != filepath.Join(dir, "c.json") || p.Line != 2 || p.Column != 20 || p.Field != "mcpServers.s.command" {
-		t.Errorf("problem %+v", p)
+	s := data.Servers[0]
+	if s.Name != "s" || s.State != "failed" || s.ErrorCode != "E236" || s.PID != 0 ||
+		!strings.Contains(s.Error, "c.json:2:20: mcpServers.s.command") {
+		t.Errorf("failed server %+v", s)
 	}
 }
 

@@ -133,6 +133,9 @@ type ConfigImport struct {
 	// Moved are the literal credentials --write moved to the person's
 	// secret store (never their values).
 	Moved []MovedSecret `json:"moved_secrets,omitempty"`
+	// Failed are the file's servers that were not imported, each with its
+	// problems (one bad entry never sinks the rest).
+	Failed []config.FailedServer `json:"failed,omitempty"`
 }
 
 // MovedSecret is one literal credential config import --write found in a
@@ -168,10 +171,21 @@ func runConfigImport(_ context.Context, inv *Invocation) (any, error) {
 	for _, w := range imp.Warnings {
 		fmt.Fprintln(inv.Env.Stderr, cfgProblemLine(project, w))
 	}
+	// The servers that cannot be imported are reported, each with its
+	// problems; the others are imported.
+	for _, f := range imp.Failed {
+		fmt.Fprintf(inv.Env.Stderr, "relavium: not imported: %s (%s)\n", sanitize.Line(f.Written), f.Code())
+		for _, p := range f.Problems {
+			fmt.Fprintln(inv.Env.Stderr, "  "+sanitize.Line(cfgProblemLine(project, p)))
+		}
+	}
 	if len(imp.Servers) == 0 {
+		if len(imp.Failed) > 0 {
+			return nil, usageErr(CodeImportEmpty, "%s declares no server relavium can import: %s refused (above)", file, cfgPlural(len(imp.Failed), "server"))
+		}
 		return nil, usageErr(CodeImportEmpty, "%s declares no server relavium can import", file)
 	}
-	out := &ConfigImport{File: file, Servers: []string{}, TOML: config.TOML(imp.Servers, project, true)}
+	out := &ConfigImport{File: file, Servers: []string{}, TOML: config.TOML(imp.Servers, project, true), Failed: imp.Failed}
 	for _, s := range imp.Servers {
 		out.Servers = append(out.Servers, s.Name)
 	}

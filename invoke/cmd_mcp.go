@@ -13,6 +13,7 @@ import (
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/engine/sanitize"
+	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/config"
 	"github.com/relavium/relavium/host/discovery"
@@ -156,19 +157,54 @@ func runMCPList(ctx context.Context, inv *Invocation) (any, error) {
 		return nil, err
 	}
 	var offered []config.Offer
+	var failed []config.FailedServer
 	if !adhoc {
 		if cfg, err := inv.LoadConfig(); err == nil { // read once more for what is offered, not used
-			offered = cfg.Offered
+			offered, failed = cfg.Offered, cfg.Failed
 		}
 	}
 	if len(servers) == 0 {
-		return &MCPList{Servers: []host.ServerStatus{}, Tools: []MCPTool{}, Skipped: []engine.SkippedTool{}, Offered: offered, project: inv.Global.Project}, nil
+		list := &MCPList{Servers: failedRows(inv.Global.Project, failed), Tools: []MCPTool{}, Skipped: []engine.SkippedTool{}, Offered: offered, project: inv.Global.Project}
+		return list, notAdmitted(list, len(failed))
 	}
 	list, err := inventory(ctx, inv, servers) // cmd_session.go: shared with the headless session
 	if list != nil {
 		list.Offered = offered
+		list.Servers = append(list.Servers, failedRows(inv.Global.Project, failed)...)
+		if err == nil {
+			err = notAdmitted(list, len(failed))
+		}
 	}
 	return list, err
+}
+
+// notAdmitted is the listing's failure when servers of other clients'
+// files could not be admitted: the listing is printed beside it (the
+// servers that work, then the failed rows) and it decides the exit (1), as
+// a server failing to start does.
+func notAdmitted(list *MCPList, failed int) error {
+	if failed == 0 {
+		return nil
+	}
+	list.partial = true
+	return &fault.Error{ErrCode: host.CodeStartFailed, Exit: fault.ExitFailure, Data: list,
+		Msg: fmt.Sprintf("%d of %d MCP servers could not be admitted from their client file (each row says why)", failed, len(list.Servers))}
+}
+
+// failedRows are the servers of other clients' files that could not be
+// admitted, as failed rows with their first problem, listed beside the
+// servers that work (relavium's own config.toml fails whole before this).
+func failedRows(project string, failed []config.FailedServer) []host.ServerStatus {
+	rows := []host.ServerStatus{}
+	for _, f := range failed {
+		msg := f.Reason()
+		if len(f.Problems) > 0 {
+			msg = cfgProblemLine(project, f.Problems[0])
+		}
+		rows = append(rows, host.ServerStatus{Name: f.Name, Transport: "-", State: engine.StateFailed,
+			ErrorCode: fault.Code(f.Code()), Error: "not admitted from " + cfgRel(project, f.File) + ": " + msg})
+	}
+	return rows
 }
 
 // argSummary lists a tool's top-level input fields (read once at

@@ -124,12 +124,21 @@ func TestImportVSCodeInputsAndNames(t *testing.T) {
 	}
 }
 
+// Every server of another client's file that does not translate fails
+// alone, each with its problems at their places (cfg.Failed); the load
+// itself succeeds.
 func TestImportRefusalsWithPositions(t *testing.T) {
 	path := fixture(t, "untranslatable.json")
-	_, err := LoadFrom(t.TempDir(), "/data/app", Sources{Files: []string{path}})
-	var ce *Error
-	if !errors.As(err, &ce) {
-		t.Fatalf("want a config error, got %v", err)
+	cfg, err := LoadFrom(t.TempDir(), "/data/app", Sources{Files: []string{path}})
+	if err != nil {
+		t.Fatalf("one bad entry sank the file: %v", err)
+	}
+	ce := &Error{Warnings: cfg.Warnings}
+	for _, f := range cfg.Failed {
+		if f.File != path || len(f.Problems) == 0 || f.Reason() == "" {
+			t.Errorf("failed server %+v", f)
+		}
+		ce.Problems = append(ce.Problems, f.Problems...)
 	}
 	want := []string{
 		"4:18 E236 mcpServers.shell.command",
@@ -177,10 +186,18 @@ func TestImportKeepsRelaviumRules(t *testing.T) {
   "meta": {"type": "http", "url": "http://169.254.169.254/latest"},
   "DUP": {"command": "/bin/true"}
 }}`)
-	_, err := Load(home, project)
-	var ce *Error
-	if !errors.As(err, &ce) {
-		t.Fatalf("want a config error, got %v", err)
+	cfg, err := Load(home, project)
+	if err != nil {
+		t.Fatalf("one bad entry sank the file: %v", err)
+	}
+	ce := &Error{}
+	var failed []string
+	for _, f := range cfg.Failed {
+		ce.Problems = append(ce.Problems, f.Problems...)
+		failed = append(failed, f.Name)
+	}
+	if strings.Join(failed, " ") != "pre meta dup" || len(cfg.Servers) != 1 || cfg.Servers[0].Name != "dup" {
+		t.Errorf("failed %v, servers %v: each bad entry fails alone, the config.toml's server stays", failed, cfg.Servers)
 	}
 	mcp := filepath.Join(project, ".mcp.json")
 	want := map[string]string{"E212": mcp + ":2:43", "E215": mcp + ":3:35", "E206": mcp + ":4:3"}

@@ -129,18 +129,28 @@ func (l *loader) importFile(r importRef, cfg *Config, seen map[string]Pos) {
 		return
 	}
 	f := mcpjson.Read(r.path, data, mcpjson.Options{Project: l.project, Name: importName})
-	l.adoptImport(f)
-	for _, e := range f.Entries {
+	entryProblems := l.adoptImport(f)
+	for i, e := range f.Entries {
+		// One bad entry fails only itself: its problems, the translation's
+		// and the registration rules', go with it to cfg.Failed.
+		failed := FailedServer{Name: e.Name, Written: e.Written, File: r.path, Pos: e.Pos, Problems: entryProblems[i]}
 		if e.Failed {
+			cfg.Failed = append(cfg.Failed, failed)
 			continue
 		}
+		before := len(l.c.problems)
 		d := l.c.server(entryNode(e), e.Path, registration, l.project)
 		key := strings.ToLower(e.Name)
-		l.declared[key] = true
 		if prev, dup := seen[key]; dup {
 			l.c.add(CodeDuplicateName, e.Pos, e.Path, "%s", duplicateMessage(e.Name, prev, e.Pos)).Related = []Pos{prev}
+		}
+		if len(l.c.problems) > before {
+			failed.Problems = append(failed.Problems, l.c.problems[before:]...)
+			l.c.problems = l.c.problems[:before]
+			cfg.Failed = append(cfg.Failed, failed)
 			continue
 		}
+		l.declared[key] = true
 		seen[key] = e.Pos
 		if d.ok {
 			s := d.server
@@ -149,6 +159,17 @@ func (l *loader) importFile(r importRef, cfg *Config, seen map[string]Pos) {
 			cfg.Servers = append(cfg.Servers, s)
 		}
 	}
+}
+
+// entryOf is the index of the entry a problem's field lies in (-1: the
+// file's own problem, not one server's).
+func entryOf(f *mcpjson.File, field string) int {
+	for i, e := range f.Entries {
+		if field == e.Path || strings.HasPrefix(field, e.Path+".") || strings.HasPrefix(field, e.Path+"[") {
+			return i
+		}
+	}
+	return -1
 }
 
 // insideProject reports whether path, its links followed, lies inside the
@@ -166,14 +187,23 @@ func (l *loader) insideProject(path string) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
-// adoptImport records a client file's problems and warnings as config's.
-func (l *loader) adoptImport(f *mcpjson.File) {
+// adoptImport records a client file's warnings, and its problems: those
+// of one server are returned by entry (they fail only that server), the
+// file's own are config's errors.
+func (l *loader) adoptImport(f *mcpjson.File) map[int][]Problem {
+	byEntry := map[int][]Problem{}
 	for _, p := range f.Problems {
-		l.c.problems = append(l.c.problems, Problem{Problem: p, Rule: mcpjson.Rule(p.Code), Severity: severityError})
+		cp := Problem{Problem: p, Rule: mcpjson.Rule(p.Code), Severity: severityError}
+		if i := entryOf(f, p.Field); i >= 0 {
+			byEntry[i] = append(byEntry[i], cp)
+			continue
+		}
+		l.c.problems = append(l.c.problems, cp)
 	}
 	for _, p := range f.Warnings {
 		l.c.warnings = append(l.c.warnings, Problem{Problem: p, Rule: mcpjson.Rule(p.Code), Severity: severityWarning})
 	}
+	return byEntry
 }
 
 // offer lists the servers of a client file the configuration does not use.

@@ -328,10 +328,11 @@ func quoteList(words []string) string {
 }
 
 // looksLikeCommandLine: a word, a blank, then more, where the word is no
-// path ("npx -y pkg"). A path may hold blanks ("/opt/My App/server").
+// path ("npx -y pkg"). A path may hold blanks: "/opt/My App/server", and
+// a Windows one, "C:\\Program Files\\nodejs\\node.exe".
 func looksLikeCommandLine(s string) bool {
 	first, _, found := strings.Cut(s, " ")
-	return found && !strings.ContainsRune(first, '/') || strings.ContainsRune(s, '\t')
+	return found && !strings.ContainsAny(first, "/\\") || strings.ContainsRune(s, '\t')
 }
 
 func (c *checker) args(f *field, path string) []string {

@@ -76,6 +76,41 @@ type Config struct {
 	// Warnings are deprecations (transport "sse"): the loader never prints;
 	// callers show them on stderr.
 	Warnings []Problem `json:"warnings,omitempty"`
+	// Failed are the servers of other clients' files (discovered, imported
+	// or named by --config) that cannot be admitted, each with its
+	// problems: one bad entry fails only itself, the file's other servers
+	// are in Servers. relavium's own config.toml stays all-or-nothing.
+	Failed []FailedServer `json:"failed,omitempty"`
+}
+
+// FailedServer is one server of another client's file that relavium
+// cannot admit: the name it would have, where it is written, and why.
+type FailedServer struct {
+	Name     string    `json:"name"`
+	Written  string    `json:"written"` // as the file names it
+	File     string    `json:"file"`
+	Pos      Pos       `json:"-"`
+	Problems []Problem `json:"problems"`
+}
+
+// Code is the stable code of the first problem (what a listing shows).
+func (f FailedServer) Code() string {
+	if len(f.Problems) == 0 {
+		return ""
+	}
+	return string(f.Problems[0].Code)
+}
+
+// Reason is the first problem's message with its field, on one line.
+func (f FailedServer) Reason() string {
+	if len(f.Problems) == 0 {
+		return ""
+	}
+	p := f.Problems[0]
+	if p.Field != "" {
+		return p.Field + ": " + p.Message
+	}
+	return p.Message
 }
 
 // Agent is a loaded agent with its servers resolved.

@@ -32,6 +32,10 @@ func (t *translator) entry(m Member, path string, vscode bool) {
 		t.file.Warnings.Add(CodeDisabled, d.KeyPos, path+".disabled", "server %q is disabled in this file, so it is not imported (remove \"disabled\" there, or declare it in .relavium/config.toml, to use it)", m.Key)
 		return
 	}
+	if d := v.Get("enabled"); d != nil && d.Value.Kind == Bool && !d.Value.Bool {
+		t.file.Warnings.Add(CodeDisabled, d.KeyPos, path+".enabled", "server %q is not enabled in this file (\"enabled\": false), so it is not imported (set it true there, or declare it in .relavium/config.toml, to use it)", m.Key)
+		return
+	}
 	name, ok := m.Key, true
 	if t.opt.Name != nil {
 		name, ok = t.opt.Name(m.Key)
@@ -45,7 +49,13 @@ func (t *translator) entry(m Member, path string, vscode bool) {
 	e.Name = name
 	e.Fields = append(e.Fields, Member{Key: "name", KeyPos: m.KeyPos, Value: &Value{Kind: String, Str: name, Pos: m.KeyPos}})
 	for _, f := range v.Members {
-		if !slices.Contains(entryKeys(), f.Key) {
+		switch {
+		case slices.Contains(entryKeys(), f.Key), informs(f), f.Key == "transport" && f.Value.Kind == String:
+		case f.Key == "autoApprove" || f.Key == "alwaysAllow":
+			// Approvals are relavium's own: the server runs as the file
+			// means it, its tools are asked for as any server's are.
+			t.file.Warnings.Add(CodeUnsupported, f.KeyPos, path+jsonKey(f.Key), "%q is not imported: approvals are relavium's own (tools_auto_approve in .relavium/config.toml, or answering always); each call is asked for until then", f.Key)
+		default:
 			t.file.Problems.Add(CodeUnsupported, f.KeyPos, path+jsonKey(f.Key), "%s", unsupported(f.Key))
 		}
 	}
@@ -54,6 +64,21 @@ func (t *translator) entry(m Member, path string, vscode bool) {
 	t.endpoint(v, path, &e)
 	e.Failed = len(t.file.Problems) > before
 	t.file.Entries = append(t.file.Entries, e)
+}
+
+// informs reports whether f is a key that informs a person or the client
+// but does not change how the server runs, so it is read past: a label
+// (description, name, $comment), VS Code's dev (watch and debug for the
+// server's author), gallery and version (where VS Code installed it from),
+// enabled true.
+func informs(f Member) bool {
+	switch f.Key {
+	case "description", "name", "title", "$comment", "dev", "gallery", "version":
+		return true
+	case "enabled":
+		return f.Value.Kind == Bool && f.Value.Bool
+	}
+	return false
 }
 
 // unsupported says why a key does not translate.
@@ -70,7 +95,7 @@ func unsupported(key string) string {
 	case "oauth", "auth":
 		return fmt.Sprintf("%q (the client's OAuth settings) does not translate: declare the server in .relavium/config.toml with relavium's own oauth table", key)
 	case "transport":
-		return `"transport" as an object is not a shape any client documents: write type and url on the server itself`
+		return `"transport" as an object is not a shape any client documents: write type (or transport) as a string, and url, on the server itself`
 	}
 	return fmt.Sprintf("%q has no counterpart in relavium, so the server would not run as this file means it (relavium reads type, command, args, env, cwd, url, headers and disabled)", key)
 }
@@ -78,6 +103,9 @@ func unsupported(key string) string {
 // transport maps type (and, without one, url or serverUrl) to relavium's.
 func (t *translator) transport(v *Value, path string, e *Entry, vscode bool) {
 	tm := v.Get("type")
+	if tr := v.Get("transport"); tm == nil && tr != nil && tr.Value.Kind == String {
+		tm = tr // Cursor accepts "transport": "http" where others write type
+	}
 	at, keyAt := v.Pos, v.Pos
 	kind := ""
 	switch {
