@@ -170,6 +170,10 @@ func Workbench(inv *Invocation, demo bool) (session.Workbench, error) {
 		for _, o := range cfg.Offered {
 			wb.Warnings = append(wb.Warnings, sanitize.Line(offeredNote(inv.Global.Project, o)))
 		}
+		wb.Failed = cfg.Failed
+		for _, f := range cfg.Failed {
+			wb.Warnings = append(wb.Warnings, sanitize.Line(fmt.Sprintf("server %s of %s is not admitted (%s): %s", f.Name, cfgRel(inv.Global.Project, f.File), f.Code(), f.Reason())))
+		}
 	}
 	opts := sessionOptions(inv)
 	opts.Warn = nil // the workbench shows a store problem in its consent dialog

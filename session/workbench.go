@@ -1,6 +1,7 @@
 package session
 
 import (
+	"github.com/relavium/relavium/host/config"
 	"io"
 	"time"
 )
@@ -19,6 +20,10 @@ type Workbench struct {
 	Demo  bool
 	// Warnings are the config's deprecation warnings, one line each.
 	Warnings []string
+	// Failed are the servers of other clients' files that could not be
+	// admitted (config.Config.Failed), each with its problems: the
+	// workbench shows each as a failed server beside the ones that run.
+	Failed []config.FailedServer
 	// ThemeFlag is --theme; ConfigTheme is the config's theme.
 	ThemeFlag, ConfigTheme string
 	// Getenv reads the face's environment (RELAVIUM_THEME, NO_COLOR).
