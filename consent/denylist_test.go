@@ -86,9 +86,11 @@ func TestCheckEnvRefuses(t *testing.T) {
 		{"RUSTC_WRAPPER", "x", "RUSTC_WRAPPER", "rust toolchain"},
 		{"CARGO_HOME", "x", "CARGO_*", "rust toolchain"},
 		{"DOCKER_HOST", "x", "DOCKER_HOST", "docker"},
-		{"GIT_SSH_COMMAND", "x", "GIT_*", "git"},
-		{"GIT_CONFIG_COUNT", "1", "GIT_*", "git"},
-		{"GIT_SSL_NO_VERIFY", "1", "GIT_*", "git"},
+		{"GIT_SSH_COMMAND", "x", "GIT_SSH_COMMAND", "git"},
+		{"GIT_CONFIG_COUNT", "1", "GIT_CONFIG_COUNT", "git"},
+		{"GIT_CONFIG_KEY_3", "core.sshCommand", "GIT_CONFIG_KEY_*", "git"},
+		{"GIT_SSL_NO_VERIFY", "1", "GIT_SSL_*", "git"},
+		{"GIT_TRACE2_EVENT", "/tmp/x", "GIT_TRACE*", "git"},
 		{"SSH_ASKPASS", "x", "SSH_ASKPASS", "git"},
 		{"PAGER", "x", "PAGER", "pager/editor"},
 		{"EDITOR", "x", "EDITOR", "pager/editor"},
@@ -133,6 +135,9 @@ func TestCheckEnvRefuses(t *testing.T) {
 func TestCheckEnvAllows(t *testing.T) {
 	for _, tc := range [][2]string{
 		{"PYTHONUNBUFFERED", "1"}, {"pythonunbuffered", "1"}, {"PYTHONIOENCODING", "utf-8"}, {"PYTHONUTF8", "1"},
+		// An application's own GIT_ names are not git's (git reads only the
+		// variables it documents).
+		{"GIT_BASE_DIR", "/srv/repos"}, {"GIT_REPO_URL", "https://example.com/r.git"}, {"GITHUB_TOKEN", "x"},
 		{"PYTHONDONTWRITEBYTECODE", "1"}, {"UV_THREADPOOL_SIZE", "8"}, {"uv_threadpool_size", "8"},
 		{"GITHUB_TOKEN", "{{secrets.github_token}}"}, {"GOOGLE_APPLICATION_CREDENTIALS", "/k.json"},
 		{"NODE_ENV", "production"}, {"LOG_LEVEL", "debug"}, {"TMPDIR", "/tmp"}, {"LANG", "C.UTF-8"},
@@ -186,7 +191,7 @@ func TestDenylistCoversSecurityNotes(t *testing.T) {
 			"GOINSECURE", "GOENV", "GOROOT", "GOPATH", "GOBIN", "GOEXPERIMENT", "CGO_X"},
 		{"RUSTC_WRAPPER", "RUSTFLAGS", "CARGO_X"},
 		{"DOCKER_HOST", "DOCKER_CONFIG", "DOCKER_CONTEXT"},
-		{"GIT_X", "GIT_SSH_COMMAND", "GIT_ASKPASS", "GIT_CONFIG_COUNT", "GIT_CONFIG_KEY_0", "GIT_CONFIG_VALUE_0",
+		{"GIT_DIR", "GIT_SSH_COMMAND", "GIT_ASKPASS", "GIT_CONFIG_COUNT", "GIT_CONFIG_KEY_0", "GIT_CONFIG_VALUE_0",
 			"GIT_EXEC_PATH", "GIT_TEMPLATE_DIR", "GIT_EXTERNAL_DIFF", "GIT_PAGER", "GIT_EDITOR", "SSH_ASKPASS", "SUDO_ASKPASS"},
 		{"PAGER", "EDITOR", "VISUAL", "BROWSER", "LESSOPEN", "LESSCLOSE", "MANPAGER"},
 		{"TERMINFO", "TERMINFO_DIRS", "TERMCAP", "TERMPATH", "KRB5_CONFIG", "KRB5_KTNAME"},
