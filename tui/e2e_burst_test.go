@@ -45,7 +45,7 @@ func TestE2ETmuxBurstWhileConsentAppears(t *testing.T) {
 	}
 	// Then a deliberate answer: a pause, A.
 	tm.answer("A")
-	tm.waitFor("the demo server ready", "● demo", "41 tools")
+	tm.waitFor("the demo server ready", "● demo", " tools · ")
 	if _, err := os.Stat(filepath.Join(home, "mcp-consent.ndjson")); err != nil {
 		t.Fatalf("A after a pause remembered nothing: %v", err)
 	}
@@ -64,7 +64,7 @@ func TestE2ETmuxSubmitBurstAndNaturalPause(t *testing.T) {
 	tm := startTmux(t, "submit", 120, 32, dir, script)
 	tm.waitFor("the consent dialog", "Start a local program?")
 	tm.answer("o")
-	tm.waitFor("the demo server ready", "● demo", "41 tools")
+	tm.waitFor("the demo server ready", "● demo", " tools · ")
 	tm.keys("Tab", "/")
 	tm.text("echo")
 	tm.keys("Enter", "Enter")

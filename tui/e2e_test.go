@@ -122,7 +122,7 @@ func TestE2ETmuxDemo(t *testing.T) {
 	}
 	shellPID := readPID(t, pidFile)
 	tm.answer("A")
-	tm.waitFor("the demo server ready", "● demo", "41 tools", "✓ long_operation")
+	tm.waitFor("the demo server ready", "● demo", " tools · ", "✓ long_operation")
 	// relavium and, below it, the demo server it spawned.
 	procs := descendants(shellPID)
 	if len(procs) < 2 {

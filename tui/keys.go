@@ -17,10 +17,12 @@ type keyMap struct {
 	PrevTab, NextTab                        key.Binding
 	Submit, RawJSON, FieldNext, FieldPrev   key.Binding
 	PickPrev, PickNext, Toggle              key.Binding
-	Palette, AllTools                       key.Binding
-	Search, SearchNext, SearchPrev          key.Binding
-	Yank, YankCommand, Save                 key.Binding
-	EditValue                               key.Binding
+	Palette, AllTools, Zoom                 key.Binding
+	// Mouse is listed in ? only: no key matches it (mouse.go).
+	Mouse                          key.Binding
+	Search, SearchNext, SearchPrev key.Binding
+	Yank, YankCommand, Save        key.Binding
+	EditValue                      key.Binding
 	// The client's side: log levels, subscriptions, links, previews,
 	// tasks (clientreq.go, tasks.go), roots and the call timeout
 	// (clientside.go).
@@ -70,6 +72,8 @@ func newKeyMap() keyMap {
 		Toggle:      b([]string{" "}, "space", "toggle"),
 		Palette:     b([]string{":", "ctrl+p"}, ":", "palette"),
 		AllTools:    b([]string{"ctrl+a"}, "ctrl+a", "all servers' tools"),
+		Zoom:        b([]string{"z"}, "z", "zoom the pane"),
+		Mouse:       b([]string{"mouse"}, "mouse", "click, wheel"),
 		Search:      b([]string{"/"}, "/", "search the result"),
 		SearchNext:  b([]string{"n"}, "n", "next match"),
 		SearchPrev:  b([]string{"N"}, "N", "previous match"),
@@ -94,7 +98,7 @@ func newKeyMap() keyMap {
 // fullHelp is the ? dialog's content, grouped by column.
 func (k keyMap) fullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.NextPane, k.PrevPane, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
+		{k.NextPane, k.PrevPane, k.Zoom, k.Mouse, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.Palette, k.Enter, k.Back, k.Filter, k.Details, k.Accept, k.PrevTab, k.NextTab, k.AllTools},
 		{k.Approve, k.Reconnect, k.Disconnect, k.Ping, k.Cancel, k.History, k.Export, k.Load},
 		{k.Search, k.SearchNext, k.SearchPrev, k.Yank, k.YankCommand, k.Save, k.OpenLink, k.Preview, k.Watch},

@@ -117,7 +117,8 @@ type Model struct {
 
 	width, height int
 	focus         pane
-	frame         int // spinner frame
+	zoomed        bool // the focused pane takes the whole width (z)
+	frame         int  // spinner frame
 	ticking       bool
 	quitting      bool
 

@@ -407,3 +407,28 @@ func TestFilterIsPerServer(t *testing.T) {
 		t.Fatalf("docs' filter was not kept: %q", got)
 	}
 }
+
+// z gives the focused pane the whole width at any size, z again shows the
+// three panes; the frame stays exactly the terminal's size.
+func TestZoomGivesTheFocusedPaneTheWidth(t *testing.T) {
+	h := ready(t, 120, 30)
+	h.key("tab", "tab") // the call pane
+	if !strings.Contains(h.view(), "│") {
+		t.Fatal("three panes expected before z")
+	}
+	h.key("z")
+	frame := h.view()
+	checkFrame(t, frame, 120, 30)
+	lines := strings.Split(frame, "\n")
+	if !strings.Contains(lines[1], "SERVERS │ TOOLS │ CALL") || strings.Contains(strings.Join(lines[2:len(lines)-2], "\n"), "│") {
+		t.Fatalf("z did not zoom the call pane:\n%s", frame)
+	}
+	h.key("tab")
+	if h.m.focus != paneServers || !h.m.zoomed {
+		t.Fatal("tab while zoomed did not move the zoom to the next pane")
+	}
+	h.key("z")
+	if h.m.zoomed || !strings.Contains(h.view(), "SERVERS 1 ─") {
+		t.Fatalf("z again did not show every pane:\n%s", h.view())
+	}
+}

@@ -121,7 +121,7 @@ func (m *Model) viewServersBody(w, h int, focused bool) []string {
 	for _, r := range m.servers.rows {
 		nameW = max(nameW, render.Width(render.ServerLine(r.spec.Name)))
 	}
-	nameW = min(nameW, max(4, (w-4)/3))
+	nameW = min(nameW, max(4, (w-4)/2)) // a name keeps half the row before the state is cut
 	for i := m.servers.offset; i < len(m.servers.rows) && i < m.servers.offset+listH; i++ {
 		r := m.servers.rows[i]
 		content := m.stateIcon(r) + " " + render.Fit(render.ServerLine(r.spec.Name), nameW) + " "

@@ -93,9 +93,24 @@ func TestYankCommandAndSave(t *testing.T) {
 	}
 	h.until("the sequence gone", func() bool { return !strings.Contains(h.view(), "\x1b]52;") })
 	h.key("esc", "Y")
-	want := `relavium mcp call mcp_demo_echo --args '{"message":"it'\''s"}'`
-	if got := h.m.cliCommand(h.m.call.shownJob()); got != want {
+	// It runs headless as it stands: --yes, and the stdio server's digest.
+	want := `relavium mcp call mcp_demo_echo --args '{"message":"it'\''s"}' --yes --allow-mcp-stdio ` + h.m.server("demo").digest
+	if got := h.m.cliCommand(h.m.call.shownJob()); got != want || h.m.server("demo").digest == "" {
 		t.Fatalf("Y copies %s\nwant     %s", got, want)
+	}
+	// Shown for a manual copy at a narrow width, a flag keeps its value on
+	// its line and every line but the last continues the command.
+	lines := shellLines(h.m.cliWords(h.m.call.shownJob()), 40)
+	for i, l := range lines {
+		if i < len(lines)-1 && !strings.HasSuffix(l, " \\") {
+			t.Fatalf("line %d does not continue: %q", i, l)
+		}
+		if strings.HasSuffix(strings.TrimSuffix(l, " \\"), "--allow-mcp-stdio") || strings.HasSuffix(strings.TrimSuffix(l, " \\"), "--args") {
+			t.Fatalf("a flag is parted from its value: %q", lines)
+		}
+	}
+	if joined := strings.ReplaceAll(strings.Join(lines, "\n"), " \\\n  ", " "); joined != want {
+		t.Fatalf("the lines shown are not the command:\n%s", strings.Join(lines, "\n"))
 	}
 	if !strings.Contains(h.view(), "Copied · the command") {
 		t.Fatalf("Y opened no dialog:\n%s", h.view())

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"strings"
+
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -89,10 +91,18 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 		m.quit()
 		return nil
 	case key.Matches(msg, k.Help):
-		m.pushDialog(dialog.NewHelp(k.fullHelp(), m.help))
+		m.pushDialog(dialog.NewPaneHelp(m.focus.title(), m.focus.route().help(m), k.fullHelp(), m.help))
 		return nil
 	case key.Matches(msg, k.Palette):
 		return m.openPalette()
+	case key.Matches(msg, k.Zoom):
+		m.zoomed = !m.zoomed
+		if m.zoomed {
+			m.status.set("zoomed: "+strings.ToLower(m.focus.title())+" takes the whole width (tab moves between panes; z again shows all three)", false)
+		} else {
+			m.status.set("every pane side by side again", false)
+		}
+		return nil
 	case key.Matches(msg, k.AllTools):
 		m.toggleAllTools()
 		return m.ensureBrowse()

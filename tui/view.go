@@ -49,7 +49,7 @@ func (m *Model) geometry() geometry {
 	g.footer = append(g.footer, m.shortHelpLine(w))
 	g.bodyY = 1 + len(g.banner)
 	g.bodyH = max(2, m.height-g.bodyY-len(g.footer))
-	if w >= multiPaneWidth {
+	if w >= multiPaneWidth && !m.zoomed {
 		g.multi = true
 		g.srvW = max(26, min(40, w*28/100))
 		g.toolW = max(30, min(56, (w-g.srvW-2)*48/100))

@@ -76,6 +76,12 @@ func (j *job) resultText() string {
 // the server's reaches the clipboard, and so a shell it is pasted into;
 // bounded) and shows it for a manual copy.
 func (m *Model) copyText(what, text string) tea.Cmd {
+	return m.copyShown(what, text, nil)
+}
+
+// copyShown is copyText whose dialog shows the text as shown draws it at
+// a width (nil: the text wrapped).
+func (m *Model) copyShown(what, text string, shown func(iw int) []string) tea.Cmd {
 	text = sanitize.Text(text)
 	cut := false
 	if len(text) > maxYank {
@@ -94,6 +100,9 @@ func (m *Model) copyText(what, text string) tea.Cmd {
 	m.pushDialog(&dialog.Text{Title: "Copied · " + what, Max: 110, Lines: func(st *themes.Styles, iw int) []string {
 		out := render.Wrap(st.Muted.Render("Sent to the terminal's clipboard with OSC 52. A terminal that does not allow it copies nothing: select the text below instead (with the mouse captured, most terminals select with shift+drag)."), iw)
 		out = append(out, "")
+		if shown != nil && !cut {
+			return append(out, shown(iw)...)
+		}
 		for _, l := range render.SplitLines(text) {
 			out = append(out, render.Wrap(l, iw)...)
 		}
@@ -133,14 +142,52 @@ func (m *Model) yankCommand() tea.Cmd {
 		m.status.set("Y copies the command of a tool call: show one first", false)
 		return nil
 	}
-	return m.copyText("the command", m.cliCommand(j))
+	words := m.cliWords(j)
+	return m.copyShown("the command", strings.Join(words, " "), func(iw int) []string { return shellLines(words, iw) })
+}
+
+// shellLines lays a command's quoted words out within w cells for a
+// person to select: lines end in " \\" (one command still, pasted as it
+// is shown), and a flag stays on one line with its value, so no line
+// break ever falls inside a flag. A single word longer than the line is
+// cut by the terminal's own selection, never by a break of ours.
+func shellLines(words []string, w int) []string {
+	var units []string
+	for i := 0; i < len(words); i++ {
+		u := words[i]
+		if strings.HasPrefix(u, "--") && i+1 < len(words) && !strings.HasPrefix(words[i+1], "--") && i >= 3 {
+			u += " " + words[i+1]
+			i++
+		}
+		units = append(units, u)
+	}
+	var lines []string
+	line := ""
+	for _, u := range units {
+		switch {
+		case line == "":
+			line = u
+		case render.Width(line)+1+render.Width(u)+2 <= w:
+			line += " " + u
+		default:
+			lines = append(lines, line+" \\")
+			line = "  " + u
+		}
+	}
+	return append(lines, line)
 }
 
 // cliCommand is `relavium [--agent A] mcp call TOOL --args 'JSON'` (the
 // demo, and a server added from the palette: `relavium mcp call TOOL --args
 // 'JSON' --stdio 'COMMAND'` or `--url URL`), every word quoted for a POSIX
 // shell.
-func (m *Model) cliCommand(j *job) string {
+func (m *Model) cliCommand(j *job) string { return strings.Join(m.cliWords(j), " ") }
+
+// cliWords is cliCommand's words, each quoted for a POSIX shell. The
+// command runs headless as it stands: --yes (the call was confirmed here),
+// and a declared stdio server's --allow-mcp-stdio digest (its consent
+// may have been given for this session only).
+func (m *Model) cliWords(j *job) []string {
 	r := m.server(j.tool.Server)
 	adhoc := r != nil && r.spec.Target != "" && (m.info.Demo || r.spec.Adhoc)
 	words := []string{"relavium"}
@@ -155,8 +202,12 @@ func (m *Model) cliCommand(j *job) string {
 	if len(j.args) > 0 && string(j.args) != "{}" {
 		words = append(words, "--args", string(j.args))
 	}
+	words = append(words, "--yes")
 	switch {
 	case !adhoc:
+		if r != nil && r.spec.Transport == host.TransportStdio && r.digest != "" {
+			words = append(words, "--allow-mcp-stdio", r.digest)
+		}
 	case r.spec.Transport == host.TransportStdio:
 		words = append(words, "--stdio", r.spec.Target)
 	default:
@@ -168,7 +219,7 @@ func (m *Model) cliCommand(j *job) string {
 	for i, w := range words {
 		words[i] = shellQuote(w)
 	}
-	return strings.Join(words, " ")
+	return words
 }
 
 var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`)

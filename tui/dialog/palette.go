@@ -124,6 +124,9 @@ func (p *Palette) refilter() {
 	var hits []scored
 	for i, it := range p.Items {
 		if s, ok := FuzzyScore(q, it.Kind+" "+it.Title+" "+it.Hint); ok {
+			if _, inTitle := FuzzyScore(q, it.Title); inTitle {
+				s += titleBonus // the letters within the title, not straddling its hint
+			}
 			hits = append(hits, scored{i, TitleTier(q, it.Title), s})
 		}
 	}
@@ -139,6 +142,12 @@ func (p *Palette) refilter() {
 	}
 	p.sel, p.off = 0, 0
 }
+
+// titleBonus lifts an entry whose title alone holds the query's letters
+// over one that matches only across its kind, title and hint ("mcpecho"
+// is mcp_demo_echo, not a tool whose name ends in c…h and whose server is
+// demo).
+const titleBonus = 100
 
 // TitleTier ranks what the query is to an entry's title before any fuzzy
 // score: 2 when the title starts with the query, 1 when each word of the

@@ -63,3 +63,15 @@ func TestPaletteRanksTitlePrefixAndWholeWordsFirst(t *testing.T) {
 		t.Fatal("TitleTier tiers")
 	}
 }
+
+// Letters found within a title beat letters straddling title and hint.
+func TestPalettePrefersMatchesWithinTheTitle(t *testing.T) {
+	p := NewPalette(monoStyles(), []PaletteItem{
+		{Kind: "tool", Title: "mcp_demo_test_trigger_prompt_change", Hint: "demo"},
+		{Kind: "tool", Title: "mcp_demo_echo", Hint: "demo"},
+	})
+	press(p, "m", "c", "p", "e", "c", "h", "o")
+	if got := p.Items[p.shown[0]].Title; got != "mcp_demo_echo" {
+		t.Fatalf("first for mcpecho: %s", got)
+	}
+}

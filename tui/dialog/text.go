@@ -45,8 +45,23 @@ func (d *Text) View(st *themes.Styles, w, h int) string {
 // NewHelp renders the full key help (bubbles/help, the groups side by
 // side as far as they fit) and the legend.
 func NewHelp(groups [][]key.Binding, h help.Model) *Text {
-	return &Text{Title: "Keys", Max: 110, Lines: func(st *themes.Styles, iw int) []string {
+	return NewPaneHelp("", nil, groups, h)
+}
+
+// NewPaneHelp is the key help of one pane: its own keys first (under the
+// pane's name), then every key of the workbench, then the legend.
+func NewPaneHelp(pane string, paneKeys []key.Binding, groups [][]key.Binding, h help.Model) *Text {
+	title := "Keys"
+	if pane != "" {
+		title += " · " + pane
+	}
+	return &Text{Title: title, Max: 110, Lines: func(st *themes.Styles, iw int) []string {
 		var out []string
+		if len(paneKeys) > 0 {
+			out = append(out, st.Bold.Render("in "+strings.ToLower(pane)))
+			out = append(out, helpRows(h, [][]key.Binding{paneKeys}, iw)...)
+			out = append(out, "", st.Bold.Render("everywhere"))
+		}
 		out = append(out, helpRows(h, groups, iw)...)
 		out = append(out, "",
 			st.Bold.Render("servers ")+st.OK.Render("●")+" ready  "+st.Accent.Render("▖")+" connecting  "+st.Muted.Render("◌")+" resolving  "+
@@ -54,7 +69,7 @@ func NewHelp(groups [][]key.Binding, h help.Model) *Text {
 			st.Bold.Render("badges  ")+st.BadgeRead.Render("read-only")+"  "+st.BadgeWrite.Render("writes")+"  "+
 				st.BadgeDestructive.Render("destructive")+"  "+st.BadgeChanged.Render("⚑ changed"),
 			st.Advisory.Render("Badges repeat what each server says about its own tools: advisory, never a guarantee."),
-			st.Advisory.Render("A tool not annotated read-only asks before it is called."))
+			st.Advisory.Render("Every call asks first (this call / always for this definition), read-only or not, unless tools_auto_approve or an approval remembered for its exact definition clears it."))
 		var wrapped []string
 		for _, l := range out {
 			wrapped = append(wrapped, render.Wrap(l, iw)...)
