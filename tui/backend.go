@@ -61,6 +61,10 @@ type Backend interface {
 	// for it); it returns when the tokens are stored, or fails
 	// (cancelled with ctx).
 	SignIn(ctx context.Context, server string, shown func(oauth.Prompt)) error
+	// ServerDetails is what a connected server said of itself at
+	// initialize (serverInfo, capabilities, instructions; sanitized);
+	// false before it initialized.
+	ServerDetails(server string) (host.ServerDetails, bool)
 	// Ping pings a connected server and returns the round-trip time.
 	Ping(ctx context.Context, server string) (time.Duration, error)
 

@@ -281,6 +281,14 @@ func (l *live) Connect(ctx context.Context, server string) error {
 	return err
 }
 
+func (l *live) ServerDetails(server string) (host.ServerDetails, bool) {
+	h, err := l.connected()
+	if err != nil {
+		return host.ServerDetails{}, false
+	}
+	return h.ServerDetails(server)
+}
+
 func (l *live) Ping(ctx context.Context, server string) (time.Duration, error) {
 	h, err := l.connected()
 	if err != nil {

@@ -11,6 +11,13 @@ import (
 	"github.com/relavium/relavium/host"
 )
 
+// ServerDetails answers for a connected server with what the fake's
+// initialize would have said.
+func (f *fakeBackend) ServerDetails(server string) (host.ServerDetails, bool) {
+	return host.ServerDetails{Name: server + "-server", Title: "The " + server + " server", Version: "1.2.3", WebsiteURL: "https://example.com/" + server,
+		Capabilities: []string{"tools (listChanged)", "resources (subscribe)", "logging"}, Instructions: "Call echo first.\x1b[31m red", Protocol: "2025-11-25"}, true
+}
+
 // Ping answers for a connected server with a fixed round trip.
 func (f *fakeBackend) Ping(_ context.Context, server string) (time.Duration, error) {
 	f.mu.Lock()

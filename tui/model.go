@@ -271,6 +271,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmds = append(cmds, m.onConnected(msg))
 	case disconnectedMsg:
 		cmds = append(cmds, m.onDisconnected(msg))
+	case serverDetailsMsg:
+		m.onServerDetails(msg)
 	case pingedMsg:
 		m.onPinged(msg)
 	case catalogueMsg:

@@ -432,3 +432,20 @@ func TestZoomGivesTheFocusedPaneTheWidth(t *testing.T) {
 		t.Fatalf("z again did not show every pane:\n%s", h.view())
 	}
 }
+
+// i on a server shows what it said of itself at initialize: serverInfo,
+// capabilities, the era, and its instructions cleaned.
+func TestServerDetailsShowInitialize(t *testing.T) {
+	h := ready(t, 120, 40)
+	h.key("i")
+	h.until("the details dialog", func() bool { _, ok := h.m.topDialog().(*dialog.Text); return ok })
+	frame := h.view()
+	for _, want := range []string{"serverInfo", "demo-server", "The demo server", "1.2.3", "https://example.com/demo", "tools (listChanged)", "resources (subscribe)", "instructions", "Call echo first."} {
+		if !strings.Contains(frame, want) {
+			t.Fatalf("the details lack %q:\n%s", want, frame)
+		}
+	}
+	if strings.Contains(frame, "\x1b[31m red") {
+		t.Fatal("the server's instructions reached the frame raw")
+	}
+}

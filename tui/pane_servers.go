@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/themes"
 	"github.com/relavium/relavium/tui/dialog"
 	"github.com/relavium/relavium/tui/render"
@@ -263,11 +264,75 @@ func firstLine(s string) string {
 	return s
 }
 
-// serverDialog is the selected server's full status (i on a row).
-func (m *Model) serverDialog(r *serverRow) dialog.Dialog {
+// serverDialog is the selected server's full status (i on a row), and
+// what it said of itself at initialize when it did (d, ok).
+func (m *Model) serverDialog(r *serverRow, d host.ServerDetails, ok bool) dialog.Dialog {
 	return &dialog.Text{Title: "Server " + render.ServerLine(r.spec.Name), Max: 100, Lines: func(st *themes.Styles, iw int) []string {
-		return append(m.serverDetails(r, iw, true), m.eraDetails(r, iw)...)
+		out := append(m.serverDetails(r, iw, true), m.eraDetails(r, iw)...)
+		if ok {
+			out = append(out, initializeDetails(st, d, iw)...)
+		}
+		return out
 	}}
+}
+
+// serverDetailsMsg carries a server's initialize details to the dialog.
+type serverDetailsMsg struct {
+	server  string
+	details host.ServerDetails
+	ok      bool
+}
+
+// serverDetailsCmd reads what the server said at initialize (off the
+// update loop), then opens its dialog.
+func (m *Model) serverDetailsCmd(server string) tea.Cmd {
+	b := m.b
+	return func() tea.Msg {
+		d, ok := b.ServerDetails(server)
+		return serverDetailsMsg{server: server, details: d, ok: ok}
+	}
+}
+
+func (m *Model) onServerDetails(msg serverDetailsMsg) {
+	if r := m.server(msg.server); r != nil {
+		m.pushDialog(m.serverDialog(r, msg.details, msg.ok))
+	}
+}
+
+// initializeDetails draws serverInfo, capabilities and instructions: the
+// server's own words, said to be, and already cleaned (host).
+func initializeDetails(st *themes.Styles, d host.ServerDetails, iw int) []string {
+	var out []string
+	add := func(label, v string) {
+		if v != "" {
+			out = append(out, render.Wrap(st.Muted.Render(label+" ")+render.ServerLine(v), iw)...)
+		}
+	}
+	out = append(out, "", st.Bold.Render("serverInfo")+st.Faint.Render(" · the server's own words"))
+	add("name       ", d.Name)
+	add("title      ", d.Title)
+	add("version    ", d.Version)
+	add("description", d.Description)
+	add("website    ", d.WebsiteURL)
+	for _, ic := range d.Icons {
+		add("icon       ", ic)
+	}
+	add("era        ", d.Protocol)
+	caps := strings.Join(d.Capabilities, " · ")
+	if caps == "" {
+		caps = "(none declared)"
+	}
+	add("capabilities", caps)
+	if d.Instructions != "" {
+		out = append(out, st.Muted.Render("instructions"))
+		for _, l := range render.SplitLines(render.ServerText(d.Instructions)) {
+			out = append(out, render.Wrap("  "+l, iw)...)
+		}
+		if d.InstructionsCut {
+			out = append(out, st.Faint.Render("  … (cut at 8 KiB)"))
+		}
+	}
+	return out
 }
 
 // serversKey handles the servers pane's keys. Approve, reconnect and
@@ -298,7 +363,7 @@ func (m *Model) serversKey(msg tea.KeyMsg) tea.Cmd {
 		m.focus, m.browse.tab, m.browse.cursor, m.browse.offset = paneTools, tabTools, 0, 0
 		return m.ensureBrowse()
 	case key.Matches(msg, m.keys.Details):
-		m.pushDialog(m.serverDialog(r))
+		return m.serverDetailsCmd(r.spec.Name)
 	}
 	return nil
 }
