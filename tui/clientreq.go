@@ -42,9 +42,11 @@ type clientState struct {
 	logFloor int
 	// levels is the level last set on each server (by L).
 	levels map[string]string
-	// subs are the subscribed (server, uri) pairs.
-	subs map[subKey]bool
-	comp completionState
+	// subs are the subscribed (server, uri) pairs; updates counts the
+	// updates each has had (shown on its row, not the status line).
+	subs    map[subKey]bool
+	updates map[subKey]int
+	comp    completionState
 }
 
 type subKey struct{ server, uri string }
@@ -55,6 +57,7 @@ var logFloors = []string{"debug", "info", "warning", "error"}
 func (c *clientState) init() {
 	c.levels = map[string]string{}
 	c.subs = map[subKey]bool{}
+	c.updates = map[subKey]int{}
 }
 
 // shows reports whether a log of level passes the filter.
@@ -174,6 +177,10 @@ func (m *Model) subscribed(uri string) bool { return m.cr.subs[subKey{m.currentS
 // says it changed.
 func (m *Model) onResourceUpdated(d host.ResourceUpdatedData) tea.Cmd {
 	uri := render.ServerLine(d.URI)
+	// Counted on the resource's row and noted in the events strip: the
+	// status line stays for what the person just did.
+	m.cr.updates[subKey{d.Server, d.URI}]++
+	m.log.add(m.now(), "⟳", "muted", render.ServerLine(d.Server)+" updated "+uri)
 	if m.call.shown >= 0 && m.call.shown < len(m.call.jobs) {
 		j := m.call.jobs[m.call.shown]
 		if j.kind == jobRead && j.server == d.Server && j.title == d.URI && j.finished() && !j.refreshing {
@@ -186,7 +193,6 @@ func (m *Model) onResourceUpdated(d host.ResourceUpdatedData) tea.Cmd {
 			}
 		}
 	}
-	m.status.set(render.ServerLine(d.Server)+" updated "+uri+" (enter on it reads it again)", false)
 	return nil
 }
 

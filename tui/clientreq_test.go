@@ -78,6 +78,14 @@ func TestSubscriptionRefreshesTheOpenResource(t *testing.T) {
 	}
 	h.f.emit(engine.EventResourceUpdated, host.ResourceUpdatedData{Server: "demo", URI: "test://other"})
 	h.until("other said", func() bool { return strings.Contains(h.view(), "updated test://other") })
+	if strings.Contains(h.m.status.text, "updated") {
+		t.Errorf("an update took over the status line: %q", h.m.status.text)
+	}
+	h.key("shift+tab")
+	if v := h.view(); !strings.Contains(v, "◉ 1 update") {
+		t.Fatalf("the subscribed row does not count its update:\n%s", v)
+	}
+	h.key("tab")
 	if h.m.call.shownJob().updates != 1 {
 		t.Error("an update of another resource refreshed the open one")
 	}

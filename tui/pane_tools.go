@@ -376,6 +376,9 @@ func (m *Model) rowContent(r listRow, w int) string {
 		left = st.Accent.Render("◆") + " " + render.ServerLine(name) + " " + st.Muted.Render(render.ServerLine(r.res.URI))
 		if m.subscribed(r.res.URI) {
 			right = st.Accent.Render("◉ subscribed")
+			if n := m.cr.updates[subKey{m.currentServer(), r.res.URI}]; n > 0 {
+				right = st.Accent.Render(fmt.Sprintf("◉ %s", counted(n, "update", "updates")))
+			}
 		}
 	case rowTemplate:
 		left = st.Accent.Render("◇") + " " + render.ServerLine(r.tmpl.Name) + " " + st.Muted.Render(render.ServerLine(r.tmpl.URITemplate))
