@@ -55,6 +55,7 @@ type Field struct {
 	noUnset bool
 	picked  []bool
 	sub     int
+	seek    string // the letters typed on a picker or multi-select so far (seek)
 	Err     string
 	sugg    *suggestions // the open pick list (suggest.go)
 }
@@ -285,6 +286,14 @@ func (f *Form) Update(msg tea.KeyMsg, rawJSON key.Binding) (tea.Cmd, bool) {
 		f.FocusField(f.Focus + 1)
 		return nil, true
 	}
+	if fld.Kind != KindText {
+		if msg.Type == tea.KeyRunes && len(msg.Runes) > 0 && fld.seekTo(string(msg.Runes)) {
+			return nil, true
+		}
+		if msg.Type != tea.KeyRunes {
+			fld.seek = ""
+		}
+	}
 	switch fld.Kind {
 	case KindPicker:
 		switch msg.String() {
@@ -330,4 +339,56 @@ func (f *Form) Update(msg tea.KeyMsg, rawJSON key.Binding) (tea.Cmd, bool) {
 		return cmd, true
 	}
 	return nil, false
+}
+
+// seekTo moves a picker's choice (a multi-select's cursor) to the option
+// whose label starts with the letters typed so far plus typed, case folded:
+// typing an enum member's first letters jumps to it. A letter that
+// continues no label starts afresh, and the same letter again goes to the
+// next label it starts; false when no label starts with it (nothing moves).
+func (fld *Field) seekTo(typed string) bool {
+	if strings.TrimSpace(typed) == "" {
+		return false
+	}
+	cur := fld.Choice
+	if fld.Kind == KindMulti {
+		cur = fld.sub
+	}
+	find := func(prefix string, from int) int {
+		prefix = strings.ToLower(prefix)
+		for k := 0; k < len(fld.labels); k++ {
+			i := (from + k) % len(fld.labels)
+			if fld.Kind == KindPicker && i == 0 && fld.noUnset {
+				continue
+			}
+			if strings.HasPrefix(strings.ToLower(fld.labels[i]), prefix) {
+				return i
+			}
+		}
+		return -1
+	}
+	i := -1
+	if fld.seek != "" && !(len(fld.seek) == len(typed) && strings.EqualFold(fld.seek, typed)) {
+		i = find(fld.seek+typed, cur) // the word typed so far, continued
+		if i >= 0 {
+			fld.seek += typed
+		}
+	}
+	if i < 0 {
+		from := cur
+		if strings.EqualFold(fld.seek, typed) {
+			from = cur + 1 // the same letter again: the next one
+		}
+		if i = find(typed, from); i < 0 {
+			fld.seek = ""
+			return false
+		}
+		fld.seek = typed
+	}
+	if fld.Kind == KindMulti {
+		fld.sub = i
+	} else {
+		fld.Choice = i
+	}
+	return true
 }

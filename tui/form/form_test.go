@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 
@@ -80,5 +82,54 @@ func TestFormShowsEveryChoiceAndTheFocusedDescription(t *testing.T) {
 		if render.Width(l) > 40 {
 			t.Fatalf("line %d is %d cells wide, room is 40: %q", i, render.Width(l), l)
 		}
+	}
+}
+
+// Typing into an enum jumps to the matching choice: a first letter, the
+// same letter again for the next one, more letters to narrow; a letter no
+// choice starts with moves nothing. A multi-select's cursor moves alike.
+func TestTypingIntoAnEnumJumps(t *testing.T) {
+	specs, err := fields.Of(json.RawMessage(`{"type":"object","properties":{
+		"size":{"enum":["small","medium","mega","large"]},
+		"tags":{"type":"array","items":{"enum":["work","home","hobby"]}}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := New(testStyles(), specs, nil)
+	typeKeys := func(s string) {
+		for _, r := range s {
+			f.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}}, key.NewBinding(key.WithKeys("ctrl+t")))
+		}
+	}
+	label := func() string { return f.Fields[0].labels[f.Fields[0].Choice] }
+	typeKeys("l")
+	if label() != "large" {
+		t.Fatalf("l chose %q", label())
+	}
+	typeKeys("m")
+	if label() != "medium" {
+		t.Fatalf("m chose %q", label())
+	}
+	typeKeys("m")
+	if label() != "mega" {
+		t.Fatalf("m again chose %q", label())
+	}
+	f.Update(tea.KeyMsg{Type: tea.KeyLeft}, key.NewBinding(key.WithKeys("ctrl+t"))) // a key that is not a letter ends the word
+	typeKeys("med")
+	if label() != "medium" {
+		t.Fatalf("med chose %q", label())
+	}
+	typeKeys("z")
+	if label() != "medium" {
+		t.Fatalf("z moved the choice to %q", label())
+	}
+	f.FocusField(1)
+	typeKeys("ho")
+	if got := f.Fields[1].labels[f.Fields[1].sub]; got != "home" {
+		t.Fatalf("ho in the multi-select is on %q", got)
+	}
+	typeKeys("b")
+	if got := f.Fields[1].labels[f.Fields[1].sub]; got != "hobby" {
+		t.Fatalf("hob is on %q", got)
 	}
 }
