@@ -40,6 +40,12 @@ func TestGatesOnPeers(t *testing.T) {
 	if again, _ := os.ReadFile(filepath.Join(e.project, ".relavium", "mcp-lock.json")); string(again) != string(first) || !strings.Contains(string(first), `"name": "everything"`) {
 		t.Fatal("the lock of the peers is not stable")
 	}
+	// The lock sees what the workbench sees: server-everything offers
+	// trigger-url-elicitation only to a client declaring url elicitation,
+	// as the workbench does (so its drift flag agrees with mcp check).
+	if !strings.Contains(string(first), "trigger-url-elicitation") {
+		t.Fatal("the lock lacks the tool the workbench is offered (url elicitation not declared)")
+	}
 	if r := run("mcp", "check"); r.code != 0 {
 		t.Fatalf("check: %d %s %s", r.code, r.stdout, r.stderr)
 	}

@@ -75,7 +75,7 @@ func liveLock(ctx context.Context, inv *Invocation) (*lock.File, error) {
 	if len(servers) == 0 {
 		return lock.Build(nil), nil
 	}
-	h, err := connectWith(ctx, inv, servers, nil, connectOptions{})
+	h, err := connectWith(ctx, inv, servers, nil, connectOptions{workbenchCapabilities: true})
 	if err != nil {
 		return nil, err
 	}

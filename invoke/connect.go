@@ -39,6 +39,12 @@ type connectOptions struct {
 	only func(name string) bool
 	// timeouts lowers the connect, discovery and call deadlines (tests).
 	timeouts host.Timeouts
+	// workbenchCapabilities declares what the workbench declares (url-mode
+	// elicitation too), so a server that offers tools by the client's
+	// capabilities offers the lock gates (mcp lock, mcp check) the list the
+	// workbench sees: its drift flag and mcp check agree. No call is made
+	// under it; a url elicitation would be declined.
+	workbenchCapabilities bool
 }
 
 // connectWith connects servers through the session core: resolution,
@@ -57,6 +63,7 @@ func connectWith(ctx context.Context, inv *Invocation, servers []config.Server, 
 func newSession(inv *Invocation, servers []config.Server, em engine.Emitter, co connectOptions) (*session.Session, error) {
 	opts := sessionOptions(inv)
 	opts.Events, opts.Timeouts = em, co.timeouts
+	opts.URLElicitation = co.workbenchCapabilities
 	if err := clientOptions(inv, &opts); err != nil {
 		return nil, err
 	}
