@@ -177,8 +177,10 @@ func TestE2ETmuxDemo(t *testing.T) {
 
 	// Help.
 	tm.keys("Escape", "?")
-	tm.waitFor("the help dialog", "Keys", "reconnect", "advisory")
-	tm.answer("Escape")
+	tm.waitFor("the help dialog", "Keys · CALL", "in call", "everywhere", "reconnect")
+	tm.answer("G") // the legend, below the keys
+	tm.waitFor("the legend", "advisory", "Every call asks first")
+	tm.keys("Escape")
 
 	// Resize to the smallest supported size: one pane, every line in bounds.
 	tm.run("resize-window", "-t", "e2e", "-x", "60", "-y", "16")
