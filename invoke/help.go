@@ -18,6 +18,7 @@ type HelpText struct {
 	Flags    []HelpFlag    `json:"flags,omitempty"`
 	Globals  []HelpFlag    `json:"global_flags"`
 	Topics   []docs.Topic  `json:"topics,omitempty"` // the reference pages, on the root's help
+	Examples []string      `json:"examples,omitempty"`
 }
 
 // HelpCommand is one line of a command list.
@@ -54,6 +55,7 @@ func (t *Table) Help(path []string) *HelpText {
 	cmd := t.Lookup(path)
 	if cmd != nil && cmd.Run != nil {
 		h.Summary = cmd.Summary
+		h.Examples = commandExamples()[cmd.Name()]
 		h.Usage = "relavium " + cmd.Name()
 		if syn := argSynopsis(cmd); syn != "" {
 			h.Usage += " " + syn
@@ -137,6 +139,12 @@ func (h *HelpText) WriteHuman(w io.Writer) error {
 				usage += " (default " + f.Default + ")"
 			}
 			fmt.Fprintf(&b, "  %-34s %s\n", name, usage)
+		}
+	}
+	if len(h.Examples) > 0 {
+		b.WriteString("\nExamples:\n")
+		for _, e := range h.Examples {
+			b.WriteString("  " + e + "\n")
 		}
 	}
 	writeFlags("Flags", h.Flags)
