@@ -16,7 +16,7 @@ const (
 	CodeAuthServerMeta  fault.Code = "E854" // authorization-server metadata unusable (issuer mismatch, no PKCE S256, missing endpoint)
 	CodeNoClient        fault.Code = "E855" // no client identity: no pre-registered client, no usable client ID metadata document, no registration endpoint
 	CodeRegistration    fault.Code = "E856" // dynamic client registration failed
-	CodeState           fault.Code = "E857" // the authorization response's state is not the one sent
+	CodeState           fault.Code = "E857" // only redirects with another state (or an oversized query) came before the wait ended
 	CodeIssuer          fault.Code = "E858" // the authorization response's issuer (RFC 9207) is missing or not the authorization server's
 	CodeAuthorizeDenied fault.Code = "E859" // the authorization server answered the redirect with an error (access_denied, …)
 	CodeCallbackTimeout fault.Code = "E860" // the browser's redirect did not reach the loopback callback in time
@@ -41,7 +41,7 @@ var codes = fault.Table{
 	{Code: CodeAuthServerMeta, Class: fault.Failure, Meaning: "authorization-server metadata unusable (issuer mismatch, no PKCE S256, an endpoint missing)"},
 	{Code: CodeNoClient, Class: fault.Failure, Meaning: "no client identity: no pre-registered client, no client ID metadata document the server accepts, no registration endpoint"},
 	{Code: CodeRegistration, Class: fault.Failure, Meaning: "dynamic client registration failed"},
-	{Code: CodeState, Class: fault.Failure, Meaning: "the authorization response's state is not the one relavium sent"},
+	{Code: CodeState, Class: fault.Failure, Meaning: "only redirects carrying another state than the one relavium sent (or an oversized query) reached the callback before the wait ended: each was refused, none exchanged"},
 	{Code: CodeIssuer, Class: fault.Failure, Meaning: "the authorization response's issuer (RFC 9207) is missing or not the authorization server's"},
 	{Code: CodeAuthorizeDenied, Class: fault.Failure, Meaning: "the authorization server answered with an error (access_denied, invalid_scope, …)"},
 	{Code: CodeCallbackTimeout, Class: fault.Failure, Meaning: "the browser's redirect did not reach the loopback callback in time"},
