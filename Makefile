@@ -39,8 +39,9 @@ test: lint peers
 bench:
 	BENCHTIME=$(BENCHTIME) PKGS="$(PKGS)" .ci/bench.sh
 
-# The official conformance suite: the SERVER suite against the demo server
-# (30/30 required), then the CLIENT scenarios against relavium as a client.
+# The official conformance suite, 0.1.16 and 0.2.0-alpha.12 --requirements
+# 2026-07-28: the SERVER suites against the demo server, then the CLIENT
+# scenarios against relavium as a client (.ci/conformance.sh says what must pass).
 conformance: conformance-server conformance-client
 
 conformance-server: build peers
