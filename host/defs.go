@@ -6,6 +6,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/sandbox"
 )
 
 // Definitions is what one connected server offers as discovery judged it:
@@ -19,6 +20,8 @@ type Definitions struct {
 	Digest    string `json:"digest,omitempty"`
 	URL       string `json:"url,omitempty"`
 	Protocol  string `json:"protocol"`
+	// Sandbox is a stdio server's effective sandbox policy (nil: none).
+	Sandbox *sandbox.Policy `json:"sandbox,omitempty"`
 	// Capabilities is the server's initialize capabilities as JSON ("{}"
 	// when it declared none).
 	Capabilities json.RawMessage `json:"capabilities"`
@@ -52,7 +55,7 @@ func (h *Host) Definitions(server string) (*Definitions, bool) {
 		if cat == nil || cs == nil {
 			return nil, false
 		}
-		d := &Definitions{Server: st.Name, Transport: st.Transport, Digest: st.Digest, URL: st.URL, Protocol: st.Protocol,
+		d := &Definitions{Server: st.Name, Transport: st.Transport, Digest: st.Digest, URL: st.URL, Protocol: st.Protocol, Sandbox: policyOf(st.Sandbox),
 			Capabilities: json.RawMessage("{}"), Tools: []DefinedTool{}, Skipped: append([]engine.SkippedTool{}, cat.Skipped...)}
 		d.Capabilities = c.declared(cs)
 		d.NotOffered = st.NotOffered

@@ -228,3 +228,12 @@ func (h *Host) rootPaths() []string {
 	}
 	return out
 }
+
+// policyOf is the policy of a status (nil for none).
+func policyOf(st *sandbox.Status) *sandbox.Policy {
+	if st == nil {
+		return nil
+	}
+	p := st.Policy
+	return &p
+}

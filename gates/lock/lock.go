@@ -10,6 +10,7 @@ import (
 
 	"github.com/relavium/relavium/consent/canonjson"
 	"github.com/relavium/relavium/host"
+	"github.com/relavium/relavium/sandbox"
 )
 
 // FileName is the lock's path inside a project.
@@ -30,8 +31,11 @@ type Server struct {
 	Transport string `json:"transport"`
 	// Digest is a stdio server's consent digest; URL a network server's
 	// redacted url.
-	Digest       string          `json:"digest,omitempty"`
-	URL          string          `json:"url,omitempty"`
+	Digest string `json:"digest,omitempty"`
+	URL    string `json:"url,omitempty"`
+	// Sandbox is the stdio server's effective sandbox policy when locked
+	// (its digest covers it; recorded for review, not compared).
+	Sandbox      *sandbox.Policy `json:"sandbox,omitempty"`
 	Protocol     string          `json:"protocol"`
 	Capabilities json.RawMessage `json:"capabilities"`
 	Tools        []Item          `json:"tools"`
@@ -66,7 +70,7 @@ func Build(snaps []Snapshot) *File {
 	f := &File{V: Version, Servers: []Server{}}
 	for _, s := range snaps {
 		d := s.Defs
-		srv := Server{Name: d.Server, Transport: d.Transport, Digest: d.Digest, URL: d.URL, Protocol: d.Protocol,
+		srv := Server{Name: d.Server, Transport: d.Transport, Digest: d.Digest, URL: d.URL, Protocol: d.Protocol, Sandbox: d.Sandbox,
 			Capabilities: canonical(d.Capabilities), Tools: []Item{}, Skipped: []Item{}, Prompts: []Item{}, Resources: []Item{}, Templates: []Item{},
 			NotOffered: slices.Clone(d.NotOffered)}
 		for _, t := range d.Tools {
