@@ -61,8 +61,15 @@ func (h *Host) Add(ctx context.Context, s Endpoint) error {
 		done()
 		c.cancel(err)
 		if m := missingOf(err); m != nil {
-			return missingSecrets(m)
+			err = missingSecrets(m)
 		}
+		// Said on the event stream too: whoever showed the server
+		// resolving sees it fail here, with its code, never waiting on.
+		e, ok := err.(*Error)
+		if !ok {
+			e = &Error{Base: fault.Base{ErrCode: fault.CodeOf(err, CodeStartFailed), Msg: err.Error()}, Server: s.Name}
+		}
+		c.emit(engine.StateFailed, e)
 		return err
 	}
 	c.start(actx)

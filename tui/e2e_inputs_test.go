@@ -1,0 +1,51 @@
+package tui
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/relavium/relavium/internal/testbin"
+)
+
+// No state without an end: a VS Code server whose env names an unset
+// ${env:VAR} fails at once with E880 (it sat at resolving); with the
+// variable set, its ${input:} secret is asked in a masked dialog, and the
+// server connects with what was typed (never shown).
+func TestE2ETmuxInputsAndUnsetEnv(t *testing.T) {
+	requireTmux(t)
+	bin := testbin.Relavium(t)
+	dir := t.TempDir()
+	home, project := filepath.Join(dir, "home"), filepath.Join(dir, "project")
+	if err := os.MkdirAll(filepath.Join(project, ".vscode"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	mcpJSON := fmt.Sprintf(`{"inputs":[{"id":"tok","type":"promptString","description":"API token","password":true}],
+ "servers":{"demo":{"type":"stdio","command":%q,"args":["demo-server"],"env":{"TOKEN":"${input:tok}","MODE":"${env:RELAVIUM_TEST_UNSET_MODE}"}}}}`, bin)
+	if err := os.WriteFile(filepath.Join(project, ".vscode", "mcp.json"), []byte(mcpJSON), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := func(name, extra string) *tmuxTerm {
+		script := fmt.Sprintf(`cd %s && env -u CI -u NO_COLOR %s RELAVIUM_HOME=%s TERM=xterm-256color %s; sleep 600`, project, extra, home, bin)
+		return startTmux(t, name, 120, 30, dir, script)
+	}
+	tm := run("unset", "")
+	tm.waitFor("the consent dialog", "Start a local program?")
+	tm.answer("o")
+	tm.waitFor("the unset variable's failure", "✗ demo", "E880", "RELAVIUM_TEST_UNSET_MODE")
+
+	tm2 := run("input", "RELAVIUM_TEST_UNSET_MODE=fast")
+	tm2.waitFor("the consent dialog", "Start a local program?")
+	tm2.answer("o")
+	tm2.waitFor("the masked secret dialog", "Secrets for demo", "API token")
+	tm2.answer()
+	tm2.text("s3cr3t-typed")
+	screen := tm2.pane()
+	if strings.Contains(screen, "s3cr3t-typed") {
+		t.Fatalf("the typed secret is shown:\n%s", screen)
+	}
+	tm2.keys("Enter")
+	tm2.waitFor("the server connected with it", "● demo", "✓ add_numbers")
+}
