@@ -164,9 +164,21 @@ func runConfigImport(_ context.Context, inv *Invocation) (any, error) {
 		file = filepath.Join(inv.Env.WorkDir, file)
 	}
 	project := inv.Global.Project
-	imp, err := config.LoadFrom(inv.Env.Home, project, config.Sources{Files: []string{file}})
+	imp, err := config.LoadFrom(inv.Env.Home, project, config.Sources{Files: []string{file}, AllowLocal: inv.Strings("allow-local")})
 	if err != nil {
 		return nil, err
+	}
+	for _, name := range inv.Strings("allow-local") {
+		known := false
+		for _, s := range imp.Servers {
+			known = known || s.Name == name || s.Import != nil && s.Import.Written == name
+		}
+		for _, f := range imp.Failed {
+			known = known || f.Name == name || f.Written == name
+		}
+		if !known {
+			return nil, usageErr(CodeBadFlag, "--allow-local %s names no server of %s", sanitize.Line(name), file)
+		}
 	}
 	for _, w := range imp.Warnings {
 		fmt.Fprintln(inv.Env.Stderr, cfgProblemLine(project, w))

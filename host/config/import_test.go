@@ -399,3 +399,25 @@ func TestProjectClientFileLinkingOutsideIsRefused(t *testing.T) {
 		t.Fatalf("--config: %v", err)
 	}
 }
+
+// A server of a client file at a local address fails alone with a remedy
+// that needs no edit of that file; --allow-local NAME (Sources.AllowLocal)
+// admits it as allow_local_endpoint = true would.
+func TestImportAllowLocalWithoutEditingTheFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "mcp.json")
+	write(t, path, `{"mcpServers": {"Local Dev": {"url": "http://127.0.0.1:3001/mcp"}, "far": {"url": "https://example.com/mcp"}}}`)
+	cfg, err := LoadFrom(t.TempDir(), dir, Sources{Files: []string{path}})
+	if err != nil || len(cfg.Servers) != 1 || len(cfg.Failed) != 1 {
+		t.Fatalf("%v %+v", err, cfg)
+	}
+	if f := cfg.Failed[0]; f.Code() != "E215" || !strings.Contains(f.Reason(), "without editing this file: relavium config import "+path+" --allow-local local-dev") {
+		t.Errorf("remedy: %s", f.Reason())
+	}
+	for _, name := range []string{"local-dev", "Local Dev"} {
+		cfg, err = LoadFrom(t.TempDir(), dir, Sources{Files: []string{path}, AllowLocal: []string{name}})
+		if err != nil || len(cfg.Servers) != 2 || len(cfg.Failed) != 0 || !cfg.Servers[0].AllowLocalEndpoint || cfg.Servers[1].AllowLocalEndpoint {
+			t.Errorf("--allow-local %s: %v %+v", name, err, cfg)
+		}
+	}
+}

@@ -14,6 +14,17 @@ type Sources struct {
 	// Files are client files (--config FILE, absolute) read INSTEAD of the
 	// relavium config files and the project's discovered client files.
 	Files []string
+	// AllowLocal names servers of those files (as relavium names them, or
+	// as the file writes them) whose loopback or private url the person
+	// allows for this read, as allow_local_endpoint = true would: the
+	// remedy that needs no edit of the other client's file
+	// (config import FILE --allow-local NAME).
+	AllowLocal []string
+}
+
+// allowsLocal reports whether the person allowed e's local url.
+func (s Sources) allowsLocal(e mcpjson.Entry) bool {
+	return slices.Contains(s.AllowLocal, e.Name) || slices.Contains(s.AllowLocal, e.Written)
 }
 
 // Import says which client file a server was translated from. The
@@ -139,13 +150,23 @@ func (l *loader) importFile(r importRef, cfg *Config, seen map[string]Pos) {
 			continue
 		}
 		before := len(l.c.problems)
-		d := l.c.server(entryNode(e), e.Path, registration, l.project)
+		entry := entryNode(e)
+		if l.src.allowsLocal(e) {
+			entry.fields = append(entry.fields, &field{key: "allow_local_endpoint", keyPos: e.Pos, val: &node{kind: kindBool, bool: true, pos: e.Pos}})
+		}
+		d := l.c.server(entry, e.Path, registration, l.project)
 		key := strings.ToLower(e.Name)
 		if prev, dup := seen[key]; dup {
 			l.c.add(CodeDuplicateName, e.Pos, e.Path, "%s", duplicateMessage(e.Name, prev, e.Pos)).Related = []Pos{prev}
 		}
 		if len(l.c.problems) > before {
-			failed.Problems = append(failed.Problems, l.c.problems[before:]...)
+			for _, p := range l.c.problems[before:] {
+				if p.Code == CodeURL && strings.Contains(p.Message, "allow_local_endpoint") {
+					// The remedy may not be an edit of another client's file.
+					p.Message = strings.SplitN(p.Message, ";", 2)[0] + fmt.Sprintf("; if it is yours, without editing this file: relavium config import %s --allow-local %s (or declare it in .relavium/config.toml with allow_local_endpoint = true)", r.path, e.Name)
+				}
+				failed.Problems = append(failed.Problems, p)
+			}
 			l.c.problems = l.c.problems[:before]
 			cfg.Failed = append(cfg.Failed, failed)
 			continue
