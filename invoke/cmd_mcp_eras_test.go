@@ -120,7 +120,19 @@ func TestProtocolErasOverHTTPDemoServer(t *testing.T) {
 		if r.code != 0 {
 			t.Fatalf("elicitation over http at %s: %d %s %s", proto, r.code, r.stdout, r.stderr)
 		}
-		answers = append(answers, durationMS.ReplaceAllString(r.stdout, ""))
+		// The answer is the result's content; its _meta is the era's own
+		// (2026-07-28 servers put their serverInfo there).
+		var env struct {
+			Data struct {
+				Result struct {
+					Content json.RawMessage `json:"content"`
+				} `json:"result"`
+			} `json:"data"`
+		}
+		if err := json.Unmarshal([]byte(r.stdout), &env); err != nil {
+			t.Fatalf("elicitation at %s: %v %s", proto, err, r.stdout)
+		}
+		answers = append(answers, string(env.Data.Result.Content))
 	}
 	if answers[0] != answers[1] {
 		t.Errorf("elicitation answered differently across eras: %q vs %q", answers[0], answers[1])
