@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/relavium/relavium/filelock"
 )
 
 // CheckHome refuses a relavium home that someone else could change under
@@ -38,13 +40,13 @@ func CheckHome(home string) error {
 		return &Error{ErrCode: CodeHomeUnsafe, Msg: fmt.Sprintf("cannot check the relavium home %s", shown), Cause: err}
 	}
 	fix := quoteArg(target)
-	switch uid, known := ownerOf(st); {
+	switch uid, known := filelock.Owner(st); {
 	case !st.IsDir():
 		return &Error{ErrCode: CodeHomeUnsafe, Msg: fmt.Sprintf("the relavium home %s is not a directory (set RELAVIUM_HOME to a directory of your own)", shown)}
 	case known && uid != os.Geteuid():
 		return &Error{ErrCode: CodeHomeUnsafe, Msg: fmt.Sprintf("the relavium home %s is owned by uid %d, not by you (uid %d): its owner could change your grants, config and token; use a home of your own (RELAVIUM_HOME) or chown it",
 			shown, uid, os.Geteuid())}
-	case st.Mode().Perm()&0o022 != 0:
+	case filelock.ModeBitsMeaningful && st.Mode().Perm()&0o022 != 0:
 		return &Error{ErrCode: CodeHomeUnsafe, Msg: fmt.Sprintf("the relavium home %s has mode %04o: group or others can write it and so replace your grants, config and token (chmod 700 %s)",
 			shown, st.Mode().Perm(), fix)}
 	}

@@ -6,11 +6,10 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"syscall"
 	"time"
 
 	"github.com/relavium/relavium/fault"
-	"golang.org/x/sys/unix"
+	"github.com/relavium/relavium/filelock"
 )
 
 // defaultLockWait bounds how long a reader or writer waits for another
@@ -67,7 +66,7 @@ func (f *lineFile) scan(each func(line []byte, no int, complete bool) error) err
 	if err := CheckHome(f.home); err != nil {
 		return err
 	}
-	file, err := os.OpenFile(f.path, os.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	file, err := filelock.OpenNoFollow(f.path, os.O_RDONLY, 0)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil
@@ -80,11 +79,11 @@ func (f *lineFile) scan(each func(line []byte, no int, complete bool) error) err
 	// write cut short is cut back to where it began), so the bytes before
 	// it never change and are read after the lock is released. Readers
 	// folding a long file never starve a writer.
-	if err := f.lock(file, unix.LOCK_SH); err != nil {
+	if err := f.lock(file, false); err != nil {
 		return err
 	}
 	st, err := f.checkFile(file)
-	unix.Flock(int(file.Fd()), unix.LOCK_UN) //nolint:errcheck // closing releases it anyway
+	filelock.Unlock(file) //nolint:errcheck // closing releases it anyway
 	if err != nil {
 		return err
 	}
@@ -115,7 +114,7 @@ func (f *lineFile) appendLine(line []byte) error {
 	if err := CheckHome(f.home); err != nil {
 		return err
 	}
-	file, err := os.OpenFile(f.path, os.O_RDWR|os.O_APPEND|os.O_CREATE|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0o600)
+	file, err := filelock.OpenNoFollow(f.path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		return f.openError(err)
 	}
@@ -123,11 +122,11 @@ func (f *lineFile) appendLine(line []byte) error {
 	if _, err := f.checkFile(file); err != nil {
 		return err
 	}
-	if err := f.lock(file, unix.LOCK_EX); err != nil {
+	if err := f.lock(file, true); err != nil {
 		return err
 	}
-	defer unix.Flock(int(file.Fd()), unix.LOCK_UN) //nolint:errcheck // closing releases it anyway
-	st, err := file.Stat()                         // the size may have moved while we waited
+	defer filelock.Unlock(file) //nolint:errcheck // closing releases it anyway
+	st, err := file.Stat()      // the size may have moved while we waited
 	if err != nil {
 		return f.ioError("cannot stat", err)
 	}
@@ -170,33 +169,28 @@ func (f *lineFile) checkFile(file *os.File) (fs.FileInfo, error) {
 	if !st.Mode().IsRegular() {
 		return nil, f.refused("%s is not a regular file (%s)", quoteArg(f.path), st.Mode().Type())
 	}
-	if perm := st.Mode().Perm(); perm&0o077 != 0 {
+	if perm := st.Mode().Perm(); filelock.ModeBitsMeaningful && perm&0o077 != 0 {
 		return nil, f.refused("%s has mode %04o; the %s must be 0600 (chmod 600 %s)", quoteArg(f.path), perm, f.name, quoteArg(f.path))
 	}
-	if uid, ok := ownerOf(st); ok && uid != os.Geteuid() {
+	if uid, ok := filelock.Owner(st); ok && uid != os.Geteuid() {
 		return nil, f.refused("%s is owned by uid %d, not by you (uid %d)", quoteArg(f.path), uid, os.Geteuid())
 	}
 	return st, nil
 }
 
-func ownerOf(st fs.FileInfo) (int, bool) {
-	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
-		return int(sys.Uid), true
-	}
-	return 0, false
-}
-
-// lock takes an flock, polling so a stuck process cannot hang us forever.
-func (f *lineFile) lock(file *os.File, how int) error {
+// lock takes the file's lock (exclusive to write, shared to read), polling
+// so a stuck process cannot hang us forever. The lock itself is the
+// system's (package filelock: flock, or LockFileEx on Windows).
+func (f *lineFile) lock(file *os.File, exclusive bool) error {
 	deadline := time.Now().Add(f.lockWait)
 	wait := time.Millisecond
 	for {
-		err := unix.Flock(int(file.Fd()), how|unix.LOCK_NB)
-		if err == nil {
-			return nil
-		}
-		if !errors.Is(err, unix.EWOULDBLOCK) && !errors.Is(err, unix.EINTR) {
+		busy, err := filelock.TryLock(file, exclusive)
+		if err != nil {
 			return f.ioError("cannot lock", err)
+		}
+		if !busy {
+			return nil
 		}
 		if time.Now().After(deadline) {
 			return &Error{ErrCode: f.ioCode, Msg: fmt.Sprintf("%s is locked by another process (waited %s)", quoteArg(f.path), f.lockWait)}
@@ -207,7 +201,7 @@ func (f *lineFile) lock(file *os.File, how int) error {
 }
 
 func (f *lineFile) openError(err error) error {
-	if errors.Is(err, unix.ELOOP) {
+	if filelock.IsLinkRefusal(err) {
 		return f.refused("%s is a symlink; the %s is never read or written through a link (remove it)", quoteArg(f.path), f.name)
 	}
 	return f.ioError("cannot open", err)

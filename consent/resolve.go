@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/filelock"
 	"github.com/relavium/relavium/sandbox"
 )
 
@@ -194,7 +195,7 @@ func checkExecutable(p string) error {
 	if !st.Mode().IsRegular() {
 		return fmt.Errorf("%w (%s)", errNotRegular, st.Mode().Type())
 	}
-	if st.Mode().Perm()&0o111 == 0 {
+	if filelock.ModeBitsMeaningful && st.Mode().Perm()&0o111 == 0 {
 		return fmt.Errorf("%w (mode %04o)", errNoExecBit, st.Mode().Perm())
 	}
 	return nil

@@ -176,10 +176,10 @@ func (c *child) terminate(eofWait, grace time.Duration) {
 	c.tree.halt()
 	c.tree.record()
 	if c.treeAlive() {
-		_ = syscall.Kill(-c.pid, syscall.SIGTERM)
+		_ = signalGroup(c.pid, syscall.SIGTERM)
 		c.tree.signal(syscall.SIGTERM)
 		if !c.waitGone(c.treeAlive, grace) {
-			_ = syscall.Kill(-c.pid, syscall.SIGKILL)
+			_ = signalGroup(c.pid, syscall.SIGKILL)
 			c.tree.signal(syscall.SIGKILL)
 			c.waitGone(c.groupAlive, 0)
 		}

@@ -2,10 +2,8 @@ package host
 
 import (
 	"bytes"
-	"errors"
 	"os"
 	"strconv"
-	"syscall"
 )
 
 // groupAlive reports whether any process of process group pgid is alive.
@@ -13,8 +11,7 @@ import (
 // exists until their parent reaps them, so where /proc is available a group
 // whose every member is a zombie counts as gone (its members are dead).
 func groupAlive(pgid int) bool {
-	err := syscall.Kill(-pgid, 0)
-	if errors.Is(err, syscall.ESRCH) {
+	if !groupExists(pgid) {
 		return false
 	}
 	live, ok := liveGroupMembers(pgid)

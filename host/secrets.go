@@ -14,6 +14,7 @@ import (
 	"github.com/pelletier/go-toml/v2"
 
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/filelock"
 	"github.com/relavium/relavium/nesting"
 	"github.com/relavium/relavium/regularfile"
 )
@@ -110,7 +111,7 @@ func readSecretFile(path string) (map[string]string, error) {
 		return nil, &Error{Base: fault.Base{ErrCode: CodeSecretFileUnsafe, Exit: fault.ExitUsage, Msg: path + " is a symlink; secrets are read only from a regular file"}}
 	case !st.Mode().IsRegular():
 		return nil, &Error{Base: fault.Base{ErrCode: CodeSecretFileUnsafe, Exit: fault.ExitUsage, Msg: path + " is not a regular file"}}
-	case st.Mode().Perm()&0o077 != 0:
+	case filelock.ModeBitsMeaningful && st.Mode().Perm()&0o077 != 0:
 		return nil, &Error{Base: fault.Base{ErrCode: CodeSecretFileUnsafe, Exit: fault.ExitUsage, Msg: fmt.Sprintf("%s is readable or writable by others (mode %04o); run: chmod 600 %s", path, st.Mode().Perm(), path)}}
 	}
 	// regularfile: O_NOFOLLOW closes the window between the Lstat and the

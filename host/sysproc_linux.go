@@ -15,9 +15,6 @@ func childSysProcAttr() *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 }
 
-// noFollow refuses to open a symlink.
-const noFollow = syscall.O_NOFOLLOW
-
 // BecomeSubreaper makes the calling process a child subreaper
 // (PR_SET_CHILD_SUBREAPER): a process whose parent dies is reparented to
 // its nearest subreaper ancestor instead of init, so the orphans a stdio

@@ -10,9 +10,6 @@ func childSysProcAttr() *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Setpgid: true}
 }
 
-// noFollow refuses to open a symlink.
-const noFollow = syscall.O_NOFOLLOW
-
 // BecomeSubreaper does nothing here: only Linux has child subreapers. A
 // stdio server's grandchild that leaves its process group (setsid)
 // survives the server's teardown on this system.

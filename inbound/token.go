@@ -13,9 +13,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/filelock"
 	"github.com/relavium/relavium/regularfile"
 )
 
@@ -115,7 +115,7 @@ func ExistingToken(home string, lookup func(string) (string, bool)) (*Token, err
 			return nil, tokenErr("%s is a symlink; the machine token must be a regular file (replace it with a file and chmod 600 %s)", path, path)
 		}
 		return nil, &fault.Error{ErrCode: CodeToken, Msg: "cannot read the machine token " + path, Cause: err, Exit: fault.ExitUsage}
-	case st.Mode().Perm()&0o077 != 0:
+	case filelock.ModeBitsMeaningful && st.Mode().Perm()&0o077 != 0:
 		return nil, tokenErr("%s can be read by group or others (mode %04o); run: chmod 600 %s", path, st.Mode().Perm(), path)
 	}
 	v := string(bytes.TrimSpace(b))
@@ -148,7 +148,7 @@ func GenerateToken(home string) (*Token, error) {
 	}
 	value := hex.EncodeToString(b[:])
 	path := filepath.Join(home, tokenFileName)
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0o600)
+	f, err := filelock.OpenNoFollow(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return nil, &fault.Error{ErrCode: CodeToken, Msg: "cannot create the machine token " + path, Cause: err, Exit: fault.ExitUsage}
 	}

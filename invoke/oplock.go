@@ -3,16 +3,14 @@ package invoke
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 
 	"github.com/relavium/relavium/fault"
-	"golang.org/x/sys/unix"
+	"github.com/relavium/relavium/filelock"
 )
 
 // CodeOperationLocked is E460: another command holds the project operation
@@ -41,14 +39,14 @@ func AcquireOpLock(home, project string) (*OpLock, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, &Error{ErrCode: CodeOperationLocked, Msg: "cannot create the lock directory " + filepath.Dir(path), Cause: err}
 	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0o600)
+	f, err := filelock.OpenNoFollow(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, &Error{ErrCode: CodeOperationLocked, Msg: "cannot open the project operation lock " + path, Cause: err}
 	}
-	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+	if busy, err := filelock.TryLock(f, true); busy || err != nil {
 		holder := lockHolder(f)
 		f.Close()
-		if errors.Is(err, unix.EWOULDBLOCK) {
+		if busy {
 			return nil, &Error{ErrCode: CodeOperationLocked,
 				Msg: fmt.Sprintf("another relavium command%s is changing project %s; try again when it has finished", holder, project)}
 		}

@@ -6,12 +6,10 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"syscall"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/filelock"
 	"github.com/relavium/relavium/invoke"
 )
 
@@ -93,7 +91,7 @@ func (a *AuditLog) prepareDir() error {
 
 // open opens the log for append: a regular file, never a symlink, 0600.
 func (a *AuditLog) open() (*os.File, error) {
-	f, err := os.OpenFile(a.Path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0o600)
+	f, err := filelock.OpenNoFollow(a.Path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, &auditError{"open for append (a regular file, never a symlink)", a.Path, err}
 	}
@@ -193,17 +191,17 @@ func (a *AuditLog) rotate() error {
 	return nil
 }
 
-// lockWithin takes an exclusive flock, polling (1 ms, backing off to 8 ms)
+// lockWithin takes an exclusive lock (package filelock), polling (1 ms, backing off to 8 ms)
 // until deadline.
 func lockWithin(f *os.File, deadline time.Time) error {
 	pause := time.Millisecond
 	for {
-		err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)
-		if err == nil {
-			return nil
-		}
-		if !errors.Is(err, unix.EWOULDBLOCK) && !errors.Is(err, unix.EINTR) {
+		busy, err := filelock.TryLock(f, true)
+		if err != nil {
 			return err
+		}
+		if !busy {
+			return nil
 		}
 		if time.Now().After(deadline) {
 			return fmt.Errorf("another process held the lock for %s", AuditLockWait)

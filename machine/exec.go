@@ -138,7 +138,7 @@ func runChild(ctx context.Context, s execSpec) childOutcome {
 
 	var werr error
 	werr, out.timedOut = awaitChild(ctx, cmd, pgid, s.timeout)
-	_ = syscall.Kill(-pgid, syscall.SIGKILL) // members left behind by a child that exited
+	killGroup(pgid, syscall.SIGKILL) // members left behind by a child that exited
 	drainPipes(&readers, outR, errR)
 
 	out.stdout = stdout.buf.Bytes()
@@ -170,7 +170,7 @@ func startChild(s execSpec) (cmd *exec.Cmd, outR, errR *os.File, err error) {
 		Env:         env,
 		Stdout:      outW,
 		Stderr:      errW,
-		SysProcAttr: &syscall.SysProcAttr{Setpgid: true},
+		SysProcAttr: childProcAttr(),
 	}
 	err = cmd.Start()
 	outW.Close()
@@ -203,13 +203,13 @@ func awaitChild(ctx context.Context, cmd *exec.Cmd, pgid int, timeout time.Durat
 		timedOut = true
 	}
 	if timedOut {
-		_ = syscall.Kill(-pgid, syscall.SIGTERM)
+		killGroup(pgid, syscall.SIGTERM)
 		grace := time.NewTimer(KillGrace)
 		select {
 		case werr = <-waitCh:
-			_ = syscall.Kill(-pgid, syscall.SIGKILL)
+			killGroup(pgid, syscall.SIGKILL)
 		case <-grace.C:
-			_ = syscall.Kill(-pgid, syscall.SIGKILL)
+			killGroup(pgid, syscall.SIGKILL)
 			werr = <-waitCh
 		}
 		grace.Stop()
