@@ -6,8 +6,8 @@
 // (const CodeSpawnFailed fault.Code = "E501") and one Table registering
 // them: what each code means and its exit class (Usage exits 2, Failure
 // exits 1, Varies where the raising site chooses). Table.New and Table.Wrap
-// build an error whose exit code is its class. The repository's README test
-// reads every package's table: each registered code has a README row, each
+// build an error whose exit code is its class. The repository's codes test
+// reads every package's table: each registered code has a row in docs/error-codes.md, each
 // row is a registered code, and no number is registered twice.
 //
 // A package whose errors carry more (host's server, stderr tail and exit

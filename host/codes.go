@@ -7,8 +7,8 @@ import (
 )
 
 // Codes registers the error codes package host owns: each code's exit class
-// and what it means (the README's error-code table says the same to a
-// person; the repository's README test holds the two together).
+// and what it means (the error-code table in docs/error-codes.md says the same to a
+// person; the repository's codes test holds the two together).
 func Codes() fault.Table { return slices.Concat(codes, clientCodes) }
 
 var codes = fault.Table{

@@ -11,7 +11,7 @@ import (
 	"github.com/relavium/relavium/host/discovery"
 )
 
-// Error codes owned by package host (E500–E549). They are stable: the README
+// Error codes owned by package host (E500–E549). They are stable: docs/error-codes.md
 // documents them and scripts match on them.
 const (
 	CodeStartFailed       fault.Code = "E500" // one or more servers failed to start; every failure is listed

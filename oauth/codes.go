@@ -7,7 +7,7 @@ import (
 )
 
 // Error codes owned by package oauth (E850–E865 and E868; config's oauth field has E866–E867). They are stable: the
-// README documents them and scripts match on them.
+// docs/error-codes.md documents them and scripts match on them.
 const (
 	CodeSignInRequired  fault.Code = "E850" // no usable token and no one to sign in here: run relavium auth login SERVER
 	CodeStepUpRequired  fault.Code = "E851" // the server asks for more scopes than the stored token holds: run relavium auth login SERVER
@@ -29,8 +29,8 @@ const (
 )
 
 // Codes registers the error codes package oauth owns: each code's exit class
-// and what it means (the README's error-code table says the same to a
-// person; the repository's README test holds the two together).
+// and what it means (the error-code table in docs/error-codes.md says the same to a
+// person; the repository's codes test holds the two together).
 func Codes() fault.Table { return slices.Clone(codes) }
 
 var codes = fault.Table{

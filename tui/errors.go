@@ -5,7 +5,7 @@ import (
 )
 
 // Error codes owned by the TUI (E700–E719; E700 is themes'). They are
-// stable: the README documents them.
+// stable: docs/error-codes.md documents them.
 const (
 	CodeNotConnected    fault.Code = "E701" // a server the request needs is not connected in this session
 	CodeUnknownServer   fault.Code = "E702" // a server name the session does not declare

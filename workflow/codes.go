@@ -24,8 +24,8 @@ const (
 )
 
 // Codes registers the error codes package workflow owns: each code's exit
-// class and what it means (the README's error-code table says the same to a
-// person; the repository's README test holds the two together).
+// class and what it means (the error-code table in docs/error-codes.md says the same to a
+// person; the repository's codes test holds the two together).
 func Codes() fault.Table { return slices.Clone(codes) }
 
 var codes = fault.Table{

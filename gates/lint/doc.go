@@ -7,7 +7,7 @@
 //   - Run checks each definition as the server sent it (a tool's raw JSON
 //     off the wire recorder when there is one) against the rule table
 //     (rules.go): each rule has a stable id, a slug, a severity and a
-//     README row. A finding names the rule, the server, the kind and name
+//     row in docs/ci-gates.md. A finding names the rule, the server, the kind and name
 //     of the definition and the JSON pointer of the offending member.
 //   - Every text is read, never shown raw: messages quote at most a short,
 //     escaped excerpt.

@@ -47,7 +47,7 @@ const (
 	RuleUnread       = "RL015"
 )
 
-// Rules is the rule table, in id order (the README's lint table says the
+// Rules is the rule table, in id order (docs/ci-gates.md's lint table says the
 // same).
 func Rules() []Rule {
 	return []Rule{

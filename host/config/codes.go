@@ -7,8 +7,8 @@ import (
 )
 
 // Codes registers the error codes package config owns: each code's exit class
-// and what it means (the README's error-code table says the same to a
-// person; the repository's README test holds the two together).
+// and what it means (the error-code table in docs/error-codes.md says the same to a
+// person; the repository's codes test holds the two together).
 func Codes() fault.Table {
 	return slices.Concat(codes, fault.Table{{Code: CodeCallTimeout, Class: fault.Usage, Meaning: "call_timeout_ms not a positive integer <= 3600000"}})
 }

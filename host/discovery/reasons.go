@@ -46,7 +46,7 @@ const (
 )
 
 // ReasonDescription documents a reason code ("" for an unknown one); the
-// README's table lists the same text.
+// docs/error-codes.md's table lists the same text.
 func ReasonDescription(code string) string { return reasonDescriptions[code] }
 
 // reasonDescriptions documents every reason code.

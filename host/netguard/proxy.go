@@ -173,7 +173,7 @@ func (t *Target) loopback() bool {
 // makes), so a name that resolves to a metadata, special or (without the
 // opt-in) private address is refused with nothing sent, not even to the
 // proxy. The proxy then resolves the name itself: that answer the guard
-// does not see (README, Security). A name that resolves here to this
+// does not see (docs/security.md). A name that resolves here to this
 // machine only is connected directly, through the pinned dial: the proxy's
 // loopback is not this machine's.
 func (g *Guard) proxied(base *http.Transport, t *Target, u *url.URL) {

@@ -25,7 +25,7 @@ const (
 )
 
 // Codes registers the codes package mcpjson owns, with their exit class and
-// meaning (the README's error-code table says the same).
+// meaning (the error-code table in docs/error-codes.md says the same).
 func Codes() fault.Table { return slices.Clone(codes) }
 
 var codes = fault.Table{
