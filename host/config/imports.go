@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/relavium/relavium/host/config/mcpjson"
@@ -286,6 +287,9 @@ func valueNode(v *mcpjson.Value) *node {
 		n.kind, n.bool = kindBool, v.Bool
 	case mcpjson.Number:
 		n.kind, n.spelled = kindFloat, v.Str
+		if i, err := strconv.ParseInt(v.Str, 10, 64); err == nil {
+			n.kind, n.num = kindInt, i
+		}
 	case mcpjson.Array:
 		n.kind = kindArray
 		for _, it := range v.Items {

@@ -3,6 +3,7 @@ package mcpjson
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -16,7 +17,7 @@ type translator struct {
 
 // entryKeys are the keys of a server entry relavium translates.
 func entryKeys() []string {
-	return []string{"type", "command", "args", "env", "cwd", "url", "serverUrl", "headers", "disabled"}
+	return []string{"type", "command", "args", "env", "cwd", "url", "serverUrl", "headers", "disabled", "timeout", "timeout_ms"}
 }
 
 // entry translates one server; every problem names the place it is written.
@@ -62,6 +63,7 @@ func (t *translator) entry(m Member, path string, vscode bool) {
 	t.transport(v, path, &e, vscode)
 	t.program(v, path, &e)
 	t.endpoint(v, path, &e)
+	t.timeout(v, path, &e)
 	e.Failed = len(t.file.Problems) > before
 	t.file.Entries = append(t.file.Entries, e)
 }
@@ -90,14 +92,49 @@ func unsupported(key string) string {
 		return fmt.Sprintf("%q has no counterpart here: approvals are relavium's own (tools_auto_approve in .relavium/config.toml, or answering always)", key)
 	case "disabledTools", "tools", "includeTools", "excludeTools":
 		return fmt.Sprintf("%q has no counterpart here: narrow a server's tools with tools_allowlist in .relavium/config.toml", key)
-	case "timeout":
-		return `"timeout" has no counterpart here: set connect_timeout_ms in .relavium/config.toml`
 	case "oauth", "auth":
 		return fmt.Sprintf("%q (the client's OAuth settings) does not translate: declare the server in .relavium/config.toml with relavium's own oauth table", key)
 	case "transport":
 		return `"transport" as an object is not a shape any client documents: write type (or transport) as a string, and url, on the server itself`
 	}
 	return fmt.Sprintf("%q has no counterpart in relavium, so the server would not run as this file means it (relavium reads type, command, args, env, cwd, url, headers and disabled)", key)
+}
+
+// maxTimeoutSeconds is the longest timeout a file may give: an hour, the
+// most call_timeout_ms holds (and the most Cline and Roo Code accept).
+const maxTimeoutSeconds = 3600
+
+// timeout maps a client's per-request timeout to call_timeout_ms, the idle
+// deadline of each tool call: "timeout" is in seconds, as Cline and Roo
+// Code write it (their range is 1–3600, default 60), "timeout_ms" in
+// milliseconds. Neither is a connect timeout: both clients bound each
+// request, which is what call_timeout_ms bounds; relavium's connect
+// timeout keeps the transport's default.
+func (t *translator) timeout(v *Value, path string, e *Entry) {
+	if a, b := v.Get("timeout"), v.Get("timeout_ms"); a != nil && b != nil {
+		t.file.Problems.Add(CodeType, b.KeyPos, path+".timeout_ms", "the server gives both timeout (seconds) and timeout_ms: keep one")
+		return
+	}
+	for _, key := range []string{"timeout", "timeout_ms"} {
+		m := v.Get(key)
+		if m == nil {
+			continue
+		}
+		unit, scale := "seconds", int64(1000)
+		if key == "timeout_ms" {
+			unit, scale = "milliseconds", 1
+		}
+		n, err := strconv.ParseInt(m.Value.Str, 10, 64)
+		switch {
+		case m.Value.Kind != Number || err != nil:
+			t.file.Problems.Add(CodeType, m.Value.Pos, path+"."+key, "must be a whole number of %s, got %s %s", unit, m.Value.Kind, m.Value.Str)
+		case n <= 0 || n > maxTimeoutSeconds*1000/scale:
+			t.file.Problems.Add(CodeType, m.Value.Pos, path+"."+key, "must be 1 to %d %s (it becomes call_timeout_ms, the idle deadline of each call), got %d", maxTimeoutSeconds*1000/scale, unit, n)
+		default:
+			ms := strconv.FormatInt(n*scale, 10)
+			e.Fields = append(e.Fields, Member{Key: "call_timeout_ms", KeyPos: m.KeyPos, Value: &Value{Kind: Number, Str: ms, Pos: m.Value.Pos}})
+		}
+	}
 }
 
 // transport maps type (and, without one, url or serverUrl) to relavium's.

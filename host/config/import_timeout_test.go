@@ -1,0 +1,52 @@
+package config
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// A client's per-request timeout becomes call_timeout_ms: "timeout" in
+// seconds (Cline, Roo Code), "timeout_ms" in milliseconds; a value that
+// is no whole number in range fails that server alone.
+func TestImportTimeoutKeys(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, ".mcp.json")
+	write(t, path, `{"mcpServers": {
+  "secs": {"command": "/bin/true", "timeout": 90},
+  "millis": {"command": "/bin/true", "timeout_ms": 1500},
+  "none": {"command": "/bin/true"},
+  "frac": {"command": "/bin/true", "timeout": 1.5},
+  "text": {"command": "/bin/true", "timeout": "60"},
+  "huge": {"command": "/bin/true", "timeout": 3601},
+  "zero": {"command": "/bin/true", "timeout_ms": 0},
+  "both": {"command": "/bin/true", "timeout": 5, "timeout_ms": 5000}
+}}`)
+	cfg, err := LoadFrom(t.TempDir(), dir, Sources{Files: []string{path}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]time.Duration{}
+	for _, s := range cfg.Servers {
+		got[s.Name] = s.CallTimeout
+	}
+	want := map[string]time.Duration{"secs": 90 * time.Second, "millis": 1500 * time.Millisecond, "none": 0}
+	if len(got) != len(want) {
+		t.Errorf("admitted %v, want %v", got, want)
+	}
+	for name, d := range want {
+		if g, ok := got[name]; !ok || g != d {
+			t.Errorf("%s: call timeout %v (admitted %v), want %v", name, g, ok, d)
+		}
+	}
+	failed := map[string]string{}
+	for _, f := range cfg.Failed {
+		failed[f.Name] = f.Code() + " " + f.Reason()
+	}
+	for name, part := range map[string]string{"frac": "whole number of seconds", "text": "whole number of seconds", "huge": "1 to 3600 seconds", "zero": "1 to 3600000 milliseconds", "both": "keep one"} {
+		if r, ok := failed[name]; !ok || !strings.HasPrefix(r, "E235") || !strings.Contains(r, part) {
+			t.Errorf("%s: failed %q (%v), want E235 naming %q", name, r, ok, part)
+		}
+	}
+}
