@@ -21,10 +21,6 @@ import (
 	"github.com/relavium/relavium/session"
 )
 
-// adhocServer is the name of the one unnamed server --url or --stdio
-// targets (its tools are mcp_adhoc_<tool>, or just <tool>).
-const adhocServer = session.AdhocName
-
 // mcpTargets is what an mcp command connects: the declared servers (the
 // agent's, or every registration), or the one ad-hoc --url / --stdio
 // server. Config warnings (deprecations) go to stderr.

@@ -7,13 +7,6 @@ import (
 
 	"github.com/relavium/relavium/atomicfile"
 	"github.com/relavium/relavium/engine"
-	"github.com/relavium/relavium/fault"
-)
-
-// Error codes of `mcp call --output`.
-const (
-	CodeOutputPath  fault.Code = "E530" // --output names a directory, or a file whose directory does not exist
-	CodeOutputWrite fault.Code = "E531" // the --output file could not be written; the path was left as it was
 )
 
 // CallOutput says where `mcp call --output` wrote the result text.

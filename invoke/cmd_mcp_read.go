@@ -9,21 +9,12 @@ import (
 	"github.com/relavium/relavium/atomicfile"
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/engine/sanitize"
-	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/config"
 )
 
 // mcp read and mcp complete: a resource read and an argument completion on
 // one declared server, headless.
-
-// Error codes of mcp read and mcp complete (E920–E939 is the client
-// requests' range; host holds E920–E923).
-const (
-	CodeNoSuchServer fault.Code = "E930" // mcp read / complete: SERVER is not a declared server
-	CodeBadRef       fault.Code = "E931" // mcp complete: REF is neither prompt:NAME nor resource:TEMPLATE
-	CodeNoContents   fault.Code = "E932" // mcp read --output: the resource has nothing to write, or several parts
-)
 
 // MCPReadResult is the data of `relavium mcp read`.
 type MCPReadResult struct {

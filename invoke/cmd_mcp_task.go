@@ -19,12 +19,6 @@ import (
 // 2025-11-25, experimental), polled until it ends, its result printed; the
 // tasks a server holds, listed or cancelled.
 
-// Error codes of tasks.
-const (
-	CodeTaskDeadline fault.Code = "E933" // mcp call --task: the task did not end within --timeout (it was cancelled at the server)
-	CodeTaskEnded    fault.Code = "E934" // mcp call --task: the task ended failed or cancelled
-)
-
 // Poll bounds: a server's pollInterval is kept within them.
 const (
 	minTaskPoll = 200 * time.Millisecond

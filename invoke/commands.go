@@ -1,6 +1,16 @@
 package invoke
 
-import "github.com/relavium/relavium/host"
+import (
+	"context"
+
+	"github.com/relavium/relavium/host"
+)
+
+// Main parses args against the command table, runs the command and writes
+// its result. It returns the process exit code.
+func Main(ctx context.Context, env *Env, args []string) int {
+	return Dispatch(ctx, env, Commands(), args)
+}
 
 // Commands returns the command table: the single description of every
 // relavium command that the terminal dispatcher, help and the machine

@@ -117,3 +117,7 @@ func elicitorFor(inv *Invocation) engine.Elicitor {
 	}
 	return host.DeclineElicitor{}
 }
+
+// adhocServer is the name of the one unnamed server --url or --stdio
+// targets (its tools are mcp_adhoc_<tool>, or just <tool>).
+const adhocServer = session.AdhocName

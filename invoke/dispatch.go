@@ -29,10 +29,9 @@ type HumanWriter interface {
 	WriteHuman(w io.Writer) error
 }
 
-// Main parses args against the command table, runs the command and writes
-// its result. It returns the process exit code.
-func Main(ctx context.Context, env *Env, args []string) int {
-	t := Commands()
+// Dispatch parses args against the command table t, runs the command and
+// writes its result. It returns the process exit code.
+func Dispatch(ctx context.Context, env *Env, t *Table, args []string) int {
 	inv, err := t.Parse(env, args)
 	machineChild := false
 	if cenv, cerr := checkInvokePath(env, inv); cenv != env { // a machine child (child.go)
@@ -147,14 +146,14 @@ func (t *Table) Parse(env *Env, args []string) (*Invocation, error) {
 	defaulted := false
 	if len(path) == 0 {
 		if len(words) > 0 {
-			inv := &Invocation{Env: env, Global: Globals{JSON: hasJSONFlag(args)}}
+			inv := &Invocation{Env: env, Table: t, Global: Globals{JSON: hasJSONFlag(args)}}
 			return inv, unknownCommand(t, words[0])
 		}
 		path = []string{"session"} // the bare binary opens the session
 		defaulted = true
 	}
 	cmd := t.Lookup(path)
-	inv := &Invocation{Env: env, Global: Globals{JSON: hasJSONFlag(args)}}
+	inv := &Invocation{Env: env, Table: t, Global: Globals{JSON: hasJSONFlag(args)}}
 	if cmd == nil {
 		cmd = &Command{Path: path} // a strict prefix with no row of its own
 	}

@@ -57,3 +57,23 @@ func usageErr(code fault.Code, format string, a ...any) *Error {
 
 // CodeOf returns the stable code of err, or CodeInternal.
 func CodeOf(err error) fault.Code { return fault.CodeOf(err, CodeInternal) }
+
+// mcp read and mcp complete (E920–E939 is the client requests' range;
+// host holds E920–E923).
+const (
+	CodeNoSuchServer fault.Code = "E930" // mcp read / complete: SERVER is not a declared server
+	CodeBadRef       fault.Code = "E931" // mcp complete: REF is neither prompt:NAME nor resource:TEMPLATE
+	CodeNoContents   fault.Code = "E932" // mcp read --output: the resource has nothing to write, or several parts
+)
+
+// mcp call --output.
+const (
+	CodeOutputPath  fault.Code = "E530" // --output names a directory, or a file whose directory does not exist
+	CodeOutputWrite fault.Code = "E531" // the --output file could not be written; the path was left as it was
+)
+
+// mcp call --task.
+const (
+	CodeTaskDeadline fault.Code = "E933" // mcp call --task: the task did not end within --timeout (it was cancelled at the server)
+	CodeTaskEnded    fault.Code = "E934" // mcp call --task: the task ended failed or cancelled
+)

@@ -39,7 +39,7 @@ type HelpFlag struct {
 // (help_topic.go) when the one word is a topic; a command wins, and the
 // docs tests keep topic and command names apart.
 func runHelp(_ context.Context, inv *Invocation) (any, error) {
-	t := Commands()
+	t := inv.Table
 	if len(inv.Args) > 0 && !t.isPrefix(inv.Args) {
 		return helpTopic(t, inv.Args)
 	}

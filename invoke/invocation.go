@@ -81,6 +81,8 @@ type Globals struct {
 
 // Invocation is one parsed command line, handed to a Handler.
 type Invocation struct {
+	// Table is the command table the line was parsed against.
+	Table  *Table
 	Cmd    *Command
 	Args   []string
 	Global Globals
