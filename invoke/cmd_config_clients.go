@@ -213,7 +213,7 @@ func runConfigImport(_ context.Context, inv *Invocation) (any, error) {
 	}
 	old, err := os.ReadFile(target)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, codes.Wrap(CodeImportWrite, err, "cannot read %s", target)
+		return nil, wrapErr(CodeImportWrite, err, "cannot read %s", target)
 	}
 	body := string(old)
 	if body != "" && !strings.HasSuffix(body, "\n") {
@@ -233,10 +233,10 @@ func runConfigImport(_ context.Context, inv *Invocation) (any, error) {
 	}
 	body += config.TOML(servers, project, false)
 	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-		return nil, codes.Wrap(CodeImportWrite, err, "cannot create %s", filepath.Dir(target))
+		return nil, wrapErr(CodeImportWrite, err, "cannot create %s", filepath.Dir(target))
 	}
 	if err := atomicfile.Write(target, []byte(body)); err != nil {
-		return nil, codes.Wrap(CodeImportWrite, err, "cannot write %s (left as it was)", target)
+		return nil, wrapErr(CodeImportWrite, err, "cannot write %s (left as it was)", target)
 	}
 	out.Written = target
 	if !existed { // the project's client files were used for want of a config.toml: no longer

@@ -55,6 +55,12 @@ func usageErr(code fault.Code, format string, a ...any) *Error {
 	return codes.New(code, format, a...)
 }
 
+// wrapErr is a failure of code with its cause; its exit code is the code's
+// class in Codes.
+func wrapErr(code fault.Code, cause error, format string, a ...any) *Error {
+	return codes.Wrap(code, cause, format, a...)
+}
+
 // CodeOf returns the stable code of err, or CodeInternal.
 func CodeOf(err error) fault.Code { return fault.CodeOf(err, CodeInternal) }
 
