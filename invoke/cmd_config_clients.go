@@ -289,7 +289,7 @@ func moveLiteralSecrets(home string, servers []config.Server) ([]config.Server, 
 			return "", usageErr(CodeImportSecret, "server %s: %s holds a literal secret, and the secret store already holds another value as %s: remove or rename that one (relavium never overwrites a secret), then import again", s.Name, field, secret)
 		}
 		if err != nil {
-			return "", codes.Wrap(CodeImportSecret, err, "server %s: %s holds a literal secret, which could not be moved to the secret store (the project's config was not written)", s.Name, field)
+			return "", wrapErr(CodeImportSecret, err, "server %s: %s holds a literal secret, which could not be moved to the secret store (the project's config was not written)", s.Name, field)
 		}
 		moved = append(moved, MovedSecret{Server: s.Name, Field: field, Secret: secret, Store: store})
 		return "{{secrets." + secret + "}}", nil
