@@ -13,10 +13,11 @@ import (
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/internal/testbin"
 	"github.com/relavium/relavium/invoke"
+	"github.com/relavium/relavium/invoke/cli"
 )
 
 // placeholderArgs fills a command's required positionals.
-func placeholderArgs(c *invoke.Command) []string {
+func placeholderArgs(c *cli.Command) []string {
 	var out []string
 	for _, a := range c.Args {
 		if a.Required {
@@ -96,11 +97,11 @@ func TestUsageErrorsExitTwo(t *testing.T) {
 		code    fault.Code
 		suggest string
 	}{
-		{[]string{"vesion", "--json"}, invoke.CodeUnknownCommand, `did you mean \"version\"`},
-		{[]string{"mcp", "lss", "--json"}, invoke.CodeUnknownCommand, `did you mean \"mcp ls\"`},
-		{[]string{"version", "--jsonn", "--json"}, invoke.CodeUnknownFlag, "did you mean --json"},
-		{[]string{"--json", "consent"}, invoke.CodeGroupCommand, "ls, digest, grant, revoke"},
-		{[]string{"run", "--json"}, invoke.CodeBadArgs, "WORKFLOW"},
+		{[]string{"vesion", "--json"}, cli.CodeUnknownCommand, `did you mean \"version\"`},
+		{[]string{"mcp", "lss", "--json"}, cli.CodeUnknownCommand, `did you mean \"mcp ls\"`},
+		{[]string{"version", "--jsonn", "--json"}, cli.CodeUnknownFlag, "did you mean --json"},
+		{[]string{"--json", "consent"}, cli.CodeGroupCommand, "ls, digest, grant, revoke"},
+		{[]string{"run", "--json"}, cli.CodeBadArgs, "WORKFLOW"},
 	}
 	for _, c := range cases {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {

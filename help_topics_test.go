@@ -14,6 +14,7 @@ import (
 	"github.com/relavium/relavium/docs"
 	"github.com/relavium/relavium/internal/testbin"
 	"github.com/relavium/relavium/invoke"
+	"github.com/relavium/relavium/invoke/cli"
 )
 
 // runBin runs the built binary with a fresh home in a fresh directory and
@@ -90,7 +91,7 @@ func TestHelpPrintsEveryPage(t *testing.T) {
 		js, _, code := runBin(t, bin, "help", name, "--json")
 		var env struct {
 			OK   bool
-			Data invoke.TopicText
+			Data cli.TopicText
 		}
 		if err := json.Unmarshal([]byte(js), &env); err != nil || code != 0 || !env.OK {
 			t.Errorf("relavium help %s --json: exit %d, %v: %.200s", name, code, err, js)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/invoke"
+	"github.com/relavium/relavium/invoke/cli"
 	"github.com/relavium/relavium/machine"
 	"github.com/relavium/relavium/sandbox"
 	"github.com/relavium/relavium/tui"
@@ -41,15 +42,15 @@ func run() int {
 	wd, err := os.Getwd()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "relavium: cannot read the working directory:", err)
-		return invoke.ExitFailure
+		return cli.ExitFailure
 	}
 	home, err := relaviumHome()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "relavium:", err)
-		return invoke.ExitUsage
+		return cli.ExitUsage
 	}
 	exe, _ := os.Executable()
-	env := &invoke.Env{
+	env := &cli.Env{
 		Stdin:      os.Stdin,
 		Stdout:     os.Stdout,
 		Stderr:     os.Stderr,

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/relavium/relavium/invoke"
+	"github.com/relavium/relavium/invoke/cli"
 )
 
 // synopsisEntry is one command of the synopsis in docs/commands.md: its path and every
@@ -72,7 +73,7 @@ func readmeSynopsis(t *testing.T) (globals []string, entries []synopsisEntry) {
 	return globals, entries
 }
 
-func flagNames(fs []invoke.Flag) []string {
+func flagNames(fs []cli.Flag) []string {
 	var out []string
 	for _, f := range fs {
 		out = append(out, f.Name)

@@ -23,7 +23,7 @@ import (
 	"github.com/relavium/relavium/host/netguard"
 	"github.com/relavium/relavium/host/wire"
 	"github.com/relavium/relavium/inbound"
-	"github.com/relavium/relavium/invoke"
+	"github.com/relavium/relavium/invoke/cli"
 	"github.com/relavium/relavium/invoke/demoserver"
 	"github.com/relavium/relavium/loadtest"
 	"github.com/relavium/relavium/machine"
@@ -52,7 +52,7 @@ func registries() map[string]fault.Table {
 		"host/wire":           wire.Codes(),
 		"host/netguard":       netguard.Codes(),
 		"oauth":               oauth.Codes(),
-		"invoke":              invoke.Codes(),
+		"invoke":              cli.Codes(),
 		"invoke/demoserver":   demoserver.Codes(),
 		"loadtest":            loadtest.Codes(),
 		"machine":             machine.Codes(),

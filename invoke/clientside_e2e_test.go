@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/relavium/relavium/invoke/cli"
 )
 
 // What servers ask of the client, answered headless against the demo
@@ -51,12 +53,12 @@ func TestClientSideHeadlessOnTheDemoServer(t *testing.T) {
 	})
 	t.Run("sampling reply file too big or missing", func(t *testing.T) {
 		big := filepath.Join(t.TempDir(), "big.txt")
-		if err := os.WriteFile(big, []byte(strings.Repeat("x", maxSamplingReply+1)), 0o600); err != nil {
+		if err := os.WriteFile(big, []byte(strings.Repeat("x", cli.MaxSamplingReply+1)), 0o600); err != nil {
 			t.Fatal(err)
 		}
 		for _, f := range []string{big, filepath.Join(t.TempDir(), "missing")} {
 			o := e.run(t, "mcp", "call", "--json", "--yes", "--allow-mcp-stdio", d, "mcp_demo_test_sampling", "prompt=p", "--sampling-reply", "@"+f)
-			if env := runEnvelope(t, o); o.code != 2 || runErrCode(env) != CodeSamplingReply {
+			if env := runEnvelope(t, o); o.code != 2 || runErrCode(env) != cli.CodeSamplingReply {
 				t.Fatalf("%s: exit %d %v", f, o.code, env)
 			}
 		}

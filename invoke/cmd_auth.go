@@ -9,6 +9,7 @@ import (
 
 	"github.com/relavium/relavium/engine/sanitize"
 	"github.com/relavium/relavium/host/config"
+	"github.com/relavium/relavium/invoke/cli"
 	"github.com/relavium/relavium/oauth"
 	"github.com/relavium/relavium/session"
 )
@@ -34,13 +35,13 @@ func (a AuthLogin) WriteHuman(w io.Writer) error {
 	return err
 }
 
-func runAuthLogin(ctx context.Context, inv *Invocation) (any, error) {
+func runAuthLogin(ctx context.Context, inv *cli.Invocation) (any, error) {
 	name := inv.Args[0]
 	servers, err := declaredServers(inv)
 	if err != nil {
 		return nil, err
 	}
-	opts := sessionOptions(inv)
+	opts := cli.SessionOptions(inv)
 	s := session.New(opts, servers)
 	in := oauth.Interactive{Prompt: authPrompt(inv)}
 	res, err := s.Login(ctx, name, in)
@@ -66,7 +67,7 @@ func runAuthLogin(ctx context.Context, inv *Invocation) (any, error) {
 // copies it from there) and opens the browser: `auth login` is an explicit
 // request to sign in, so it opens one even without a terminal ($BROWSER,
 // else xdg-open/open), and waits for the redirect.
-func authPrompt(inv *Invocation) func(context.Context, oauth.Prompt) (func(), error) {
+func authPrompt(inv *cli.Invocation) func(context.Context, oauth.Prompt) (func(), error) {
 	return func(_ context.Context, p oauth.Prompt) (func(), error) {
 		what := "sign in to"
 		if p.StepUp {
@@ -117,7 +118,7 @@ func (l AuthList) WriteHuman(w io.Writer) error {
 	return err
 }
 
-func runAuthList(_ context.Context, inv *Invocation) (any, error) {
+func runAuthList(_ context.Context, inv *cli.Invocation) (any, error) {
 	st := oauth.NewStore(inv.Env.Home)
 	list, err := st.List()
 	if err != nil {
@@ -143,7 +144,7 @@ func (a AuthLogout) WriteHuman(w io.Writer) error {
 
 // runAuthLogout forgets the server's stored sign-ins: by its declared url,
 // or, for a server no longer declared, by the name it was signed in under.
-func runAuthLogout(_ context.Context, inv *Invocation) (any, error) {
+func runAuthLogout(_ context.Context, inv *cli.Invocation) (any, error) {
 	name := inv.Args[0]
 	st := oauth.NewStore(inv.Env.Home)
 	url := ""
@@ -174,7 +175,7 @@ func runAuthLogout(_ context.Context, inv *Invocation) (any, error) {
 	return AuthLogout{Server: name, Removed: n}, nil
 }
 
-func declaredServers(inv *Invocation) ([]config.Server, error) {
+func declaredServers(inv *cli.Invocation) ([]config.Server, error) {
 	cfg, err := config.Load(inv.Env.Home, inv.Global.Project)
 	if err != nil {
 		return nil, err

@@ -10,6 +10,7 @@ import (
 
 	"github.com/relavium/relavium/authored"
 	"github.com/relavium/relavium/host/config"
+	"github.com/relavium/relavium/invoke/cli"
 	"github.com/relavium/relavium/workflow"
 )
 
@@ -31,10 +32,10 @@ func (r ConfigReport) WriteHuman(w io.Writer) error {
 		cfgPlural(len(r.Files)+len(r.Workflows), "file"), cfgPlural(len(r.Servers), "server"),
 		cfgPlural(len(r.Agents), "agent"), cfgPlural(len(r.Workflows), "workflow"))
 	for _, f := range append(append([]string{}, r.Files...), r.Workflows...) {
-		fmt.Fprintf(&b, "  %s\n", cfgRel(r.project, f))
+		fmt.Fprintf(&b, "  %s\n", cli.RelPath(r.project, f))
 	}
 	for _, s := range r.Servers {
-		fmt.Fprintf(&b, "server %s (%s) at %s:%d\n", s.Name, s.Transport, cfgRel(r.project, s.Source.File), s.Source.Line)
+		fmt.Fprintf(&b, "server %s (%s) at %s:%d\n", s.Name, s.Transport, cli.RelPath(r.project, s.Source.File), s.Source.Line)
 	}
 	for _, a := range r.Agents {
 		servers := strings.Join(a.Servers, ", ")
@@ -54,20 +55,13 @@ func cfgPlural(n int, noun string) string {
 	return fmt.Sprintf("%d %ss", n, noun)
 }
 
-func cfgRel(base, p string) string {
-	if r, err := filepath.Rel(base, p); err == nil && !strings.HasPrefix(r, "..") {
-		return r
-	}
-	return p
-}
-
 // runConfigValidate checks both config files, every agent file and (through
 // validateWorkflows) every workflow file, reporting ALL problems at once:
 // exit 2 on any, 0 with a summary otherwise. Warnings go to stderr like a
 // compiler's; under --json they are also in the envelope.
-func runConfigValidate(_ context.Context, inv *Invocation) (any, error) {
+func runConfigValidate(_ context.Context, inv *cli.Invocation) (any, error) {
 	project := inv.Global.Project
-	rep, err := config.ValidateFrom(inv.Env.Home, project, inv.Global.Agent, inv.sources())
+	rep, err := config.ValidateFrom(inv.Env.Home, project, inv.Global.Agent, inv.Sources())
 	wfFiles, wfProblems := validateWorkflows(inv)
 	var cerr *config.Error
 	switch {
@@ -91,7 +85,7 @@ func runConfigValidate(_ context.Context, inv *Invocation) (any, error) {
 }
 
 func cfgProblemLine(project string, p config.Problem) string {
-	p.File = cfgRel(project, p.File)
+	p.File = cli.RelPath(project, p.File)
 	return p.String()
 }
 
@@ -111,7 +105,7 @@ func cfgNonNil(s []string) []string {
 // with rule "workflow"; a workflow's `ref:` naming no registration is
 // config's E220 (resolved through (*config.Config).ResolveRefs when the
 // config files themselves are valid).
-func validateWorkflows(inv *Invocation) (files []string, problems []config.Problem) {
+func validateWorkflows(inv *cli.Invocation) (files []string, problems []config.Problem) {
 	project := inv.Global.Project
 	files, _ = filepath.Glob(filepath.Join(workflow.WorkflowDir(project), "*.yaml"))
 	wfs, err := workflow.LoadWorkflows(project)
@@ -120,9 +114,9 @@ func validateWorkflows(inv *Invocation) (files []string, problems []config.Probl
 	case errors.As(err, &pe):
 		problems = config.Adopt(pe.Code(), "workflow", pe.Problems)
 	case err != nil:
-		problems = config.Adopt(CodeOf(err), "workflow", []authored.Problem{{Pos: authored.Pos{File: workflow.WorkflowDir(project)}, Message: err.Error()}})
+		problems = config.Adopt(cli.CodeOf(err), "workflow", []authored.Problem{{Pos: authored.Pos{File: workflow.WorkflowDir(project)}, Message: err.Error()}})
 	}
-	cfg, cerr := config.LoadFrom(inv.Env.Home, project, inv.sources())
+	cfg, cerr := config.LoadFrom(inv.Env.Home, project, inv.Sources())
 	if cerr != nil {
 		return files, problems // the config problems are reported by config.Validate
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/relavium/relavium/engine/sanitize"
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/config"
+	"github.com/relavium/relavium/invoke/cli"
 )
 
 // ConfigSources is the data of `relavium config sources`.
@@ -40,7 +41,7 @@ type SourceRow struct {
 	Problems int                   `json:"problems,omitempty"`
 }
 
-func runConfigSources(_ context.Context, inv *Invocation) (any, error) {
+func runConfigSources(_ context.Context, inv *cli.Invocation) (any, error) {
 	out := &ConfigSources{Sources: []SourceRow{}, project: inv.Global.Project}
 	used := map[string]bool{}
 	cfg, err := inv.LoadConfig()
@@ -102,7 +103,7 @@ func (c *ConfigSources) WriteHuman(w io.Writer) error {
 			kind = r.Kind
 			b.WriteString(titles[kind] + "\n")
 		}
-		fmt.Fprintf(&b, "  %-8s %s", r.State, sanitize.Line(cfgRel(c.project, r.File)))
+		fmt.Fprintf(&b, "  %-8s %s", r.State, sanitize.Line(cli.RelPath(c.project, r.File)))
 		if r.Client != "" {
 			fmt.Fprintf(&b, "  (%s)", r.Client)
 		}
@@ -158,7 +159,7 @@ func (c *ConfigImport) WriteHuman(w io.Writer) error {
 	return err
 }
 
-func runConfigImport(_ context.Context, inv *Invocation) (any, error) {
+func runConfigImport(_ context.Context, inv *cli.Invocation) (any, error) {
 	file := inv.Args[0]
 	if !filepath.IsAbs(file) {
 		file = filepath.Join(inv.Env.WorkDir, file)
@@ -177,7 +178,7 @@ func runConfigImport(_ context.Context, inv *Invocation) (any, error) {
 			known = known || f.Name == name || f.Written == name
 		}
 		if !known {
-			return nil, usageErr(CodeBadFlag, "--allow-local %s names no server of %s", sanitize.Line(name), file)
+			return nil, cli.UsageErr(cli.CodeBadFlag, "--allow-local %s names no server of %s", sanitize.Line(name), file)
 		}
 	}
 	for _, w := range imp.Warnings {
@@ -193,9 +194,9 @@ func runConfigImport(_ context.Context, inv *Invocation) (any, error) {
 	}
 	if len(imp.Servers) == 0 {
 		if len(imp.Failed) > 0 {
-			return nil, usageErr(CodeImportEmpty, "%s declares no server relavium can import: %s refused (above)", file, cfgPlural(len(imp.Failed), "server"))
+			return nil, cli.UsageErr(cli.CodeImportEmpty, "%s declares no server relavium can import: %s refused (above)", file, cfgPlural(len(imp.Failed), "server"))
 		}
-		return nil, usageErr(CodeImportEmpty, "%s declares no server relavium can import", file)
+		return nil, cli.UsageErr(cli.CodeImportEmpty, "%s declares no server relavium can import", file)
 	}
 	out := &ConfigImport{File: file, Servers: []string{}, TOML: config.TOML(imp.Servers, project, true), Failed: imp.Failed}
 	for _, s := range imp.Servers {
@@ -213,7 +214,7 @@ func runConfigImport(_ context.Context, inv *Invocation) (any, error) {
 	}
 	old, err := os.ReadFile(target)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, wrapErr(CodeImportWrite, err, "cannot read %s", target)
+		return nil, cli.WrapErr(cli.CodeImportWrite, err, "cannot read %s", target)
 	}
 	body := string(old)
 	if body != "" && !strings.HasSuffix(body, "\n") {
@@ -229,21 +230,21 @@ func runConfigImport(_ context.Context, inv *Invocation) (any, error) {
 	out.Moved = moved
 	for _, m := range moved {
 		fmt.Fprintf(inv.Env.Stderr, "relavium: note: server %s: %s held a literal secret; it is kept in %s as %s, and %s says {{secrets.%s}} (the project's config holds no credential)\n",
-			m.Server, m.Field, m.Store, m.Secret, cfgRel(project, target), m.Secret)
+			m.Server, m.Field, m.Store, m.Secret, cli.RelPath(project, target), m.Secret)
 	}
 	body += config.TOML(servers, project, false)
 	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-		return nil, wrapErr(CodeImportWrite, err, "cannot create %s", filepath.Dir(target))
+		return nil, cli.WrapErr(cli.CodeImportWrite, err, "cannot create %s", filepath.Dir(target))
 	}
 	if err := atomicfile.Write(target, []byte(body)); err != nil {
-		return nil, wrapErr(CodeImportWrite, err, "cannot write %s (left as it was)", target)
+		return nil, cli.WrapErr(cli.CodeImportWrite, err, "cannot write %s (left as it was)", target)
 	}
 	out.Written = target
 	if !existed { // the project's client files were used for want of a config.toml: no longer
 		for _, f := range cfg.Files {
 			if f != file && filepath.Ext(f) == ".json" {
 				fmt.Fprintf(inv.Env.Stderr, "relavium: note: %s is no longer used now that %s exists; add import = [%q] to it to keep its servers\n",
-					cfgRel(project, f), cfgRel(project, target), cfgRel(project, f))
+					cli.RelPath(project, f), cli.RelPath(project, target), cli.RelPath(project, f))
 			}
 		}
 	}
@@ -254,7 +255,7 @@ func runConfigImport(_ context.Context, inv *Invocation) (any, error) {
 // registers (every source it reads, imports included), naming both places.
 // A server of the imported file itself, used only because the project has
 // no config.toml yet, is the same server, moving.
-func checkNamesFree(inv *Invocation, file string, existed bool, servers []config.Server) (*config.Config, error) {
+func checkNamesFree(inv *cli.Invocation, file string, existed bool, servers []config.Server) (*config.Config, error) {
 	cfg, err := config.Load(inv.Env.Home, inv.Global.Project)
 	if err != nil {
 		return nil, err
@@ -265,7 +266,7 @@ func checkNamesFree(inv *Invocation, file string, existed bool, servers []config
 				continue
 			}
 			if strings.EqualFold(have.Name, s.Name) {
-				return nil, usageErr(CodeImportTaken, "server %q (%s) is already registered at %s: rename one of them (or drop the file from import = [...] when it is the same server) before --write",
+				return nil, cli.UsageErr(cli.CodeImportTaken, "server %q (%s) is already registered at %s: rename one of them (or drop the file from import = [...] when it is the same server) before --write",
 					s.Name, s.Pos, have.Pos)
 			}
 		}
@@ -286,10 +287,10 @@ func moveLiteralSecrets(home string, servers []config.Server) ([]config.Server, 
 		secret := importSecretName(s.Name + "-" + name)
 		store, _, err := host.AddFileSecret(home, secret, value)
 		if errors.Is(err, host.ErrSecretTaken) {
-			return "", usageErr(CodeImportSecret, "server %s: %s holds a literal secret, and the secret store already holds another value as %s: remove or rename that one (relavium never overwrites a secret), then import again", s.Name, field, secret)
+			return "", cli.UsageErr(cli.CodeImportSecret, "server %s: %s holds a literal secret, and the secret store already holds another value as %s: remove or rename that one (relavium never overwrites a secret), then import again", s.Name, field, secret)
 		}
 		if err != nil {
-			return "", wrapErr(CodeImportSecret, err, "server %s: %s holds a literal secret, which could not be moved to the secret store (the project's config was not written)", s.Name, field)
+			return "", cli.WrapErr(cli.CodeImportSecret, err, "server %s: %s holds a literal secret, which could not be moved to the secret store (the project's config was not written)", s.Name, field)
 		}
 		moved = append(moved, MovedSecret{Server: s.Name, Field: field, Secret: secret, Store: store})
 		return "{{secrets." + secret + "}}", nil

@@ -10,6 +10,7 @@ import (
 
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/config"
+	"github.com/relavium/relavium/invoke/cli"
 	"github.com/relavium/relavium/session"
 )
 
@@ -35,7 +36,7 @@ func TestConfigImportWrite(t *testing.T) {
 	home, project := t.TempDir(), t.TempDir()
 	writeTestFile(t, filepath.Join(project, "c.json"), claudeFile)
 	env, stdout, stderr := cfgTestEnv(home, project)
-	if code := Main(context.Background(), env, []string{"--project", project, "config", "import", "c.json"}); code != ExitOK {
+	if code := Main(context.Background(), env, []string{"--project", project, "config", "import", "c.json"}); code != cli.ExitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	out := stdout.String()
@@ -53,7 +54,7 @@ func TestConfigImportWrite(t *testing.T) {
 	}
 
 	env, stdout, stderr = cfgTestEnv(home, project)
-	if code := Main(context.Background(), env, []string{"--project", project, "config", "import", "c.json", "--write"}); code != ExitOK {
+	if code := Main(context.Background(), env, []string{"--project", project, "config", "import", "c.json", "--write"}); code != cli.ExitOK {
 		t.Fatalf("--write: exit %d: %s", code, stderr)
 	}
 	native, err := config.Load(home, project)
@@ -91,7 +92,7 @@ func TestConfigImportWrite(t *testing.T) {
 	}
 
 	env, stdout, _ = cfgTestEnv(home, project)
-	if code := Main(context.Background(), env, []string{"--project", project, "--json", "config", "import", "c.json", "--write"}); code != ExitUsage {
+	if code := Main(context.Background(), env, []string{"--project", project, "--json", "config", "import", "c.json", "--write"}); code != cli.ExitUsage {
 		t.Fatalf("a second --write: exit %d", code)
 	}
 	if !strings.Contains(stdout.String(), `"E244"`) || !strings.Contains(stdout.String(), "config.toml:") {
@@ -103,7 +104,7 @@ func TestConfigImportWrite(t *testing.T) {
 	project2 := t.TempDir()
 	writeTestFile(t, filepath.Join(project2, "c.json"), strings.Replace(claudeFile, "ghp_literalTokenFromClaudeDesktop01", "ghp_anotherTokenEntirely00000000001", 1))
 	env, stdout, _ = cfgTestEnv(home, project2)
-	if code := Main(context.Background(), env, []string{"--project", project2, "--json", "config", "import", "c.json", "--write"}); code != ExitUsage || !strings.Contains(stdout.String(), `"E882"`) || strings.Contains(stdout.String(), "ghp_") {
+	if code := Main(context.Background(), env, []string{"--project", project2, "--json", "config", "import", "c.json", "--write"}); code != cli.ExitUsage || !strings.Contains(stdout.String(), `"E882"`) || strings.Contains(stdout.String(), "ghp_") {
 		t.Fatalf("a taken secret name: exit %d %s", code, stdout)
 	}
 	if _, err := os.Stat(config.ProjectFile(project2)); err == nil {
@@ -151,7 +152,7 @@ env = { API_KEY = "sk-live" }
 			Env           map[string]string
 		} `json:"mcpServers"`
 	}
-	if code != ExitOK || json.Unmarshal([]byte(out), &claude) != nil {
+	if code != cli.ExitOK || json.Unmarshal([]byte(out), &claude) != nil {
 		t.Fatalf("exit %d: %s %s", code, out, errs)
 	}
 	gh := claude.MCPServers["gh"]
@@ -162,18 +163,18 @@ env = { API_KEY = "sk-live" }
 		t.Errorf("no note on where the secret is read: %s", errs)
 	}
 	out, _, code = run("lin", "--format", "vscode")
-	if code != ExitOK || !strings.Contains(out, `"Authorization": "Bearer ${input:lin}"`) || !strings.Contains(out, `"type": "promptString"`) || !strings.Contains(out, `"type": "http"`) {
+	if code != cli.ExitOK || !strings.Contains(out, `"Authorization": "Bearer ${input:lin}"`) || !strings.Contains(out, `"type": "promptString"`) || !strings.Contains(out, `"type": "http"`) {
 		t.Errorf("vscode entry (exit %d):\n%s", code, out)
 	}
 	out, _, code = run("gh", "--format", "cursor")
-	if code != ExitOK || !strings.Contains(out, `"GITHUB_TOKEN": "${env:RELAVIUM_SECRET_GITHUB}"`) || !strings.Contains(out, `"LEVEL": "${env:LEVEL}"`) {
+	if code != cli.ExitOK || !strings.Contains(out, `"GITHUB_TOKEN": "${env:RELAVIUM_SECRET_GITHUB}"`) || !strings.Contains(out, `"LEVEL": "${env:LEVEL}"`) {
 		t.Errorf("cursor entry (exit %d):\n%s", code, out)
 	}
 	_, errs, code = run("leaky")
-	if code != ExitUsage || !strings.Contains(errs, "E247") || strings.Contains(errs, "sk-live") {
+	if code != cli.ExitUsage || !strings.Contains(errs, "E247") || strings.Contains(errs, "sk-live") {
 		t.Errorf("a literal secret: exit %d %s", code, errs)
 	}
-	if _, errs, code = run("nope"); code != ExitUsage || !strings.Contains(errs, "E246") {
+	if _, errs, code = run("nope"); code != cli.ExitUsage || !strings.Contains(errs, "E246") {
 		t.Errorf("an unknown server: exit %d %s", code, errs)
 	}
 
@@ -197,7 +198,7 @@ func TestConfigSources(t *testing.T) {
 	writeTestFile(t, filepath.Join(userHome, ".claude.json"), `{"mcpServers": {"u": {"command": "/bin/true"}}, "projects": {}}`)
 	env, stdout, stderr := cfgTestEnv(home, project)
 	env.UserHome = userHome
-	if code := Main(context.Background(), env, []string{"--project", project, "--json", "config", "sources"}); code != ExitOK {
+	if code := Main(context.Background(), env, []string{"--project", project, "--json", "config", "sources"}); code != cli.ExitOK {
 		t.Fatalf("exit %d: %s %s", code, stdout, stderr)
 	}
 	var got struct {

@@ -11,6 +11,7 @@ import (
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/config"
+	"github.com/relavium/relavium/invoke/cli"
 )
 
 // ConfigExport is the data of `relavium config export`: the entry another
@@ -58,7 +59,7 @@ type exporter struct {
 	notes          []string
 }
 
-func runConfigExport(_ context.Context, inv *Invocation) (any, error) {
+func runConfigExport(_ context.Context, inv *cli.Invocation) (any, error) {
 	cfg, err := inv.LoadConfig()
 	if err != nil {
 		return nil, err
@@ -75,7 +76,7 @@ func runConfigExport(_ context.Context, inv *Invocation) (any, error) {
 		for i, r := range cfg.Servers {
 			names[i] = r.Name
 		}
-		return nil, usageErr(CodeExportServer, "no declared server %q (declared: %s)", name, strings.Join(names, ", "))
+		return nil, cli.UsageErr(cli.CodeExportServer, "no declared server %q (declared: %s)", name, strings.Join(names, ", "))
 	}
 	x := &exporter{format: inv.String("format"), server: s.Name}
 	entry, err := x.entry(*s, inv.Global.Project)
@@ -104,7 +105,7 @@ func runConfigExport(_ context.Context, inv *Invocation) (any, error) {
 }
 
 func (x *exporter) refuse(format string, a ...any) error {
-	return usageErr(CodeExportValue, "server %s: "+format, append([]any{x.server}, a...)...)
+	return cli.UsageErr(cli.CodeExportValue, "server %s: "+format, append([]any{x.server}, a...)...)
 }
 
 func (x *exporter) entry(s config.Server, project string) (exportEntry, error) {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/internal/testbin"
+	"github.com/relavium/relavium/invoke/cli"
 )
 
 // configFixture returns testdata/config/<name>/{home,project}, absolute.
@@ -133,9 +134,9 @@ func cfgCheckBroken(t *testing.T, root string, env cfgEnvelope) {
 	}
 }
 
-func cfgTestEnv(home, workDir string) (*Env, *bytes.Buffer, *bytes.Buffer) {
+func cfgTestEnv(home, workDir string) (*cli.Env, *bytes.Buffer, *bytes.Buffer) {
 	var stdout, stderr bytes.Buffer
-	return &Env{
+	return &cli.Env{
 		Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr,
 		LookupEnv: func(string) (string, bool) { return "", false },
 		Home:      home, WorkDir: workDir, Version: "test", Now: time.Now,
@@ -146,7 +147,7 @@ func TestConfigValidateReportsEveryProblem(t *testing.T) {
 	home, project := cfgFixture(t, "broken")
 	env, stdout, stderr := cfgTestEnv(home, t.TempDir())
 	code := Main(context.Background(), env, []string{"--project", project, "config", "validate", "--json"})
-	if code != ExitUsage {
+	if code != cli.ExitUsage {
 		t.Fatalf("exit %d, want 2; stderr:\n%s", code, stderr)
 	}
 	var got cfgEnvelope
@@ -166,7 +167,7 @@ func TestConfigValidateReportsEveryProblem(t *testing.T) {
 func TestConfigValidateHuman(t *testing.T) {
 	home, project := cfgFixture(t, "good")
 	env, stdout, stderr := cfgTestEnv(home, project)
-	if code := Main(context.Background(), env, []string{"config", "validate"}); code != ExitOK {
+	if code := Main(context.Background(), env, []string{"config", "validate"}); code != cli.ExitOK {
 		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
 	}
 	if !strings.HasPrefix(stdout.String(), "configuration ok: 4 files checked, 5 servers, 2 agents, 0 workflows\n") {
@@ -181,7 +182,7 @@ func TestConfigValidateHuman(t *testing.T) {
 
 	bhome, bproject := cfgFixture(t, "broken")
 	env, stdout, stderr = cfgTestEnv(bhome, bproject)
-	if code := Main(context.Background(), env, []string{"config", "validate"}); code != ExitUsage {
+	if code := Main(context.Background(), env, []string{"config", "validate"}); code != cli.ExitUsage {
 		t.Fatalf("exit %d, want 2", code)
 	}
 	if stdout.Len() != 0 || strings.Count(stderr.String(), "\n") != 14 { // 12 problems, 1 warning, summary
@@ -192,7 +193,7 @@ func TestConfigValidateHuman(t *testing.T) {
 func TestConfigValidateJSONGood(t *testing.T) {
 	home, project := cfgFixture(t, "good")
 	env, stdout, stderr := cfgTestEnv(home, project)
-	if code := Main(context.Background(), env, []string{"--json", "config", "validate"}); code != ExitOK {
+	if code := Main(context.Background(), env, []string{"--json", "config", "validate"}); code != cli.ExitOK {
 		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
 	}
 	var got cfgEnvelope
@@ -259,7 +260,7 @@ func TestConfigValidateWorkflows(t *testing.T) {
 	}
 	env, stdout, stderr := cfgTestEnv(filepath.Join(root, "home"), root)
 	code := Main(context.Background(), env, []string{"--json", "--project", filepath.Join(root, "project"), "config", "validate"})
-	if code != ExitUsage {
+	if code != cli.ExitUsage {
 		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
 	}
 	var got cfgEnvelope

@@ -12,6 +12,7 @@ import (
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/config"
+	"github.com/relavium/relavium/invoke/cli"
 	"github.com/relavium/relavium/sandbox"
 	"github.com/relavium/relavium/session"
 )
@@ -88,7 +89,7 @@ func writeBindingGrant(b *strings.Builder, g *consent.Grant) {
 	fmt.Fprintf(b, "  headers  %s\n", consent.Display(strings.Join(g.Headers, ", ")))
 }
 
-func runConsentList(_ context.Context, inv *Invocation) (any, error) {
+func runConsentList(_ context.Context, inv *cli.Invocation) (any, error) {
 	store := consent.Open(inv.Env.Home)
 	grants, err := store.Fold()
 	l := ConsentList{Path: store.Path(), Grants: grants.List(), StoreError: consent.ProblemOf(err)}
@@ -180,7 +181,7 @@ func (d ConsentDigests) WriteHuman(w io.Writer) error {
 	return err
 }
 
-func runConsentDigest(_ context.Context, inv *Invocation) (any, error) {
+func runConsentDigest(_ context.Context, inv *cli.Invocation) (any, error) {
 	rows, err := consentResolveAll(inv)
 	if err != nil {
 		return nil, err
@@ -237,7 +238,7 @@ func (g ConsentGrantResult) WriteHuman(w io.Writer) error {
 	return err
 }
 
-func runConsentGrant(ctx context.Context, inv *Invocation) (any, error) {
+func runConsentGrant(ctx context.Context, inv *cli.Invocation) (any, error) {
 	target := inv.Args[0]
 	if consentLooksLikeBinding(target) {
 		return runConsentBind(ctx, inv, target)
@@ -287,7 +288,7 @@ func runConsentGrant(ctx context.Context, inv *Invocation) (any, error) {
 		// so it is asked like revoke is: on a terminal the person sees
 		// exactly what will be trusted; with no one to ask, --yes says it.
 		if !inv.CanPrompt() {
-			return nil, &consent.Error{ErrCode: consent.CodeNeedsYes, Exit: ExitUsage,
+			return nil, &consent.Error{ErrCode: consent.CodeNeedsYes, Exit: cli.ExitUsage,
 				Msg: fmt.Sprintf("consent grant remembers trust and no one can be asked here (no TTY, --json or CI); pass --yes to grant %s (%s)", r.Digest, r.CommandLine())}
 		}
 		ok, err := consentConfirmGrant(ctx, inv, r, names)
@@ -336,7 +337,7 @@ func (r ConsentRevokeResult) WriteHuman(w io.Writer) error {
 // written anyway (a revocation of nothing is harmless; a lost one is not),
 // and the command then fails with the store's code: the store still needs
 // a person's repair.
-func runConsentRevoke(ctx context.Context, inv *Invocation) (any, error) {
+func runConsentRevoke(ctx context.Context, inv *cli.Invocation) (any, error) {
 	digest := inv.Args[0]
 	if err := consent.CheckDigest("consent revoke", digest); err != nil {
 		return nil, err
@@ -346,7 +347,7 @@ func runConsentRevoke(ctx context.Context, inv *Invocation) (any, error) {
 	res := ConsentRevokeResult{Digest: digest}
 	g, live := grants.Get(digest)
 	if ferr == nil && !live {
-		return nil, &consent.Error{ErrCode: consent.CodeNoSuchGrant, Exit: ExitUsage,
+		return nil, &consent.Error{ErrCode: consent.CodeNoSuchGrant, Exit: cli.ExitUsage,
 			Msg: fmt.Sprintf("no live grant has digest %s (see relavium consent ls)", digest)}
 	}
 	if live && g.IsBinding() {
@@ -356,7 +357,7 @@ func runConsentRevoke(ctx context.Context, inv *Invocation) (any, error) {
 	}
 	if !inv.Bool("yes") {
 		if !inv.CanPrompt() {
-			return nil, &consent.Error{ErrCode: consent.CodeNeedsYes, Exit: ExitUsage,
+			return nil, &consent.Error{ErrCode: consent.CodeNeedsYes, Exit: cli.ExitUsage,
 				Msg: fmt.Sprintf("consent revoke is destructive and no one can be asked here (no TTY, --json or CI); pass --yes to revoke %s", digest)}
 		}
 		ok, err := consentConfirmRevoke(ctx, inv, digest, g, ferr)
@@ -380,7 +381,7 @@ func runConsentRevoke(ctx context.Context, inv *Invocation) (any, error) {
 	return res, nil
 }
 
-func consentConfirmGrant(ctx context.Context, inv *Invocation, r *consent.Resolved, names []string) (bool, error) {
+func consentConfirmGrant(ctx context.Context, inv *cli.Invocation, r *consent.Resolved, names []string) (bool, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "? remember consent for %s\n", consent.Display(strings.Join(names, ", ")))
 	fmt.Fprintf(&b, "  command  %s\n  cwd      %s\n  digest   %s\n", r.CommandLine(), consent.Display(r.Cwd), r.Digest)
@@ -388,7 +389,7 @@ func consentConfirmGrant(ctx context.Context, inv *Invocation, r *consent.Resolv
 	return consentAnswer(ctx, inv, b.String())
 }
 
-func consentConfirmRevoke(ctx context.Context, inv *Invocation, digest string, g *consent.Grant, ferr error) (bool, error) {
+func consentConfirmRevoke(ctx context.Context, inv *cli.Invocation, digest string, g *consent.Grant, ferr error) (bool, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "? revoke consent %s\n", digest)
 	if g != nil && g.IsBinding() {
@@ -410,11 +411,11 @@ func consentConfirmRevoke(ctx context.Context, inv *Invocation, digest string, g
 
 // consentAnswer asks question on stderr and reads one line: only y or yes
 // is a yes; end of input is a no.
-func consentAnswer(ctx context.Context, inv *Invocation, question string) (bool, error) {
+func consentAnswer(ctx context.Context, inv *cli.Invocation, question string) (bool, error) {
 	if _, err := io.WriteString(inv.Env.Stderr, question); err != nil {
 		return false, err
 	}
-	line, err := readLine(ctx, inv.Env.Stdin)
+	line, err := cli.ReadLine(ctx, inv.Env.Stdin)
 	if err != nil {
 		fmt.Fprintln(inv.Env.Stderr)
 		if ctx.Err() != nil {
@@ -442,7 +443,7 @@ type consentRow struct {
 // consentResolveAll loads the configuration (and --agent's servers) and
 // resolves every declared stdio server on the ambient PATH. A config error
 // returns as is (exit 2); per-server resolution errors stay in their rows.
-func consentResolveAll(inv *Invocation) ([]consentRow, error) {
+func consentResolveAll(inv *cli.Invocation) ([]consentRow, error) {
 	cfg, err := inv.LoadConfig()
 	if err != nil {
 		return nil, err
@@ -462,7 +463,7 @@ func consentResolveAll(inv *Invocation) ([]consentRow, error) {
 			cwd = inv.Global.Project
 		}
 		s.Dir = cwd
-		r, err := consent.Resolve(session.Declaration(s, sandboxing(inv)), path)
+		r, err := consent.Resolve(session.Declaration(s, cli.Sandboxing(inv)), path)
 		if err != nil {
 			err = consentAt(s.Pos, err)
 		}
@@ -492,7 +493,7 @@ func consentResolveError(rows []consentRow) error {
 	if len(errs) == 1 {
 		return errs[0]
 	}
-	return &consent.Error{ErrCode: CodeOf(errs[0]), Exit: ExitUsage, Cause: errors.Join(errs...),
+	return &consent.Error{ErrCode: cli.CodeOf(errs[0]), Exit: cli.ExitUsage, Cause: errors.Join(errs...),
 		Msg: fmt.Sprintf("%d stdio servers cannot be resolved", len(errs))}
 }
 
@@ -510,10 +511,10 @@ func consentNothingToGrant(target string, byDigest bool, rows []consentRow) erro
 		what = "has digest " + target
 	}
 	if len(declared) == 0 {
-		return &consent.Error{ErrCode: consent.CodeNoStdioServers, Exit: ExitUsage,
+		return &consent.Error{ErrCode: consent.CodeNoStdioServers, Exit: cli.ExitUsage,
 			Msg: fmt.Sprintf("nothing to grant: no stdio server is declared, so none %s (a network server's header secrets are bound with consent grant NAME@ORIGIN)", what)}
 	}
-	return &consent.Error{ErrCode: consent.CodeNothingToGrant, Exit: ExitUsage,
+	return &consent.Error{ErrCode: consent.CodeNothingToGrant, Exit: cli.ExitUsage,
 		Msg: fmt.Sprintf("no declared stdio server %s (declared: %s)", what, strings.Join(declared, ", "))}
 }
 
@@ -524,7 +525,7 @@ func consentNothingToGrant(target string, byDigest bool, rows []consentRow) erro
 func consentLooksLikeDigest(s string) bool { return strings.Contains(s, ":") }
 
 // consentNow is the invocation's clock.
-func consentNow(inv *Invocation) time.Time {
+func consentNow(inv *cli.Invocation) time.Time {
 	if inv.Env.Now != nil {
 		return inv.Env.Now()
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/relavium/relavium/consent"
+	"github.com/relavium/relavium/invoke/cli"
 	"github.com/relavium/relavium/session"
 )
 
@@ -46,7 +47,7 @@ func consentLooksLikeBinding(s string) bool {
 	return strings.Contains(s, "@") && strings.Contains(s, "://")
 }
 
-func runConsentBind(ctx context.Context, inv *Invocation, target string) (any, error) {
+func runConsentBind(ctx context.Context, inv *cli.Invocation, target string) (any, error) {
 	name, origin, err := consent.ParseAllowSecret(target)
 	if err != nil {
 		return nil, err
@@ -72,7 +73,7 @@ func runConsentBind(ctx context.Context, inv *Invocation, target string) (any, e
 		if len(declared) > 0 {
 			list = "declared: " + strings.Join(slices.Compact(declared), ", ")
 		}
-		return nil, &consent.Error{ErrCode: consent.CodeNothingToGrant, Exit: ExitUsage,
+		return nil, &consent.Error{ErrCode: consent.CodeNothingToGrant, Exit: cli.ExitUsage,
 			Msg: fmt.Sprintf("no declared network server's headers send {{secrets.%s}} to %s (%s)", name, origin, list)}
 	}
 	res := ConsentBindResult{Secret: name, Origin: origin, Digest: match[0].Digest}
@@ -96,7 +97,7 @@ func runConsentBind(ctx context.Context, inv *Invocation, target string) (any, e
 	}
 	if !inv.Bool("yes") {
 		if !inv.CanPrompt() {
-			return nil, &consent.Error{ErrCode: consent.CodeNeedsYes, Exit: ExitUsage,
+			return nil, &consent.Error{ErrCode: consent.CodeNeedsYes, Exit: cli.ExitUsage,
 				Msg: fmt.Sprintf("consent grant remembers trust and no one can be asked here (no TTY, --json or CI); pass --yes to bind {{secrets.%s}} to %s", name, origin)}
 		}
 		var b strings.Builder

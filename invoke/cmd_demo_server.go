@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 
+	"github.com/relavium/relavium/invoke/cli"
 	"github.com/relavium/relavium/invoke/demoserver"
 )
 
@@ -13,7 +14,7 @@ import (
 // default, or Streamable HTTP at http://HOST:PORT/mcp (loopback only), whose
 // url is printed on stderr. It returns when the client goes away or ctx is
 // cancelled (SIGINT/SIGTERM), after every session has ended.
-func runDemoServer(ctx context.Context, inv *Invocation) (any, error) {
+func runDemoServer(ctx context.Context, inv *cli.Invocation) (any, error) {
 	if inv.Global.JSON {
 		return nil, demoserver.Codes().New(demoserver.CodeNoJSON, "demo-server speaks MCP on its streams and has no JSON result; drop --json")
 	}
@@ -33,10 +34,5 @@ func runDemoServer(ctx context.Context, inv *Invocation) (any, error) {
 	if !ok {
 		in = io.NopCloser(env.Stdin)
 	}
-	return nil, srv.ServeStdio(ctx, in, nopWriteCloser{env.Stdout})
+	return nil, srv.ServeStdio(ctx, in, cli.NopWriteCloser{Writer: env.Stdout})
 }
-
-// nopWriteCloser keeps the process's stdout open when the session closes.
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }

@@ -18,13 +18,14 @@ import (
 	"github.com/relavium/relavium/host/config"
 	"github.com/relavium/relavium/host/discovery"
 	"github.com/relavium/relavium/host/netguard"
+	"github.com/relavium/relavium/invoke/cli"
 	"github.com/relavium/relavium/session"
 )
 
 // mcpTargets is what an mcp command connects: the declared servers (the
 // agent's, or every registration), or the one ad-hoc --url / --stdio
 // server. Config warnings (deprecations) go to stderr.
-func mcpTargets(inv *Invocation) (servers []config.Server, adhoc bool, err error) {
+func mcpTargets(inv *cli.Invocation) (servers []config.Server, adhoc bool, err error) {
 	servers, adhoc, err = declaredTargets(inv)
 	if err == nil && inv.Changed("protocol") {
 		// --protocol asks every target for that era, as a declaration's
@@ -41,39 +42,39 @@ func mcpTargets(inv *Invocation) (servers []config.Server, adhoc bool, err error
 }
 
 // protocolFlag is --protocol, on the commands that connect servers.
-func protocolFlag() Flag {
-	return Flag{Name: "protocol", Type: String, Enum: config.Protocols(),
+func protocolFlag() cli.Flag {
+	return cli.Flag{Name: "protocol", Type: cli.String, Enum: config.Protocols(),
 		Usage: "protocol era to ask every server for: 2025-11-25, 2026-07-28 or auto (overrides each declaration's protocol)"}
 }
 
-func declaredTargets(inv *Invocation) (servers []config.Server, adhoc bool, err error) {
+func declaredTargets(inv *cli.Invocation) (servers []config.Server, adhoc bool, err error) {
 	url, stdio := inv.String("url"), inv.String("stdio")
 	switch {
 	case inv.Changed("header") && !inv.Changed("url"):
-		return nil, false, usageErr(CodeBadHeader, "--header applies to --url only (a declared server takes headers = { … } in its registration)")
+		return nil, false, cli.UsageErr(cli.CodeBadHeader, "--header applies to --url only (a declared server takes headers = { … } in its registration)")
 	case inv.Changed("url") && inv.Changed("stdio"):
-		return nil, false, usageErr(CodeBadTarget, "--url and --stdio name two ad-hoc servers; give one")
+		return nil, false, cli.UsageErr(cli.CodeBadTarget, "--url and --stdio name two ad-hoc servers; give one")
 	case inv.Changed("url"):
 		if url == "" {
-			return nil, false, usageErr(CodeBadTarget, "--url is empty")
+			return nil, false, cli.UsageErr(cli.CodeBadTarget, "--url is empty")
 		}
-		headers, err := adhocHeaders(inv.Strings("header"))
+		headers, err := cli.AdhocHeaders(inv.Strings("header"))
 		if err != nil {
 			return nil, false, err
 		}
-		return []config.Server{session.AdhocURL(adhocServer, url, inv.Bool("allow-local-endpoint"), headers)}, true, nil
+		return []config.Server{session.AdhocURL(cli.AdhocServer, url, inv.Bool("allow-local-endpoint"), headers)}, true, nil
 	case inv.Changed("stdio"):
 		words := strings.Fields(stdio)
 		if len(words) == 0 {
-			return nil, false, usageErr(CodeBadTarget, `--stdio is empty; give "COMMAND ARG…"`)
+			return nil, false, cli.UsageErr(cli.CodeBadTarget, `--stdio is empty; give "COMMAND ARG…"`)
 		}
 		if strings.ContainsRune(stdio, 0) {
-			return nil, false, usageErr(CodeBadTarget, "--stdio holds a NUL byte")
+			return nil, false, cli.UsageErr(cli.CodeBadTarget, "--stdio holds a NUL byte")
 		}
-		return []config.Server{session.AdhocStdio(adhocServer, words, inv.Global.Project)}, true, nil
+		return []config.Server{session.AdhocStdio(cli.AdhocServer, words, inv.Global.Project)}, true, nil
 	}
 	if inv.Changed("allow-local-endpoint") {
-		return nil, false, usageErr(CodeBadTarget, "--allow-local-endpoint applies to --url only")
+		return nil, false, cli.UsageErr(cli.CodeBadTarget, "--allow-local-endpoint applies to --url only")
 	}
 
 	cfg, err := inv.LoadConfig()
@@ -147,7 +148,7 @@ type MCPArg struct {
 	Required bool   `json:"required,omitempty"`
 }
 
-func runMCPList(ctx context.Context, inv *Invocation) (any, error) {
+func runMCPList(ctx context.Context, inv *cli.Invocation) (any, error) {
 	servers, adhoc, err := mcpTargets(inv)
 	if err != nil {
 		return nil, err
@@ -198,7 +199,7 @@ func failedRows(project string, failed []config.FailedServer) []host.ServerStatu
 			msg = cfgProblemLine(project, f.Problems[0])
 		}
 		rows = append(rows, host.ServerStatus{Name: f.Name, Transport: "-", State: engine.StateFailed,
-			ErrorCode: fault.Code(f.Code()), Error: "not admitted from " + cfgRel(project, f.File) + ": " + msg})
+			ErrorCode: fault.Code(f.Code()), Error: "not admitted from " + cli.RelPath(project, f.File) + ": " + msg})
 	}
 	return rows
 }
@@ -371,21 +372,21 @@ func truncate(s string, n int) string {
 // markApprovals sets each tool's Approval and lists the tools_auto_approve
 // entries that name no admitted tool. A tool approval store that cannot be
 // read marks no tool remembered (it fails closed).
-func (l *MCPList) markApprovals(inv *Invocation, servers []config.Server, tools []engine.ToolDef) {
+func (l *MCPList) markApprovals(inv *cli.Invocation, servers []config.Server, tools []engine.ToolDef) {
 	offered := map[ServerTool]bool{}
 	for _, d := range tools {
 		offered[ServerTool{d.Server, d.Tool}] = true
 	}
 	adhoc := false
 	for _, s := range servers {
-		adhoc = adhoc || s.Name == adhocServer && s.Pos.File == ""
+		adhoc = adhoc || s.Name == cli.AdhocServer && s.Pos.File == ""
 		for _, t := range s.ToolsAutoApprove {
 			if !offered[ServerTool{s.Name, t}] {
 				l.AutoApproveUnmatched = append(l.AutoApproveUnmatched, ServerTool{s.Name, t})
 			}
 		}
 	}
-	core := session.New(sessionOptions(inv), servers)
+	core := session.New(cli.SessionOptions(inv), servers)
 	set, _ := consent.OpenApprovals(inv.Env.Home, nil).Fold(func(server, tool string) bool { return offered[ServerTool{server, tool}] })
 	for i, t := range l.Tools {
 		if t.Changed || adhoc { // an ad-hoc server has no remembered approvals

@@ -11,6 +11,7 @@ import (
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/discovery"
+	"github.com/relavium/relavium/invoke/cli"
 )
 
 // MCPAccept is the data of `relavium mcp accept`: the tools whose changed
@@ -36,23 +37,23 @@ type FlaggedDef struct {
 // tool lapse, the definition is pinned, and the flag is gone. With --diff it
 // shows the field diff and accepts nothing. Accepting is the person's act:
 // the command is not on the machine surface.
-func runMCPAccept(ctx context.Context, inv *Invocation) (any, error) {
+func runMCPAccept(ctx context.Context, inv *cli.Invocation) (any, error) {
 	all := inv.Bool("all")
 	switch {
 	case all && len(inv.Args) > 0:
-		return nil, usageErr(CodeAcceptUsage, "give one TOOL or --all, not both")
+		return nil, cli.UsageErr(cli.CodeAcceptUsage, "give one TOOL or --all, not both")
 	case !all && len(inv.Args) == 0:
-		return nil, usageErr(CodeAcceptUsage, "name the TOOL to accept (mcp_<server>_<tool>, see relavium mcp ls), or pass --all")
+		return nil, cli.UsageErr(cli.CodeAcceptUsage, "name the TOOL to accept (mcp_<server>_<tool>, see relavium mcp ls), or pass --all")
 	}
 	servers, _, err := mcpTargets(inv)
 	if err != nil {
 		return nil, err
 	}
-	co := connectOptions{}
+	co := cli.ConnectOptions{}
 	name := ""
 	if !all {
 		name = inv.Args[0]
-		if co.only, err = serversOffering(name, servers); err != nil {
+		if co.Only, err = serversOffering(name, servers); err != nil {
 			return nil, err
 		}
 	}
@@ -60,7 +61,7 @@ func runMCPAccept(ctx context.Context, inv *Invocation) (any, error) {
 	if len(servers) == 0 {
 		return out, nil
 	}
-	h, err := connectWith(ctx, inv, servers, nil, co)
+	h, err := cli.ConnectWith(ctx, inv, servers, nil, co)
 	if err != nil {
 		return nil, err
 	}
@@ -81,7 +82,7 @@ func runMCPAccept(ctx context.Context, inv *Invocation) (any, error) {
 		for _, d := range h.Tools() {
 			if d.ID == id {
 				if !d.Changed {
-					return nil, &host.Error{Base: fault.Base{ErrCode: CodeNotFlagged, Exit: ExitUsage, Msg: fmt.Sprintf("%s is not flagged: its definition is the one you accepted, so there is nothing to accept", name)}, Server: d.Server}
+					return nil, &host.Error{Base: fault.Base{ErrCode: cli.CodeNotFlagged, Exit: cli.ExitUsage, Msg: fmt.Sprintf("%s is not flagged: its definition is the one you accepted, so there is nothing to accept", name)}, Server: d.Server}
 				}
 				flagged = append(flagged, d)
 			}

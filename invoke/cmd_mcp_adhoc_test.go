@@ -16,6 +16,7 @@ import (
 
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/internal/testbin"
+	"github.com/relavium/relavium/invoke/cli"
 )
 
 // echoHTTPServer serves an SDK server with one read-only tool, echo, over
@@ -85,12 +86,12 @@ func TestMCPAdhocTargets(t *testing.T) {
 	}
 	// A command line a machine client sends (mcp serve's child) is not the
 	// person's: consent applies, with the digest to allow.
-	r = e.run(t, []string{EnvInvokePath + "=mcp ls"}, "mcp", "ls", "--stdio", line, "--json")
+	r = e.run(t, []string{cli.EnvInvokePath + "=mcp ls"}, "mcp", "ls", "--stdio", line, "--json")
 	if r.code != 2 || r.errCode() != "E301" {
 		t.Fatalf("--stdio from a machine client without consent: %d %s", r.code, r.stdout)
 	}
 	allow := allowFlags(r.pendingDigests(t))
-	r = e.run(t, []string{EnvInvokePath + "=mcp ls"}, append([]string{"mcp", "ls", "--stdio", line, "--json"}, allow...)...)
+	r = e.run(t, []string{cli.EnvInvokePath + "=mcp ls"}, append([]string{"mcp", "ls", "--stdio", line, "--json"}, allow...)...)
 	if r.code != 0 {
 		t.Errorf("--stdio from a machine client with its digest: %d %s %s", r.code, r.stdout, r.stderr)
 	}
@@ -120,7 +121,7 @@ func TestMCPConsentPromptOnATerminal(t *testing.T) {
 	}
 	wr.Close()
 	var stdout, stderr bytes.Buffer
-	env := &Env{Stdin: rd, Stdout: &stdout, Stderr: &stderr, StdinTTY: true, StdoutTTY: true, Home: home, WorkDir: project,
+	env := &cli.Env{Stdin: rd, Stdout: &stdout, Stderr: &stderr, StdinTTY: true, StdoutTTY: true, Home: home, WorkDir: project,
 		LookupEnv: func(k string) (string, bool) {
 			if k == "PATH" {
 				return os.Getenv("PATH"), true

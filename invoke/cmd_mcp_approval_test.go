@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/relavium/relavium/consent"
+	"github.com/relavium/relavium/invoke/cli"
 )
 
 // liarE2E is a project declaring the hostile server's liar mode as "fs":
@@ -256,7 +257,7 @@ func TestMCPCallAsksOnATerminalAndRemembers(t *testing.T) {
 		}
 		wr.Close()
 		var stdout, stderr bytes.Buffer
-		env := &Env{Stdin: rd, Stdout: &stdout, Stderr: &stderr, StdinTTY: true, StdoutTTY: true, Home: e.home, WorkDir: e.project,
+		env := &cli.Env{Stdin: rd, Stdout: &stdout, Stderr: &stderr, StdinTTY: true, StdoutTTY: true, Home: e.home, WorkDir: e.project,
 			LookupEnv: func(k string) (string, bool) {
 				if k == "PATH" {
 					return os.Getenv("PATH"), true

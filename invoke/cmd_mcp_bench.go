@@ -13,6 +13,7 @@ import (
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/config"
+	"github.com/relavium/relavium/invoke/cli"
 	"github.com/relavium/relavium/loadtest"
 )
 
@@ -74,7 +75,7 @@ func (e *benchFailed) WriteHuman(w io.Writer) error {
 	return err
 }
 
-func runMCPBench(ctx context.Context, inv *Invocation) (any, error) {
+func runMCPBench(ctx context.Context, inv *cli.Invocation) (any, error) {
 	plan, th, err := benchPlan(inv)
 	if err != nil {
 		return nil, err
@@ -89,7 +90,7 @@ func runMCPBench(ctx context.Context, inv *Invocation) (any, error) {
 	var sets []json.RawMessage
 	if f := inv.String("args-file"); f != "" {
 		if inv.Changed("args") || len(inv.Args) > 1 {
-			return nil, usageErr(CodeBadCallArgs, "give the arguments as --args-file, --args or KEY=VALUE words, one of them")
+			return nil, cli.UsageErr(cli.CodeBadCallArgs, "give the arguments as --args-file, --args or KEY=VALUE words, one of them")
 		}
 		if sets, err = loadtest.ReadArgsFile(f); err != nil {
 			return nil, err
@@ -103,27 +104,27 @@ func runMCPBench(ctx context.Context, inv *Invocation) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	co := connectOptions{}
+	co := cli.ConnectOptions{}
 	name := ""
 	if len(inv.Args) > 0 {
 		name = inv.Args[0]
 	}
 	switch {
 	case method == benchCall && !adhoc:
-		if co.only, err = serversOffering(name, servers); err != nil {
+		if co.Only, err = serversOffering(name, servers); err != nil {
 			return nil, err
 		}
 	case method != benchCall && !adhoc:
 		server := inv.String("server")
 		if server == "" {
-			return nil, usageErr(CodeBadFlag, "--method %s needs --server NAME (or an ad-hoc --url/--stdio)", method)
+			return nil, cli.UsageErr(cli.CodeBadFlag, "--method %s needs --server NAME (or an ad-hoc --url/--stdio)", method)
 		}
 		if _, err = onlyServer(servers, server); err != nil {
 			return nil, err
 		}
 		// Only that server connects; every declared stdio server is still
 		// decided, so each --allow-mcp-stdio digest is checked as usual.
-		co.only = func(name string) bool { return name == server }
+		co.Only = func(name string) bool { return name == server }
 	}
 
 	// One connection a --connections: requests are spread over them round
@@ -139,7 +140,7 @@ func runMCPBench(ctx context.Context, inv *Invocation) (any, error) {
 		}
 	}()
 	for range conns {
-		h, err := connectWith(ctx, inv, servers, nil, co)
+		h, err := cli.ConnectWith(ctx, inv, servers, nil, co)
 		if err != nil {
 			return nil, err
 		}
@@ -178,16 +179,16 @@ func runMCPBench(ctx context.Context, inv *Invocation) (any, error) {
 		for _, f := range out.Failures {
 			msg += " " + f.String() + ";"
 		}
-		return nil, &benchFailed{Base: fault.Base{ErrCode: loadtest.CodeThreshold, Exit: ExitFailure, Msg: msg[:len(msg)-1], Data: out}, out: out}
+		return nil, &benchFailed{Base: fault.Base{ErrCode: loadtest.CodeThreshold, Exit: cli.ExitFailure, Msg: msg[:len(msg)-1], Data: out}, out: out}
 	case rep.Count > 0 && rep.ErrorCount == rep.Count:
-		return nil, &benchFailed{Base: fault.Base{ErrCode: loadtest.CodeNothingAnswered, Exit: ExitFailure,
+		return nil, &benchFailed{Base: fault.Base{ErrCode: loadtest.CodeNothingAnswered, Exit: cli.ExitFailure,
 			Msg: fmt.Sprintf("none of %d requests was answered successfully", rep.Count), Data: out}, out: out}
 	}
 	return out, nil
 }
 
 // benchPlan reads the schedule and the thresholds from the flags.
-func benchPlan(inv *Invocation) (loadtest.Plan, loadtest.Thresholds, error) {
+func benchPlan(inv *cli.Invocation) (loadtest.Plan, loadtest.Thresholds, error) {
 	plan := loadtest.Plan{
 		Duration: inv.Duration("duration"),
 		Warmup:   inv.Duration("warmup"),
@@ -240,27 +241,27 @@ func benchPlan(inv *Invocation) (loadtest.Plan, loadtest.Thresholds, error) {
 
 // benchUsage is a refusal of loadtest's codes (exit 2, nothing started).
 func benchUsage(code fault.Code, format string, a ...any) error {
-	return &fault.Error{ErrCode: code, Exit: ExitUsage, Msg: fmt.Sprintf(format, a...)}
+	return &fault.Error{ErrCode: code, Exit: cli.ExitUsage, Msg: fmt.Sprintf(format, a...)}
 }
 
 // benchArgs checks the positional arguments against the method: a tool
 // and its KEY=VALUE arguments, a resource's uri, a prompt and its
 // arguments, or nothing for tools/list.
-func benchArgs(inv *Invocation, method string) (string, []string, error) {
+func benchArgs(inv *cli.Invocation, method string) (string, []string, error) {
 	switch method {
 	case benchList:
 		if len(inv.Args) > 0 || inv.Changed("args") {
-			return "", nil, usageErr(CodeBadArgs, "--method tools/list takes no TOOL or arguments")
+			return "", nil, cli.UsageErr(cli.CodeBadArgs, "--method tools/list takes no TOOL or arguments")
 		}
 		return "", nil, nil
 	case benchRead:
 		if len(inv.Args) != 1 || inv.Changed("args") {
-			return "", nil, usageErr(CodeBadArgs, "--method resources/read takes the resource's URI and nothing else")
+			return "", nil, cli.UsageErr(cli.CodeBadArgs, "--method resources/read takes the resource's URI and nothing else")
 		}
 		return "", nil, nil
 	}
 	if len(inv.Args) == 0 {
-		return "", nil, usageErr(CodeBadArgs, "give the %s to load: relavium mcp bench NAME [KEY=VALUE…]", map[string]string{benchCall: "tool", benchPrompt: "prompt"}[method])
+		return "", nil, cli.UsageErr(cli.CodeBadArgs, "give the %s to load: relavium mcp bench NAME [KEY=VALUE…]", map[string]string{benchCall: "tool", benchPrompt: "prompt"}[method])
 	}
 	return callArgs(inv)
 }
@@ -268,7 +269,7 @@ func benchArgs(inv *Invocation, method string) (string, []string, error) {
 // benchTarget builds the request a run sends: on connection i mod n, the
 // tool call (arguments set i mod m of --args-file), the list, the read or
 // the prompt. It returns the target's label and server for the report.
-func benchTarget(ctx context.Context, inv *Invocation, hosts []*host.Host, method, name string, adhoc bool,
+func benchTarget(ctx context.Context, inv *cli.Invocation, hosts []*host.Host, method, name string, adhoc bool,
 	servers []config.Server, argText string, kv []string, sets []json.RawMessage, timeout time.Duration) (loadtest.Target, string, string, error) {
 	pick := func(i int) *host.Host { return hosts[i%len(hosts)] }
 	switch method {
@@ -289,14 +290,14 @@ func benchTarget(ctx context.Context, inv *Invocation, hosts []*host.Host, metho
 			// run of refusals measures nothing.
 			if err := hosts[0].Validate(def.ID, args); err != nil {
 				if len(sets) > 1 {
-					return nil, "", "", &fault.Error{ErrCode: loadtest.CodeArgsFile, Exit: ExitUsage, Cause: err,
+					return nil, "", "", &fault.Error{ErrCode: loadtest.CodeArgsFile, Exit: cli.ExitUsage, Cause: err,
 						Msg: fmt.Sprintf("--args-file argument set %d: %s", n+1, fault.MessageOf(err))}
 				}
 				return nil, "", "", err
 			}
 		}
 		fmt.Fprintf(inv.Env.Stderr, "mcp bench: %s will be called %s\n", sanitize.Line(def.Name), benchVolume(inv))
-		if err := confirmCall(ctx, inv, nil, nil, def, servers, adhoc); err != nil {
+		if err := cli.ConfirmCall(ctx, inv, nil, nil, def, servers, adhoc); err != nil {
 			return nil, "", "", err
 		}
 		return func(ctx context.Context, i int) loadtest.Outcome {
@@ -321,7 +322,7 @@ func benchTarget(ctx context.Context, inv *Invocation, hosts []*host.Host, metho
 		for _, w := range kv {
 			k, v, ok := strings.Cut(w, "=")
 			if !ok {
-				return nil, "", "", usageErr(CodeBadCallArgs, "argument %q is not KEY=VALUE", w)
+				return nil, "", "", cli.UsageErr(cli.CodeBadCallArgs, "argument %q is not KEY=VALUE", w)
 			}
 			args[k] = v
 		}
@@ -344,7 +345,7 @@ func benchServer(h *host.Host) string {
 }
 
 // benchVolume says how many calls a run will make, for the confirmation.
-func benchVolume(inv *Invocation) string {
+func benchVolume(inv *cli.Invocation) string {
 	d := inv.Duration("warmup") + inv.Duration("duration")
 	if n := inv.Int("closed"); n > 0 {
 		return fmt.Sprintf("by %d callers, back to back, for %s", n, d)

@@ -9,6 +9,7 @@ import (
 	"github.com/relavium/relavium/engine/sanitize"
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/config"
+	"github.com/relavium/relavium/invoke/cli"
 )
 
 // mcp prompts, mcp resources and mcp prompt: what a server offers besides
@@ -17,12 +18,12 @@ import (
 // one that declares a list but answers it -32601 lists it as not offered.
 
 // adhocFlags are the ad-hoc target flags of mcp ls, shared by these commands.
-func adhocFlags() []Flag {
-	return []Flag{
-		{Name: "url", Type: String, Usage: "ad-hoc target: one unnamed server at this url"},
-		{Name: "header", Type: StringArray, Usage: "a request header 'Name: value' for --url (repeatable; {{secrets.NAME}} resolved; the value is never shown)"},
-		{Name: "stdio", Type: String, Usage: "ad-hoc target: one unnamed stdio server, command line split on spaces (no shell)"},
-		{Name: "allow-local-endpoint", Type: Bool, Usage: "allow a loopback/private --url"},
+func adhocFlags() []cli.Flag {
+	return []cli.Flag{
+		{Name: "url", Type: cli.String, Usage: "ad-hoc target: one unnamed server at this url"},
+		{Name: "header", Type: cli.StringArray, Usage: "a request header 'Name: value' for --url (repeatable; {{secrets.NAME}} resolved; the value is never shown)"},
+		{Name: "stdio", Type: cli.String, Usage: "ad-hoc target: one unnamed stdio server, command line split on spaces (no shell)"},
+		{Name: "allow-local-endpoint", Type: cli.Bool, Usage: "allow a loopback/private --url"},
 		protocolFlag(),
 	}
 }
@@ -135,14 +136,14 @@ func indent(s, pre string) string {
 
 // browseTargets connects what a browse command names: SERVER (a declared
 // one) or every declared server, or the one ad-hoc server.
-func browseTargets(ctx context.Context, inv *Invocation, server string) (*host.Host, []string, error) {
+func browseTargets(ctx context.Context, inv *cli.Invocation, server string) (*host.Host, []string, error) {
 	servers, adhoc, err := mcpTargets(inv)
 	if err != nil {
 		return nil, nil, err
 	}
 	if server != "" {
 		if adhoc {
-			return nil, nil, usageErr(CodeBadTarget, "give SERVER or an ad-hoc --url/--stdio, not both")
+			return nil, nil, cli.UsageErr(cli.CodeBadTarget, "give SERVER or an ad-hoc --url/--stdio, not both")
 		}
 		if servers, err = declaredOne(servers, server); err != nil {
 			return nil, nil, err
@@ -151,7 +152,7 @@ func browseTargets(ctx context.Context, inv *Invocation, server string) (*host.H
 	if len(servers) == 0 {
 		return nil, nil, nil
 	}
-	h, err := connectWith(ctx, inv, servers, nil, connectOptions{})
+	h, err := cli.ConnectWith(ctx, inv, servers, nil, cli.ConnectOptions{})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -171,17 +172,17 @@ func declaredOne(servers []config.Server, name string) ([]config.Server, error) 
 		}
 		names = append(names, s.Name)
 	}
-	return nil, usageErr(CodeNoSuchServer, "no declared server is named %s (declared: %s)", sanitize.Line(name), firstNonEmpty(strings.Join(names, ", "), "none"))
+	return nil, cli.UsageErr(cli.CodeNoSuchServer, "no declared server is named %s (declared: %s)", sanitize.Line(name), firstNonEmpty(strings.Join(names, ", "), "none"))
 }
 
-func firstArg(inv *Invocation) string {
+func firstArg(inv *cli.Invocation) string {
 	if len(inv.Args) > 0 {
 		return inv.Args[0]
 	}
 	return ""
 }
 
-func runMCPPrompts(ctx context.Context, inv *Invocation) (any, error) {
+func runMCPPrompts(ctx context.Context, inv *cli.Invocation) (any, error) {
 	h, names, err := browseTargets(ctx, inv, firstArg(inv))
 	out := &MCPPrompts{Servers: []ServerPrompts{}}
 	if err != nil || h == nil {
@@ -206,7 +207,7 @@ func runMCPPrompts(ctx context.Context, inv *Invocation) (any, error) {
 	return out, nil
 }
 
-func runMCPResources(ctx context.Context, inv *Invocation) (any, error) {
+func runMCPResources(ctx context.Context, inv *cli.Invocation) (any, error) {
 	h, names, err := browseTargets(ctx, inv, firstArg(inv))
 	out := &MCPResources{Servers: []ServerResources{}}
 	if err != nil || h == nil {
@@ -254,25 +255,25 @@ func (r *MCPPromptResult) WriteHuman(w io.Writer) error {
 	return err
 }
 
-func runMCPPrompt(ctx context.Context, inv *Invocation) (any, error) {
+func runMCPPrompt(ctx context.Context, inv *cli.Invocation) (any, error) {
 	args := inv.Args
 	adhoc := inv.Changed("url") || inv.Changed("stdio")
 	server := ""
 	if !adhoc {
 		if len(args) < 2 {
-			return nil, usageErr(CodeBadArgs, "mcp prompt needs SERVER NAME (or NAME with --url/--stdio)")
+			return nil, cli.UsageErr(cli.CodeBadArgs, "mcp prompt needs SERVER NAME (or NAME with --url/--stdio)")
 		}
 		server, args = args[0], args[1:]
 	}
 	if len(args) == 0 {
-		return nil, usageErr(CodeBadArgs, "mcp prompt needs the prompt's NAME")
+		return nil, cli.UsageErr(cli.CodeBadArgs, "mcp prompt needs the prompt's NAME")
 	}
 	name := args[0]
 	values := map[string]string{}
 	for _, kv := range args[1:] {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok || k == "" {
-			return nil, usageErr(CodeBadArgs, "%q is not KEY=VALUE", sanitize.Line(kv))
+			return nil, cli.UsageErr(cli.CodeBadArgs, "%q is not KEY=VALUE", sanitize.Line(kv))
 		}
 		values[k] = v
 	}
@@ -281,7 +282,7 @@ func runMCPPrompt(ctx context.Context, inv *Invocation) (any, error) {
 		return nil, err
 	}
 	if h == nil {
-		return nil, usageErr(CodeNoSuchServer, "no MCP server is declared")
+		return nil, cli.UsageErr(cli.CodeNoSuchServer, "no MCP server is declared")
 	}
 	defer h.Close()
 	res, err := h.GetPrompt(ctx, names[0], name, values)

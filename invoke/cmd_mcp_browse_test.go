@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/relavium/relavium/invoke/cli"
 )
 
 // mcp prompts, mcp resources and mcp prompt over the demo server: human
@@ -72,9 +74,9 @@ func TestMCPPromptsResourcesPrompt(t *testing.T) {
 // printed, nothing panics (mcp ls of a signed-out OAuth server, E850).
 func TestFinishWithNoListing(t *testing.T) {
 	var out, errb strings.Builder
-	env := &Env{Stdout: &out, Stderr: &errb}
+	env := &cli.Env{Stdout: &out, Stderr: &errb}
 	var l *MCPList
-	code := finish(env, &Invocation{}, l, usageErr(CodeBadArgs, "nothing listed"))
+	code := cli.Finish(env, &cli.Invocation{}, l, cli.UsageErr(cli.CodeBadArgs, "nothing listed"))
 	if code != 2 || !strings.Contains(errb.String(), "nothing listed") || out.Len() != 0 {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/config"
 	"github.com/relavium/relavium/host/discovery"
+	"github.com/relavium/relavium/invoke/cli"
 	"github.com/relavium/relavium/nesting"
 )
 
@@ -50,7 +51,7 @@ type AdhocRecord struct {
 }
 
 // adhocRecord is the record of the ad-hoc server the call used.
-func adhocRecord(inv *Invocation, h *host.Host, servers []config.Server) *AdhocRecord {
+func adhocRecord(inv *cli.Invocation, h *host.Host, servers []config.Server) *AdhocRecord {
 	if len(servers) != 1 {
 		return nil
 	}
@@ -119,7 +120,7 @@ func (r *MCPCallResult) WriteHuman(w io.Writer) error {
 	return err
 }
 
-func runMCPCall(ctx context.Context, inv *Invocation) (any, error) {
+func runMCPCall(ctx context.Context, inv *cli.Invocation) (any, error) {
 	name := inv.Args[0]
 	servers, adhoc, err := mcpTargets(inv)
 	if err != nil {
@@ -133,22 +134,22 @@ func runMCPCall(ctx context.Context, inv *Invocation) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	co := connectOptions{}
+	co := cli.ConnectOptions{}
 	if !adhoc {
-		if co.only, err = serversOffering(name, servers); err != nil {
+		if co.Only, err = serversOffering(name, servers); err != nil {
 			return nil, err
 		}
 	}
 
 	bus := engine.NewBus(engine.BusOptions{Now: inv.Env.Now})
-	var pr *eventPrinter
+	var pr *cli.EventPrinter
 	if inv.Bool("events") {
-		pr = startNDJSONPrinter(bus, inv.Env.Stderr, inv.Env.Stderr)
+		pr = cli.StartNDJSONPrinter(bus, inv.Env.Stderr, inv.Env.Stderr)
 	} else {
 		pr = startMCPPrinter(bus, inv.Env.Stderr)
 	}
-	defer pr.stop(bus)
-	h, err := connectWith(ctx, inv, servers, bus, co)
+	defer pr.Stop(bus)
+	h, err := cli.ConnectWith(ctx, inv, servers, bus, co)
 	if err != nil {
 		return nil, err
 	}
@@ -167,7 +168,7 @@ func runMCPCall(ctx context.Context, inv *Invocation) (any, error) {
 	if err := h.Validate(def.ID, args); err != nil {
 		return nil, err
 	}
-	if err := confirmCall(ctx, inv, pr, bus, def, servers, adhoc); err != nil {
+	if err := cli.ConfirmCall(ctx, inv, pr, bus, def, servers, adhoc); err != nil {
 		return nil, err
 	}
 
@@ -227,7 +228,7 @@ func serversOffering(name string, servers []config.Server) (func(string) bool, e
 func findTool(h *host.Host, name string, adhoc bool, servers []config.Server) (engine.ToolDef, error) {
 	id, ok := h.Lookup(name)
 	if !ok && adhoc {
-		id, ok = h.Lookup(discovery.NamespacedName(adhocServer, name))
+		id, ok = h.Lookup(discovery.NamespacedName(cli.AdhocServer, name))
 	}
 	if !ok { // a short name, when exactly one server offers it (else: did you mean)
 		var only []engine.ToolDef
@@ -267,7 +268,7 @@ type toolErrorResult struct {
 }
 
 func newToolErrorResult(out *MCPCallResult) *toolErrorResult {
-	return &toolErrorResult{Base: fault.Base{ErrCode: CodeToolError, Exit: ExitFailure, Data: out,
+	return &toolErrorResult{Base: fault.Base{ErrCode: cli.CodeToolError, Exit: cli.ExitFailure, Data: out,
 		Msg: fmt.Sprintf("%s returned an error: %s", out.Tool, truncate(sanitize.Line(out.Result.Text()), 300))}, out: out}
 }
 
@@ -284,8 +285,8 @@ func (e *toolErrorResult) WriteHuman(w io.Writer) error {
 // reason), or unknown (with the closest admitted name).
 func toolNotFound(name string, tools []engine.ToolDef, skipped []engine.SkippedTool, servers []config.Server) error {
 	for _, s := range skipped {
-		if discovery.NamespacedName(s.Server, s.Tool) == name || (s.Server == adhocServer && s.Tool == name) {
-			return &host.Error{Base: fault.Base{ErrCode: CodeToolNotFound, Exit: ExitUsage, Msg: fmt.Sprintf("%s was skipped at discovery (%s: %s)", name, s.Code, sanitize.Line(s.Detail))}, Server: s.Server}
+		if discovery.NamespacedName(s.Server, s.Tool) == name || (s.Server == cli.AdhocServer && s.Tool == name) {
+			return &host.Error{Base: fault.Base{ErrCode: cli.CodeToolNotFound, Exit: cli.ExitUsage, Msg: fmt.Sprintf("%s was skipped at discovery (%s: %s)", name, s.Code, sanitize.Line(s.Detail))}, Server: s.Server}
 		}
 	}
 	var names, bare []string
@@ -298,7 +299,7 @@ func toolNotFound(name string, tools []engine.ToolDef, skipped []engine.SkippedT
 	msg := fmt.Sprintf("no admitted tool is named %s", name)
 	if len(bare) > 0 {
 		sort.Strings(bare)
-		return usageErr(CodeToolNotFound, "%s; did you mean %s? (tool names are mcp_<server>_<tool>; see relavium mcp ls)", msg, strings.Join(bare, " or "))
+		return cli.UsageErr(cli.CodeToolNotFound, "%s; did you mean %s? (tool names are mcp_<server>_<tool>; see relavium mcp ls)", msg, strings.Join(bare, " or "))
 	}
 	if len(tools) == 0 && len(servers) > 0 && skipped == nil {
 		var decl []string
@@ -313,20 +314,20 @@ func toolNotFound(name string, tools []engine.ToolDef, skipped []engine.SkippedT
 	if len(servers) == 0 {
 		msg += "; no MCP server is declared"
 	}
-	return usageErr(CodeToolNotFound, "%s", msg+" (see relavium mcp ls)")
+	return cli.UsageErr(cli.CodeToolNotFound, "%s", msg+" (see relavium mcp ls)")
 }
 
 // callArgs reads --args (one JSON object) or KEY=VALUE words; not both.
 // Everything that can be checked without the tool's schema is checked here,
 // before anything is resolved, spawned or dialled: a usage mistake exits 2
 // having started nothing.
-func callArgs(inv *Invocation) (string, []string, error) {
+func callArgs(inv *cli.Invocation) (string, []string, error) {
 	kv := inv.Args[1:]
 	if inv.Changed("args") && len(kv) > 0 {
-		return "", nil, usageErr(CodeBadCallArgs, "give the arguments as --args JSON or as KEY=VALUE words, not both")
+		return "", nil, cli.UsageErr(cli.CodeBadCallArgs, "give the arguments as --args JSON or as KEY=VALUE words, not both")
 	}
 	if inv.Changed("timeout") && inv.Duration("timeout") <= 0 {
-		return "", nil, usageErr(CodeBadFlag, "--timeout must be positive, e.g. 60s")
+		return "", nil, cli.UsageErr(cli.CodeBadFlag, "--timeout must be positive, e.g. 60s")
 	}
 	argText := inv.String("args")
 	if _, err := buildArgs(argText, kv, engine.ToolDef{}); err != nil {
@@ -347,7 +348,7 @@ func buildArgs(argText string, kv []string, def engine.ToolDef) (json.RawMessage
 		}
 		var obj map[string]json.RawMessage
 		if err := json.Unmarshal([]byte(argText), &obj); err != nil || obj == nil {
-			return nil, &host.Error{Base: fault.Base{ErrCode: CodeBadCallArgs, Exit: ExitUsage, Msg: "--args must be one JSON object", Cause: err}}
+			return nil, &host.Error{Base: fault.Base{ErrCode: cli.CodeBadCallArgs, Exit: cli.ExitUsage, Msg: "--args must be one JSON object", Cause: err}}
 		}
 		return json.RawMessage(argText), nil
 	}
@@ -360,10 +361,10 @@ func buildArgs(argText string, kv []string, def engine.ToolDef) (json.RawMessage
 	for _, w := range kv {
 		k, v, ok := strings.Cut(w, "=")
 		if !ok || k == "" {
-			return nil, &host.Error{Base: fault.Base{ErrCode: CodeBadCallArgs, Exit: ExitUsage, Msg: fmt.Sprintf("argument %q is not KEY=VALUE", w)}}
+			return nil, &host.Error{Base: fault.Base{ErrCode: cli.CodeBadCallArgs, Exit: cli.ExitUsage, Msg: fmt.Sprintf("argument %q is not KEY=VALUE", w)}}
 		}
 		if _, dup := obj[k]; dup {
-			return nil, &host.Error{Base: fault.Base{ErrCode: CodeBadCallArgs, Exit: ExitUsage, Msg: fmt.Sprintf("argument %s is given twice", k)}}
+			return nil, &host.Error{Base: fault.Base{ErrCode: cli.CodeBadCallArgs, Exit: cli.ExitUsage, Msg: fmt.Sprintf("argument %s is given twice", k)}}
 		}
 		f, declared := byName[k]
 		if !declared {
@@ -374,7 +375,7 @@ func buildArgs(argText string, kv []string, def engine.ToolDef) (json.RawMessage
 		var mistyped *fields.TypeError
 		switch {
 		case errors.As(err, &deep):
-			return nil, usageErr(CodeNestedJSON, "argument %q: %s at column %d; it was refused before it was parsed (a value meant as text goes in --args as a JSON string)",
+			return nil, cli.UsageErr(cli.CodeNestedJSON, "argument %q: %s at column %d; it was refused before it was parsed (a value meant as text goes in --args as a JSON string)",
 				k, deep.Over.Describe(), deep.Over.Col)
 		case errors.As(err, &mistyped):
 			// As the validator says a value of the wrong type (E588).
@@ -397,7 +398,7 @@ func pointerToken(name string) string {
 // before encoding/json builds anything from it.
 func checkNesting(what, text string) error {
 	if _, over := nesting.JSON([]byte(text), nesting.Limits{MaxDepth: nesting.JSONDepth}); over != nil {
-		return usageErr(CodeNestedJSON, "%s: %s at column %d; it was refused before it was parsed (a value meant as text goes in --args as a JSON string)",
+		return cli.UsageErr(cli.CodeNestedJSON, "%s: %s at column %d; it was refused before it was parsed (a value meant as text goes in --args as a JSON string)",
 			what, over.Describe(), over.Col)
 	}
 	return nil
@@ -405,10 +406,10 @@ func checkNesting(what, text string) error {
 
 // startMCPPrinter writes server state changes, progress and server logs to
 // stderr for a person, through sanitize.Writer.
-func startMCPPrinter(bus *engine.Bus, w io.Writer) *eventPrinter {
+func startMCPPrinter(bus *engine.Bus, w io.Writer) *cli.EventPrinter {
 	w = sanitize.NewWriter(w)
-	p := newPrinter(bus, w, w)
-	go p.loop(func(e engine.Event, _ bool) bool {
+	p := cli.NewPrinter(bus, w, w)
+	go p.Loop(func(e engine.Event, _ bool) bool {
 		line := ""
 		switch d := e.Data.(type) {
 		case engine.ToolLogData:
@@ -420,10 +421,10 @@ func startMCPPrinter(bus *engine.Bus, w io.Writer) *eventPrinter {
 			line = fmt.Sprintf("  log %s %s: %s", sanitize.Line(d.Level), sanitize.Line(d.Server), truncate(sanitize.Line(data), 500))
 		case engine.ToolCallData, engine.ToolResultData:
 		default:
-			line = humanLine(e)
+			line = cli.HumanLine(e)
 		}
 		if line != "" {
-			_, _ = p.w.Write([]byte(line + "\n"))
+			_, _ = p.W.Write([]byte(line + "\n"))
 		}
 		return false
 	})

@@ -7,6 +7,7 @@ import (
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host/config"
+	"github.com/relavium/relavium/invoke/cli"
 )
 
 // A tool typed by the server's own name (`echo`) is pointed at its
@@ -26,7 +27,7 @@ func TestToolNotFoundSuggests(t *testing.T) {
 	}
 	for _, c := range cases {
 		err := toolNotFound(c.typed, tools, nil, servers)
-		if fault.CodeOf(err, "") != CodeToolNotFound || !strings.Contains(err.Error(), c.want) {
+		if fault.CodeOf(err, "") != cli.CodeToolNotFound || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: got %v (code %s), want %q", c.typed, err, fault.CodeOf(err, ""), c.want)
 		}
 	}

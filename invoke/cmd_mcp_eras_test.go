@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/relavium/relavium/invoke/cli"
 )
 
 // lsData is the data of an mcp ls --json envelope.
@@ -208,7 +210,7 @@ func TestMCPPingEndToEnd(t *testing.T) {
 		t.Errorf("ping b: %d %q %s", r.code, r.stdout, r.stderr)
 	}
 	r = e.run(t, nil, append([]string{"mcp", "ping", "nope", "--json"}, allow...)...)
-	if r.code != 2 || r.errCode() != CodePingUnknown || !strings.Contains(r.stdout, "declared: ") {
+	if r.code != 2 || r.errCode() != cli.CodePingUnknown || !strings.Contains(r.stdout, "declared: ") {
 		t.Errorf("ping of an undeclared server: %d %s", r.code, r.stdout)
 	}
 	if r := e.run(t, nil, "mcp", "ping", "--count", "0"); r.code != 2 {

@@ -12,6 +12,7 @@ import (
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/config"
 	"github.com/relavium/relavium/host/wire"
+	"github.com/relavium/relavium/invoke/cli"
 )
 
 // listings collects the raw results of every listing the servers answered,
@@ -80,10 +81,10 @@ func nameOf(raw json.RawMessage, key string) string {
 	return s
 }
 
-func runMCPLint(ctx context.Context, inv *Invocation) (any, error) {
+func runMCPLint(ctx context.Context, inv *cli.Invocation) (any, error) {
 	format := inv.String("format")
 	if format == "sarif" && inv.Global.JSON {
-		return nil, usageErr(CodeBadFlag, "--format sarif prints a SARIF log, --json an envelope: give one")
+		return nil, cli.UsageErr(cli.CodeBadFlag, "--format sarif prints a SARIF log, --json an envelope: give one")
 	}
 	servers, _, err := mcpTargets(inv)
 	if err != nil {
@@ -121,20 +122,20 @@ func runMCPLint(ctx context.Context, inv *Invocation) (any, error) {
 
 // lintServers connects servers with a recorder attached and lints what
 // they offer.
-func lintServers(ctx context.Context, inv *Invocation, servers []config.Server) (*lint.Report, error) {
+func lintServers(ctx context.Context, inv *cli.Invocation, servers []config.Server) (*lint.Report, error) {
 	if len(servers) == 0 {
 		return lint.Run(nil, nil), nil
 	}
-	if inv.wire == nil {
-		inv.wire = wire.NewHub("", inv.Env.Now) // in memory: lint reads the listings off it
+	if inv.Wire == nil {
+		inv.Wire = wire.NewHub("", inv.Env.Now) // in memory: lint reads the listings off it
 	}
 	col := &listings{results: map[string][]json.RawMessage{}}
-	recent, stop := inv.wire.Subscribe(col.add)
+	recent, stop := inv.Wire.Subscribe(col.add)
 	defer stop()
 	for _, r := range recent {
 		col.add(r)
 	}
-	h, err := connectWith(ctx, inv, servers, nil, connectOptions{})
+	h, err := cli.ConnectWith(ctx, inv, servers, nil, cli.ConnectOptions{})
 	if err != nil {
 		return nil, err
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/relavium/relavium/gates/lock"
 	"github.com/relavium/relavium/host"
+	"github.com/relavium/relavium/invoke/cli"
 )
 
 // LockWritten is the data of `relavium mcp lock`.
@@ -38,7 +39,7 @@ func (l *LockWritten) WriteHuman(w io.Writer) error {
 }
 
 // lockPath is --file, else the project's .relavium/mcp-lock.json.
-func lockPath(inv *Invocation) string {
+func lockPath(inv *cli.Invocation) string {
 	if p := inv.String("file"); p != "" {
 		if filepath.IsAbs(p) {
 			return p
@@ -48,7 +49,7 @@ func lockPath(inv *Invocation) string {
 	return filepath.Join(inv.Global.Project, lock.FileName)
 }
 
-func runMCPLock(ctx context.Context, inv *Invocation) (any, error) {
+func runMCPLock(ctx context.Context, inv *cli.Invocation) (any, error) {
 	live, err := liveLock(ctx, inv)
 	if err != nil {
 		return nil, err
@@ -67,7 +68,7 @@ func runMCPLock(ctx context.Context, inv *Invocation) (any, error) {
 
 // liveLock connects the declared servers and builds the lock of what they
 // offer now.
-func liveLock(ctx context.Context, inv *Invocation) (*lock.File, error) {
+func liveLock(ctx context.Context, inv *cli.Invocation) (*lock.File, error) {
 	servers, _, err := mcpTargets(inv)
 	if err != nil {
 		return nil, err
@@ -75,7 +76,7 @@ func liveLock(ctx context.Context, inv *Invocation) (*lock.File, error) {
 	if len(servers) == 0 {
 		return lock.Build(nil), nil
 	}
-	h, err := connectWith(ctx, inv, servers, nil, connectOptions{workbenchCapabilities: true})
+	h, err := cli.ConnectWith(ctx, inv, servers, nil, cli.ConnectOptions{WorkbenchCapabilities: true})
 	if err != nil {
 		return nil, err
 	}
@@ -151,7 +152,7 @@ func (c *CheckResult) WriteHuman(w io.Writer) error {
 	return c.Diff.WriteHuman(w)
 }
 
-func runMCPCheck(ctx context.Context, inv *Invocation) (any, error) {
+func runMCPCheck(ctx context.Context, inv *cli.Invocation) (any, error) {
 	against, baseline, err := checkBaseline(ctx, inv)
 	if err != nil {
 		return nil, err
@@ -182,7 +183,7 @@ func runMCPCheck(ctx context.Context, inv *Invocation) (any, error) {
 
 // checkBaseline is what check compares with: the lock file, or with
 // --against the servers a recording holds.
-func checkBaseline(ctx context.Context, inv *Invocation) (string, *lock.File, error) {
+func checkBaseline(ctx context.Context, inv *cli.Invocation) (string, *lock.File, error) {
 	if inv.String("against") != "" {
 		return recordingBaseline(ctx, inv, inv.String("against"))
 	}

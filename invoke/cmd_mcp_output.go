@@ -7,6 +7,7 @@ import (
 
 	"github.com/relavium/relavium/atomicfile"
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/invoke/cli"
 )
 
 // CallOutput says where `mcp call --output` wrote the result text.
@@ -18,24 +19,24 @@ type CallOutput struct {
 // outputPath is the absolute --output path ("" without the flag), checked
 // before anything is connected or called: its directory must exist and the
 // path must not be a directory. Exit 2 otherwise.
-func outputPath(inv *Invocation) (string, error) {
+func outputPath(inv *cli.Invocation) (string, error) {
 	if !inv.Changed("output") {
 		return "", nil
 	}
 	p := inv.String("output")
 	if p == "" {
-		return "", &Error{ErrCode: CodeOutputPath, Exit: ExitUsage, Msg: "--output needs a file path"}
+		return "", &cli.Error{ErrCode: cli.CodeOutputPath, Exit: cli.ExitUsage, Msg: "--output needs a file path"}
 	}
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(inv.Env.WorkDir, p)
 	}
 	p = filepath.Clean(p)
 	if fi, err := os.Stat(p); err == nil && fi.IsDir() {
-		return "", &Error{ErrCode: CodeOutputPath, Exit: ExitUsage, Msg: fmt.Sprintf("--output %s is a directory; name a file", p)}
+		return "", &cli.Error{ErrCode: cli.CodeOutputPath, Exit: cli.ExitUsage, Msg: fmt.Sprintf("--output %s is a directory; name a file", p)}
 	}
 	dir := filepath.Dir(p)
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		return "", &Error{ErrCode: CodeOutputPath, Exit: ExitUsage, Msg: fmt.Sprintf("--output %s: directory %s does not exist", p, dir), Cause: err}
+		return "", &cli.Error{ErrCode: cli.CodeOutputPath, Exit: cli.ExitUsage, Msg: fmt.Sprintf("--output %s: directory %s does not exist", p, dir), Cause: err}
 	}
 	return p, nil
 }
@@ -65,7 +66,7 @@ func outputText(res *engine.ToolResult) []byte {
 func writeCallOutput(path string, res *engine.ToolResult) (*CallOutput, error) {
 	data := outputText(res)
 	fail := func(err error) (*CallOutput, error) {
-		return nil, &Error{ErrCode: CodeOutputWrite, Msg: fmt.Sprintf("cannot write the result to %s (left as it was)", path), Cause: err}
+		return nil, &cli.Error{ErrCode: cli.CodeOutputWrite, Msg: fmt.Sprintf("cannot write the result to %s (left as it was)", path), Cause: err}
 	}
 	if err := atomicfile.Write(path, data); err != nil {
 		return fail(err)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/invoke/cli"
 )
 
 func TestWriteCallOutput(t *testing.T) {
@@ -47,16 +48,16 @@ func TestWriteCallOutput(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := writeCallOutput(sub, res)
-	var ie *Error
-	if !errors.As(err, &ie) || ie.ErrCode != CodeOutputWrite {
-		t.Fatalf("err = %v, want %s", err, CodeOutputWrite)
+	var ie *cli.Error
+	if !errors.As(err, &ie) || ie.ErrCode != cli.CodeOutputWrite {
+		t.Fatalf("err = %v, want %s", err, cli.CodeOutputWrite)
 	}
 	if fi, err := os.Stat(filepath.Join(sub, "inner")); err != nil || !fi.IsDir() {
 		t.Fatal("the directory at the path was touched")
 	}
 	_, err = writeCallOutput(filepath.Join(dir, "gone", "out"), res)
-	if !errors.As(err, &ie) || ie.ErrCode != CodeOutputWrite {
-		t.Fatalf("err = %v, want %s", err, CodeOutputWrite)
+	if !errors.As(err, &ie) || ie.ErrCode != cli.CodeOutputWrite {
+		t.Fatalf("err = %v, want %s", err, cli.CodeOutputWrite)
 	}
 	left, _ := filepath.Glob(filepath.Join(dir, ".*.tmp"))
 	if len(left) != 0 {

@@ -11,6 +11,7 @@ import (
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/config"
+	"github.com/relavium/relavium/invoke/cli"
 )
 
 // maxPings bounds --count.
@@ -35,13 +36,13 @@ type PingResult struct {
 	Error     string     `json:"error,omitempty"`
 }
 
-func runMCPPing(ctx context.Context, inv *Invocation) (any, error) {
+func runMCPPing(ctx context.Context, inv *cli.Invocation) (any, error) {
 	count := inv.Int("count")
 	if count < 1 || count > maxPings {
-		return nil, usageErr(CodeBadFlag, "--count must be 1 to %d, got %d", maxPings, count)
+		return nil, cli.UsageErr(cli.CodeBadFlag, "--count must be 1 to %d, got %d", maxPings, count)
 	}
 	if inv.Duration("timeout") <= 0 {
-		return nil, usageErr(CodeBadFlag, "--timeout must be positive")
+		return nil, cli.UsageErr(cli.CodeBadFlag, "--timeout must be positive")
 	}
 	servers, adhoc, err := mcpTargets(inv)
 	if err != nil {
@@ -49,7 +50,7 @@ func runMCPPing(ctx context.Context, inv *Invocation) (any, error) {
 	}
 	if len(inv.Args) > 0 {
 		if adhoc {
-			return nil, usageErr(CodeBadTarget, "give SERVER or an ad-hoc --url/--stdio, not both")
+			return nil, cli.UsageErr(cli.CodeBadTarget, "give SERVER or an ad-hoc --url/--stdio, not both")
 		}
 		if servers, err = onlyServer(servers, inv.Args[0]); err != nil {
 			return nil, err
@@ -59,7 +60,7 @@ func runMCPPing(ctx context.Context, inv *Invocation) (any, error) {
 	if len(servers) == 0 {
 		return out, nil
 	}
-	h, err := connectWith(ctx, inv, servers, nil, connectOptions{})
+	h, err := cli.ConnectWith(ctx, inv, servers, nil, cli.ConnectOptions{})
 	if err != nil {
 		return nil, err
 	}
@@ -73,7 +74,7 @@ func runMCPPing(ctx context.Context, inv *Invocation) (any, error) {
 		out.Servers = append(out.Servers, r)
 	}
 	if failed > 0 {
-		return nil, &fault.Error{ErrCode: CodePingFailed, Msg: fmt.Sprintf("%d of %d servers did not answer every ping", failed, len(out.Servers)), Data: out}
+		return nil, &fault.Error{ErrCode: cli.CodePingFailed, Msg: fmt.Sprintf("%d of %d servers did not answer every ping", failed, len(out.Servers)), Data: out}
 	}
 	return out, nil
 }
@@ -88,9 +89,9 @@ func onlyServer(servers []config.Server, name string) ([]config.Server, error) {
 		names = append(names, s.Name)
 	}
 	if len(names) == 0 {
-		return nil, usageErr(CodePingUnknown, "no server %q: no MCP server is declared", sanitize.Line(name))
+		return nil, cli.UsageErr(cli.CodePingUnknown, "no server %q: no MCP server is declared", sanitize.Line(name))
 	}
-	return nil, usageErr(CodePingUnknown, "no server %q is declared (declared: %s)", sanitize.Line(name), strings.Join(names, ", "))
+	return nil, cli.UsageErr(cli.CodePingUnknown, "no server %q is declared (declared: %s)", sanitize.Line(name), strings.Join(names, ", "))
 }
 
 // pingServer pings one connected server count times, one after another.
@@ -102,7 +103,7 @@ func pingServer(ctx context.Context, h *host.Host, st host.ServerStatus, count i
 		rtt, err := h.Ping(pctx, st.Name)
 		cancel()
 		if err != nil {
-			r.ErrorCode, r.Error = fault.CodeOf(err, CodeInternal), sanitize.Line(fault.MessageOf(err))
+			r.ErrorCode, r.Error = fault.CodeOf(err, cli.CodeInternal), sanitize.Line(fault.MessageOf(err))
 			break
 		}
 		ms := float64(rtt.Microseconds()) / 1000

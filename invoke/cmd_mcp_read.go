@@ -11,6 +11,7 @@ import (
 	"github.com/relavium/relavium/engine/sanitize"
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/config"
+	"github.com/relavium/relavium/invoke/cli"
 )
 
 // mcp read and mcp complete: a resource read and an argument completion on
@@ -55,26 +56,26 @@ func (r *MCPReadResult) writeContents(b *strings.Builder) {
 }
 
 // oneServer is the declared server name; nothing else is connected.
-func oneServer(inv *Invocation, name string) ([]config.Server, connectOptions, error) {
+func oneServer(inv *cli.Invocation, name string) ([]config.Server, cli.ConnectOptions, error) {
 	cfg, err := config.Load(inv.Env.Home, inv.Global.Project)
 	if err != nil {
-		return nil, connectOptions{}, err
+		return nil, cli.ConnectOptions{}, err
 	}
 	servers, err := cfg.Declared(inv.Global.Agent)
 	if err != nil {
-		return nil, connectOptions{}, err
+		return nil, cli.ConnectOptions{}, err
 	}
 	var names []string
 	for _, s := range servers {
 		if s.Name == name {
-			return servers, connectOptions{only: func(n string) bool { return n == name }}, nil
+			return servers, cli.ConnectOptions{Only: func(n string) bool { return n == name }}, nil
 		}
 		names = append(names, s.Name)
 	}
-	return nil, connectOptions{}, usageErr(CodeNoSuchServer, "no declared server is named %s (declared: %s)", sanitize.Line(name), firstNonEmpty(strings.Join(names, ", "), "none"))
+	return nil, cli.ConnectOptions{}, cli.UsageErr(cli.CodeNoSuchServer, "no declared server is named %s (declared: %s)", sanitize.Line(name), firstNonEmpty(strings.Join(names, ", "), "none"))
 }
 
-func runMCPRead(ctx context.Context, inv *Invocation) (any, error) {
+func runMCPRead(ctx context.Context, inv *cli.Invocation) (any, error) {
 	name, uri := inv.Args[0], inv.Args[1]
 	dest, err := outputPath(inv)
 	if err != nil {
@@ -89,7 +90,7 @@ func runMCPRead(ctx context.Context, inv *Invocation) (any, error) {
 		return nil, err
 	}
 	waiter := &updateWaiter{server: name, uri: uri, ch: make(chan struct{}, 1)}
-	h, err := connectWith(ctx, inv, servers, waiter, co)
+	h, err := cli.ConnectWith(ctx, inv, servers, waiter, co)
 	if err != nil {
 		return nil, err
 	}
@@ -109,14 +110,14 @@ func runMCPRead(ctx context.Context, inv *Invocation) (any, error) {
 	}
 	if dest != "" {
 		if len(contents) != 1 {
-			return nil, &Error{ErrCode: CodeNoContents, Msg: fmt.Sprintf("%s has %d parts; --output writes one", sanitize.Line(uri), len(contents))}
+			return nil, &cli.Error{ErrCode: cli.CodeNoContents, Msg: fmt.Sprintf("%s has %d parts; --output writes one", sanitize.Line(uri), len(contents))}
 		}
 		data := contents[0].Data
 		if data == nil {
 			data = []byte(contents[0].Text)
 		}
 		if err := atomicfile.Write(dest, data); err != nil {
-			return nil, &Error{ErrCode: CodeOutputWrite, Msg: fmt.Sprintf("cannot write %s to %s (left as it was)", sanitize.Line(uri), dest), Cause: err}
+			return nil, &cli.Error{ErrCode: cli.CodeOutputWrite, Msg: fmt.Sprintf("cannot write %s to %s (left as it was)", sanitize.Line(uri), dest), Cause: err}
 		}
 		out.Output = &CallOutput{Path: dest, Bytes: len(data)}
 	}
@@ -155,10 +156,10 @@ func parseRef(s string) (host.CompletionRef, error) {
 	case ok && kind == "resource" && v != "":
 		return host.CompletionRef{Type: host.RefResource, URI: v}, nil
 	}
-	return host.CompletionRef{}, usageErr(CodeBadRef, "REF %q is neither prompt:NAME nor resource:URI-TEMPLATE", sanitize.Line(s))
+	return host.CompletionRef{}, cli.UsageErr(cli.CodeBadRef, "REF %q is neither prompt:NAME nor resource:URI-TEMPLATE", sanitize.Line(s))
 }
 
-func runMCPComplete(ctx context.Context, inv *Invocation) (any, error) {
+func runMCPComplete(ctx context.Context, inv *cli.Invocation) (any, error) {
 	name, argName := inv.Args[0], inv.Args[2]
 	ref, err := parseRef(inv.Args[1])
 	if err != nil {
@@ -172,7 +173,7 @@ func runMCPComplete(ctx context.Context, inv *Invocation) (any, error) {
 	for _, kv := range inv.Strings("arg") {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok || k == "" {
-			return nil, usageErr(CodeBadRef, "--arg %q is not KEY=VALUE", sanitize.Line(kv))
+			return nil, cli.UsageErr(cli.CodeBadRef, "--arg %q is not KEY=VALUE", sanitize.Line(kv))
 		}
 		known[k] = v
 	}
@@ -180,7 +181,7 @@ func runMCPComplete(ctx context.Context, inv *Invocation) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	h, err := connectWith(ctx, inv, servers, nil, co)
+	h, err := cli.ConnectWith(ctx, inv, servers, nil, co)
 	if err != nil {
 		return nil, err
 	}

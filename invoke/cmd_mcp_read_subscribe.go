@@ -9,6 +9,7 @@ import (
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/engine/sanitize"
 	"github.com/relavium/relavium/host"
+	"github.com/relavium/relavium/invoke/cli"
 )
 
 // mcp read --subscribe D: after the first read, subscribe to the resource
@@ -44,20 +45,20 @@ func (u *updateWaiter) Emit(e engine.Event) {
 }
 
 // subscribeFor is --subscribe's duration (0 without the flag).
-func subscribeFor(inv *Invocation) (time.Duration, error) {
+func subscribeFor(inv *cli.Invocation) (time.Duration, error) {
 	if !inv.Changed("subscribe") {
 		return 0, nil
 	}
 	d := inv.Duration("subscribe")
 	if d <= 0 || d > maxSubscribeFor {
-		return 0, usageErr(CodeBadFlag, "--subscribe takes a duration from 1ms to 1h, such as 30s")
+		return 0, cli.UsageErr(cli.CodeBadFlag, "--subscribe takes a duration from 1ms to 1h, such as 30s")
 	}
 	return d, nil
 }
 
 // follow subscribes to uri and reads it again at each update until d
 // passes (or ctx ends, or maxReadUpdates were read).
-func follow(ctx context.Context, inv *Invocation, h *host.Host, w *updateWaiter, d time.Duration) ([]ReadUpdate, error) {
+func follow(ctx context.Context, inv *cli.Invocation, h *host.Host, w *updateWaiter, d time.Duration) ([]ReadUpdate, error) {
 	if err := h.Subscribe(ctx, w.server, w.uri); err != nil {
 		return nil, err
 	}

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/relavium/relavium/invoke/cli"
 )
 
 // declareDemo declares the demo server (the built relavium's demo-server)
@@ -43,7 +45,7 @@ func TestMCPReadAndCompleteOnTheDemoServer(t *testing.T) {
 	if fi, _ := os.Stat(dest); fi.Mode().Perm() != 0o600 {
 		t.Errorf("mode %v, want 0600", fi.Mode().Perm())
 	}
-	if r := e.run(t, nil, "mcp", "read", "nope", "test://x", "--json"); r.code != 2 || r.errCode() != CodeNoSuchServer {
+	if r := e.run(t, nil, "mcp", "read", "nope", "test://x", "--json"); r.code != 2 || r.errCode() != cli.CodeNoSuchServer {
 		t.Errorf("unknown server: %d %s", r.code, r.stdout)
 	}
 
@@ -57,7 +59,7 @@ func TestMCPReadAndCompleteOnTheDemoServer(t *testing.T) {
 	if r.code != 0 || fmt.Sprint(comp["values"]) != "[1 123]" {
 		t.Fatalf("complete template: %d %s", r.code, r.stdout)
 	}
-	if r := e.run(t, nil, "mcp", "complete", "demo", "review_code", "language", "--json"); r.code != 2 || r.errCode() != CodeBadRef {
+	if r := e.run(t, nil, "mcp", "complete", "demo", "review_code", "language", "--json"); r.code != 2 || r.errCode() != cli.CodeBadRef {
 		t.Errorf("bad ref: %d %s", r.code, r.stdout)
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/relavium/relavium/engine/sanitize"
 	"github.com/relavium/relavium/host/config"
+	"github.com/relavium/relavium/invoke/cli"
 )
 
 // ImportedServer says which client file a listed server was translated
@@ -44,7 +45,7 @@ func writeSources(b *strings.Builder, project string, imported []ImportedServer,
 		b.WriteString("IMPORTED\n")
 	}
 	for _, s := range imported {
-		from := fmt.Sprintf("%s:%d:%d", cfgRel(project, s.Source.File), s.Source.Line, s.Source.Col)
+		from := fmt.Sprintf("%s:%d:%d", cli.RelPath(project, s.Source.File), s.Source.Line, s.Source.Col)
 		fmt.Fprintf(b, "  %s  from %s", sanitize.Line(s.Server), sanitize.Line(from))
 		if s.Written != "" {
 			fmt.Fprintf(b, " (written %q there)", sanitize.Line(s.Written))
@@ -62,7 +63,7 @@ func writeSources(b *strings.Builder, project string, imported []ImportedServer,
 		if len(names) == 0 {
 			names = []string{"no server relavium can read"}
 		}
-		fmt.Fprintf(b, "  %s  %s\n", sanitize.Line(cfgRel(project, o.File)), strings.Join(names, ", "))
+		fmt.Fprintf(b, "  %s  %s\n", sanitize.Line(cli.RelPath(project, o.File)), strings.Join(names, ", "))
 	}
 }
 
@@ -73,6 +74,6 @@ func offeredNote(project string, o config.Offer) string {
 	for i, s := range o.Servers {
 		names[i] = fmt.Sprintf("%s (line %d)", s.Name, s.Pos.Line)
 	}
-	rel := cfgRel(project, o.File)
+	rel := cli.RelPath(project, o.File)
 	return fmt.Sprintf("%s is not used (%s): add import = [%q] to .relavium/config.toml to use it", rel, strings.Join(names, ", "), rel)
 }

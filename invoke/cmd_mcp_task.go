@@ -13,6 +13,7 @@ import (
 	"github.com/relavium/relavium/engine/sanitize"
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host"
+	"github.com/relavium/relavium/invoke/cli"
 )
 
 // mcp call --task and mcp tasks: a tool called as a task (protocol
@@ -30,7 +31,7 @@ var errTaskDeadline = errors.New("the task did not end within --timeout")
 // callAsTask calls def as a task and waits for it: every change of status
 // is said on stderr; --timeout bounds the whole wait, and a task still
 // running at its end (or at Ctrl-C) is cancelled at the server.
-func callAsTask(ctx context.Context, inv *Invocation, h *host.Host, def engine.ToolDef, args json.RawMessage) (*engine.ToolResult, *host.Task, time.Duration, error) {
+func callAsTask(ctx context.Context, inv *cli.Invocation, h *host.Host, def engine.ToolDef, args json.RawMessage) (*engine.ToolResult, *host.Task, time.Duration, error) {
 	t0 := time.Now()
 	timeout := inv.Duration("timeout")
 	tctx, cancel := context.WithTimeoutCause(ctx, timeout, errTaskDeadline)
@@ -61,7 +62,7 @@ func callAsTask(ctx context.Context, inv *Invocation, h *host.Host, def engine.T
 			if ctx.Err() != nil {
 				return nil, task, time.Since(t0), &host.Error{Base: fault.Base{ErrCode: host.CodeCallCancelled, Msg: "task " + task.TaskID + " cancelled (and cancelled at the server)"}, Server: def.Server}
 			}
-			return nil, task, time.Since(t0), &Error{ErrCode: CodeTaskDeadline, Msg: fmt.Sprintf("task %s of %s did not end within --timeout %s; it was cancelled at the server", task.TaskID, def.Name, timeout)}
+			return nil, task, time.Since(t0), &cli.Error{ErrCode: cli.CodeTaskDeadline, Msg: fmt.Sprintf("task %s of %s did not end within --timeout %s; it was cancelled at the server", task.TaskID, def.Name, timeout)}
 		}
 		next, err := h.GetTask(tctx, def.Server, task.TaskID)
 		if err != nil {
@@ -80,7 +81,7 @@ func callAsTask(ctx context.Context, inv *Invocation, h *host.Host, def engine.T
 		if task.StatusMessage != "" {
 			msg += ": " + task.StatusMessage
 		}
-		return nil, task, time.Since(t0), &Error{ErrCode: CodeTaskEnded, Msg: msg}
+		return nil, task, time.Since(t0), &cli.Error{ErrCode: cli.CodeTaskEnded, Msg: msg}
 	}
 	res, err = h.TaskResult(tctx, def.Server, task.TaskID)
 	return res, task, time.Since(t0), err
@@ -110,13 +111,13 @@ func (r *MCPTasksResult) WriteHuman(w io.Writer) error {
 	return err
 }
 
-func runMCPTasks(ctx context.Context, inv *Invocation) (any, error) {
+func runMCPTasks(ctx context.Context, inv *cli.Invocation) (any, error) {
 	name := inv.Args[0]
 	servers, co, err := oneServer(inv, name)
 	if err != nil {
 		return nil, err
 	}
-	h, err := connectWith(ctx, inv, servers, nil, co)
+	h, err := cli.ConnectWith(ctx, inv, servers, nil, co)
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/relavium/relavium/invoke/cli"
 )
 
 // mcp call --task against server-everything's simulate-research-query: the
@@ -36,7 +38,7 @@ func TestMCPCallTaskOnServerEverything(t *testing.T) {
 		t.Fatalf("--task --json: %d %s", r.code, r.stdout)
 	}
 	r = e.run(t, env, "mcp", "call", "mcp_ev_simulate-research-query", "topic=tides", "--task", "--yes", "--timeout", "1500ms", "--json")
-	if r.code != 1 || r.errCode() != CodeTaskDeadline || !strings.Contains(r.stdout, "cancelled at the server") {
+	if r.code != 1 || r.errCode() != cli.CodeTaskDeadline || !strings.Contains(r.stdout, "cancelled at the server") {
 		t.Fatalf("--task past --timeout: %d %s", r.code, r.stdout)
 	}
 	if r := e.run(t, env, "mcp", "tasks", "ev"); r.code != 0 || r.stdout != "ev holds no task\n" {
@@ -62,7 +64,7 @@ func TestMCPCallTaskOnTheDemoServer(t *testing.T) {
 	if r.code != 1 || !strings.Contains(r.stderr, "E933") || !strings.Contains(r.stderr, "cancelled at the server") {
 		t.Fatalf("past --timeout: %d\n%s", r.code, r.stderr)
 	}
-	if r := e.run(t, nil, "mcp", "call", "mcp_demo_always_fails", "--task", "--yes", "--json"); r.code != 1 || r.errCode() != CodeToolError {
+	if r := e.run(t, nil, "mcp", "call", "mcp_demo_always_fails", "--task", "--yes", "--json"); r.code != 1 || r.errCode() != cli.CodeToolError {
 		t.Errorf("an isError result through a task: %d %s", r.code, r.stdout)
 	}
 }

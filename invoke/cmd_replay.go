@@ -16,6 +16,7 @@ import (
 	"github.com/relavium/relavium/gates/replay"
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/inbound"
+	"github.com/relavium/relavium/invoke/cli"
 	"github.com/relavium/relavium/invoke/demoserver"
 )
 
@@ -26,9 +27,9 @@ import (
 // with a coded JSON-RPC error and the next line is read; on http the bearer
 // token (RELAVIUM_MCP_TOKEN, else <home>/mcp-token, generated when absent)
 // is required and Host and Origin must be loopback names (DNS rebinding).
-func runReplay(ctx context.Context, inv *Invocation) (any, error) {
+func runReplay(ctx context.Context, inv *cli.Invocation) (any, error) {
 	if inv.Global.JSON {
-		return nil, usageErr(CodeBadFlag, "replay speaks MCP on its streams and has no JSON result; drop --json")
+		return nil, cli.UsageErr(cli.CodeBadFlag, "replay speaks MCP on its streams and has no JSON result; drop --json")
 	}
 	script, err := loadScript(inv.Args[0], inv.String("server"))
 	if err != nil {
@@ -38,7 +39,7 @@ func runReplay(ctx context.Context, inv *Invocation) (any, error) {
 	if inv.String("transport") == "http" {
 		return nil, replayHTTP(ctx, inv, script)
 	}
-	out := inbound.NewLockedWriter(nopWriteCloser{env.Stdout})
+	out := inbound.NewLockedWriter(cli.NopWriteCloser{Writer: env.Stdout})
 	in := inbound.NewStdioFilter(env.Stdin, out).Drain(ctx, replayDrain) // every answer written before the end
 	t := &mcp.IOTransport{Reader: in, Writer: out, MaxLineLength: inbound.MaxStdioLineBytes + 1}
 	conn, err := t.Connect(ctx)
@@ -53,7 +54,7 @@ func runReplay(ctx context.Context, inv *Invocation) (any, error) {
 const replayDrain = 5 * time.Second
 
 // replayHTTP serves the script over Streamable HTTP behind inbound.Guard.
-func replayHTTP(ctx context.Context, inv *Invocation, script *replay.Script) error {
+func replayHTTP(ctx context.Context, inv *cli.Invocation, script *replay.Script) error {
 	env := inv.Env
 	token, err := inbound.ExistingToken(env.Home, env.LookupEnv)
 	if err != nil {
@@ -106,7 +107,7 @@ func loadScript(path, server string) (*replay.Script, error) {
 // recording replayed in this process and locked as the live ones are.
 // A recording holds no identity, so each recorded server is compared by
 // its definitions only.
-func recordingBaseline(ctx context.Context, inv *Invocation, path string) (string, *lock.File, error) {
+func recordingBaseline(ctx context.Context, inv *cli.Invocation, path string) (string, *lock.File, error) {
 	rec, err := replay.Read(path)
 	if err != nil {
 		return "", nil, err

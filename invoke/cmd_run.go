@@ -16,6 +16,7 @@ import (
 	"github.com/relavium/relavium/engine/sanitize"
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/config"
+	"github.com/relavium/relavium/invoke/cli"
 	"github.com/relavium/relavium/session"
 	"github.com/relavium/relavium/workflow"
 )
@@ -28,25 +29,25 @@ import (
 // servers it names (config E2xx), the plan id (E450) and whether its gates
 // can be answered (E611). Then the servers are connected, the run goes
 // through workflow.Run, and the servers are torn down before it returns.
-func runWorkflow(ctx context.Context, inv *Invocation) (any, error) {
-	return runWorkflowWith(ctx, inv, connectServers)
+func runWorkflow(ctx context.Context, inv *cli.Invocation) (any, error) {
+	return runWorkflowWith(ctx, inv, cli.ConnectServers)
 }
 
 // connectFunc connects servers; runWorkflow uses connectServers, tests a
 // fake host.
-type connectFunc func(ctx context.Context, inv *Invocation, servers []config.Server, em engine.Emitter) (LiveHost, error)
+type connectFunc func(ctx context.Context, inv *cli.Invocation, servers []config.Server, em engine.Emitter) (cli.LiveHost, error)
 
-func runWorkflowWith(ctx context.Context, inv *Invocation, connect connectFunc) (any, error) {
+func runWorkflowWith(ctx context.Context, inv *cli.Invocation, connect connectFunc) (any, error) {
 	events := inv.Bool("events")
 	if events && inv.Global.JSON {
-		return nil, usageErr(CodeBadFlag, "--events prints NDJSON events and --json one envelope on stdout: pass one of them")
+		return nil, cli.UsageErr(cli.CodeBadFlag, "--events prints NDJSON events and --json one envelope on stdout: pass one of them")
 	}
 	if inv.Bool("plan") && inv.Changed("plan-id") {
-		return nil, usageErr(CodeBadFlag, "--plan prints the plan and --plan-id runs it: pass one of them")
+		return nil, cli.UsageErr(cli.CodeBadFlag, "--plan prints the plan and --plan-id runs it: pass one of them")
 	}
 	// --sampling-reply and --root are checked now, as everything authored
 	// is (E905, E903), though the session reads them only when it connects.
-	if err := clientOptions(inv, &session.Options{}); err != nil {
+	if err := cli.ClientOptions(inv, &session.Options{}); err != nil {
 		return nil, err
 	}
 	w, err := workflow.LoadWorkflow(inv.Global.Project, inv.Args[0])
@@ -98,18 +99,18 @@ func runWorkflowWith(ctx context.Context, inv *Invocation, connect connectFunc) 
 
 // executeRun connects the servers, runs, tears down, and drains the event
 // printer; nothing it started outlives it.
-func executeRun(ctx context.Context, inv *Invocation, w *workflow.Workflow, inputs map[string]any,
+func executeRun(ctx context.Context, inv *cli.Invocation, w *workflow.Workflow, inputs map[string]any,
 	servers []config.Server, events, yes bool, connect connectFunc) (*workflow.RunResult, error) {
 	bus := engine.NewBus(engine.BusOptions{Now: inv.Env.Now})
-	var pr *eventPrinter
+	var pr *cli.EventPrinter
 	if events {
-		pr = startNDJSONPrinter(bus, inv.Env.Stdout, inv.Env.Stderr)
+		pr = cli.StartNDJSONPrinter(bus, inv.Env.Stdout, inv.Env.Stderr)
 	} else {
-		pr = startHumanPrinter(bus, inv.Env.Stderr)
+		pr = cli.StartHumanPrinter(bus, inv.Env.Stderr)
 	}
-	defer pr.stop(bus)
+	defer pr.Stop(bus)
 
-	var live LiveHost
+	var live cli.LiveHost
 	if hasToolSteps(w) {
 		var err error
 		if live, err = connect(ctx, inv, servers, bus); err != nil {
@@ -119,25 +120,25 @@ func executeRun(ctx context.Context, inv *Invocation, w *workflow.Workflow, inpu
 		// before the handler returns, on every path.
 		defer func() {
 			if cerr := live.Close(); cerr != nil {
-				pr.note("tearing the servers down: " + sanitize.Line(cerr.Error()))
+				pr.Note("tearing the servers down: " + sanitize.Line(cerr.Error()))
 			}
 		}()
 	}
 	gate := func(ctx context.Context, req workflow.GateRequest) (bool, error) {
 		if yes {
-			_ = pr.catchUp(ctx, bus.Seq())
-			pr.note(fmt.Sprintf("gate %s: %s — approved by --yes", req.Step, sanitize.Line(req.Message)))
+			_ = pr.CatchUp(ctx, bus.Seq())
+			pr.Note(fmt.Sprintf("gate %s: %s — approved by --yes", req.Step, sanitize.Line(req.Message)))
 			return true, nil
 		}
 		if !inv.CanPrompt() {
 			return false, workflow.GateUnanswerable(w, stepByID(w, req.Step))
 		}
-		if err := pr.catchUp(ctx, bus.Seq()); err != nil {
+		if err := pr.CatchUp(ctx, bus.Seq()); err != nil {
 			return false, err
 		}
-		pr.mu.Lock() // the printer stays quiet while the person is asked
-		defer pr.mu.Unlock()
-		return askGate(ctx, inv.Env.Stdin, inv.Env.Stderr, req)
+		pr.Mu.Lock() // the printer stays quiet while the person is asked
+		defer pr.Mu.Unlock()
+		return cli.AskGate(ctx, inv.Env.Stdin, inv.Env.Stderr, req)
 	}
 	opts := workflow.RunOptions{Emitter: bus, Gate: gate}
 	if live != nil {
@@ -168,7 +169,7 @@ func stepByID(w *workflow.Workflow, id string) *workflow.Step {
 // through the config (an unknown ref or a widening allowlist is an authored
 // error, exit 2); without mcp_servers, the --agent's servers or every
 // registration; nothing for a workflow without tool steps.
-func workflowServers(inv *Invocation, w *workflow.Workflow) ([]config.Server, error) {
+func workflowServers(inv *cli.Invocation, w *workflow.Workflow) ([]config.Server, error) {
 	if !hasToolSteps(w) {
 		return nil, nil
 	}
@@ -193,12 +194,12 @@ func workflowServers(inv *Invocation, w *workflow.Workflow) ([]config.Server, er
 // workflowPlan builds the plan: stdio servers with their v1 consent digest
 // (resolved the way consent resolves them, nothing spawned), network
 // servers with their url.
-func workflowPlan(inv *Invocation, w *workflow.Workflow, inputs map[string]any, missing []string, servers []config.Server) (*workflow.WorkflowPlan, error) {
+func workflowPlan(inv *cli.Invocation, w *workflow.Workflow, inputs map[string]any, missing []string, servers []config.Server) (*workflow.WorkflowPlan, error) {
 	ps := make([]workflow.PlanServer, 0, len(servers))
 	for _, s := range servers {
 		p := workflow.PlanServer{Name: s.Name, Transport: s.Transport, ToolsAllowlist: s.ToolsAllowlist}
 		if s.Transport == host.TransportStdio {
-			r, err := consent.Resolve(session.Declaration(s, sandboxing(inv)), inv.Env.Getenv("PATH"))
+			r, err := consent.Resolve(session.Declaration(s, cli.Sandboxing(inv)), inv.Env.Getenv("PATH"))
 			if err != nil {
 				return nil, err
 			}
@@ -248,7 +249,7 @@ func (r *runOutput) WriteHuman(w io.Writer) error {
 // runWorkflowList is `relavium workflow ls`: every workflow of the project;
 // a file with problems makes it exit 2 with every problem (the workflows
 // that did load ride along in the error's data).
-func runWorkflowList(_ context.Context, inv *Invocation) (any, error) {
+func runWorkflowList(_ context.Context, inv *cli.Invocation) (any, error) {
 	ws, err := workflow.LoadWorkflows(inv.Global.Project)
 	list := &workflowList{Project: inv.Global.Project, Workflows: []workflowRow{}}
 	for _, w := range ws {
@@ -333,13 +334,13 @@ func (l *workflowList) WriteHuman(w io.Writer) error {
 
 // workflowSideEffect is the run row's SideEffectFor column: `run WORKFLOW`
 // takes the workflow's declared side effect.
-func workflowSideEffect(projectDir string, args []string) (SideEffect, error) {
+func workflowSideEffect(projectDir string, args []string) (cli.SideEffect, error) {
 	if len(args) == 0 {
-		return Write, nil // the arg count check refuses it before anything runs
+		return cli.Write, nil // the arg count check refuses it before anything runs
 	}
 	w, err := workflow.LoadWorkflow(projectDir, args[0])
 	if err != nil {
 		return "", err
 	}
-	return SideEffect(w.SideEffect), nil
+	return cli.SideEffect(w.SideEffect), nil
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/host/config"
+	"github.com/relavium/relavium/invoke/cli"
 	"github.com/relavium/relavium/workflow"
 )
 
@@ -108,7 +109,7 @@ func newInproc(t *testing.T) *inproc {
 	return p
 }
 
-func (p *inproc) connect(_ context.Context, _ *Invocation, servers []config.Server, em engine.Emitter) (LiveHost, error) {
+func (p *inproc) connect(_ context.Context, _ *cli.Invocation, servers []config.Server, em engine.Emitter) (cli.LiveHost, error) {
 	if p.connectErr != nil {
 		return nil, p.connectErr
 	}
@@ -129,7 +130,7 @@ type inprocRun struct {
 func (p *inproc) run(ctx context.Context, t *testing.T, stdin *os.File, tty bool, args ...string) *inprocRun {
 	t.Helper()
 	r := &inprocRun{}
-	env := &Env{Stdout: &r.stdout, Stderr: &r.stderr, Home: p.home, WorkDir: p.project,
+	env := &cli.Env{Stdout: &r.stdout, Stderr: &r.stderr, Home: p.home, WorkDir: p.project,
 		LookupEnv: func(k string) (string, bool) {
 			if k == "PATH" {
 				return os.Getenv("PATH"), true
@@ -144,11 +145,11 @@ func (p *inproc) run(ctx context.Context, t *testing.T, stdin *os.File, tty bool
 	}
 	inv, err := Commands().Parse(env, append([]string{"--project", p.project}, args...))
 	if err != nil {
-		r.code = finish(env, inv, nil, err)
+		r.code = cli.Finish(env, inv, nil, err)
 		return r
 	}
 	data, err := runWorkflowWith(ctx, inv, p.connect)
-	r.code = finish(env, inv, data, err)
+	r.code = cli.Finish(env, inv, data, err)
 	return r
 }
 
@@ -290,7 +291,7 @@ func TestRunInProcCancelWhileAsking(t *testing.T) {
 
 func TestRunInProcConnectErrorPassesThrough(t *testing.T) {
 	p := newInproc(t)
-	p.connectErr = &Error{ErrCode: "E301", Msg: "consent required", Exit: ExitUsage}
+	p.connectErr = &cli.Error{ErrCode: "E301", Msg: "consent required", Exit: cli.ExitUsage}
 	r := p.run(context.Background(), t, nil, false, "run", "greet", "--json", "--input", "name=x")
 	if r.code != 2 || !strings.Contains(r.stdout.String(), `"code":"E301"`) {
 		t.Fatalf("exit %d %s", r.code, r.stdout.String())

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/invoke/cli"
 )
 
 // End-to-end tests of `relavium run` and `relavium workflow ls`: the real
@@ -212,7 +213,7 @@ func TestWorkflowCommandsE2E(t *testing.T) {
 	})
 
 	// The tests below connect the demo server through connectServers
-	// (invoke/connect.go, the host seam) and `relavium demo-server`.
+	// (invoke/cli/connect.go, the host seam) and `relavium demo-server`.
 	digest := ""
 	allow := func(t *testing.T) string {
 		if digest == "" {
@@ -295,7 +296,7 @@ func TestWorkflowCommandsE2E(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 		defer cancel()
 		c := e.cmd(ctx, "run", "slow", "--json", "--allow-mcp-stdio", allow(t))
-		c.Env = append(c.Env, EnvInvokePath+"=run", EnvDeadlineMS+"=4000")
+		c.Env = append(c.Env, cli.EnvInvokePath+"=run", cli.EnvDeadlineMS+"=4000")
 		var so, se bytes.Buffer
 		c.Stdout, c.Stderr = &so, &se
 		err := c.Run()

@@ -4,15 +4,12 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"strings"
-	"sync"
 
-	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/engine/sanitize"
-	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/config"
 	"github.com/relavium/relavium/host/wire"
+	"github.com/relavium/relavium/invoke/cli"
 	"github.com/relavium/relavium/session"
 )
 
@@ -20,7 +17,7 @@ import (
 // injects: package tui). With no one to ask — no TTY, --json, CI — it
 // prints the inventory instead, exactly as `mcp ls` connects and reports
 // it (consent no one can give exits 2 with the digests).
-func runSession(ctx context.Context, inv *Invocation) (any, error) {
+func runSession(ctx context.Context, inv *cli.Invocation) (any, error) {
 	if inv.CanPrompt() && inv.Env.Session != nil {
 		return nil, openWorkbench(ctx, inv, false)
 	}
@@ -29,7 +26,7 @@ func runSession(ctx context.Context, inv *Invocation) (any, error) {
 
 // runDemo is the session on the embedded demo agent: this binary's own
 // demo-server over stdio, no config needed. Headless, its inventory.
-func runDemo(ctx context.Context, inv *Invocation) (any, error) {
+func runDemo(ctx context.Context, inv *cli.Invocation) (any, error) {
 	if inv.CanPrompt() && inv.Env.Session != nil {
 		return nil, openWorkbench(ctx, inv, true)
 	}
@@ -45,93 +42,14 @@ func runDemo(ctx context.Context, inv *Invocation) (any, error) {
 // consent digest is the same from every project).
 func DemoServers(executable string) ([]config.Server, error) {
 	if executable == "" || !filepath.IsAbs(executable) {
-		return nil, &Error{ErrCode: CodeInternal, Msg: fmt.Sprintf("the running binary's path is unknown (%q): the demo server cannot be started", executable)}
+		return nil, &cli.Error{ErrCode: cli.CodeInternal, Msg: fmt.Sprintf("the running binary's path is unknown (%q): the demo server cannot be started", executable)}
 	}
 	return []config.Server{{Name: "demo", Transport: host.TransportStdio, Command: executable,
 		Args: []string{"demo-server"}, Dir: filepath.Dir(executable)}}, nil
 }
 
-// inventory connects servers the way `mcp ls` does and lists them.
-func inventory(ctx context.Context, inv *Invocation, servers []config.Server) (*MCPList, error) {
-	s, err := newSession(inv, servers, nil, connectOptions{})
-	if err != nil {
-		return nil, err
-	}
-	h, err := s.Start(ctx, nil)
-	if err != nil {
-		if len(servers) < 2 {
-			return nil, err
-		}
-		return inventoryEach(ctx, inv, s, servers, err)
-	}
-	defer h.Close()
-	return inventoryOf(inv, servers, h, h.Servers()), nil
-}
-
-// inventoryEach is mcp ls after a start that failed loud: the servers are
-// connected one by one in the same session (consent answered once holds),
-// so the healthy servers' tools are listed beside the failed servers' rows,
-// and the start's error still decides the exit.
-func inventoryEach(ctx context.Context, inv *Invocation, s *session.Session, servers []config.Server, startErr error) (*MCPList, error) {
-	live, err := s.Open(ctx)
-	if err != nil {
-		return nil, startErr
-	}
-	defer live.Close()
-	errs := make([]error, len(servers))
-	var wg sync.WaitGroup
-	for i, srv := range servers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			errs[i] = live.Connect(ctx, srv.Name)
-		}()
-	}
-	wg.Wait()
-	h := live.Host()
-	byName := map[string]host.ServerStatus{}
-	for _, st := range h.Servers() {
-		byName[st.Name] = st
-	}
-	var statuses []host.ServerStatus
-	for i, srv := range servers { // declaration order
-		st, ok := byName[srv.Name]
-		if !ok {
-			st = host.ServerStatus{Name: srv.Name, Transport: srv.Transport, State: engine.StateFailed}
-		}
-		if errs[i] != nil && st.Error == "" {
-			code := fault.CodeOf(errs[i], host.CodeStartFailed)
-			msg := strings.Replace(sanitize.Line(errs[i].Error()), string(code)+": ", "", 1) // the row shows the code once
-			st.State, st.ErrorCode, st.Error = engine.StateFailed, code, msg
-		}
-		statuses = append(statuses, st)
-	}
-	list := inventoryOf(inv, servers, h, statuses)
-	list.partial = true
-	return list, startErr
-}
-
-// inventoryOf is the listing of a connected host.
-func inventoryOf(inv *Invocation, servers []config.Server, h *host.Host, statuses []host.ServerStatus) *MCPList {
-	list := &MCPList{Servers: statuses, Tools: []MCPTool{}, Skipped: h.Skipped(), Imported: sourcesOf(servers), project: inv.Global.Project}
-	if list.Skipped == nil {
-		list.Skipped = []engine.SkippedTool{}
-	}
-	tools := h.Tools()
-	for _, d := range tools {
-		t := MCPTool{Name: d.Name, Server: d.Server, Tool: d.Tool, Title: d.Title,
-			Description: d.Description, Annotations: d.Annotations, Args: argSummary(d), Changed: d.Changed, Digest: d.Digest}
-		if d.Changed {
-			t.Changes, _ = h.Changes(d.ID)
-		}
-		list.Tools = append(list.Tools, t)
-	}
-	list.markApprovals(inv, servers, tools)
-	return list
-}
-
 // openWorkbench hands the session to the interactive face main injected.
-func openWorkbench(ctx context.Context, inv *Invocation, demo bool) error {
+func openWorkbench(ctx context.Context, inv *cli.Invocation, demo bool) error {
 	wb, err := Workbench(inv, demo)
 	if err != nil {
 		return err
@@ -144,9 +62,9 @@ func openWorkbench(ctx context.Context, inv *Invocation, demo bool) error {
 // exit 2, before anything is spawned or dialled), over a session core that
 // asks no one in the terminal: a server that still needs consent fails its
 // connect, and the workbench asks in its own dialog.
-func Workbench(inv *Invocation, demo bool) (session.Workbench, error) {
+func Workbench(inv *cli.Invocation, demo bool) (session.Workbench, error) {
 	wb := session.Workbench{Project: inv.Global.Project, Agent: inv.Global.Agent, Demo: demo, ThemeFlag: inv.Global.Theme,
-		Getenv: inv.Env.Getenv, Stdin: inv.Env.Stdin, Stdout: inv.Env.terminalOut(), Now: inv.Env.Now}
+		Getenv: inv.Env.Getenv, Stdin: inv.Env.Stdin, Stdout: inv.Env.TerminalOut(), Now: inv.Env.Now}
 	var servers []config.Server
 	if demo {
 		ds, err := DemoServers(inv.Env.Executable)
@@ -172,12 +90,12 @@ func Workbench(inv *Invocation, demo bool) (session.Workbench, error) {
 		}
 		wb.Failed = cfg.Failed
 		for _, f := range cfg.Failed {
-			wb.Warnings = append(wb.Warnings, sanitize.Line(fmt.Sprintf("server %s of %s is not admitted (%s): %s", f.Name, cfgRel(inv.Global.Project, f.File), f.Code(), f.Reason())))
+			wb.Warnings = append(wb.Warnings, sanitize.Line(fmt.Sprintf("server %s of %s is not admitted (%s): %s", f.Name, cli.RelPath(inv.Global.Project, f.File), f.Code(), f.Reason())))
 		}
 	}
-	opts := sessionOptions(inv)
+	opts := cli.SessionOptions(inv)
 	opts.Warn = nil // the workbench shows a store problem in its consent dialog
-	if err := clientOptions(inv, &opts); err != nil {
+	if err := cli.ClientOptions(inv, &opts); err != nil {
 		return wb, err
 	}
 	// The workbench lives on: a network server that goes away is dialled

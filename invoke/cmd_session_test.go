@@ -17,12 +17,13 @@ import (
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/internal/testbin"
+	"github.com/relavium/relavium/invoke/cli"
 	"github.com/relavium/relavium/session"
 )
 
 // sessionEnv is an Env for in-process Main with a temp home; exe is the
 // built binary (the demo server is the binary itself).
-func sessionEnv(t *testing.T, exe string, tty bool, extra ...string) (*Env, *bytes.Buffer, *bytes.Buffer) {
+func sessionEnv(t *testing.T, exe string, tty bool, extra ...string) (*cli.Env, *bytes.Buffer, *bytes.Buffer) {
 	t.Helper()
 	dir := t.TempDir()
 	home := filepath.Join(dir, "home")
@@ -31,7 +32,7 @@ func sessionEnv(t *testing.T, exe string, tty bool, extra ...string) (*Env, *byt
 	for i := 0; i+1 < len(extra); i += 2 {
 		vars[extra[i]] = extra[i+1]
 	}
-	return &Env{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr, StdinTTY: tty, StdoutTTY: tty,
+	return &cli.Env{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr, StdinTTY: tty, StdoutTTY: tty,
 		LookupEnv: func(k string) (string, bool) { v, ok := vars[k]; return v, ok },
 		Environ:   []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir}, Home: home, WorkDir: dir, Executable: exe, Version: "test",
 		Now: time.Now}, &stdout, &stderr
@@ -60,7 +61,7 @@ func TestSessionWithNoOneToAskPrintsTheInventory(t *testing.T) {
 	// the demo's consent is missing: exit 2 with its digest.
 	env, stdout, _ := sessionEnv(t, bin, true, "CI", "true")
 	env.Session = func(context.Context, session.Workbench) error { t.Fatal("the TUI opened under CI"); return nil }
-	if code := Main(context.Background(), env, []string{"demo", "--json"}); code != ExitUsage {
+	if code := Main(context.Background(), env, []string{"demo", "--json"}); code != cli.ExitUsage {
 		t.Fatalf("demo --json without consent: exit %d\n%s", code, stdout)
 	}
 	var env1 struct {

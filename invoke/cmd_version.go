@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+
+	"github.com/relavium/relavium/invoke/cli"
 )
 
 // VersionInfo is the data of `relavium version`.
@@ -21,6 +23,6 @@ func (v VersionInfo) WriteHuman(w io.Writer) error {
 	return err
 }
 
-func runVersion(_ context.Context, inv *Invocation) (any, error) {
+func runVersion(_ context.Context, inv *cli.Invocation) (any, error) {
 	return VersionInfo{Version: inv.Env.Version, Go: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH}, nil
 }

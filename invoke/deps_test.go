@@ -29,3 +29,46 @@ func TestInvokeImportsNeitherFace(t *testing.T) {
 		}
 	}
 }
+
+// The rooms of the command line: the kit (invoke/cli) stands below every
+// command family and knows none of them; a family (invoke/cmd/<noun>)
+// stands on the kit and never on the table (package invoke), which is the
+// one place the families meet.
+func TestCommandLineRooms(t *testing.T) {
+	const module = "github.com/relavium/relavium/"
+	out, err := exec.Command("go", "list", module+"invoke/...").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	pkgs := strings.Fields(string(out))
+	if !slices.Contains(pkgs, module+"invoke/cli") {
+		t.Fatalf("go list found no kit: %q", pkgs)
+	}
+	for _, pkg := range pkgs {
+		rel := strings.TrimPrefix(pkg, module)
+		var refused []string
+		switch {
+		case rel == "invoke/cli":
+			refused = []string{"invoke", "invoke/cmd/"}
+		case strings.HasPrefix(rel, "invoke/cmd/"):
+			refused = []string{"invoke"}
+		default:
+			continue
+		}
+		out, err := exec.Command("go", "list", "-deps", pkg).CombinedOutput()
+		if err != nil {
+			t.Fatalf("go list -deps %s: %v\n%s", rel, err, out)
+		}
+		for _, dep := range strings.Fields(string(out)) {
+			d, ok := strings.CutPrefix(dep, module)
+			if !ok || d == rel {
+				continue
+			}
+			for _, r := range refused {
+				if d == r || strings.HasSuffix(r, "/") && strings.HasPrefix(d, r) {
+					t.Errorf("%s depends on %s", rel, d)
+				}
+			}
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/invoke/cli"
 	"github.com/relavium/relavium/themes"
 )
 
@@ -25,7 +26,7 @@ func TestCommandsWithoutJSONRefuseTheJSONFlag(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			cancel() // a command that started serving anyway returns at once
 			args := append(append([]string{}, cmd.Path...), "--json")
-			if code := Main(ctx, env, args); code != ExitUsage {
+			if code := Main(ctx, env, args); code != cli.ExitUsage {
 				t.Fatalf("exit %d, want 2; stdout %q", code, out.Bytes())
 			}
 			dec := json.NewDecoder(bytes.NewReader(out.Bytes()))
@@ -59,7 +60,7 @@ func TestTooManyArgumentsNamesWhatTheCommandTakes(t *testing.T) {
 		home, project := t.TempDir(), t.TempDir()
 		env, _, _ := machineTestEnv(t, home, project, nil)
 		_, err := tab.Parse(env, strings.Fields(args))
-		if CodeOf(err) != CodeBadArgs || fault.ExitOf(err) != ExitUsage || messageOf(err) != want {
+		if cli.CodeOf(err) != cli.CodeBadArgs || fault.ExitOf(err) != cli.ExitUsage || cli.MessageOf(err) != want {
 			t.Errorf("%s: %v, want E103 %q", args, err, want)
 		}
 	}
@@ -74,7 +75,7 @@ func TestGlobalEnumFlagsCheckedOnEveryCommand(t *testing.T) {
 	_, err := Commands().Parse(env, []string{"mcp", "ls", "--theme", "bogus"})
 	// The theme flag is checked on every command, and an unknown name is
 	// the themes package's E700 (as from RELAVIUM_THEME or config), exit 2.
-	if CodeOf(err) != themes.CodeUnknownTheme || fault.ExitOf(err) != ExitUsage ||
+	if cli.CodeOf(err) != themes.CodeUnknownTheme || fault.ExitOf(err) != cli.ExitUsage ||
 		!strings.Contains(err.Error(), `unknown theme "bogus" from --theme: use one of auto, dark, light, high-contrast, mono`) {
 		t.Fatalf("err = %v", err)
 	}
@@ -89,7 +90,7 @@ func TestVersionFlagOnAnyCommand(t *testing.T) {
 	home, project := t.TempDir(), t.TempDir()
 	for _, args := range [][]string{{"--version"}, {"mcp", "ls", "--version"}, {"--version", "--json"}} {
 		env, out, _ := machineTestEnv(t, home, project, nil)
-		if code := Main(context.Background(), env, args); code != ExitOK {
+		if code := Main(context.Background(), env, args); code != cli.ExitOK {
 			t.Fatalf("%v: exit %d", args, code)
 		}
 		if env.Version == "" || !strings.Contains(out.String(), env.Version) {
@@ -98,7 +99,7 @@ func TestVersionFlagOnAnyCommand(t *testing.T) {
 	}
 	env, _, _ := machineTestEnv(t, home, project, nil)
 	_, err := Commands().Parse(env, []string{"--versoin"})
-	if CodeOf(err) != CodeUnknownFlag || !strings.Contains(err.Error(), "did you mean --version?") {
+	if cli.CodeOf(err) != cli.CodeUnknownFlag || !strings.Contains(err.Error(), "did you mean --version?") {
 		t.Fatalf("err = %v", err)
 	}
 }

@@ -3,6 +3,8 @@ package invoke
 import (
 	"strings"
 	"testing"
+
+	"github.com/relavium/relavium/invoke/cli"
 )
 
 // splitShell splits an example as a POSIX shell would for the simple
@@ -37,7 +39,7 @@ func splitShell(s string) []string {
 // its arguments' count), so help never shows what is not there.
 func TestEveryCommandHasAnExampleThatParses(t *testing.T) {
 	tbl := Commands()
-	ex := commandExamples()
+	ex := cli.CommandExamples()
 	for _, c := range tbl.Commands {
 		if c.Run == nil || c.Hidden {
 			continue
@@ -53,7 +55,7 @@ func TestEveryCommandHasAnExampleThatParses(t *testing.T) {
 				t.Errorf("%s: example %q does not start with relavium", name, e)
 				continue
 			}
-			inv, err := tbl.Parse(&Env{}, words[1:])
+			inv, err := tbl.Parse(&cli.Env{}, words[1:])
 			if err != nil {
 				t.Errorf("%s: example %q does not parse: %v", name, e, err)
 				continue

@@ -11,6 +11,7 @@ import (
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/fields/fieldstest"
 	"github.com/relavium/relavium/host/discovery"
+	"github.com/relavium/relavium/invoke/cli"
 )
 
 // admitCase admits the case's tool as discovery admits a server's tool.
@@ -37,7 +38,7 @@ func TestKeyValueArgsAgreeWithEverySurface(t *testing.T) {
 					t.Fatalf("v=%q: %s, %v; want an error saying %q", c.Text, args, err, c.Err)
 				}
 				var coded interface{ Code() fault.Code }
-				if !errors.As(err, &coded) || (coded.Code() != discovery.CodeInvalidArgs && coded.Code() != CodeNestedJSON) {
+				if !errors.As(err, &coded) || (coded.Code() != discovery.CodeInvalidArgs && coded.Code() != cli.CodeNestedJSON) {
 					t.Errorf("v=%q: %v is not E588 or the nesting code", c.Text, err)
 				}
 				return

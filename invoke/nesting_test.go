@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/invoke/cli"
 )
 
 // TestBuildArgsRefusesNestingCheaply: --args and KEY=VALUE JSON nested past
@@ -27,8 +28,8 @@ func TestBuildArgsRefusesNestingCheaply(t *testing.T) {
 		runtime.ReadMemStats(&before)
 		_, err := buildArgs(c.args, c.kv, engine.ToolDef{})
 		runtime.ReadMemStats(&after)
-		var ie *Error
-		if !errors.As(err, &ie) || ie.Code() != CodeNestedJSON || ie.ExitCode() != ExitUsage ||
+		var ie *cli.Error
+		if !errors.As(err, &ie) || ie.Code() != cli.CodeNestedJSON || ie.ExitCode() != cli.ExitUsage ||
 			!strings.Contains(ie.Msg, "nesting deeper than 256 levels at "+c.col) {
 			t.Errorf("%s: %v", name, err)
 		}

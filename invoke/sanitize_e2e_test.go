@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/relavium/relavium/engine/sanitize"
+	"github.com/relavium/relavium/invoke/cli"
 )
 
 // hostileText is the text of testdata/servers/hostile/escapes.go (mode
@@ -292,8 +293,8 @@ func TestCallOutputFile(t *testing.T) {
 	// A path that cannot be written is refused before anything runs.
 	for _, bad := range []string{e.project, filepath.Join(e.project, "missing", "x.txt")} {
 		r := e.run(t, nil, append([]string{"mcp", "call", "mcp_esc_escapes", "--yes", "--json", "--output", bad}, allow...)...)
-		if r.code != 2 || r.errCode() != CodeOutputPath {
-			t.Errorf("--output %s: %d %s, want exit 2 %s", bad, r.code, r.stdout, CodeOutputPath)
+		if r.code != 2 || r.errCode() != cli.CodeOutputPath {
+			t.Errorf("--output %s: %d %s, want exit 2 %s", bad, r.code, r.stdout, cli.CodeOutputPath)
 		}
 		if strings.Contains(r.stderr, "ready") {
 			t.Errorf("--output %s: a server was started before the refusal: %s", bad, r.stderr)

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/relavium/relavium/invoke"
+	"github.com/relavium/relavium/invoke/cli"
 )
 
 // pathWord is what a registry path word may look like; anything that could be
@@ -27,11 +27,11 @@ type argvPlan struct {
 // only; a boolean is always --name=true or --name=false; a list is one
 // --name=value per item; positionals always follow --. A bad request is E420
 // naming the flag, never its value.
-func BuildArgv(t *invoke.Table, cmd *invoke.Command, req *Request, projectDir string) ([]string, error) {
+func BuildArgv(t *cli.Table, cmd *cli.Command, req *Request, projectDir string) ([]string, error) {
 	return buildArgv(t, cmd, req, projectDir, argvPlan{})
 }
 
-func buildArgv(t *invoke.Table, cmd *invoke.Command, req *Request, projectDir string, p argvPlan) ([]string, error) {
+func buildArgv(t *cli.Table, cmd *cli.Command, req *Request, projectDir string, p argvPlan) ([]string, error) {
 	for _, w := range cmd.Path {
 		if !pathWord.MatchString(w) {
 			return nil, badRequest("command path word %s is not a valid argv word", quoteName(w))
@@ -43,7 +43,7 @@ func buildArgv(t *invoke.Table, cmd *invoke.Command, req *Request, projectDir st
 	argv := append(append([]string{}, cmd.Path...), "--json", "--project="+projectDir)
 	if len(req.Argv) > 0 {
 		if !takesArgv(t, cmd) {
-			return nil, &invoke.Error{ErrCode: invoke.CodeNotExposed, Exit: invoke.ExitUsage,
+			return nil, &cli.Error{ErrCode: cli.CodeNotExposed, Exit: cli.ExitUsage,
 				Msg: "argv is only for a leaf command that takes free-form words; relavium's commands take args and flags"}
 		}
 		if len(req.Args) > 0 || len(req.Flags) > 0 {
@@ -74,7 +74,7 @@ func buildArgv(t *invoke.Table, cmd *invoke.Command, req *Request, projectDir st
 }
 
 // rootSwitch reports whether an argv word names a root flag or --help.
-func rootSwitch(t *invoke.Table, w string) bool {
+func rootSwitch(t *cli.Table, w string) bool {
 	name, ok := strings.CutPrefix(w, "--")
 	if !ok {
 		return w == "-h"
@@ -109,7 +109,7 @@ func checkArgv(argv []string) error {
 	return nil
 }
 
-func checkArgCount(cmd *invoke.Command, n int) error {
+func checkArgCount(cmd *cli.Command, n int) error {
 	required, variadic := 0, false
 	for _, a := range cmd.Args {
 		if a.Required {
@@ -127,8 +127,8 @@ func checkArgCount(cmd *invoke.Command, n int) error {
 }
 
 // flagArgv renders the request's flags plus the invoker's own, sorted by name.
-func flagArgv(cmd *invoke.Command, flags map[string]FlagValue, p argvPlan) ([]string, error) {
-	exposed := map[string]invoke.Flag{}
+func flagArgv(cmd *cli.Command, flags map[string]FlagValue, p argvPlan) ([]string, error) {
+	exposed := map[string]cli.Flag{}
 	for _, f := range ExposedFlags(cmd) {
 		exposed[f.Name] = f
 	}
@@ -142,7 +142,7 @@ func flagArgv(cmd *invoke.Command, flags map[string]FlagValue, p argvPlan) ([]st
 			return nil, badRequest("a flag name contains a NUL byte")
 		}
 		if invokerFlag(cmd, name) {
-			return nil, &invoke.Error{ErrCode: CodeInvokerFlag, Exit: invoke.ExitUsage,
+			return nil, &cli.Error{ErrCode: CodeInvokerFlag, Exit: cli.ExitUsage,
 				Msg: "flag " + quoteName(name) + " belongs to the invoker: send the request without it and answer the confirmation with confirm"}
 		}
 		f, ok := exposed[name]
@@ -177,13 +177,13 @@ func flagArgv(cmd *invoke.Command, flags map[string]FlagValue, p argvPlan) ([]st
 }
 
 // flagElems renders one flag value as its argv elements.
-func flagElems(f invoke.Flag, v FlagValue) ([]string, error) {
+func flagElems(f cli.Flag, v FlagValue) ([]string, error) {
 	bad := func(want string) ([]string, error) {
 		return nil, badRequest("flag %s must be %s", quoteName(f.Name), want)
 	}
 	pre := "--" + f.Name + "="
 	switch f.Type {
-	case invoke.Bool:
+	case cli.Bool:
 		if v.Kind != KindBool {
 			return bad("a boolean")
 		}
@@ -191,7 +191,7 @@ func flagElems(f invoke.Flag, v FlagValue) ([]string, error) {
 			return []string{pre + "true"}, nil
 		}
 		return []string{pre + "false"}, nil
-	case invoke.Int:
+	case cli.Int:
 		if v.Kind != KindNumber {
 			return bad("an integer")
 		}
@@ -200,7 +200,7 @@ func flagElems(f invoke.Flag, v FlagValue) ([]string, error) {
 			return bad("an integer without a fraction")
 		}
 		return []string{pre + s}, nil
-	case invoke.String:
+	case cli.String:
 		if v.Kind != KindString {
 			return bad("a string")
 		}
@@ -208,7 +208,7 @@ func flagElems(f invoke.Flag, v FlagValue) ([]string, error) {
 			return bad("one of " + strings.Join(f.Enum, ", "))
 		}
 		return []string{pre + v.Str}, nil
-	case invoke.Duration:
+	case cli.Duration:
 		if v.Kind != KindString {
 			return bad("a duration string such as 30s")
 		}
@@ -216,13 +216,13 @@ func flagElems(f invoke.Flag, v FlagValue) ([]string, error) {
 			return bad("a duration string such as 30s")
 		}
 		return []string{pre + v.Str}, nil
-	case invoke.StringSlice, invoke.StringArray:
+	case cli.StringSlice, cli.StringArray:
 		if v.Kind != KindList {
 			return bad("an array of strings")
 		}
 		out := make([]string, 0, len(v.List))
 		for _, s := range v.List {
-			if f.Type == invoke.StringSlice && strings.ContainsAny(s, ",\"\r\n") {
+			if f.Type == cli.StringSlice && strings.ContainsAny(s, ",\"\r\n") {
 				return bad("a list whose items hold no comma, quote or newline (the child splits it on commas)")
 			}
 			out = append(out, pre+s)

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/relavium/relavium/fault"
-	"github.com/relavium/relavium/invoke"
+	"github.com/relavium/relavium/invoke/cli"
 )
 
 func argvFor(t *testing.T, path, req string) ([]string, error) {
@@ -87,7 +87,7 @@ func TestBuildArgvRefusals(t *testing.T) {
 		{"stub read", `{"args":["` + big + `"]}`, CodeInvalidRequest, "longer than"},
 		{"stub write", `{"args":[` + strings.Repeat(many+",", 4) + many + `]}`, CodeInvalidRequest, "bytes in all"},
 		{"stub read", `{"confirm":"` + strings.Repeat("0", 64) + `"}`, CodeInvalidRequest, "confirm is only for commands with a confirm block"},
-		{"stub read", `{"argv":["x"]}`, invoke.CodeNotExposed, "argv is only for a leaf"},
+		{"stub read", `{"argv":["x"]}`, cli.CodeNotExposed, "argv is only for a leaf"},
 		{"stub words", `{"argv":["--project=/x"]}`, CodeInvalidRequest, "names a root flag"},
 		{"stub words", `{"argv":["-h"]}`, CodeInvalidRequest, "names a root flag"},
 		{"stub words", `{"argv":["a"],"args":["b"]}`, CodeInvalidRequest, "takes argv, not args or flags"},
@@ -99,7 +99,7 @@ func TestBuildArgvRefusals(t *testing.T) {
 			t.Errorf("%s %.80s: accepted", c.path, c.req)
 			continue
 		}
-		if invoke.CodeOf(err) != c.code || !strings.Contains(err.Error(), c.msg) {
+		if cli.CodeOf(err) != c.code || !strings.Contains(err.Error(), c.msg) {
 			t.Errorf("%s %.80s: got %v, want %s containing %q", c.path, c.req, err, c.code, c.msg)
 		}
 		if strings.Contains(err.Error(), "hunter2") {

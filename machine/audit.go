@@ -10,7 +10,7 @@ import (
 
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/filelock"
-	"github.com/relavium/relavium/invoke"
+	"github.com/relavium/relavium/invoke/cli"
 )
 
 // Audit log bounds (docs/machine-invoker.md "Audit log").
@@ -31,18 +31,18 @@ const (
 // cli.machine-audit v1). Field order is the documented key order
 // (docs/machine-invoker.md "Audit log").
 type AuditRecord struct {
-	Time        string            `json:"time"`
-	Transport   Transport         `json:"transport"`
-	Project     string            `json:"project"`
-	Command     string            `json:"command"`
-	SideEffect  invoke.SideEffect `json:"side_effect"`
-	Decision    string            `json:"decision"`
-	ConfirmKind *string           `json:"confirm_kind"`
-	RequestID   string            `json:"request_id"`
-	Request     RedactedRequest   `json:"request"`
-	ExitCode    *int              `json:"exit_code"`
-	ErrorCode   *fault.Code       `json:"error_code"`
-	DurationMS  int64             `json:"duration_ms"`
+	Time        string          `json:"time"`
+	Transport   Transport       `json:"transport"`
+	Project     string          `json:"project"`
+	Command     string          `json:"command"`
+	SideEffect  cli.SideEffect  `json:"side_effect"`
+	Decision    string          `json:"decision"`
+	ConfirmKind *string         `json:"confirm_kind"`
+	RequestID   string          `json:"request_id"`
+	Request     RedactedRequest `json:"request"`
+	ExitCode    *int            `json:"exit_code"`
+	ErrorCode   *fault.Code     `json:"error_code"`
+	DurationMS  int64           `json:"duration_ms"`
 }
 
 // AuditLog appends records to <home>/logs/machine-audit.jsonl: directory
@@ -130,7 +130,7 @@ func (a *AuditLog) Check() error {
 
 // Append writes one record as one line.
 func (a *AuditLog) Append(rec AuditRecord) error {
-	line, err := invoke.MarshalJSON(rec)
+	line, err := cli.MarshalJSON(rec)
 	if err != nil {
 		return &auditError{"encode record", a.Path, err}
 	}

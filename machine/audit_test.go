@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/relavium/relavium/internal/testbin"
-	"github.com/relavium/relavium/invoke"
+	"github.com/relavium/relavium/invoke/cli"
 )
 
 func TestAuditRecordKeyOrder(t *testing.T) {
@@ -19,7 +19,7 @@ func TestAuditRecordKeyOrder(t *testing.T) {
 	log := NewAuditLog(home)
 	k, exit, code := KindRequest, 0, CodeBadConfirm
 	rec := AuditRecord{Time: auditTime(time.Date(2026, 1, 2, 3, 4, 5, 6_000_000, time.FixedZone("x", 3600))),
-		Transport: TransportMCPStdio, Project: "/p", Command: "mcp call", SideEffect: invoke.Remote, Decision: DecisionRun,
+		Transport: TransportMCPStdio, Project: "/p", Command: "mcp call", SideEffect: cli.Remote, Decision: DecisionRun,
 		ConfirmKind: &k, RequestID: "id", Request: RedactedRequest{Args: []string{}, Argv: []string{}, Flags: map[string]any{}},
 		ExitCode: &exit, ErrorCode: &code, DurationMS: 7}
 	if err := log.Append(rec); err != nil {
@@ -177,7 +177,7 @@ func TestAuditRecordLeavesTheRequestUnchanged(t *testing.T) {
 	cmd := tbl.Lookup([]string{"stub", "plan"})
 	req := &Request{Args: []string{"w"}, Flags: map[string]FlagValue{"input": {Kind: KindList, List: []string{"api_token=abc123"}}}}
 	iv := &Invoker{Table: tbl, Project: t.TempDir(), Audit: NewAuditLog(t.TempDir())}
-	c := &call{iv: iv, transport: TransportMCPStdio, start: time.Now(), path: "stub plan", cmd: cmd, req: req, side: invoke.Write}
+	c := &call{iv: iv, transport: TransportMCPStdio, start: time.Now(), path: "stub plan", cmd: cmd, req: req, side: cli.Write}
 	c.audit(DecisionRefused, nil, nil, nil)
 	if got := req.Flags["input"].List[0]; got != "api_token=abc123" {
 		t.Fatalf("the audit record rewrote the request's value to %q", got)

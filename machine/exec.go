@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/relavium/relavium/inbound"
-	"github.com/relavium/relavium/invoke"
+	"github.com/relavium/relavium/invoke/cli"
 )
 
 // Child limits (docs/machine-invoker.md "Timeout and output limits").
@@ -63,7 +63,7 @@ type childOutcome struct {
 // below is dropped first, then set; RELAVIUM_MCP_TOKEN is removed.
 func childEnv(base []string, invokedBy, path string, deadline time.Duration) []string {
 	drop := map[string]bool{inbound.EnvMCPToken: true, EnvNonInteractive: true, "CI": true, "NO_COLOR": true,
-		EnvInvokedBy: true, invoke.EnvDeadlineMS: true, invoke.EnvInvokePath: true}
+		EnvInvokedBy: true, cli.EnvDeadlineMS: true, cli.EnvInvokePath: true}
 	out := make([]string, 0, len(base)+6)
 	for _, kv := range base {
 		name, _, _ := strings.Cut(kv, "=")
@@ -71,9 +71,9 @@ func childEnv(base []string, invokedBy, path string, deadline time.Duration) []s
 			out = append(out, kv)
 		}
 	}
-	out = append(out, EnvNonInteractive+"=1", "CI=1", "NO_COLOR=1", EnvInvokedBy+"="+invokedBy, invoke.EnvInvokePath+"="+path)
+	out = append(out, EnvNonInteractive+"=1", "CI=1", "NO_COLOR=1", EnvInvokedBy+"="+invokedBy, cli.EnvInvokePath+"="+path)
 	if deadline > 0 {
-		out = append(out, invoke.EnvDeadlineMS+"="+strconv.FormatInt(deadline.Milliseconds(), 10))
+		out = append(out, cli.EnvDeadlineMS+"="+strconv.FormatInt(deadline.Milliseconds(), 10))
 	}
 	return out
 }
@@ -244,7 +244,7 @@ func exitCodeOf(err error, cmd *exec.Cmd) int {
 	if errors.As(err, &ee) {
 		return ee.ExitCode()
 	}
-	return invoke.ExitFailure
+	return cli.ExitFailure
 }
 
 func signalOf(ps *os.ProcessState) int {

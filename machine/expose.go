@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/relavium/relavium/invoke"
+	"github.com/relavium/relavium/invoke/cli"
 )
 
 // Transport names a machine surface. It is the audit log's transport value.
@@ -32,19 +32,19 @@ func (t Transport) streams() bool { return t == TransportHTTPNDJSON }
 // Verdict is the exposure decision for one request: the effective side
 // effect and output after the request's flags escalate them.
 type Verdict struct {
-	SideEffect invoke.SideEffect
-	Output     invoke.Output
+	SideEffect cli.SideEffect
+	Output     cli.Output
 }
 
 // notExposed is the E421 refusal; reason goes in the cause so clients can
 // tell the cases apart.
-func notExposed(cmd *invoke.Command, reason string) *invoke.Error {
-	return &invoke.Error{ErrCode: invoke.CodeNotExposed, Msg: fmt.Sprintf("%q is not served on the machine surface", cmd.Name()),
-		Cause: fmt.Errorf("%s", reason), Exit: invoke.ExitUsage}
+func notExposed(cmd *cli.Command, reason string) *cli.Error {
+	return &cli.Error{ErrCode: cli.CodeNotExposed, Msg: fmt.Sprintf("%q is not served on the machine surface", cmd.Name()),
+		Cause: fmt.Errorf("%s", reason), Exit: cli.ExitUsage}
 }
 
 // staticRefusal applies the exposure rules that do not depend on a request.
-func staticRefusal(cmd *invoke.Command) *invoke.Error {
+func staticRefusal(cmd *cli.Command) *cli.Error {
 	switch {
 	case cmd.Run == nil:
 		return notExposed(cmd, "not runnable: a command group")
@@ -52,7 +52,7 @@ func staticRefusal(cmd *invoke.Command) *invoke.Error {
 		return notExposed(cmd, "hidden command")
 	case cmd.Deprecated:
 		return notExposed(cmd, "deprecated command")
-	case cmd.Surface == invoke.CLIOnly:
+	case cmd.Surface == cli.CLIOnly:
 		return notExposed(cmd, "cli-only command")
 	case !cmd.JSON:
 		return notExposed(cmd, "no JSON envelope")
@@ -69,7 +69,7 @@ func flagIsSet(v FlagValue) bool {
 // Exposure decides whether cmd may run for req on transport, and on what
 // effective side effect and output. projectDir feeds a command's
 // SideEffectFor column. A refusal is E421 with the reason in its cause.
-func Exposure(cmd *invoke.Command, req *Request, transport Transport, projectDir string) (Verdict, error) {
+func Exposure(cmd *cli.Command, req *Request, transport Transport, projectDir string) (Verdict, error) {
 	v := Verdict{SideEffect: cmd.SideEffect, Output: cmd.Output}
 	if err := staticRefusal(cmd); err != nil {
 		return v, err
@@ -77,7 +77,7 @@ func Exposure(cmd *invoke.Command, req *Request, transport Transport, projectDir
 	if cmd.SideEffectFor != nil && req != nil {
 		se, err := cmd.SideEffectFor(projectDir, req.Args)
 		if err != nil || !se.Known() {
-			se = invoke.Destructive // fail closed: what we cannot classify is the strongest
+			se = cli.Destructive // fail closed: what we cannot classify is the strongest
 		}
 		v.SideEffect = se
 	}
@@ -95,18 +95,18 @@ func Exposure(cmd *invoke.Command, req *Request, transport Transport, projectDir
 			}
 		}
 	}
-	if v.Output == invoke.Stream && (!transport.streams() || v.SideEffect != invoke.Read) {
+	if v.Output == cli.Stream && (!transport.streams() || v.SideEffect != cli.Read) {
 		return v, notExposed(cmd, "stream output is served only as HTTP NDJSON, and only for a read")
 	}
-	if (v.SideEffect == invoke.Remote || v.SideEffect == invoke.Destructive) && cmd.Confirm == nil {
+	if (v.SideEffect == cli.Remote || v.SideEffect == cli.Destructive) && cmd.Confirm == nil {
 		return v, notExposed(cmd, fmt.Sprintf("no gate: a %s command without a confirm block", v.SideEffect))
 	}
 	return v, nil
 }
 
 // Exposed lists the commands a machine surface publishes, in table order.
-func Exposed(t *invoke.Table) []*invoke.Command {
-	var out []*invoke.Command
+func Exposed(t *cli.Table) []*cli.Command {
+	var out []*cli.Command
 	for _, c := range t.Commands {
 		if _, err := Exposure(c, nil, TransportMCPStdio, ""); err == nil {
 			out = append(out, c)
@@ -117,7 +117,7 @@ func Exposed(t *invoke.Table) []*invoke.Command {
 
 // invokerFlag reports whether a flag belongs to the invoker: a consent flag,
 // the plan flag or the plan-id flag of the confirm block.
-func invokerFlag(cmd *invoke.Command, name string) bool {
+func invokerFlag(cmd *cli.Command, name string) bool {
 	if cmd.Confirm == nil {
 		return false
 	}
@@ -136,10 +136,10 @@ func invokerFlag(cmd *invoke.Command, name string) bool {
 // --json, --help or a root switch (those are not command flags), never a
 // hidden, deprecated or cli_only flag, never an invoker flag, and never a
 // flag that switches the output to stream.
-func ExposedFlags(cmd *invoke.Command) []invoke.Flag {
-	var out []invoke.Flag
+func ExposedFlags(cmd *cli.Command) []cli.Flag {
+	var out []cli.Flag
 	for _, f := range cmd.Flags {
-		if f.Hidden || f.Deprecated || f.CLIOnly || invokerFlag(cmd, f.Name) || f.OutputOverride == invoke.Stream ||
+		if f.Hidden || f.Deprecated || f.CLIOnly || invokerFlag(cmd, f.Name) || f.OutputOverride == cli.Stream ||
 			f.Name == "json" || f.Name == "help" {
 			continue
 		}
@@ -151,6 +151,6 @@ func ExposedFlags(cmd *invoke.Command) []invoke.Flag {
 // takesArgv reports whether a request may carry `argv` for cmd: only a leaf
 // marked Argv in the registry that declares no args and no flags. relavium
 // has no plugin commands, so no built-in row qualifies (see doc.go).
-func takesArgv(t *invoke.Table, cmd *invoke.Command) bool {
+func takesArgv(t *cli.Table, cmd *cli.Command) bool {
 	return cmd.Argv && len(cmd.Args) == 0 && len(cmd.Flags) == 0 && len(t.Children(cmd.Path)) == 0
 }

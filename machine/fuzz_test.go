@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/relavium/relavium/invoke"
+	"github.com/relavium/relavium/invoke/cli"
 )
 
 // FuzzParseRequest: the parser never panics; whatever it accepts re-encodes
@@ -19,8 +19,8 @@ func FuzzParseRequest(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := ParseRequest(data)
 		if err != nil {
-			if invoke.CodeOf(err) != CodeInvalidRequest {
-				t.Fatalf("refusal with code %s", invoke.CodeOf(err))
+			if cli.CodeOf(err) != CodeInvalidRequest {
+				t.Fatalf("refusal with code %s", cli.CodeOf(err))
 			}
 			return
 		}
@@ -68,7 +68,7 @@ func FuzzBuildArgv(f *testing.F) {
 		}
 		argv, err := BuildArgv(tab, cmd, r, "/p")
 		if err != nil {
-			if c := invoke.CodeOf(err); c != CodeInvalidRequest && c != invoke.CodeNotExposed && c != CodeInvokerFlag {
+			if c := cli.CodeOf(err); c != CodeInvalidRequest && c != cli.CodeNotExposed && c != CodeInvokerFlag {
 				t.Fatalf("refusal with code %s", c)
 			}
 			return

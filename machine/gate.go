@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/relavium/relavium/fault"
-	"github.com/relavium/relavium/invoke"
+	"github.com/relavium/relavium/invoke/cli"
 	"github.com/relavium/relavium/workflow"
 )
 
@@ -28,13 +28,13 @@ const (
 // use, valid for NonceTTL. For kind plan, PlanID names the plan it confirms
 // (for review; it confirms nothing by itself).
 type Confirmation struct {
-	ConfirmationRequired bool              `json:"confirmation_required"`
-	Kind                 string            `json:"kind"`
-	Confirm              string            `json:"confirm"`
-	SideEffect           invoke.SideEffect `json:"side_effect"`
-	Reason               string            `json:"reason"`
-	Plan                 json.RawMessage   `json:"plan"`
-	PlanID               string            `json:"plan_id,omitempty"`
+	ConfirmationRequired bool            `json:"confirmation_required"`
+	Kind                 string          `json:"kind"`
+	Confirm              string          `json:"confirm"`
+	SideEffect           cli.SideEffect  `json:"side_effect"`
+	Reason               string          `json:"reason"`
+	Plan                 json.RawMessage `json:"plan"`
+	PlanID               string          `json:"plan_id,omitempty"`
 }
 
 // Result is the outcome of one machine request: always exactly one JSON
@@ -45,7 +45,7 @@ type Result struct {
 	ExitCode   *int // the child's exit status; nil for a confirmation or a refusal
 	ErrorCode  fault.Code
 	RequestID  string
-	SideEffect invoke.SideEffect
+	SideEffect cli.SideEffect
 	Confirm    *Confirmation
 	// Pending is set when a GateFunc asked the client and nothing ran.
 	Pending bool
@@ -68,7 +68,7 @@ type GateFunc func(ctx context.Context, plan json.RawMessage) (GateAnswer, error
 // Invoker is the one execution core of the machine surface: registry lookup,
 // exposure, gate and confirmation round trip, argv, child exec, audit.
 type Invoker struct {
-	Table   *invoke.Table
+	Table   *cli.Table
 	Exe     string   // the running binary (Env.Executable)
 	Project string   // absolute project directory: the child's cwd
 	Environ []string // the server's environment; the child's base
@@ -115,10 +115,10 @@ type call struct {
 	transport Transport
 	start     time.Time
 	path      string
-	cmd       *invoke.Command
+	cmd       *cli.Command
 	req       *Request
 	id        string
-	side      invoke.SideEffect
+	side      cli.SideEffect
 }
 
 // Invoke runs the machine request raw for the command at path.
@@ -150,9 +150,9 @@ func (iv *Invoker) InvokeRequest(ctx context.Context, transport Transport, path 
 // noSuchCommand is E432. Nothing is known of the command, so the audit line
 // carries the strongest side effect (failing closed).
 func (c *call) noSuchCommand() Result {
-	c.side = invoke.Destructive
+	c.side = cli.Destructive
 	c.id = RequestID(c.path, nil, c.req)
-	return c.refuse(&invoke.Error{ErrCode: CodeNoSuchCommand, Msg: fmt.Sprintf("no command %q", c.path), Exit: invoke.ExitUsage})
+	return c.refuse(&cli.Error{ErrCode: CodeNoSuchCommand, Msg: fmt.Sprintf("no command %q", c.path), Exit: cli.ExitUsage})
 }
 
 func (iv *Invoker) invokeParsed(ctx context.Context, c *call, req *Request, opts Options) Result {
@@ -168,7 +168,7 @@ func (iv *Invoker) invokeParsed(ctx context.Context, c *call, req *Request, opts
 	}
 	for _, name := range req.FlagNames() {
 		if invokerFlag(c.cmd, name) {
-			return c.refuse(&invoke.Error{ErrCode: CodeInvokerFlag, Exit: invoke.ExitUsage,
+			return c.refuse(&cli.Error{ErrCode: CodeInvokerFlag, Exit: cli.ExitUsage,
 				Msg: "flag " + quoteName(name) + " belongs to the invoker: send the request without it and answer the confirmation with confirm"})
 		}
 	}
@@ -177,18 +177,18 @@ func (iv *Invoker) invokeParsed(ctx context.Context, c *call, req *Request, opts
 	}
 	conf := c.cmd.Confirm
 	planForm := conf != nil && conf.PlanFlag != "" && conf.IDFlag != ""
-	if c.side == invoke.Read && !planForm {
+	if c.side == cli.Read && !planForm {
 		if req.Confirm != "" {
 			return c.refuse(badRequest("this request needs no confirmation; send it without confirm"))
 		}
 		return c.exec(ctx, argvPlan{}, false)
 	}
-	if c.side != invoke.Read {
+	if c.side != cli.Read {
 		if c.iv.Audit == nil {
 			return c.refuse(notExposed(c.cmd, "the server has no audit log"))
 		}
 		if err := c.iv.Audit.Check(); err != nil {
-			return c.refuse(&invoke.Error{ErrCode: invoke.CodeNotExposed, Exit: invoke.ExitFailure,
+			return c.refuse(&cli.Error{ErrCode: cli.CodeNotExposed, Exit: cli.ExitFailure,
 				Msg: "refused: the audit log cannot be opened for append, so nothing that changes state may run", Cause: err})
 		}
 	}
@@ -198,7 +198,7 @@ func (iv *Invoker) invokeParsed(ctx context.Context, c *call, req *Request, opts
 		// plan: its gates are put to the client or come back as a kind plan
 		// confirmation. It needs no audit log and is not logged when it runs.
 		return c.planGate(ctx, opts)
-	case c.side == invoke.Write:
+	case c.side == cli.Write:
 		if req.Confirm != "" {
 			return c.refuse(badRequest("this request needs no confirmation; send it without confirm"))
 		}
@@ -234,7 +234,7 @@ func (c *call) spend(opts Options) (Grant, bool) {
 
 // badConfirm is E424.
 func (c *call) badConfirm() Result {
-	return c.refuse(&invoke.Error{ErrCode: CodeBadConfirm, Exit: invoke.ExitUsage,
+	return c.refuse(&cli.Error{ErrCode: CodeBadConfirm, Exit: cli.ExitUsage,
 		Msg: "confirm is not a live confirmation of this server for this identical request in this session through this tool " +
 			"(reused, expired, unknown, issued to another session or tool, or a different request); send the request without confirm to start again"})
 }
@@ -243,7 +243,7 @@ func (c *call) badConfirm() Result {
 // is never its plan id (anyone who saw it could replay it): it is a nonce
 // bound to the plan id, spent once.
 func (c *call) planGate(ctx context.Context, opts Options) Result {
-	remote := c.side == invoke.Remote || c.side == invoke.Destructive
+	remote := c.side == cli.Remote || c.side == cli.Destructive
 	if c.req.Confirm != "" {
 		g, ok := c.spend(opts)
 		if !ok {
@@ -288,7 +288,7 @@ func (c *call) answerGates(ctx context.Context, opts Options, plan json.RawMessa
 	ans, err := opts.Gates(ctx, plan)
 	switch {
 	case err != nil:
-		return c.refuse(&invoke.Error{ErrCode: invoke.CodeNotExposed, Msg: "cannot ask the client to approve the run's gates", Cause: err})
+		return c.refuse(&cli.Error{ErrCode: cli.CodeNotExposed, Msg: "cannot ask the client to approve the run's gates", Cause: err})
 	case ans == GatePending:
 		k := KindPlan
 		c.audit(DecisionConfirmation, &k, nil, nil)
@@ -296,7 +296,7 @@ func (c *call) answerGates(ctx context.Context, opts Options, plan json.RawMessa
 	case ans == GateApproved:
 		return c.exec(ctx, argvPlan{consent: true, planID: planID}, true)
 	}
-	return c.refuse(&invoke.Error{ErrCode: workflow.CodeGateRefused, Exit: invoke.ExitFailure,
+	return c.refuse(&cli.Error{ErrCode: workflow.CodeGateRefused, Exit: cli.ExitFailure,
 		Msg: "the run was cancelled: the client declined its gate; nothing ran"})
 }
 
@@ -328,11 +328,11 @@ func (c *call) plan(ctx context.Context) (plan json.RawMessage, planID string, n
 	if err := json.Unmarshal(env.Data, &data); err == nil && len(data.MissingInputs) > 0 {
 		// The plan form shows a person an incomplete plan; a request that
 		// would run it lacks required inputs, refused as the run refuses them.
-		return nil, "", false, c.refuse(&invoke.Error{ErrCode: workflow.CodeInputsInvalid, Exit: invoke.ExitUsage,
+		return nil, "", false, c.refuse(&cli.Error{ErrCode: workflow.CodeInputsInvalid, Exit: cli.ExitUsage,
 			Msg: fmt.Sprintf("required workflow input(s) missing: %s", strings.Join(data.MissingInputs, ", "))}), false
 	}
 	if err := json.Unmarshal(env.Data, &data); err != nil || data.PlanID == nil || !isConfirmValue(*data.PlanID) || data.RequiresConfirmation == nil {
-		return nil, "", false, c.refuse(&invoke.Error{ErrCode: CodeNoDocument,
+		return nil, "", false, c.refuse(&cli.Error{ErrCode: CodeNoDocument,
 			Msg: "the plan form did not return a valid data.plan_id (64 hex) and data.requires_confirmation"}), false
 	}
 	return env.Data, *data.PlanID, *data.RequiresConfirmation, Result{}, true
@@ -351,7 +351,7 @@ func (c *call) confirmation(opts Options, kind, planID string, plan json.RawMess
 	}
 	nonce, err := c.iv.Nonces.Issue(opts.Session, c.bindDigest(opts), planID)
 	if err != nil {
-		return c.refuse(&invoke.Error{ErrCode: invoke.CodeNotExposed, Msg: "cannot issue a confirmation", Cause: err})
+		return c.refuse(&cli.Error{ErrCode: cli.CodeNotExposed, Msg: "cannot issue a confirmation", Cause: err})
 	}
 	if plan == nil {
 		plan = json.RawMessage("null")
@@ -362,7 +362,7 @@ func (c *call) confirmation(opts Options, kind, planID string, plan json.RawMess
 		reason = fmt.Sprintf("%q (%s) needs plan %s confirmed: review plan, then send the identical request again with \"confirm\" set to this confirmation's confirm value, not the plan id (%s)", c.path, c.side, planID, once)
 	}
 	conf := &Confirmation{ConfirmationRequired: true, Kind: kind, Confirm: nonce, SideEffect: c.side, Reason: reason, Plan: plan, PlanID: planID}
-	env, _ := invoke.MarshalJSON(invoke.Envelope{OK: true, Data: conf})
+	env, _ := cli.MarshalJSON(cli.Envelope{OK: true, Data: conf})
 	k := kind
 	c.audit(DecisionConfirmation, &k, nil, nil)
 	return Result{Envelope: env, OK: true, RequestID: c.id, SideEffect: c.side, Confirm: conf}
@@ -370,8 +370,8 @@ func (c *call) confirmation(opts Options, kind, planID string, plan json.RawMess
 
 // refuse returns an invoker refusal envelope, audited.
 func (c *call) refuse(err error) Result {
-	code := invoke.CodeOf(err)
-	env, _ := invoke.MarshalJSON(invoke.ErrorEnvelope(err))
+	code := cli.CodeOf(err)
+	env, _ := cli.MarshalJSON(cli.ErrorEnvelope(err))
 	c.audit(DecisionRefused, nil, nil, &code)
 	return Result{Envelope: env, ErrorCode: code, RequestID: c.id, SideEffect: c.side}
 }
@@ -391,7 +391,7 @@ func (c *call) confirmKind() *string {
 // audit appends one record. Reads that run are not logged. A failed write
 // prints one line on the server's stderr (never the request).
 func (c *call) audit(decision string, kind *string, exit *int, code *fault.Code) {
-	if decision == DecisionRun && c.side == invoke.Read {
+	if decision == DecisionRun && c.side == cli.Read {
 		return
 	}
 	if c.iv.Audit == nil {

@@ -7,7 +7,7 @@ import (
 	"fmt"
 
 	"github.com/relavium/relavium/fault"
-	"github.com/relavium/relavium/invoke"
+	"github.com/relavium/relavium/invoke/cli"
 )
 
 // A call's child: the same binary run with the request's argv, its output
@@ -28,17 +28,17 @@ func (c *call) run(ctx context.Context, argv []string) execOutcome {
 	secrets := c.req.SecretValues(c.cmd)
 	switch {
 	case out.startErr != nil:
-		return execOutcome{failed: &invoke.Error{ErrCode: CodeNoDocument, Msg: "cannot start the child " + c.iv.Exe, Cause: out.startErr}}
+		return execOutcome{failed: &cli.Error{ErrCode: CodeNoDocument, Msg: "cannot start the child " + c.iv.Exe, Cause: out.startErr}}
 	case out.timedOut:
-		return execOutcome{failed: &invoke.Error{ErrCode: CodeTimeout,
+		return execOutcome{failed: &cli.Error{ErrCode: CodeTimeout,
 			Msg: fmt.Sprintf("%q did not finish within %s (or the request was cancelled); its process group was stopped", c.path, c.iv.timeout())}}
 	case out.overflow:
-		return execOutcome{failed: &invoke.Error{ErrCode: CodeNoDocument,
+		return execOutcome{failed: &cli.Error{ErrCode: CodeNoDocument,
 			Msg: fmt.Sprintf("%q printed more than %d bytes on stdout", c.path, MaxStdoutBytes), Cause: newTail(out.stderr, secrets)}}
 	}
 	doc, ok := singleObject(out.stdout)
 	if !ok {
-		return execOutcome{failed: &invoke.Error{ErrCode: CodeNoDocument,
+		return execOutcome{failed: &cli.Error{ErrCode: CodeNoDocument,
 			Msg: fmt.Sprintf("%q did not print exactly one JSON object (exit %d)", c.path, out.exitCode), Cause: newTail(out.stderr, secrets)}}
 	}
 	return execOutcome{doc: doc, exit: out.exitCode}

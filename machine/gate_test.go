@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/relavium/relavium/internal/testbin"
-	"github.com/relavium/relavium/invoke"
+	"github.com/relavium/relavium/invoke/cli"
 	"github.com/relavium/relavium/workflow"
 )
 
@@ -80,19 +80,19 @@ func TestInvokerHardening(t *testing.T) {
 	t.Run("E421 refusals", func(t *testing.T) {
 		mark := filepath.Join(t.TempDir(), "mark")
 		iv := newStubInvoker(t, stub, "ok", "STUB_MARK="+mark)
-		wantMachineCode(t, invokeStub(iv.Invoker, "stub cli", `{}`), invoke.CodeNotExposed)
-		wantMachineCode(t, invokeStub(iv.Invoker, "stub destroy", `{}`), invoke.CodeNotExposed)
-		wantMachineCode(t, invokeStub(iv.Invoker, "stub read", `{"flags":{"nuke":true}}`), invoke.CodeNotExposed)
-		wantMachineCode(t, invokeStub(iv.Invoker, "stub read", `{"flags":{"stream":true}}`), invoke.CodeNotExposed)
-		wantMachineCode(t, invokeStub(iv.Invoker, "stub read", `{"argv":["x"]}`), invoke.CodeNotExposed)
+		wantMachineCode(t, invokeStub(iv.Invoker, "stub cli", `{}`), cli.CodeNotExposed)
+		wantMachineCode(t, invokeStub(iv.Invoker, "stub destroy", `{}`), cli.CodeNotExposed)
+		wantMachineCode(t, invokeStub(iv.Invoker, "stub read", `{"flags":{"nuke":true}}`), cli.CodeNotExposed)
+		wantMachineCode(t, invokeStub(iv.Invoker, "stub read", `{"flags":{"stream":true}}`), cli.CodeNotExposed)
+		wantMachineCode(t, invokeStub(iv.Invoker, "stub read", `{"argv":["x"]}`), cli.CodeNotExposed)
 		noStore := *iv.Invoker
 		noStore.Nonces = nil
-		wantMachineCode(t, invokeStub(&noStore, "stub remote", `{"args":["t"]}`), invoke.CodeNotExposed)
+		wantMachineCode(t, invokeStub(&noStore, "stub remote", `{"args":["t"]}`), cli.CodeNotExposed)
 		// outside any session there is nothing to bind a confirmation to
-		wantMachineCode(t, invokeStubAs(iv.Invoker, Options{Tool: "relavium-stub"}, "stub remote", `{"args":["t"]}`), invoke.CodeNotExposed)
+		wantMachineCode(t, invokeStubAs(iv.Invoker, Options{Tool: "relavium-stub"}, "stub remote", `{"args":["t"]}`), cli.CodeNotExposed)
 		noAudit := *iv.Invoker
 		noAudit.Audit = nil
-		wantMachineCode(t, invokeStub(&noAudit, "stub write", `{}`), invoke.CodeNotExposed)
+		wantMachineCode(t, invokeStub(&noAudit, "stub write", `{}`), cli.CodeNotExposed)
 		// an audit log that cannot be opened for append refuses every non-read run
 		broken := newStubInvoker(t, stub, "ok", "STUB_MARK="+mark)
 		if err := os.MkdirAll(filepath.Dir(broken.Audit.Path), 0o700); err != nil {
@@ -101,7 +101,7 @@ func TestInvokerHardening(t *testing.T) {
 		if err := os.Symlink("/nonexistent/target", broken.Audit.Path); err != nil {
 			t.Fatal(err)
 		}
-		e := wantMachineCode(t, invokeStub(broken.Invoker, "stub write", `{"args":["x"]}`), invoke.CodeNotExposed)
+		e := wantMachineCode(t, invokeStub(broken.Invoker, "stub write", `{"args":["x"]}`), cli.CodeNotExposed)
 		if !strings.Contains(e.Error.Message, "audit log") {
 			t.Fatalf("message %q", e.Error.Message)
 		}
@@ -385,5 +385,5 @@ func TestAuditWriteFailureAfterARun(t *testing.T) {
 	if res := invokeStub(iv.Invoker, "stub read", `{}`); !res.OK {
 		t.Fatalf("read after a failed audit write: %s", res.Envelope)
 	}
-	wantMachineCode(t, invokeStub(iv.Invoker, "stub write", `{}`), invoke.CodeNotExposed)
+	wantMachineCode(t, invokeStub(iv.Invoker, "stub write", `{}`), cli.CodeNotExposed)
 }

@@ -11,49 +11,50 @@ import (
 
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/invoke"
+	"github.com/relavium/relavium/invoke/cli"
 )
 
-func runStubNoop(context.Context, *invoke.Invocation) (any, error) { return nil, nil }
+func runStubNoop(context.Context, *cli.Invocation) (any, error) { return nil, nil }
 
 // stubTable is a command table covering every gate path.
-func stubTable() *invoke.Table {
-	yes := &invoke.Confirm{Consent: []string{"yes"}}
-	return &invoke.Table{
+func stubTable() *cli.Table {
+	yes := &cli.Confirm{Consent: []string{"yes"}}
+	return &cli.Table{
 		Globals: invoke.Commands().Globals,
-		Commands: []*invoke.Command{
+		Commands: []*cli.Command{
 			{Path: []string{"stub"}, Summary: "group"},
 			{Path: []string{"stub", "read"}, Summary: "a read",
-				Args: []invoke.Arg{{Name: "KEY"}, {Name: "SECRET", Secret: true}},
-				Flags: []invoke.Flag{
-					{Name: "quiet", Type: invoke.Bool},
-					{Name: "tags", Type: invoke.StringSlice},
-					{Name: "names", Type: invoke.StringArray},
-					{Name: "count", Type: invoke.Int, Default: "3"},
-					{Name: "mode", Type: invoke.String, Enum: []string{"a", "b"}},
-					{Name: "wait", Type: invoke.Duration, Default: "1s"},
-					{Name: "api-key", Type: invoke.String, Secret: true},
-					{Name: "stream", Type: invoke.Bool, OutputOverride: invoke.Stream},
-					{Name: "nuke", Type: invoke.Bool, Escalates: invoke.Destructive},
-					{Name: "hidden", Type: invoke.Bool, Hidden: true},
-					{Name: "old", Type: invoke.Bool, Deprecated: true},
-					{Name: "reveal", Type: invoke.Bool, CLIOnly: true},
+				Args: []cli.Arg{{Name: "KEY"}, {Name: "SECRET", Secret: true}},
+				Flags: []cli.Flag{
+					{Name: "quiet", Type: cli.Bool},
+					{Name: "tags", Type: cli.StringSlice},
+					{Name: "names", Type: cli.StringArray},
+					{Name: "count", Type: cli.Int, Default: "3"},
+					{Name: "mode", Type: cli.String, Enum: []string{"a", "b"}},
+					{Name: "wait", Type: cli.Duration, Default: "1s"},
+					{Name: "api-key", Type: cli.String, Secret: true},
+					{Name: "stream", Type: cli.Bool, OutputOverride: cli.Stream},
+					{Name: "nuke", Type: cli.Bool, Escalates: cli.Destructive},
+					{Name: "hidden", Type: cli.Bool, Hidden: true},
+					{Name: "old", Type: cli.Bool, Deprecated: true},
+					{Name: "reveal", Type: cli.Bool, CLIOnly: true},
 				},
-				SideEffect: invoke.Read, JSON: true, Output: invoke.Document, Surface: invoke.Machine, Run: runStubNoop},
-			{Path: []string{"stub", "write"}, Summary: "a write", Args: []invoke.Arg{{Name: "V", Variadic: true}},
-				SideEffect: invoke.Write, JSON: true, Output: invoke.Document, Surface: invoke.Machine, Run: runStubNoop},
-			{Path: []string{"stub", "remote"}, Summary: "a remote", Args: []invoke.Arg{{Name: "TARGET", Required: true}},
-				Flags:      []invoke.Flag{{Name: "yes", Type: invoke.Bool}, {Name: "token", Type: invoke.String, Secret: true}},
-				SideEffect: invoke.Remote, JSON: true, Output: invoke.Document, Surface: invoke.Machine, Confirm: yes, Run: runStubNoop},
+				SideEffect: cli.Read, JSON: true, Output: cli.Document, Surface: cli.Machine, Run: runStubNoop},
+			{Path: []string{"stub", "write"}, Summary: "a write", Args: []cli.Arg{{Name: "V", Variadic: true}},
+				SideEffect: cli.Write, JSON: true, Output: cli.Document, Surface: cli.Machine, Run: runStubNoop},
+			{Path: []string{"stub", "remote"}, Summary: "a remote", Args: []cli.Arg{{Name: "TARGET", Required: true}},
+				Flags:      []cli.Flag{{Name: "yes", Type: cli.Bool}, {Name: "token", Type: cli.String, Secret: true}},
+				SideEffect: cli.Remote, JSON: true, Output: cli.Document, Surface: cli.Machine, Confirm: yes, Run: runStubNoop},
 			{Path: []string{"stub", "destroy"}, Summary: "destructive without a gate",
-				SideEffect: invoke.Destructive, JSON: true, Output: invoke.Document, Surface: invoke.Machine, Run: runStubNoop},
-			{Path: []string{"stub", "plan"}, Summary: "a plan form", Args: []invoke.Arg{{Name: "ID", Required: true}},
-				Flags: []invoke.Flag{{Name: "yes", Type: invoke.Bool}, {Name: "plan", Type: invoke.Bool}, {Name: "plan-id", Type: invoke.String},
-					{Name: "input", Type: invoke.StringArray}},
-				SideEffect: invoke.Write, JSON: true, Output: invoke.Document, Surface: invoke.Machine,
-				Confirm: &invoke.Confirm{Consent: []string{"yes"}, PlanFlag: "plan", IDFlag: "plan-id"}, Run: runStubNoop},
-			{Path: []string{"stub", "cli"}, Summary: "cli only", SideEffect: invoke.Read, JSON: true, Output: invoke.Document, Surface: invoke.CLIOnly, Run: runStubNoop},
-			{Path: []string{"stub", "words"}, Summary: "a free-form leaf", SideEffect: invoke.Read, JSON: true, Output: invoke.Document,
-				Surface: invoke.Machine, Argv: true, Run: runStubNoop},
+				SideEffect: cli.Destructive, JSON: true, Output: cli.Document, Surface: cli.Machine, Run: runStubNoop},
+			{Path: []string{"stub", "plan"}, Summary: "a plan form", Args: []cli.Arg{{Name: "ID", Required: true}},
+				Flags: []cli.Flag{{Name: "yes", Type: cli.Bool}, {Name: "plan", Type: cli.Bool}, {Name: "plan-id", Type: cli.String},
+					{Name: "input", Type: cli.StringArray}},
+				SideEffect: cli.Write, JSON: true, Output: cli.Document, Surface: cli.Machine,
+				Confirm: &cli.Confirm{Consent: []string{"yes"}, PlanFlag: "plan", IDFlag: "plan-id"}, Run: runStubNoop},
+			{Path: []string{"stub", "cli"}, Summary: "cli only", SideEffect: cli.Read, JSON: true, Output: cli.Document, Surface: cli.CLIOnly, Run: runStubNoop},
+			{Path: []string{"stub", "words"}, Summary: "a free-form leaf", SideEffect: cli.Read, JSON: true, Output: cli.Document,
+				Surface: cli.Machine, Argv: true, Run: runStubNoop},
 		},
 	}
 }

@@ -13,7 +13,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/relavium/relavium/invoke"
+	"github.com/relavium/relavium/invoke/cli"
 	"github.com/relavium/relavium/nesting"
 )
 
@@ -101,8 +101,8 @@ func (r *Request) Clone() *Request {
 	return out
 }
 
-func badRequest(format string, a ...any) *invoke.Error {
-	return &invoke.Error{ErrCode: CodeInvalidRequest, Msg: fmt.Sprintf(format, a...), Exit: invoke.ExitUsage}
+func badRequest(format string, a ...any) *cli.Error {
+	return &cli.Error{ErrCode: CodeInvalidRequest, Msg: fmt.Sprintf(format, a...), Exit: cli.ExitUsage}
 }
 
 // requestNesting refuses a client's JSON nested deeper than
@@ -323,7 +323,7 @@ func marshalNoEscape(v any) ([]byte, error) {
 // secretArg reports whether positional i must be redacted: a secret declared
 // arg, or (failing closed) a positional past the declared ones. A variadic
 // arg covers every remaining positional.
-func secretArg(cmd *invoke.Command, i int) bool {
+func secretArg(cmd *cli.Command, i int) bool {
 	if cmd == nil {
 		return true
 	}
@@ -337,7 +337,7 @@ func secretArg(cmd *invoke.Command, i int) bool {
 
 // secretFlag reports whether a flag's value must be redacted: a secret
 // declared flag, or (failing closed) a flag the command does not declare.
-func secretFlag(cmd *invoke.Command, name string) bool {
+func secretFlag(cmd *cli.Command, name string) bool {
 	if cmd == nil {
 		return true
 	}
@@ -356,7 +356,7 @@ type RedactedRequest struct {
 // argv item replaced by Redacted. looksSecret additionally redacts flags
 // whose name looks secret (the audit log's rule); the request id uses the
 // registry marks only.
-func (r *Request) Redact(cmd *invoke.Command, looksSecret bool) RedactedRequest {
+func (r *Request) Redact(cmd *cli.Command, looksSecret bool) RedactedRequest {
 	out := RedactedRequest{Args: []string{}, Argv: []string{}, Flags: map[string]any{}}
 	for i, a := range r.Args {
 		if secretArg(cmd, i) {
@@ -380,7 +380,7 @@ func (r *Request) Redact(cmd *invoke.Command, looksSecret bool) RedactedRequest 
 // SecretValues lists every value of r that must never leave the process
 // (secret args and flags, free-form argv items), longest first, for
 // scrubbing stderr tails.
-func (r *Request) SecretValues(cmd *invoke.Command) []string {
+func (r *Request) SecretValues(cmd *cli.Command) []string {
 	var vals []string
 	add := func(s string) {
 		if s != "" && s != Redacted {
@@ -432,7 +432,7 @@ func IsSecretKey(name string) bool {
 // CanonicalRequest is the document the request id hashes:
 // {"args":[…],"argv":[…],"command":"<path>","flags":{…}} with keys sorted, no
 // whitespace, confirm left out, secrets replaced.
-func CanonicalRequest(cmdPath string, cmd *invoke.Command, r *Request) []byte {
+func CanonicalRequest(cmdPath string, cmd *cli.Command, r *Request) []byte {
 	red := r.Redact(cmd, false)
 	flags := make(map[string]json.RawMessage, len(red.Flags))
 	for name, v := range red.Flags {
@@ -457,7 +457,7 @@ func CanonicalRequest(cmdPath string, cmd *invoke.Command, r *Request) []byte {
 
 // RequestID is the lowercase hex SHA-256 of CanonicalRequest. It never
 // derives from a secret and is never a confirmation: anyone can compute it.
-func RequestID(cmdPath string, cmd *invoke.Command, r *Request) string {
+func RequestID(cmdPath string, cmd *cli.Command, r *Request) string {
 	sum := sha256.Sum256(CanonicalRequest(cmdPath, cmd, r))
 	return hex.EncodeToString(sum[:])
 }

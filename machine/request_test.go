@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/relavium/relavium/fault"
-	"github.com/relavium/relavium/invoke"
+	"github.com/relavium/relavium/invoke/cli"
 )
 
 func TestParseRequestStrict(t *testing.T) {
@@ -40,7 +40,7 @@ func TestParseRequestStrict(t *testing.T) {
 			if err == nil {
 				t.Fatalf("accepted %s", c.in)
 			}
-			if invoke.CodeOf(err) != CodeInvalidRequest || !strings.Contains(err.Error(), c.msg) {
+			if cli.CodeOf(err) != CodeInvalidRequest || !strings.Contains(err.Error(), c.msg) {
 				t.Fatalf("got %v, want E420 containing %q", err, c.msg)
 			}
 		})
@@ -101,12 +101,12 @@ func TestRequestIDVectors(t *testing.T) {
 	}
 	for _, v := range vecs {
 		t.Run(v.Name, func(t *testing.T) {
-			cmd := &invoke.Command{Path: strings.Fields(v.Command), Run: runStubNoop}
+			cmd := &cli.Command{Path: strings.Fields(v.Command), Run: runStubNoop}
 			for _, a := range v.Args {
-				cmd.Args = append(cmd.Args, invoke.Arg{Name: a.Name, Secret: a.Secret, Variadic: a.Variadic})
+				cmd.Args = append(cmd.Args, cli.Arg{Name: a.Name, Secret: a.Secret, Variadic: a.Variadic})
 			}
 			for _, f := range v.Flags {
-				cmd.Flags = append(cmd.Flags, invoke.Flag{Name: f.Name, Type: invoke.String, Secret: f.Secret})
+				cmd.Flags = append(cmd.Flags, cli.Flag{Name: f.Name, Type: cli.String, Secret: f.Secret})
 			}
 			r, err := ParseRequest(v.Request)
 			if err != nil {
@@ -165,7 +165,7 @@ func TestRedactForAudit(t *testing.T) {
 func TestRequestNestingRefused(t *testing.T) {
 	deep := `{"flags":{"x":` + strings.Repeat("[", 100000) + `}}`
 	_, err := ParseRequest([]byte(deep))
-	if invoke.CodeOf(err) != CodeInvalidRequest || fault.ExitOf(err) != invoke.ExitUsage ||
+	if cli.CodeOf(err) != CodeInvalidRequest || fault.ExitOf(err) != cli.ExitUsage ||
 		!strings.Contains(err.Error(), "nesting deeper than 256 levels (byte 268)") {
 		t.Fatalf("request: %v", err)
 	}

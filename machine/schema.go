@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
-	"github.com/relavium/relavium/invoke"
+	"github.com/relavium/relavium/invoke/cli"
 )
 
 // schemaDialect is the JSON Schema draft every params schema declares.
@@ -23,7 +23,7 @@ const confirmPattern = `^[0-9a-f]{64}$`
 // registry: prefixItems per declared argument, one typed property per
 // exposed flag with the registry's default, argv only for a free-form leaf,
 // confirm only with a confirm block; additionalProperties false throughout.
-func ParamsSchema(t *invoke.Table, cmd *invoke.Command) *jsonschema.Schema {
+func ParamsSchema(t *cli.Table, cmd *cli.Command) *jsonschema.Schema {
 	props := map[string]*jsonschema.Schema{}
 	if len(cmd.Args) > 0 {
 		props["args"] = argsSchema(cmd)
@@ -49,7 +49,7 @@ func ParamsSchema(t *invoke.Table, cmd *invoke.Command) *jsonschema.Schema {
 
 func falseSchema() *jsonschema.Schema { return &jsonschema.Schema{Not: &jsonschema.Schema{}} }
 
-func argsSchema(cmd *invoke.Command) *jsonschema.Schema {
+func argsSchema(cmd *cli.Command) *jsonschema.Schema {
 	s := &jsonschema.Schema{Type: "array", Description: "positional values, in declaration order"}
 	required, variadic := 0, false
 	for _, a := range cmd.Args {
@@ -75,18 +75,18 @@ func argsSchema(cmd *invoke.Command) *jsonschema.Schema {
 	return s
 }
 
-func flagSchema(f invoke.Flag) *jsonschema.Schema {
+func flagSchema(f cli.Flag) *jsonschema.Schema {
 	s := &jsonschema.Schema{Description: f.Usage, WriteOnly: f.Secret}
 	switch f.Type {
-	case invoke.Bool:
+	case cli.Bool:
 		s.Type = "boolean"
 		s.Default = json.RawMessage(strconv.FormatBool(f.Default == "true"))
-	case invoke.Int:
+	case cli.Int:
 		s.Type = "integer"
 		if f.Default != "" {
 			s.Default = json.RawMessage(f.Default)
 		}
-	case invoke.String:
+	case cli.String:
 		s.Type = "string"
 		for _, e := range f.Enum {
 			s.Enum = append(s.Enum, e)
@@ -94,16 +94,16 @@ func flagSchema(f invoke.Flag) *jsonschema.Schema {
 		if f.Default != "" {
 			s.Default = mustJSON(f.Default)
 		}
-	case invoke.Duration:
+	case cli.Duration:
 		s.Type = "string"
 		s.Pattern = durationPattern
 		if f.Default != "" {
 			s.Default = mustJSON(f.Default)
 		}
-	case invoke.StringSlice, invoke.StringArray:
+	case cli.StringSlice, cli.StringArray:
 		s.Type = "array"
 		item := &jsonschema.Schema{Type: "string"}
-		if f.Type == invoke.StringSlice {
+		if f.Type == cli.StringSlice {
 			item.Pattern = `^[^,"\r\n]*$`
 		}
 		s.Items = item

@@ -10,6 +10,7 @@ import (
 
 	"github.com/relavium/relavium/internal/golden"
 	"github.com/relavium/relavium/invoke"
+	"github.com/relavium/relavium/invoke/cli"
 )
 
 const schemaDir = "../testdata/machine/schemas"
@@ -104,7 +105,7 @@ func TestCommandToolsAreDistinctAndAnnotated(t *testing.T) {
 		if !strings.Contains(string(b), `"readOnlyHint":`) {
 			t.Errorf("%s: readOnlyHint not explicit: %s", tool.Name, b)
 		}
-		if tool.Annotations.ReadOnlyHint != (cmd.SideEffect == invoke.Read && cmd.SideEffectFor == nil) {
+		if tool.Annotations.ReadOnlyHint != (cmd.SideEffect == cli.Read && cmd.SideEffectFor == nil) {
 			t.Errorf("%s: readOnlyHint %v for side effect %s", tool.Name, tool.Annotations.ReadOnlyHint, cmd.SideEffect)
 		}
 	}

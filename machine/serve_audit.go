@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/relavium/relavium/inbound"
-	"github.com/relavium/relavium/invoke"
+	"github.com/relavium/relavium/invoke/cli"
 )
 
 // Unauthenticated refusals (401) are audit-logged at most
@@ -35,11 +35,11 @@ func newHTTPRefusals(iv *Invoker, transport Transport) *httpRefusals {
 }
 
 // refused records one refusal.
-func (h *httpRefusals) refused(_ *http.Request, err *invoke.Error) {
+func (h *httpRefusals) refused(_ *http.Request, err *cli.Error) {
 	if err.ErrCode == inbound.CodeToken && !h.admitUnauth() {
 		return
 	}
-	c := &call{iv: h.iv, transport: h.transport, start: h.iv.now(), req: &Request{}, side: invoke.Destructive}
+	c := &call{iv: h.iv, transport: h.transport, start: h.iv.now(), req: &Request{}, side: cli.Destructive}
 	c.id = RequestID("", nil, c.req)
 	c.refuse(err)
 }

@@ -21,7 +21,7 @@ import (
 
 	"github.com/relavium/relavium/internal/projectfiles"
 	"github.com/relavium/relavium/internal/testbin"
-	"github.com/relavium/relavium/invoke"
+	"github.com/relavium/relavium/invoke/cli"
 	"github.com/relavium/relavium/workflow"
 )
 
@@ -146,7 +146,7 @@ func exerciseServer(t *testing.T, f *serveFixture, cs *mcp.ClientSession, e *eli
 		t.Fatalf("a confirmation is not an error: %+v", env)
 	}
 	c := confirmationOf(t, env)
-	if c.Kind != KindPlan || c.SideEffect != invoke.Destructive || !strings.Contains(string(c.Plan), `"plan_id"`) || e.asked.Load() != before {
+	if c.Kind != KindPlan || c.SideEffect != cli.Destructive || !strings.Contains(string(c.Plan), `"plan_id"`) || e.asked.Load() != before {
 		t.Fatalf("confirmation %+v (asked %d)", c, e.asked.Load()-before)
 	}
 	res, env = callTool(t, cs, "relavium_wipe", map[string]any{"target": "prod-db", "confirm": c.Confirm})
@@ -181,7 +181,7 @@ func exerciseServer(t *testing.T, f *serveFixture, cs *mcp.ClientSession, e *eli
 	args := map[string]any{"args": []string{"mcp_nowhere_tool"}}
 	res, env = callTool(t, cs, "relavium-mcp-call", args)
 	c = confirmationOf(t, env)
-	if c.Kind != KindRequest || c.SideEffect != invoke.Remote || string(c.Plan) != "null" {
+	if c.Kind != KindRequest || c.SideEffect != cli.Remote || string(c.Plan) != "null" {
 		t.Fatalf("request confirmation %+v", c)
 	}
 	args["confirm"] = c.Confirm
@@ -359,7 +359,7 @@ func TestServeEndToEnd(t *testing.T) {
 		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "RELAVIUM_HOME=" + home}
 		out, err := cmd.Output()
 		var ee *exec.ExitError
-		if !asExitError(err, &ee) || ee.ExitCode() != invoke.ExitUsage || !strings.Contains(string(out), `"code":"E426"`) {
+		if !asExitError(err, &ee) || ee.ExitCode() != cli.ExitUsage || !strings.Contains(string(out), `"code":"E426"`) {
 			t.Fatalf("exit %v: %s", err, out)
 		}
 		if _, err := os.Stat(filepath.Join(home, "mcp-token")); !os.IsNotExist(err) {

@@ -15,7 +15,7 @@ import (
 
 	"github.com/relavium/relavium/inbound"
 	"github.com/relavium/relavium/internal/testbin"
-	"github.com/relavium/relavium/invoke"
+	"github.com/relavium/relavium/invoke/cli"
 )
 
 func TestHTTPServerTimeouts(t *testing.T) {
@@ -38,7 +38,7 @@ func TestServeStopsInFlightChildrenBeforeReturning(t *testing.T) {
 	}
 	port := ln.Addr().(*net.TCPAddr).Port
 	ln.Close()
-	env := &invoke.Env{Stdout: io.Discard, Stderr: io.Discard, Home: iv.home, Version: "test",
+	env := &cli.Env{Stdout: io.Discard, Stderr: io.Discard, Home: iv.home, Version: "test",
 		LookupEnv: func(k string) (string, bool) {
 			if k == inbound.EnvMCPToken {
 				return "stop-token", true
@@ -49,7 +49,7 @@ func TestServeStopsInFlightChildrenBeforeReturning(t *testing.T) {
 	defer stop()
 	served := make(chan error, 1)
 	go func() {
-		served <- Serve(ctx, env, iv.Invoker, invoke.ServeConfig{Transport: "http", Host: "127.0.0.1", Port: port, Timeout: time.Minute})
+		served <- Serve(ctx, env, iv.Invoker, cli.ServeConfig{Transport: "http", Host: "127.0.0.1", Port: port, Timeout: time.Minute})
 	}()
 	hc := &http.Client{Transport: bearer{"stop-token", http.DefaultTransport}}
 	var cs *mcp.ClientSession
@@ -98,12 +98,12 @@ func TestServeStdioStopCancelsCallsInFlight(t *testing.T) {
 	iv := newStubInvoker(t, stub, "stubborn", "STUB_PIDFILE="+pidfile)
 	clientR, serverW := io.Pipe()
 	serverR, clientW := io.Pipe()
-	env := &invoke.Env{Stdin: serverR, Stdout: serverW, Stderr: io.Discard, Home: iv.home, Version: "test"}
+	env := &cli.Env{Stdin: serverR, Stdout: serverW, Stderr: io.Discard, Home: iv.home, Version: "test"}
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
 	served := make(chan error, 1)
 	go func() {
-		served <- Serve(ctx, env, iv.Invoker, invoke.ServeConfig{Transport: "stdio", Timeout: time.Minute})
+		served <- Serve(ctx, env, iv.Invoker, cli.ServeConfig{Transport: "stdio", Timeout: time.Minute})
 	}()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(context.Background(),
 		&mcp.IOTransport{Reader: clientR, Writer: clientW}, nil)

@@ -14,15 +14,16 @@ import (
 	"github.com/relavium/relavium/inbound"
 	"github.com/relavium/relavium/internal/erahttp"
 	"github.com/relavium/relavium/invoke"
+	"github.com/relavium/relavium/invoke/cli"
 )
 
 // Run is `relavium mcp serve` (the invoke.ServeFunc main puts in
 // Env.Serve): an Invoker over relavium's own command table whose children
 // are this binary in inv's project, served on cfg's transport until ctx ends.
-func Run(ctx context.Context, inv *invoke.Invocation, cfg invoke.ServeConfig) error {
+func Run(ctx context.Context, inv *cli.Invocation, cfg cli.ServeConfig) error {
 	env := inv.Env
 	if env.Executable == "" {
-		return &invoke.Error{ErrCode: invoke.CodeNotExposed, Msg: "cannot locate the relavium binary to run commands as children"}
+		return &cli.Error{ErrCode: cli.CodeNotExposed, Msg: "cannot locate the relavium binary to run commands as children"}
 	}
 	iv := &Invoker{
 		Table:   invoke.Commands(),
@@ -58,7 +59,7 @@ func newServer(iv *Invoker, version string, transport Transport, life *serveLife
 
 // Serve runs the MCP server on cfg's transport until ctx ends (or, on
 // stdio, until the client closes stdin).
-func Serve(ctx context.Context, env *invoke.Env, iv *Invoker, cfg invoke.ServeConfig) error {
+func Serve(ctx context.Context, env *cli.Env, iv *Invoker, cfg cli.ServeConfig) error {
 	transport := transportOf(cfg.Transport)
 	life := newServeLife(ctx)
 	defer life.wait(callWaitLimit) // no call's child outlives the server
@@ -87,7 +88,7 @@ func Serve(ctx context.Context, env *invoke.Env, iv *Invoker, cfg invoke.ServeCo
 	}
 	ln, err := net.Listen("tcp", net.JoinHostPort(cfg.Host, strconv.Itoa(cfg.Port)))
 	if err != nil {
-		return &invoke.Error{ErrCode: inbound.CodeToken, Msg: fmt.Sprintf("cannot listen on %s", net.JoinHostPort(cfg.Host, strconv.Itoa(cfg.Port))), Cause: err, Exit: invoke.ExitFailure}
+		return &cli.Error{ErrCode: inbound.CodeToken, Msg: fmt.Sprintf("cannot listen on %s", net.JoinHostPort(cfg.Host, strconv.Itoa(cfg.Port))), Cause: err, Exit: cli.ExitFailure}
 	}
 	token := existing
 	if token == nil {
@@ -120,7 +121,7 @@ func Serve(ctx context.Context, env *invoke.Env, iv *Invoker, cfg invoke.ServeCo
 // inbound.Guard owns the Host check (loopback names plus --allowed-host), so
 // the SDK's own loopback-only Host check is off: it would refuse an allowed
 // host on a loopback bind (a TLS terminator in front).
-func httpHandler(s *mcp.Server, sessions *sessionTable, iv *Invoker, cfg invoke.ServeConfig, token *inbound.Token) (http.Handler, string) {
+func httpHandler(s *mcp.Server, sessions *sessionTable, iv *Invoker, cfg cli.ServeConfig, token *inbound.Token) (http.Handler, string) {
 	transport := transportOf(cfg.Transport)
 	refusals := newHTTPRefusals(iv, transport)
 	var h http.Handler

@@ -12,7 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/relavium/relavium/fault"
-	"github.com/relavium/relavium/invoke"
+	"github.com/relavium/relavium/invoke/cli"
 )
 
 // Session bounds of `mcp serve` on sse and http. The SDK keeps an idle
@@ -403,7 +403,7 @@ func (t *sessionTable) release(tk *sessionTicket) {
 // handler admits new sessions in front of the SDK handler next. A refusal
 // is HTTP 503 with Retry-After and a JSON-RPC error whose message carries
 // E427; refused is told about it (the audit log).
-func (t *sessionTable) handler(next http.Handler, sse bool, refused func(*http.Request, *invoke.Error)) http.Handler {
+func (t *sessionTable) handler(next http.Handler, sse bool, refused func(*http.Request, *cli.Error)) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		opens := r.Method == http.MethodGet && sse ||
 			r.Method == http.MethodPost && !sse && r.Header.Get("Mcp-Session-Id") == ""
@@ -414,7 +414,7 @@ func (t *sessionTable) handler(next http.Handler, sse bool, refused func(*http.R
 		principal, _ := r.Context().Value(principalKey{}).(string)
 		tk, ctx := t.admitNew(r.Context(), principal, sse)
 		if tk == nil {
-			err := &invoke.Error{ErrCode: CodeSessionsFull, Exit: invoke.ExitFailure,
+			err := &cli.Error{ErrCode: CodeSessionsFull, Exit: cli.ExitFailure,
 				Msg: "the server already holds its maximum of live MCP sessions and every one has a request in flight; retry later or close a session you no longer use"}
 			if refused != nil {
 				refused(r, err)

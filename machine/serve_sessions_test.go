@@ -19,6 +19,7 @@ import (
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/inbound"
 	"github.com/relavium/relavium/invoke"
+	"github.com/relavium/relavium/invoke/cli"
 )
 
 // httpServe is an in-process `mcp serve --transport http|sse` on a real
@@ -51,7 +52,7 @@ func newHTTPServe(tb testing.TB, transport string) *httpServe {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	h, mount := httpHandler(s, sessions, iv, invoke.ServeConfig{Transport: transport}, tok)
+	h, mount := httpHandler(s, sessions, iv, cli.ServeConfig{Transport: transport}, tok)
 	ts := httptest.NewServer(h)
 	tb.Cleanup(func() {
 		ts.CloseClientConnections()
@@ -426,7 +427,7 @@ func TestServeHTTPRefusalsAreAudited(t *testing.T) {
 		}
 		r := recs[len(recs)-1]
 		if r["decision"] != DecisionRefused || r["error_code"] != string(c.code) || r["transport"] != string(TransportMCPHTTP) ||
-			r["command"] != "" || r["side_effect"] != string(invoke.Destructive) || r["exit_code"] != nil {
+			r["command"] != "" || r["side_effect"] != string(cli.Destructive) || r["exit_code"] != nil {
 			t.Fatalf("%s: audit line %v", c.code, r)
 		}
 	}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/relavium/relavium/invoke"
+	"github.com/relavium/relavium/invoke/cli"
 )
 
 // Tool names. A command tool is "relavium-" plus its path joined by "-"
@@ -20,17 +20,17 @@ const (
 )
 
 // CommandToolName is the MCP tool name of a command.
-func CommandToolName(cmd *invoke.Command) string {
+func CommandToolName(cmd *cli.Command) string {
 	return commandToolPrefix + strings.Join(cmd.Path, "-")
 }
 
 // toolSideEffect is the strongest side effect a command can have for some
 // request: its own, raised by escalating flags, and destructive when a
 // column decides per request (run WORKFLOW). Annotations use it.
-func toolSideEffect(cmd *invoke.Command) invoke.SideEffect {
+func toolSideEffect(cmd *cli.Command) cli.SideEffect {
 	se := cmd.SideEffect
 	if cmd.SideEffectFor != nil {
-		se = invoke.Destructive
+		se = cli.Destructive
 	}
 	for _, f := range ExposedFlags(cmd) {
 		if f.Escalates != "" && f.Escalates.Rank() > se.Rank() {
@@ -42,23 +42,23 @@ func toolSideEffect(cmd *invoke.Command) invoke.SideEffect {
 
 // annotationsFor maps a side effect to MCP hints. ReadOnlyHint is always
 // explicit (a false that is left out makes clients prompt for safe reads).
-func annotationsFor(title string, se invoke.SideEffect) *mcp.ToolAnnotations {
-	destructive := se == invoke.Destructive
-	openWorld := se == invoke.Remote || se == invoke.Destructive
+func annotationsFor(title string, se cli.SideEffect) *mcp.ToolAnnotations {
+	destructive := se == cli.Destructive
+	openWorld := se == cli.Remote || se == cli.Destructive
 	return &mcp.ToolAnnotations{
 		Title:           title,
-		ReadOnlyHint:    se == invoke.Read,
+		ReadOnlyHint:    se == cli.Read,
 		DestructiveHint: &destructive,
-		IdempotentHint:  se == invoke.Read,
+		IdempotentHint:  se == cli.Read,
 		OpenWorldHint:   &openWorld,
 	}
 }
 
 // commandTool describes one exposed command as an MCP tool.
-func commandTool(t *invoke.Table, cmd *invoke.Command) *mcp.Tool {
+func commandTool(t *cli.Table, cmd *cli.Command) *mcp.Tool {
 	se := toolSideEffect(cmd)
 	desc := cmd.Summary + ". Runs `relavium " + cmd.Name() + " --json` and returns its envelope ({ok, data|error})."
-	if cmd.Confirm != nil && se != invoke.Read {
+	if cmd.Confirm != nil && se != cli.Read {
 		desc += " A " + string(se) + " request first returns data.confirmation_required with a confirm value: review it, then send the identical request again, in the same session, with \"confirm\" set to it (good once, for 10 minutes)."
 	}
 	return &mcp.Tool{

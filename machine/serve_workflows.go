@@ -13,7 +13,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/relavium/relavium/invoke"
+	"github.com/relavium/relavium/invoke/cli"
 	"github.com/relavium/relavium/workflow"
 )
 
@@ -37,7 +37,7 @@ func workflowTool(w *workflow.Workflow) (*mcp.Tool, error) {
 	}
 	props[workflow.ReservedInputName] = map[string]any{"type": "string", "pattern": confirmPattern,
 		"description": "the confirm value of a confirmation this server returned for the identical call in this session (not the plan id; good once, for 10 minutes)"}
-	se := invoke.SideEffect(w.SideEffect)
+	se := cli.SideEffect(w.SideEffect)
 	desc := w.Description
 	if desc == "" {
 		desc = "Run workflow " + w.ID
@@ -46,7 +46,7 @@ func workflowTool(w *workflow.Workflow) (*mcp.Tool, error) {
 	if len(w.Gates()) > 0 {
 		desc += " Its gates are put to you as elicitation requests; declining cancels the run."
 	}
-	if se == invoke.Remote || se == invoke.Destructive {
+	if se == cli.Remote || se == cli.Destructive {
 		desc += " The first call returns data.confirmation_required with the plan: review it, then call again in the same session with \"confirm\" set to its confirm value (good once, for 10 minutes)."
 	}
 	return &mcp.Tool{
@@ -95,7 +95,7 @@ func callWorkflow(ctx context.Context, iv *Invoker, transport Transport, id stri
 	}
 	if w.Trigger != workflow.TriggerMCPCall {
 		return toolResult(iv.Refuse(transport, path, &Request{Args: []string{id}},
-			&invoke.Error{ErrCode: invoke.CodeNotExposed, Msg: fmt.Sprintf("workflow %s is no longer published (its trigger is %s); restart the server", id, w.Trigger)}))
+			&cli.Error{ErrCode: cli.CodeNotExposed, Msg: fmt.Sprintf("workflow %s is no longer published (its trigger is %s); restart the server", id, w.Trigger)}))
 	}
 	rq, err := workflowRequest(w, req.Params.Arguments)
 	if err != nil {
@@ -283,7 +283,7 @@ func inputText(v json.RawMessage) (string, error) {
 func (iv *Invoker) Refuse(transport Transport, path []string, req *Request, err error) Result {
 	c := &call{iv: iv, transport: transport, start: iv.now(), path: strings.Join(path, " "), req: req}
 	c.cmd = iv.Table.Lookup(path)
-	c.side = invoke.Destructive
+	c.side = cli.Destructive
 	if c.cmd != nil {
 		v, _ := Exposure(c.cmd, req, transport, iv.Project)
 		if v.SideEffect != "" {

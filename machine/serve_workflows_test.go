@@ -13,6 +13,7 @@ import (
 	"github.com/relavium/relavium/internal/projectfiles"
 	"github.com/relavium/relavium/internal/testbin"
 	"github.com/relavium/relavium/invoke"
+	"github.com/relavium/relavium/invoke/cli"
 	"github.com/relavium/relavium/workflow"
 )
 
@@ -48,7 +49,7 @@ func TestWorkflowRequest(t *testing.T) {
 		`[]`:                          "must be a JSON object",
 		`{"target":"a"} 1`:            "data after",
 	} {
-		if _, err := workflowRequest(w, json.RawMessage(in)); err == nil || invoke.CodeOf(err) != CodeInvalidRequest || !strings.Contains(err.Error(), msg) {
+		if _, err := workflowRequest(w, json.RawMessage(in)); err == nil || cli.CodeOf(err) != CodeInvalidRequest || !strings.Contains(err.Error(), msg) {
 			t.Errorf("%s: %v, want E420 %q", in, err, msg)
 		}
 	}
@@ -105,7 +106,7 @@ func TestReadWorkflowOverTheMachineSurface(t *testing.T) {
 	iv := &Invoker{Table: invoke.Commands(), Exe: bin, Project: project,
 		Environ: []string{"PATH=" + os.Getenv("PATH"), "RELAVIUM_HOME=" + home, "HOME=" + home},
 		Timeout: 60 * time.Second, Nonces: NewNonceStore(nil), Audit: NewAuditLog(home), Stderr: &strings.Builder{}}
-	held, err := invoke.AcquireOpLock(home, project) // a mutation of this project is in flight
+	held, err := cli.AcquireOpLock(home, project) // a mutation of this project is in flight
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +116,7 @@ func TestReadWorkflowOverTheMachineSurface(t *testing.T) {
 
 	as := Options{Session: "session:test bearer:", Tool: WorkflowToolName("peek")}
 	res := iv.InvokeRequest(ctx, TransportMCPStdio, []string{"run"}, req, as)
-	if res.Confirm == nil || res.Confirm.Kind != KindPlan || res.Confirm.SideEffect != invoke.Read || res.ExitCode != nil {
+	if res.Confirm == nil || res.Confirm.Kind != KindPlan || res.Confirm.SideEffect != cli.Read || res.ExitCode != nil {
 		t.Fatalf("a gated read workflow: want a kind plan confirmation of a read, got %s", res.Envelope)
 	}
 	confirmed := req.Clone()

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/relavium/relavium/invoke"
+	"github.com/relavium/relavium/invoke/cli"
 	"github.com/relavium/relavium/machine"
 )
 
@@ -26,7 +26,7 @@ func main() {
 	for i := 0; i < count; i++ {
 		rec := machine.AuditRecord{
 			Time: time.Now().UTC().Format(time.RFC3339Nano), Transport: machine.TransportMCPHTTP, Project: "/p",
-			Command: "stub write", SideEffect: invoke.Write, Decision: machine.DecisionRun,
+			Command: "stub write", SideEffect: cli.Write, Decision: machine.DecisionRun,
 			RequestID: fmt.Sprintf("%s-%d", os.Args[2], i),
 			Request:   machine.RedactedRequest{Args: []string{strings.Repeat("x", pad)}, Argv: []string{}, Flags: map[string]any{}},
 		}

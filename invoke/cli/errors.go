@@ -1,4 +1,4 @@
-package invoke
+package cli
 
 import "github.com/relavium/relavium/fault"
 
@@ -51,13 +51,13 @@ const (
 )
 
 // usageErr is a usage mistake; its exit code is the code's class in Codes.
-func usageErr(code fault.Code, format string, a ...any) *Error {
+func UsageErr(code fault.Code, format string, a ...any) *Error {
 	return codes.New(code, format, a...)
 }
 
 // wrapErr is a failure of code with its cause; its exit code is the code's
 // class in Codes.
-func wrapErr(code fault.Code, cause error, format string, a ...any) *Error {
+func WrapErr(code fault.Code, cause error, format string, a ...any) *Error {
 	return codes.Wrap(code, cause, format, a...)
 }
 

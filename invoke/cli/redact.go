@@ -1,4 +1,4 @@
-package invoke
+package cli
 
 import (
 	"io"
@@ -32,7 +32,7 @@ func (e *Env) redacting() *Env {
 
 // terminalOut is the stdout a full-screen face draws on (the workbench):
 // the terminal itself, not the redacting writer.
-func (e *Env) terminalOut() io.Writer {
+func (e *Env) TerminalOut() io.Writer {
 	if e.rawStdout != nil {
 		return e.rawStdout
 	}

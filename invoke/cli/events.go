@@ -1,4 +1,4 @@
-package invoke
+package cli
 
 import (
 	"context"
@@ -13,12 +13,12 @@ import (
 // eventPrinter drains one bus subscription in its own goroutine; stop
 // closes the bus and waits for it, so nothing is printed after the command
 // returns.
-type eventPrinter struct {
+type EventPrinter struct {
 	sub   *engine.Subscription
 	done  chan struct{}
-	w     io.Writer  // where events are printed
+	W     io.Writer  // where events are printed
 	notes io.Writer  // where human notes go (stderr)
-	mu    sync.Mutex // held while writing, and while a gate asks the person
+	Mu    sync.Mutex // held while writing, and while a gate asks the person
 
 	seqMu   sync.Mutex
 	printed uint64
@@ -27,17 +27,17 @@ type eventPrinter struct {
 
 // newPrinter prints events to w; notes are human lines, cleaned by
 // sanitize.Writer on their way out (as is w, by the human printers).
-func newPrinter(bus *engine.Bus, w, notes io.Writer) *eventPrinter {
-	return &eventPrinter{sub: bus.Subscribe(), done: make(chan struct{}), w: w, notes: sanitize.NewWriter(notes), moved: make(chan struct{})}
+func NewPrinter(bus *engine.Bus, w, notes io.Writer) *EventPrinter {
+	return &EventPrinter{sub: bus.Subscribe(), done: make(chan struct{}), W: w, notes: sanitize.NewWriter(notes), moved: make(chan struct{})}
 }
 
 // startNDJSONPrinter writes every event as one JSON line, up to and
 // including the run's terminal event: the last line on stdout is always
 // run:completed, run:failed or run:cancelled. Later events (servers torn
 // down) are not printed. Write errors (a closed pipe) never stop the drain.
-func startNDJSONPrinter(bus *engine.Bus, w, notes io.Writer) *eventPrinter {
-	p := newPrinter(bus, w, notes)
-	go p.loop(func(e engine.Event, ended bool) bool {
+func StartNDJSONPrinter(bus *engine.Bus, w, notes io.Writer) *EventPrinter {
+	p := NewPrinter(bus, w, notes)
+	go p.Loop(func(e engine.Event, ended bool) bool {
 		if ended {
 			return true
 		}
@@ -45,7 +45,7 @@ func startNDJSONPrinter(bus *engine.Bus, w, notes io.Writer) *eventPrinter {
 		if err != nil {
 			b, _ = MarshalJSON(map[string]any{"seq": e.Seq, "type": e.Type, "time": e.Time, "error": "event not encodable: " + err.Error()})
 		}
-		_, _ = p.w.Write(append(b, '\n'))
+		_, _ = p.W.Write(append(b, '\n'))
 		return engine.IsTerminal(e.Type) && e.RunID != ""
 	})
 	return p
@@ -53,12 +53,12 @@ func startNDJSONPrinter(bus *engine.Bus, w, notes io.Writer) *eventPrinter {
 
 // startHumanPrinter writes a short line per step and per server state
 // change to w (stderr), through sanitize.Writer.
-func startHumanPrinter(bus *engine.Bus, w io.Writer) *eventPrinter {
+func StartHumanPrinter(bus *engine.Bus, w io.Writer) *EventPrinter {
 	w = sanitize.NewWriter(w)
-	p := newPrinter(bus, w, w)
-	go p.loop(func(e engine.Event, _ bool) bool {
-		if line := humanLine(e); line != "" {
-			_, _ = io.WriteString(p.w, line+"\n")
+	p := NewPrinter(bus, w, w)
+	go p.Loop(func(e engine.Event, _ bool) bool {
+		if line := HumanLine(e); line != "" {
+			_, _ = io.WriteString(p.W, line+"\n")
 		}
 		return false
 	})
@@ -67,7 +67,7 @@ func startHumanPrinter(bus *engine.Bus, w io.Writer) *eventPrinter {
 
 // loop drains the subscription until the bus is closed; print returns true
 // once the stream has ended (events after it are drained, not printed).
-func (p *eventPrinter) loop(print func(e engine.Event, ended bool) bool) {
+func (p *EventPrinter) Loop(print func(e engine.Event, ended bool) bool) {
 	defer close(p.done)
 	ended := false
 	for {
@@ -75,9 +75,9 @@ func (p *eventPrinter) loop(print func(e engine.Event, ended bool) bool) {
 		if err != nil {
 			return
 		}
-		p.mu.Lock()
+		p.Mu.Lock()
 		ended = print(e, ended) || ended
-		p.mu.Unlock()
+		p.Mu.Unlock()
 		p.seqMu.Lock()
 		p.printed = e.Seq
 		close(p.moved)
@@ -88,7 +88,7 @@ func (p *eventPrinter) loop(print func(e engine.Event, ended bool) bool) {
 
 // catchUp waits until every event up to seq has been printed, so a prompt
 // never appears above the lines that led to it.
-func (p *eventPrinter) catchUp(ctx context.Context, seq uint64) error {
+func (p *EventPrinter) CatchUp(ctx context.Context, seq uint64) error {
 	for {
 		p.seqMu.Lock()
 		printed, moved := p.printed, p.moved
@@ -107,20 +107,20 @@ func (p *eventPrinter) catchUp(ctx context.Context, seq uint64) error {
 }
 
 // note writes one human line (stderr) in step with the printer.
-func (p *eventPrinter) note(line string) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
+func (p *EventPrinter) Note(line string) {
+	p.Mu.Lock()
+	defer p.Mu.Unlock()
 	_, _ = io.WriteString(p.notes, line+"\n")
 }
 
 // stop closes the bus and waits until the printer has drained it.
-func (p *eventPrinter) stop(bus *engine.Bus) {
+func (p *EventPrinter) Stop(bus *engine.Bus) {
 	bus.Close()
 	<-p.done
 }
 
 // humanLine renders the events a person follows; "" for the others.
-func humanLine(e engine.Event) string {
+func HumanLine(e engine.Event) string {
 	switch d := e.Data.(type) {
 	case engine.ServerData:
 		switch d.State {

@@ -1,4 +1,4 @@
-package invoke
+package cli
 
 import (
 	"context"
@@ -23,8 +23,8 @@ type LiveHost interface {
 // digests), urls are admitted by the network guard, then host.Start
 // connects everything concurrently, fail-loud. Elicitation follows the
 // command's --elicit flag when it has one (decline otherwise).
-func connectServers(ctx context.Context, inv *Invocation, servers []config.Server, em engine.Emitter) (LiveHost, error) {
-	h, err := connectWith(ctx, inv, servers, em, connectOptions{})
+func ConnectServers(ctx context.Context, inv *Invocation, servers []config.Server, em engine.Emitter) (LiveHost, error) {
+	h, err := ConnectWith(ctx, inv, servers, em, ConnectOptions{})
 	if err != nil {
 		return nil, err
 	}
@@ -32,11 +32,11 @@ func connectServers(ctx context.Context, inv *Invocation, servers []config.Serve
 }
 
 // connectOptions narrow what connectWith connects.
-type connectOptions struct {
+type ConnectOptions struct {
 	// only, when set, selects the servers to connect; every declared stdio
 	// server is still resolved and decided (an --allow-mcp-stdio digest is
 	// checked against all of them).
-	only func(name string) bool
+	Only func(name string) bool
 	// timeouts lowers the connect, discovery and call deadlines (tests).
 	timeouts host.Timeouts
 	// workbenchCapabilities declares what the workbench declares (url-mode
@@ -44,34 +44,34 @@ type connectOptions struct {
 	// capabilities offers the lock gates (mcp lock, mcp check) the list the
 	// workbench sees: its drift flag and mcp check agree. No call is made
 	// under it; a url elicitation would be declined.
-	workbenchCapabilities bool
+	WorkbenchCapabilities bool
 }
 
 // connectWith connects servers through the session core: resolution,
 // consent (asked on a TTY through inv.CanPrompt by the terminal's Asker,
 // else exit 2 with the digests), guard admission, host.Start.
-func connectWith(ctx context.Context, inv *Invocation, servers []config.Server, em engine.Emitter, co connectOptions) (*host.Host, error) {
-	s, err := newSession(inv, servers, em, co)
+func ConnectWith(ctx context.Context, inv *Invocation, servers []config.Server, em engine.Emitter, co ConnectOptions) (*host.Host, error) {
+	s, err := NewSession(inv, servers, em, co)
 	if err != nil {
 		return nil, err
 	}
-	return s.Start(ctx, co.only)
+	return s.Start(ctx, co.Only)
 }
 
 // newSession is the session core connectWith starts: this invocation's
 // options, the terminal's Asker where someone can be asked.
-func newSession(inv *Invocation, servers []config.Server, em engine.Emitter, co connectOptions) (*session.Session, error) {
-	opts := sessionOptions(inv)
+func NewSession(inv *Invocation, servers []config.Server, em engine.Emitter, co ConnectOptions) (*session.Session, error) {
+	opts := SessionOptions(inv)
 	opts.Events, opts.Timeouts = em, co.timeouts
-	opts.URLElicitation = co.workbenchCapabilities
-	if err := clientOptions(inv, &opts); err != nil {
+	opts.URLElicitation = co.WorkbenchCapabilities
+	if err := ClientOptions(inv, &opts); err != nil {
 		return nil, err
 	}
 	if inv.CanPrompt() {
 		opts.Asker = &terminalAsker{w: inv.Env.Stderr, r: inv.Env.Stdin}
 	}
 	if inv.TypedStdio() {
-		opts.TypedStdio = adhocServer
+		opts.TypedStdio = AdhocServer
 	}
 	return session.New(opts, servers), nil
 }
@@ -80,7 +80,7 @@ func newSession(inv *Invocation, servers []config.Server, em engine.Emitter, co 
 // home, the environment, --allow-mcp-stdio, the --elicit policy, and the
 // grant store warning on stderr. No Asker: the caller says whether anyone
 // can be asked.
-func sessionOptions(inv *Invocation) session.Options {
+func SessionOptions(inv *Invocation) session.Options {
 	return session.Options{
 		Home:        inv.Env.Home,
 		Environ:     inv.Env.Environ,
@@ -92,9 +92,9 @@ func sessionOptions(inv *Invocation) session.Options {
 		Now:         inv.Env.Now,
 		Elicitor:    elicitorFor(inv),
 		LogLevel:    logLevelFor(inv),
-		AdhocName:   adhocServer,
-		Wire:        inv.wire,
-		Sandbox:     sandboxing(inv),
+		AdhocName:   AdhocServer,
+		Wire:        inv.Wire,
+		Sandbox:     Sandboxing(inv),
 		Warn: func(msg string) {
 			fmt.Fprintf(inv.Env.Stderr, "relavium: warning: %s\n", msg)
 		},
@@ -118,6 +118,6 @@ func elicitorFor(inv *Invocation) engine.Elicitor {
 	return host.DeclineElicitor{}
 }
 
-// adhocServer is the name of the one unnamed server --url or --stdio
+// AdhocServer is the name of the one unnamed server --url or --stdio
 // targets (its tools are mcp_adhoc_<tool>, or just <tool>).
-const adhocServer = session.AdhocName
+const AdhocServer = session.AdhocName

@@ -1,10 +1,10 @@
-package invoke
+package cli
 
 // commandExamples are the --help examples of every command a person runs,
 // by the command's name: each one parses against the command table as it
 // stands (TestEveryCommandHasAnExampleThatParses), so help never shows a
 // flag that is not there.
-func commandExamples() map[string][]string {
+func CommandExamples() map[string][]string {
 	return map[string][]string{
 		"session":  {"relavium", "relavium session --agent reviewer"},
 		"demo":     {"relavium demo", "relavium demo --json --allow-mcp-stdio v1:DIGEST"},

@@ -1,4 +1,4 @@
-package invoke
+package cli
 
 import (
 	"context"
@@ -19,11 +19,11 @@ const maxAnswer = 256
 // stderr, a y/N answer read from stdin. Only "y" or "yes" approves; an empty
 // line, anything else or end of input refuses. The read is cancelled when
 // ctx ends (Ctrl-C), so no goroutine is left blocked on the terminal.
-func askGate(ctx context.Context, stdin io.Reader, stderr io.Writer, req workflow.GateRequest) (bool, error) {
+func AskGate(ctx context.Context, stdin io.Reader, stderr io.Writer, req workflow.GateRequest) (bool, error) {
 	if _, err := fmt.Fprintf(stderr, "? gate %s: %s\n  continue? [y/N] ", req.Step, req.Message); err != nil {
 		return false, err
 	}
-	line, err := readLine(ctx, stdin)
+	line, err := ReadLine(ctx, stdin)
 	if err != nil {
 		if ctx.Err() != nil {
 			fmt.Fprintln(stderr)
@@ -44,7 +44,7 @@ func askGate(ctx context.Context, stdin io.Reader, stderr io.Writer, req workflo
 
 // readLine reads one line byte by byte (never past the newline, so a later
 // question reads its own answer), cancellable through ctx.
-func readLine(ctx context.Context, r io.Reader) (string, error) {
+func ReadLine(ctx context.Context, r io.Reader) (string, error) {
 	cr, err := cancelreader.NewReader(r)
 	if err != nil {
 		return "", err

@@ -1,4 +1,4 @@
-package invoke
+package cli
 
 import (
 	"context"
@@ -35,7 +35,7 @@ const CodeNotExposed fault.Code = "E421"
 // own argv must be exactly that path (E421 otherwise). The variable is then
 // removed from env and from the process environment, so nothing the command
 // spawns inherits it.
-func checkInvokePath(env *Env, inv *Invocation) (*Env, error) {
+func CheckInvokePath(env *Env, inv *Invocation) (*Env, error) {
 	want, ok := "", false
 	if env.LookupEnv != nil {
 		want, ok = env.LookupEnv(EnvInvokePath)

@@ -1,4 +1,4 @@
-package invoke
+package cli
 
 import (
 	"context"
@@ -38,7 +38,7 @@ type HelpFlag struct {
 // runHelp prints the help of a command, or a page of the reference
 // (help_topic.go) when the one word is a topic; a command wins, and the
 // docs tests keep topic and command names apart.
-func runHelp(_ context.Context, inv *Invocation) (any, error) {
+func RunHelp(_ context.Context, inv *Invocation) (any, error) {
 	t := inv.Table
 	if len(inv.Args) > 0 && !t.isPrefix(inv.Args) {
 		return helpTopic(t, inv.Args)
@@ -55,7 +55,7 @@ func (t *Table) Help(path []string) *HelpText {
 	cmd := t.Lookup(path)
 	if cmd != nil && cmd.Run != nil {
 		h.Summary = cmd.Summary
-		h.Examples = commandExamples()[cmd.Name()]
+		h.Examples = CommandExamples()[cmd.Name()]
 		h.Usage = "relavium " + cmd.Name()
 		if syn := argSynopsis(cmd); syn != "" {
 			h.Usage += " " + syn

@@ -1,4 +1,4 @@
-package invoke
+package cli
 
 import (
 	"context"
@@ -39,7 +39,7 @@ func CanPrompt(stdinTTY, stdoutTTY, jsonMode bool, lookupEnv func(string) (strin
 type terminalAsker struct {
 	w   io.Writer
 	r   io.Reader
-	pr  *eventPrinter // nil: no event printer to wait for
+	pr  *EventPrinter // nil: no event printer to wait for
 	bus *engine.Bus
 }
 
@@ -79,7 +79,7 @@ func (t *terminalAsker) Consent(ctx context.Context, dec consent.Decision) (sess
 // answer the caller does not know: a no), never read as remembering.
 func readAnswer(ctx context.Context, w io.Writer, r io.Reader, again string) (string, error) {
 	for i := 0; ; i++ {
-		line, err := readLine(ctx, r)
+		line, err := ReadLine(ctx, r)
 		ans := strings.TrimSpace(line)
 		if ans == "A" {
 			return ans, err

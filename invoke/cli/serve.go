@@ -1,8 +1,9 @@
-package invoke
+package cli
 
 import (
 	"context"
 	"fmt"
+	"io"
 	"time"
 )
 
@@ -23,9 +24,9 @@ type ServeFunc func(ctx context.Context, inv *Invocation, cfg ServeConfig) error
 // runMCPServe is `relavium mcp serve`: relavium's exposed commands and the
 // project's mcp_call workflows as an MCP server. It checks the flags and
 // hands them to Env.Serve.
-func runMCPServe(ctx context.Context, inv *Invocation) (any, error) {
+func RunMCPServe(ctx context.Context, inv *Invocation) (any, error) {
 	if inv.Global.JSON && inv.String("transport") == "stdio" { // stdout is the MCP stream
-		return nil, usageErr(CodeUnknownFlag, "mcp serve --transport stdio speaks MCP on stdout, so it takes no --json (a document after the stream would corrupt it); drop --json")
+		return nil, UsageErr(CodeUnknownFlag, "mcp serve --transport stdio speaks MCP on stdout, so it takes no --json (a document after the stream would corrupt it); drop --json")
 	}
 	cfg := ServeConfig{
 		Transport:    inv.String("transport"),
@@ -35,10 +36,10 @@ func runMCPServe(ctx context.Context, inv *Invocation) (any, error) {
 		Timeout:      inv.Duration("timeout"),
 	}
 	if cfg.Port < 0 || cfg.Port > 65535 {
-		return nil, usageErr(CodeBadFlag, "--port %d is not a port (0-65535)", cfg.Port)
+		return nil, UsageErr(CodeBadFlag, "--port %d is not a port (0-65535)", cfg.Port)
 	}
 	if cfg.Timeout <= 0 {
-		return nil, usageErr(CodeBadFlag, "--timeout must be positive, e.g. 300s")
+		return nil, UsageErr(CodeBadFlag, "--timeout must be positive, e.g. 300s")
 	}
 	if inv.Env.Serve == nil {
 		return nil, &Error{ErrCode: CodeInternal, Msg: "this build has no machine surface wired in (Env.Serve is unset)"}
@@ -51,3 +52,10 @@ func runMCPServe(ctx context.Context, inv *Invocation) (any, error) {
 	}
 	return nil, nil
 }
+
+// NopWriteCloser keeps the process's stdout open when a served session
+// closes (demo-server, replay).
+type NopWriteCloser struct{ io.Writer }
+
+// Close does nothing.
+func (NopWriteCloser) Close() error { return nil }

@@ -1,4 +1,4 @@
-package invoke
+package cli
 
 import (
 	"strings"
@@ -15,7 +15,7 @@ func FuzzAdhocHeaders(f *testing.F) {
 		f.Add(s, "X-Other: zzzzzz")
 	}
 	f.Fuzz(func(t *testing.T, a, b string) {
-		hs, err := adhocHeaders([]string{a, b})
+		hs, err := AdhocHeaders([]string{a, b})
 		if err != nil {
 			if CodeOf(err) != CodeBadHeader {
 				t.Fatalf("code %s: %v", CodeOf(err), err)

@@ -1,4 +1,4 @@
-package invoke
+package cli
 
 import (
 	"context"
@@ -18,8 +18,8 @@ import (
 // annotations). On a terminal the person is asked by callAsker; with no one
 // to ask it is E542 (exit 2) naming the ways out; the question is
 // terminalAsker's.
-func confirmCall(ctx context.Context, inv *Invocation, pr *eventPrinter, bus *engine.Bus, def engine.ToolDef, servers []config.Server, adhoc bool) error {
-	opts := sessionOptions(inv)
+func ConfirmCall(ctx context.Context, inv *Invocation, pr *EventPrinter, bus *engine.Bus, def engine.ToolDef, servers []config.Server, adhoc bool) error {
+	opts := SessionOptions(inv)
 	if inv.CanPrompt() {
 		opts.Asker = &terminalAsker{w: inv.Env.Stderr, r: inv.Env.Stdin, pr: pr, bus: bus}
 	}
@@ -31,11 +31,11 @@ func confirmCall(ctx context.Context, inv *Invocation, pr *eventPrinter, bus *en
 // event printed so far is on the screen, holding the printer while it asks.
 func (c *terminalAsker) ConfirmCall(ctx context.Context, def engine.ToolDef, canRemember bool) (session.CallAnswer, error) {
 	if c.pr != nil {
-		if err := c.pr.catchUp(ctx, c.bus.Seq()); err != nil {
+		if err := c.pr.CatchUp(ctx, c.bus.Seq()); err != nil {
 			return session.CallRefused, err
 		}
-		c.pr.mu.Lock()
-		defer c.pr.mu.Unlock()
+		c.pr.Mu.Lock()
+		defer c.pr.Mu.Unlock()
 	}
 	w := c.w
 	fmt.Fprintf(w, "? call %s (server %s)?\n", sanitize.Line(def.Name), sanitize.Line(def.Server))

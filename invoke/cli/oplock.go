@@ -1,4 +1,4 @@
-package invoke
+package cli
 
 import (
 	"crypto/sha256"
@@ -27,7 +27,7 @@ type OpLock struct {
 }
 
 // opLockPath is the lock file of a project.
-func opLockPath(home, project string) string {
+func OpLockPath(home, project string) string {
 	sum := sha256.Sum256([]byte(filepath.Clean(project)))
 	return filepath.Join(home, "locks", "project-"+hex.EncodeToString(sum[:8])+".lock")
 }
@@ -35,7 +35,7 @@ func opLockPath(home, project string) string {
 // AcquireOpLock takes the project operation lock or returns E460 naming the
 // holder's pid when another process has it.
 func AcquireOpLock(home, project string) (*OpLock, error) {
-	path := opLockPath(home, project)
+	path := OpLockPath(home, project)
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, &Error{ErrCode: CodeOperationLocked, Msg: "cannot create the lock directory " + filepath.Dir(path), Cause: err}
 	}

@@ -1,4 +1,4 @@
-package invoke
+package cli
 
 import (
 	"context"
@@ -34,7 +34,7 @@ type HumanWriter interface {
 func Dispatch(ctx context.Context, env *Env, t *Table, args []string) int {
 	inv, err := t.Parse(env, args)
 	machineChild := false
-	if cenv, cerr := checkInvokePath(env, inv); cenv != env { // a machine child (child.go)
+	if cenv, cerr := CheckInvokePath(env, inv); cenv != env { // a machine child (child.go)
 		env, machineChild = cenv, true
 		if inv != nil {
 			inv.machine = true
@@ -44,10 +44,10 @@ func Dispatch(ctx context.Context, env *Env, t *Table, args []string) int {
 		}
 	}
 	if err != nil {
-		return finish(env, inv, nil, err)
+		return Finish(env, inv, nil, err)
 	}
 	if inv.Cmd.Run == nil { // help
-		return finish(env, inv, nil, usageErr(CodeGroupCommand, "%q needs a subcommand: %s", inv.Cmd.Name(), childNames(t, inv.Cmd.Path)))
+		return Finish(env, inv, nil, UsageErr(CodeGroupCommand, "%q needs a subcommand: %s", inv.Cmd.Name(), childNames(t, inv.Cmd.Path)))
 	}
 	// From here on every byte the command writes passes the session's one
 	// redactor (redact.go): human output, the envelope, events, warnings.
@@ -57,11 +57,11 @@ func Dispatch(ctx context.Context, env *Env, t *Table, args []string) int {
 	// it (the TUI and mcp serve included): a home someone else can write
 	// could have its grants, config or token replaced (consent.CheckHome).
 	if err := consent.CheckHome(env.Home); err != nil {
-		return finish(env, inv, nil, err)
+		return Finish(env, inv, nil, err)
 	}
 	lock, err := holdOpLock(inv) // mutations serialise per project (oplock.go)
 	if err != nil {
-		return finish(env, inv, nil, err)
+		return Finish(env, inv, nil, err)
 	}
 	defer lock.Release()
 	if machineChild {
@@ -69,12 +69,12 @@ func Dispatch(ctx context.Context, env *Env, t *Table, args []string) int {
 		ctx, cancel = childDeadline(ctx, env, time.Now())
 		defer cancel()
 	}
-	inv.wire = wire.NewHubFor(inv.Global.Record, env.Now)
+	inv.Wire = wire.NewHubFor(inv.Global.Record, env.Now)
 	data, err := inv.Cmd.Run(ctx, inv)
-	if werr := inv.wire.Close(); werr != nil && err == nil {
+	if werr := inv.Wire.Close(); werr != nil && err == nil {
 		data, err = nil, werr
 	}
-	return finish(env, inv, data, err)
+	return Finish(env, inv, data, err)
 }
 
 func childNames(t *Table, path []string) string {
@@ -89,7 +89,7 @@ func childNames(t *Table, path []string) string {
 
 // finish writes the envelope (--json) or the human rendering, and maps the
 // error to an exit code.
-func finish(env *Env, inv *Invocation, data any, err error) int {
+func Finish(env *Env, inv *Invocation, data any, err error) int {
 	jsonMode := inv != nil && inv.Global.JSON
 	if err != nil {
 		if jsonMode {
@@ -270,7 +270,7 @@ func (t *Table) checkEnums(cmd *Command, fs *pflag.FlagSet) error {
 		if len(f.Enum) > 0 && fs.Changed(f.Name) {
 			v, _ := fs.GetString(f.Name)
 			if !contains(f.Enum, v) {
-				return usageErr(CodeBadFlag, "--%s must be one of %s, not %q", f.Name, strings.Join(f.Enum, "|"), v)
+				return UsageErr(CodeBadFlag, "--%s must be one of %s, not %q", f.Name, strings.Join(f.Enum, "|"), v)
 			}
 		}
 	}
@@ -411,13 +411,13 @@ func checkArgs(cmd *Command, args []string) error {
 	}
 	switch {
 	case len(args) < min:
-		return usageErr(CodeBadArgs, "%s needs %s (see relavium %s --help)", cmd.Name(), argSynopsis(cmd), cmd.Name())
+		return UsageErr(CodeBadArgs, "%s needs %s (see relavium %s --help)", cmd.Name(), argSynopsis(cmd), cmd.Name())
 	case max >= 0 && len(args) > max:
 		takes, got := argSynopsis(cmd), fmt.Sprintf("%d arguments", len(args))
 		if takes == "" {
 			takes, got = "no arguments", strconv.Itoa(len(args))
 		}
-		return usageErr(CodeBadArgs, "%s takes %s, got %s: %s", cmd.Name(), takes, got, strings.Join(args, " "))
+		return UsageErr(CodeBadArgs, "%s takes %s, got %s: %s", cmd.Name(), takes, got, strings.Join(args, " "))
 	}
 	return nil
 }
@@ -433,7 +433,7 @@ func unknownCommand(t *Table, word string) error {
 	if s := engine.Suggest(word, names); s != "" {
 		msg += fmt.Sprintf("; did you mean %q?", s)
 	}
-	return usageErr(CodeUnknownCommand, "%s (see relavium help)", msg)
+	return UsageErr(CodeUnknownCommand, "%s (see relavium help)", msg)
 }
 
 func flagError(t *Table, cmd *Command, err error) error {
@@ -449,10 +449,10 @@ func flagError(t *Table, cmd *Command, err error) error {
 		if s := engine.Suggest(name, names); s != "" {
 			m += fmt.Sprintf("; did you mean --%s?", s)
 		}
-		return usageErr(CodeUnknownFlag, "%s", m)
+		return UsageErr(CodeUnknownFlag, "%s", m)
 	}
 	if strings.HasPrefix(msg, "unknown shorthand flag") {
-		return usageErr(CodeUnknownFlag, "%s for %q", msg, cmd.Name())
+		return UsageErr(CodeUnknownFlag, "%s for %q", msg, cmd.Name())
 	}
 	return &Error{ErrCode: CodeBadFlag, Msg: msg, Exit: ExitUsage}
 }

@@ -1,10 +1,11 @@
-package invoke
+package cli
 
 import (
 	"context"
-	"github.com/relavium/relavium/redact"
 	"io"
 	"time"
+
+	"github.com/relavium/relavium/redact"
 
 	"github.com/spf13/pflag"
 
@@ -89,7 +90,7 @@ type Invocation struct {
 	Env    *Env
 	flags  *pflag.FlagSet
 	// wire records the servers' traffic when --record is given (wire.go).
-	wire *wire.Hub
+	Wire *wire.Hub
 	// machine: run by mcp serve for an MCP client (child.go), not typed by
 	// a person.
 	machine bool
@@ -105,10 +106,10 @@ func (inv *Invocation) TypedStdio() bool {
 // LoadConfig reads the servers this invocation declares: the relavium
 // config files and what they import, or the --config client files instead.
 func (inv *Invocation) LoadConfig() (*config.Config, error) {
-	return config.LoadFrom(inv.Env.Home, inv.Global.Project, inv.sources())
+	return config.LoadFrom(inv.Env.Home, inv.Global.Project, inv.Sources())
 }
 
-func (inv *Invocation) sources() config.Sources {
+func (inv *Invocation) Sources() config.Sources {
 	return config.Sources{Files: inv.Global.Config}
 }
 

@@ -1,4 +1,4 @@
-package invoke
+package cli
 
 import (
 	"encoding/json"
@@ -29,7 +29,7 @@ func causeOf(err error) any { return fault.CauseOf(err, sanitize.Text) }
 
 // messageOf is the human message of a coded error without its code prefix or
 // cause suffix.
-func messageOf(err error) string { return fault.MessageOf(err) }
+func MessageOf(err error) string { return fault.MessageOf(err) }
 
 // ErrorEnvelope builds the envelope for err. Messages are for people and
 // can quote a server (a protocol error's text), so they are cleaned like
@@ -39,7 +39,7 @@ func ErrorEnvelope(err error) Envelope {
 	env := Envelope{OK: false}
 	var c Coded
 	if errors.As(err, &c) {
-		env.Error = &EnvelopeError{Code: c.Code(), Message: sanitize.Text(messageOf(c)), Cause: causeOf(c)}
+		env.Error = &EnvelopeError{Code: c.Code(), Message: sanitize.Text(MessageOf(c)), Cause: causeOf(c)}
 	} else {
 		env.Error = &EnvelopeError{Code: CodeInternal, Message: sanitize.Text(err.Error())}
 	}

@@ -1,4 +1,4 @@
-package invoke
+package cli
 
 import (
 	"errors"
@@ -22,12 +22,12 @@ import (
 const CodeSamplingReply fault.Code = "E905"
 
 // maxSamplingReply bounds a --sampling-reply @FILE.
-const maxSamplingReply = 64 << 10
+const MaxSamplingReply = 64 << 10
 
 // clientOptions fills opts from the invocation's flags, checking them
 // before anything is spawned or dialled (a bad --root or reply file is a
 // usage error, exit 2).
-func clientOptions(inv *Invocation, opts *session.Options) error {
+func ClientOptions(inv *Invocation, opts *session.Options) error {
 	if has(inv, "sampling-reply") && inv.Changed("sampling-reply") {
 		text, err := samplingReply(inv, inv.String("sampling-reply"))
 		if err != nil {
@@ -75,7 +75,7 @@ func rootsOf(inv *Invocation) ([]string, error) {
 
 // sandboxing is what this invocation's stdio servers' sandboxes are derived
 // from and applied by.
-func sandboxing(inv *Invocation) session.Sandboxing {
+func Sandboxing(inv *Invocation) session.Sandboxing {
 	return session.Sandboxing{Project: inv.Global.Project, UserHome: inv.Env.UserHome, Launcher: inv.Env.Executable}
 }
 
@@ -94,31 +94,31 @@ func samplingReply(inv *Invocation, v string) (string, error) {
 	if !filepath.IsAbs(name) {
 		name = filepath.Join(inv.Env.WorkDir, name)
 	}
-	b, _, err := regularfile.Read(name, maxSamplingReply, regularfile.Options{})
+	b, _, err := regularfile.Read(name, MaxSamplingReply, regularfile.Options{})
 	switch tl := (*regularfile.TooLargeError)(nil); {
 	case errors.As(err, &tl):
-		return "", usageErr(CodeSamplingReply, "--sampling-reply %s: the file is over %d bytes", v, maxSamplingReply)
+		return "", UsageErr(CodeSamplingReply, "--sampling-reply %s: the file is over %d bytes", v, MaxSamplingReply)
 	case err != nil:
-		return "", usageErr(CodeSamplingReply, "--sampling-reply %s: %v", v, err)
+		return "", UsageErr(CodeSamplingReply, "--sampling-reply %s: %v", v, err)
 	}
 	return string(b), nil
 }
 
 // samplingReplyFlag is --sampling-reply, shared by the commands that take
 // it (mcp call, run).
-func samplingReplyFlag() Flag {
+func SamplingReplyFlag() Flag {
 	return Flag{Name: "sampling-reply", Type: String, CLIOnly: true,
 		Usage: "answer every sampling request with this TEXT, or the content of @FILE (default: decline, E901)"}
 }
 
 // rootFlag is --root, shared by the commands that take it.
-func rootFlag() Flag {
+func RootFlag() Flag {
 	return Flag{Name: "root", Type: StringArray, CLIOnly: true,
 		Usage: "offer DIR to servers as a root (repeatable; default: the project directory)"}
 }
 
 // sessionTimeoutFlag is session's and demo's --timeout.
-func sessionTimeoutFlag() Flag {
+func SessionTimeoutFlag() Flag {
 	return Flag{Name: "timeout", Type: Duration,
 		Usage: "cap on a call's active time (default 10m; time a dialog is open does not count)"}
 }

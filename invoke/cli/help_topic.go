@@ -1,4 +1,4 @@
-package invoke
+package cli
 
 import (
 	"fmt"
@@ -59,7 +59,7 @@ func helpTopic(t *Table, words []string) (any, error) {
 	if s := engine.Suggest(word, append(names, topicNames...)); s != "" {
 		msg += fmt.Sprintf("; did you mean %q?", s)
 	}
-	e := usageErr(CodeUnknownTopic, "%s (topics: %s; commands: relavium help)", msg, strings.Join(topicNames, ", "))
+	e := UsageErr(CodeUnknownTopic, "%s (topics: %s; commands: relavium help)", msg, strings.Join(topicNames, ", "))
 	e.Data = unknownTopicData{Topics: topics}
 	return nil, e
 }
