@@ -52,7 +52,7 @@ func registries() map[string]fault.Table {
 		"host/wire":           wire.Codes(),
 		"host/netguard":       netguard.Codes(),
 		"oauth":               oauth.Codes(),
-		"invoke":              cli.Codes(),
+		"invoke/cli":          cli.Codes(),
 		"invoke/demoserver":   demoserver.Codes(),
 		"loadtest":            loadtest.Codes(),
 		"machine":             machine.Codes(),

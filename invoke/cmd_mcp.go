@@ -107,9 +107,9 @@ type MCPList struct {
 	partial bool
 }
 
-// partialHuman reports that the listing is worth printing beside the error
+// PartialHuman reports that the listing is worth printing beside the error
 // (a failure before any listing is a nil *MCPList: nothing to print).
-func (l *MCPList) partialHuman() bool { return l != nil && l.partial }
+func (l *MCPList) PartialHuman() bool { return l != nil && l.partial }
 
 // ServerTool names one tool of one server by the server's own tool name.
 type ServerTool struct {

@@ -30,7 +30,7 @@ const (
 // the one the invoker checked.
 const CodeNotExposed fault.Code = "E421"
 
-// checkInvokePath is the child side of the invoker's path check: when
+// CheckInvokePath is the child side of the invoker's path check: when
 // RELAVIUM_INVOKE_PATH is set, the command this process resolved from its
 // own argv must be exactly that path (E421 otherwise). The variable is then
 // removed from env and from the process environment, so nothing the command

@@ -21,10 +21,10 @@ import (
 // big (in the client side's range E901–E919).
 const CodeSamplingReply fault.Code = "E905"
 
-// maxSamplingReply bounds a --sampling-reply @FILE.
+// MaxSamplingReply bounds a --sampling-reply @FILE.
 const MaxSamplingReply = 64 << 10
 
-// clientOptions fills opts from the invocation's flags, checking them
+// ClientOptions fills opts from the invocation's flags, checking them
 // before anything is spawned or dialled (a bad --root or reply file is a
 // usage error, exit 2).
 func ClientOptions(inv *Invocation, opts *session.Options) error {
@@ -73,7 +73,7 @@ func rootsOf(inv *Invocation) ([]string, error) {
 	return dirs, nil
 }
 
-// sandboxing is what this invocation's stdio servers' sandboxes are derived
+// Sandboxing is what this invocation's stdio servers' sandboxes are derived
 // from and applied by.
 func Sandboxing(inv *Invocation) session.Sandboxing {
 	return session.Sandboxing{Project: inv.Global.Project, UserHome: inv.Env.UserHome, Launcher: inv.Env.Executable}
@@ -104,20 +104,20 @@ func samplingReply(inv *Invocation, v string) (string, error) {
 	return string(b), nil
 }
 
-// samplingReplyFlag is --sampling-reply, shared by the commands that take
+// SamplingReplyFlag is --sampling-reply, shared by the commands that take
 // it (mcp call, run).
 func SamplingReplyFlag() Flag {
 	return Flag{Name: "sampling-reply", Type: String, CLIOnly: true,
 		Usage: "answer every sampling request with this TEXT, or the content of @FILE (default: decline, E901)"}
 }
 
-// rootFlag is --root, shared by the commands that take it.
+// RootFlag is --root, shared by the commands that take it.
 func RootFlag() Flag {
 	return Flag{Name: "root", Type: StringArray, CLIOnly: true,
 		Usage: "offer DIR to servers as a root (repeatable; default: the project directory)"}
 }
 
-// sessionTimeoutFlag is session's and demo's --timeout.
+// SessionTimeoutFlag is session's and demo's --timeout.
 func SessionTimeoutFlag() Flag {
 	return Flag{Name: "timeout", Type: Duration,
 		Usage: "cap on a call's active time (default 10m; time a dialog is open does not count)"}

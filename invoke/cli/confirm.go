@@ -12,7 +12,7 @@ import (
 	"github.com/relavium/relavium/session"
 )
 
-// confirmCall lets a call go ahead only on the person's word, as the
+// ConfirmCall lets a call go ahead only on the person's word, as the
 // session core's ConfirmCall decides it (--yes, tools_auto_approve, or an
 // approval remembered for this exact definition; never the server's
 // annotations). On a terminal the person is asked by callAsker; with no one

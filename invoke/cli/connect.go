@@ -17,7 +17,7 @@ type LiveHost interface {
 	Close() error
 }
 
-// connectServers is the one path every command (session, mcp ls/call, run)
+// ConnectServers is the one path every command (session, mcp ls/call, run)
 // takes to connect declared servers: stdio commands are resolved and put to
 // consent (asked on a TTY through inv.CanPrompt, else exit 2 with the
 // digests), urls are admitted by the network guard, then host.Start
@@ -31,7 +31,7 @@ func ConnectServers(ctx context.Context, inv *Invocation, servers []config.Serve
 	return h, nil
 }
 
-// connectOptions narrow what connectWith connects.
+// ConnectOptions narrow what connectWith connects.
 type ConnectOptions struct {
 	// only, when set, selects the servers to connect; every declared stdio
 	// server is still resolved and decided (an --allow-mcp-stdio digest is
@@ -47,7 +47,7 @@ type ConnectOptions struct {
 	WorkbenchCapabilities bool
 }
 
-// connectWith connects servers through the session core: resolution,
+// ConnectWith connects servers through the session core: resolution,
 // consent (asked on a TTY through inv.CanPrompt by the terminal's Asker,
 // else exit 2 with the digests), guard admission, host.Start.
 func ConnectWith(ctx context.Context, inv *Invocation, servers []config.Server, em engine.Emitter, co ConnectOptions) (*host.Host, error) {
@@ -58,7 +58,7 @@ func ConnectWith(ctx context.Context, inv *Invocation, servers []config.Server, 
 	return s.Start(ctx, co.Only)
 }
 
-// newSession is the session core connectWith starts: this invocation's
+// NewSession is the session core connectWith starts: this invocation's
 // options, the terminal's Asker where someone can be asked.
 func NewSession(inv *Invocation, servers []config.Server, em engine.Emitter, co ConnectOptions) (*session.Session, error) {
 	opts := SessionOptions(inv)
@@ -76,7 +76,7 @@ func NewSession(inv *Invocation, servers []config.Server, em engine.Emitter, co 
 	return session.New(opts, servers), nil
 }
 
-// sessionOptions are the session core's options of this invocation: the
+// SessionOptions are the session core's options of this invocation: the
 // home, the environment, --allow-mcp-stdio, the --elicit policy, and the
 // grant store warning on stderr. No Asker: the caller says whether anyone
 // can be asked.

@@ -87,14 +87,14 @@ func childNames(t *Table, path []string) string {
 	return strings.Join(names, ", ")
 }
 
-// finish writes the envelope (--json) or the human rendering, and maps the
+// Finish writes the envelope (--json) or the human rendering, and maps the
 // error to an exit code.
 func Finish(env *Env, inv *Invocation, data any, err error) int {
 	jsonMode := inv != nil && inv.Global.JSON
 	if err != nil {
 		if jsonMode {
 			_ = WriteEnvelope(env.Stdout, ErrorEnvelope(err))
-		} else if p, ok := data.(interface{ partialHuman() bool }); ok && p.partialHuman() {
+		} else if p, ok := data.(interface{ PartialHuman() bool }); ok && p.PartialHuman() {
 			// What did work (the healthy servers of mcp ls) is shown, then
 			// what failed; the error decides the exit.
 			if h, ok := data.(HumanWriter); ok {

@@ -27,7 +27,7 @@ type EnvelopeError struct {
 // its code; anything else is its message, cleaned like every message.
 func causeOf(err error) any { return fault.CauseOf(err, sanitize.Text) }
 
-// messageOf is the human message of a coded error without its code prefix or
+// MessageOf is the human message of a coded error without its code prefix or
 // cause suffix.
 func MessageOf(err error) string { return fault.MessageOf(err) }
 

@@ -50,12 +50,12 @@ const (
 	CodeInternal                = fault.Internal // a bug: an error without a code
 )
 
-// usageErr is a usage mistake; its exit code is the code's class in Codes.
+// UsageErr is a usage mistake; its exit code is the code's class in Codes.
 func UsageErr(code fault.Code, format string, a ...any) *Error {
 	return codes.New(code, format, a...)
 }
 
-// wrapErr is a failure of code with its cause; its exit code is the code's
+// WrapErr is a failure of code with its cause; its exit code is the code's
 // class in Codes.
 func WrapErr(code fault.Code, cause error, format string, a ...any) *Error {
 	return codes.Wrap(code, cause, format, a...)

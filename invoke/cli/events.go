@@ -10,7 +10,7 @@ import (
 	"github.com/relavium/relavium/engine/sanitize"
 )
 
-// eventPrinter drains one bus subscription in its own goroutine; stop
+// EventPrinter drains one bus subscription in its own goroutine; stop
 // closes the bus and waits for it, so nothing is printed after the command
 // returns.
 type EventPrinter struct {
@@ -25,13 +25,13 @@ type EventPrinter struct {
 	moved   chan struct{} // closed and replaced whenever printed moves
 }
 
-// newPrinter prints events to w; notes are human lines, cleaned by
+// NewPrinter prints events to w; notes are human lines, cleaned by
 // sanitize.Writer on their way out (as is w, by the human printers).
 func NewPrinter(bus *engine.Bus, w, notes io.Writer) *EventPrinter {
 	return &EventPrinter{sub: bus.Subscribe(), done: make(chan struct{}), W: w, notes: sanitize.NewWriter(notes), moved: make(chan struct{})}
 }
 
-// startNDJSONPrinter writes every event as one JSON line, up to and
+// StartNDJSONPrinter writes every event as one JSON line, up to and
 // including the run's terminal event: the last line on stdout is always
 // run:completed, run:failed or run:cancelled. Later events (servers torn
 // down) are not printed. Write errors (a closed pipe) never stop the drain.
@@ -51,7 +51,7 @@ func StartNDJSONPrinter(bus *engine.Bus, w, notes io.Writer) *EventPrinter {
 	return p
 }
 
-// startHumanPrinter writes a short line per step and per server state
+// StartHumanPrinter writes a short line per step and per server state
 // change to w (stderr), through sanitize.Writer.
 func StartHumanPrinter(bus *engine.Bus, w io.Writer) *EventPrinter {
 	w = sanitize.NewWriter(w)
@@ -65,7 +65,7 @@ func StartHumanPrinter(bus *engine.Bus, w io.Writer) *EventPrinter {
 	return p
 }
 
-// loop drains the subscription until the bus is closed; print returns true
+// Loop drains the subscription until the bus is closed; print returns true
 // once the stream has ended (events after it are drained, not printed).
 func (p *EventPrinter) Loop(print func(e engine.Event, ended bool) bool) {
 	defer close(p.done)
@@ -86,7 +86,7 @@ func (p *EventPrinter) Loop(print func(e engine.Event, ended bool) bool) {
 	}
 }
 
-// catchUp waits until every event up to seq has been printed, so a prompt
+// CatchUp waits until every event up to seq has been printed, so a prompt
 // never appears above the lines that led to it.
 func (p *EventPrinter) CatchUp(ctx context.Context, seq uint64) error {
 	for {
@@ -106,20 +106,20 @@ func (p *EventPrinter) CatchUp(ctx context.Context, seq uint64) error {
 	}
 }
 
-// note writes one human line (stderr) in step with the printer.
+// Note writes one human line (stderr) in step with the printer.
 func (p *EventPrinter) Note(line string) {
 	p.Mu.Lock()
 	defer p.Mu.Unlock()
 	_, _ = io.WriteString(p.notes, line+"\n")
 }
 
-// stop closes the bus and waits until the printer has drained it.
+// Stop closes the bus and waits until the printer has drained it.
 func (p *EventPrinter) Stop(bus *engine.Bus) {
 	bus.Close()
 	<-p.done
 }
 
-// humanLine renders the events a person follows; "" for the others.
+// HumanLine renders the events a person follows; "" for the others.
 func HumanLine(e engine.Event) string {
 	switch d := e.Data.(type) {
 	case engine.ServerData:

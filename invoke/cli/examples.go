@@ -1,6 +1,6 @@
 package cli
 
-// commandExamples are the --help examples of every command a person runs,
+// CommandExamples are the --help examples of every command a person runs,
 // by the command's name: each one parses against the command table as it
 // stands (TestEveryCommandHasAnExampleThatParses), so help never shows a
 // flag that is not there.

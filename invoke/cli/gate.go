@@ -15,7 +15,7 @@ import (
 // maxAnswer bounds one typed answer; anything longer is not a yes.
 const maxAnswer = 256
 
-// askGate puts a gate to the person on the terminal: the question on
+// AskGate puts a gate to the person on the terminal: the question on
 // stderr, a y/N answer read from stdin. Only "y" or "yes" approves; an empty
 // line, anything else or end of input refuses. The read is cancelled when
 // ctx ends (Ctrl-C), so no goroutine is left blocked on the terminal.
@@ -42,7 +42,7 @@ func AskGate(ctx context.Context, stdin io.Reader, stderr io.Writer, req workflo
 	return false, nil
 }
 
-// readLine reads one line byte by byte (never past the newline, so a later
+// ReadLine reads one line byte by byte (never past the newline, so a later
 // question reads its own answer), cancellable through ctx.
 func ReadLine(ctx context.Context, r io.Reader) (string, error) {
 	cr, err := cancelreader.NewReader(r)

@@ -8,7 +8,7 @@ import (
 	"github.com/relavium/relavium/host/netguard"
 )
 
-// adhocHeaders reads the repeatable --header 'Name: value' of an ad-hoc
+// AdhocHeaders reads the repeatable --header 'Name: value' of an ad-hoc
 // --url server: each name and value is checked as a config `headers` entry
 // is (the network guard's rules), a {{secrets.NAME}} in a value is resolved
 // at connect like one, and every refusal is E593 naming the header, never

@@ -35,7 +35,7 @@ type HelpFlag struct {
 	Usage   string `json:"usage"`
 }
 
-// runHelp prints the help of a command, or a page of the reference
+// RunHelp prints the help of a command, or a page of the reference
 // (help_topic.go) when the one word is a topic; a command wins, and the
 // docs tests keep topic and command names apart.
 func RunHelp(_ context.Context, inv *Invocation) (any, error) {

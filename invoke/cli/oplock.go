@@ -26,7 +26,7 @@ type OpLock struct {
 	f *os.File
 }
 
-// opLockPath is the lock file of a project.
+// OpLockPath is the lock file of a project.
 func OpLockPath(home, project string) string {
 	sum := sha256.Sum256([]byte(filepath.Clean(project)))
 	return filepath.Join(home, "locks", "project-"+hex.EncodeToString(sum[:8])+".lock")

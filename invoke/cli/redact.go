@@ -30,7 +30,7 @@ func (e *Env) redacting() *Env {
 	return &c
 }
 
-// terminalOut is the stdout a full-screen face draws on (the workbench):
+// TerminalOut is the stdout a full-screen face draws on (the workbench):
 // the terminal itself, not the redacting writer.
 func (e *Env) TerminalOut() io.Writer {
 	if e.rawStdout != nil {

@@ -21,7 +21,7 @@ type ServeConfig struct {
 // on invoke's command table.
 type ServeFunc func(ctx context.Context, inv *Invocation, cfg ServeConfig) error
 
-// runMCPServe is `relavium mcp serve`: relavium's exposed commands and the
+// RunMCPServe is `relavium mcp serve`: relavium's exposed commands and the
 // project's mcp_call workflows as an MCP server. It checks the flags and
 // hands them to Env.Serve.
 func RunMCPServe(ctx context.Context, inv *Invocation) (any, error) {
