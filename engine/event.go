@@ -100,6 +100,10 @@ type ServerData struct {
 	// when it is confined ("open", "guarded", "none"), or why it is not
 	// ("not sandboxed: …"); "" when the declaration carries no policy.
 	Sandbox string `json:"sandbox,omitempty"`
+	// SandboxPolicy is that sandbox's effective policy, as its consent
+	// digest covers it (read, write, network, allow …), so the session
+	// export carries what the server was confined to, not only its mode.
+	SandboxPolicy json.RawMessage `json:"sandbox_policy,omitempty"`
 }
 
 // ToolSkippedData is the payload of EventToolSkipped.

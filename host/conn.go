@@ -462,7 +462,7 @@ func (c *conn) emit(state string, e *Error) {
 		d.PID = c.ch.pid
 	}
 	if sb := c.h.sandboxStatus(c.srv.Stdio); sb != nil {
-		d.Sandbox = sb.Word()
+		d.Sandbox, d.SandboxPolicy = sb.Word(), sb.Policy.Marshal()
 	}
 	if c.srv.Stdio != nil {
 		d.Digest = c.srv.Stdio.Digest

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/relavium/relavium/consent"
+	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/sandbox"
 )
 
@@ -30,9 +31,19 @@ func TestSandboxRequiredRefusesWhereNothingConfines(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), string(sandbox.CodeRequired)) || !strings.Contains(err.Error(), "not started") {
 		t.Fatalf("required without a launcher: %v", err)
 	}
-	h := startHost(t, Options{Servers: []Endpoint{sandboxedServer(t, "plain", sandbox.Decl{})}})
+	rec := &recorder{}
+	h := startHost(t, Options{Emitter: rec, Servers: []Endpoint{sandboxedServer(t, "plain", sandbox.Decl{})}})
 	st := h.Servers()[0]
 	if st.State != "ready" || st.Sandbox == nil || st.Sandbox.Sandboxed || !strings.HasPrefix(st.Sandbox.Reason, "not sandboxed: ") {
 		t.Errorf("unconfined server's status: %+v %+v", st, st.Sandbox)
+	}
+	// Every mcp:server event (and so the session export) carries the
+	// effective policy itself, not only its mode.
+	for _, e := range rec.ofType(engine.EventServer) {
+		d := e.Data.(engine.ServerData)
+		p, err := sandbox.Parse(d.SandboxPolicy)
+		if err != nil || !p.Enabled || p.Network != st.Sandbox.Policy.Network || string(d.SandboxPolicy) != string(st.Sandbox.Policy.Marshal()) {
+			t.Errorf("%s event's sandbox_policy %s (%v), want %s", d.State, d.SandboxPolicy, err, st.Sandbox.Policy.Marshal())
+		}
 	}
 }
