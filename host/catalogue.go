@@ -24,6 +24,7 @@ func (c *conn) discover(ctx context.Context, cs *mcp.ClientSession) (*discovery.
 	}
 	cat, err := discovery.Discover(ctx, c.srv.Name, discovery.NewLister(cs, c.capture), discovery.Options{
 		Allowlist: c.srv.ToolsAllowlist,
+		Denylist:  c.srv.ToolsDenylist,
 		Deadline:  c.h.opts.Timeouts.Discovery,
 	})
 	if err != nil && methodNotFound(err) {

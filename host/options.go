@@ -73,6 +73,8 @@ type Endpoint struct {
 	ConnectTimeout time.Duration
 	// ToolsAllowlist narrows the admitted tools, when non-empty.
 	ToolsAllowlist []string
+	// ToolsDenylist names tools never admitted (skipped in_denylist).
+	ToolsDenylist []string
 	// Headers are a network server's static request headers, sent on
 	// every request (and the websocket handshake); {{secrets.NAME}} in a
 	// value is resolved before anything is dialled (headers.go).

@@ -211,7 +211,7 @@ func (s *Session) Wire() *wire.Hub { return s.opts.Wire }
 // resolution, a network one by the url the guard admitted (the guard is
 // made on first need and kept in opts).
 func (s *Session) hostServer(srv config.Server, byName map[string]*consent.Resolved, opts *host.Options) (host.Endpoint, error) {
-	hs := host.Endpoint{Name: srv.Name, Transport: srv.Transport, ConnectTimeout: srv.ConnectTimeout, CallTimeout: srv.CallTimeout, ToolsAllowlist: srv.ToolsAllowlist, Protocol: srv.Protocol}
+	hs := host.Endpoint{Name: srv.Name, Transport: srv.Transport, ConnectTimeout: srv.ConnectTimeout, CallTimeout: srv.CallTimeout, ToolsAllowlist: srv.ToolsAllowlist, ToolsDenylist: srv.ToolsDenylist, Protocol: srv.Protocol}
 	if srv.Transport == host.TransportStdio {
 		hs.Stdio = byName[srv.Name]
 		return hs, nil

@@ -33,7 +33,7 @@ const (
 	CodeURL              fault.Code = "E215" // a url the network guard refuses (netguard.AdmitURL)
 	CodeSecretRef        fault.Code = "E216" // a {{…}} in an env value that is not exactly {{secrets.NAME}} or {{env.VAR}}
 	CodeTheme            fault.Code = "E217" // theme outside auto|dark|light|high-contrast|mono
-	CodeToolsAllowlist   fault.Code = "E218" // a malformed, duplicate or widening tools_allowlist entry, or a malformed or duplicate tools_auto_approve entry
+	CodeToolsAllowlist   fault.Code = "E218" // a malformed, duplicate or widening tools_allowlist entry, a tools_denylist entry that is malformed, duplicate or also allowlisted, or a malformed or duplicate tools_auto_approve entry
 	CodeAgentName        fault.Code = "E219" // an agent name that differs from its file name
 	CodeUnknownRef       fault.Code = "E220" // `ref` naming no registration
 	CodeSSEDeprecated    fault.Code = "E221" // warning: transport sse is a deprecated alias of http

@@ -61,8 +61,14 @@ func TOML(servers []Server, project string, withhold bool) string {
 		if s.ConnectTimeout > 0 {
 			kv(&b, "connect_timeout_ms", fmt.Sprint(s.ConnectTimeout.Milliseconds()))
 		}
+		if s.CallTimeout > 0 {
+			kv(&b, "call_timeout_ms", fmt.Sprint(s.CallTimeout.Milliseconds()))
+		}
 		if len(s.ToolsAllowlist) > 0 {
 			kv(&b, "tools_allowlist", tomlArray(s.ToolsAllowlist))
+		}
+		if len(s.ToolsDenylist) > 0 {
+			kv(&b, "tools_denylist", tomlArray(s.ToolsDenylist))
 		}
 		if len(s.ToolsAutoApprove) > 0 {
 			kv(&b, "tools_auto_approve", tomlArray(s.ToolsAutoApprove))

@@ -32,7 +32,7 @@ func (s surface) nameKey() string {
 
 func (s surface) keys() []string {
 	if s == registration {
-		return []string{"name", "transport", "command", "args", "env", "cwd", "url", "allow_local_endpoint", "headers", "tools_allowlist", "tools_auto_approve", "connect_timeout_ms", "call_timeout_ms", "autostart", "protocol", "lint_suppress", "oauth", "sandbox"}
+		return []string{"name", "transport", "command", "args", "env", "cwd", "url", "allow_local_endpoint", "headers", "tools_allowlist", "tools_denylist", "tools_auto_approve", "connect_timeout_ms", "call_timeout_ms", "autostart", "protocol", "lint_suppress", "oauth", "sandbox"}
 	}
 	return []string{"id", "ref", "transport", "command", "args", "env", "cwd", "url", "allow_local_endpoint", "headers", "connect_timeout_ms", "call_timeout_ms", "tools_allowlist", "tools_auto_approve", "protocol", "lint_suppress", "oauth", "sandbox"}
 }
@@ -154,6 +154,9 @@ func (c *checker) inlineEntry(v *node, path string, surf surface, project string
 	}
 	if f := v.get("tools_allowlist"); f != nil {
 		s.ToolsAllowlist, _, _ = c.allowlist(f, join(path, "tools_allowlist"))
+	}
+	if f := v.get("tools_denylist"); f != nil {
+		s.ToolsDenylist = c.denylist(f, join(path, "tools_denylist"), s.ToolsAllowlist)
 	}
 	if f := v.get("protocol"); f != nil {
 		s.Protocol = c.protocol(f, join(path, "protocol"), transport)
@@ -383,6 +386,20 @@ func (c *checker) connectTimeout(f *field, path string) time.Duration {
 // present is false when the field reads as absent (YAML null).
 func (c *checker) allowlist(f *field, path string) (vals []string, at []Pos, present bool) {
 	return c.toolList(f, path, "is empty, which would admit no tool at all: name the tools to admit, or remove tools_allowlist to admit every tool")
+}
+
+// denylist checks tools_denylist: tool names, each once (an empty list
+// denies nothing). A name also in tools_allowlist is refused: the server
+// would be told two opposite things about one tool.
+func (c *checker) denylist(f *field, path string, allow []string) []string {
+	vals, at, _ := c.toolList(f, path, "")
+	for i, name := range vals {
+		if contains(allow, name) {
+			c.add(CodeToolsAllowlist, at[i], fmt.Sprintf("%s[%d]", path, i), "%q is in tools_allowlist too: a tool is admitted or denied, not both (remove it from one list)", name)
+			return nil
+		}
+	}
+	return vals
 }
 
 // toolList checks a list of exact tool names (tools_allowlist,

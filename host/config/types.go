@@ -36,6 +36,9 @@ type Server struct {
 	// or "auto"; "" is 2025-11-25.
 	Protocol       string   `json:"protocol,omitempty"`
 	ToolsAllowlist []string `json:"tools_allowlist,omitempty"`
+	// ToolsDenylist are exact tool names never admitted (a client file's
+	// disabledTools), checked as tools_allowlist is.
+	ToolsDenylist []string `json:"tools_denylist,omitempty"`
 	// ToolsAutoApprove are exact tool names (the server's own names) whose
 	// calls are never asked about: the person's own word, never a server's.
 	ToolsAutoApprove []string `json:"tools_auto_approve,omitempty"`

@@ -416,3 +416,29 @@ func TestPagedWalkOverHTTPCountsPages(t *testing.T) {
 		t.Errorf("pages %d truncated %v", cat.Pages, cat.Truncated)
 	}
 }
+
+// A denied tool is skipped in_denylist with its reason, whatever the
+// allowlist says; the others are admitted as before.
+func TestDenylist(t *testing.T) {
+	for _, kind := range []transportKind{viaStdio, viaHTTP} {
+		t.Run(string(kind), func(t *testing.T) {
+			s := connect(t, kind, "-case", "allow")
+			cat, err := Discover(context.Background(), "fs", s.lister, Options{Denylist: []string{"delete_all", "missing_tool"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := names(cat); !slices.Equal(got, []string{"read_file", "write_file"}) {
+				t.Errorf("admitted %q", got)
+			}
+			want := []string{"delete_all=" + ReasonInDenylist}
+			if got := rows(cat); !slices.Equal(got, want) {
+				t.Errorf("skipped %q, want %q", got, want)
+			}
+			for _, sk := range cat.Skipped {
+				if !strings.Contains(sk.Detail, "tools_denylist") {
+					t.Errorf("skip %+v does not say why", sk)
+				}
+			}
+		})
+	}
+}

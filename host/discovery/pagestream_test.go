@@ -62,7 +62,7 @@ func treeWalk(raw []byte) (*Catalogue, error) {
 		}
 		b := built{rt: rawTool{data: raw[n.offset:end]}, done: true}
 		if st.stopped == "" {
-			b.t, b.name, b.key, b.sk = buildTool("s", i, n, nil, DefaultMaxSchemaDepth, nil)
+			b.t, b.name, b.key, b.sk = buildTool("s", i, n, nil, nil, DefaultMaxSchemaDepth, nil)
 		}
 		st.add(context.Background(), &b)
 	}

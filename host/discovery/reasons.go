@@ -39,6 +39,7 @@ const (
 	// Session-level.
 	ReasonNameCollision  = "name_collision"   // the namespaced name collides (case-insensitively) with another tool of the session
 	ReasonNotInAllowlist = "not_in_allowlist" // the server declares tools_allowlist and this tool is not on it
+	ReasonInDenylist     = "in_denylist"      // the server's tools_denylist names this tool
 
 	// Pseudo rows (Tool is "*"): summaries, not a single tool.
 	ReasonPagingStopped       = "paging_stopped"         // paging stopped early (budget or tool cap); later pages were not fetched
@@ -78,6 +79,7 @@ var reasonDescriptions = map[string]string{
 	ReasonSchemaInvalid:          "the schema does not compile",
 	ReasonNameCollision:          "the namespaced name collides with another tool in the session",
 	ReasonNotInAllowlist:         "the tool is not in the server's tools_allowlist",
+	ReasonInDenylist:             "the tool is in the server's tools_denylist",
 	ReasonPagingStopped:          "paging stopped early; later pages were not fetched",
 	ReasonSkippedListTruncate:    "more tools were refused than rows are kept",
 }

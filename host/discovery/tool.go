@@ -45,7 +45,7 @@ func (t *Tool) Canonical() []byte { return t.canonical }
 // buildTool checks one entry of a tools/list page. name is the tool's
 // display-safe name for a SkippedTool row (a placeholder when it has
 // none); key is the raw name for duplicate detection ("" when invalid).
-func buildTool(server string, index int, n *node, allow map[string]bool, maxDepth int, cc *compileCache) (t *Tool, name, key string, sk *skip) {
+func buildTool(server string, index int, n *node, allow, deny map[string]bool, maxDepth int, cc *compileCache) (t *Tool, name, key string, sk *skip) {
 	name = "#" + strconv.Itoa(index)
 	if n.kind != kObject {
 		return nil, name, "", skipf(ReasonInvalidTool, "tools[%d] is not an object", index)
@@ -70,6 +70,9 @@ func buildTool(server string, index int, n *node, allow map[string]bool, maxDept
 		return nil, name, "", sk
 	}
 	raw := nn.str
+	if deny[raw] {
+		return nil, name, raw, skipf(ReasonInDenylist, "tool %s is in the server's tools_denylist", show(raw))
+	}
 	if allow != nil && !allow[raw] {
 		return nil, name, raw, skipf(ReasonNotInAllowlist, "tool %s is not in the server's tools_allowlist", show(raw))
 	}

@@ -30,6 +30,9 @@ type Options struct {
 	// Allowlist, when non-nil, is the server's tools_allowlist: only these
 	// names are admitted, the rest are skipped as not_in_allowlist.
 	Allowlist []string
+	// Denylist is the server's tools_denylist: these names are skipped as
+	// in_denylist, whatever the allowlist says.
+	Denylist []string
 	// Deadline bounds the whole walk (0 = 60 s).
 	Deadline time.Duration
 	// MaxPages caps tools/list requests (0 = 512); more is a failed walk.
@@ -198,6 +201,7 @@ type walkState struct {
 	o        Options
 	cat      *Catalogue
 	allow    map[string]bool
+	deny     map[string]bool
 	index    int            // tools seen so far (declaration index)
 	names    map[string]int // lower-cased valid name -> how many tools carry it
 	stopped  string         // the reason paging stopped, once spent
@@ -215,6 +219,12 @@ func newWalkState(server string, o Options) *walkState {
 		st.allow = make(map[string]bool, len(o.Allowlist))
 		for _, n := range o.Allowlist {
 			st.allow[n] = true
+		}
+	}
+	if len(o.Denylist) > 0 {
+		st.deny = make(map[string]bool, len(o.Denylist))
+		for _, n := range o.Denylist {
+			st.deny[n] = true
 		}
 	}
 	return st
@@ -332,7 +342,7 @@ func (b *built) build(st *walkState, index int) {
 		b.name, b.sk = fmt.Sprintf("#%d", index), skipf(ReasonInvalidTool, "tools[%d] does not parse: %s", index, err)
 		return
 	}
-	b.t, b.name, b.key, b.sk = buildTool(st.server, index, n, st.allow, st.o.MaxSchemaDepth, st.compiled)
+	b.t, b.name, b.key, b.sk = buildTool(st.server, index, n, st.allow, st.deny, st.o.MaxSchemaDepth, st.compiled)
 }
 
 func (st *walkState) add(ctx context.Context, b *built) {

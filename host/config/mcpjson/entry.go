@@ -17,7 +17,7 @@ type translator struct {
 
 // entryKeys are the keys of a server entry relavium translates.
 func entryKeys() []string {
-	return []string{"type", "command", "args", "env", "cwd", "url", "serverUrl", "headers", "disabled", "timeout", "timeout_ms"}
+	return []string{"type", "command", "args", "env", "cwd", "url", "serverUrl", "headers", "disabled", "timeout", "timeout_ms", "disabledTools"}
 }
 
 // entry translates one server; every problem names the place it is written.
@@ -64,6 +64,9 @@ func (t *translator) entry(m Member, path string, vscode bool) {
 	t.program(v, path, &e)
 	t.endpoint(v, path, &e)
 	t.timeout(v, path, &e)
+	if m := v.Get("disabledTools"); m != nil {
+		t.disabledTools(m, path+".disabledTools", &e)
+	}
 	e.Failed = len(t.file.Problems) > before
 	t.file.Entries = append(t.file.Entries, e)
 }
@@ -90,7 +93,7 @@ func unsupported(key string) string {
 		return `"envFile" has no counterpart: relavium never reads a dotenv file into a server's environment (declare each variable in env, a secret as {{secrets.NAME}})`
 	case "autoApprove", "alwaysAllow":
 		return fmt.Sprintf("%q has no counterpart here: approvals are relavium's own (tools_auto_approve in .relavium/config.toml, or answering always)", key)
-	case "disabledTools", "tools", "includeTools", "excludeTools":
+	case "tools", "includeTools", "excludeTools":
 		return fmt.Sprintf("%q has no counterpart here: narrow a server's tools with tools_allowlist in .relavium/config.toml", key)
 	case "oauth", "auth":
 		return fmt.Sprintf("%q (the client's OAuth settings) does not translate: declare the server in .relavium/config.toml with relavium's own oauth table", key)
@@ -135,6 +138,25 @@ func (t *translator) timeout(v *Value, path string, e *Entry) {
 			e.Fields = append(e.Fields, Member{Key: "call_timeout_ms", KeyPos: m.KeyPos, Value: &Value{Kind: Number, Str: ms, Pos: m.Value.Pos}})
 		}
 	}
+}
+
+// disabledTools becomes tools_denylist: the tools the client never offers
+// are skipped at discovery (in_denylist), and the registration rules check
+// the names as they check tools_allowlist's.
+func (t *translator) disabledTools(m *Member, path string, e *Entry) {
+	out := &Value{Kind: Array, Pos: m.Value.Pos}
+	if m.Value.Kind != Array {
+		t.file.Problems.Add(CodeType, m.Value.Pos, path, "must be an array of tool names, got %s", m.Value.Kind)
+		return
+	}
+	for i, it := range m.Value.Items {
+		if it.Kind != String {
+			t.file.Problems.Add(CodeType, it.Pos, fmt.Sprintf("%s[%d]", path, i), "must be a tool name, got %s", it.Kind)
+			return
+		}
+		out.Items = append(out.Items, it)
+	}
+	e.Fields = append(e.Fields, Member{Key: "tools_denylist", KeyPos: m.KeyPos, Value: out})
 }
 
 // transport maps type (and, without one, url or serverUrl) to relavium's.
