@@ -19,7 +19,7 @@ type synopsisEntry struct {
 
 var (
 	synopsisFlag = regexp.MustCompile(`--([a-z][a-z0-9-]*)`)
-	synopsisWord = regexp.MustCompile(`^[a-z][a-z-]*$`)
+	synopsisWord = regexp.MustCompile(`^[a-z_][a-z_-]*$`)
 )
 
 // readmeSynopsis parses the first code block of docs/commands.md: the first

@@ -39,6 +39,8 @@ func CommandExamples() map[string][]string {
 		"config import":   {"relavium config import .mcp.json", "relavium config import .vscode/mcp.json --write"},
 		"config export":   {"relavium config export fs --format vscode"},
 		"version":         {"relavium version"},
+		"completion":      {"relavium completion bash", "relavium completion fish"},
+		"man":             {"relavium man"},
 		"help":            {"relavium help mcp call", "relavium help consent-and-ci"},
 	}
 }

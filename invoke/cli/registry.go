@@ -93,6 +93,8 @@ type Arg struct {
 	Required bool
 	Variadic bool // takes every remaining positional
 	Secret   bool
+	// Enum are the allowed values, when closed (shell completion offers them).
+	Enum []string
 }
 
 // Confirm is a command's confirm block: the flags that carry consent and,
