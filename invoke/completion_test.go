@@ -1,6 +1,7 @@
 package invoke_test
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/relavium/relavium/gates/lock"
 	"github.com/relavium/relavium/internal/testbin"
 	"github.com/relavium/relavium/invoke"
 )
@@ -42,8 +44,24 @@ func TestCompletionBashCompletesInARealBash(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(dir, ".relavium"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	cfg := "[[mcp_servers]]\nname = \"fsx\"\ntransport = \"stdio\"\ncommand = \"true\"\n"
+	// The server would leave a marker if anything spawned it: completion
+	// reads the config and the lock, and never starts a server.
+	marker := filepath.Join(dir, "spawned")
+	cfg := fmt.Sprintf("[[mcp_servers]]\nname = \"fsx\"\ntransport = \"stdio\"\ncommand = \"touch\"\nargs = [%q]\n", marker)
 	if err := os.WriteFile(filepath.Join(dir, ".relavium", "config.toml"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(complete(t, bin, dir, "mcp", "call", ""), " "); got != "" {
+		t.Errorf("without a lock, mcp call completes %q: tools are known only from the lock", got)
+	}
+	def := []byte(`{"name":"read"}`)
+	locked := &lock.File{V: lock.Version, Servers: []lock.Server{
+		{Name: "fsx", Transport: "stdio", Protocol: "2025-11-25", Capabilities: []byte(`{}`),
+			Tools: []lock.Item{{Name: "read", Digest: lock.Digest(def), Def: def}}},
+		{Name: "gone", Transport: "stdio", Protocol: "2025-11-25", Capabilities: []byte(`{}`),
+			Tools: []lock.Item{{Name: "x", Digest: lock.Digest(def), Def: def}}},
+	}}
+	if err := lock.Write(filepath.Join(dir, lock.FileName), locked); err != nil {
 		t.Fatal(err)
 	}
 	cases := []struct {
@@ -57,11 +75,16 @@ func TestCompletionBashCompletesInARealBash(t *testing.T) {
 		{[]string{"completion", ""}, "bash zsh fish"},
 		{[]string{"mcp", "read", ""}, "fsx"},
 		{[]string{"mcp", "tasks", "--json", ""}, "fsx"},
+		{[]string{"mcp", "bench", "--server", ""}, "fsx"},
+		{[]string{"mcp", "call", ""}, "mcp_fsx_read"}, // a locked server no longer declared is not offered
 	}
 	for _, c := range cases {
 		if got := strings.Join(complete(t, bin, dir, c.words...), " "); got != c.want {
 			t.Errorf("completing %q: %q, want %q", c.words, got, c.want)
 		}
+	}
+	if _, err := os.Stat(marker); !os.IsNotExist(err) {
+		t.Errorf("completion started the declared server (%s: %v)", marker, err)
 	}
 }
 
