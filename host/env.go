@@ -98,32 +98,41 @@ func childEnv(server string, ambient []string, declared []consent.EnvEntry, stor
 	return out, nil
 }
 
-// childArgs are a stdio server's arguments as spawned: an argument that is
-// exactly {{env.VAR}} or {{env.VAR:-default}} (what the consent digest
-// holds) is read from relavium's environment now, kept for redaction like
-// a secret; every other argument is passed as written. An unset VAR with
-// no default is E880, naming every one.
+// childArgs are a stdio server's arguments as spawned: each {{env.VAR}}
+// or {{env.VAR:-default}} in an argument, the whole argument or inside
+// text ("{{env.HOME}}/state"; the consent digest holds the text as
+// written), is read from relavium's environment now, kept for redaction
+// like a secret; every other argument is passed as written. An unset VAR
+// with no default is E880, naming every one.
 func childArgs(server string, ambient, args []string, secrets map[string]string) ([]string, error) {
 	out := make([]string, len(args))
 	var unset []string
 	for i, a := range args {
-		name, def, hasDef, ok := consent.EnvRef(a)
-		if !ok {
+		spans, ok := consent.EnvRefsIn(a)
+		if !ok || len(spans) == 0 {
 			out[i] = a
 			continue
 		}
-		v, set := ambientValue(ambient, name)
-		switch {
-		case (!set || v == "") && hasDef:
-			v = def
-		case !set:
-			unset = append(unset, name)
-			continue
+		var b strings.Builder
+		last := 0
+		for _, sp := range spans {
+			v, set := ambientValue(ambient, sp.Name)
+			switch {
+			case (!set || v == "") && sp.HasDefault:
+				v = sp.Def
+			case !set:
+				unset = append(unset, sp.Name)
+				continue
+			}
+			if v != sp.Def {
+				secrets["env."+sp.Name] = v
+			}
+			b.WriteString(a[last:sp.Start])
+			b.WriteString(v)
+			last = sp.End
 		}
-		if v != def {
-			secrets["env."+name] = v
-		}
-		out[i] = v
+		b.WriteString(a[last:])
+		out[i] = b.String()
 	}
 	if len(unset) > 0 {
 		return nil, &Error{Base: fault.Base{ErrCode: CodeEnvRefUnset, Exit: fault.ExitUsage, Msg: fmt.Sprintf(

@@ -53,23 +53,26 @@ func TestChildEnvReadsEnvironmentReferences(t *testing.T) {
 	}
 }
 
-// An argument that is exactly {{env.VAR}} is read at spawn (the digest
-// holds the reference); any other argument is passed as written.
+// Each {{env.VAR}} in an argument, whole or inside text, is read at spawn
+// (the digest holds the text with the reference); an argument with no
+// reference, or a malformed one (refused by config before), is passed as
+// written.
 func TestChildArgsReadEnvironmentReferences(t *testing.T) {
 	secrets := map[string]string{}
-	got, err := childArgs("s", []string{"PORT=8080", "TOKEN=t-1"}, []string{"--port", "{{env.PORT}}", "{{env.HOST:-localhost}}", "x{{env.PORT}}", "{{env.TOKEN}}"}, secrets)
+	got, err := childArgs("s", []string{"PORT=8080", "TOKEN=t-1", "HOME=/home/u"}, []string{"--port", "{{env.PORT}}", "{{env.HOST:-localhost}}", "x{{env.PORT}}", "{{env.TOKEN}}",
+		"{{env.HOME}}/state:{{env.TAG:-v1}}", "--db={{env.HOME", "${HOME}"}, secrets)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"--port", "8080", "localhost", "x{{env.PORT}}", "t-1"}; !slices.Equal(got, want) {
+	if want := []string{"--port", "8080", "localhost", "x8080", "t-1", "/home/u/state:v1", "--db={{env.HOME", "${HOME}"}; !slices.Equal(got, want) {
 		t.Errorf("args %q, want %q", got, want)
 	}
-	if secrets["env.TOKEN"] != "t-1" {
+	if secrets["env.TOKEN"] != "t-1" || secrets["env.HOME"] != "/home/u" {
 		t.Errorf("a value read is not kept for redaction: %v", secrets)
 	}
-	_, err = childArgs("s", nil, []string{"{{env.NOPE}}"}, map[string]string{})
+	_, err = childArgs("s", nil, []string{"{{env.NOPE}}", "--dir={{env.NADA}}/x"}, map[string]string{})
 	var he *Error
-	if !errors.As(err, &he) || he.ErrCode != CodeEnvRefUnset || !strings.Contains(he.Message(), "NOPE") {
+	if !errors.As(err, &he) || he.ErrCode != CodeEnvRefUnset || !strings.Contains(he.Message(), "NOPE, NADA") {
 		t.Fatalf("unset: %v", err)
 	}
 }

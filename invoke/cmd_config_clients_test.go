@@ -124,7 +124,7 @@ func TestConfigExport(t *testing.T) {
 name = "gh"
 transport = "stdio"
 command = "/usr/bin/gh-mcp"
-args = ["serve", "{{env.PORT}}"]
+args = ["serve", "{{env.PORT}}", "--state={{env.HOME}}/s"]
 env = { GITHUB_TOKEN = "{{secrets.github}}", LEVEL = "{{env.LEVEL}}", MODE = "fast" }
 
 [[mcp_servers]]
@@ -156,7 +156,7 @@ env = { API_KEY = "sk-live" }
 		t.Fatalf("exit %d: %s %s", code, out, errs)
 	}
 	gh := claude.MCPServers["gh"]
-	if gh.Type != "stdio" || gh.Command != "/usr/bin/gh-mcp" || len(gh.Args) != 2 || gh.Args[1] != "${PORT}" || gh.Env["GITHUB_TOKEN"] != "${RELAVIUM_SECRET_GITHUB}" || gh.Env["LEVEL"] != "${LEVEL}" || gh.Env["MODE"] != "fast" {
+	if gh.Type != "stdio" || gh.Command != "/usr/bin/gh-mcp" || len(gh.Args) != 3 || gh.Args[1] != "${PORT}" || gh.Args[2] != "--state=${HOME}/s" || gh.Env["GITHUB_TOKEN"] != "${RELAVIUM_SECRET_GITHUB}" || gh.Env["LEVEL"] != "${LEVEL}" || gh.Env["MODE"] != "fast" {
 		t.Errorf("claude entry %+v", gh)
 	}
 	if !strings.Contains(errs, "RELAVIUM_SECRET_GITHUB") {
@@ -167,7 +167,7 @@ env = { API_KEY = "sk-live" }
 		t.Errorf("vscode entry (exit %d):\n%s", code, out)
 	}
 	out, _, code = run("gh", "--format", "cursor")
-	if code != cli.ExitOK || !strings.Contains(out, `"GITHUB_TOKEN": "${env:RELAVIUM_SECRET_GITHUB}"`) || !strings.Contains(out, `"LEVEL": "${env:LEVEL}"`) {
+	if code != cli.ExitOK || !strings.Contains(out, `"GITHUB_TOKEN": "${env:RELAVIUM_SECRET_GITHUB}"`) || !strings.Contains(out, `"LEVEL": "${env:LEVEL}"`) || !strings.Contains(out, `"--state=${env:HOME}/s"`) {
 		t.Errorf("cursor entry (exit %d):\n%s", code, out)
 	}
 	_, errs, code = run("leaky")
@@ -185,7 +185,7 @@ env = { API_KEY = "sk-live" }
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := back.Servers[0]; got.Command != "/usr/bin/gh-mcp" || len(got.Env) != 3 {
+	if got := back.Servers[0]; got.Command != "/usr/bin/gh-mcp" || len(got.Env) != 3 || len(got.Args) != 3 || got.Args[2] != "--state={{env.HOME}}/s" {
 		t.Errorf("exported then imported: %+v", got)
 	}
 }

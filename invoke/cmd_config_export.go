@@ -111,15 +111,25 @@ func (x *exporter) refuse(format string, a ...any) error {
 func (x *exporter) entry(s config.Server, project string) (exportEntry, error) {
 	e := exportEntry{Command: s.Command, URL: s.URL}
 	for _, a := range s.Args {
-		if kind, _, _, _ := config.EnvReference(a); kind != "env" {
+		spans, ok := consent.EnvRefsIn(a)
+		if !ok || len(spans) == 0 {
 			e.Args = append(e.Args, a) // relavium passes any other argument as written
 			continue
 		}
-		v, err := x.envValue("an argument", a)
-		if err != nil {
-			return e, err
+		// each {{env.VAR}}, whole or inside text, spelled the client's way
+		var b strings.Builder
+		last := 0
+		for _, sp := range spans {
+			v, err := x.envValue("an argument", a[sp.Start:sp.End])
+			if err != nil {
+				return e, err
+			}
+			b.WriteString(a[last:sp.Start])
+			b.WriteString(v)
+			last = sp.End
 		}
-		e.Args = append(e.Args, v)
+		b.WriteString(a[last:])
+		e.Args = append(e.Args, b.String())
 	}
 	switch s.Transport {
 	case host.TransportWebsocket:

@@ -50,3 +50,30 @@ func TestImportTimeoutKeys(t *testing.T) {
 		}
 	}
 }
+
+// A reference inside an argument's text becomes {{env.VAR}} in that text:
+// the server's args (what consent digests) hold the template, never a
+// value; an ${input:…} inside text still fails its server.
+func TestImportReferenceInsideArgument(t *testing.T) {
+	t.Setenv("HOME", "/home/secret-user")
+	dir := t.TempDir()
+	path := filepath.Join(dir, ".mcp.json")
+	write(t, path, `{"mcpServers": {
+  "s": {"command": "/bin/true", "args": ["--state=${env:HOME}/state", "${workspaceFolder}/db", "${HOME}:${TAG:-v1}"]},
+  "in": {"command": "/bin/true", "args": ["KEY=${input:key}"]}
+}}`)
+	cfg, err := LoadFrom(t.TempDir(), dir, Sources{Files: []string{path}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cfg.Servers) != 1 {
+		t.Fatalf("servers %+v failed %+v", cfg.Servers, cfg.Failed)
+	}
+	want := []string{"--state={{env.HOME}}/state", dir + "/db", "{{env.HOME}}:{{env.TAG:-v1}}"}
+	if got := cfg.Servers[0].Args; strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("args %q, want %q", got, want)
+	}
+	if len(cfg.Failed) != 1 || cfg.Failed[0].Code() != "E240" {
+		t.Errorf("failed %+v: an ${input:} inside an argument stays refused", cfg.Failed)
+	}
+}

@@ -73,8 +73,10 @@ func TestRuleSecretRef(t *testing.T) {
 		{name: "a whole reference", files: map[string]string{globalTOML: stdioReg("a") + "env = { TOKEN = \"{{secrets.github-token.v2}}\" }\n"}},
 		{name: "an environment reference, with and without a default", files: map[string]string{globalTOML: stdioReg("a") + "env = { A = \"{{env.API_KEY}}\", B = \"{{env.LEVEL:-info}}\" }\n"}},
 		{name: "an environment reference as a whole argument", files: map[string]string{globalTOML: stdioReg("a") + "args = [\"--port\", \"{{env.PORT:-3000}}\", \"{{secrets.x}}\"]\n"}},
-		{name: "an environment reference inside an argument", files: map[string]string{globalTOML: stdioReg("a") + "args = [\"--port={{env.PORT}}\"]\n"}, want: []want{
-			{code: CodeSecretRef, file: globalTOML, line: 5, col: 9, field: "mcp_servers[0].args[0]", msg: "whole argument"},
+		{name: "environment references inside an argument", files: map[string]string{globalTOML: stdioReg("a") + "args = [\"--port={{env.PORT}}\", \"{{env.HOME}}/state:{{env.TAG:-x}}\"]\n"}},
+		{name: "a malformed environment reference inside an argument", files: map[string]string{globalTOML: stdioReg("a") + "args = [\"--port={{env.PORT\", \"{{env.HOME}}/{{env.1X}}\"]\n"}, want: []want{
+			{code: CodeSecretRef, file: globalTOML, line: 5, col: 9, field: "mcp_servers[0].args[0]", msg: "inside text"},
+			{code: CodeSecretRef, file: globalTOML, line: 5, col: 30, field: "mcp_servers[0].args[1]", msg: "inside text"},
 		}},
 		{name: "an environment reference that names no variable", files: map[string]string{globalTOML: stdioReg("a") + "env = { A = \"{{env.1X}}\", B = \"x {{env.Y}}\" }\n"}, want: []want{
 			{code: CodeSecretRef, file: globalTOML, line: 5, col: 13, field: "mcp_servers[0].env.A", msg: "{{env.VAR}}"},

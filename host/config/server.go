@@ -346,8 +346,8 @@ func (c *checker) args(f *field, path string) []string {
 			c.add(CodeValue, it.pos, fmt.Sprintf("%s[%d]", path, it.index), "contains a NUL byte, which no process argument can hold")
 			ok = false
 		}
-		if _, _, _, ref := consent.EnvRef(it.val); !ref && strings.Contains(it.val, "{{env.") {
-			c.add(CodeSecretRef, it.pos, fmt.Sprintf("%s[%d]", path, it.index), "an {{env.VAR}} reference in an argument must be the whole argument ({{env.VAR}} or {{env.VAR:-default}}); inside other text it would be passed to the server literally")
+		if _, refs := consent.EnvRefsIn(it.val); !refs {
+			c.add(CodeSecretRef, it.pos, fmt.Sprintf("%s[%d]", path, it.index), "an {{env.…}} in an argument must read {{env.VAR}} or {{env.VAR:-default}} (alone or inside text, \"--db={{env.HOME}}/db\"); this one would be passed to the server literally")
 			ok = false
 		}
 		vals = append(vals, it.val)

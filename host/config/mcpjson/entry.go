@@ -309,30 +309,44 @@ func (t *translator) args(m *Member, path string) Member {
 	return Member{Key: "args", KeyPos: m.KeyPos, Value: out}
 }
 
-// argValue is one argument: text, or exactly one environment reference
-// (${VAR}, ${VAR:-default}, ${env:VAR}), which becomes {{env.VAR}}: read at
-// spawn, digested as the reference.
+// argValue is one argument: text in which each environment reference
+// (${VAR}, ${VAR:-default}, ${env:VAR}), alone or inside text
+// ("${env:HOME}/state"), becomes {{env.VAR}}: read at spawn, the digest
+// holding the text with the reference, never the value.
 func (t *translator) argValue(v *Value, path string) (string, bool) {
 	if v.Kind != String {
 		t.file.Problems.Add(CodeType, v.Pos, path, "must be a string, got %s", v.Kind)
 		return "", false
 	}
 	s := t.workspace(v.Str)
-	if !strings.Contains(s, "${") {
-		return s, true
+	var b strings.Builder
+	for {
+		i := strings.Index(s, "${")
+		if i < 0 {
+			b.WriteString(s)
+			return b.String(), true
+		}
+		end := strings.IndexByte(s[i:], '}')
+		ref, ok := reference{}, false
+		if end >= 0 {
+			ref, ok = parseRef(s[i : i+end+1])
+		}
+		switch {
+		case !ok || ref.input != "":
+			t.file.Problems.Add(CodeVariable, v.Pos, path, "an argument translates ${…} references only from the environment (\"${VAR}\", \"${VAR:-default}\", \"${env:VAR}\", alone or inside text); a nested one, an unclosed one or an ${input:…} would reach the server as written (pass a secret through env)")
+			return "", false
+		case ref.hasDefault && ref.def != "" && SecretLike(ref.name):
+			t.file.Problems.Add(CodeSecretValue, v.Pos, path, "the default of ${%s:-…} would be digested and kept as a literal value, and %s names a secret: set %s in the environment and drop the default", ref.name, ref.name, ref.name)
+			return "", false
+		}
+		b.WriteString(s[:i])
+		b.WriteString("{{env." + ref.name)
+		if ref.hasDefault {
+			b.WriteString(":-" + ref.def)
+		}
+		b.WriteString("}}")
+		s = s[i+end+1:]
 	}
-	ref, ok := parseRef(s)
-	switch {
-	case !ok || ref.input != "":
-		t.file.Problems.Add(CodeVariable, v.Pos, path, "an argument translates a ${…} reference only as the whole argument and only from the environment (\"${VAR}\", \"${VAR:-default}\", \"${env:VAR}\"); text around it, a nested one or an ${input:…} would reach the server as written (pass a secret through env)")
-		return "", false
-	case ref.hasDefault && ref.def != "" && SecretLike(ref.name):
-		t.file.Problems.Add(CodeSecretValue, v.Pos, path, "the default of ${%s:-…} would be digested and kept as a literal value, and %s names a secret: set %s in the environment and drop the default", ref.name, ref.name, ref.name)
-		return "", false
-	case ref.hasDefault:
-		return "{{env." + ref.name + ":-" + ref.def + "}}", true
-	}
-	return "{{env." + ref.name + "}}", true
 }
 
 // plainString is a string field in which only ${workspaceFolder} may
