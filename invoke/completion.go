@@ -333,13 +333,15 @@ func (m *compModel) fish() string {
 	b.WriteString("function __relavium_subs\n    switch \"$argv[1]\"\n")
 	for _, n := range m.nodes {
 		if len(n.subs) > 0 {
-			fmt.Fprintf(&b, "        case %s\n            echo %s\n", fishQuote(n.path), strings.Join(quoteAll(n.subs, fishQuote), " "))
+			fmt.Fprintf(&b, "        case %s\n            printf '%%s\\n' %s\n", fishQuote(n.path), strings.Join(quoteAll(n.subs, fishQuote), " "))
 		}
 	}
 	b.WriteString("    end\nend\n\n")
 	b.WriteString(`function __relavium_path
     set -l path ""
-    for w in (commandline -opc)[2..-1]
+    set -l words (commandline -opc)
+    set -e words[1]
+    for w in $words
         string match -q -- '-*' $w; and continue
         if contains -- $w (__relavium_subs "$path")
             set path (string trim -- "$path $w")
@@ -349,7 +351,8 @@ func (m *compModel) fish() string {
 end
 
 function __relavium_at
-    test (__relavium_path) = "$argv[1]"
+    set -l p (__relavium_path)
+    test "$p" = "$argv[1]"
 end
 
 function __relavium_names
