@@ -54,8 +54,14 @@ func (t *terminalAsker) Consent(ctx context.Context, dec consent.Decision) (sess
 	if dec.StoreErr != nil {
 		fmt.Fprintf(&b, "  note: no remembered grant was trusted: %s\n", sanitize.Line(dec.StoreErr.Error()))
 	}
-	b.WriteString("  [A]pprove & remember / approve [o]nce / [d]eny? ")
-	if _, err := io.WriteString(t.w, b.String()); err != nil {
+	return t.approve(ctx, b.String())
+}
+
+// approve writes a question's details and asks the three answers a spawn
+// and a secret binding share: [A]pprove & remember (a capital, never a
+// lowercase a), approve [o]nce, or [d]eny (the default, as is end of input).
+func (t *terminalAsker) approve(ctx context.Context, details string) (session.Answer, error) {
+	if _, err := io.WriteString(t.w, details+"  [A]pprove & remember / approve [o]nce / [d]eny? "); err != nil {
 		return session.Deny, err
 	}
 	ans, err := readAnswer(ctx, t.w, t.r, "  remembering takes a capital A ([A]pprove & remember / approve [o]nce / [d]eny)? ")
@@ -107,22 +113,7 @@ func (t *terminalAsker) Bind(ctx context.Context, dec consent.BindingDecision) (
 	if dec.StoreErr != nil {
 		fmt.Fprintf(&sb, "  note: no remembered grant was trusted: %s\n", sanitize.Line(dec.StoreErr.Error()))
 	}
-	sb.WriteString("  [A]pprove & remember / approve [o]nce / [d]eny? ")
-	if _, err := io.WriteString(t.w, sb.String()); err != nil {
-		return session.Deny, err
-	}
-	ans, err := readAnswer(ctx, t.w, t.r, "  remembering takes a capital A ([A]pprove & remember / approve [o]nce / [d]eny)? ")
-	if err != nil && !errors.Is(err, io.EOF) {
-		fmt.Fprintln(t.w)
-		return session.Deny, err
-	}
-	switch ans {
-	case "A", "approve":
-		return session.ApproveRemember, nil
-	case "o", "once":
-		return session.ApproveOnce, nil
-	}
-	return session.Deny, nil
+	return t.approve(ctx, sb.String())
 }
 
 // BindRecorded says what became of a binding answer.
