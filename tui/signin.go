@@ -207,11 +207,15 @@ func (m *Model) signInKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 	return nil, true
 }
 
-// noteStepUp remembers a call's E851: the server wants more scopes.
+// noteStepUp remembers a call that found the server wanting a sign-in: a
+// step-up (E851, more scopes) or a token that expired with no refresh
+// token to renew it (E850). Either way the server's row says `needs
+// sign-in` and enter signs in; the call can then be sent again.
 func (m *Model) noteStepUp(err error) {
 	var d oauth.SignInData
 	var dc fault.DataCarrier
-	if fault.CodeOf(err, "") != oauth.CodeStepUpRequired || !errors.As(err, &dc) {
+	code := fault.CodeOf(err, "")
+	if code != oauth.CodeStepUpRequired && code != oauth.CodeSignInRequired || !errors.As(err, &dc) {
 		return
 	}
 	switch v := dc.ErrorData().(type) {
@@ -226,6 +230,10 @@ func (m *Model) noteStepUp(err error) {
 		m.auth.stepUps = map[string]oauth.SignInData{}
 	}
 	m.auth.stepUps[d.Server] = d
+	if code == oauth.CodeSignInRequired {
+		m.status.set("server "+d.Server+" needs sign-in (its token expired and cannot be refreshed): select it and press enter to sign in", true)
+		return
+	}
 	m.status.set("server "+d.Server+" asks for more scopes: select it and press enter to sign in again", true)
 }
 

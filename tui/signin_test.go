@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -109,5 +110,31 @@ func TestStepUpAsksAgainWithTheScopes(t *testing.T) {
 	}
 	if !h.m.wantsSignIn(h.m.server("demo")) {
 		t.Fatal("enter would not sign in again")
+	}
+}
+
+// A call whose token expired with no refresh token to renew it fails with
+// E850 (never a raw 401): the server's row says needs sign-in with the
+// authorization server, its details say how, and enter signs in.
+func TestExpiredTokenMidSessionNeedsSignIn(t *testing.T) {
+	h := ready(t, 120, 30)
+	h.f.call = func(context.Context, string, engine.ToolDef, json.RawMessage, func(engine.Progress)) (*engine.ToolResult, error) {
+		return nil, &fault.Error{ErrCode: oauth.CodeSignInRequired, Exit: 2,
+			Msg:  "server demo needs sign-in at https://auth.example and no one can be asked here; run: relavium auth login demo",
+			Data: oauth.SignInData{Server: "demo", AuthServer: "https://auth.example", Command: "relavium auth login demo"}}
+	}
+	h.key("tab", "enter", "ctrl+s")
+	h.until("the call failed", func() bool { j := h.m.call.shownJob(); return j != nil && j.finished() })
+	if v := h.view(); !strings.Contains(v, "server demo needs sign-in") || strings.Contains(v, "E503") {
+		t.Fatalf("the status does not say the server needs sign-in:\n%s", v)
+	}
+	if d := h.m.stateDetail(h.m.server("demo")); !strings.Contains(d, "needs sign-in · https://auth.example") {
+		t.Fatalf("the row does not say needs sign-in: %q", d)
+	}
+	if d := strings.Join(h.m.signInDetails(h.m.server("demo"), 200), "\n"); !strings.Contains(d, "needs sign-in at https://auth.example") || !strings.Contains(d, "press enter to sign in") {
+		t.Fatalf("the details do not say how to sign in: %s", d)
+	}
+	if !h.m.wantsSignIn(h.m.server("demo")) {
+		t.Fatal("enter would not sign in")
 	}
 }
