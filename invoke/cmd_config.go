@@ -76,17 +76,12 @@ func runConfigValidate(_ context.Context, inv *cli.Invocation) (any, error) {
 		return nil, cerr
 	}
 	for _, w := range rep.Warnings {
-		fmt.Fprintln(inv.Env.Stderr, cfgProblemLine(project, w))
+		fmt.Fprintln(inv.Env.Stderr, cli.ProblemLine(project, w))
 	}
 	return ConfigReport{
 		Files: rep.Files, Servers: rep.Servers, Agents: rep.Agents,
 		Workflows: cfgNonNil(wfFiles), Warnings: rep.Warnings, project: project,
 	}, nil
-}
-
-func cfgProblemLine(project string, p config.Problem) string {
-	p.File = cli.RelPath(project, p.File)
-	return p.String()
 }
 
 func cfgNonNil(s []string) []string {

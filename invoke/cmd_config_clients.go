@@ -182,14 +182,14 @@ func runConfigImport(_ context.Context, inv *cli.Invocation) (any, error) {
 		}
 	}
 	for _, w := range imp.Warnings {
-		fmt.Fprintln(inv.Env.Stderr, cfgProblemLine(project, w))
+		fmt.Fprintln(inv.Env.Stderr, cli.ProblemLine(project, w))
 	}
 	// The servers that cannot be imported are reported, each with its
 	// problems; the others are imported.
 	for _, f := range imp.Failed {
 		fmt.Fprintf(inv.Env.Stderr, "relavium: not imported: %s (%s)\n", sanitize.Line(f.Written), f.Code())
 		for _, p := range f.Problems {
-			fmt.Fprintln(inv.Env.Stderr, "  "+sanitize.Line(cfgProblemLine(project, p)))
+			fmt.Fprintln(inv.Env.Stderr, "  "+sanitize.Line(cli.ProblemLine(project, p)))
 		}
 	}
 	if len(imp.Servers) == 0 {

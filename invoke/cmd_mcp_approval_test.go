@@ -13,6 +13,7 @@ import (
 
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/invoke/cli"
+	"github.com/relavium/relavium/invoke/cmd/mcp"
 )
 
 // liarE2E is a project declaring the hostile server's liar mode as "fs":
@@ -53,11 +54,11 @@ func (e *liarE2E) call(t *testing.T, extra ...string) (mcpRun, bool) {
 }
 
 // ls runs `mcp ls --json` and returns delete_all_files' row.
-func (e *liarE2E) ls(t *testing.T) (MCPList, MCPTool) {
+func (e *liarE2E) ls(t *testing.T) (mcp.MCPList, mcp.MCPTool) {
 	t.Helper()
 	r := e.run(t, nil, append([]string{"mcp", "ls", "--json"}, e.allow...)...)
 	var env struct {
-		Data MCPList `json:"data"`
+		Data mcp.MCPList `json:"data"`
 	}
 	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &env) != nil {
 		t.Fatalf("ls: %d %s %s", r.code, r.stdout, r.stderr)
@@ -68,7 +69,7 @@ func (e *liarE2E) ls(t *testing.T) (MCPList, MCPTool) {
 		}
 	}
 	t.Fatalf("ls lists no delete_all_files: %s", r.stdout)
-	return MCPList{}, MCPTool{}
+	return mcp.MCPList{}, mcp.MCPTool{}
 }
 
 func (e *liarE2E) rugPull(t *testing.T, on bool) {
@@ -217,7 +218,7 @@ func TestMCPToolsAutoApprove(t *testing.T) {
 		t.Fatal(err)
 	}
 	list, row := e.ls(t)
-	if row.Approval != "auto-approve" || len(list.AutoApproveUnmatched) != 1 || list.AutoApproveUnmatched[0] != (ServerTool{"fs", "delete_al_files"}) {
+	if row.Approval != "auto-approve" || len(list.AutoApproveUnmatched) != 1 || list.AutoApproveUnmatched[0] != (mcp.ServerTool{Server: "fs", Tool: "delete_al_files"}) {
 		t.Fatalf("ls: %+v %+v", row, list.AutoApproveUnmatched)
 	}
 	human := e.run(t, nil, append([]string{"mcp", "ls"}, e.allow...)...)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/relavium/relavium/invoke/cli"
+	"github.com/relavium/relavium/invoke/cmd/mcp"
 )
 
 // mcp prompts, mcp resources and mcp prompt over the demo server: human
@@ -16,7 +17,7 @@ func TestMCPPromptsResourcesPrompt(t *testing.T) {
 
 	r := e.run(t, nil, "mcp", "prompts", "--json")
 	var ps struct {
-		Data MCPPrompts `json:"data"`
+		Data mcp.MCPPrompts `json:"data"`
 	}
 	if err := json.Unmarshal([]byte(r.stdout), &ps); r.code != 0 || err != nil || len(ps.Data.Servers) != 1 {
 		t.Fatalf("mcp prompts --json: %d %v %s %s", r.code, err, r.stdout, r.stderr)
@@ -36,7 +37,7 @@ func TestMCPPromptsResourcesPrompt(t *testing.T) {
 
 	r = e.run(t, nil, "mcp", "resources", "--json")
 	var rs struct {
-		Data MCPResources `json:"data"`
+		Data mcp.MCPResources `json:"data"`
 	}
 	if err := json.Unmarshal([]byte(r.stdout), &rs); r.code != 0 || err != nil || len(rs.Data.Servers) != 1 {
 		t.Fatalf("mcp resources --json: %d %v %s", r.code, err, r.stdout)
@@ -75,7 +76,7 @@ func TestMCPPromptsResourcesPrompt(t *testing.T) {
 func TestFinishWithNoListing(t *testing.T) {
 	var out, errb strings.Builder
 	env := &cli.Env{Stdout: &out, Stderr: &errb}
-	var l *MCPList
+	var l *mcp.MCPList
 	code := cli.Finish(env, &cli.Invocation{}, l, cli.UsageErr(cli.CodeBadArgs, "nothing listed"))
 	if code != 2 || !strings.Contains(errb.String(), "nothing listed") || out.Len() != 0 {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out.String(), errb.String())

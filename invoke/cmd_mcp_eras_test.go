@@ -12,13 +12,14 @@ import (
 	"time"
 
 	"github.com/relavium/relavium/invoke/cli"
+	"github.com/relavium/relavium/invoke/cmd/mcp"
 )
 
 // lsData is the data of an mcp ls --json envelope.
-func lsData(t *testing.T, r mcpRun) MCPList {
+func lsData(t *testing.T, r mcpRun) mcp.MCPList {
 	t.Helper()
 	var ls struct {
-		Data MCPList `json:"data"`
+		Data mcp.MCPList `json:"data"`
 	}
 	if err := json.Unmarshal([]byte(r.stdout), &ls); err != nil {
 		t.Fatalf("ls: %v\n%s\n%s", err, r.stdout, r.stderr)
@@ -195,7 +196,7 @@ func TestMCPPingEndToEnd(t *testing.T) {
 
 	r := e.run(t, nil, append([]string{"mcp", "ping", "--json", "--count", "2"}, allow...)...)
 	var out struct {
-		Data MCPPing `json:"data"`
+		Data mcp.MCPPing `json:"data"`
 	}
 	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil || r.code != 0 || len(out.Data.Servers) != 2 {
 		t.Fatalf("ping --json: %d %s %s", r.code, r.stdout, r.stderr)

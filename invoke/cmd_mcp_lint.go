@@ -13,6 +13,7 @@ import (
 	"github.com/relavium/relavium/host/config"
 	"github.com/relavium/relavium/host/wire"
 	"github.com/relavium/relavium/invoke/cli"
+	"github.com/relavium/relavium/invoke/cmd/mcp"
 )
 
 // listings collects the raw results of every listing the servers answered,
@@ -86,7 +87,7 @@ func runMCPLint(ctx context.Context, inv *cli.Invocation) (any, error) {
 	if format == "sarif" && inv.Global.JSON {
 		return nil, cli.UsageErr(cli.CodeBadFlag, "--format sarif prints a SARIF log, --json an envelope: give one")
 	}
-	servers, _, err := mcpTargets(inv)
+	servers, _, err := mcp.Targets(inv)
 	if err != nil {
 		return nil, err
 	}

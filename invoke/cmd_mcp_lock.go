@@ -9,6 +9,7 @@ import (
 	"github.com/relavium/relavium/gates/lock"
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/invoke/cli"
+	"github.com/relavium/relavium/invoke/cmd/mcp"
 )
 
 // LockWritten is the data of `relavium mcp lock`.
@@ -69,7 +70,7 @@ func runMCPLock(ctx context.Context, inv *cli.Invocation) (any, error) {
 // liveLock connects the declared servers and builds the lock of what they
 // offer now.
 func liveLock(ctx context.Context, inv *cli.Invocation) (*lock.File, error) {
-	servers, _, err := mcpTargets(inv)
+	servers, _, err := mcp.Targets(inv)
 	if err != nil {
 		return nil, err
 	}

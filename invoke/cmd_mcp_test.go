@@ -15,6 +15,7 @@ import (
 
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/internal/testbin"
+	"github.com/relavium/relavium/invoke/cmd/mcp"
 )
 
 // mcpE2E is a built relavium, the built hostile test server, a temp home
@@ -130,7 +131,7 @@ func TestMCPListAndCallEndToEnd(t *testing.T) {
 		t.Fatalf("ls: %d %s %s", r.code, r.stdout, r.stderr)
 	}
 	var ls struct {
-		Data MCPList `json:"data"`
+		Data mcp.MCPList `json:"data"`
 	}
 	if err := json.Unmarshal([]byte(r.stdout), &ls); err != nil {
 		t.Fatal(err)
@@ -139,7 +140,7 @@ func TestMCPListAndCallEndToEnd(t *testing.T) {
 		ls.Data.Servers[0].PID == 0 || ls.Data.Servers[0].ConnectMS <= 0 {
 		t.Errorf("servers = %+v", ls.Data.Servers)
 	}
-	var add *MCPTool
+	var add *mcp.MCPTool
 	for i, tool := range ls.Data.Tools {
 		if tool.Name == "mcp_ok_add" {
 			add = &ls.Data.Tools[i]

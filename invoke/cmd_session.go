@@ -10,6 +10,7 @@ import (
 	"github.com/relavium/relavium/host/config"
 	"github.com/relavium/relavium/host/wire"
 	"github.com/relavium/relavium/invoke/cli"
+	"github.com/relavium/relavium/invoke/cmd/mcp"
 	"github.com/relavium/relavium/session"
 )
 
@@ -21,7 +22,7 @@ func runSession(ctx context.Context, inv *cli.Invocation) (any, error) {
 	if inv.CanPrompt() && inv.Env.Session != nil {
 		return nil, openWorkbench(ctx, inv, false)
 	}
-	return runMCPList(ctx, inv)
+	return mcp.RunMCPList(ctx, inv)
 }
 
 // runDemo is the session on the embedded demo agent: this binary's own
@@ -34,7 +35,7 @@ func runDemo(ctx context.Context, inv *cli.Invocation) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return inventory(ctx, inv, servers)
+	return mcp.Inventory(ctx, inv, servers)
 }
 
 // DemoServers is the embedded demo agent: one stdio server, "demo", that
@@ -86,7 +87,7 @@ func Workbench(inv *cli.Invocation, demo bool) (session.Workbench, error) {
 			wb.Warnings = append(wb.Warnings, sanitize.Line(fmt.Sprint(w)))
 		}
 		for _, o := range cfg.Offered {
-			wb.Warnings = append(wb.Warnings, sanitize.Line(offeredNote(inv.Global.Project, o)))
+			wb.Warnings = append(wb.Warnings, sanitize.Line(mcp.OfferedNote(inv.Global.Project, o)))
 		}
 		wb.Failed = cfg.Failed
 		for _, f := range cfg.Failed {

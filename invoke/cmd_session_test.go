@@ -18,6 +18,7 @@ import (
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/internal/testbin"
 	"github.com/relavium/relavium/invoke/cli"
+	"github.com/relavium/relavium/invoke/cmd/mcp"
 	"github.com/relavium/relavium/session"
 )
 
@@ -84,8 +85,8 @@ func TestSessionWithNoOneToAskPrintsTheInventory(t *testing.T) {
 		t.Fatalf("demo --json --allow-mcp-stdio: exit %d\n%s", code, stdout)
 	}
 	var list struct {
-		OK   bool    `json:"ok"`
-		Data MCPList `json:"data"`
+		OK   bool        `json:"ok"`
+		Data mcp.MCPList `json:"data"`
 	}
 	if err := json.Unmarshal(stdout.Bytes(), &list); err != nil || !list.OK || len(list.Data.Servers) != 1 ||
 		list.Data.Servers[0].State != engine.StateClosed && list.Data.Servers[0].State != engine.StateReady || len(list.Data.Tools) < 10 || len(list.Data.Skipped) == 0 {

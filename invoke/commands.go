@@ -5,6 +5,7 @@ import (
 
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/invoke/cli"
+	"github.com/relavium/relavium/invoke/cmd/mcp"
 )
 
 // Main parses args against the command table, runs the command and writes
@@ -57,9 +58,9 @@ func Commands() *cli.Table {
 					{Name: "header", Type: cli.StringArray, Usage: "a request header 'Name: value' for --url (repeatable; {{secrets.NAME}} resolved; the value is never shown)", CLIOnly: true},
 					{Name: "stdio", Type: cli.String, Usage: "ad-hoc target: one unnamed stdio server, command line split on spaces (no shell)", CLIOnly: true},
 					{Name: "allow-local-endpoint", Type: cli.Bool, Usage: "allow a loopback/private --url", CLIOnly: true},
-					protocolFlag(),
+					mcp.ProtocolFlag(),
 				},
-				SideEffect: cli.Read, JSON: true, Output: cli.Document, Surface: cli.Machine, Run: runMCPList},
+				SideEffect: cli.Read, JSON: true, Output: cli.Document, Surface: cli.Machine, Run: mcp.RunMCPList},
 			{Path: []string{"mcp", "ping"}, Summary: "connect every declared server (or SERVER, or one ad-hoc server) and ping it: round-trip times",
 				Args: []cli.Arg{{Name: "SERVER", Usage: "ping only this declared server"}},
 				Flags: []cli.Flag{
@@ -69,9 +70,9 @@ func Commands() *cli.Table {
 					{Name: "header", Type: cli.StringArray, Usage: "a request header 'Name: value' for --url (repeatable; {{secrets.NAME}} resolved; the value is never shown)"},
 					{Name: "stdio", Type: cli.String, Usage: "ad-hoc target: one unnamed stdio server, command line split on spaces (no shell)"},
 					{Name: "allow-local-endpoint", Type: cli.Bool, Usage: "allow a loopback/private --url"},
-					protocolFlag(),
+					mcp.ProtocolFlag(),
 				},
-				SideEffect: cli.Read, JSON: true, Output: cli.Document, Surface: cli.CLIOnly, Run: runMCPPing},
+				SideEffect: cli.Read, JSON: true, Output: cli.Document, Surface: cli.CLIOnly, Run: mcp.RunMCPPing},
 			{Path: []string{"mcp", "call"}, Summary: "call one tool and print its result",
 				Args: []cli.Arg{
 					{Name: "TOOL", Required: true, Usage: "namespaced tool name (mcp_<server>_<tool>)"},
@@ -85,7 +86,7 @@ func Commands() *cli.Table {
 					{Name: "header", Type: cli.StringArray, Usage: "a request header 'Name: value' for --url (repeatable; {{secrets.NAME}} resolved; the value is never shown)", CLIOnly: true},
 					{Name: "stdio", Type: cli.String, Usage: "ad-hoc target: one unnamed stdio server, command line split on spaces (no shell)", CLIOnly: true},
 					{Name: "allow-local-endpoint", Type: cli.Bool, Usage: "allow a loopback/private --url", CLIOnly: true},
-					protocolFlag(),
+					mcp.ProtocolFlag(),
 					{Name: "elicit", Type: cli.String, Default: "decline", Enum: []string{"decline", "defaults"}, Usage: "headless answer to elicitation requests"},
 					cli.SamplingReplyFlag(),
 					cli.RootFlag(),
@@ -94,7 +95,7 @@ func Commands() *cli.Table {
 					{Name: "yes", Type: cli.Bool, Usage: "call the tool this once without asking (annotations never skip the question)", CLIOnly: true},
 					{Name: "output", Type: cli.String, Usage: "write the result text byte for byte to this file (atomically, mode 0600, replacing it); stdout says where it went", CLIOnly: true},
 				},
-				SideEffect: cli.Remote, JSON: true, Output: cli.Document, Surface: cli.Machine, Confirm: consentYes, Run: runMCPCall},
+				SideEffect: cli.Remote, JSON: true, Output: cli.Document, Surface: cli.Machine, Confirm: consentYes, Run: mcp.RunMCPCall},
 			{Path: []string{"mcp", "bench"}, Summary: "load a tool (or a list, read or prompt) at a constant rate; latency percentiles, errors by code, charts; thresholds for CI",
 				// Many calls of the person's choosing: asked once on a
 				// terminal (--yes elsewhere), never on the machine surface.
@@ -122,10 +123,10 @@ func Commands() *cli.Table {
 					{Name: "header", Type: cli.StringArray, Usage: "a request header 'Name: value' for --url (repeatable; {{secrets.NAME}} resolved; the value is never shown)"},
 					{Name: "stdio", Type: cli.String, Usage: "ad-hoc target: one unnamed stdio server, command line split on spaces (no shell)"},
 					{Name: "allow-local-endpoint", Type: cli.Bool, Usage: "allow a loopback/private --url"},
-					protocolFlag(),
+					mcp.ProtocolFlag(),
 					{Name: "yes", Type: cli.Bool, Usage: "make the calls without asking (annotations never skip the question)"},
 				},
-				SideEffect: cli.Remote, JSON: true, Output: cli.Document, Surface: cli.CLIOnly, Confirm: consentYes, Run: runMCPBench},
+				SideEffect: cli.Remote, JSON: true, Output: cli.Document, Surface: cli.CLIOnly, Confirm: consentYes, Run: mcp.RunMCPBench},
 			{Path: []string{"mcp", "read"}, Summary: "read one resource of a declared server; --output writes its bytes to a file",
 				Args: []cli.Arg{
 					{Name: "SERVER", Required: true, Usage: "a declared server's name"},
@@ -135,23 +136,23 @@ func Commands() *cli.Table {
 					{Name: "output", Type: cli.String, Usage: "write the resource's one part byte for byte (a blob decoded) to this file (atomically, mode 0600, replacing it)"},
 					{Name: "subscribe", Type: cli.Duration, Usage: "then subscribe for this long (at most 1h) and read it again at each update"},
 				},
-				SideEffect: cli.Read, JSON: true, Output: cli.Document, Surface: cli.CLIOnly, Run: runMCPRead},
+				SideEffect: cli.Read, JSON: true, Output: cli.Document, Surface: cli.CLIOnly, Run: mcp.RunMCPRead},
 			{Path: []string{"mcp", "prompts"}, Summary: "list the prompts of every declared server (or SERVER, or one ad-hoc server), with their arguments",
 				Args:       []cli.Arg{{Name: "SERVER", Usage: "only this declared server"}},
-				Flags:      adhocFlags(),
-				SideEffect: cli.Read, JSON: true, Output: cli.Document, Surface: cli.CLIOnly, Run: runMCPPrompts},
+				Flags:      mcp.AdhocFlags(),
+				SideEffect: cli.Read, JSON: true, Output: cli.Document, Surface: cli.CLIOnly, Run: mcp.RunMCPPrompts},
 			{Path: []string{"mcp", "resources"}, Summary: "list the resources and resource templates of every declared server (or SERVER, or one ad-hoc server)",
 				Args:       []cli.Arg{{Name: "SERVER", Usage: "only this declared server"}},
-				Flags:      adhocFlags(),
-				SideEffect: cli.Read, JSON: true, Output: cli.Document, Surface: cli.CLIOnly, Run: runMCPResources},
+				Flags:      mcp.AdhocFlags(),
+				SideEffect: cli.Read, JSON: true, Output: cli.Document, Surface: cli.CLIOnly, Run: mcp.RunMCPResources},
 			{Path: []string{"mcp", "prompt"}, Summary: "render one prompt (prompts/get) of a declared server (SERVER NAME) or an ad-hoc one (NAME)",
 				Args: []cli.Arg{
 					{Name: "SERVER", Required: true, Usage: "a declared server's name (left out with --url/--stdio)"},
 					{Name: "NAME", Usage: "the prompt's name"},
 					{Name: "KEY=VALUE", Variadic: true, Usage: "the prompt's arguments, one per key (strings)"},
 				},
-				Flags:      adhocFlags(),
-				SideEffect: cli.Read, JSON: true, Output: cli.Document, Surface: cli.CLIOnly, Run: runMCPPrompt},
+				Flags:      mcp.AdhocFlags(),
+				SideEffect: cli.Read, JSON: true, Output: cli.Document, Surface: cli.CLIOnly, Run: mcp.RunMCPPrompt},
 			{Path: []string{"mcp", "complete"}, Summary: "ask a declared server to complete a prompt argument or a resource template variable",
 				Args: []cli.Arg{
 					{Name: "SERVER", Required: true, Usage: "a declared server's name"},
@@ -162,11 +163,11 @@ func Commands() *cli.Table {
 				Flags: []cli.Flag{
 					{Name: "arg", Type: cli.StringArray, Usage: "another argument already filled in, KEY=VALUE (repeatable; sent as context)"},
 				},
-				SideEffect: cli.Read, JSON: true, Output: cli.Document, Surface: cli.CLIOnly, Run: runMCPComplete},
+				SideEffect: cli.Read, JSON: true, Output: cli.Document, Surface: cli.CLIOnly, Run: mcp.RunMCPComplete},
 			{Path: []string{"mcp", "tasks"}, Summary: "list the tasks a declared server holds (2025-11-25, experimental); --cancel cancels one",
 				Args:       []cli.Arg{{Name: "SERVER", Required: true, Usage: "a declared server's name"}},
 				Flags:      []cli.Flag{{Name: "cancel", Type: cli.String, Usage: "cancel the task of this id (tasks/cancel)"}},
-				SideEffect: cli.Remote, JSON: true, Output: cli.Document, Surface: cli.CLIOnly, Run: runMCPTasks},
+				SideEffect: cli.Remote, JSON: true, Output: cli.Document, Surface: cli.CLIOnly, Run: mcp.RunMCPTasks},
 			{Path: []string{"mcp", "accept"}, Summary: "accept a tool's changed definition (flagged until accepted); --diff shows the change",
 				// Accepting a changed definition is the person's act: never
 				// offered on the machine surface.
@@ -175,7 +176,7 @@ func Commands() *cli.Table {
 					{Name: "all", Type: cli.Bool, Usage: "accept every flagged tool of the declared servers"},
 					{Name: "diff", Type: cli.Bool, Usage: "show each flagged tool's field diff against the accepted definition; accept nothing"},
 				},
-				SideEffect: cli.Write, JSON: true, Output: cli.Document, Surface: cli.CLIOnly, Run: runMCPAccept},
+				SideEffect: cli.Write, JSON: true, Output: cli.Document, Surface: cli.CLIOnly, Run: mcp.RunMCPAccept},
 			{Path: []string{"mcp", "lock"}, Summary: "write .relavium/mcp-lock.json: every declared server's definitions, canonical and digested",
 				Flags: []cli.Flag{
 					{Name: "file", Type: cli.String, Usage: "the lock file (default .relavium/mcp-lock.json in the project)"},

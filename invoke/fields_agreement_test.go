@@ -12,6 +12,7 @@ import (
 	"github.com/relavium/relavium/fields/fieldstest"
 	"github.com/relavium/relavium/host/discovery"
 	"github.com/relavium/relavium/invoke/cli"
+	"github.com/relavium/relavium/invoke/cmd/mcp"
 )
 
 // admitCase admits the case's tool as discovery admits a server's tool.
@@ -32,7 +33,7 @@ func TestKeyValueArgsAgreeWithEverySurface(t *testing.T) {
 	for _, c := range fieldstest.Cases {
 		t.Run(c.Name, func(t *testing.T) {
 			def := admitCase(t, c.Prop)
-			args, err := buildArgs("", []string{"v=" + c.Text}, def)
+			args, err := mcp.BuildArgs("", []string{"v=" + c.Text}, def)
 			if c.Err != "" {
 				if err == nil || !strings.Contains(err.Error(), c.Err) {
 					t.Fatalf("v=%q: %s, %v; want an error saying %q", c.Text, args, err, c.Err)

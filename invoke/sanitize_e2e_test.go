@@ -15,6 +15,7 @@ import (
 
 	"github.com/relavium/relavium/engine/sanitize"
 	"github.com/relavium/relavium/invoke/cli"
+	"github.com/relavium/relavium/invoke/cmd/mcp"
 )
 
 // hostileText is the text of testdata/servers/hostile/escapes.go (mode
@@ -181,7 +182,7 @@ func TestJSONKeepsServerTextExact(t *testing.T) {
 		t.Fatalf("call: %d %s %s", r.code, r.stdout, r.stderr)
 	}
 	var env struct {
-		Data MCPCallResult `json:"data"`
+		Data mcp.MCPCallResult `json:"data"`
 	}
 	if err := json.Unmarshal([]byte(r.stdout), &env); err != nil {
 		t.Fatal(err)
@@ -275,7 +276,7 @@ func TestCallOutputFile(t *testing.T) {
 	// --json: the envelope says where, and still carries the result.
 	r := e.run(t, nil, append([]string{"mcp", "call", "mcp_esc_escapes_structured", "--yes", "--json", "--output", dest}, allow...)...)
 	var env struct {
-		Data MCPCallResult `json:"data"`
+		Data mcp.MCPCallResult `json:"data"`
 	}
 	if err := json.Unmarshal([]byte(r.stdout), &env); err != nil || r.code != 0 {
 		t.Fatalf("%d %v %s %s", r.code, err, r.stdout, r.stderr)

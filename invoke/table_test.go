@@ -8,6 +8,7 @@ import (
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/engine/sanitize"
 	"github.com/relavium/relavium/host"
+	"github.com/relavium/relavium/invoke/cmd/mcp"
 	"github.com/relavium/relavium/workflow"
 )
 
@@ -54,12 +55,12 @@ func TestWorkflowListAlignsLongCells(t *testing.T) {
 }
 
 func TestMCPListAlignsLongNames(t *testing.T) {
-	l := &MCPList{
+	l := &mcp.MCPList{
 		Servers: []host.ServerStatus{
 			{Name: "s", Transport: "stdio", PID: 1, Protocol: "2025-11-25", State: engine.StateReady, Tools: 1},
 			{Name: "a-server-name-much-longer-than-sixteen", Transport: "stdio", PID: 22, Protocol: "2025-11-25", State: engine.StateReady, Tools: 1},
 		},
-		Tools: []MCPTool{
+		Tools: []mcp.MCPTool{
 			{Name: "mcp_s_t", Description: "short"},
 			{Name: "mcp_a-server-name-much-longer-than-sixteen_a_tool_with_a_long_name", Description: "long"},
 		},
@@ -79,7 +80,7 @@ func TestMCPListAlignsLongNames(t *testing.T) {
 // first one comes after the line that says so (docs/mcp-integration.md
 // "Untrusted definitions").
 func TestMCPListLabelsServerText(t *testing.T) {
-	l := &MCPList{Tools: []MCPTool{
+	l := &mcp.MCPList{Tools: []mcp.MCPTool{
 		{Name: "mcp_a_x", Server: "a", Description: "first of a"},
 		{Name: "mcp_a_y", Server: "a", Description: "second of a"},
 		{Name: "mcp_b_z", Server: "b", Description: "only of b"},
@@ -99,7 +100,7 @@ func TestMCPListLabelsServerText(t *testing.T) {
 
 func TestMCPListWithNoServerSaysSoOnce(t *testing.T) {
 	var b strings.Builder
-	if err := (&MCPList{}).WriteHuman(&b); err != nil {
+	if err := (&mcp.MCPList{}).WriteHuman(&b); err != nil {
 		t.Fatal(err)
 	}
 	if got := b.String(); got != "no MCP server is declared (add [[mcp_servers]] to .relavium/config.toml)\n" {

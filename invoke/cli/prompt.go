@@ -35,7 +35,7 @@ func CanPrompt(stdinTTY, stdoutTTY, jsonMode bool, lookupEnv func(string) (strin
 // cwd, env names with their kind, digest and the diff against the closest
 // earlier grant — and answered on stdin: [A]pprove & remember, approve
 // [o]nce or [d]eny (the default, as is end of input). A call confirmation
-// is asked in cmd_mcp_confirm.go, after the events printed by pr so far.
+// is asked in confirm.go, after the events printed by pr so far.
 type terminalAsker struct {
 	w   io.Writer
 	r   io.Reader

@@ -1,4 +1,4 @@
-package invoke
+package mcp
 
 import (
 	"context"
@@ -75,7 +75,7 @@ func oneServer(inv *cli.Invocation, name string) ([]config.Server, cli.ConnectOp
 	return nil, cli.ConnectOptions{}, cli.UsageErr(cli.CodeNoSuchServer, "no declared server is named %s (declared: %s)", sanitize.Line(name), firstNonEmpty(strings.Join(names, ", "), "none"))
 }
 
-func runMCPRead(ctx context.Context, inv *cli.Invocation) (any, error) {
+func RunMCPRead(ctx context.Context, inv *cli.Invocation) (any, error) {
 	name, uri := inv.Args[0], inv.Args[1]
 	dest, err := outputPath(inv)
 	if err != nil {
@@ -159,7 +159,7 @@ func parseRef(s string) (host.CompletionRef, error) {
 	return host.CompletionRef{}, cli.UsageErr(cli.CodeBadRef, "REF %q is neither prompt:NAME nor resource:URI-TEMPLATE", sanitize.Line(s))
 }
 
-func runMCPComplete(ctx context.Context, inv *cli.Invocation) (any, error) {
+func RunMCPComplete(ctx context.Context, inv *cli.Invocation) (any, error) {
 	name, argName := inv.Args[0], inv.Args[2]
 	ref, err := parseRef(inv.Args[1])
 	if err != nil {

@@ -1,4 +1,4 @@
-package invoke
+package mcp
 
 import (
 	"fmt"
@@ -69,7 +69,7 @@ func writeSources(b *strings.Builder, project string, imported []ImportedServer,
 
 // offeredNote is one offered file in a line: what the workbench shows
 // when the project keeps a client file its configuration does not use.
-func offeredNote(project string, o config.Offer) string {
+func OfferedNote(project string, o config.Offer) string {
 	names := make([]string, len(o.Servers))
 	for i, s := range o.Servers {
 		names[i] = fmt.Sprintf("%s (line %d)", s.Name, s.Pos.Line)

@@ -1,4 +1,4 @@
-package invoke
+package mcp
 
 import (
 	"context"
@@ -17,14 +17,14 @@ import (
 // server. A server that does not declare prompts (resources) lists none;
 // one that declares a list but answers it -32601 lists it as not offered.
 
-// adhocFlags are the ad-hoc target flags of mcp ls, shared by these commands.
-func adhocFlags() []cli.Flag {
+// AdhocFlags are the ad-hoc target flags of mcp ls, shared by these commands.
+func AdhocFlags() []cli.Flag {
 	return []cli.Flag{
 		{Name: "url", Type: cli.String, Usage: "ad-hoc target: one unnamed server at this url"},
 		{Name: "header", Type: cli.StringArray, Usage: "a request header 'Name: value' for --url (repeatable; {{secrets.NAME}} resolved; the value is never shown)"},
 		{Name: "stdio", Type: cli.String, Usage: "ad-hoc target: one unnamed stdio server, command line split on spaces (no shell)"},
 		{Name: "allow-local-endpoint", Type: cli.Bool, Usage: "allow a loopback/private --url"},
-		protocolFlag(),
+		ProtocolFlag(),
 	}
 }
 
@@ -137,7 +137,7 @@ func indent(s, pre string) string {
 // browseTargets connects what a browse command names: SERVER (a declared
 // one) or every declared server, or the one ad-hoc server.
 func browseTargets(ctx context.Context, inv *cli.Invocation, server string) (*host.Host, []string, error) {
-	servers, adhoc, err := mcpTargets(inv)
+	servers, adhoc, err := Targets(inv)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -182,7 +182,7 @@ func firstArg(inv *cli.Invocation) string {
 	return ""
 }
 
-func runMCPPrompts(ctx context.Context, inv *cli.Invocation) (any, error) {
+func RunMCPPrompts(ctx context.Context, inv *cli.Invocation) (any, error) {
 	h, names, err := browseTargets(ctx, inv, firstArg(inv))
 	out := &MCPPrompts{Servers: []ServerPrompts{}}
 	if err != nil || h == nil {
@@ -207,7 +207,7 @@ func runMCPPrompts(ctx context.Context, inv *cli.Invocation) (any, error) {
 	return out, nil
 }
 
-func runMCPResources(ctx context.Context, inv *cli.Invocation) (any, error) {
+func RunMCPResources(ctx context.Context, inv *cli.Invocation) (any, error) {
 	h, names, err := browseTargets(ctx, inv, firstArg(inv))
 	out := &MCPResources{Servers: []ServerResources{}}
 	if err != nil || h == nil {
@@ -255,7 +255,7 @@ func (r *MCPPromptResult) WriteHuman(w io.Writer) error {
 	return err
 }
 
-func runMCPPrompt(ctx context.Context, inv *cli.Invocation) (any, error) {
+func RunMCPPrompt(ctx context.Context, inv *cli.Invocation) (any, error) {
 	args := inv.Args
 	adhoc := inv.Changed("url") || inv.Changed("stdio")
 	server := ""

@@ -1,4 +1,4 @@
-package invoke
+package mcp
 
 import (
 	"context"
@@ -17,7 +17,7 @@ import (
 // The listing `mcp ls` prints, which the headless session prints too.
 
 // inventory connects servers the way `mcp ls` does and lists them.
-func inventory(ctx context.Context, inv *cli.Invocation, servers []config.Server) (*MCPList, error) {
+func Inventory(ctx context.Context, inv *cli.Invocation, servers []config.Server) (*MCPList, error) {
 	s, err := cli.NewSession(inv, servers, nil, cli.ConnectOptions{})
 	if err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package invoke
+package mcp
 
 import (
 	"context"
@@ -36,7 +36,7 @@ type PingResult struct {
 	Error     string     `json:"error,omitempty"`
 }
 
-func runMCPPing(ctx context.Context, inv *cli.Invocation) (any, error) {
+func RunMCPPing(ctx context.Context, inv *cli.Invocation) (any, error) {
 	count := inv.Int("count")
 	if count < 1 || count > maxPings {
 		return nil, cli.UsageErr(cli.CodeBadFlag, "--count must be 1 to %d, got %d", maxPings, count)
@@ -44,7 +44,7 @@ func runMCPPing(ctx context.Context, inv *cli.Invocation) (any, error) {
 	if inv.Duration("timeout") <= 0 {
 		return nil, cli.UsageErr(cli.CodeBadFlag, "--timeout must be positive")
 	}
-	servers, adhoc, err := mcpTargets(inv)
+	servers, adhoc, err := Targets(inv)
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package invoke
+package mcp
 
 import (
 	"context"
@@ -22,10 +22,10 @@ import (
 	"github.com/relavium/relavium/session"
 )
 
-// mcpTargets is what an mcp command connects: the declared servers (the
+// Targets is what an mcp command connects: the declared servers (the
 // agent's, or every registration), or the one ad-hoc --url / --stdio
 // server. Config warnings (deprecations) go to stderr.
-func mcpTargets(inv *cli.Invocation) (servers []config.Server, adhoc bool, err error) {
+func Targets(inv *cli.Invocation) (servers []config.Server, adhoc bool, err error) {
 	servers, adhoc, err = declaredTargets(inv)
 	if err == nil && inv.Changed("protocol") {
 		// --protocol asks every target for that era, as a declaration's
@@ -42,7 +42,7 @@ func mcpTargets(inv *cli.Invocation) (servers []config.Server, adhoc bool, err e
 }
 
 // protocolFlag is --protocol, on the commands that connect servers.
-func protocolFlag() cli.Flag {
+func ProtocolFlag() cli.Flag {
 	return cli.Flag{Name: "protocol", Type: cli.String, Enum: config.Protocols(),
 		Usage: "protocol era to ask every server for: 2025-11-25, 2026-07-28 or auto (overrides each declaration's protocol)"}
 }
@@ -148,8 +148,8 @@ type MCPArg struct {
 	Required bool   `json:"required,omitempty"`
 }
 
-func runMCPList(ctx context.Context, inv *cli.Invocation) (any, error) {
-	servers, adhoc, err := mcpTargets(inv)
+func RunMCPList(ctx context.Context, inv *cli.Invocation) (any, error) {
+	servers, adhoc, err := Targets(inv)
 	if err != nil {
 		return nil, err
 	}
@@ -164,7 +164,7 @@ func runMCPList(ctx context.Context, inv *cli.Invocation) (any, error) {
 		list := &MCPList{Servers: failedRows(inv.Global.Project, failed), Tools: []MCPTool{}, Skipped: []engine.SkippedTool{}, Offered: offered, project: inv.Global.Project}
 		return list, notAdmitted(list, len(failed))
 	}
-	list, err := inventory(ctx, inv, servers) // cmd_session.go: shared with the headless session
+	list, err := Inventory(ctx, inv, servers) // inventory.go: shared with the headless session
 	if list != nil {
 		list.Offered = offered
 		list.Servers = append(list.Servers, failedRows(inv.Global.Project, failed)...)
@@ -196,7 +196,7 @@ func failedRows(project string, failed []config.FailedServer) []host.ServerStatu
 	for _, f := range failed {
 		msg := f.Reason()
 		if len(f.Problems) > 0 {
-			msg = cfgProblemLine(project, f.Problems[0])
+			msg = cli.ProblemLine(project, f.Problems[0])
 		}
 		rows = append(rows, host.ServerStatus{Name: f.Name, Transport: "-", State: engine.StateFailed,
 			ErrorCode: fault.Code(f.Code()), Error: "not admitted from " + cli.RelPath(project, f.File) + ": " + msg})

@@ -1,4 +1,4 @@
-package invoke
+package mcp
 
 import (
 	"context"
@@ -75,7 +75,7 @@ func (e *benchFailed) WriteHuman(w io.Writer) error {
 	return err
 }
 
-func runMCPBench(ctx context.Context, inv *cli.Invocation) (any, error) {
+func RunMCPBench(ctx context.Context, inv *cli.Invocation) (any, error) {
 	plan, th, err := benchPlan(inv)
 	if err != nil {
 		return nil, err
@@ -100,7 +100,7 @@ func runMCPBench(ctx context.Context, inv *cli.Invocation) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	servers, adhoc, err := mcpTargets(inv)
+	servers, adhoc, err := Targets(inv)
 	if err != nil {
 		return nil, err
 	}
@@ -279,7 +279,7 @@ func benchTarget(ctx context.Context, inv *cli.Invocation, hosts []*host.Host, m
 			return nil, "", "", err
 		}
 		if sets == nil {
-			args, err := buildArgs(argText, kv, def)
+			args, err := BuildArgs(argText, kv, def)
 			if err != nil {
 				return nil, "", "", err
 			}

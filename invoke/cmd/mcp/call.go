@@ -1,4 +1,4 @@
-package invoke
+package mcp
 
 import (
 	"context"
@@ -120,9 +120,9 @@ func (r *MCPCallResult) WriteHuman(w io.Writer) error {
 	return err
 }
 
-func runMCPCall(ctx context.Context, inv *cli.Invocation) (any, error) {
+func RunMCPCall(ctx context.Context, inv *cli.Invocation) (any, error) {
 	name := inv.Args[0]
-	servers, adhoc, err := mcpTargets(inv)
+	servers, adhoc, err := Targets(inv)
 	if err != nil {
 		return nil, err
 	}
@@ -159,7 +159,7 @@ func runMCPCall(ctx context.Context, inv *cli.Invocation) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	args, err := buildArgs(argText, kv, def)
+	args, err := BuildArgs(argText, kv, def)
 	if err != nil {
 		return nil, err
 	}
@@ -176,7 +176,7 @@ func runMCPCall(ctx context.Context, inv *cli.Invocation) (any, error) {
 	var took time.Duration
 	var task *host.Task
 	if inv.Bool("task") {
-		res, task, took, err = callAsTask(ctx, inv, h, def, args) // cmd_mcp_task.go
+		res, task, took, err = callAsTask(ctx, inv, h, def, args) // task.go
 	} else {
 		res, took, err = engine.Trace(ctx, h, bus, engine.TracedCall{CallID: "call-1", Tool: def, Args: args, Timeout: inv.Duration("timeout")})
 	}
@@ -330,7 +330,7 @@ func callArgs(inv *cli.Invocation) (string, []string, error) {
 		return "", nil, cli.UsageErr(cli.CodeBadFlag, "--timeout must be positive, e.g. 60s")
 	}
 	argText := inv.String("args")
-	if _, err := buildArgs(argText, kv, engine.ToolDef{}); err != nil {
+	if _, err := BuildArgs(argText, kv, engine.ToolDef{}); err != nil {
 		return "", nil, err
 	}
 	return argText, kv, nil
@@ -341,7 +341,7 @@ func callArgs(inv *cli.Invocation) (string, []string, error) {
 // over the fields discovery read for def; a name the schema does not
 // declare takes any JSON). So n=3 is the number 3 for an integer, and
 // message=3 stays the string "3" for a string or ["string","null"].
-func buildArgs(argText string, kv []string, def engine.ToolDef) (json.RawMessage, error) {
+func BuildArgs(argText string, kv []string, def engine.ToolDef) (json.RawMessage, error) {
 	if argText != "" {
 		if err := checkNesting("--args", argText); err != nil {
 			return nil, err

@@ -1,4 +1,4 @@
-package invoke
+package mcp
 
 import (
 	"context"
@@ -37,7 +37,7 @@ type FlaggedDef struct {
 // tool lapse, the definition is pinned, and the flag is gone. With --diff it
 // shows the field diff and accepts nothing. Accepting is the person's act:
 // the command is not on the machine surface.
-func runMCPAccept(ctx context.Context, inv *cli.Invocation) (any, error) {
+func RunMCPAccept(ctx context.Context, inv *cli.Invocation) (any, error) {
 	all := inv.Bool("all")
 	switch {
 	case all && len(inv.Args) > 0:
@@ -45,7 +45,7 @@ func runMCPAccept(ctx context.Context, inv *cli.Invocation) (any, error) {
 	case !all && len(inv.Args) == 0:
 		return nil, cli.UsageErr(cli.CodeAcceptUsage, "name the TOOL to accept (mcp_<server>_<tool>, see relavium mcp ls), or pass --all")
 	}
-	servers, _, err := mcpTargets(inv)
+	servers, _, err := Targets(inv)
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package invoke
+package mcp
 
 import (
 	"context"
@@ -111,7 +111,7 @@ func (r *MCPTasksResult) WriteHuman(w io.Writer) error {
 	return err
 }
 
-func runMCPTasks(ctx context.Context, inv *cli.Invocation) (any, error) {
+func RunMCPTasks(ctx context.Context, inv *cli.Invocation) (any, error) {
 	name := inv.Args[0]
 	servers, co, err := oneServer(inv, name)
 	if err != nil {

@@ -1,4 +1,4 @@
-package invoke
+package mcp
 
 import (
 	"errors"
@@ -26,7 +26,7 @@ func TestBuildArgsRefusesNestingCheaply(t *testing.T) {
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)
-		_, err := buildArgs(c.args, c.kv, engine.ToolDef{})
+		_, err := BuildArgs(c.args, c.kv, engine.ToolDef{})
 		runtime.ReadMemStats(&after)
 		var ie *cli.Error
 		if !errors.As(err, &ie) || ie.Code() != cli.CodeNestedJSON || ie.ExitCode() != cli.ExitUsage ||
@@ -38,10 +38,10 @@ func TestBuildArgsRefusesNestingCheaply(t *testing.T) {
 		}
 	}
 	ok := `{"a":` + strings.Repeat("[", 255) + strings.Repeat("]", 255) + "}"
-	if _, err := buildArgs(ok, nil, engine.ToolDef{}); err != nil {
+	if _, err := BuildArgs(ok, nil, engine.ToolDef{}); err != nil {
 		t.Fatalf("256 levels refused: %v", err)
 	}
-	if _, err := buildArgs("", []string{"n=" + strings.Repeat("[", 256) + strings.Repeat("]", 256)}, engine.ToolDef{}); err != nil {
+	if _, err := BuildArgs("", []string{"n=" + strings.Repeat("[", 256) + strings.Repeat("]", 256)}, engine.ToolDef{}); err != nil {
 		t.Fatalf("256 levels refused: %v", err)
 	}
 }
