@@ -13,7 +13,7 @@ import (
 
 	"github.com/mattn/go-isatty"
 
-	"github.com/relavium/relavium/host"
+	"github.com/relavium/relavium/host/proc"
 	"github.com/relavium/relavium/invoke"
 	"github.com/relavium/relavium/invoke/cli"
 	"github.com/relavium/relavium/machine"
@@ -38,7 +38,7 @@ func run() int {
 	// (a setsid grandchild whose parent exited) are reparented to relavium,
 	// which kills and reaps them with their server. Linux only; elsewhere
 	// (or on a kernel without it) teardown reaches the process group only.
-	_ = host.BecomeSubreaper()
+	_ = proc.BecomeSubreaper()
 	wd, err := os.Getwd()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "relavium: cannot read the working directory:", err)

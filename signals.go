@@ -8,7 +8,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/relavium/relavium/host"
+	"github.com/relavium/relavium/host/proc"
 )
 
 // signalGrace is how long a command has to end by itself once the first
@@ -69,7 +69,7 @@ func watchSignals(sigs <-chan os.Signal, done <-chan struct{}, cancel context.Ca
 
 // forceExit ends the process now, leaving no server behind.
 func forceExit(s os.Signal, term *terminalState) {
-	host.KillChildren()
+	proc.KillChildren()
 	term.restore()
 	fmt.Fprintf(os.Stderr, "relavium: %s: stopped without waiting for the command to finish\n", s)
 	os.Exit(exitCodeOf(s))

@@ -148,9 +148,9 @@ func (c *conn) callFailure(ctx, tctx context.Context, deadline *deadlineCause, t
 	if r := c.frameRefusal.Load(); r != nil {
 		return &Error{Base: fault.Base{ErrCode: r.ErrCode, Msg: tool + ": the server " + r.Msg}, Server: c.srv.Name}
 	}
-	if ch := c.child(); ch != nil && ch.waitExit(200*time.Millisecond) {
-		ch.waitStderr(100 * time.Millisecond)
-		return &Error{Base: fault.Base{ErrCode: CodeServerExited, Msg: tool + ": the server exited during the call"}, Server: c.srv.Name, ExitStatus: ch.exitStatus(), StderrTail: ch.ring.Tail(c.redactor())}
+	if ch := c.child(); ch != nil && ch.WaitExit(200*time.Millisecond) {
+		ch.WaitStderr(100 * time.Millisecond)
+		return &Error{Base: fault.Base{ErrCode: CodeServerExited, Msg: tool + ": the server exited during the call"}, Server: c.srv.Name, ExitStatus: ch.ExitStatus(), StderrTail: ch.Ring.Tail(c.redactor())}
 	}
 	if e := c.credentialRefused(tool, err); e != nil {
 		return e

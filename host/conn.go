@@ -19,6 +19,7 @@ import (
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host/discovery"
 	"github.com/relavium/relavium/host/netguard"
+	"github.com/relavium/relavium/host/proc"
 	"github.com/relavium/relavium/host/wire"
 )
 
@@ -43,7 +44,8 @@ type conn struct {
 
 	mu          sync.Mutex
 	state       string
-	ch          *child
+	ch          *proc.Child
+	stray       *strayStdout // ch's non-JSON stdout lines (stdoutlines.go)
 	cs          *mcp.ClientSession
 	fail        *Error
 	connectMS   int64
@@ -330,8 +332,11 @@ func (c *conn) connectFailure(ctx, cctx context.Context, cause *deadlineCause, e
 	if e := c.credentialRefused("initialize", err); e != nil {
 		return e
 	}
-	if ch := c.child(); ch != nil && ch.waitExit(200*time.Millisecond) {
-		if first, n := ch.stray.firstLine(); n > 0 {
+	if ch := c.child(); ch != nil && ch.WaitExit(200*time.Millisecond) {
+		c.mu.Lock()
+		stray := c.stray
+		c.mu.Unlock()
+		if first, n := stray.firstLine(); n > 0 {
 			return c.withProcess(c.failure0(CodeInitializeFailed, fmt.Sprintf(
 				"exited during initialize after writing %d non-JSON line(s) on stdout (the first: %q); stdout is the JSON-RPC stream", n, first), nil))
 		}
@@ -353,7 +358,7 @@ func (c *conn) failure0(code fault.Code, msg string, cause error) *Error {
 // failure. The stderr tail is added once the child is reaped.
 func (c *conn) withProcess(e *Error) *Error {
 	if ch := c.child(); ch != nil {
-		e.ExitStatus = ch.exitStatus()
+		e.ExitStatus = ch.ExitStatus()
 	}
 	return e
 }
@@ -363,7 +368,7 @@ func (c *conn) withProcess(e *Error) *Error {
 func (c *conn) failStart(e *Error) {
 	c.shutdown()
 	if ch := c.child(); ch != nil {
-		e.StderrTail = ch.ring.Tail(c.redactor()) // reaped: the tail is complete
+		e.StderrTail = ch.Ring.Tail(c.redactor()) // reaped: the tail is complete
 	}
 	c.mu.Lock()
 	c.fail = e
@@ -371,7 +376,7 @@ func (c *conn) failStart(e *Error) {
 	c.emit(engine.StateFailed, e)
 }
 
-func (c *conn) child() *child {
+func (c *conn) child() *proc.Child {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.ch
@@ -429,7 +434,7 @@ func (c *conn) status() ServerStatus {
 	}
 	st.Headers = HeaderNames(c.srv.Headers)
 	if c.ch != nil {
-		st.PID = c.ch.pid
+		st.PID = c.ch.Pid
 	}
 	if c.fail != nil {
 		st.ErrorCode, st.Error = c.fail.ErrCode, c.fail.Message()
@@ -459,7 +464,7 @@ func (c *conn) emit(state string, e *Error) {
 		Tools:     c.admitted,
 	}
 	if c.ch != nil {
-		d.PID = c.ch.pid
+		d.PID = c.ch.Pid
 	}
 	if sb := c.h.sandboxStatus(c.srv.Stdio); sb != nil {
 		d.Sandbox, d.SandboxPolicy = sb.Word(), sb.Policy.Marshal()

@@ -31,7 +31,7 @@ func (c *conn) watch() {
 		var exited <-chan struct{}
 		ch := c.child()
 		if ch != nil {
-			exited = ch.exited
+			exited = ch.Exited
 		}
 		var sessionErr error
 		var lost *Error
@@ -73,7 +73,7 @@ func (c *conn) watch() {
 			e = c.failure0(r.Code(), "was cut off by the network guard", r)
 		} else if r := c.frameRefusal.Load(); r != nil {
 			e = c.withProcess(c.failure0(r.ErrCode, r.Msg, nil))
-		} else if !broke && ch != nil && ch.waitExit(200*time.Millisecond) {
+		} else if !broke && ch != nil && ch.WaitExit(200*time.Millisecond) {
 			e = c.withProcess(c.failure0(CodeServerExited, "exited mid-session", nil))
 		} else if cr := c.credentialRefused("ended the session", sessionErr); cr != nil {
 			// The transport ends the session on the 401 or 403 that refused
@@ -84,8 +84,8 @@ func (c *conn) watch() {
 			e = c.withProcess(c.failure0(CodeConnectionLost, "ended the session", sessionErr))
 		}
 		if ch != nil {
-			ch.waitStderr(100 * time.Millisecond)
-			e.StderrTail = ch.ring.Tail(c.redactor())
+			ch.WaitStderr(100 * time.Millisecond)
+			e.StderrTail = ch.Ring.Tail(c.redactor())
 		}
 		c.mu.Lock()
 		c.fail = e // published complete: calls read it concurrently
@@ -135,15 +135,15 @@ func (c *conn) shutdown() {
 		if ch := c.child(); ch != nil {
 			// While the server still runs (closing the session ends it):
 			// its tree is whole, escapees included.
-			ch.tree.record()
+			ch.Tree.Record()
 		}
 		if cs := c.session(); cs != nil {
 			c.awaitCancels(cancelFlush)
 			_ = cs.Close()
 		}
 		if ch := c.child(); ch != nil {
-			ch.terminate(c.h.opts.EOFWait, c.h.opts.Grace)
-			c.h.forgetPID(ch.pid)
+			ch.Terminate(c.h.opts.EOFWait, c.h.opts.Grace)
+			c.h.forgetPID(ch.Pid)
 		}
 		c.mu.Lock()
 		client := c.httpClient

@@ -10,22 +10,6 @@ import (
 	"github.com/relavium/relavium/fault"
 )
 
-// A stdio server's stderr is shown to a person (mcp ls, the TUI, failures):
-// its terminal control sequences are removed, never replayed.
-func TestStderrTailHasNoTerminalControls(t *testing.T) {
-	r := &stderrRing{}
-	_, _ = r.Write([]byte("evil \x1b]0;pwned\x07 \x1b[2J\x1b[31mred\x9b1m\u202eabc\rover\n"))
-	tail := r.Tail(nil)
-	for _, bad := range []string{"\x1b", "\x07", "\u202e", "\r", "\u009b"} {
-		if strings.Contains(tail, bad) {
-			t.Errorf("tail %q holds %q", tail, bad)
-		}
-	}
-	if !strings.Contains(tail, "evil") || !strings.Contains(tail, "red") {
-		t.Errorf("tail lost its text: %q", tail)
-	}
-}
-
 // What a server says in an error reaches the person's terminal through
 // WriteHuman: no control sequence passes.
 func TestWriteHumanHasNoTerminalControls(t *testing.T) {

@@ -80,9 +80,9 @@
 //   - Close cancels every call and handler first, then closes sessions, then
 //     stdin EOF → SIGTERM → grace → SIGKILL to each child's process group
 //     and to every process recorded below the child that left the group
-//     (lineage.go: pid + start time, walked every 50 ms), and returns once
-//     every child and every recorded orphan relavium received is reaped.
-//     BecomeSubreaper (Linux) is the command's to call, once, at start. A server that dies mid-session
+//     (host/proc's lineage: pid + start time, walked every 50 ms), and returns
+//     once every child and every recorded orphan relavium received is reaped.
+//     proc.BecomeSubreaper (Linux) is the command's to call, once, at start. A server that dies mid-session
 //     is marked failed (exit status, stderr tail); the others keep working.
 //   - Protocol eras (protocol.go): a server asks for 2025-11-25 (the
 //     default), 2026-07-28 (a server that does not speak it fails, E597) or
@@ -96,14 +96,21 @@
 //     or whose session answers 404 (E599) is failed at once, its calls in
 //     flight with it (liveness.go), and with Options.Reconnect dialled
 //     again with backoff (reconnect.go); a stdio server never is.
-//   - KillChildren is the exit that cannot wait for Close (main calls it on
+//   - proc.KillChildren is the exit that cannot wait for Close (main calls it on
 //     a second signal, or when a command has not ended 2 s after the
 //     first): every child of the process, and the process group of each
 //     that leads one, is SIGKILLed at once (children found in /proc).
 //
 // host implements engine.ToolHost. It may import consent, engine and
 // fields, and the leaves atomicfile and regularfile (AddFileSecret keeps a
-// secret in the person's store); never tui or invoke. Sub-packages: config (authored files), discovery (the
-// bounded tools/list walk, schemas, namespacing, pins), netguard (the one
-// SSRF-guarded dialer every network connection must use).
+// secret in the person's store); never tui or invoke.
+//
+// Its rooms stand below the root, which composes them, and never import it
+// (deps_test.go):
+//   - config: authored files (config.toml, agents, other clients' files);
+//   - discovery: the bounded tools/list walk, schemas, namespacing, pins;
+//   - netguard: the one SSRF-guarded dialer every network connection uses;
+//   - wire: the wire recorder;
+//   - proc: the process side of a stdio connection (spawn, stderr ring,
+//     lineage, teardown, subreaper, KillChildren).
 package host

@@ -12,6 +12,7 @@ import (
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/host/proc"
 )
 
 // recorder is an Emitter that keeps every event.
@@ -132,8 +133,8 @@ func codeOf(err error) fault.Code {
 
 // processAlive reports whether pid is a live (non-zombie) process.
 func processAlive(pid int) bool {
-	st, ok := readProcStat(pid)
-	return ok && st.state != 'Z' && st.state != 'X'
+	st, ok := proc.ReadProcStat(pid)
+	return ok && st.State != 'Z' && st.State != 'X'
 }
 
 // descendants walks /proc for every live process below root.
@@ -150,8 +151,8 @@ func descendants(root int) []int {
 		if err != nil {
 			continue
 		}
-		if st, ok := readProcStat(pid); ok && st.state != 'Z' && st.state != 'X' {
-			children[st.ppid] = append(children[st.ppid], pid)
+		if st, ok := proc.ReadProcStat(pid); ok && st.State != 'Z' && st.State != 'X' {
+			children[st.Ppid] = append(children[st.Ppid], pid)
 		}
 	}
 	var out []int
@@ -179,7 +180,7 @@ func assertNoProcesses(t *testing.T, pids ...int) {
 		if processAlive(pid) {
 			t.Errorf("process %d survives", pid)
 		}
-		if live, _ := liveGroupMembers(pid); len(live) > 0 {
+		if live, _ := proc.LiveGroupMembers(pid); len(live) > 0 {
 			t.Errorf("process group %d still has %v", pid, live)
 		}
 	}

@@ -289,8 +289,8 @@ func (h *Host) PIDs() []int {
 	// A child whose Wait returned is reaped, even while its teardown (the
 	// rest of its tree) is still under way.
 	for _, c := range h.connList() {
-		if ch := c.child(); ch != nil && ch.hasExited() {
-			delete(live, ch.pid)
+		if ch := c.child(); ch != nil && ch.HasExited() {
+			delete(live, ch.Pid)
 		}
 	}
 	out := make([]int, 0, len(live))

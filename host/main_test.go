@@ -7,6 +7,7 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/relavium/relavium/host/proc"
 	"github.com/relavium/relavium/internal/testbin"
 )
 
@@ -17,7 +18,7 @@ var hostileBin string
 func TestMain(m *testing.M) {
 	// As the command's main does: orphans of the servers the tests spawn
 	// come back to the test process (lineage.go).
-	if err := BecomeSubreaper(); err != nil {
+	if err := proc.BecomeSubreaper(); err != nil {
 		fmt.Fprintln(os.Stderr, "cannot become a child subreaper:", err)
 		os.Exit(1)
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/host/proc"
 )
 
 // TestAddRemoveReconnect changes a running host's server set: an added
@@ -60,7 +61,7 @@ func TestAddRemoveReconnect(t *testing.T) {
 	if processAlive(pidA) {
 		t.Errorf("a's process %d outlived Remove", pidA)
 	}
-	if live, _ := liveGroupMembers(pidA); len(live) > 0 {
+	if live, _ := proc.LiveGroupMembers(pidA); len(live) > 0 {
 		t.Errorf("a's process group outlived Remove: %v", live)
 	}
 	if _, ok := h.Lookup("mcp_a_echo"); ok {

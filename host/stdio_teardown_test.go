@@ -2,12 +2,12 @@ package host
 
 import (
 	"os"
-	"os/exec"
 	"strconv"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/relavium/relavium/host/proc"
 )
 
 func TestCloseReapsGrandchildrenAndStubbornServers(t *testing.T) {
@@ -51,18 +51,18 @@ func TestCloseKillsSetsidEscapees(t *testing.T) {
 			if err != nil || !processAlive(gc) {
 				t.Fatalf("grandchild pid %d alive=%v err=%v", gc, processAlive(gc), err)
 			}
-			if st, _ := readProcStat(gc); st.pgrp == h.PIDs()[0] {
+			if st, _ := proc.ReadProcStat(gc); st.Pgrp == h.PIDs()[0] {
 				t.Fatalf("the grandchild did not leave the server's group: %+v", st)
 			}
 			if mode == "daemon" {
 				// Wait for the middle process to exit: the grandchild is an
 				// orphan, reparented to this (subreaper) process.
 				for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
-					if st, ok := readProcStat(gc); ok && st.ppid == os.Getpid() {
+					if st, ok := proc.ReadProcStat(gc); ok && st.Ppid == os.Getpid() {
 						break
 					}
 				}
-				if st, _ := readProcStat(gc); st.ppid != os.Getpid() {
+				if st, _ := proc.ReadProcStat(gc); st.Ppid != os.Getpid() {
 					t.Fatalf("the orphan was not reparented to the subreaper: %+v", st)
 				}
 			}
@@ -70,8 +70,8 @@ func TestCloseKillsSetsidEscapees(t *testing.T) {
 			if err := h.Close(); err != nil {
 				t.Fatal(err)
 			}
-			if _, ok := readProcStat(gc); ok {
-				st, _ := readProcStat(gc)
+			if _, ok := proc.ReadProcStat(gc); ok {
+				st, _ := proc.ReadProcStat(gc)
 				t.Fatalf("the setsid grandchild %d survives (or is an unreaped zombie): %+v", gc, st)
 			}
 			for _, p := range pids {
@@ -83,34 +83,11 @@ func TestCloseKillsSetsidEscapees(t *testing.T) {
 				t.Fatalf("closing one host killed another server's grandchild %d", otherGC)
 			}
 			_ = other.Close()
-			if _, ok := readProcStat(otherGC); ok {
+			if _, ok := proc.ReadProcStat(otherGC); ok {
 				t.Fatalf("the other setsid grandchild %d survives its own teardown", otherGC)
 			}
 			assertNoProcesses(t, append(pids, gc, otherGC)...)
 		})
-	}
-}
-
-// A recorded process is signalled only while its pid still names the
-// process that started at the recorded time: a reused pid is left alone.
-func TestSignalExactChecksTheStartTime(t *testing.T) {
-	cmd := exec.Command(hostileBin, "-mode", "sleeper")
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
-	st, ok := readProcStat(cmd.Process.Pid)
-	if !ok {
-		t.Fatal("no /proc entry for the sleeper")
-	}
-	signalExact(cmd.Process.Pid, st.start+1, syscall.SIGKILL)
-	time.Sleep(50 * time.Millisecond)
-	if !processAlive(cmd.Process.Pid) {
-		t.Fatal("a process with another start time was signalled")
-	}
-	signalExact(cmd.Process.Pid, st.start, syscall.SIGKILL)
-	if err := cmd.Wait(); err == nil || !strings.Contains(err.Error(), "killed") {
-		t.Fatalf("the recorded process was not killed: %v", err)
 	}
 }
 
@@ -125,21 +102,21 @@ func TestDeadOrphanIsReapedWhileTheServerRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
-		if st, ok := readProcStat(gc); ok && st.ppid == os.Getpid() {
+		if st, ok := proc.ReadProcStat(gc); ok && st.Ppid == os.Getpid() {
 			break
 		}
 	}
-	if st, _ := readProcStat(gc); st.ppid != os.Getpid() {
+	if st, _ := proc.ReadProcStat(gc); st.Ppid != os.Getpid() {
 		t.Fatalf("the orphan was not reparented to the subreaper: %+v", st)
 	}
 	_ = syscall.Kill(gc, syscall.SIGKILL)
 	gone := false
 	for end := time.Now().Add(10 * time.Second); !gone && time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
-		_, ok := readProcStat(gc)
+		_, ok := proc.ReadProcStat(gc)
 		gone = !ok
 	}
 	if !gone {
-		st, _ := readProcStat(gc)
+		st, _ := proc.ReadProcStat(gc)
 		t.Fatalf("the dead orphan %d was not reaped: %+v", gc, st)
 	}
 	if got := callText(t, h, "mcp_d_echo", `{"message":"still"}`); got != "still" {

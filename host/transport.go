@@ -10,6 +10,7 @@ import (
 
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/host/discovery"
+	"github.com/relavium/relavium/host/proc"
 )
 
 // transport builds the server's mcp.Transport. stdio spawns its child inside
@@ -67,17 +68,19 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	if cf.argv != nil {
 		command, args, env = cf.argv[0], cf.argv[1:], cf.env
 	}
-	ch, err := spawn(command, args, env, r.Cwd, cf.policy)
+	ch, err := proc.Spawn(command, args, env, r.Cwd, cf.policy)
 	if err != nil {
 		cf.release()
 		return nil, &spawnError{command: r.Command, err: err}
 	}
-	ch.release = cf.release
+	ch.Release = cf.release
+	stray := &strayStdout{}
 	t.c.mu.Lock()
 	t.c.ch = ch
+	t.c.stray = stray
 	t.c.everLive = true
 	t.c.mu.Unlock()
-	t.c.h.addPID(ch.pid)
+	t.c.h.addPID(ch.Pid)
 	t.c.emit(engine.StateConnecting, nil) // again, now with the pid
 	// The capture (set by transport before Connect) takes a tools/list
 	// page off the byte stream first, before the SDK decodes anything
@@ -89,9 +92,9 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	// the capture takes off the stream is recorded as the server sent it.
 	// Outermost of all, a line that is not JSON-RPC (a banner) is taken off
 	// the stream and kept with the server's stderr (stdoutlines.go).
-	stdout := newStdoutFilter(ch.stdout, t.c, ch.ring, ch.stray)
+	stdout := newStdoutFilter(ch.Stdout, t.c, ch.Ring, stray)
 	reader := &depthReader{r: t.c.capture.Reader(t.c.rec.Lines(stdout)), refused: &t.c.frameRefusal}
-	inner, err := (&mcp.IOTransport{Reader: reader, Writer: t.c.rec.LineWriter(ch.stdin)}).Connect(ctx)
+	inner, err := (&mcp.IOTransport{Reader: reader, Writer: t.c.rec.LineWriter(ch.Stdin)}).Connect(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -7,7 +7,7 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/relavium/relavium/host"
+	"github.com/relavium/relavium/host/proc"
 	"github.com/relavium/relavium/internal/testbin"
 )
 
@@ -16,7 +16,7 @@ import (
 var hostileBin string
 
 func TestMain(m *testing.M) {
-	if err := host.BecomeSubreaper(); err != nil {
+	if err := proc.BecomeSubreaper(); err != nil {
 		fmt.Fprintln(os.Stderr, "cannot become a child subreaper:", err)
 		os.Exit(1)
 	}

@@ -1,6 +1,6 @@
 //go:build unix && !linux
 
-package host
+package proc
 
 import "syscall"
 
@@ -18,7 +18,7 @@ func BecomeSubreaper() error { return nil }
 // signalExact sends sig to pid if it still names the process that started
 // at start. Without /proc (no start time) nothing is recorded to signal.
 func signalExact(pid int, start uint64, sig syscall.Signal) {
-	if st, ok := readProcStat(pid); ok && st.start == start {
+	if st, ok := ReadProcStat(pid); ok && st.Start == start {
 		_ = syscall.Kill(pid, sig)
 	}
 }

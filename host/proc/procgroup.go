@@ -1,4 +1,4 @@
-package host
+package proc
 
 import (
 	"bytes"
@@ -14,16 +14,16 @@ func groupAlive(pgid int) bool {
 	if !groupExists(pgid) {
 		return false
 	}
-	live, ok := liveGroupMembers(pgid)
+	live, ok := LiveGroupMembers(pgid)
 	if !ok {
 		return true // no /proc: trust kill
 	}
 	return len(live) > 0
 }
 
-// liveGroupMembers lists the non-zombie processes whose process group is
+// LiveGroupMembers lists the non-zombie processes whose process group is
 // pgid, from /proc. ok is false when /proc cannot be read.
-func liveGroupMembers(pgid int) (pids []int, ok bool) {
+func LiveGroupMembers(pgid int) (pids []int, ok bool) {
 	d, err := os.Open("/proc")
 	if err != nil {
 		return nil, false
@@ -38,43 +38,43 @@ func liveGroupMembers(pgid int) (pids []int, ok bool) {
 		if err != nil {
 			continue
 		}
-		st, ok := readProcStat(pid)
-		if ok && st.pgrp == pgid && st.state != 'Z' && st.state != 'X' {
+		st, ok := ReadProcStat(pid)
+		if ok && st.Pgrp == pgid && st.State != 'Z' && st.State != 'X' {
 			pids = append(pids, pid)
 		}
 	}
 	return pids, true
 }
 
-// procStat is what relavium reads of /proc/<pid>/stat.
-type procStat struct {
-	state byte
-	ppid  int
-	pgrp  int
-	start uint64 // start time since boot, in clock ticks: with the pid, names one process
+// ProcStat is what relavium reads of /proc/<pid>/stat.
+type ProcStat struct {
+	State byte
+	Ppid  int
+	Pgrp  int
+	Start uint64 // start time since boot, in clock ticks: with the pid, names one process
 }
 
-// readProcStat parses /proc/<pid>/stat: "pid (comm) state ppid pgrp …
+// ReadProcStat parses /proc/<pid>/stat: "pid (comm) state ppid pgrp …
 // starttime …" (starttime is field 22);
 // comm may hold spaces and parentheses, so fields start after the LAST ')'.
-func readProcStat(pid int) (procStat, bool) {
+func ReadProcStat(pid int) (ProcStat, bool) {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
-		return procStat{}, false
+		return ProcStat{}, false
 	}
 	i := bytes.LastIndexByte(b, ')')
 	if i < 0 || i+2 >= len(b) {
-		return procStat{}, false
+		return ProcStat{}, false
 	}
 	f := bytes.Fields(b[i+2:])
 	if len(f) < 20 || len(f[0]) != 1 {
-		return procStat{}, false
+		return ProcStat{}, false
 	}
 	ppid, err1 := strconv.Atoi(string(f[1]))
 	pgrp, err2 := strconv.Atoi(string(f[2]))
 	start, err3 := strconv.ParseUint(string(f[19]), 10, 64)
 	if err1 != nil || err2 != nil || err3 != nil {
-		return procStat{}, false
+		return ProcStat{}, false
 	}
-	return procStat{state: f[0][0], ppid: ppid, pgrp: pgrp, start: start}, true
+	return ProcStat{State: f[0][0], Ppid: ppid, Pgrp: pgrp, Start: start}, true
 }

@@ -1,4 +1,4 @@
-package host
+package proc
 
 import (
 	"bytes"
@@ -59,7 +59,7 @@ func (l *lineage) walker() {
 	t := time.NewTicker(lineageEvery)
 	defer t.Stop()
 	for {
-		l.record()
+		l.Record()
 		l.reap()
 		select {
 		case <-l.stop:
@@ -79,15 +79,15 @@ func (l *lineage) halt() {
 	<-l.done
 }
 
-// record walks the tree below the root and below every recorded process
+// Record walks the tree below the root and below every recorded process
 // still alive (an orphan reparented to relavium keeps its children), and
 // remembers every process found.
-func (l *lineage) record() {
+func (l *lineage) Record() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	queue := []int{l.root}
 	for pid, start := range l.seen {
-		if st, ok := readProcStat(pid); ok && st.start == start {
+		if st, ok := ReadProcStat(pid); ok && st.Start == start {
 			queue = append(queue, pid)
 		}
 	}
@@ -103,12 +103,12 @@ func (l *lineage) record() {
 			if c == l.root || c == l.self {
 				continue
 			}
-			st, ok := readProcStat(c)
-			if !ok || st.ppid != p {
+			st, ok := ReadProcStat(c)
+			if !ok || st.Ppid != p {
 				continue // gone, or not p's child any more
 			}
-			if old, known := l.seen[c]; !known || old != st.start {
-				l.seen[c] = st.start
+			if old, known := l.seen[c]; !known || old != st.Start {
+				l.seen[c] = st.Start
 			}
 			queue = append(queue, c)
 		}
@@ -121,11 +121,11 @@ func (l *lineage) alive() []int {
 	defer l.mu.Unlock()
 	var out []int
 	for pid, start := range l.seen {
-		st, ok := readProcStat(pid)
+		st, ok := ReadProcStat(pid)
 		switch {
-		case !ok || st.start != start:
+		case !ok || st.Start != start:
 			delete(l.seen, pid) // gone, and reaped by someone
-		case st.state != 'Z' && st.state != 'X':
+		case st.State != 'Z' && st.State != 'X':
 			out = append(out, pid)
 		}
 	}
@@ -139,7 +139,7 @@ func (l *lineage) ownZombies() bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for pid, start := range l.seen {
-		if st, ok := readProcStat(pid); ok && st.start == start && st.ppid == l.self && (st.state == 'Z' || st.state == 'X') {
+		if st, ok := ReadProcStat(pid); ok && st.Start == start && st.Ppid == l.self && (st.State == 'Z' || st.State == 'X') {
 			return true
 		}
 	}
@@ -166,12 +166,12 @@ func (l *lineage) reap() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for pid, start := range l.seen {
-		st, ok := readProcStat(pid)
-		if !ok || st.start != start {
+		st, ok := ReadProcStat(pid)
+		if !ok || st.Start != start {
 			delete(l.seen, pid)
 			continue
 		}
-		if st.ppid == l.self && (st.state == 'Z' || st.state == 'X') && reapExact(pid) {
+		if st.Ppid == l.self && (st.State == 'Z' || st.State == 'X') && reapExact(pid) {
 			delete(l.seen, pid)
 		}
 	}
@@ -179,7 +179,7 @@ func (l *lineage) reap() {
 
 // procAvailable reports whether /proc describes processes here.
 func procAvailable() bool {
-	_, ok := readProcStat(os.Getpid())
+	_, ok := ReadProcStat(os.Getpid())
 	return ok
 }
 
@@ -230,7 +230,7 @@ func childrenByScan(pid int) []int {
 		if err != nil {
 			continue
 		}
-		if st, ok := readProcStat(c); ok && st.ppid == pid {
+		if st, ok := ReadProcStat(c); ok && st.Ppid == pid {
 			out = append(out, c)
 		}
 	}

@@ -1,4 +1,4 @@
-package host
+package proc
 
 import (
 	"errors"
@@ -12,35 +12,34 @@ import (
 	"github.com/relavium/relavium/sandbox"
 )
 
-// child is one spawned stdio server: its own process group (pgid == pid),
+// Child is one spawned stdio server: its own process group (pgid == pid),
 // three pipes whose parent ends relavium owns, the stderr ring, and the one
 // goroutine that waits for it. Nothing else ever calls Wait.
-type child struct {
+type Child struct {
 	cmd    *exec.Cmd
-	pid    int
-	stdin  *os.File // parent's write end (the server's stdin)
-	stdout *os.File // parent's read end (the server's stdout)
+	Pid    int
+	Stdin  *os.File // parent's write end (the server's stdin)
+	Stdout *os.File // parent's read end (the server's stdout)
 	stderr *os.File // parent's read end (the server's stderr)
-	ring   *stderrRing
-	stray  *strayStdout // non-JSON lines it wrote on stdout (stdoutlines.go)
-	tree   *lineage     // every process seen below the server, setsid escapees included
+	Ring   *StderrRing
+	Tree   *lineage // every process seen below the server, setsid escapees included
 
 	// release frees what a confined spawn made for the child (its private
 	// temp dir, its guarded network's proxy): run once, after it is reaped.
-	release     func()
+	Release     func()
 	releaseOnce sync.Once
 
-	exited     chan struct{} // closed once Wait returned
+	Exited     chan struct{} // closed once Wait returned
 	waitErr    error         // set before exited is closed
 	stderrDone chan struct{} // closed once the stderr copy ended
 }
 
-// spawn starts command (absolute) in dir with exactly env, in a new process
+// Spawn starts command (absolute) in dir with exactly env, in a new process
 // group. The parent ends of the pipes are close-on-exec, so a sibling
 // spawned concurrently never inherits them. A confined spawn's policy adds
 // the namespaces it needs (sandbox.Isolate); a kernel that refuses them
 // gets the spawn again without (Landlock still confines the network).
-func spawn(command string, args, env []string, dir string, policy *sandbox.Policy) (*child, error) {
+func Spawn(command string, args, env []string, dir string, policy *sandbox.Policy) (*Child, error) {
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		return nil, err
@@ -80,24 +79,23 @@ func spawn(command string, args, env []string, dir string, policy *sandbox.Polic
 		closeAll(inW, outR, errR)
 		return nil, err
 	}
-	c := &child{
+	c := &Child{
 		cmd:        cmd,
-		pid:        cmd.Process.Pid,
-		stdin:      inW,
-		stdout:     outR,
+		Pid:        cmd.Process.Pid,
+		Stdin:      inW,
+		Stdout:     outR,
 		stderr:     errR,
-		ring:       &stderrRing{},
-		stray:      &strayStdout{},
-		tree:       newLineage(cmd.Process.Pid),
-		exited:     make(chan struct{}),
+		Ring:       &StderrRing{},
+		Tree:       newLineage(cmd.Process.Pid),
+		Exited:     make(chan struct{}),
 		stderrDone: make(chan struct{}),
 	}
 	go func() {
 		c.waitErr = cmd.Wait()
-		close(c.exited)
+		close(c.Exited)
 	}()
 	go func() {
-		_, _ = io.Copy(c.ring, c.stderr)
+		_, _ = io.Copy(c.Ring, c.stderr)
 		close(c.stderrDone)
 	}()
 	return c, nil
@@ -109,30 +107,30 @@ func closeAll(fs ...*os.File) {
 	}
 }
 
-// hasExited reports whether the server process has ended.
-func (c *child) hasExited() bool {
+// HasExited reports whether the server process has ended.
+func (c *Child) HasExited() bool {
 	select {
-	case <-c.exited:
+	case <-c.Exited:
 		return true
 	default:
 		return false
 	}
 }
 
-// waitExit waits up to d for the process to end and reports whether it did.
-func (c *child) waitExit(d time.Duration) bool {
+// WaitExit waits up to d for the process to end and reports whether it did.
+func (c *Child) WaitExit(d time.Duration) bool {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
-	case <-c.exited:
+	case <-c.Exited:
 		return true
 	case <-t.C:
 		return false
 	}
 }
 
-// waitStderr waits up to d for the stderr pipe to reach EOF.
-func (c *child) waitStderr(d time.Duration) {
+// WaitStderr waits up to d for the stderr pipe to reach EOF.
+func (c *Child) WaitStderr(d time.Duration) {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
@@ -141,10 +139,10 @@ func (c *child) waitStderr(d time.Duration) {
 	}
 }
 
-// exitStatus describes how the process ended ("exit status 3", "signal:
+// ExitStatus describes how the process ended ("exit status 3", "signal:
 // killed"), or "" while it runs.
-func (c *child) exitStatus() string {
-	if !c.hasExited() {
+func (c *Child) ExitStatus() string {
+	if !c.HasExited() {
 		return ""
 	}
 	if c.waitErr == nil {
@@ -157,7 +155,7 @@ func (c *child) exitStatus() string {
 	return c.waitErr.Error()
 }
 
-// terminate ends the child, its whole process group and every process
+// Terminate ends the child, its whole process group and every process
 // recorded below it that left the group (lineage.go), and returns only
 // once the child is reaped, nothing of its tree is left alive and its
 // stderr is drained (the MCP stdio shutdown, extended to the tree): the
@@ -165,26 +163,26 @@ func (c *child) exitStatus() string {
 // that EOF; then the group and the escapees get SIGTERM, and grace later
 // SIGKILL. Orphans relavium received as subreaper are reaped.
 // Idempotent in effect; safe to call on an exited child.
-func (c *child) terminate(eofWait, grace time.Duration) {
-	_ = c.stdin.Close() // EOF: the polite request (already closed by the session, normally)
+func (c *Child) Terminate(eofWait, grace time.Duration) {
+	_ = c.Stdin.Close() // EOF: the polite request (already closed by the session, normally)
 	timer := time.NewTimer(eofWait)
 	select {
-	case <-c.exited:
+	case <-c.Exited:
 	case <-timer.C:
 	}
 	timer.Stop()
-	c.tree.halt()
-	c.tree.record()
+	c.Tree.halt()
+	c.Tree.Record()
 	if c.treeAlive() {
-		_ = signalGroup(c.pid, syscall.SIGTERM)
-		c.tree.signal(syscall.SIGTERM)
+		_ = signalGroup(c.Pid, syscall.SIGTERM)
+		c.Tree.signal(syscall.SIGTERM)
 		if !c.waitGone(c.treeAlive, grace) {
-			_ = signalGroup(c.pid, syscall.SIGKILL)
-			c.tree.signal(syscall.SIGKILL)
+			_ = signalGroup(c.Pid, syscall.SIGKILL)
+			c.Tree.signal(syscall.SIGKILL)
 			c.waitGone(c.groupAlive, 0)
 		}
 	}
-	<-c.exited
+	<-c.Exited
 	c.sweepTree()
 	// Every writer of the stderr pipe is dead now, unless a member escaped
 	// unrecorded: then stop reading rather than wait for it.
@@ -197,10 +195,10 @@ func (c *child) terminate(eofWait, grace time.Duration) {
 	}
 	timer.Stop()
 	_ = c.stderr.Close()
-	_ = c.stdout.Close()
+	_ = c.Stdout.Close()
 	c.releaseOnce.Do(func() {
-		if c.release != nil {
-			c.release()
+		if c.Release != nil {
+			c.Release()
 		}
 	})
 }
@@ -209,18 +207,18 @@ func (c *child) terminate(eofWait, grace time.Duration) {
 // gone (an escapee may have started children since the last walk) and
 // reaps the orphans relavium received, until none is left, or sweepLimit
 // has passed (a process relavium may not signal: setuid).
-func (c *child) sweepTree() {
+func (c *Child) sweepTree() {
 	pause := time.Millisecond
 	deadline := time.Now().Add(sweepLimit)
 	for {
-		c.tree.record()
-		c.tree.reap()
-		alive := len(c.tree.alive()) > 0
-		if !alive && !c.tree.ownZombies() || time.Now().After(deadline) {
+		c.Tree.Record()
+		c.Tree.reap()
+		alive := len(c.Tree.alive()) > 0
+		if !alive && !c.Tree.ownZombies() || time.Now().After(deadline) {
 			return
 		}
 		if alive {
-			c.tree.signal(syscall.SIGKILL)
+			c.Tree.signal(syscall.SIGKILL)
 		}
 		time.Sleep(pause)
 		if pause < 20*time.Millisecond {
@@ -231,16 +229,16 @@ func (c *child) sweepTree() {
 
 // groupAlive reports whether the child or any process of its group is still
 // alive (a zombie is not).
-func (c *child) groupAlive() bool {
-	if !c.hasExited() {
+func (c *Child) groupAlive() bool {
+	if !c.HasExited() {
 		return true
 	}
-	return groupAlive(c.pid)
+	return groupAlive(c.Pid)
 }
 
 // treeAlive reports whether the group or any recorded escapee is alive.
-func (c *child) treeAlive() bool {
-	return c.groupAlive() || len(c.tree.alive()) > 0
+func (c *Child) treeAlive() bool {
+	return c.groupAlive() || len(c.Tree.alive()) > 0
 }
 
 // sweepLimit bounds sweepTree.
@@ -249,7 +247,7 @@ const sweepLimit = 5 * time.Second
 // waitGone polls until the child has exited and alive reports false. With
 // limit 0 it waits without bound (after SIGKILL, which cannot be ignored).
 // It reports whether everything is gone.
-func (c *child) waitGone(alive func() bool, limit time.Duration) bool {
+func (c *Child) waitGone(alive func() bool, limit time.Duration) bool {
 	var deadline time.Time
 	if limit > 0 {
 		deadline = time.Now().Add(limit)
@@ -262,8 +260,8 @@ func (c *child) waitGone(alive func() bool, limit time.Duration) bool {
 		if limit > 0 && time.Now().After(deadline) {
 			return false
 		}
-		exited := c.exited
-		if c.hasExited() {
+		exited := c.Exited
+		if c.HasExited() {
 			exited = nil // already closed: wait on the timer only
 		}
 		t := time.NewTimer(pause)

@@ -1,4 +1,4 @@
-package host
+package proc
 
 import (
 	"syscall"
@@ -33,14 +33,14 @@ func signalExact(pid int, start uint64, sig syscall.Signal) {
 	fd, err := unix.PidfdOpen(pid, 0)
 	if err != nil {
 		if err == unix.ENOSYS {
-			if st, ok := readProcStat(pid); ok && st.start == start {
+			if st, ok := ReadProcStat(pid); ok && st.Start == start {
 				_ = syscall.Kill(pid, sig)
 			}
 		}
 		return
 	}
 	defer unix.Close(fd)
-	if st, ok := readProcStat(pid); !ok || st.start != start {
+	if st, ok := ReadProcStat(pid); !ok || st.Start != start {
 		return // the pid names another process now
 	}
 	_ = unix.PidfdSendSignal(fd, sig, nil, 0)

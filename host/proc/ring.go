@@ -1,4 +1,4 @@
-package host
+package proc
 
 import (
 	"strings"
@@ -15,16 +15,16 @@ const (
 	tailBytes       = 4 << 10  // at most this much of them
 )
 
-// stderrRing keeps the last stderrKeepBytes a child wrote to stderr. Writes
+// StderrRing keeps the last stderrKeepBytes a child wrote to stderr. Writes
 // never block and never fail; older bytes fall off the front.
-type stderrRing struct {
+type StderrRing struct {
 	mu      sync.Mutex
 	buf     []byte
 	dropped bool // bytes fell off the front: the first line may be partial
 }
 
 // Write appends p, discarding the oldest bytes beyond the bound.
-func (r *stderrRing) Write(p []byte) (int, error) {
+func (r *StderrRing) Write(p []byte) (int, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if len(p) >= stderrKeepBytes {
@@ -45,7 +45,7 @@ func (r *stderrRing) Write(p []byte) (int, error) {
 // terminal control sequences, bidi and invisible characters removed: the tail
 // is shown to a person by mcp ls, the TUI and every failure report), as valid
 // UTF-8.
-func (r *stderrRing) Tail(set *redact.Set) string {
+func (r *StderrRing) Tail(set *redact.Set) string {
 	r.mu.Lock()
 	s := string(r.buf)
 	dropped := r.dropped
