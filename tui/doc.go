@@ -43,7 +43,7 @@
 //   - Forms (a tool call, a workflow run, a resource template, a prompt, an
 //     elicitation) read fields.Field and type text by the one rule of
 //     package fields, as mcp call and run --input do.
-//   - The protocol and network views (W; wireview*.go) read the session's
+//   - The protocol and network views (W; package wireview) read the session's
 //     wire hub (host/wire), which the workbench always has in memory;
 //     they draw only redacted records and sanitized text.
 //   - Error codes E701–E706, E924, E970 (errors.go); E700 is package themes'.
@@ -55,7 +55,7 @@
 //     browsePane (the tools, resources, prompts and workflows lists and
 //     the filter; pane_tools.go), callPane (the form, the jobs, the result
 //     viewer and its search, the history; pane_call.go), the protocol and
-//     network views (wireview*.go, on the dialog stack), tasks (tasks.go),
+//     network views (package wireview, on the dialog stack), tasks (tasks.go),
 //     sign-in (authState, signin.go), the status line (statusLine), the
 //     event log and strip (eventLog), the clipboard (clipboard) and the
 //     dialog layer (dialogLayer: the stack, the key guard, consent waiting
@@ -84,6 +84,9 @@
 //     elicitation), typing text through package fields.
 //   - dialog: the overlay stack and each dialog; what an answer means is
 //     the Action tui gives it (dialogs.go).
+//   - wireview: the protocol and network views, a dialog over the wire
+//     hub; tui opens it (wireview_open.go), ticks its Refresh and shows
+//     its export.
 //
 // tui may import session, host, consent, engine and themes; never invoke
 // (deps_test.go).

@@ -19,6 +19,7 @@ import (
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/themes"
 	"github.com/relavium/relavium/tui/dialog"
+	"github.com/relavium/relavium/tui/wireview"
 )
 
 // browseTab is what the middle pane lists for the selected server.
@@ -308,6 +309,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case workflowsMsg:
 		m.onWorkflows(msg)
 		m.refreshPalette()
+	case wireview.Exported:
+		m.onWireExported(msg)
 	case exportedMsg:
 		m.onExported(msg)
 	case savedMsg:

@@ -14,6 +14,7 @@ import (
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/wire"
 	"github.com/relavium/relavium/tui/dialog"
+	"github.com/relavium/relavium/tui/wireview"
 )
 
 // wireKey opens the protocol view of the selected server (W); it reports
@@ -28,7 +29,7 @@ func (m *Model) wireKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 // openWireView opens the protocol (or network) view of the selected
 // server and starts its refresh.
 func (m *Model) openWireView(network bool) tea.Cmd {
-	src, ok := m.b.(wireSource)
+	src, ok := m.b.(wireview.Source)
 	if !ok || src.Wire() == nil {
 		m.status.set("this session records no wire", true)
 		return nil
@@ -41,20 +42,20 @@ func (m *Model) openWireView(network bool) tea.Cmd {
 	if m.dialogs.stack.Any(isWireView) {
 		return nil
 	}
-	m.pushDialog(newWireView(src, r.spec.Name, r.spec.Transport == host.TransportStdio, network))
+	m.pushDialog(wireview.New(src, r.spec.Name, r.spec.Transport == host.TransportStdio, network))
 	return wireTick()
 }
 
-func isWireView(d dialog.Dialog) bool { _, ok := d.(*wireView); return ok }
+func isWireView(d dialog.Dialog) bool { _, ok := d.(*wireview.View); return ok }
 
-// wireTick refreshes an open view every wireRefresh; the ticks stop once
-// it is closed.
+// wireTick refreshes an open view every wireview.RefreshEvery; the ticks
+// stop once it is closed.
 func wireTick() tea.Cmd {
-	return tea.Tick(wireRefresh, func(time.Time) tea.Msg {
+	return tea.Tick(wireview.RefreshEvery, func(time.Time) tea.Msg {
 		return clientSideMsg(func(m *Model) tea.Cmd {
 			for _, d := range m.dialogs.stack {
-				if v, ok := d.(*wireView); ok {
-					v.refresh()
+				if v, ok := d.(*wireview.View); ok {
+					v.Refresh()
 					return wireTick()
 				}
 			}
@@ -63,9 +64,21 @@ func wireTick() tea.Cmd {
 	})
 }
 
+// onWireExported shows an export's path (or its failure) in its view and
+// on the status line.
+func (m *Model) onWireExported(msg wireview.Exported) {
+	if msg.Err != nil {
+		msg.View.Noted(messageOf(msg.Err), true)
+		m.status.set("export: "+messageOf(msg.Err), true)
+		return
+	}
+	msg.View.Noted("exported to "+msg.Path, false)
+	m.status.set("exported "+msg.Name+" to "+msg.Path, false)
+}
+
 // paletteWire are the palette entries of the two views.
 func (m *Model) paletteWire() []dialog.PaletteItem {
-	if _, ok := m.b.(wireSource); !ok {
+	if _, ok := m.b.(wireview.Source); !ok {
 		return nil
 	}
 	return []dialog.PaletteItem{

@@ -1,4 +1,4 @@
-package tui
+package wireview
 
 import (
 	"encoding/json"
@@ -13,23 +13,23 @@ import (
 	"github.com/relavium/relavium/tui/dialog"
 )
 
-// wireSource is what the protocol and network views read: the session's
+// Source is what the protocol and network views read: the session's
 // wire hub (always there in a workbench: in memory when --record is not
 // given) and where an export goes. The live backend has it; a backend
 // without it has no views.
-type wireSource interface {
+type Source interface {
 	Wire() *wire.Hub
 	SaveWire(name string, data []byte) (string, error)
 }
 
-// wireRefresh is how often an open view looks for new records.
-const wireRefresh = 250 * time.Millisecond
+// RefreshEvery is how often an open view looks for new records.
+const RefreshEvery = 250 * time.Millisecond
 
-// wireView is the protocol view (every JSON-RPC message of a server, both
+// View is the protocol view (every JSON-RPC message of a server, both
 // directions, grouped request ↔ response) and the network view (each HTTP
 // exchange). It is a dialog over the whole screen; the root model only
 // opens it and lets it tick.
-type wireView struct {
+type View struct {
 	hub     *wire.Hub
 	server  string // the server the view was opened for
 	all     bool   // every server's traffic (a)
@@ -39,7 +39,7 @@ type wireView struct {
 	recs []wire.Record
 	xs   []wire.Exchange
 	ver  [2]int64
-	rows []wireRow // what the list shows, filtered and grouped
+	rows []row // what the list shows, filtered and grouped
 
 	cursor, offset int
 	follow         bool // the cursor stays on the newest row
@@ -55,25 +55,26 @@ type wireView struct {
 	save           func(name string, data []byte) (string, error)
 }
 
-// wireRow is one line of the list: a record (grouped: a response right
+// row is one line of the list: a record (grouped: a response right
 // under its request) or an exchange.
-type wireRow struct {
+type row struct {
 	rec      *wire.Record
 	x        *wire.Exchange
 	answered bool // a response shown under its request
 }
 
-func newWireView(src wireSource, server string, stdio, network bool) *wireView {
+func New(src Source, server string, stdio, network bool) *View {
 	f := textinput.New()
 	f.Prompt = "/"
 	f.CharLimit = 128
-	v := &wireView{hub: src.Wire(), server: server, stdio: stdio, network: network, follow: true, filter: f, save: src.SaveWire, ver: [2]int64{-1, -1}}
-	v.refresh()
+	v := &View{hub: src.Wire(), server: server, stdio: stdio, network: network, follow: true, filter: f, save: src.SaveWire, ver: [2]int64{-1, -1}}
+	v.Refresh()
 	return v
 }
 
-// refresh reads the hub again when it moved; it reports whether it did.
-func (v *wireView) refresh() bool {
+// Refresh reads the hub again when it moved (memory only, no IO); it
+// reports whether it did.
+func (v *View) Refresh() bool {
 	r, x := v.hub.Version()
 	if v.ver == [2]int64{r, x} {
 		return false
@@ -96,14 +97,14 @@ func (v *wireView) refresh() bool {
 
 // regroup builds the rows from the kept records under the filter and the
 // direction: a response follows its request when both are shown.
-func (v *wireView) regroup() {
+func (v *View) regroup() {
 	q := strings.ToLower(strings.TrimSpace(v.filter.Value()))
 	v.rows = v.rows[:0]
 	if v.network {
 		for i := range v.xs {
 			x := &v.xs[i]
 			if q == "" || strings.Contains(strings.ToLower(x.RPC+" "+x.Method), q) {
-				v.rows = append(v.rows, wireRow{x: x})
+				v.rows = append(v.rows, row{x: x})
 			}
 		}
 	} else {
@@ -116,8 +117,8 @@ func (v *wireView) regroup() {
 
 // groupRecords is the protocol list: every record matching the method
 // filter and the direction, a response placed under its request.
-func groupRecords(recs []wire.Record, q, dir string) []wireRow {
-	type group struct{ rows []wireRow }
+func groupRecords(recs []wire.Record, q, dir string) []row {
+	type group struct{ rows []row }
 	var groups []*group
 	open := map[string]*group{} // direction+id of a request shown
 	for i := range recs {
@@ -133,18 +134,18 @@ func groupRecords(recs []wire.Record, q, dir string) []wireRow {
 			}
 			if g := open[other+string(r.ID)]; g != nil {
 				delete(open, other+string(r.ID))
-				g.rows = append(g.rows, wireRow{rec: r, answered: true})
+				g.rows = append(g.rows, row{rec: r, answered: true})
 				continue
 			}
 		case wire.KindRequest:
-			g := &group{rows: []wireRow{{rec: r}}}
+			g := &group{rows: []row{{rec: r}}}
 			open[r.Dir+string(r.ID)] = g
 			groups = append(groups, g)
 			continue
 		}
-		groups = append(groups, &group{rows: []wireRow{{rec: r}}})
+		groups = append(groups, &group{rows: []row{{rec: r}}})
 	}
-	var rows []wireRow
+	var rows []row
 	for _, g := range groups {
 		rows = append(rows, g.rows...)
 	}
@@ -152,10 +153,10 @@ func groupRecords(recs []wire.Record, q, dir string) []wireRow {
 }
 
 // TakesText is true while the filter is typed (q types a q then).
-func (v *wireView) TakesText() bool { return v.filtering }
+func (v *View) TakesText() bool { return v.filtering }
 
 // Keys lists the view's keys for ? and the footer.
-func (v *wireView) Keys() []key.Binding {
+func (v *View) Keys() []key.Binding {
 	b := func(k, desc string) key.Binding { return key.NewBinding(key.WithKeys(k), key.WithHelp(k, desc)) }
 	return []key.Binding{b("↑↓", "move"), b("enter", "expand"), b("/", "filter method"), b("d", "direction"),
 		b("n", "protocol ↔ network"), b("a", "this server ↔ all"), b("e", "export"), b("esc", "close")}
@@ -163,7 +164,7 @@ func (v *wireView) Keys() []key.Binding {
 
 // Handle takes a key; esc closes the view (or the expanded message, or the
 // filter first).
-func (v *wireView) Handle(msg tea.KeyMsg) (dialog.Action, tea.Cmd) {
+func (v *View) Handle(msg tea.KeyMsg) (dialog.Action, tea.Cmd) {
 	if v.filtering {
 		switch msg.String() {
 		case "esc":
@@ -209,7 +210,7 @@ func (v *wireView) Handle(msg tea.KeyMsg) (dialog.Action, tea.Cmd) {
 	case "a":
 		v.all, v.follow = !v.all, true
 		v.ver = [2]int64{-1, -1} // read again
-		v.refresh()
+		v.Refresh()
 	case "enter":
 		if len(v.rows) > 0 {
 			v.expanded, v.scroll = true, 0
@@ -234,7 +235,7 @@ func (v *wireView) Handle(msg tea.KeyMsg) (dialog.Action, tea.Cmd) {
 
 // ScrollBy is the mouse wheel: it scrolls an expanded message, else moves
 // the cursor.
-func (v *wireView) ScrollBy(n int) {
+func (v *View) ScrollBy(n int) {
 	if v.expanded {
 		v.scroll = max(0, v.scroll+n)
 		return
@@ -242,13 +243,13 @@ func (v *wireView) ScrollBy(n int) {
 	v.move(n)
 }
 
-func (v *wireView) move(n int) {
+func (v *View) move(n int) {
 	v.cursor = max(0, min(v.cursor+n, len(v.rows)-1))
 	v.follow = v.cursor == len(v.rows)-1
 }
 
 // detailKey scrolls the expanded message; esc or enter goes back.
-func (v *wireView) detailKey(msg tea.KeyMsg) (dialog.Action, tea.Cmd) {
+func (v *View) detailKey(msg tea.KeyMsg) (dialog.Action, tea.Cmd) {
 	switch msg.String() {
 	case "esc", "enter":
 		v.expanded = false
@@ -272,7 +273,7 @@ func (v *wireView) detailKey(msg tea.KeyMsg) (dialog.Action, tea.Cmd) {
 // exportCmd writes what the view shows (its filter and direction
 // applied) as NDJSON, one record or exchange a line, through the backend
 // (atomically, 0600); the path comes back to the view and the status line.
-func (v *wireView) exportCmd() tea.Cmd {
+func (v *View) exportCmd() tea.Cmd {
 	var data []byte
 	for _, r := range v.rows {
 		var line []byte
@@ -293,18 +294,22 @@ func (v *wireView) exportCmd() tea.Cmd {
 	save := v.save
 	return func() tea.Msg {
 		path, err := save(name, data)
-		return clientSideMsg(func(m *Model) tea.Cmd {
-			if err != nil {
-				v.note, v.noteErr = messageOf(err), true
-				m.status.set("export: "+messageOf(err), true)
-				return nil
-			}
-			v.note, v.noteErr = "exported to "+path, false
-			m.status.set("exported "+name+" to "+path, false)
-			return nil
-		})
+		return Exported{View: v, Name: name, Path: path, Err: err}
 	}
 }
+
+// Exported is an export's outcome, for the root to hand back to its view
+// (Noted) and to the status line.
+type Exported struct {
+	View *View
+	Name string // what was exported: wire or network, and the server
+	Path string
+	Err  error
+}
+
+// Noted shows an export's outcome (its path or its failure) under the
+// list.
+func (v *View) Noted(text string, isErr bool) { v.note, v.noteErr = text, isErr }
 
 // safeName keeps a server's name to letters, digits, '-' and '_' for a
 // file name.

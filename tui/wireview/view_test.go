@@ -1,4 +1,4 @@
-package tui
+package wireview
 
 import (
 	"errors"
@@ -11,14 +11,16 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 
 	"github.com/relavium/relavium/host/wire"
 	"github.com/relavium/relavium/internal/golden"
 	"github.com/relavium/relavium/themes"
+	"github.com/relavium/relavium/tui/render"
 )
 
-// hubSource is a wireSource over a hub; exports land in dir.
+// hubSource is a Source over a hub; exports land in dir.
 type hubSource struct {
 	hub *wire.Hub
 	dir string
@@ -60,7 +62,7 @@ func wireFixture(t *testing.T) *wire.Hub {
 	return hub
 }
 
-func wireKeys(v *wireView, keys ...string) {
+func wireKeys(v *View, keys ...string) {
 	for _, k := range keys {
 		act, cmd := v.Handle(keyMsg(k))
 		if act != nil {
@@ -78,10 +80,10 @@ func TestWireViewProtocol(t *testing.T) {
 	st := testStyles(termenv.Ascii, themes.Mono)
 	hub := wireFixture(t)
 	dir := t.TempDir()
-	v := newWireView(hubSource{hub: hub, dir: dir}, "demo", true, false)
+	v := New(hubSource{hub: hub, dir: dir}, "demo", true, false)
 	frame := v.View(st, 120, 30)
 	checkFrame(t, frame, 120, 30)
-	golden.Check(t, filepath.Join("..", "testdata", "tui", "wireview_protocol_120x30.golden"), []byte(frame))
+	golden.Check(t, filepath.Join("..", "..", "testdata", "tui", "wireview_protocol_120x30.golden"), []byte(frame))
 	lines := strings.Split(frame, "\n")
 	at := func(s string) int {
 		for i, l := range lines {
@@ -133,11 +135,13 @@ func TestWireViewProtocol(t *testing.T) {
 	}
 
 	_, cmd := v.Handle(keyMsg("e"))
-	msg := cmd()
-	m := &Model{st: st, now: func() time.Time { return fixedNow }}
-	msg.(clientSideMsg)(m)
-	if !strings.HasPrefix(v.note, "exported to ") || !strings.Contains(m.status.text, "wire to") {
-		t.Fatalf("note %q status %q", v.note, m.status.text)
+	ex, ok := cmd().(Exported)
+	if !ok || ex.View != v || ex.Err != nil || ex.Name != "wire" || ex.Path != filepath.Join(dir, "wire.ndjson") {
+		t.Fatalf("export answered %#v", ex)
+	}
+	v.Noted("exported to "+ex.Path, false)
+	if !strings.Contains(v.View(st, 120, 30), "exported to ") {
+		t.Fatal("the export's note is not under the list")
 	}
 	data, err := os.ReadFile(filepath.Join(dir, "wire.ndjson"))
 	if err != nil || strings.Count(string(data), "\n") != 9 || strings.Contains(string(data), "s3cr3t") {
@@ -169,7 +173,7 @@ func TestWireViewNetwork(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	v := newWireView(hubSource{hub: hub}, "web", false, true)
+	v := New(hubSource{hub: hub}, "web", false, true)
 	frame := v.View(st, 120, 20)
 	checkFrame(t, frame, 120, 20)
 	if !strings.Contains(frame, "notifications/initialized") || !strings.Contains(frame, "202") || !strings.Contains(frame, "abcdef01…") {
@@ -179,7 +183,7 @@ func TestWireViewNetwork(t *testing.T) {
 	if d := v.View(st, 120, 30); !strings.Contains(d, "Authorization (values never shown)") || strings.Contains(d, "tok-123") {
 		t.Fatalf("exchange detail:\n%s", d)
 	}
-	stdio := newWireView(hubSource{hub: hub}, "demo", true, true)
+	stdio := New(hubSource{hub: hub}, "demo", true, true)
 	if f := stdio.View(st, 100, 12); !strings.Contains(f, "a stdio server has no HTTP exchanges") {
 		t.Fatalf("stdio network view:\n%s", f)
 	}
@@ -193,12 +197,42 @@ type roundTrip func(*http.Request) (*http.Response, error)
 
 func (f roundTrip) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
-var _ tea.Msg = clientSideMsg(nil)
+func testStyles(profile termenv.Profile, theme string) *themes.Styles {
+	r := lipgloss.NewRenderer(io.Discard)
+	r.SetColorProfile(profile)
+	r.SetHasDarkBackground(true)
+	p, _ := themes.ByName(theme)
+	return themes.NewStyles(r, p)
+}
+
+func keyMsg(k string) tea.KeyMsg {
+	names := map[string]tea.KeyType{"enter": tea.KeyEnter, "esc": tea.KeyEsc, "home": tea.KeyHome, "end": tea.KeyEnd}
+	if t, ok := names[k]; ok {
+		return tea.KeyMsg{Type: t}
+	}
+	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
+}
+
+// checkFrame fails unless frame is exactly w×h cells.
+func checkFrame(t testing.TB, frame string, w, h int) {
+	t.Helper()
+	lines := strings.Split(frame, "\n")
+	if len(lines) != h {
+		t.Fatalf("frame has %d lines, want %d:\n%s", len(lines), h, frame)
+	}
+	for i, l := range lines {
+		if got := render.Width(l); got != w {
+			t.Fatalf("frame line %d is %d cells wide, want %d: %q", i, got, w, l)
+		}
+	}
+}
+
+var fixedNow = time.Date(2026, 3, 14, 15, 9, 26, 0, time.UTC)
 
 // The wheel moves the list's cursor (leaving follow mode), and scrolls an
 // expanded message instead.
 func TestWireViewWheel(t *testing.T) {
-	v := newWireView(hubSource{hub: wireFixture(t)}, "demo", true, false)
+	v := New(hubSource{hub: wireFixture(t)}, "demo", true, false)
 	if v.cursor != 7 || !v.follow {
 		t.Fatalf("opens on the newest row: %d %v", v.cursor, v.follow)
 	}

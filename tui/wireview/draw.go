@@ -1,4 +1,4 @@
-package tui
+package wireview
 
 import (
 	"fmt"
@@ -17,7 +17,7 @@ const maxDetailLines = 5000
 
 // View draws the view over the whole screen: a title, the list (or the
 // expanded row), the keys.
-func (v *wireView) View(st *themes.Styles, w, h int) string {
+func (v *View) View(st *themes.Styles, w, h int) string {
 	iw := dialog.InnerWidth(w)
 	room := max(1, h-2) // the border
 	head := []string{st.DialogTitle.Render(render.Cut(v.title(), iw))}
@@ -48,7 +48,7 @@ func (v *wireView) View(st *themes.Styles, w, h int) string {
 	return st.Dialog.Render(strings.Join(lines, "\n"))
 }
 
-func (v *wireView) title() string {
+func (v *View) title() string {
 	who := "server " + render.ServerLine(v.server)
 	if v.all {
 		who = "every server"
@@ -60,7 +60,7 @@ func (v *wireView) title() string {
 }
 
 // subtitle says what is filtered, or the filter being typed.
-func (v *wireView) subtitle(st *themes.Styles, iw int) string {
+func (v *View) subtitle(st *themes.Styles, iw int) string {
 	if v.filtering {
 		return render.Fit(v.filter.View(), iw)
 	}
@@ -94,7 +94,7 @@ const (
 	wcNetFixed = 7 + 1 + 4 + 4*(wcDur+1) + (wcDur - 1) + 2 + 9
 )
 
-func (v *wireView) columns(iw int) string {
+func (v *View) columns(iw int) string {
 	lead := render.Fit("time", wcTime) + " "
 	if v.all {
 		lead += render.Fit("server", wcServer) + " "
@@ -110,7 +110,7 @@ func (v *wireView) columns(iw int) string {
 
 // listLines are the rows in view, the cursor's highlighted; the offset
 // follows the cursor.
-func (v *wireView) listLines(st *themes.Styles, iw, rows int) []string {
+func (v *View) listLines(st *themes.Styles, iw, rows int) []string {
 	if len(v.rows) == 0 {
 		return []string{st.Muted.Render(v.emptyText())}
 	}
@@ -132,7 +132,7 @@ func (v *wireView) listLines(st *themes.Styles, iw, rows int) []string {
 	return out
 }
 
-func (v *wireView) emptyText() string {
+func (v *View) emptyText() string {
 	switch {
 	case v.network && v.stdio && !v.all:
 		return "a stdio server has no HTTP exchanges: its wire is the child's stdin and stdout (n: the protocol view)"
@@ -144,7 +144,7 @@ func (v *wireView) emptyText() string {
 	return "no message yet"
 }
 
-func (v *wireView) rowText(r wireRow, iw int) string {
+func (v *View) rowText(r row, iw int) string {
 	if r.x != nil {
 		return v.exchangeRow(r.x, iw)
 	}
@@ -175,7 +175,7 @@ func (v *wireView) rowText(r wireRow, iw int) string {
 		padLeft(size, wcSize) + " " + padLeft(rtt, wcDur)
 }
 
-func (v *wireView) exchangeRow(x *wire.Exchange, iw int) string {
+func (v *View) exchangeRow(x *wire.Exchange, iw int) string {
 	lead := x.Time.UTC().Format("15:04:05.000") + " "
 	if v.all {
 		lead += render.Fit(render.ServerLine(x.Server), wcServer) + " "
@@ -192,7 +192,7 @@ func (v *wireView) exchangeRow(x *wire.Exchange, iw int) string {
 
 // detailLines are the expanded row: what the list shows, in full, then a
 // message's pretty JSON (sanitized and coloured by tui/render).
-func (v *wireView) detailLines(st *themes.Styles, iw int) []string {
+func (v *View) detailLines(st *themes.Styles, iw int) []string {
 	r := v.rows[v.cursor]
 	key := fmt.Sprintf("%v/%d/%d", r.x != nil, v.seqOf(r), iw)
 	if key == v.detailFor {
@@ -259,14 +259,14 @@ func (v *wireView) detailLines(st *themes.Styles, iw int) []string {
 	return out
 }
 
-func (v *wireView) seqOf(r wireRow) int64 {
+func (v *View) seqOf(r row) int64 {
 	if r.x != nil {
 		return r.x.Seq
 	}
 	return r.rec.Seq
 }
 
-func (v *wireView) noteLine(st *themes.Styles, iw int) string {
+func (v *View) noteLine(st *themes.Styles, iw int) string {
 	switch {
 	case v.note == "":
 		return ""
@@ -276,7 +276,7 @@ func (v *wireView) noteLine(st *themes.Styles, iw int) string {
 	return st.OK.Render(render.Cut(v.note, iw))
 }
 
-func (v *wireView) keyLine() string {
+func (v *View) keyLine() string {
 	if v.filtering {
 		return "type a method · enter keep · esc clear"
 	}
