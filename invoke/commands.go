@@ -5,6 +5,7 @@ import (
 
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/invoke/cli"
+	"github.com/relavium/relavium/invoke/cmd/gates"
 	"github.com/relavium/relavium/invoke/cmd/mcp"
 )
 
@@ -181,20 +182,20 @@ func Commands() *cli.Table {
 				Flags: []cli.Flag{
 					{Name: "file", Type: cli.String, Usage: "the lock file (default .relavium/mcp-lock.json in the project)"},
 				},
-				SideEffect: cli.Write, JSON: true, Output: cli.Document, Surface: cli.CLIOnly, Run: runMCPLock},
+				SideEffect: cli.Write, JSON: true, Output: cli.Document, Surface: cli.CLIOnly, Run: gates.RunMCPLock},
 			{Path: []string{"mcp", "check"}, Summary: "compare the live servers with the lock; exit 1 with the diff when they differ",
 				Flags: []cli.Flag{
 					{Name: "file", Type: cli.String, Usage: "the lock file (default .relavium/mcp-lock.json in the project)"},
 					{Name: "format", Type: cli.String, Default: "human", Enum: []string{"human", "github"}, Usage: "human, or github (workflow annotations)"},
 					{Name: "against", Type: cli.String, Usage: "compare with the servers of a --record FILE instead of the lock"},
 				},
-				SideEffect: cli.Read, JSON: true, Output: cli.Document, Surface: cli.CLIOnly, Run: runMCPCheck},
+				SideEffect: cli.Read, JSON: true, Output: cli.Document, Surface: cli.CLIOnly, Run: gates.RunMCPCheck},
 			{Path: []string{"mcp", "lint"}, Summary: "static checks over every tool, prompt and resource the declared servers offer (exit 1 at --fail-on)",
 				Flags: []cli.Flag{
 					{Name: "fail-on", Type: cli.String, Default: "error", Enum: []string{"error", "warning", "note", "never"}, Usage: "exit 1 when a finding of this severity or above is not suppressed"},
 					{Name: "format", Type: cli.String, Default: "human", Enum: []string{"human", "sarif"}, Usage: "human, or sarif (a SARIF 2.1.0 log on stdout)"},
 				},
-				SideEffect: cli.Read, JSON: true, Output: cli.Document, Surface: cli.CLIOnly, Run: runMCPLint},
+				SideEffect: cli.Read, JSON: true, Output: cli.Document, Surface: cli.CLIOnly, Run: gates.RunMCPLint},
 			{Path: []string{"mcp", "serve"}, Summary: "publish relavium's commands and mcp_call workflows as an MCP server",
 				Flags: []cli.Flag{
 					{Name: "transport", Type: cli.String, Default: "stdio", Enum: []string{"stdio", "sse", "http"}, Usage: "stdio, sse or http"},
@@ -212,7 +213,7 @@ func Commands() *cli.Table {
 					{Name: "host", Type: cli.String, Default: "127.0.0.1", Usage: "bind address for http"},
 					{Name: "port", Type: cli.Int, Default: "3827", Usage: "port for http (0 picks a free one)"},
 				},
-				SideEffect: cli.Read, JSON: false, Output: cli.Stream, Surface: cli.CLIOnly, Run: runReplay},
+				SideEffect: cli.Read, JSON: false, Output: cli.Stream, Surface: cli.CLIOnly, Run: gates.RunReplay},
 			{Path: []string{"run"}, Summary: "run a workflow",
 				Args: []cli.Arg{{Name: "WORKFLOW", Required: true, Usage: "workflow id (.relavium/workflows/<id>.yaml)"}},
 				Flags: []cli.Flag{

@@ -1,4 +1,4 @@
-package invoke
+package gates
 
 import (
 	"context"
@@ -50,7 +50,7 @@ func lockPath(inv *cli.Invocation) string {
 	return filepath.Join(inv.Global.Project, lock.FileName)
 }
 
-func runMCPLock(ctx context.Context, inv *cli.Invocation) (any, error) {
+func RunMCPLock(ctx context.Context, inv *cli.Invocation) (any, error) {
 	live, err := liveLock(ctx, inv)
 	if err != nil {
 		return nil, err
@@ -153,7 +153,7 @@ func (c *CheckResult) WriteHuman(w io.Writer) error {
 	return c.Diff.WriteHuman(w)
 }
 
-func runMCPCheck(ctx context.Context, inv *cli.Invocation) (any, error) {
+func RunMCPCheck(ctx context.Context, inv *cli.Invocation) (any, error) {
 	against, baseline, err := checkBaseline(ctx, inv)
 	if err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package invoke
+package gates
 
 import (
 	"context"
@@ -82,7 +82,7 @@ func nameOf(raw json.RawMessage, key string) string {
 	return s
 }
 
-func runMCPLint(ctx context.Context, inv *cli.Invocation) (any, error) {
+func RunMCPLint(ctx context.Context, inv *cli.Invocation) (any, error) {
 	format := inv.String("format")
 	if format == "sarif" && inv.Global.JSON {
 		return nil, cli.UsageErr(cli.CodeBadFlag, "--format sarif prints a SARIF log, --json an envelope: give one")

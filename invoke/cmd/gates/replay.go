@@ -1,4 +1,4 @@
-package invoke
+package gates
 
 import (
 	"context"
@@ -27,7 +27,7 @@ import (
 // with a coded JSON-RPC error and the next line is read; on http the bearer
 // token (RELAVIUM_MCP_TOKEN, else <home>/mcp-token, generated when absent)
 // is required and Host and Origin must be loopback names (DNS rebinding).
-func runReplay(ctx context.Context, inv *cli.Invocation) (any, error) {
+func RunReplay(ctx context.Context, inv *cli.Invocation) (any, error) {
 	if inv.Global.JSON {
 		return nil, cli.UsageErr(cli.CodeBadFlag, "replay speaks MCP on its streams and has no JSON result; drop --json")
 	}
