@@ -9,6 +9,7 @@ import (
 
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/host/deadline"
 )
 
 // Browsing a server's resources and prompts (the TUI's resources and
@@ -112,7 +113,7 @@ func (h *Host) browse(ctx context.Context, server, what string, fn func(context.
 	defer cancel(nil)
 	stop := context.AfterFunc(c.ctx, func() { cancel(context.Cause(c.ctx)) })
 	defer stop()
-	deadline := &deadlineCause{what: what, d: h.opts.Timeouts.Call}
+	deadline := &deadline.Cause{What: what, D: h.opts.Timeouts.Call}
 	tctx, tcancel := context.WithTimeoutCause(callCtx, h.opts.Timeouts.Call, deadline)
 	defer tcancel()
 	tctx = c.trapRefusals(tctx)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/host/deadline"
 )
 
 // Call validates args against the tool's compiled schema and calls it on its
@@ -53,13 +54,13 @@ func (h *Host) Call(ctx context.Context, id engine.ToolID, args json.RawMessage,
 	}
 	// The call ends when the caller cancels, when its server or the host goes
 	// away (Close cancels before it closes anything), or at one of its
-	// deadlines (callclock.go: idle and hard, paused while the person is
+	// deadlines (host/deadline: idle and hard, paused while the person is
 	// asked something on the server's behalf).
 	callCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	stop := context.AfterFunc(c.ctx, func() { cancel(context.Cause(c.ctx)) })
 	defer stop()
-	dl, untrack := h.client.track(c, func(paused int) *callDeadline { return h.newDeadline(c, t.def.Name, opts.Timeout, paused, cancel) })
+	dl, untrack := h.client.track(c, func(paused int) *deadline.Call { return h.newDeadline(c, t.def.Name, opts.Timeout, paused, cancel) })
 	defer untrack()
 	tctx := c.trapRefusals(callCtx)
 
@@ -72,7 +73,7 @@ func (h *Host) Call(ctx context.Context, id engine.ToolID, args json.RawMessage,
 		token = "relavium-" + strconv.FormatUint(seq, 10)
 		onProgress := opts.OnProgress
 		stream = &callStream{conn: c, serialQueue: serialQueue[engine.Progress]{
-			deliver: func(p engine.Progress) { dl.touch(); onProgress(p) }, max: maxQueuedProgress, keepNewest: true}}
+			deliver: func(p engine.Progress) { dl.Touch(); onProgress(p) }, max: maxQueuedProgress, keepNewest: true}}
 		h.router.add(token, stream)
 		params.SetProgressToken(token)
 	}
@@ -88,7 +89,7 @@ func (h *Host) Call(ctx context.Context, id engine.ToolID, args json.RawMessage,
 		if tctx.Err() != nil && c.failure() == nil {
 			c.cancelsOwed.Add(1) // the SDK is sending notifications/cancelled
 		}
-		return nil, c.callFailure(ctx, tctx, dl.cause(), t.def.Name, err)
+		return nil, c.callFailure(ctx, tctx, dl.Cause(), t.def.Name, err)
 	}
 	out, err := convertResult(t.def.Name, res)
 	if err == nil {
@@ -108,7 +109,7 @@ func (h *Host) Call(ctx context.Context, id engine.ToolID, args json.RawMessage,
 // callFailure classifies a failed call when it is classified: the caller's
 // cancellation wins (a person who pressed Esc is not told the server was
 // slow), then the server's end or the host's shutdown, then the deadline.
-func (c *conn) callFailure(ctx, tctx context.Context, deadline *deadlineCause, tool string, err error) error {
+func (c *conn) callFailure(ctx, tctx context.Context, deadline *deadline.Cause, tool string, err error) error {
 	if ctx.Err() != nil {
 		return &Error{Base: fault.Base{ErrCode: CodeCallCancelled, Msg: tool + " cancelled", Cause: context.Cause(ctx)}, Server: c.srv.Name}
 	}
@@ -126,7 +127,7 @@ func (c *conn) callFailure(ctx, tctx context.Context, deadline *deadlineCause, t
 		return &Error{Base: fault.Base{ErrCode: CodeCallCancelled, Msg: tool + " cancelled", Cause: cause}, Server: c.srv.Name}
 	}
 	if errors.Is(context.Cause(tctx), deadline) {
-		remedy := deadline.remedy
+		remedy := deadline.Remedy
 		if remedy == "" {
 			remedy = "raise it with --timeout"
 		}

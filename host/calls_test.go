@@ -14,6 +14,7 @@ import (
 
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/host/deadline"
 	"github.com/relavium/relavium/host/discovery"
 	"github.com/relavium/relavium/host/netguard"
 )
@@ -48,7 +49,7 @@ func TestCancellationWinsOverAnElapsedDeadline(t *testing.T) {
 	c := &conn{srv: Endpoint{Name: "s"}, ctx: context.Background()}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	d := &deadlineCause{what: "tools/call x", d: time.Nanosecond}
+	d := &deadline.Cause{What: "tools/call x", D: time.Nanosecond}
 	tctx, tcancel := context.WithTimeoutCause(context.Background(), time.Nanosecond, d)
 	defer tcancel()
 	<-tctx.Done()

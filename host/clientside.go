@@ -11,6 +11,7 @@ import (
 
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/engine/sanitize"
+	"github.com/relavium/relavium/host/deadline"
 )
 
 // clientSide is what the host keeps for the client's side of MCP: the
@@ -23,7 +24,7 @@ type clientSide struct {
 	clients     map[*conn]*mcp.Client
 	buckets     map[*conn]*bucket
 	holds       map[*conn]int
-	deadlines   map[*conn]map[*callDeadline]struct{}
+	deadlines   map[*conn]map[*deadline.Call]struct{}
 	sampleSeq   uint64
 	callTimeout atomic.Int64 // the session's call timeout in ns (the TUI setting); 0: Timeouts.Call
 }
@@ -42,7 +43,7 @@ func (cs *clientSide) nextSample() string {
 }
 
 // allowSample takes one token of c's sampling bucket.
-func (cs *clientSide) allowSample(c *conn, clk Clock) bool {
+func (cs *clientSide) allowSample(c *conn, clk deadline.Clock) bool {
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
 	now := clk.Now()
@@ -72,7 +73,7 @@ func (cs *clientSide) hold(c *conn) (resume func()) {
 	}
 	cs.holds[c]++
 	for d := range cs.deadlines[c] {
-		d.pause()
+		d.Pause()
 	}
 	cs.mu.Unlock()
 	var once sync.Once
@@ -84,7 +85,7 @@ func (cs *clientSide) hold(c *conn) (resume func()) {
 				delete(cs.holds, c)
 			}
 			for d := range cs.deadlines[c] {
-				d.resume()
+				d.Resume()
 			}
 		})
 	}
@@ -92,20 +93,20 @@ func (cs *clientSide) hold(c *conn) (resume func()) {
 
 // track registers a call's deadline under c, paused as often as c is held
 // now (mk runs under the lock: it must not call back into cs), and starts it; the returned func unregisters and stops it.
-func (cs *clientSide) track(c *conn, mk func(paused int) *callDeadline) (*callDeadline, func()) {
+func (cs *clientSide) track(c *conn, mk func(paused int) *deadline.Call) (*deadline.Call, func()) {
 	cs.mu.Lock()
 	d := mk(cs.holds[c])
 	if cs.deadlines == nil {
-		cs.deadlines = map[*conn]map[*callDeadline]struct{}{}
+		cs.deadlines = map[*conn]map[*deadline.Call]struct{}{}
 	}
 	if cs.deadlines[c] == nil {
-		cs.deadlines[c] = map[*callDeadline]struct{}{}
+		cs.deadlines[c] = map[*deadline.Call]struct{}{}
 	}
 	cs.deadlines[c][d] = struct{}{}
 	cs.mu.Unlock()
-	d.start()
+	d.Start()
 	return d, func() {
-		d.stop()
+		d.Stop()
 		cs.mu.Lock()
 		delete(cs.deadlines[c], d)
 		if len(cs.deadlines[c]) == 0 {
@@ -124,11 +125,11 @@ func (cs *clientSide) forget(c *conn) {
 }
 
 // clock is the host's Clock (Options.Clock, else the real one).
-func (h *Host) clock() Clock {
+func (h *Host) clock() deadline.Clock {
 	if h.opts.Clock != nil {
 		return h.opts.Clock
 	}
-	return realClock{}
+	return deadline.RealClock{}
 }
 
 // SetCallTimeout sets the session's call timeout (the idle deadline of a
@@ -187,8 +188,8 @@ func (c *conn) attachClient(cl *mcp.Client) {
 
 // newDeadline is the clock of one call of tool on c: idle is the server's
 // call_timeout_ms, else the session's call timeout; hard is the call's own
-// timeout (--timeout), else the session's cap, else DefaultHardCap.
-func (h *Host) newDeadline(c *conn, tool string, timeout time.Duration, paused int, cancel context.CancelCauseFunc) *callDeadline {
+// timeout (--timeout), else the session's cap, else deadline.DefaultHardCap.
+func (h *Host) newDeadline(c *conn, tool string, timeout time.Duration, paused int, cancel context.CancelCauseFunc) *deadline.Call {
 	idle := c.srv.CallTimeout
 	if idle <= 0 {
 		idle = h.CallTimeout()
@@ -198,15 +199,15 @@ func (h *Host) newDeadline(c *conn, tool string, timeout time.Duration, paused i
 		hard = h.opts.CallCap
 	}
 	if hard <= 0 {
-		hard = DefaultHardCap
+		hard = deadline.DefaultHardCap
 	}
-	idleCause := &deadlineCause{what: "tools/call " + tool + " idle", d: idle,
-		remedy: "nothing came from the server (no progress) for that long; raise call_timeout_ms or the session's call timeout"}
-	hardCause := &deadlineCause{what: "tools/call " + tool, d: hard, remedy: "raise it with --timeout (time a dialog was open does not count)"}
+	idleCause := &deadline.Cause{What: "tools/call " + tool + " idle", D: idle,
+		Remedy: "nothing came from the server (no progress) for that long; raise call_timeout_ms or the session's call timeout"}
+	hardCause := &deadline.Cause{What: "tools/call " + tool, D: hard, Remedy: "raise it with --timeout (time a dialog was open does not count)"}
 	if idle >= hard { // one deadline: the hard one says it
 		idle, idleCause = hard, hardCause
 	}
-	return newCallDeadline(h.clock(), idle, hard, idleCause, hardCause, paused, func(err error) { cancel(err) })
+	return deadline.NewCall(h.clock(), idle, hard, idleCause, hardCause, paused, func(err error) { cancel(err) })
 }
 
 // onElicitComplete records a server's notifications/elicitation/complete:

@@ -13,6 +13,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/host/deadline"
+	"github.com/relavium/relavium/host/deadline/deadlinetest"
 )
 
 // askServer asks its client things: a sampling request, its roots, a
@@ -235,7 +237,7 @@ func TestURLElicitationIsScreened(t *testing.T) {
 // while the form is open, and the call (1 s deadline) still succeeds; with
 // no form open, the same clock expires it.
 func TestCallDeadlinePausesWhileThePersonIsAsked(t *testing.T) {
-	clk := newFakeClock()
+	clk := deadlinetest.NewClock()
 	el := elicitorFunc(func(context.Context, engine.ElicitRequest) (engine.ElicitResponse, error) {
 		clk.Advance(time.Hour)
 		return engine.ElicitResponse{Action: "decline"}, nil
@@ -277,7 +279,7 @@ func TestCallDeadlinePausesWhileThePersonIsAsked(t *testing.T) {
 // A progress notification of the call starts its idle deadline again; the
 // host wires it (Call wraps OnProgress), with the clock injected.
 func TestProgressResetsTheIdleDeadline(t *testing.T) {
-	clk := newFakeClock()
+	clk := deadlinetest.NewClock()
 	step := make(chan struct{})
 	s := mcp.NewServer(&mcp.Implementation{Name: "p", Version: "1"}, nil)
 	type none struct{}
@@ -299,7 +301,7 @@ func TestProgressResetsTheIdleDeadline(t *testing.T) {
 			OnProgress: func(engine.Progress) { progressed <- struct{}{} }})
 		done <- err
 	}()
-	var dl *callDeadline
+	var dl *deadline.Call
 	for dl == nil { // until the call's clock runs
 		h.client.mu.Lock()
 		for _, ds := range h.client.deadlines {
@@ -314,7 +316,7 @@ func TestProgressResetsTheIdleDeadline(t *testing.T) {
 	step <- struct{}{}
 	<-progressed // delivered: the idle deadline started again
 	clk.Advance(800 * time.Millisecond)
-	if c := dl.cause(); c.what != "(no deadline ran out)" {
+	if c := dl.Cause(); c.What != "(no deadline ran out)" {
 		t.Fatalf("1.6 s after the start, 0.8 s after progress: expired by %v", c)
 	}
 	clk.Advance(300 * time.Millisecond)

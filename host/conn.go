@@ -17,6 +17,7 @@ import (
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/engine/sanitize"
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/host/deadline"
 	"github.com/relavium/relavium/host/discovery"
 	"github.com/relavium/relavium/host/netguard"
 	"github.com/relavium/relavium/host/proc"
@@ -149,16 +150,6 @@ func (c *conn) register() {
 	}
 }
 
-// deadlineCause marks a context that ended because one of the connect,
-// discovery or call deadlines elapsed (as opposed to a cancellation).
-type deadlineCause struct {
-	what   string
-	d      time.Duration
-	remedy string // what raises it, when not --timeout (call deadlines)
-}
-
-func (d *deadlineCause) Error() string { return fmt.Sprintf("%s deadline of %s exceeded", d.what, d.d) }
-
 // start connects and discovers. A failure is recorded (and the server torn
 // down at once); Start reads it.
 func (c *conn) start(ctx context.Context) {
@@ -182,7 +173,7 @@ func (c *conn) connect(ctx context.Context) (*mcp.ClientSession, *Error) {
 	if c.srv.Transport == TransportStdio {
 		phase = "stdio connect (spawn through initialize)"
 	}
-	cause := &deadlineCause{what: phase, d: d}
+	cause := &deadline.Cause{What: phase, D: d}
 	cctx, cancel := context.WithTimeoutCause(ctx, d, cause)
 	defer cancel()
 	tr, err := c.transport()
@@ -217,7 +208,7 @@ const setLevelWait = 10 * time.Second
 // setup sets the log level where the protocol needs it and walks tools/list
 // under the discovery deadline.
 func (c *conn) setup(ctx context.Context, cs *mcp.ClientSession) *Error {
-	cause := &deadlineCause{what: "tools/list discovery (the whole walk)", d: c.h.opts.Timeouts.Discovery}
+	cause := &deadline.Cause{What: "tools/list discovery (the whole walk)", D: c.h.opts.Timeouts.Discovery}
 	dctx, cancel := context.WithTimeoutCause(ctx, c.h.opts.Timeouts.Discovery, cause)
 	defer cancel()
 	if res := cs.InitializeResult(); res != nil && res.Capabilities != nil && res.Capabilities.Logging != nil && res.ProtocolVersion < ProtocolModern {
@@ -297,7 +288,7 @@ func (c *conn) newClient() *mcp.Client {
 // connectFailure classifies a failed connect when it is classified: a
 // cancellation of the caller wins over the deadline, the deadline over
 // anything the SDK reported after it.
-func (c *conn) connectFailure(ctx, cctx context.Context, cause *deadlineCause, err error) *Error {
+func (c *conn) connectFailure(ctx, cctx context.Context, cause *deadline.Cause, err error) *Error {
 	var se *spawnError
 	var sbe *sandboxError
 	var ge *netguard.Error

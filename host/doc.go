@@ -75,7 +75,7 @@
 //     SetRoots sends roots/list_changed); url-mode elicitation is declared
 //     only with Options.URLElicitation, its url screened first (ScreenURL).
 //     A call's idle and hard deadlines count active time only
-//     (callclock.go): a dialog open on its server's behalf pauses them, its
+//     (host/deadline): a dialog open on its server's behalf pauses them, its
 //     progress starts the idle one again.
 //   - Close cancels every call and handler first, then closes sessions, then
 //     stdin EOF → SIGTERM → grace → SIGKILL to each child's process group
@@ -112,5 +112,7 @@
 //   - netguard: the one SSRF-guarded dialer every network connection uses;
 //   - wire: the wire recorder;
 //   - proc: the process side of a stdio connection (spawn, stderr ring,
-//     lineage, teardown, subreaper, KillChildren).
+//     lineage, teardown, subreaper, KillChildren);
+//   - deadline: a deadline told from a cancellation, and the call clock
+//     (active time only; deadlinetest moves its time by hand in tests).
 package host

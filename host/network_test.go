@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/host/deadline"
 	"github.com/relavium/relavium/host/netguard"
 )
 
@@ -158,7 +159,7 @@ func TestNetworkErrorsNeverShowTheURLQuery(t *testing.T) {
 
 	// A call's transport failure is redacted the same way.
 	c := &conn{srv: s, ctx: context.Background()}
-	d := &deadlineCause{what: "tools/call x", d: time.Minute}
+	d := &deadline.Cause{What: "tools/call x", D: time.Minute}
 	cerr := c.callFailure(context.Background(), context.Background(), d, "x",
 		fmt.Errorf("calling \"tools/call\": Post %q: EOF", closed+"/mcp?token=SECRETQ"))
 	var re *redactedError

@@ -1,8 +1,9 @@
 package host
 
 import (
-	"github.com/relavium/relavium/redact"
 	"time"
+
+	"github.com/relavium/relavium/redact"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -10,6 +11,7 @@ import (
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/host/deadline"
 	"github.com/relavium/relavium/host/discovery"
 	"github.com/relavium/relavium/host/netguard"
 	"github.com/relavium/relavium/host/wire"
@@ -160,11 +162,11 @@ type Options struct {
 	// an empty non-nil list declares it with no root yet.
 	Roots []string
 	// CallCap caps a call's active time when its CallOptions.Timeout is 0
-	// (the session's --timeout; 0: DefaultHardCap).
+	// (the session's --timeout; 0: deadline.DefaultHardCap).
 	CallCap time.Duration
 	// Clock is the time call deadlines and the sampling rate limit read
 	// (nil: the real clock; tests inject one).
-	Clock Clock
+	Clock deadline.Clock
 	// Guard is the network guard every Target was admitted by.
 	Guard *netguard.Guard
 	// ClientVersion is reported to servers as clientInfo.version.

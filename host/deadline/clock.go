@@ -1,4 +1,4 @@
-package host
+package deadline
 
 import (
 	"sync"
@@ -17,7 +17,7 @@ import (
 //   - hard: the cap on the call's whole active time, which progress does
 //     not reset: --timeout, else DefaultHardCap.
 //
-// callDeadline is that clock, and nothing else: it starts no goroutine of
+// Call is that clock, and nothing else: it starts no goroutine of
 // its own, reads time only through its Clock, and calls expire once, with
 // the cause of the deadline that ran out. Tests drive it with a fake Clock.
 
@@ -33,20 +33,21 @@ type Clock interface {
 	AfterFunc(d time.Duration, f func()) (stop func() bool)
 }
 
-type realClock struct{}
+// RealClock is the wall clock, the Clock a host uses unless told otherwise.
+type RealClock struct{}
 
-func (realClock) Now() time.Time { return time.Now() }
-func (realClock) AfterFunc(d time.Duration, f func()) func() bool {
+func (RealClock) Now() time.Time { return time.Now() }
+func (RealClock) AfterFunc(d time.Duration, f func()) func() bool {
 	return time.AfterFunc(d, f).Stop
 }
 
-// callDeadline is one call's idle and hard deadlines, paused while the
+// Call is one call's idle and hard deadlines, paused while the
 // person is being asked something.
-type callDeadline struct {
+type Call struct {
 	clk        Clock
 	idle, hard time.Duration
-	idleCause  *deadlineCause
-	hardCause  *deadlineCause
+	idleCause  *Cause
+	hardCause  *Cause
 	expire     func(cause error)
 	mu         sync.Mutex
 	idleUsed   time.Duration // active time since the last sign of life, up to since
@@ -54,17 +55,17 @@ type callDeadline struct {
 	since      time.Time     // start of the running stretch (paused == 0)
 	paused     int           // dialogs open on the call's server
 	stopTimer  func() bool
-	fired      *deadlineCause
+	fired      *Cause
 	ended      bool
 }
 
-// newCallDeadline makes the clock of one call; paused is how many dialogs
-// are open on its server as it starts. start arms it.
-func newCallDeadline(clk Clock, idle, hard time.Duration, idleCause, hardCause *deadlineCause, paused int, expire func(error)) *callDeadline {
-	return &callDeadline{clk: clk, idle: idle, hard: hard, idleCause: idleCause, hardCause: hardCause, paused: paused, expire: expire}
+// NewCall makes the clock of one call; paused is how many dialogs
+// are open on its server as it starts. Start arms it.
+func NewCall(clk Clock, idle, hard time.Duration, idleCause, hardCause *Cause, paused int, expire func(error)) *Call {
+	return &Call{clk: clk, idle: idle, hard: hard, idleCause: idleCause, hardCause: hardCause, paused: paused, expire: expire}
 }
 
-func (d *callDeadline) start() {
+func (d *Call) Start() {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.since = d.clk.Now()
@@ -74,7 +75,7 @@ func (d *callDeadline) start() {
 }
 
 // account adds the running stretch up to now (d.mu held).
-func (d *callDeadline) account() {
+func (d *Call) account() {
 	if d.paused > 0 || d.ended {
 		return
 	}
@@ -87,7 +88,7 @@ func (d *callDeadline) account() {
 }
 
 // arm schedules a check when the nearer deadline would run out (d.mu held).
-func (d *callDeadline) arm() {
+func (d *Call) arm() {
 	if d.stopTimer != nil {
 		d.stopTimer()
 		d.stopTimer = nil
@@ -101,14 +102,14 @@ func (d *callDeadline) arm() {
 
 // check runs when a deadline may have run out: it expires the call, or
 // arms again for what is left (progress reset the idle deadline meanwhile).
-func (d *callDeadline) check() {
+func (d *Call) check() {
 	d.mu.Lock()
 	if d.ended || d.paused > 0 {
 		d.mu.Unlock()
 		return
 	}
 	d.account()
-	var cause *deadlineCause
+	var cause *Cause
 	switch {
 	case d.hard > 0 && d.hardUsed >= d.hard:
 		cause = d.hardCause
@@ -126,8 +127,8 @@ func (d *callDeadline) check() {
 	d.expire(cause)
 }
 
-// pause stops both deadlines until the matching resume.
-func (d *callDeadline) pause() {
+// Pause stops both deadlines until the matching Resume.
+func (d *Call) Pause() {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.account()
@@ -138,8 +139,8 @@ func (d *callDeadline) pause() {
 	}
 }
 
-// resume ends one pause; the last one starts the clock again.
-func (d *callDeadline) resume() {
+// Resume ends one pause; the last one starts the clock again.
+func (d *Call) Resume() {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.paused == 0 {
@@ -152,9 +153,9 @@ func (d *callDeadline) resume() {
 	}
 }
 
-// touch is a sign of life (a progress notification): the idle deadline
+// Touch is a sign of life (a progress notification): the idle deadline
 // starts again; the hard one runs on.
-func (d *callDeadline) touch() {
+func (d *Call) Touch() {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.ended {
@@ -167,8 +168,8 @@ func (d *callDeadline) touch() {
 	}
 }
 
-// stop ends the clock (the call returned); expire is never called after.
-func (d *callDeadline) stop() {
+// Stop ends the clock (the call returned); expire is never called after.
+func (d *Call) Stop() {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.ended = true
@@ -178,12 +179,12 @@ func (d *callDeadline) stop() {
 	}
 }
 
-// cause is the deadline that ran out, or a cause no context carries.
-func (d *callDeadline) cause() *deadlineCause {
+// Cause is the deadline that ran out, or a cause no context carries.
+func (d *Call) Cause() *Cause {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.fired != nil {
 		return d.fired
 	}
-	return &deadlineCause{what: "(no deadline ran out)"}
+	return &Cause{What: "(no deadline ran out)"}
 }
