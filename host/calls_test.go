@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/host/clientside"
 	"github.com/relavium/relavium/host/deadline"
 	"github.com/relavium/relavium/host/discovery"
 	"github.com/relavium/relavium/host/netguard"
@@ -173,8 +173,8 @@ func TestElicitationPolicies(t *testing.T) {
 		want string
 	}{
 		{"none", nil, `decline null`},
-		{"decline", DeclineElicitor{}, `decline null`},
-		{"defaults", DefaultsElicitor{}, `accept {"count":3,"name":"anon"}`},
+		{"decline", clientside.DeclineElicitor{}, `decline null`},
+		{"defaults", clientside.DefaultsElicitor{}, `accept {"count":3,"name":"anon"}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rec := &recorder{}
@@ -204,30 +204,6 @@ func TestElicitationKeepsTheServersFieldOrder(t *testing.T) {
 	want := `{"properties":{"name":{"default":"anon","type":"string"},"count":{"default":3,"type":"integer"}},"type":"object"}`
 	if string(got) != want {
 		t.Fatalf("schema handed to the elicitor:\n got %s\nwant %s", got, want)
-	}
-}
-
-func TestFieldOrdersOnlyReorder(t *testing.T) {
-	var f fieldOrders
-	f.remember(json.RawMessage(`{"message":"m","requestedSchema":{"type":"object","properties":{"z":{"type":"string"},"a":{"type":"number"},"z":{"type":"string"}}}}`))
-	// A decoded schema that differs from every remembered one stays as it is.
-	other := json.RawMessage(`{"properties":{"a":{"type":"number"},"z":{"type":"boolean"}},"type":"object"}`)
-	if got := f.apply(other); string(got) != string(other) {
-		t.Fatalf("a different schema was changed: %s", got)
-	}
-	same := json.RawMessage(`{"properties":{"a":{"type":"number"},"z":{"type":"string"}},"type":"object"}`)
-	if got := f.apply(same); string(got) != `{"properties":{"z":{"type":"string"},"a":{"type":"number"}},"type":"object"}` {
-		t.Fatalf("reordered: %s", got)
-	}
-	// Used once: the second request for the same schema has no order left.
-	if got := f.apply(same); string(got) != string(same) {
-		t.Fatalf("an order was used twice: %s", got)
-	}
-	for i := range maxFieldOrders + 4 {
-		f.remember(json.RawMessage(fmt.Sprintf(`{"requestedSchema":{"properties":{"b%d":{},"a":{}}}}`, i)))
-	}
-	if len(f.keys) != maxFieldOrders || len(f.orders) != maxFieldOrders {
-		t.Fatalf("%d keys, %d orders kept", len(f.keys), len(f.orders))
 	}
 }
 
@@ -288,16 +264,6 @@ func TestStartCancelledDuringConnect(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 	assertNoProcesses(t, se.Servers[0].PID)
-}
-
-func TestSchemaDefaults(t *testing.T) {
-	got, ok := SchemaDefaults(json.RawMessage(`{"type":"object","properties":{"a":{"type":"string","default":"x"},"b":{"type":"integer"}},"required":["a"]}`))
-	if !ok || len(got) != 1 || got["a"] != "x" {
-		t.Errorf("defaults = %v %v", got, ok)
-	}
-	if _, ok := SchemaDefaults(json.RawMessage(`{"type":"object","properties":{"b":{"type":"integer"}},"required":["b"]}`)); ok {
-		t.Error("a required property without a default was accepted")
-	}
 }
 
 // The tools/list walk outliving its deadline is a deadline failure (the

@@ -17,6 +17,7 @@ import (
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/engine/sanitize"
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/host/clientside"
 	"github.com/relavium/relavium/host/deadline"
 	"github.com/relavium/relavium/host/discovery"
 	"github.com/relavium/relavium/host/netguard"
@@ -57,15 +58,15 @@ type conn struct {
 	rec         *wire.Recorder     // the wire recorder (nil: not recording)
 	admitted    int
 	skipped     int
-	everLive    bool         // a child was spawned or a session opened
-	httpClient  *http.Client // the guard's client (http, sse): idle connections closed on shutdown
-	observed    bool         // progress is read off the connection, in wire order
-	fieldOrders fieldOrders  // elicitation field order, read off the connection (elicit_order.go)
-	logLevel    string       // the level last set with logging/setLevel ("" before)
-	notOffered  []string     // list methods answered -32601 though their capability is declared (notoffered.go)
-	logs        logSinks     // requests in flight and the calls among them taking logs (logging.go)
-	subs        []string     // uris subscribed to, in order (subscribe.go)
-	raw         rawPath      // relavium's own requests on an observed connection (rawcall.go)
+	everLive    bool                   // a child was spawned or a session opened
+	httpClient  *http.Client           // the guard's client (http, sse): idle connections closed on shutdown
+	observed    bool                   // progress is read off the connection, in wire order
+	fieldOrders clientside.FieldOrders // elicitation field order, read off the connection
+	logLevel    string                 // the level last set with logging/setLevel ("" before)
+	notOffered  []string               // list methods answered -32601 though their capability is declared (notoffered.go)
+	logs        logSinks               // requests in flight and the calls among them taking logs (logging.go)
+	subs        []string               // uris subscribed to, in order (subscribe.go)
+	raw         rawPath                // relavium's own requests on an observed connection (rawcall.go)
 
 	// notifications/cancelled owed to the server (calls retired by a
 	// cancellation or deadline) and seen written. The SDK sends them from a

@@ -58,7 +58,7 @@
 //     consent.ClearCall, asked by the command or the workbench.
 //   - Elicitation goes to the Elicitor (declined without one) with the
 //     server's field order restored where host reads the connection itself
-//     (elicit_order.go); a server that never answers logging/setLevel gets
+//     (host/clientside.FieldOrders); a server that never answers logging/setLevel gets
 //     a share of the discovery window, not all of it.
 //   - Client requests: a log goes to a call (CallOptions.OnLog) only when
 //     read off the wire while that call was the only request in flight on
@@ -73,7 +73,7 @@
 //     server, E902), every request and answer an event; roots are offered
 //     only when Options.Roots is set (directories, symlinks resolved, E903;
 //     SetRoots sends roots/list_changed); url-mode elicitation is declared
-//     only with Options.URLElicitation, its url screened first (ScreenURL).
+//     only with Options.URLElicitation, its url screened first (clientside.ScreenURL).
 //     A call's idle and hard deadlines count active time only
 //     (host/deadline): a dialog open on its server's behalf pauses them, its
 //     progress starts the idle one again.
@@ -114,5 +114,7 @@
 //   - proc: the process side of a stdio connection (spawn, stderr ring,
 //     lineage, teardown, subreaper, KillChildren);
 //   - deadline: a deadline told from a cancellation, and the call clock
-//     (active time only; deadlinetest moves its time by hand in tests).
+//     (active time only; deadlinetest moves its time by hand in tests);
+//   - clientside: the client's side of MCP that needs no connection
+//     (elicitation field order, url screening, the headless answerers).
 package host

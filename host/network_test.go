@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/host/clientside"
 	"github.com/relavium/relavium/host/deadline"
 	"github.com/relavium/relavium/host/netguard"
 )
@@ -29,7 +30,7 @@ func TestNetworkTransportsThroughTheGuard(t *testing.T) {
 		t.Run(tc.transport, func(t *testing.T) {
 			g := netguard.New()
 			rec := &recorder{}
-			h := startHost(t, Options{Guard: g, Emitter: rec, Elicitor: DefaultsElicitor{},
+			h := startHost(t, Options{Guard: g, Emitter: rec, Elicitor: clientside.DefaultsElicitor{},
 				Servers: []Endpoint{networkServer(t, g, "n", tc.transport, tc.url)}})
 			if got := callText(t, h, "mcp_n_echo", `{"message":"over `+tc.transport+`"}`); got != "over "+tc.transport {
 				t.Errorf("echo = %q", got)

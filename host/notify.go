@@ -9,6 +9,7 @@ import (
 
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/engine/sanitize"
+	"github.com/relavium/relavium/host/clientside"
 )
 
 // ElicitationResolvedData is the payload of elicitation:resolved.
@@ -40,12 +41,12 @@ func (c *conn) onElicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.Elici
 	var schema json.RawMessage
 	if req.Params.RequestedSchema != nil && !urlMode {
 		if b, err := json.Marshal(req.Params.RequestedSchema); err == nil {
-			schema = c.fieldOrders.apply(b)
+			schema = c.fieldOrders.Apply(b)
 		}
 	}
 	ereq := engine.ElicitRequest{Server: c.srv.Name, Message: sanitize.Text(c.redactText(req.Params.Message)), Schema: c.redactJSON(schema)}
 	if urlMode {
-		u := ScreenURL(req.Params.URL)
+		u := clientside.ScreenURL(req.Params.URL)
 		u.ElicitationID = sanitize.Line(req.Params.ElicitationID)
 		ereq.URL = &u
 	}

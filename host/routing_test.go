@@ -2,7 +2,6 @@ package host
 
 import (
 	"context"
-	"encoding/json"
 	"testing"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -65,27 +64,5 @@ func TestProgressFromAnotherServerNeverReachesACall(t *testing.T) {
 		if p.Message == "forged" {
 			t.Fatalf("progress from server f reached a call on server v: %+v", got)
 		}
-	}
-}
-
-// Two elicitations with the same schema in flight at once (the same tool
-// called twice) each get the server's field order, not just the first.
-func TestFieldOrderServesEveryIdenticalRequest(t *testing.T) {
-	var f fieldOrders
-	raw := json.RawMessage(`{"requestedSchema":{"type":"object","properties":{"z":{"type":"string"},"a":{"type":"number"}}}}`)
-	f.remember(raw)
-	f.remember(raw)
-	decoded := json.RawMessage(`{"properties":{"a":{"type":"number"},"z":{"type":"string"}},"type":"object"}`)
-	want := `{"properties":{"z":{"type":"string"},"a":{"type":"number"}},"type":"object"}`
-	for i := range 2 {
-		if got := f.apply(decoded); string(got) != want {
-			t.Fatalf("request %d: %s", i+1, got)
-		}
-	}
-	if got := f.apply(decoded); string(got) != string(decoded) {
-		t.Fatalf("a third apply found an order nobody remembered: %s", got)
-	}
-	if len(f.keys) != 0 || len(f.orders) != 0 {
-		t.Fatalf("left behind: %d keys, %d orders", len(f.keys), len(f.orders))
 	}
 }

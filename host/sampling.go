@@ -37,15 +37,6 @@ const (
 // answered with (the MCP convention for "the user rejected it").
 const userRejected = -1
 
-// ReplySampler answers every request with one text (--sampling-reply):
-// for scripts and CI, where a fixed answer is the point.
-type ReplySampler struct{ Text string }
-
-// Sample accepts with the text as the assistant's message.
-func (r ReplySampler) Sample(context.Context, engine.SampleRequest) (engine.SampleResponse, error) {
-	return engine.SampleResponse{Action: engine.SampleAccept, Role: "assistant", Text: r.Text, Model: "relavium-reply", StopReason: "endTurn"}, nil
-}
-
 // onSample answers a server's sampling/createMessage through the Sampler.
 func (c *conn) onSample(ctx context.Context, req *mcp.CreateMessageWithToolsRequest) (*mcp.CreateMessageWithToolsResult, error) {
 	if req == nil || req.Params == nil {

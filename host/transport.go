@@ -150,7 +150,7 @@ func (o *observedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	}
 	if err == nil {
 		if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() && req.Method == "elicitation/create" {
-			o.c.fieldOrders.remember(req.Params)
+			o.c.fieldOrders.Remember(req.Params)
 		}
 		if req, ok := msg.(*jsonrpc.Request); ok && !req.IsCall() && req.Method == "notifications/message" {
 			o.c.observedLog(req.Params)

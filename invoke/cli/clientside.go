@@ -7,6 +7,7 @@ import (
 
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host"
+	"github.com/relavium/relavium/host/clientside"
 	"github.com/relavium/relavium/regularfile"
 	"github.com/relavium/relavium/session"
 )
@@ -33,7 +34,7 @@ func ClientOptions(inv *Invocation, opts *session.Options) error {
 		if err != nil {
 			return err
 		}
-		opts.Sampler = host.ReplySampler{Text: text}
+		opts.Sampler = clientside.ReplySampler{Text: text}
 	}
 	dirs, err := rootsOf(inv)
 	if err != nil {

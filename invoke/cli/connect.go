@@ -6,6 +6,7 @@ import (
 
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/host"
+	"github.com/relavium/relavium/host/clientside"
 	"github.com/relavium/relavium/host/config"
 	"github.com/relavium/relavium/session"
 )
@@ -113,9 +114,9 @@ func logLevelFor(inv *Invocation) string {
 // decline (the default) or defaults.
 func elicitorFor(inv *Invocation) engine.Elicitor {
 	if inv.flags != nil && inv.flags.Lookup("elicit") != nil && inv.String("elicit") == "defaults" {
-		return host.DefaultsElicitor{}
+		return clientside.DefaultsElicitor{}
 	}
-	return host.DeclineElicitor{}
+	return clientside.DeclineElicitor{}
 }
 
 // AdhocServer is the name of the one unnamed server --url or --stdio

@@ -1,4 +1,4 @@
-package host
+package clientside
 
 import (
 	"bytes"
@@ -14,8 +14,8 @@ import (
 // The go-sdk hands an elicitation's requestedSchema to the handler decoded
 // into a map, so the order in which the server declared its fields is lost
 // (a form would show them alphabetically). The connection sees the raw
-// request first: fieldOrders keeps the order of each requested schema's
-// properties, keyed by the schema's canonical JSON, and onElicit writes the
+// request first: FieldOrders keeps the order of each requested schema's
+// properties, keyed by the schema's canonical JSON, and host's onElicit writes the
 // decoded schema back with its properties in that order. Only the order is
 // taken from the raw bytes; every value is the SDK's. A schema that does
 // not match (or was evicted) keeps the decoded form.
@@ -29,7 +29,9 @@ const (
 	maxRawSchemaBytes = 64 << 10 // a bigger schema is not kept (elicitation schemas are flat)
 )
 
-type fieldOrders struct {
+// FieldOrders is one connection's remembered property orders. Its zero
+// value is ready.
+type FieldOrders struct {
 	mu     sync.Mutex
 	keys   []string // one per remembered request, FIFO: the oldest is evicted first
 	orders map[string]*pendingOrder
@@ -42,9 +44,9 @@ type pendingOrder struct {
 	n     int
 }
 
-// remember records the property order of one elicitation/create's
+// Remember records the property order of one elicitation/create's
 // requestedSchema.
-func (f *fieldOrders) remember(params json.RawMessage) {
+func (f *FieldOrders) Remember(params json.RawMessage) {
 	var p struct {
 		RequestedSchema json.RawMessage `json:"requestedSchema"`
 	}
@@ -89,7 +91,7 @@ func (f *fieldOrders) remember(params json.RawMessage) {
 }
 
 // release drops one request's claim on key's order (f.mu held).
-func (f *fieldOrders) release(key string) {
+func (f *FieldOrders) release(key string) {
 	if p := f.orders[key]; p != nil {
 		if p.n--; p.n <= 0 {
 			delete(f.orders, key)
@@ -97,9 +99,9 @@ func (f *fieldOrders) release(key string) {
 	}
 }
 
-// apply returns schema (the SDK's decoded requestedSchema, marshalled) with
+// Apply returns schema (the SDK's decoded requestedSchema, marshalled) with
 // its properties in the order the server sent them, when that is known.
-func (f *fieldOrders) apply(schema json.RawMessage) json.RawMessage {
+func (f *FieldOrders) Apply(schema json.RawMessage) json.RawMessage {
 	key, ok := schemaKey(schema)
 	if !ok {
 		return schema

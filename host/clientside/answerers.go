@@ -1,4 +1,4 @@
-package host
+package clientside
 
 import (
 	"context"
@@ -57,4 +57,13 @@ func SchemaDefaults(schema json.RawMessage) (map[string]any, bool) {
 		}
 	}
 	return content, true
+}
+
+// ReplySampler answers every request with one text (--sampling-reply):
+// for scripts and CI, where a fixed answer is the point.
+type ReplySampler struct{ Text string }
+
+// Sample accepts with the text as the assistant's message.
+func (r ReplySampler) Sample(context.Context, engine.SampleRequest) (engine.SampleResponse, error) {
+	return engine.SampleResponse{Action: engine.SampleAccept, Role: "assistant", Text: r.Text, Model: "relavium-reply", StopReason: "endTurn"}, nil
 }

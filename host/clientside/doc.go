@@ -1,0 +1,25 @@
+// Package clientside holds the client's side of MCP that needs no
+// connection: what host does with a server's requests to the person
+// before and after the person (or a script) answers them.
+//
+// Contract:
+//   - FieldOrders keeps the property order of each elicitation schema as
+//     the server sent it (read off the raw request, keyed by the schema's
+//     canonical JSON, at most 16 waiting, each used once), so a form shows
+//     the fields in the server's order, not the decoded map's; a schema it
+//     does not know is left as decoded.
+//   - ScreenURL screens a url-mode elicitation's url before anything is
+//     shown: https, or http on loopback, never with credentials, the full
+//     origin shown, warnings for a host name that can read as another
+//     (punycode, non-ASCII, mixed scripts, a bare IP). It decides nothing.
+//   - The answerers a command hands host when no person is asked:
+//     DeclineElicitor (the headless default), DefaultsElicitor (a form's
+//     declared defaults, declined when a required field has none; see
+//     SchemaDefaults) and ReplySampler (one fixed sampling answer).
+//
+// The handlers themselves (sampling, roots, elicitation on a connection)
+// stay in host, which owns the connections.
+//
+// clientside may import consent/canonjson, engine, engine/sanitize and
+// fields; never host or anything above (deps_test.go).
+package clientside
