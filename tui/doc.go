@@ -59,8 +59,15 @@
 //     sign-in (authState, signin.go), the status line (statusLine), the
 //     event log and strip (eventLog), the clipboard (clipboard) and the
 //     dialog layer (dialogLayer: the stack, the key guard, consent waiting
-//     its turn). A component is a type with its own state and imperative
-//     methods (selected, byName, job …); it never handles a tea.Msg itself.
+//     its turn). A component is a type with its own state, its drawing and
+//     its key reading as its own methods (serversPane.view, .details,
+//     .key …); it reads the shared ui (ui.go: styles, keys, clock, spinner
+//     frame; crush's common.Common) and, by pointer, the neighbours whose
+//     state it shows (the servers pane reads authState for "needs
+//     sign-in"); it never handles a tea.Msg itself and never does IO.
+//   - A pane's key method changes only the pane's own state and returns
+//     what it asks of the root (serverAct …), as a dialog returns an
+//     Action; the root carries it out (a connect, the focus, a dialog).
 //   - The pane router (panes.go) is the one table the root reads for a
 //     pane's name, title, body, keys and short help: adding a pane is
 //     adding its component and one row there (and a case in geometry).

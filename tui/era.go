@@ -9,12 +9,12 @@ import (
 // eraDetails are the server dialog's lines that say which protocol era the
 // connection runs (with auto: that it was negotiated) and what that means
 // for the features that differ between eras: elicitation, logs, sampling.
-func (m *Model) eraDetails(r *serverRow, w int) []string {
+func (p *serversPane) eraDetails(r *serverRow, w int) []string {
 	era := host.EraOf(r.protocol)
 	if era == nil || r.state != engine.StateReady {
 		return nil
 	}
-	st := m.st
+	st := p.st
 	head := "protocol " + r.protocol + " · " + era.Name + " era"
 	if r.spec.Protocol == host.ProtocolAuto {
 		head += " (negotiated: protocol = auto)"

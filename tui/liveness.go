@@ -66,11 +66,11 @@ func (m *Model) applyRetry(d engine.ServerData) {
 }
 
 // retryHint is the failed server's last details line.
-func (m *Model) retryHint(r *serverRow) string {
+func (p *serversPane) retryHint(r *serverRow) string {
 	if r.retryAt.IsZero() {
 		return "r to retry"
 	}
-	wait := max(r.retryAt.Sub(m.now()), 0).Round(time.Second)
+	wait := max(r.retryAt.Sub(p.now()), 0).Round(time.Second)
 	return fmt.Sprintf("reconnecting (attempt %d) in %s · r to retry now", r.retryN, render.HumanDuration(wait))
 }
 

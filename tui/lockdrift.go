@@ -53,17 +53,17 @@ func (m *Model) onLockDrift(msg lockDriftMsg) {
 
 // lockDriftText is the row's drift mark, put before the row's state text
 // so a narrow pane still shows it ("" when there is no lock, or no drift).
-func (m *Model) lockDriftText(r *serverRow) string {
+func (p *serversPane) lockDriftText(r *serverRow) string {
 	if !r.lockChecked || r.lockDrift.Differences == 0 {
 		return ""
 	}
-	return m.st.Warn.Render(fmt.Sprintf("⚠ drift %d", r.lockDrift.Differences)) + " "
+	return p.st.Warn.Render(fmt.Sprintf("⚠ drift %d", r.lockDrift.Differences)) + " "
 }
 
 // lockDriftDetail is the details' line for the first difference.
-func (m *Model) lockDriftDetail(r *serverRow) string {
+func (p *serversPane) lockDriftDetail(r *serverRow) string {
 	if !r.lockChecked || r.lockDrift.Differences == 0 {
 		return ""
 	}
-	return m.st.Warn.Render(render.ServerLine(fmt.Sprintf("lock drift: %s (relavium mcp check shows all %d)", r.lockDrift.First, r.lockDrift.Differences)))
+	return p.st.Warn.Render(render.ServerLine(fmt.Sprintf("lock drift: %s (relavium mcp check shows all %d)", r.lockDrift.First, r.lockDrift.Differences)))
 }

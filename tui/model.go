@@ -109,17 +109,14 @@ type Model struct {
 	b      Backend
 	sub    *engine.Subscription
 	ask    *asker
-	st     *themes.Styles
-	keys   keyMap
+	*ui    // styles, keys, clock, spinner frame: read by every component
 	help   help.Model
 	bar    progress.Model
-	now    func() time.Time
 	info   SessionInfo
 
 	width, height int
 	focus         pane
 	zoomed        bool // the focused pane takes the whole width (z)
-	frame         int  // spinner frame
 	ticking       bool
 	quitting      bool
 
@@ -161,11 +158,10 @@ func New(ctx context.Context, b Backend, opts Options) *Model {
 		b:      b,
 		sub:    b.Subscribe(),
 		ask:    newAsker(),
-		st:     st,
-		keys:   newKeyMap(),
-		now:    now,
+		ui:     &ui{st: st, keys: newKeyMap(), now: now},
 		info:   b.Info(),
 	}
+	m.wire()
 	m.call.shown, m.call.follow = -1, true
 	m.browse.resources = map[string]*host.ResourceList{}
 	m.browse.prompts = map[string][]host.Prompt{}
@@ -342,6 +338,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	m.syncViewport()
 	cmds = append(cmds, m.startTicking())
 	return m, tea.Batch(cmds...)
+}
+
+// wire hands each component the shared ui and the neighbours it reads.
+func (m *Model) wire() {
+	m.servers.ui, m.servers.auth, m.servers.browse, m.servers.cr = m.ui, &m.auth, &m.browse, &m.cr
+	m.auth.ui = m.ui
 }
 
 func (m *Model) server(name string) *serverRow { return m.servers.byName(name) }

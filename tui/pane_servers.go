@@ -21,6 +21,10 @@ import (
 // serversPane is the servers column's state: the rows, the selection and
 // the first row in view.
 type serversPane struct {
+	*ui
+	auth   *authState   // reads: whether a row needs sign-in, and the one running
+	browse *browsePane  // reads: the tools skipped per server
+	cr     *clientState // reads: the log floor
 	rows   []*serverRow
 	sel    int
 	offset int
@@ -44,13 +48,13 @@ func (p *serversPane) byName(name string) *serverRow {
 	return nil
 }
 
-func (m *Model) stateIcon(r *serverRow) string {
-	st := m.st
+func (p *serversPane) stateIcon(r *serverRow) string {
+	st := p.st
 	switch r.state {
 	case engine.StateReady:
 		return st.OK.Render("●")
 	case engine.StateConnecting:
-		return st.Accent.Render(m.spinFrame())
+		return st.Accent.Render(p.spinFrame())
 	case engine.StateResolving:
 		return st.Muted.Render("◌")
 	case engine.StateNeedsConsent:
@@ -66,16 +70,16 @@ func (m *Model) stateIcon(r *serverRow) string {
 }
 
 // stateDetail is the short state text of a row.
-func (m *Model) stateDetail(r *serverRow) string {
-	st := m.st
-	if s, ok := m.signInDetail(r); ok {
+func (p *serversPane) stateDetail(r *serverRow) string {
+	st := p.st
+	if s, ok := p.auth.detail(r); ok {
 		return s
 	}
 	switch r.state {
 	case engine.StateReady:
-		return m.lockDriftText(r) + st.Muted.Render(fmt.Sprintf("%s · %d tools", render.HumanDuration(msDur(r.connectMS)), r.tools))
+		return p.lockDriftText(r) + st.Muted.Render(fmt.Sprintf("%s · %d tools", render.HumanDuration(msDur(r.connectMS)), r.tools))
 	case engine.StateConnecting:
-		return st.Accent.Render("connecting " + render.HumanDuration(m.now().Sub(r.since).Truncate(100*time.Millisecond)))
+		return st.Accent.Render("connecting " + render.HumanDuration(p.now().Sub(r.since).Truncate(100*time.Millisecond)))
 	case engine.StateResolving:
 		return st.Muted.Render("resolving…")
 	case engine.StateNeedsConsent:
@@ -93,53 +97,53 @@ func (m *Model) stateDetail(r *serverRow) string {
 // sandboxMark is a stdio server's sandbox on its row: a lock and the
 // network mode when it is confined, "open!" when it is not; nothing for a
 // server without a policy (a network server).
-func (m *Model) sandboxMark(r *serverRow) string {
+func (p *serversPane) sandboxMark(r *serverRow) string {
 	switch {
 	case r.sandbox == "":
 		return ""
 	case strings.HasPrefix(r.sandbox, "not sandboxed"):
-		return m.st.Warn.Render("unconfined") + " "
+		return p.st.Warn.Render("unconfined") + " "
 	}
-	return m.st.Muted.Render("🔒"+render.ServerLine(r.sandbox)) + " "
+	return p.st.Muted.Render("🔒"+render.ServerLine(r.sandbox)) + " "
 }
 
-func (m *Model) viewServersBody(w, h int, focused bool) []string {
-	st := m.st
+func (p *serversPane) view(w, h int, focused bool) []string {
+	st := p.st
 	var lines []string
-	listH := len(m.servers.rows)
+	listH := len(p.rows)
 	if h >= 10 {
 		listH = min(listH, max(3, h/2))
 	} else {
 		listH = min(listH, h)
 	}
-	if m.servers.sel < m.servers.offset {
-		m.servers.offset = m.servers.sel
+	if p.sel < p.offset {
+		p.offset = p.sel
 	}
-	if m.servers.sel >= m.servers.offset+listH {
-		m.servers.offset = m.servers.sel - listH + 1
+	if p.sel >= p.offset+listH {
+		p.offset = p.sel - listH + 1
 	}
 	nameW := 4
-	for _, r := range m.servers.rows {
+	for _, r := range p.rows {
 		nameW = max(nameW, render.Width(render.ServerLine(r.spec.Name)))
 	}
 	nameW = min(nameW, max(4, (w-4)/2)) // a name keeps half the row before the state is cut
-	for i := m.servers.offset; i < len(m.servers.rows) && i < m.servers.offset+listH; i++ {
-		r := m.servers.rows[i]
-		content := m.stateIcon(r) + " " + render.Fit(render.ServerLine(r.spec.Name), nameW) + " "
+	for i := p.offset; i < len(p.rows) && i < p.offset+listH; i++ {
+		r := p.rows[i]
+		content := p.stateIcon(r) + " " + render.Fit(render.ServerLine(r.spec.Name), nameW) + " "
 		if w >= 30 {
 			content += st.Muted.Render(render.Fit(r.spec.Transport, 5)) + " "
-			content += m.sandboxMark(r)
+			content += p.sandboxMark(r)
 		}
-		content += m.stateDetail(r)
-		lines = append(lines, m.markRow(content, w, i == m.servers.sel, focused))
+		content += p.stateDetail(r)
+		lines = append(lines, p.markRow(content, w, i == p.sel, focused))
 	}
-	if len(m.servers.rows) == 0 {
+	if len(p.rows) == 0 {
 		lines = append(lines, st.Muted.Render("no servers declared"))
 		lines = append(lines, render.Wrap(st.Muted.Render("add [[mcp_servers]] to .relavium/config.toml, or try relavium demo"), w)...)
 	}
-	if r := m.selected(); r != nil && h-len(lines) > 2 {
+	if r := p.selected(); r != nil && h-len(lines) > 2 {
 		lines = append(lines, st.Separator.Render(strings.Repeat("─", w)))
-		details := m.serverDetails(r, w, false)
+		details := p.details(r, w, false)
 		room := h - len(lines)
 		if len(details) > room {
 			details = details[:room]
@@ -153,8 +157,8 @@ func (m *Model) viewServersBody(w, h int, focused bool) []string {
 // long values (the command, the digest) on lines of their own, a path
 // broken only at '/', the digest shortened and the last logs; in the
 // dialog (i) everything in full.
-func (m *Model) serverDetails(r *serverRow, w int, full bool) []string {
-	st := m.st
+func (p *serversPane) details(r *serverRow, w int, full bool) []string {
+	st := p.st
 	var out []string
 	add := func(s string) { // words are never broken at a hyphen or a dot
 		for i, l := range render.WrapPath(s, max(1, w-2)) {
@@ -189,22 +193,22 @@ func (m *Model) serverDetails(r *serverRow, w int, full bool) []string {
 		if r.protocol != "" {
 			add(st.Muted.Render("protocol ") + render.ServerLine(r.protocol))
 		}
-		out = append(out, m.signInDetails(r, w)...)
+		out = append(out, p.auth.details(r, w)...)
 		skipped := 0
-		for _, sk := range m.browse.skipped {
+		for _, sk := range p.browse.skipped {
 			if sk.Server == r.spec.Name {
 				skipped++
 			}
 		}
 		add(fmt.Sprintf("%d tools admitted · %d skipped", r.tools, skipped))
-		if d := m.lockDriftDetail(r); d != "" {
+		if d := p.lockDriftDetail(r); d != "" {
 			add(d)
 		}
 		if r.pid != 0 {
 			add(st.Muted.Render(fmt.Sprintf("pid %d", r.pid)))
 		}
 	case engine.StateConnecting:
-		add(st.Accent.Render("connecting for " + render.HumanDuration(m.now().Sub(r.since).Truncate(100*time.Millisecond))))
+		add(st.Accent.Render("connecting for " + render.HumanDuration(p.now().Sub(r.since).Truncate(100*time.Millisecond))))
 		if r.pid != 0 {
 			add(st.Muted.Render(fmt.Sprintf("pid %d", r.pid)))
 		}
@@ -214,7 +218,7 @@ func (m *Model) serverDetails(r *serverRow, w int, full bool) []string {
 		add(st.Error.Render("not started: consent denied this session"))
 		add(st.Muted.Render("press a to be asked again"))
 	case engine.StateFailed:
-		if si := m.signInDetails(r, w); si != nil {
+		if si := p.auth.details(r, w); si != nil {
 			out = append(out, si...)
 			break
 		}
@@ -225,7 +229,7 @@ func (m *Model) serverDetails(r *serverRow, w int, full bool) []string {
 				add(st.Faint.Render("  " + l))
 			}
 		}
-		add(st.Muted.Render(m.retryHint(r)))
+		add(st.Muted.Render(p.retryHint(r)))
 	case engine.StateClosed:
 		add(st.Muted.Render("closed · r to reconnect"))
 	case engine.StateResolving:
@@ -241,9 +245,9 @@ func (m *Model) serverDetails(r *serverRow, w int, full bool) []string {
 			out = append(out, "  "+st.Faint.Render(l))
 		}
 	}
-	logs, hidden := filterLogs(r.logs, logFloors[m.cr.logFloor])
+	logs, hidden := filterLogs(r.logs, logFloors[p.cr.logFloor])
 	if hidden > 0 {
-		add(st.Muted.Render(fmt.Sprintf("… %d log line(s) below %s hidden (v shows more)", hidden, logFloors[m.cr.logFloor])))
+		add(st.Muted.Render(fmt.Sprintf("… %d log line(s) below %s hidden (v shows more)", hidden, logFloors[p.cr.logFloor])))
 	}
 	if !full && len(logs) > 3 {
 		logs = logs[len(logs)-3:]
@@ -268,7 +272,7 @@ func firstLine(s string) string {
 // what it said of itself at initialize when it did (d, ok).
 func (m *Model) serverDialog(r *serverRow, d host.ServerDetails, ok bool) dialog.Dialog {
 	return &dialog.Text{Title: "Server " + render.ServerLine(r.spec.Name), Max: 100, Lines: func(st *themes.Styles, iw int) []string {
-		out := append(m.serverDetails(r, iw, true), m.eraDetails(r, iw)...)
+		out := append(m.servers.details(r, iw, true), m.servers.eraDetails(r, iw)...)
 		if ok {
 			out = append(out, initializeDetails(st, d, iw)...)
 		}
@@ -335,35 +339,77 @@ func initializeDetails(st *themes.Styles, d host.ServerDetails, iw int) []string
 	return out
 }
 
-// serversKey handles the servers pane's keys. Approve, reconnect and
-// disconnect act on the selected server only from here, where the footer
-// lists them and the selection is in view: an x meant for another pane
-// never drops a server and the calls running on it.
-func (m *Model) serversKey(msg tea.KeyMsg) tea.Cmd {
-	switch k := m.keys; {
+// serverAct is what a key on the servers pane asks of the root: the pane
+// reads the key against its own rows; acting on a server (connect, sign
+// in, its tools, its details) reaches beyond the pane, so the root does it
+// (serversKey).
+type serverAct int
+
+const (
+	serverNone serverAct = iota
+	serverApprove
+	serverReconnect
+	serverDisconnect
+	serverPing
+	serverSelect // the selection moves to the row given
+	serverSignIn
+	serverOpen // enter: the server's tools
+	serverDetailsAct
+)
+
+// key reads a key on the pane. Approve, reconnect and disconnect act on
+// the selected server only from here, where the footer lists them and the
+// selection is in view: an x meant for another pane never drops a server
+// and the calls running on it.
+func (p *serversPane) key(msg tea.KeyMsg) (serverAct, int) {
+	switch k := p.keys; {
 	case key.Matches(msg, k.Approve):
-		return m.approveSelected()
+		return serverApprove, p.sel
 	case key.Matches(msg, k.Reconnect):
-		return m.reconnectSelected()
+		return serverReconnect, p.sel
 	case key.Matches(msg, k.Disconnect):
-		return m.disconnectSelected()
+		return serverDisconnect, p.sel
 	case key.Matches(msg, k.Ping):
-		return m.pingSelected()
+		return serverPing, p.sel
 	}
-	sel := m.servers.sel
-	if moveKey(msg, m.keys, &sel, len(m.servers.rows), 5) {
-		return m.selectServer(sel)
+	sel := p.sel
+	if moveKey(msg, p.keys, &sel, len(p.rows), 5) {
+		return serverSelect, sel
 	}
-	switch r := m.selected(); {
+	switch r := p.selected(); {
 	case r == nil:
-	case key.Matches(msg, m.keys.Enter) && m.wantsSignIn(r):
-		return m.startSignIn(r)
-	case key.Matches(msg, m.keys.Enter):
+	case key.Matches(msg, p.keys.Enter) && p.auth.wants(r):
+		return serverSignIn, p.sel
+	case key.Matches(msg, p.keys.Enter):
+		return serverOpen, p.sel
+	case key.Matches(msg, p.keys.Details):
+		return serverDetailsAct, p.sel
+	}
+	return serverNone, p.sel
+}
+
+// serversKey carries out what a key on the servers pane asked.
+func (m *Model) serversKey(msg tea.KeyMsg) tea.Cmd {
+	act, i := m.servers.key(msg)
+	switch act {
+	case serverApprove:
+		return m.approveSelected()
+	case serverReconnect:
+		return m.reconnectSelected()
+	case serverDisconnect:
+		return m.disconnectSelected()
+	case serverPing:
+		return m.pingSelected()
+	case serverSelect:
+		return m.selectServer(i)
+	case serverSignIn:
+		return m.startSignIn(m.selected())
+	case serverOpen:
 		// drill down: the server's tools, the first one under the cursor
 		m.focus, m.browse.tab, m.browse.cursor, m.browse.offset = paneTools, tabTools, 0, 0
 		return m.ensureBrowse()
-	case key.Matches(msg, m.keys.Details):
-		return m.serverDetailsCmd(r.spec.Name)
+	case serverDetailsAct:
+		return m.serverDetailsCmd(m.selected().spec.Name)
 	}
 	return nil
 }
@@ -378,11 +424,19 @@ func (m *Model) selectServer(i int) tea.Cmd {
 	return m.ensureBrowse()
 }
 
-func (m *Model) serversLabel() string { return fmt.Sprintf("SERVERS %d", len(m.servers.rows)) }
+func (p *serversPane) label() string { return fmt.Sprintf("SERVERS %d", len(p.rows)) }
 
-func (m *Model) serversHelp() []key.Binding {
-	k := m.keys
-	return []key.Binding{k.NextPane, key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", m.enterOnServer())), k.Details, k.Approve, k.Reconnect, k.Disconnect, k.Ping}
+func (p *serversPane) help() []key.Binding {
+	k := p.keys
+	return []key.Binding{k.NextPane, key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", p.enterOn())), k.Details, k.Approve, k.Reconnect, k.Disconnect, k.Ping}
+}
+
+// enterOn is what enter does on the selected server, for the footer.
+func (p *serversPane) enterOn() string {
+	if r := p.selected(); r != nil && p.auth.wants(r) {
+		return "sign in"
+	}
+	return "its tools"
 }
 
 // setSel selects server row i. The tools filter is per server: the one

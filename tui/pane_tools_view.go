@@ -125,17 +125,3 @@ func (m *Model) rowContent(r listRow, w int) string {
 	}
 	return render.SpaceBetween(left, right, w)
 }
-
-// markRow puts the cursor marker before a row of content and highlights a
-// selected row: the selection colours when the pane has the focus, bold
-// otherwise. The marker keeps the cursor visible without colour.
-func (m *Model) markRow(content string, w int, selected, focused bool) string {
-	if !selected {
-		return "  " + render.Fit(content, w-2)
-	}
-	plain := "▸ " + render.Fit(render.StripANSI(content), w-2)
-	if focused {
-		return m.st.Selected.Render(plain)
-	}
-	return m.st.SelectedBlurred.Render(plain)
-}

@@ -34,7 +34,9 @@ type paneRoute struct {
 func (p pane) route() paneRoute {
 	switch p {
 	case paneServers:
-		return paneRoute{"SERVERS", (*Model).serversLabel, (*Model).viewServersBody, (*Model).serversKey, (*Model).serversHelp}
+		return paneRoute{"SERVERS", func(m *Model) string { return m.servers.label() },
+			func(m *Model, w, h int, f bool) []string { return m.servers.view(w, h, f) },
+			(*Model).serversKey, func(m *Model) []key.Binding { return m.servers.help() }}
 	case paneTools:
 		return paneRoute{"TOOLS", (*Model).toolsLabel, (*Model).viewToolsBody, (*Model).toolsKey, (*Model).toolsHelp}
 	}

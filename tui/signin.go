@@ -26,6 +26,7 @@ import (
 // authState is sign-in's part of the workbench: the OAuth sign-in running
 // and the servers a call found wanting more scopes.
 type authState struct {
+	*ui
 	run     *signInState
 	stepUps map[string]oauth.SignInData
 }
@@ -53,8 +54,8 @@ type signInDoneMsg struct {
 // needsSignIn reports whether r waits for a sign-in (its connect failed
 // with E850, or one of its calls asked for more scopes, E851), and the
 // authorization server's origin and the scopes when known.
-func (m *Model) needsSignIn(r *serverRow) (origin string, scopes []string, ok bool) {
-	if s, ok := m.auth.stepUps[r.spec.Name]; ok {
+func (a *authState) needs(r *serverRow) (origin string, scopes []string, ok bool) {
+	if s, ok := a.stepUps[r.spec.Name]; ok {
 		return s.AuthServer, s.Scopes, true
 	}
 	if r.state == engine.StateFailed && (r.errCode == oauth.CodeSignInRequired || r.errCode == oauth.CodeStepUpRequired) {
@@ -73,32 +74,32 @@ func originIn(msg string) string {
 }
 
 // signInDetail is the row's short state while it needs a sign-in.
-func (m *Model) signInDetail(r *serverRow) (string, bool) {
-	origin, _, ok := m.needsSignIn(r)
+func (a *authState) detail(r *serverRow) (string, bool) {
+	origin, _, ok := a.needs(r)
 	if !ok {
 		return "", false
 	}
-	if m.auth.run != nil && m.auth.run.server == r.spec.Name {
-		return m.st.Accent.Render("signing in…"), true
+	if a.run != nil && a.run.server == r.spec.Name {
+		return a.st.Accent.Render("signing in…"), true
 	}
 	s := "needs sign-in"
 	if origin != "" {
 		s += " · " + origin
 	}
-	return m.st.Warn.Render(render.ServerLine(s)), true
+	return a.st.Warn.Render(render.ServerLine(s)), true
 }
 
 // signInDetails are the selected row's detail lines while it needs (or
 // runs) a sign-in.
-func (m *Model) signInDetails(r *serverRow, w int) []string {
-	origin, scopes, ok := m.needsSignIn(r)
+func (a *authState) details(r *serverRow, w int) []string {
+	origin, scopes, ok := a.needs(r)
 	if !ok {
 		return nil
 	}
-	st := m.st
+	st := a.st
 	var out []string
 	add := func(s string) { out = append(out, render.WrapIndent(s, w, "  ")...) }
-	if si := m.auth.run; si != nil && si.server == r.spec.Name {
+	if si := a.run; si != nil && si.server == r.spec.Name {
 		if si.prompt == nil {
 			add(st.Accent.Render("finding the authorization server…"))
 		} else {
@@ -132,7 +133,7 @@ func (m *Model) startSignIn(r *serverRow) tea.Cmd {
 		m.status.set("a sign-in is already running (esc cancels it)", true)
 		return nil
 	}
-	_, scopes, _ := m.needsSignIn(r)
+	_, scopes, _ := m.auth.needs(r)
 	ctx, cancel := context.WithCancel(m.ctx)
 	si := &signInState{server: r.spec.Name, stepUp: len(scopes) > 0, cancel: cancel, msgs: make(chan tea.Msg, 2)}
 	m.auth.run = si
@@ -237,10 +238,10 @@ func (m *Model) noteStepUp(err error) {
 	m.status.set("server "+d.Server+" asks for more scopes: select it and press enter to sign in again", true)
 }
 
-// wantsSignIn reports whether enter on r signs in (rather than drilling
+// wants reports whether enter on r signs in (rather than drilling
 // into its tools).
-func (m *Model) wantsSignIn(r *serverRow) bool {
-	_, _, ok := m.needsSignIn(r)
+func (a *authState) wants(r *serverRow) bool {
+	_, _, ok := a.needs(r)
 	return ok
 }
 
@@ -255,12 +256,4 @@ func (l *live) SignIn(ctx context.Context, server string, shown func(oauth.Promp
 	}}
 	_, err := l.core.Login(ctx, server, in)
 	return err
-}
-
-// enterOnServer is what enter does on the selected server, for the footer.
-func (m *Model) enterOnServer() string {
-	if r := m.selected(); r != nil && m.wantsSignIn(r) {
-		return "sign in"
-	}
-	return "its tools"
 }

@@ -53,7 +53,7 @@ func TestSignInFromTheServersPane(t *testing.T) {
 		r := h.m.server("prot")
 		return r.state == engine.StateFailed && !r.busy
 	})
-	if d := h.m.stateDetail(h.m.server("prot")); !strings.Contains(d, "needs sign-in · https://auth.example") {
+	if d := h.m.servers.stateDetail(h.m.server("prot")); !strings.Contains(d, "needs sign-in · https://auth.example") {
 		t.Fatalf("the row does not say needs sign-in with the origin: %q", d)
 	}
 	if v := h.view(); !strings.Contains(v, "needs sign-in at") || !strings.Contains(v, "press enter to sign in") {
@@ -64,7 +64,7 @@ func TestSignInFromTheServersPane(t *testing.T) {
 	}
 	h.key("enter")
 	<-waiting
-	details := func() string { return strings.Join(h.m.signInDetails(h.m.server("prot"), 300), "\n") }
+	details := func() string { return strings.Join(h.m.auth.details(h.m.server("prot"), 300), "\n") }
 	h.until("the url shown", func() bool { return strings.Contains(details(), "https://auth.example/authorize?client_id=relavium") })
 	if d := details(); !strings.Contains(d, "waiting for the browser") || !strings.Contains(d, "esc or c cancels") || !strings.Contains(d, "scopes: mcp:read") {
 		t.Fatalf("waiting details:\n%s", d)
@@ -87,7 +87,7 @@ func TestSignInCancelled(t *testing.T) {
 	h.until("needs sign-in", func() bool { r := h.m.server("prot"); return r.state == engine.StateFailed && !r.busy })
 	h.key("enter")
 	h.until("waiting", func() bool {
-		return strings.Contains(strings.Join(h.m.signInDetails(h.m.server("prot"), 300), " "), "waiting for the browser")
+		return strings.Contains(strings.Join(h.m.auth.details(h.m.server("prot"), 300), " "), "waiting for the browser")
 	})
 	h.key("esc")
 	h.until("cancelled", func() bool { return h.m.auth.run == nil })
@@ -105,10 +105,10 @@ func TestStepUpAsksAgainWithTheScopes(t *testing.T) {
 	if v := h.view(); !strings.Contains(v, "server demo asks for more scopes") {
 		t.Fatalf("step-up not said:\n%s", v)
 	}
-	if d := strings.Join(h.m.signInDetails(h.m.server("demo"), 200), "\n"); !strings.Contains(d, "asks for more scopes: mcp:read mcp:write") {
+	if d := strings.Join(h.m.auth.details(h.m.server("demo"), 200), "\n"); !strings.Contains(d, "asks for more scopes: mcp:read mcp:write") {
 		t.Fatalf("the new scopes are not shown: %s", d)
 	}
-	if !h.m.wantsSignIn(h.m.server("demo")) {
+	if !h.m.auth.wants(h.m.server("demo")) {
 		t.Fatal("enter would not sign in again")
 	}
 }
@@ -128,13 +128,13 @@ func TestExpiredTokenMidSessionNeedsSignIn(t *testing.T) {
 	if v := h.view(); !strings.Contains(v, "server demo needs sign-in") || strings.Contains(v, "E503") {
 		t.Fatalf("the status does not say the server needs sign-in:\n%s", v)
 	}
-	if d := h.m.stateDetail(h.m.server("demo")); !strings.Contains(d, "needs sign-in · https://auth.example") {
+	if d := h.m.servers.stateDetail(h.m.server("demo")); !strings.Contains(d, "needs sign-in · https://auth.example") {
 		t.Fatalf("the row does not say needs sign-in: %q", d)
 	}
-	if d := strings.Join(h.m.signInDetails(h.m.server("demo"), 200), "\n"); !strings.Contains(d, "needs sign-in at https://auth.example") || !strings.Contains(d, "press enter to sign in") {
+	if d := strings.Join(h.m.auth.details(h.m.server("demo"), 200), "\n"); !strings.Contains(d, "needs sign-in at https://auth.example") || !strings.Contains(d, "press enter to sign in") {
 		t.Fatalf("the details do not say how to sign in: %s", d)
 	}
-	if !h.m.wantsSignIn(h.m.server("demo")) {
+	if !h.m.auth.wants(h.m.server("demo")) {
 		t.Fatal("enter would not sign in")
 	}
 }

@@ -47,12 +47,6 @@ func (m *Model) animating() bool {
 	return false
 }
 
-// spinFrames turn a quadrant block (block elements are in every terminal
-// font; braille spinners and quarter circles are not).
-var spinFrames = [...]string{"▖", "▘", "▝", "▗"}
-
-func (m *Model) spinFrame() string { return spinFrames[m.frame%len(spinFrames)] }
-
 // set says s (sanitized here) on the status line, as an error or not.
 func (l *statusLine) set(s string, isErr bool) {
 	l.text, l.err = render.ServerLine(s), isErr

@@ -166,9 +166,9 @@ func (m *Model) bodyLines(g geometry) []string {
 		return append([]string{m.paneStrip(m.width)}, render.PadLines(body, m.width, h-1)...)
 	}
 	// the tools and call panes keep one cell of padding after the separator
-	srv := append([]string{m.paneTitle(paneServers, g.srvW)}, render.PadLines(m.viewServersBody(g.srvW, h-1, m.focus == paneServers), g.srvW, h-1)...)
-	tools := append([]string{m.paneTitle(paneTools, g.toolW-1)}, render.PadLines(m.viewToolsBody(g.toolW-1, h-1, m.focus == paneTools), g.toolW-1, h-1)...)
-	call := append([]string{m.paneTitle(paneCall, g.callW-1)}, render.PadLines(m.viewCallBody(g.callW-1, h-1, m.focus == paneCall), g.callW-1, h-1)...)
+	srv := append([]string{m.paneTitle(paneServers, g.srvW)}, render.PadLines(paneServers.route().body(m, g.srvW, h-1, m.focus == paneServers), g.srvW, h-1)...)
+	tools := append([]string{m.paneTitle(paneTools, g.toolW-1)}, render.PadLines(paneTools.route().body(m, g.toolW-1, h-1, m.focus == paneTools), g.toolW-1, h-1)...)
+	call := append([]string{m.paneTitle(paneCall, g.callW-1)}, render.PadLines(paneCall.route().body(m, g.callW-1, h-1, m.focus == paneCall), g.callW-1, h-1)...)
 	// a separator next to the focused pane takes the focus colour
 	sepStyle := func(a, b pane) string {
 		if m.focus == a || m.focus == b {

@@ -1,0 +1,40 @@
+package tui
+
+import (
+	"time"
+
+	"github.com/relavium/relavium/themes"
+	"github.com/relavium/relavium/tui/render"
+)
+
+// ui is what every component reads and none owns (crush's common.Common):
+// the theme's styles, the keys, the clock and the spinner's frame. The
+// root model holds the one ui and hands each component a pointer to it, so
+// a theme change (applyStyles) or a tick reaches every pane at once; only
+// the root writes it.
+type ui struct {
+	st    *themes.Styles
+	keys  keyMap
+	now   func() time.Time
+	frame int // the spinner's frame, moved by the tick
+}
+
+// spinFrames turn a quadrant block (block elements are in every terminal
+// font; braille spinners and quarter circles are not).
+var spinFrames = [...]string{"▖", "▘", "▝", "▗"}
+
+func (u *ui) spinFrame() string { return spinFrames[u.frame%len(spinFrames)] }
+
+// markRow puts the cursor marker before a row of content and highlights a
+// selected row: the selection colours when the pane has the focus, bold
+// otherwise. The marker keeps the cursor visible without colour.
+func (u *ui) markRow(content string, w int, selected, focused bool) string {
+	if !selected {
+		return "  " + render.Fit(content, w-2)
+	}
+	plain := "▸ " + render.Fit(render.StripANSI(content), w-2)
+	if focused {
+		return u.st.Selected.Render(plain)
+	}
+	return u.st.SelectedBlurred.Render(plain)
+}
