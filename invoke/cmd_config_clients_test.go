@@ -11,6 +11,7 @@ import (
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/config"
 	"github.com/relavium/relavium/invoke/cli"
+	configcmd "github.com/relavium/relavium/invoke/cmd/config"
 	"github.com/relavium/relavium/session"
 )
 
@@ -202,7 +203,7 @@ func TestConfigSources(t *testing.T) {
 		t.Fatalf("exit %d: %s %s", code, stdout, stderr)
 	}
 	var got struct {
-		Data ConfigSources `json:"data"`
+		Data configcmd.ConfigSources `json:"data"`
 	}
 	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
 		t.Fatal(err)

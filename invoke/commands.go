@@ -5,6 +5,7 @@ import (
 
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/invoke/cli"
+	configcmd "github.com/relavium/relavium/invoke/cmd/config"
 	"github.com/relavium/relavium/invoke/cmd/gates"
 	"github.com/relavium/relavium/invoke/cmd/mcp"
 )
@@ -254,19 +255,19 @@ func Commands() *cli.Table {
 				SideEffect: cli.Write, JSON: true, Output: cli.Document, Surface: cli.CLIOnly, Run: runAuthLogout},
 			{Path: []string{"config"}, Summary: "configuration"},
 			{Path: []string{"config", "validate"}, Summary: "check every config, agent and workflow file; report all problems",
-				SideEffect: cli.Read, JSON: true, Output: cli.Document, Surface: cli.Machine, Run: runConfigValidate},
+				SideEffect: cli.Read, JSON: true, Output: cli.Document, Surface: cli.Machine, Run: configcmd.RunConfigValidate},
 			{Path: []string{"config", "sources"}, Summary: "list every file servers can come from: relavium's, the project's client files, the global client files",
-				SideEffect: cli.Read, JSON: true, Output: cli.Document, Surface: cli.CLIOnly, Run: runConfigSources},
+				SideEffect: cli.Read, JSON: true, Output: cli.Document, Surface: cli.CLIOnly, Run: configcmd.RunConfigSources},
 			{Path: []string{"config", "import"}, Summary: "print another client's MCP file as [[mcp_servers]] TOML (--write: add it to .relavium/config.toml)",
 				Args: []cli.Arg{{Name: "FILE", Required: true, Usage: "a client's MCP file (mcpServers or VS Code servers JSON)"}},
 				Flags: []cli.Flag{{Name: "write", Type: cli.Bool, Usage: "add the servers to .relavium/config.toml (atomically; created when absent)"},
 					{Name: "allow-local", Type: cli.StringArray, Usage: "a server of the file whose loopback or private url is yours: imported with allow_local_endpoint = true (repeatable)"}},
-				SideEffect: cli.Write, JSON: true, Output: cli.Document, Surface: cli.CLIOnly, Run: runConfigImport},
+				SideEffect: cli.Write, JSON: true, Output: cli.Document, Surface: cli.CLIOnly, Run: configcmd.RunConfigImport},
 			{Path: []string{"config", "export"}, Summary: "print a declared server as another client's MCP file entry",
 				Args: []cli.Arg{{Name: "SERVER", Required: true, Usage: "a declared server's name"}},
 				Flags: []cli.Flag{{Name: "format", Type: cli.String, Default: "claude", Enum: []string{"claude", "vscode", "cursor"},
 					Usage: "claude (mcpServers, Claude Desktop and Claude Code), vscode (.vscode/mcp.json) or cursor (.cursor/mcp.json)"}},
-				SideEffect: cli.Read, JSON: true, Output: cli.Document, Surface: cli.CLIOnly, Run: runConfigExport},
+				SideEffect: cli.Read, JSON: true, Output: cli.Document, Surface: cli.CLIOnly, Run: configcmd.RunConfigExport},
 			{Path: []string{"version"}, Summary: "print the version",
 				SideEffect: cli.Read, JSON: true, Output: cli.Document, Surface: cli.Machine, Run: runVersion},
 			{Path: []string{"completion"}, Summary: "print a shell completion script (bash, zsh or fish) for relavium's commands, flags and declared names",

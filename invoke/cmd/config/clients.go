@@ -1,4 +1,4 @@
-package invoke
+package config
 
 import (
 	"context"
@@ -41,7 +41,7 @@ type SourceRow struct {
 	Problems int                   `json:"problems,omitempty"`
 }
 
-func runConfigSources(_ context.Context, inv *cli.Invocation) (any, error) {
+func RunConfigSources(_ context.Context, inv *cli.Invocation) (any, error) {
 	out := &ConfigSources{Sources: []SourceRow{}, project: inv.Global.Project}
 	used := map[string]bool{}
 	cfg, err := inv.LoadConfig()
@@ -159,7 +159,7 @@ func (c *ConfigImport) WriteHuman(w io.Writer) error {
 	return err
 }
 
-func runConfigImport(_ context.Context, inv *cli.Invocation) (any, error) {
+func RunConfigImport(_ context.Context, inv *cli.Invocation) (any, error) {
 	file := inv.Args[0]
 	if !filepath.IsAbs(file) {
 		file = filepath.Join(inv.Env.WorkDir, file)

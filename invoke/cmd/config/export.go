@@ -1,4 +1,4 @@
-package invoke
+package config
 
 import (
 	"context"
@@ -59,7 +59,7 @@ type exporter struct {
 	notes          []string
 }
 
-func runConfigExport(_ context.Context, inv *cli.Invocation) (any, error) {
+func RunConfigExport(_ context.Context, inv *cli.Invocation) (any, error) {
 	cfg, err := inv.LoadConfig()
 	if err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package invoke
+package config
 
 import (
 	"context"
@@ -55,11 +55,11 @@ func cfgPlural(n int, noun string) string {
 	return fmt.Sprintf("%d %ss", n, noun)
 }
 
-// runConfigValidate checks both config files, every agent file and (through
+// RunConfigValidate checks both config files, every agent file and (through
 // validateWorkflows) every workflow file, reporting ALL problems at once:
 // exit 2 on any, 0 with a summary otherwise. Warnings go to stderr like a
 // compiler's; under --json they are also in the envelope.
-func runConfigValidate(_ context.Context, inv *cli.Invocation) (any, error) {
+func RunConfigValidate(_ context.Context, inv *cli.Invocation) (any, error) {
 	project := inv.Global.Project
 	rep, err := config.ValidateFrom(inv.Env.Home, project, inv.Global.Agent, inv.Sources())
 	wfFiles, wfProblems := validateWorkflows(inv)
