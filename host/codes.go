@@ -27,8 +27,6 @@ var codes = fault.Table{
 	{Code: CodeCallFailed, Class: fault.Failure, Meaning: "the call failed at the protocol or transport level"},
 	{Code: CodeHostClosed, Class: fault.Failure, Meaning: "the host is closed"},
 	{Code: CodeBadOptions, Class: fault.Failure, Meaning: "Start called with options it cannot honour (a caller bug)"},
-	{Code: CodeMessageDepth, Class: fault.Failure, Meaning: "a stdio server's message nests arrays and objects deeper than 512 levels (refused before decoding; the server is failed)"},
-	{Code: CodeStrayStdout, Class: fault.Failure, Meaning: "a stdio server wrote more than 1000 lines or 1 MiB of non-JSON output on stdout (each such line is skipped with a warning until then; the server is failed)"},
 	{Code: CodeProtocolEra, Class: fault.Failure, Meaning: "the server does not speak protocol 2026-07-28, which its declaration (or --protocol) asks for"},
 	{Code: CodePingFailed, Class: fault.Failure, Meaning: "a ping got an error, or no answer within its deadline"},
 	{Code: CodeSessionGone, Class: fault.Failure, Meaning: "a network server answered 404 for its session (it restarted, or the session expired); its calls in flight fail"},

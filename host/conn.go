@@ -22,6 +22,7 @@ import (
 	"github.com/relavium/relavium/host/discovery"
 	"github.com/relavium/relavium/host/netguard"
 	"github.com/relavium/relavium/host/proc"
+	"github.com/relavium/relavium/host/stream"
 	"github.com/relavium/relavium/host/wire"
 )
 
@@ -47,7 +48,7 @@ type conn struct {
 	mu          sync.Mutex
 	state       string
 	ch          *proc.Child
-	stray       *strayStdout // ch's non-JSON stdout lines (stdoutlines.go)
+	stray       *stream.Stray // ch's non-JSON stdout lines (host/stream)
 	cs          *mcp.ClientSession
 	fail        *Error
 	connectMS   int64
@@ -81,8 +82,8 @@ type conn struct {
 	stream refusalTrap
 
 	// frameRefusal is why a stdio session's stream was cut: a message the
-	// transport refused before decoding (E518, depthreader.go).
-	frameRefusal atomic.Pointer[Error]
+	// transport refused before decoding (E518, host/stream).
+	frameRefusal atomic.Pointer[fault.Error]
 
 	// A tool-list walk after list_changed (listchanged.go): one at a time,
 	// once more when asked meanwhile; a liveness probe (liveness.go), one
@@ -328,7 +329,7 @@ func (c *conn) connectFailure(ctx, cctx context.Context, cause *deadline.Cause, 
 		c.mu.Lock()
 		stray := c.stray
 		c.mu.Unlock()
-		if first, n := stray.firstLine(); n > 0 {
+		if first, n := stray.FirstLine(); n > 0 {
 			return c.withProcess(c.failure0(CodeInitializeFailed, fmt.Sprintf(
 				"exited during initialize after writing %d non-JSON line(s) on stdout (the first: %q); stdout is the JSON-RPC stream", n, first), nil))
 		}

@@ -34,7 +34,7 @@
 //     when classified: the caller's cancellation wins.
 //   - Every message a server sends is gauged for nesting before the SDK
 //     decodes it: past nesting.MessageDepth (512) the stream is cut,
-//     E518 on stdio (depthreader.go), E572 from the guard on the network.
+//     E518 on stdio (host/stream), E572 from the guard on the network.
 //     On stdio a tools/list page is taken off the stream before that
 //     (discovery.Capture.Reader, transport.go): discovery judges it tool by
 //     tool and the SDK reads an empty stub page.
@@ -116,5 +116,7 @@
 //   - deadline: a deadline told from a cancellation, and the call clock
 //     (active time only; deadlinetest moves its time by hand in tests);
 //   - clientside: the client's side of MCP that needs no connection
-//     (elicitation field order, url screening, the headless answerers).
+//     (elicitation field order, url screening, the headless answerers);
+//   - stream: the byte stream of the connections host reads itself (stray
+//     stdout lines, the nesting gauge, the websocket connection).
 package host

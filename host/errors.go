@@ -29,8 +29,6 @@ const (
 	CodeCallFailed        fault.Code = "E515" // the call failed at the protocol or transport level
 	CodeHostClosed        fault.Code = "E516" // the host is closed
 	CodeBadOptions        fault.Code = "E517" // Start called with options it cannot honour (a caller bug)
-	CodeMessageDepth      fault.Code = "E518" // a stdio server's message nests arrays and objects deeper than 512 levels
-	CodeStrayStdout       fault.Code = "E519" // a stdio server wrote more non-JSON lines on stdout than are skipped
 	CodeSecretMissing     fault.Code = "E520" // a {{secrets.NAME}} with no value in any secret store
 	CodeEnvRefUnset       fault.Code = "E880" // an {{env.VAR}} with no default whose variable is not set at spawn
 	CodeSecretFileUnsafe  fault.Code = "E521" // the secrets file is group/other-accessible, a symlink or not a file

@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/relavium/relavium/host/netguard"
+	"github.com/relavium/relavium/host/stream"
 )
 
 // networkTransport builds an http, sse or websocket transport. This is the
@@ -128,7 +129,7 @@ func (t *wsTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	t.c.mu.Lock()
 	t.c.everLive = true
 	t.c.mu.Unlock()
-	return &observedConn{Connection: newWSConn(ws), c: t.c}, nil
+	return &observedConn{Connection: stream.NewWSConn(ws), c: t.c}, nil
 }
 
 // cancelCounter counts the notifications/cancelled POSTed to a Streamable

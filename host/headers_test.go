@@ -18,6 +18,7 @@ import (
 
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/host/netguard"
+	"github.com/relavium/relavium/host/stream"
 )
 
 const (
@@ -65,7 +66,7 @@ func (b *bearerMux) serve(t *testing.T, s *mcp.Server) string {
 		if err != nil {
 			return
 		}
-		ss, err := s.Connect(r.Context(), wsServerTransport{newWSConn(ws)}, nil)
+		ss, err := s.Connect(r.Context(), wsServerTransport{stream.NewWSConn(ws)}, nil)
 		if err != nil {
 			return
 		}

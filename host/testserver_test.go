@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/relavium/relavium/host/netguard"
+	"github.com/relavium/relavium/host/stream"
 )
 
 // inprocServer is an in-process SDK server with the tools the network and
@@ -98,7 +99,7 @@ func serveHTTP(t testing.TB, s *mcp.Server) string {
 		if err != nil {
 			return
 		}
-		ss, err := s.Connect(r.Context(), wsServerTransport{newWSConn(ws)}, nil)
+		ss, err := s.Connect(r.Context(), wsServerTransport{stream.NewWSConn(ws)}, nil)
 		if err != nil {
 			return
 		}
@@ -112,7 +113,7 @@ func serveHTTP(t testing.TB, s *mcp.Server) string {
 	return srv.URL
 }
 
-type wsServerTransport struct{ c *wsConn }
+type wsServerTransport struct{ c *stream.WSConn }
 
 func (w wsServerTransport) Connect(context.Context) (mcp.Connection, error) { return w.c, nil }
 

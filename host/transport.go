@@ -9,8 +9,10 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host/discovery"
 	"github.com/relavium/relavium/host/proc"
+	"github.com/relavium/relavium/host/stream"
 )
 
 // transport builds the server's mcp.Transport. stdio spawns its child inside
@@ -74,7 +76,7 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 		return nil, &spawnError{command: r.Command, err: err}
 	}
 	ch.Release = cf.release
-	stray := &strayStdout{}
+	stray := &stream.Stray{}
 	t.c.mu.Lock()
 	t.c.ch = ch
 	t.c.stray = stray
@@ -91,9 +93,10 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	// The wire recorder taps the bytes themselves (innermost), so a page
 	// the capture takes off the stream is recorded as the server sent it.
 	// Outermost of all, a line that is not JSON-RPC (a banner) is taken off
-	// the stream and kept with the server's stderr (stdoutlines.go).
-	stdout := newStdoutFilter(ch.Stdout, t.c, ch.Ring, stray)
-	reader := &depthReader{r: t.c.capture.Reader(t.c.rec.Lines(stdout)), refused: &t.c.frameRefusal}
+	// the stream and kept with the server's stderr (host/stream).
+	refuse := func(e *fault.Error) { t.c.frameRefusal.CompareAndSwap(nil, e) }
+	stdout := stream.NewStdoutFilter(ch.Stdout, ch.Ring, stray, t.c.strayWarning, refuse)
+	reader := stream.NewDepthReader(t.c.capture.Reader(t.c.rec.Lines(stdout)), refuse)
 	inner, err := (&mcp.IOTransport{Reader: reader, Writer: t.c.rec.LineWriter(ch.Stdin)}).Connect(ctx)
 	if err != nil {
 		return nil, err
@@ -168,4 +171,12 @@ func (o *observedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		}
 	}
 	return msg, err
+}
+
+// strayWarning reports a server's first stray stdout line (host/stream) as
+// a warning in its log.
+func (c *conn) strayWarning(text string) {
+	c.h.em.Emit(engine.Event{Type: engine.EventToolLog, Data: engine.ToolLogData{LogEntry: engine.LogEntry{
+		Server: c.srv.Name, Level: "warning", Logger: "relavium", Data: jsonString(text),
+	}}})
 }

@@ -5,11 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -18,7 +16,7 @@ import (
 
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/host/netguard"
-	"github.com/relavium/relavium/nesting"
+	"github.com/relavium/relavium/host/stream"
 )
 
 // A server whose Mcp-Session-Id is 61 000 bytes long fails its start with
@@ -117,37 +115,18 @@ func TestStdioMessageDepth(t *testing.T) {
 	}
 	pid := h.Servers()[0].PID
 	_, err = callTool(t, h, context.Background(), "mcp_d_deep", `{"levels":5000}`, engine.CallOptions{})
-	if codeOf(err) != CodeMessageDepth {
-		t.Fatalf("a message 5000 deep: %v, want %s", err, CodeMessageDepth)
+	if codeOf(err) != stream.CodeMessageDepth {
+		t.Fatalf("a message 5000 deep: %v, want %s", err, stream.CodeMessageDepth)
 	}
 	row := h.Servers()[0]
 	for end := time.Now().Add(20 * time.Second); row.State != engine.StateFailed && time.Now().Before(end); row = h.Servers()[0] {
 		time.Sleep(10 * time.Millisecond)
 	}
-	if row.State != engine.StateFailed || row.ErrorCode != CodeMessageDepth {
+	if row.State != engine.StateFailed || row.ErrorCode != stream.CodeMessageDepth {
 		t.Errorf("server row after the refusal: %+v", row)
 	}
 	_ = h.Close()
 	assertNoProcesses(t, pid)
-}
-
-// The messages before a too-deep one in the same read are delivered; the
-// refusal comes after them, and stays.
-func TestDepthReaderDeliversWhatCameBefore(t *testing.T) {
-	ok := `{"jsonrpc":"2.0","method":"a","params":{"s":"[[[["}}` + "\n"
-	deep := strings.Repeat("[", nesting.MessageDepth+1)
-	var kept atomic.Pointer[Error]
-	r := &depthReader{r: io.NopCloser(strings.NewReader(ok + ok + deep)), refused: &kept}
-	got, err := io.ReadAll(r)
-	if codeOf(err) != CodeMessageDepth || kept.Load() != err {
-		t.Fatalf("err = %v, kept %v", err, kept.Load())
-	}
-	if want := ok + ok + deep[:nesting.MessageDepth]; string(got) != want {
-		t.Fatalf("delivered %d bytes, want %d", len(got), len(want))
-	}
-	if n, err2 := r.Read(make([]byte, 8)); n != 0 || err2 != err {
-		t.Fatalf("after the refusal: %d %v", n, err2)
-	}
 }
 
 // crWriter rewrites the LF line endings of an event stream into nl.

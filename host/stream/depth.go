@@ -1,9 +1,8 @@
-package host
+package stream
 
 import (
 	"fmt"
 	"io"
-	"sync/atomic"
 
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/nesting"
@@ -19,10 +18,16 @@ import (
 // read fails with E518, which the connection keeps as the reason the
 // session ended.
 type depthReader struct {
-	r       io.ReadCloser
-	gauge   nesting.JSONGauge
-	err     error
-	refused *atomic.Pointer[Error] // where the refusal is kept for classification
+	r      io.ReadCloser
+	gauge  nesting.JSONGauge
+	err    error
+	refuse func(*fault.Error) // told the refusal, which is kept for classification
+}
+
+// NewDepthReader gauges r; refuse is told the refusal before any read
+// fails with it.
+func NewDepthReader(r io.ReadCloser, refuse func(*fault.Error)) io.ReadCloser {
+	return &depthReader{r: r, refuse: refuse}
 }
 
 func (d *depthReader) Read(p []byte) (int, error) {
@@ -31,8 +36,8 @@ func (d *depthReader) Read(p []byte) (int, error) {
 	}
 	n, err := d.r.Read(p)
 	if i := d.gauge.Scan(p[:n]); i >= 0 {
-		e := &Error{Base: fault.Base{ErrCode: CodeMessageDepth, Msg: fmt.Sprintf("sent a message nesting arrays and objects deeper than %d levels; it was refused before decoding", nesting.MessageDepth)}}
-		d.refused.CompareAndSwap(nil, e)
+		e := &fault.Error{ErrCode: CodeMessageDepth, Msg: fmt.Sprintf("sent a message nesting arrays and objects deeper than %d levels; it was refused before decoding", nesting.MessageDepth)}
+		d.refuse(e)
 		d.err = e
 		if i == 0 {
 			return 0, e

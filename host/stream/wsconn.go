@@ -1,4 +1,4 @@
-package host
+package stream
 
 import (
 	"context"
@@ -8,19 +8,20 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
-// wsConn is an mcp.Connection over a websocket: one text message is one
+// WSConn is an mcp.Connection over a websocket: one text message is one
 // JSON-RPC message (go-sdk v1.8.0 has no websocket client transport).
 // It serves both ends, so tests can run an SDK server over it too.
-type wsConn struct {
+type WSConn struct {
 	ws        *websocket.Conn
 	closeOnce sync.Once
 	closeErr  error
 }
 
-func newWSConn(ws *websocket.Conn) *wsConn { return &wsConn{ws: ws} }
+// NewWSConn wraps ws.
+func NewWSConn(ws *websocket.Conn) *WSConn { return &WSConn{ws: ws} }
 
 // Read returns the next message. It unblocks when Close is called.
-func (w *wsConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+func (w *WSConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	_, data, err := w.ws.Read(ctx)
 	if err != nil {
 		return nil, err
@@ -30,7 +31,7 @@ func (w *wsConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 
 // Write sends one message; safe for concurrent use (coder/websocket
 // serialises frames).
-func (w *wsConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+func (w *WSConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	data, err := jsonrpc.EncodeMessage(msg)
 	if err != nil {
 		return err
@@ -40,10 +41,10 @@ func (w *wsConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 
 // Close ends the connection at once (no close handshake to wait on: a peer
 // that never answers it must not hold relavium's shutdown). Idempotent.
-func (w *wsConn) Close() error {
+func (w *WSConn) Close() error {
 	w.closeOnce.Do(func() { w.closeErr = w.ws.CloseNow() })
 	return w.closeErr
 }
 
 // SessionID is empty: a websocket connection has no MCP session id.
-func (w *wsConn) SessionID() string { return "" }
+func (w *WSConn) SessionID() string { return "" }

@@ -1,4 +1,4 @@
-package host
+package stream
 
 import (
 	"bytes"
@@ -7,14 +7,16 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/relavium/relavium/fault"
 )
 
-func filterAll(t *testing.T, in string) (string, string, *strayStdout, error) {
+func filterAll(t *testing.T, in string) (string, string, *Stray, error) {
 	t.Helper()
 	var kept bytes.Buffer
-	s := &strayStdout{}
+	s := &Stray{}
 	// One byte at a time: a line's verdict may not depend on read sizes.
-	f := newStdoutFilter(io.NopCloser(iotest.OneByteReader(strings.NewReader(in))), nil, &kept, s)
+	f := NewStdoutFilter(io.NopCloser(iotest.OneByteReader(strings.NewReader(in))), &kept, s, nil, nil)
 	out, err := io.ReadAll(f)
 	return string(out), kept.String(), s, err
 }
@@ -35,7 +37,7 @@ func TestStdoutFilterSkipsStrayLines(t *testing.T) {
 	if kept != "[stdout] Server starting...\n[stdout] [DEBUG] {not json}\n" {
 		t.Fatalf("kept %q", kept)
 	}
-	if first, n := s.firstLine(); first != "Server starting..." || n != 2 {
+	if first, n := s.FirstLine(); first != "Server starting..." || n != 2 {
 		t.Fatalf("first %q n %d", first, n)
 	}
 }
@@ -44,7 +46,7 @@ func TestStdoutFilterSkipsStrayLines(t *testing.T) {
 func TestStdoutFilterBound(t *testing.T) {
 	in := strings.Repeat("noise\n", maxStrayLines+5) + "{\"jsonrpc\":\"2.0\"}\n"
 	_, _, _, err := filterAll(t, in)
-	var e *Error
+	var e *fault.Error
 	if !errors.As(err, &e) || e.ErrCode != CodeStrayStdout || !strings.Contains(e.Msg, `"noise"`) {
 		t.Fatalf("err %v", err)
 	}

@@ -1,4 +1,4 @@
-package host
+package stream
 
 import (
 	"fmt"
@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"sync"
 
-	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/engine/sanitize"
 	"github.com/relavium/relavium/fault"
 )
@@ -29,16 +28,16 @@ const (
 	strayKeep     = 200 // bytes of the first stray line kept for messages
 )
 
-// strayStdout records the stray lines of one child.
-type strayStdout struct {
+// Stray records the stray lines of one child. Its zero value is ready.
+type Stray struct {
 	mu    sync.Mutex
 	lines int
 	bytes int
 	first string // the first line, cut to strayKeep bytes, sanitized
 }
 
-// firstLine reports the first stray line and how many there were.
-func (s *strayStdout) firstLine() (string, int) {
+// FirstLine reports the first stray line and how many there were.
+func (s *Stray) FirstLine() (string, int) {
 	if s == nil {
 		return "", 0
 	}
@@ -51,10 +50,11 @@ func (s *strayStdout) firstLine() (string, int) {
 // it. A message may span lines (a pretty-printed one): a line is judged
 // only where no value is open.
 type stdoutFilter struct {
-	r     io.ReadCloser
-	c     *conn
-	out   io.Writer // where a stray line's bytes go (the stderr ring)
-	stray *strayStdout
+	r      io.ReadCloser
+	out    io.Writer // where a stray line's bytes go (the stderr ring)
+	stray  *Stray
+	warn   func(text string)  // the first stray line's warning (nil: none)
+	refuse func(*fault.Error) // the bound was passed (nil: only the read fails)
 
 	buf  []byte // read from r, not yet handed on
 	err  error  // r's error, returned once buf is drained
@@ -71,8 +71,12 @@ type stdoutFilter struct {
 	curLen    int
 }
 
-func newStdoutFilter(r io.ReadCloser, c *conn, out io.Writer, s *strayStdout) *stdoutFilter {
-	return &stdoutFilter{r: r, c: c, out: out, stray: s, lineStart: true}
+// NewStdoutFilter filters r, a stdio server's stdout: stray lines go to out
+// (each prefixed "[stdout] ") and are counted in s; the first one is
+// reported through warn; past the bound every read fails with E519, which
+// refuse is told first.
+func NewStdoutFilter(r io.ReadCloser, out io.Writer, s *Stray, warn func(text string), refuse func(*fault.Error)) io.ReadCloser {
+	return &stdoutFilter{r: r, out: out, stray: s, warn: warn, refuse: refuse, lineStart: true}
 }
 
 func (f *stdoutFilter) Read(p []byte) (int, error) {
@@ -188,18 +192,15 @@ func (f *stdoutFilter) endStray() {
 	if f.out != nil {
 		_, _ = f.out.Write(append(append([]byte("[stdout] "), line...), '\n'))
 	}
-	if first && f.c != nil {
-		f.c.h.em.Emit(engine.Event{Type: engine.EventToolLog, Data: engine.ToolLogData{LogEntry: engine.LogEntry{
-			Server: f.c.srv.Name, Level: "warning", Logger: "relavium",
-			Data: jsonString("the server wrote a line that is not JSON-RPC on stdout (skipped; kept with its stderr): " + strconv.Quote(s.first)),
-		}}})
+	if first && f.warn != nil {
+		f.warn("the server wrote a line that is not JSON-RPC on stdout (skipped; kept with its stderr): " + strconv.Quote(s.first))
 	}
 	if lines > maxStrayLines || total > maxStrayBytes {
-		e := &Error{Base: fault.Base{ErrCode: CodeStrayStdout, Msg: fmt.Sprintf(
+		e := &fault.Error{ErrCode: CodeStrayStdout, Msg: fmt.Sprintf(
 			"wrote more than %d lines or %d KiB of non-JSON output on stdout (the first: %q); stdout is the JSON-RPC stream: log to stderr",
-			maxStrayLines, maxStrayBytes>>10, s.first)}}
-		if f.c != nil {
-			f.c.frameRefusal.CompareAndSwap(nil, e)
+			maxStrayLines, maxStrayBytes>>10, s.first)}
+		if f.refuse != nil {
+			f.refuse(e)
 		}
 		f.fail = e
 	}
