@@ -34,20 +34,20 @@ func (m *Model) activate(r listRow) tea.Cmd {
 	case rowSkipped:
 		m.pushDialog(m.detailsDialog(r))
 	case rowResource:
-		j, ctx := m.newJob(jobRead, m.currentServer(), r.res.URI, nil)
+		j, ctx := m.newJob(jobRead, m.servers.current(), r.res.URI, nil)
 		return m.readCmd(ctx, j.id, j.server, r.res.URI)
 	case rowTemplate:
 		var specs []fields.Field
 		for _, v := range templateVars(r.tmpl.URITemplate) {
 			specs = append(specs, fields.Field{Name: v, Types: []string{"string"}, Required: true})
 		}
-		m.openForm(formTarget{kind: jobRead, server: m.currentServer(), template: r.tmpl}, specs, nil)
+		m.openForm(formTarget{kind: jobRead, server: m.servers.current(), template: r.tmpl}, specs, nil)
 	case rowPrompt:
 		var specs []fields.Field
 		for _, a := range r.prompt.Arguments {
 			specs = append(specs, fields.Field{Name: a.Name, Title: a.Title, Description: a.Description, Types: []string{"string"}, Required: a.Required})
 		}
-		t := formTarget{kind: jobPrompt, server: m.currentServer(), prompt: r.prompt}
+		t := formTarget{kind: jobPrompt, server: m.servers.current(), prompt: r.prompt}
 		if len(specs) == 0 {
 			return m.getPrompt(t, map[string]string{})
 		}

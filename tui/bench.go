@@ -42,7 +42,7 @@ func (m *Model) benchKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 	if m.focus != paneTools || m.browse.tab != tabTools || !key.Matches(msg, m.keys.Bench) {
 		return nil, false
 	}
-	rows := m.listRows()
+	rows := m.browse.listRows()
 	if m.browse.cursor >= len(rows) || rows[m.browse.cursor].kind != rowTool {
 		return nil, true
 	}

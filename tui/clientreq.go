@@ -130,12 +130,12 @@ func (m *Model) onLogLevel(msg logLevelMsg) {
 
 // toggleWatch subscribes to the selected resource, or unsubscribes.
 func (m *Model) toggleWatch() tea.Cmd {
-	rows := m.listRows()
+	rows := m.browse.listRows()
 	if m.browse.cursor >= len(rows) || rows[m.browse.cursor].kind != rowResource {
 		m.status.set("w subscribes to a resource (a row marked ◆)", false)
 		return nil
 	}
-	k := subKey{m.currentServer(), rows[m.browse.cursor].res.URI}
+	k := subKey{m.servers.current(), rows[m.browse.cursor].res.URI}
 	on := !m.cr.subs[k]
 	b, ctx := m.b, m.ctx
 	return func() tea.Msg {
@@ -171,7 +171,8 @@ func (m *Model) onWatch(msg watchMsg) {
 }
 
 // subscribed reports whether uri on the current server is subscribed.
-func (m *Model) subscribed(uri string) bool { return m.cr.subs[subKey{m.currentServer(), uri}] }
+// subscribed reports whether the person subscribed to server's uri.
+func (c *clientState) subscribed(server, uri string) bool { return c.subs[subKey{server, uri}] }
 
 // onResourceUpdated refreshes the read of the updated resource on show, or
 // says it changed.

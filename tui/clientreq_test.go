@@ -65,7 +65,7 @@ func TestLogFilterAndLevel(t *testing.T) {
 func TestSubscriptionRefreshesTheOpenResource(t *testing.T) {
 	h := ready(t, 120, 30)
 	h.key("tab", "]")
-	h.until("resources", func() bool { return len(h.m.listRows()) == 2 })
+	h.until("resources", func() bool { return len(h.m.browse.listRows()) == 2 })
 	h.key("w")
 	h.until("subscribed", func() bool { return h.f.answered("subscribe demo test://static-text") })
 	h.until("marked", func() bool { return strings.Contains(h.view(), "◉ subscribed") })
@@ -98,7 +98,7 @@ func TestSubscriptionRefreshesTheOpenResource(t *testing.T) {
 func TestCompletionPickListInPromptForm(t *testing.T) {
 	h := ready(t, 120, 30)
 	h.key("tab", "]", "]")
-	h.until("prompts", func() bool { r := h.m.listRows(); return len(r) == 1 && r[0].kind == rowPrompt })
+	h.until("prompts", func() bool { r := h.m.browse.listRows(); return len(r) == 1 && r[0].kind == rowPrompt })
 	h.key("enter")
 	h.until("all suggested", func() bool {
 		return h.m.call.form != nil && h.m.call.form.Picking() && strings.Contains(h.view(), "1 of 4")

@@ -30,7 +30,7 @@ func (m *Model) detailsDialog(r listRow) dialog.Dialog {
 			if t.Title != "" {
 				out = append(out, dialog.Labelled(st, "title", render.ServerLine(t.Title), iw)...)
 			}
-			out = append(out, dialog.Labelled(st, "hint", m.badge(t)+st.Advisory.Render(" (advisory: the server's own annotation)"), iw)...)
+			out = append(out, dialog.Labelled(st, "hint", m.browse.badge(t)+st.Advisory.Render(" (advisory: the server's own annotation)"), iw)...)
 			if t.Changed {
 				out = append(out, render.Wrap(st.BadgeChanged.Render("⚑ the definition changed since you accepted it: A shows the field diff and accepts it; until then every call asks"), iw)...)
 			}

@@ -14,7 +14,7 @@ import (
 // browseDetails is i on a resource, a template, a prompt or a workflow:
 // everything its listing says, long values on lines of their own.
 func (m *Model) browseDetails(r listRow) dialog.Dialog {
-	server := m.currentServer()
+	server := m.servers.current()
 	long := func(st *themes.Styles, iw int, label, value string) []string {
 		if value == "" {
 			return nil

@@ -17,7 +17,7 @@ func TestLargerEditorForArraysAndObjects(t *testing.T) {
 	schema := `{"type":"object","properties":{"ids":{"type":"array","items":{"type":"integer"}},"meta":{"type":"object"}}}`
 	f.setTools("demo", []engine.ToolDef{{Tool: "shape", InputSchema: json.RawMessage(schema)}}, nil)
 	h := newHarness(t, f, 120, 30)
-	h.until("demo ready", func() bool { return h.m.serverReady("demo") && len(h.m.browse.tools) == 1 })
+	h.until("demo ready", func() bool { return h.m.servers.ready("demo") && len(h.m.browse.tools) == 1 })
 	h.key("enter", "enter")
 	if !strings.Contains(h.view(), "ctrl+o") {
 		t.Fatalf("the footer does not offer the editor on an array field:\n%s", h.view())

@@ -85,7 +85,7 @@ func TestShortHelpKeepsHelpQuitAndCancelWhenNarrow(t *testing.T) {
 func TestRequiredPromptAndTemplateFieldsCheckedBeforeSending(t *testing.T) {
 	h := ready(t, 120, 30)
 	h.key("tab", "]")
-	h.until("resources", func() bool { return len(h.m.listRows()) == 2 })
+	h.until("resources", func() bool { return len(h.m.browse.listRows()) == 2 })
 	h.key("down", "enter")
 	jobs := len(h.m.call.jobs)
 	h.key("ctrl+s")
@@ -96,7 +96,7 @@ func TestRequiredPromptAndTemplateFieldsCheckedBeforeSending(t *testing.T) {
 		t.Fatalf("the empty template variable is not marked:\n%s", h.view())
 	}
 	h.key("esc", "esc", "shift+tab", "]")
-	h.until("prompts", func() bool { r := h.m.listRows(); return len(r) == 1 && r[0].kind == rowPrompt })
+	h.until("prompts", func() bool { r := h.m.browse.listRows(); return len(r) == 1 && r[0].kind == rowPrompt })
 	h.key("enter")
 	h.key("ctrl+s")
 	if len(h.m.call.jobs) != jobs {

@@ -93,7 +93,7 @@ func (m *Model) applyListChanged(d host.ListChangedData) tea.Cmd {
 		return nil
 	}
 	m.status.set(d.Server+": "+d.List+" changed", false)
-	if m.currentServer() == d.Server {
+	if m.servers.current() == d.Server {
 		return m.ensureBrowse()
 	}
 	return nil

@@ -343,6 +343,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // wire hands each component the shared ui and the neighbours it reads.
 func (m *Model) wire() {
 	m.servers.ui, m.servers.auth, m.servers.browse, m.servers.cr = m.ui, &m.auth, &m.browse, &m.cr
+	m.browse.ui, m.browse.servers, m.browse.cr = m.ui, &m.servers, &m.cr
 	m.auth.ui = m.ui
 }
 

@@ -216,7 +216,7 @@ func TestFailedServerShowsReasonAndStderr(t *testing.T) {
 func TestResourcesPromptsAndWorkflowGate(t *testing.T) {
 	h := ready(t, 120, 30)
 	h.key("tab", "]")
-	h.until("resources", func() bool { return len(h.m.listRows()) == 2 })
+	h.until("resources", func() bool { return len(h.m.browse.listRows()) == 2 })
 	h.golden("resources_120x30")
 	h.key("enter")
 	h.until("the read", func() bool { j := h.m.call.shownJob(); return j != nil && j.finished() && j.contents != nil })
@@ -228,7 +228,7 @@ func TestResourcesPromptsAndWorkflowGate(t *testing.T) {
 		return j != nil && j.title == "test://template/42/data" && j.finished()
 	})
 	h.key("shift+tab", "]")
-	h.until("prompts", func() bool { return len(h.m.listRows()) == 1 && h.m.listRows()[0].kind == rowPrompt })
+	h.until("prompts", func() bool { return len(h.m.browse.listRows()) == 1 && h.m.browse.listRows()[0].kind == rowPrompt })
 	h.key("enter")
 	h.typeText("fmt.Println()")
 	h.key("ctrl+s")
@@ -252,7 +252,7 @@ func TestResourcesPromptsAndWorkflowGate(t *testing.T) {
 	}
 	h.f.workflows = wfs
 	h.key("shift+tab", "]")
-	h.until("workflows", func() bool { r := h.m.listRows(); return len(r) == 1 && r[0].kind == rowWorkflow })
+	h.until("workflows", func() bool { r := h.m.browse.listRows(); return len(r) == 1 && r[0].kind == rowWorkflow })
 	h.key("enter")
 	h.typeText("1.2.3")
 	h.key("ctrl+s")

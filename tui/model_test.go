@@ -173,7 +173,7 @@ func TestFilter(t *testing.T) {
 	h.key("tab", "/")
 	h.typeText("note")
 	h.key("enter")
-	rows := h.m.listRows()
+	rows := h.m.browse.listRows()
 	if len(rows) != 1 || rows[0].tool.Tool != "create_note" {
 		t.Fatalf("filter rows: %+v", rows)
 	}
@@ -396,7 +396,7 @@ func TestFilterIsPerServer(t *testing.T) {
 		t.Fatalf("filter on docs: %q", got)
 	}
 	h.key("shift+tab", "down")
-	if got := h.m.currentServer(); got != "wiki" {
+	if got := h.m.servers.current(); got != "wiki" {
 		t.Fatalf("selected %q", got)
 	}
 	if got := h.m.browse.filter.Value(); got != "" {

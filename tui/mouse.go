@@ -44,7 +44,7 @@ func (m *Model) onMouse(msg tea.MouseMsg) tea.Cmd {
 		case paneServers:
 			return m.selectServer(max(0, min(len(m.servers.rows)-1, m.servers.sel+delta/3)))
 		case paneTools:
-			m.browse.cursor = max(0, min(len(m.listRows())-1, m.browse.cursor+delta))
+			m.browse.cursor = max(0, min(len(m.browse.listRows())-1, m.browse.cursor+delta))
 		case paneCall:
 			if m.call.history {
 				m.call.histSel = max(0, min(len(m.call.jobs)-1, m.call.histSel+delta/3))
@@ -64,7 +64,7 @@ func (m *Model) onMouse(msg tea.MouseMsg) tea.Cmd {
 				return m.selectServer(i)
 			}
 		case paneTools:
-			if i := m.browse.offset + row - 1; row >= 1 && i < len(m.listRows()) {
+			if i := m.browse.offset + row - 1; row >= 1 && i < len(m.browse.listRows()) {
 				m.browse.cursor = i
 			}
 		}

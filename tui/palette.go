@@ -42,7 +42,7 @@ func (m *Model) openPalette() tea.Cmd {
 	var cmds []tea.Cmd
 	for _, r := range m.servers.rows {
 		s := r.spec.Name
-		if !m.serverReady(s) {
+		if !m.servers.ready(s) {
 			continue
 		}
 		if _, ok := m.browse.resources[s]; !ok && !m.browse.loading["r:"+s] {

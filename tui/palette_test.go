@@ -81,17 +81,17 @@ func TestAllServersToolsAndTheTitleSaysWhose(t *testing.T) {
 	f.setTools("one", demoTools()[:1], nil)
 	f.setTools("two", demoTools()[1:2], nil)
 	h := newHarness(t, f, 120, 30)
-	h.until("both ready", func() bool { return h.m.serverReady("one") && h.m.serverReady("two") && len(h.m.browse.tools) == 2 })
+	h.until("both ready", func() bool { return h.m.servers.ready("one") && h.m.servers.ready("two") && len(h.m.browse.tools) == 2 })
 	h.key("enter")
-	if !strings.Contains(h.view(), "TOOLS of one") || len(h.m.listRows()) != 1 {
+	if !strings.Contains(h.view(), "TOOLS of one") || len(h.m.browse.listRows()) != 1 {
 		t.Fatalf("the tools pane of one:\n%s", h.view())
 	}
 	h.key("ctrl+a")
-	if !strings.Contains(h.view(), "TOOLS of all servers") || len(h.m.listRows()) != 2 || !strings.Contains(h.view(), "long_operation · two") {
+	if !strings.Contains(h.view(), "TOOLS of all servers") || len(h.m.browse.listRows()) != 2 || !strings.Contains(h.view(), "long_operation · two") {
 		t.Fatalf("ctrl+a did not list every server's tools:\n%s", h.view())
 	}
 	h.key("ctrl+a")
-	if len(h.m.listRows()) != 1 {
+	if len(h.m.browse.listRows()) != 1 {
 		t.Fatal("a second ctrl+a did not go back to the selected server's tools")
 	}
 }
@@ -101,7 +101,7 @@ func TestAllServersToolsAndTheTitleSaysWhose(t *testing.T) {
 func TestDetailsOfResourcesAndPrompts(t *testing.T) {
 	h := ready(t, 120, 30)
 	h.key("tab", "]")
-	h.until("resources", func() bool { return len(h.m.listRows()) == 2 })
+	h.until("resources", func() bool { return len(h.m.browse.listRows()) == 2 })
 	h.key("i")
 	for _, want := range []string{"Resource · static-text", "test://static-text", "text/plain", "enter reads it"} {
 		if !strings.Contains(h.view(), want) {
@@ -113,7 +113,7 @@ func TestDetailsOfResourcesAndPrompts(t *testing.T) {
 		t.Fatalf("template details:\n%s", h.view())
 	}
 	h.key("esc", "]")
-	h.until("prompts", func() bool { rows := h.m.listRows(); return len(rows) == 1 && rows[0].kind == rowPrompt })
+	h.until("prompts", func() bool { rows := h.m.browse.listRows(); return len(rows) == 1 && rows[0].kind == rowPrompt })
 	h.key("i")
 	if !strings.Contains(h.view(), "Prompt · review_code") || !strings.Contains(h.view(), "arguments (1)") || !strings.Contains(h.view(), "code*") {
 		t.Fatalf("prompt details:\n%s", h.view())

@@ -38,6 +38,21 @@ func (p *serversPane) selected() *serverRow {
 	return p.rows[p.sel]
 }
 
+// current is the selected server's name (the one whose lists the middle
+// pane shows), "" with none.
+func (p *serversPane) current() string {
+	if r := p.selected(); r != nil {
+		return r.spec.Name
+	}
+	return ""
+}
+
+// ready reports whether the named server is connected and ready.
+func (p *serversPane) ready(name string) bool {
+	r := p.byName(name)
+	return r != nil && r.state == engine.StateReady
+}
+
 // byName is the row of the named server (nil when none is declared).
 func (p *serversPane) byName(name string) *serverRow {
 	for _, r := range p.rows {

@@ -22,6 +22,9 @@ import (
 // every server, with allTools) offers, the tab on show, the cursor, the
 // filter, and the lists fetched per server.
 type browsePane struct {
+	*ui
+	servers   *serversPane // reads: the server whose lists are shown, and whether it is ready
+	cr        *clientState // reads: the resources subscribed and their updates
 	tools     []engine.ToolDef
 	skipped   []engine.SkippedTool
 	tab       browseTab
@@ -90,39 +93,31 @@ type listRow struct {
 
 func (r listRow) selectable() bool { return r.kind != rowNote }
 
-// currentServer is the server whose lists the middle pane shows.
-func (m *Model) currentServer() string {
-	if r := m.selected(); r != nil {
-		return r.spec.Name
-	}
-	return ""
-}
-
 // listRows returns the middle pane's rows, rebuilding them only when what
 // they depend on changed.
-func (m *Model) listRows() []listRow {
-	key := fmt.Sprintf("%d\x1f%s\x1f%s\x1f%t", m.browse.tab, m.currentServer(), m.browse.filter.Value(), m.browse.allTools)
-	if key == m.browse.rowsKey && m.browse.rows != nil {
-		return m.browse.rows
+func (p *browsePane) listRows() []listRow {
+	key := fmt.Sprintf("%d\x1f%s\x1f%s\x1f%t", p.tab, p.servers.current(), p.filter.Value(), p.allTools)
+	if key == p.rowsKey && p.rows != nil {
+		return p.rows
 	}
-	m.browse.rowsKey = key
-	m.browse.rows = m.buildRows()
-	m.browse.cursor = max(0, min(m.browse.cursor, len(m.browse.rows)-1))
-	return m.browse.rows
+	p.rowsKey = key
+	p.rows = p.buildRows()
+	p.cursor = max(0, min(p.cursor, len(p.rows)-1))
+	return p.rows
 }
 
-func (m *Model) buildRows() []listRow {
-	server := m.currentServer()
-	f := rowFilter{typed: m.browse.filter.Value(), q: strings.ToLower(m.browse.filter.Value())}
-	switch m.browse.tab {
+func (p *browsePane) buildRows() []listRow {
+	server := p.servers.current()
+	f := rowFilter{typed: p.filter.Value(), q: strings.ToLower(p.filter.Value())}
+	switch p.tab {
 	case tabTools:
-		return m.toolRows(server, f)
+		return p.toolRows(server, f)
 	case tabResources:
-		return m.resourceRows(server, f)
+		return p.resourceRows(server, f)
 	case tabPrompts:
-		return m.promptRows(server, f)
+		return p.promptRows(server, f)
 	case tabWorkflows:
-		return m.workflowRows(f)
+		return p.workflowRows(f)
 	}
 	return []listRow{}
 }
@@ -160,15 +155,15 @@ func noteRows(notes ...string) []listRow {
 	return rows
 }
 
-func (m *Model) toolRows(server string, f rowFilter) []listRow {
+func (p *browsePane) toolRows(server string, f rowFilter) []listRow {
 	rows := []listRow{}
-	mine := func(s string) bool { return m.browse.allTools || s == server }
-	for _, t := range m.browse.tools {
+	mine := func(s string) bool { return p.allTools || s == server }
+	for _, t := range p.tools {
 		if mine(t.Server) && f.match(t.Tool, t.Title, t.Description, t.Server) {
 			rows = append(rows, listRow{kind: rowTool, tool: t})
 		}
 	}
-	for _, s := range m.browse.skipped {
+	for _, s := range p.skipped {
 		if mine(s.Server) && f.match(s.Tool, s.Code, s.Detail, s.Server) {
 			rows = append(rows, listRow{kind: rowSkipped, skip: s})
 		}
@@ -176,23 +171,23 @@ func (m *Model) toolRows(server string, f rowFilter) []listRow {
 	switch {
 	case len(rows) > 0:
 		return rows
-	case m.browse.allTools && f.q == "":
+	case p.allTools && f.q == "":
 		return noteRows("no server has admitted a tool yet")
-	case f.q == "" && !m.serverReady(server):
+	case f.q == "" && !p.servers.ready(server):
 		return noteRows("tools appear once the server is ready")
 	}
 	return f.none("tool", "this server admitted no tools")
 }
 
-func (m *Model) resourceRows(server string, f rowFilter) []listRow {
+func (p *browsePane) resourceRows(server string, f rowFilter) []listRow {
 	key := "r:" + server
-	l := m.browse.resources[server]
+	l := p.resources[server]
 	switch {
-	case m.browse.errs[key] != "":
-		return noteRows("✗ " + m.browse.errs[key])
-	case m.browse.loading[key]:
+	case p.errs[key] != "":
+		return noteRows("✗ " + p.errs[key])
+	case p.loading[key]:
 		return noteRows("loading resources…")
-	case !m.serverReady(server):
+	case !p.servers.ready(server):
 		return noteRows("resources appear once the server is ready")
 	case l == nil:
 		return noteRows("loading resources…")
@@ -216,13 +211,13 @@ func (m *Model) resourceRows(server string, f rowFilter) []listRow {
 	return rows
 }
 
-func (m *Model) promptRows(server string, f rowFilter) []listRow {
+func (p *browsePane) promptRows(server string, f rowFilter) []listRow {
 	key := "p:" + server
-	ps, ok := m.browse.prompts[server]
+	ps, ok := p.prompts[server]
 	switch {
-	case m.browse.errs[key] != "":
-		return noteRows("✗ " + m.browse.errs[key])
-	case !m.serverReady(server):
+	case p.errs[key] != "":
+		return noteRows("✗ " + p.errs[key])
+	case !p.servers.ready(server):
 		return noteRows("prompts appear once the server is ready")
 	case !ok:
 		return noteRows("loading prompts…")
@@ -239,19 +234,19 @@ func (m *Model) promptRows(server string, f rowFilter) []listRow {
 	return rows
 }
 
-func (m *Model) workflowRows(f rowFilter) []listRow {
+func (p *browsePane) workflowRows(f rowFilter) []listRow {
 	switch {
-	case m.browse.wfErr != "":
+	case p.wfErr != "":
 		var notes []string
-		for _, l := range strings.Split(m.browse.wfErr, "\n") {
+		for _, l := range strings.Split(p.wfErr, "\n") {
 			notes = append(notes, "✗ "+l)
 		}
 		return noteRows(notes...)
-	case !m.browse.wfLoaded:
+	case !p.wfLoaded:
 		return noteRows("loading workflows…")
 	}
 	rows := []listRow{}
-	for _, w := range m.browse.workflows {
+	for _, w := range p.workflows {
 		if f.match(w.ID, w.Description) {
 			rows = append(rows, listRow{kind: rowWorkflow, wf: w})
 		}
@@ -262,14 +257,9 @@ func (m *Model) workflowRows(f rowFilter) []listRow {
 	return rows
 }
 
-func (m *Model) serverReady(name string) bool {
-	r := m.server(name)
-	return r != nil && r.state == engine.StateReady
-}
-
 // badge is a tool's annotation badge: the server's claim, advisory.
-func (m *Model) badge(t engine.ToolDef) string {
-	st := m.st
+func (p *browsePane) badge(t engine.ToolDef) string {
+	st := p.st
 	var b string
 	switch {
 	case t.Annotations.IsReadOnly():
@@ -285,66 +275,100 @@ func (m *Model) badge(t engine.ToolDef) string {
 	return b
 }
 
-func (m *Model) toolsKey(msg tea.KeyMsg) tea.Cmd {
-	k := m.keys
-	rows := m.listRows()
-	if moveKey(msg, k, &m.browse.cursor, len(rows), max(1, m.geometry().bodyH-4)) {
-		return nil
+// browseAct is what a key on the browse pane asks of the root: the pane
+// moves its cursor, switches its tab and types its filter itself; loading
+// a list, leaving the pane, and acting on a row reach beyond it.
+type browseAct int
+
+const (
+	browseNone     browseAct = iota
+	browseLoad               // the tab changed: load its list when needed
+	browseBack               // back up to the servers pane
+	browseDetails            // i on the row
+	browseAccept             // A on a tool flagged changed
+	browseActivate           // enter on the row
+)
+
+// key reads a key on the pane; page is how far a page key moves. It
+// returns what the root is to do, the row it is about, and the Cmd of the
+// pane's own widget (the filter's cursor).
+func (p *browsePane) key(msg tea.KeyMsg, page int) (browseAct, listRow, tea.Cmd) {
+	k := p.keys
+	rows := p.listRows()
+	if moveKey(msg, k, &p.cursor, len(rows), page) {
+		return browseNone, listRow{}, nil
 	}
 	switch {
 	case key.Matches(msg, k.NextTab):
-		m.browse.tab = (m.browse.tab + 1) % tabCount
-		m.browse.cursor, m.browse.offset = 0, 0
-		return m.ensureBrowse()
+		p.tab = (p.tab + 1) % tabCount
+		p.cursor, p.offset = 0, 0
+		return browseLoad, listRow{}, nil
 	case key.Matches(msg, k.PrevTab):
-		m.browse.tab = (m.browse.tab + tabCount - 1) % tabCount
-		m.browse.cursor, m.browse.offset = 0, 0
-		return m.ensureBrowse()
+		p.tab = (p.tab + tabCount - 1) % tabCount
+		p.cursor, p.offset = 0, 0
+		return browseLoad, listRow{}, nil
 	case key.Matches(msg, k.Filter):
 		// a fresh filter each time: / never appends to the last one
-		m.browse.filtering = true
-		m.browse.filter.SetValue("")
-		m.browse.cursor, m.browse.offset = 0, 0
-		return m.browse.filter.Focus()
+		p.filtering = true
+		p.filter.SetValue("")
+		p.cursor, p.offset = 0, 0
+		return browseNone, listRow{}, p.filter.Focus()
 	case key.Matches(msg, k.Back):
-		if m.browse.filter.Value() != "" {
-			m.browse.filter.SetValue("")
-			return nil
+		if p.filter.Value() != "" {
+			p.filter.SetValue("")
+			return browseNone, listRow{}, nil
 		}
-		m.focus = paneServers // back up from the drill-down
-		return nil
+		return browseBack, listRow{}, nil
 	}
-	if m.browse.cursor >= len(rows) || !rows[m.browse.cursor].selectable() {
-		return nil
+	if p.cursor >= len(rows) || !rows[p.cursor].selectable() {
+		return browseNone, listRow{}, nil
 	}
-	r := rows[m.browse.cursor]
+	r := rows[p.cursor]
 	switch {
 	case key.Matches(msg, k.Details):
-		m.pushDialog(m.detailsDialog(r))
+		return browseDetails, r, nil
 	case key.Matches(msg, k.Accept):
+		return browseAccept, r, nil
+	case key.Matches(msg, k.Enter):
+		return browseActivate, r, nil
+	}
+	return browseNone, listRow{}, nil
+}
+
+// toolsKey carries out what a key on the browse pane asked.
+func (m *Model) toolsKey(msg tea.KeyMsg) tea.Cmd {
+	act, r, cmd := m.browse.key(msg, max(1, m.geometry().bodyH-4))
+	switch act {
+	case browseLoad:
+		return m.ensureBrowse()
+	case browseBack:
+		m.focus = paneServers // back up from the drill-down
+	case browseDetails:
+		m.pushDialog(m.detailsDialog(r))
+	case browseAccept:
 		if r.kind != rowTool || !r.tool.Changed {
 			m.status.set("nothing to accept: only a tool flagged ⚑ changed has a new definition to review", false)
 			return nil
 		}
 		return m.changesCmd(r.tool)
-	case key.Matches(msg, k.Enter):
+	case browseActivate:
 		return m.activate(r)
 	}
-	return nil
+	return cmd
 }
 
 // ensureBrowse loads the lists the middle pane needs for the selected
 // server and tab.
 func (m *Model) ensureBrowse() tea.Cmd {
-	server := m.currentServer()
+	server := m.servers.current()
 	switch m.browse.tab {
 	case tabResources:
-		if _, ok := m.browse.resources[server]; !ok && !m.browse.loading["r:"+server] && m.serverReady(server) {
+		if _, ok := m.browse.resources[server]; !ok && !m.browse.loading["r:"+server] && m.servers.ready(server) {
 			m.browse.loading["r:"+server] = true
 			return m.resourcesCmd(server)
 		}
 	case tabPrompts:
-		if _, ok := m.browse.prompts[server]; !ok && !m.browse.loading["p:"+server] && m.serverReady(server) {
+		if _, ok := m.browse.prompts[server]; !ok && !m.browse.loading["p:"+server] && m.servers.ready(server) {
 			m.browse.loading["p:"+server] = true
 			return m.promptsCmd(server)
 		}
@@ -357,15 +381,15 @@ func (m *Model) ensureBrowse() tea.Cmd {
 	return nil
 }
 
-func (m *Model) toolsLabel() string {
+func (p *browsePane) label() string {
 	label := "TOOLS"
-	if m.browse.tab != tabTools {
-		label = strings.ToUpper(m.browse.tab.String())
+	if p.tab != tabTools {
+		label = strings.ToUpper(p.tab.String())
 	}
-	switch s := m.currentServer(); {
-	case m.browse.tab == tabTools && m.browse.allTools:
+	switch s := p.servers.current(); {
+	case p.tab == tabTools && p.allTools:
 		label += " of all servers"
-	case m.browse.tab == tabWorkflows:
+	case p.tab == tabWorkflows:
 		label += " of the project"
 	case s != "":
 		label += " of " + render.ServerLine(s)
@@ -373,10 +397,10 @@ func (m *Model) toolsLabel() string {
 	return label
 }
 
-func (m *Model) toolsHelp() []key.Binding {
-	k := m.keys
+func (p *browsePane) help() []key.Binding {
+	k := p.keys
 	b := []key.Binding{k.NextPane, k.Enter}
-	if rows := m.listRows(); m.browse.cursor < len(rows) && rows[m.browse.cursor].kind == rowTool && rows[m.browse.cursor].tool.Changed {
+	if rows := p.listRows(); p.cursor < len(rows) && rows[p.cursor].kind == rowTool && rows[p.cursor].tool.Changed {
 		b = append(b, k.Accept)
 	}
 	return append(b, k.Back, k.Filter, k.Details, k.NextTab, k.AllTools)

@@ -10,8 +10,8 @@ import (
 // The middle pane's drawing: its body, one row a line, the cursor mark.
 
 // viewTools renders the middle pane's body (below its title) in w×h.
-func (m *Model) viewToolsBody(w, h int, focused bool) []string {
-	st := m.st
+func (p *browsePane) view(w, h int, focused bool) []string {
+	st := p.st
 	var lines []string
 	// tab strip: the current tab bracketed (visible without colour); the
 	// labels shorten before any tab would be cut off
@@ -20,7 +20,7 @@ func (m *Model) viewToolsBody(w, h int, focused bool) []string {
 		var tabs []string
 		for t := browseTab(0); t < tabCount; t++ {
 			label := t.short(level)
-			if t == m.browse.tab {
+			if t == p.tab {
 				tabs = append(tabs, st.PaneTitleFocused.Render("["+label+"]"))
 			} else {
 				tabs = append(tabs, st.Muted.Render(label))
@@ -32,56 +32,56 @@ func (m *Model) viewToolsBody(w, h int, focused bool) []string {
 		}
 	}
 	lines = append(lines, render.Cut(strip, w))
-	if m.browse.filtering || m.browse.filter.Value() != "" {
-		m.browse.filter.Width = max(4, w-4)
-		lines = append(lines, render.Cut(m.browse.filter.View(), w))
+	if p.filtering || p.filter.Value() != "" {
+		p.filter.Width = max(4, w-4)
+		lines = append(lines, render.Cut(p.filter.View(), w))
 	}
 	legend := ""
-	if m.browse.tab == tabTools {
+	if p.tab == tabTools {
 		legend = st.Advisory.Render("badges are server hints: advisory")
 	}
 	room := h - len(lines)
 	if legend != "" {
 		room--
 	}
-	rows := m.listRows()
+	rows := p.listRows()
 	room = max(0, room)
-	if m.browse.cursor < m.browse.offset {
-		m.browse.offset = m.browse.cursor
+	if p.cursor < p.offset {
+		p.offset = p.cursor
 	}
-	if m.browse.cursor >= m.browse.offset+room {
-		m.browse.offset = m.browse.cursor - room + 1
+	if p.cursor >= p.offset+room {
+		p.offset = p.cursor - room + 1
 	}
-	m.browse.offset = max(0, min(m.browse.offset, max(0, len(rows)-room)))
-	for i := m.browse.offset; i < len(rows) && i < m.browse.offset+room; i++ {
-		lines = append(lines, m.rowLine(rows[i], w, i == m.browse.cursor && rows[i].selectable(), focused))
+	p.offset = max(0, min(p.offset, max(0, len(rows)-room)))
+	for i := p.offset; i < len(rows) && i < p.offset+room; i++ {
+		lines = append(lines, p.rowLine(rows[i], w, i == p.cursor && rows[i].selectable(), focused))
 	}
 	for len(lines) < h-1 && legend != "" {
 		lines = append(lines, "")
 	}
 	if legend != "" {
 		if len(rows) > room {
-			legend = st.Muted.Render(fmt.Sprintf("%d–%d of %d · ", m.browse.offset+1, min(len(rows), m.browse.offset+room), len(rows))) + legend
+			legend = st.Muted.Render(fmt.Sprintf("%d–%d of %d · ", p.offset+1, min(len(rows), p.offset+room), len(rows))) + legend
 		}
 		lines = append(lines, render.Cut(legend, w))
 	}
 	return lines
 }
 
-func (m *Model) rowLine(r listRow, w int, selected, focused bool) string {
-	return m.markRow(m.rowContent(r, w-2), w, selected, focused)
+func (p *browsePane) rowLine(r listRow, w int, selected, focused bool) string {
+	return p.markRow(p.rowContent(r, w-2), w, selected, focused)
 }
 
-func (m *Model) rowContent(r listRow, w int) string {
-	st := m.st
+func (p *browsePane) rowContent(r listRow, w int) string {
+	st := p.st
 	var left, right string
 	switch r.kind {
 	case rowTool:
 		left = st.OK.Render("✓") + " " + render.ServerLine(r.tool.Tool)
-		if m.browse.allTools {
+		if p.allTools {
 			left += st.Muted.Render(" · " + render.ServerLine(r.tool.Server))
 		}
-		right = m.badge(r.tool)
+		right = p.badge(r.tool)
 	case rowSkipped:
 		// the name first: when the row is narrow, the reason is what is cut
 		// (details, i, shows it whole)
@@ -98,9 +98,9 @@ func (m *Model) rowContent(r listRow, w int) string {
 			name = r.res.Name
 		}
 		left = st.Accent.Render("◆") + " " + render.ServerLine(name) + " " + st.Muted.Render(render.ServerLine(r.res.URI))
-		if m.subscribed(r.res.URI) {
+		if p.cr.subscribed(p.servers.current(), r.res.URI) {
 			right = st.Accent.Render("◉ subscribed")
-			if n := m.cr.updates[subKey{m.currentServer(), r.res.URI}]; n > 0 {
+			if n := p.cr.updates[subKey{p.servers.current(), r.res.URI}]; n > 0 {
 				right = st.Accent.Render(fmt.Sprintf("◉ %s", counted(n, "update", "updates")))
 			}
 		}

@@ -38,7 +38,9 @@ func (p pane) route() paneRoute {
 			func(m *Model, w, h int, f bool) []string { return m.servers.view(w, h, f) },
 			(*Model).serversKey, func(m *Model) []key.Binding { return m.servers.help() }}
 	case paneTools:
-		return paneRoute{"TOOLS", (*Model).toolsLabel, (*Model).viewToolsBody, (*Model).toolsKey, (*Model).toolsHelp}
+		return paneRoute{"TOOLS", func(m *Model) string { return m.browse.label() },
+			func(m *Model, w, h int, f bool) []string { return m.browse.view(w, h, f) },
+			(*Model).toolsKey, func(m *Model) []key.Binding { return m.browse.help() }}
 	}
 	return paneRoute{"CALL", (*Model).callTitle, (*Model).viewCallBody, (*Model).callKey, (*Model).callHelp}
 }

@@ -130,11 +130,11 @@ func TestYankCommandAndSave(t *testing.T) {
 func TestExportHoldsReadsAndPromptGets(t *testing.T) {
 	h := ready(t, 120, 30)
 	h.key("tab", "]")
-	h.until("resources", func() bool { return len(h.m.listRows()) == 2 })
+	h.until("resources", func() bool { return len(h.m.browse.listRows()) == 2 })
 	h.key("enter")
 	h.until("the read", func() bool { j := h.m.call.shownJob(); return j != nil && j.finished() && j.contents != nil })
 	h.key("shift+tab", "]")
-	h.until("prompts", func() bool { r := h.m.listRows(); return len(r) == 1 && r[0].kind == rowPrompt })
+	h.until("prompts", func() bool { r := h.m.browse.listRows(); return len(r) == 1 && r[0].kind == rowPrompt })
 	h.key("enter")
 	h.typeText("x")
 	h.key("ctrl+s")

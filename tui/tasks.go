@@ -41,7 +41,7 @@ const (
 func (m *Model) taskKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 	switch {
 	case m.focus == paneTools && m.browse.tab == tabTools && key.Matches(msg, m.keys.CallTask):
-		rows := m.listRows()
+		rows := m.browse.listRows()
 		if m.browse.cursor >= len(rows) || rows[m.browse.cursor].kind != rowTool {
 			return nil, true
 		}

@@ -35,7 +35,7 @@ func TestGoldenFramePerTheme(t *testing.T) {
 			h := newHarnessStyled(t, f, 120, 30, themedStyles(name))
 			h.until("the consent dialog", func() bool { _, ok := h.m.topDialog().(*dialog.Consent); return ok })
 			h.key("o")
-			h.until("demo ready", func() bool { return h.m.serverReady("demo") && len(h.m.browse.tools) == 4 })
+			h.until("demo ready", func() bool { return h.m.servers.ready("demo") && len(h.m.browse.tools) == 4 })
 			h.key("enter", "enter")
 			h.typeText("hello")
 			h.key("ctrl+s")

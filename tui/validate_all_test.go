@@ -30,7 +30,7 @@ func TestEveryValidationErrorAtOnce(t *testing.T) {
 	f.setTools("demo", []engine.ToolDef{{Tool: "limits", InputSchema: json.RawMessage(schema)}}, nil)
 	f.validate = func(_ engine.ToolID, args json.RawMessage) error { return tool.Validate(args) }
 	h := newHarness(t, f, 120, 30)
-	h.until("demo ready", func() bool { return h.m.serverReady("demo") && len(h.m.browse.tools) == 1 })
+	h.until("demo ready", func() bool { return h.m.servers.ready("demo") && len(h.m.browse.tools) == 1 })
 	h.key("enter", "enter")
 	h.typeText("9")
 	h.key("down")

@@ -91,10 +91,10 @@ func TestFilterThatMatchesNothingSaysSo(t *testing.T) {
 	h.key("enter")
 	for _, tab := range []string{"tools", "resources", "prompts"} {
 		h.until(tab+" listed", func() bool {
-			r := h.m.listRows()
+			r := h.m.browse.listRows()
 			return len(r) == 1 && r[0].kind == rowNote && !strings.HasPrefix(r[0].note, "loading")
 		})
-		if note := h.m.listRows()[0].note; !strings.Contains(note, `matches "zzz"`) {
+		if note := h.m.browse.listRows()[0].note; !strings.Contains(note, `matches "zzz"`) {
 			t.Fatalf("%s tab with a filter matching nothing says %q", tab, note)
 		}
 		h.key("]")
