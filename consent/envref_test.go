@@ -47,3 +47,19 @@ func TestEnvRefDigest(t *testing.T) {
 		t.Errorf("describe %q", e.Describe())
 	}
 }
+
+// RefsIn reads both kinds of reference inside text, in order; a
+// malformed one of either kind fails the whole text.
+func TestRefsIn(t *testing.T) {
+	text := "a{{secrets.k-1}}b{{env.HOME}}/c{{env.T:-v}}{{other}}"
+	spans, ok := RefsIn(text)
+	if !ok || len(spans) != 3 || spans[0].Secret != "k-1" || text[spans[0].Start:spans[0].End] != "{{secrets.k-1}}" ||
+		spans[1].Name != "HOME" || spans[2].Name != "T" || spans[2].Def != "v" || !spans[2].HasDefault {
+		t.Fatalf("RefsIn(%q) = %+v %v", text, spans, ok)
+	}
+	for _, bad := range []string{"{{secrets.}}", "{{secrets.a b}}", "x{{env.1X}}", "{{env.A", "{{secrets.a"} {
+		if _, ok := RefsIn(bad); ok {
+			t.Errorf("RefsIn(%q) accepted", bad)
+		}
+	}
+}

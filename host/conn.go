@@ -1,6 +1,7 @@
 package host
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -126,12 +127,12 @@ func (c *conn) prepare() error {
 		c.register()
 		return nil
 	}
-	env, err := childEnv(c.srv.Name, c.h.opts.Environ, c.srv.Stdio.Env, c.h.opts.Secrets, c.secrets)
-	if err != nil {
-		return err
+	env, envErr := childEnv(c.srv.Name, c.h.opts.Environ, c.srv.Stdio.Env, c.h.opts.Secrets, c.secrets)
+	args, argsErr := childArgs(c.srv.Name, c.h.opts.Environ, c.srv.Stdio.Args, c.h.opts.Secrets, c.secrets)
+	if a, b := missingOf(envErr), missingOf(argsErr); len(a) > 0 && len(b) > 0 {
+		return missingSecrets(append(a, b...)) // every secret lacking, in one error
 	}
-	args, err := childArgs(c.srv.Name, c.h.opts.Environ, c.srv.Stdio.Args, c.secrets)
-	if err != nil {
+	if err := cmp.Or(envErr, argsErr); err != nil {
 		return err
 	}
 	c.env, c.args = env, args

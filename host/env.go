@@ -36,7 +36,6 @@ func inBaseEnv(name string) bool {
 // secret the server lacks.
 func childEnv(server string, ambient []string, declared []consent.EnvEntry, store SecretStore, secrets map[string]string) ([]string, error) {
 	vals := map[string]string{}
-	var unset []string // {{env.VAR}} whose VAR is not set and has no default
 	for _, kv := range ambient {
 		name, v, ok := strings.Cut(kv, "=")
 		if !ok || !inBaseEnv(name) || strings.HasPrefix(v, "()") {
@@ -44,51 +43,58 @@ func childEnv(server string, ambient []string, declared []consent.EnvEntry, stor
 		}
 		vals[name] = v
 	}
-	var missing []*Error
+	x := expander{server: server, ambient: ambient, store: store, secrets: secrets}
 	for _, e := range declared {
+		var v string
 		switch e.Kind {
 		case consent.KindSecretRef:
-			v, err := lookupSecret(server, e, store)
+			sv, err := lookupSecret(server, e, store)
 			if he := (*Error)(nil); errors.As(err, &he) && he.ErrCode == CodeSecretMissing {
-				missing = append(missing, he)
+				x.missing = append(x.missing, he)
 				continue
 			}
 			if err != nil {
 				return nil, err
 			}
-			// The authored value was checked at parse; the resolved one is
-			// checked here (an exported shell function smuggled in through
-			// a secret store is refused the same way, value never echoed).
-			if err := consent.CheckEnv(e.Name, v); err != nil {
-				return nil, err
-			}
-			secrets[e.Secret] = v
-			vals[e.Name] = v
+			secrets[e.Secret] = sv
+			v = sv
 		case consent.KindEnvRef:
-			v, ok := ambientValue(ambient, e.Var)
+			ev, ok := ambientValue(ambient, e.Var)
 			switch {
-			case (!ok || v == "") && e.HasDefault: // ${VAR:-default}: unset or empty
-				v = e.Default
+			case (!ok || ev == "") && e.HasDefault: // ${VAR:-default}: unset or empty
+				ev = e.Default
 			case !ok:
-				unset = append(unset, e.Var)
+				x.unset = append(x.unset, e.Var)
 				continue
 			}
+			secrets["env."+e.Var] = ev // read from the environment: redacted like a secret
+			v = ev
+		default:
+			// A literal, in which a reference inside text
+			// ("{{env.HOME}}/state") is expanded as an argument's is.
+			before := len(x.unset) + len(x.missing)
+			ev, err := x.text("env "+e.Name, e.Value)
+			if err != nil {
+				return nil, err
+			}
+			if len(x.unset)+len(x.missing) != before {
+				continue
+			}
+			v = ev
+		}
+		// The authored value was checked at parse; the resolved one is
+		// checked here (an exported shell function smuggled in through a
+		// secret store or the environment is refused the same way, value
+		// never echoed).
+		if v != e.Value {
 			if err := consent.CheckEnv(e.Name, v); err != nil {
 				return nil, err
 			}
-			secrets["env."+e.Var] = v // read from the environment: redacted like a secret
-			vals[e.Name] = v
-		default:
-			vals[e.Name] = e.Value
 		}
+		vals[e.Name] = v
 	}
-	if len(unset) > 0 {
-		return nil, &Error{Base: fault.Base{ErrCode: CodeEnvRefUnset, Exit: fault.ExitUsage, Msg: fmt.Sprintf(
-			"env {{env.%s}} is read from relavium's environment at spawn, and %s is not set: set it (or give a default, {{env.NAME:-default}})",
-			strings.Join(unset, "}}, {{env."), strings.Join(unset, ", "))}, Server: server}
-	}
-	if len(missing) > 0 {
-		return nil, missingSecrets(missing)
+	if err := x.err("env"); err != nil {
+		return nil, err
 	}
 	out := make([]string, 0, len(vals))
 	for k, v := range vals {
@@ -98,48 +104,101 @@ func childEnv(server string, ambient []string, declared []consent.EnvEntry, stor
 	return out, nil
 }
 
-// childArgs are a stdio server's arguments as spawned: each {{env.VAR}}
-// or {{env.VAR:-default}} in an argument, the whole argument or inside
-// text ("{{env.HOME}}/state"; the consent digest holds the text as
-// written), is read from relavium's environment now, kept for redaction
-// like a secret; every other argument is passed as written. An unset VAR
-// with no default is E880, naming every one.
-func childArgs(server string, ambient, args []string, secrets map[string]string) ([]string, error) {
+// childArgs are a stdio server's arguments as spawned: each reference in
+// an argument, the whole argument or inside text, is expanded by
+// expandText; every other argument is passed as written. An unset VAR with
+// no default is E880, naming every one; a missing secret E520, naming
+// every one.
+func childArgs(server string, ambient, args []string, store SecretStore, secrets map[string]string) ([]string, error) {
+	x := expander{server: server, ambient: ambient, store: store, secrets: secrets}
 	out := make([]string, len(args))
-	var unset []string
 	for i, a := range args {
-		spans, ok := consent.EnvRefsIn(a)
-		if !ok || len(spans) == 0 {
-			out[i] = a
-			continue
+		v, err := x.text("an argument", a)
+		if err != nil {
+			return nil, err
 		}
-		var b strings.Builder
-		last := 0
-		for _, sp := range spans {
-			v, set := ambientValue(ambient, sp.Name)
-			switch {
-			case (!set || v == "") && sp.HasDefault:
-				v = sp.Def
-			case !set:
-				unset = append(unset, sp.Name)
+		out[i] = v
+	}
+	return out, x.err("an argument")
+}
+
+// expander expands the references inside a stdio server's text values
+// (arguments, env values with text around a reference): the one reading
+// of such a text (consent.RefsIn, the reading consent digests), so that
+// the digest holds the text as written and the child gets the values.
+//
+//   - {{env.VAR}} / {{env.VAR:-default}} is read from relavium's own
+//     environment now (the default when unset or empty), kept for
+//     redaction like a secret;
+//   - {{secrets.NAME}} is the secret from the person's stores, bound to
+//     this program by its stdio consent (the digest names the secret), kept
+//     for redaction.
+//
+// Unset variables and missing secrets are collected, so one error names
+// every one.
+type expander struct {
+	server  string
+	ambient []string
+	store   SecretStore
+	secrets map[string]string
+	unset   []string
+	missing []*Error
+}
+
+func (x *expander) text(what, a string) (string, error) {
+	spans, ok := consent.RefsIn(a)
+	if !ok || len(spans) == 0 {
+		return a, nil
+	}
+	var b strings.Builder
+	last := 0
+	for _, sp := range spans {
+		var v string
+		if sp.Secret != "" {
+			sv, err := secretFor(x.server, what, sp.Secret, x.store)
+			if he := (*Error)(nil); errors.As(err, &he) && he.ErrCode == CodeSecretMissing {
+				x.missing = append(x.missing, he)
 				continue
 			}
-			if v != sp.Def {
-				secrets["env."+sp.Name] = v
+			if err != nil {
+				return "", err
 			}
-			b.WriteString(a[last:sp.Start])
-			b.WriteString(v)
-			last = sp.End
+			v = sv
+			x.secrets[sp.Secret] = v
+		} else {
+			ev, set := ambientValue(x.ambient, sp.Name)
+			switch {
+			case (!set || ev == "") && sp.HasDefault:
+				ev = sp.Def
+			case !set:
+				x.unset = append(x.unset, sp.Name)
+				continue
+			}
+			if ev != sp.Def {
+				x.secrets["env."+sp.Name] = ev
+			}
+			v = ev
 		}
-		b.WriteString(a[last:])
-		out[i] = b.String()
+		b.WriteString(a[last:sp.Start])
+		b.WriteString(v)
+		last = sp.End
 	}
-	if len(unset) > 0 {
-		return nil, &Error{Base: fault.Base{ErrCode: CodeEnvRefUnset, Exit: fault.ExitUsage, Msg: fmt.Sprintf(
-			"an argument {{env.%s}} is read from relavium's environment at spawn, and %s is not set: set it (or give a default, {{env.NAME:-default}})",
-			strings.Join(unset, "}}, {{env."), strings.Join(unset, ", "))}, Server: server}
+	b.WriteString(a[last:])
+	return b.String(), nil
+}
+
+// err is what the expansion lacked: E880 for unset variables, else E520
+// for missing secrets.
+func (x *expander) err(what string) error {
+	if len(x.unset) > 0 {
+		return &Error{Base: fault.Base{ErrCode: CodeEnvRefUnset, Exit: fault.ExitUsage, Msg: fmt.Sprintf(
+			"%s {{env.%s}} is read from relavium's environment at spawn, and %s is not set: set it (or give a default, {{env.NAME:-default}})",
+			what, strings.Join(x.unset, "}}, {{env."), strings.Join(x.unset, ", "))}, Server: x.server}
 	}
-	return out, nil
+	if len(x.missing) > 0 {
+		return missingSecrets(x.missing)
+	}
+	return nil
 }
 
 // ambientValue is name's value in relavium's own environment (the first

@@ -60,7 +60,7 @@ func TestChildEnvReadsEnvironmentReferences(t *testing.T) {
 func TestChildArgsReadEnvironmentReferences(t *testing.T) {
 	secrets := map[string]string{}
 	got, err := childArgs("s", []string{"PORT=8080", "TOKEN=t-1", "HOME=/home/u"}, []string{"--port", "{{env.PORT}}", "{{env.HOST:-localhost}}", "x{{env.PORT}}", "{{env.TOKEN}}",
-		"{{env.HOME}}/state:{{env.TAG:-v1}}", "--db={{env.HOME", "${HOME}"}, secrets)
+		"{{env.HOME}}/state:{{env.TAG:-v1}}", "--db={{env.HOME", "${HOME}"}, nil, secrets)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,9 +70,53 @@ func TestChildArgsReadEnvironmentReferences(t *testing.T) {
 	if secrets["env.TOKEN"] != "t-1" || secrets["env.HOME"] != "/home/u" {
 		t.Errorf("a value read is not kept for redaction: %v", secrets)
 	}
-	_, err = childArgs("s", nil, []string{"{{env.NOPE}}", "--dir={{env.NADA}}/x"}, map[string]string{})
+	_, err = childArgs("s", nil, []string{"{{env.NOPE}}", "--dir={{env.NADA}}/x"}, nil, map[string]string{})
 	var he *Error
 	if !errors.As(err, &he) || he.ErrCode != CodeEnvRefUnset || !strings.Contains(he.Message(), "NOPE, NADA") {
 		t.Fatalf("unset: %v", err)
+	}
+}
+
+type storeMap map[string]string
+
+func (m storeMap) Secret(name string) (string, bool, error) { v, ok := m[name]; return v, ok, nil }
+
+// A {{secrets.NAME}} in an argument, whole or inside text, is the secret
+// from the person's stores (bound by the program's stdio consent, whose
+// digest holds the text with the reference), kept for redaction; a missing
+// one is E520 naming every secret lacking, the env's and the arguments'.
+// An env value with text around a reference is expanded the same way.
+func TestTextReferencesInArgsAndEnv(t *testing.T) {
+	secrets := map[string]string{}
+	store := storeMap{"obsidian-api-key": "s3cr3t-value"}
+	got, err := childArgs("s", []string{"HOME=/home/u"}, []string{"-e", "OBSIDIAN_API_KEY={{secrets.obsidian-api-key}}", "{{secrets.obsidian-api-key}}", "{{env.HOME}}/{{secrets.obsidian-api-key}}"}, store, secrets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"-e", "OBSIDIAN_API_KEY=s3cr3t-value", "s3cr3t-value", "/home/u/s3cr3t-value"}; !slices.Equal(got, want) {
+		t.Errorf("args %q, want %q", got, want)
+	}
+	if secrets["obsidian-api-key"] != "s3cr3t-value" {
+		t.Errorf("the secret is not kept for redaction: %v", secrets)
+	}
+	_, err = childArgs("s", nil, []string{"--key={{secrets.a}}", "{{secrets.b}}"}, store, map[string]string{})
+	if parts := missingOf(err); len(parts) != 2 || !strings.Contains(err.Error(), "{{secrets.a}}") || !strings.Contains(err.Error(), "{{secrets.b}}") {
+		t.Fatalf("missing secrets: %v", err)
+	}
+	// A value read is never read again for references.
+	got, err = childArgs("s", []string{"X={{env.HOME}}"}, []string{"{{env.X}}"}, nil, map[string]string{})
+	if err != nil || got[0] != "{{env.HOME}}" {
+		t.Fatalf("a value was expanded twice: %q %v", got, err)
+	}
+	env, err := childEnv("s", []string{"HOME=/home/u"}, []consent.EnvEntry{
+		consent.TagEnv("STATE", "{{env.HOME}}/state"),
+		consent.TagEnv("URL", "https://x.example/?k={{secrets.obsidian-api-key}}"),
+	}, store, map[string]string{})
+	if err != nil || !slices.Contains(env, "STATE=/home/u/state") || !slices.Contains(env, "URL=https://x.example/?k=s3cr3t-value") {
+		t.Fatalf("env %q %v", env, err)
+	}
+	_, err = childEnv("s", nil, []consent.EnvEntry{consent.TagEnv("STATE", "{{env.NOPE}}/state")}, nil, map[string]string{})
+	if he := (*Error)(nil); !errors.As(err, &he) || he.ErrCode != CodeEnvRefUnset || !strings.Contains(he.Message(), "NOPE") {
+		t.Fatalf("unset inside text: %v", err)
 	}
 }

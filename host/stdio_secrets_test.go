@@ -37,7 +37,7 @@ func TestCleanEnvironmentSecretsAndCwd(t *testing.T) {
 	srv := stdioServer(t, "env", "ok",
 		consent.EnvVar{Name: "LITERAL", Value: "plain"},
 		consent.EnvVar{Name: "API_TOKEN", Value: "{{secrets.api-token}}"},
-		consent.EnvVar{Name: "NOT_A_REF", Value: "x {{secrets.api-token}}"},
+		consent.EnvVar{Name: "TEXT_REF", Value: "x {{secrets.api-token}}"},
 	)
 	lookup := func(k string) (string, bool) {
 		if k == "RELAVIUM_SECRET_API_TOKEN" {
@@ -61,7 +61,7 @@ func TestCleanEnvironmentSecretsAndCwd(t *testing.T) {
 	want := map[string]string{"HOME": "/home/x", "PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8", "TZ": "UTC", "USER": "x",
 		// The child got the secret; the result that repeats it shows its
 		// reference (the session's one redactor: a whole-value match).
-		"LITERAL": "plain", "API_TOKEN": "{{secrets.api-token}}", "NOT_A_REF": "x {{secrets.api-token}}"}
+		"LITERAL": "plain", "API_TOKEN": "{{secrets.api-token}}", "TEXT_REF": "x {{secrets.api-token}}"}
 	for k, v := range want {
 		if got[k] != v {
 			t.Errorf("child env %s = %q, want %q", k, got[k], v)

@@ -30,7 +30,7 @@ var codes = fault.Table{
 	{Code: CodeEnvPath, Class: fault.Usage, Meaning: "a declared PATH"},
 	{Code: CodeEnvName, Class: fault.Usage, Meaning: "an env name that is not a portable variable name"},
 	{Code: CodeURL, Class: fault.Usage, Meaning: "a url the network guard refuses (netguard.AdmitURL)"},
-	{Code: CodeSecretRef, Class: fault.Usage, Meaning: "a {{…}} in an env value that is not exactly {{secrets.NAME}} or {{env.VAR}}"},
+	{Code: CodeSecretRef, Class: fault.Usage, Meaning: "a {{…}} in an env value or argument that is not a {{secrets.NAME}} or {{env.VAR}} reference"},
 	{Code: CodeTheme, Class: fault.Usage, Meaning: "theme outside auto/dark/light/high-contrast/mono"},
 	{Code: CodeToolsAllowlist, Class: fault.Usage, Meaning: "a malformed, duplicate or widening tools_allowlist entry, a tools_denylist entry that is malformed, duplicate or also allowlisted, or a malformed or duplicate tools_auto_approve entry"},
 	{Code: CodeAgentName, Class: fault.Usage, Meaning: "an agent name that differs from its file name"},

@@ -49,7 +49,7 @@ func (c *checker) env(f *field, path string) []EnvVar {
 			continue
 		}
 		if !secretRefOK(value) {
-			c.add(CodeSecretRef, e.at(), p, "a {{…}} template in an env value must be the whole value and name a secret or an environment variable, exactly {{secrets.NAME}} (NAME: letters, digits, '_', '-', '.') or {{env.VAR}} / {{env.VAR:-default}}; anything else would be passed to the server literally")
+			c.add(CodeSecretRef, e.at(), p, "a {{…}} template in an env value must name a secret or an environment variable, {{secrets.NAME}} (NAME: letters, digits, '_', '-', '.') or {{env.VAR}} / {{env.VAR:-default}}, the whole value or inside text (\"{{env.HOME}}/state\"); anything else would be passed to the server literally")
 			continue
 		}
 		out = append(out, EnvVar{Name: name, Value: value})
@@ -77,18 +77,27 @@ func validEnvName(s string) bool {
 	return true
 }
 
-// secretRefOK accepts a value without templates, or one that is exactly a
-// {{secrets.NAME}} or {{env.VAR}} reference as consent (which digests it)
-// and the host (which injects it) read one: the same functions decide.
+// secretRefOK accepts a value without templates, or one whose every
+// {{…}} is a {{secrets.NAME}} or {{env.VAR}} reference, the whole value or
+// inside text ("{{env.HOME}}/state"), as consent (which digests it) and
+// the host (which expands it at spawn) read them: the same functions
+// decide. Any other {{ or }} would reach the server literally.
 func secretRefOK(v string) bool {
 	if !strings.Contains(v, "{{") && !strings.Contains(v, "}}") {
 		return true
 	}
-	if _, ok := consent.SecretRef(v); ok {
-		return true
+	spans, ok := consent.RefsIn(v)
+	if !ok {
+		return false
 	}
-	_, _, _, ok := consent.EnvRef(v)
-	return ok
+	var rest strings.Builder
+	last := 0
+	for _, sp := range spans {
+		rest.WriteString(v[last:sp.Start])
+		last = sp.End
+	}
+	rest.WriteString(v[last:])
+	return !strings.Contains(rest.String(), "{{") && !strings.Contains(rest.String(), "}}")
 }
 
 // redact removes a declared value from a message of another package, so a

@@ -53,7 +53,9 @@ func TestImportTimeoutKeys(t *testing.T) {
 
 // A reference inside an argument's text becomes {{env.VAR}} in that text:
 // the server's args (what consent digests) hold the template, never a
-// value; an ${input:…} inside text still fails its server.
+// value; an ${input:…} in a file that declares no inputs has no source
+// (E242), and in a VS Code file it is the secret {{secrets.id}}, inside
+// the argument's text too.
 func TestImportReferenceInsideArgument(t *testing.T) {
 	t.Setenv("HOME", "/home/secret-user")
 	dir := t.TempDir()
@@ -73,7 +75,17 @@ func TestImportReferenceInsideArgument(t *testing.T) {
 	if got := cfg.Servers[0].Args; strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("args %q, want %q", got, want)
 	}
-	if len(cfg.Failed) != 1 || cfg.Failed[0].Code() != "E240" {
-		t.Errorf("failed %+v: an ${input:} inside an argument stays refused", cfg.Failed)
+	if len(cfg.Failed) != 1 || cfg.Failed[0].Code() != "E242" {
+		t.Errorf("failed %+v: an ${input:} with no inputs declared has no source", cfg.Failed)
+	}
+	vs := filepath.Join(dir, "mcp.json")
+	write(t, vs, `{"inputs": [{"id": "key", "type": "promptString", "password": true}],
+ "servers": {"in": {"command": "/bin/true", "args": ["-e", "KEY=${input:key}", "${userHome}/x"]}}}`)
+	cfg, err = LoadFrom(t.TempDir(), dir, Sources{Files: []string{vs}})
+	if err != nil || len(cfg.Servers) != 1 {
+		t.Fatalf("%v %+v", err, cfg)
+	}
+	if got := cfg.Servers[0].Args; strings.Join(got, " ") != "-e KEY={{secrets.key}} {{env.HOME}}/x" {
+		t.Errorf("args %q", got)
 	}
 }

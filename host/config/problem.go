@@ -31,7 +31,7 @@ const (
 	CodeEnvPath          fault.Code = "E213" // a declared PATH
 	CodeEnvName          fault.Code = "E214" // an env name that is not a portable variable name
 	CodeURL              fault.Code = "E215" // a url the network guard refuses (netguard.AdmitURL)
-	CodeSecretRef        fault.Code = "E216" // a {{…}} in an env value that is not exactly {{secrets.NAME}} or {{env.VAR}}
+	CodeSecretRef        fault.Code = "E216" // a {{…}} in an env value or argument that is not a {{secrets.NAME}} or {{env.VAR}} reference
 	CodeTheme            fault.Code = "E217" // theme outside auto|dark|light|high-contrast|mono
 	CodeToolsAllowlist   fault.Code = "E218" // a malformed, duplicate or widening tools_allowlist entry, a tools_denylist entry that is malformed, duplicate or also allowlisted, or a malformed or duplicate tools_auto_approve entry
 	CodeAgentName        fault.Code = "E219" // an agent name that differs from its file name

@@ -65,8 +65,7 @@ func TestRuleEnvName(t *testing.T) {
 func TestRuleSecretRef(t *testing.T) {
 	runRule(t, []ruleCase{
 		{name: "fixture: embedded, spaced, empty, other namespace", fixture: "secret-ref", want: []want{
-			{code: CodeSecretRef, file: globalTOML, line: 7, col: 8, field: "mcp_servers[0].env.AUTH", msg: "{{secrets.NAME}}"},
-			{code: CodeSecretRef, file: globalTOML, line: 8, col: 10, field: "mcp_servers[0].env.SPACED"},
+			{code: CodeSecretRef, file: globalTOML, line: 8, col: 10, field: "mcp_servers[0].env.SPACED", msg: "{{secrets.NAME}}"},
 			{code: CodeSecretRef, file: globalTOML, line: 9, col: 9, field: "mcp_servers[0].env.EMPTY"},
 			{code: CodeSecretRef, file: agentYAML, line: 6, col: 17, field: "mcp_servers[0].env.HOME_DIR"},
 		}},
@@ -78,10 +77,11 @@ func TestRuleSecretRef(t *testing.T) {
 			{code: CodeSecretRef, file: globalTOML, line: 5, col: 9, field: "mcp_servers[0].args[0]", msg: "inside text"},
 			{code: CodeSecretRef, file: globalTOML, line: 5, col: 30, field: "mcp_servers[0].args[1]", msg: "inside text"},
 		}},
-		{name: "an environment reference that names no variable", files: map[string]string{globalTOML: stdioReg("a") + "env = { A = \"{{env.1X}}\", B = \"x {{env.Y}}\" }\n"}, want: []want{
+		{name: "an environment reference that names no variable", files: map[string]string{globalTOML: stdioReg("a") + "env = { A = \"{{env.1X}}\", B = \"x {{env.Y}} {{z}}\" }\n"}, want: []want{
 			{code: CodeSecretRef, file: globalTOML, line: 5, col: 13, field: "mcp_servers[0].env.A", msg: "{{env.VAR}}"},
 			{code: CodeSecretRef, file: globalTOML, line: 5, col: 31, field: "mcp_servers[0].env.B"},
 		}},
+		{name: "references inside an env value's text", files: map[string]string{globalTOML: stdioReg("a") + "env = { A = \"{{env.HOME}}/state\", B = \"Bearer {{secrets.token}}\" }\n"}},
 	})
 }
 

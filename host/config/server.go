@@ -346,8 +346,8 @@ func (c *checker) args(f *field, path string) []string {
 			c.add(CodeValue, it.pos, fmt.Sprintf("%s[%d]", path, it.index), "contains a NUL byte, which no process argument can hold")
 			ok = false
 		}
-		if _, refs := consent.EnvRefsIn(it.val); !refs {
-			c.add(CodeSecretRef, it.pos, fmt.Sprintf("%s[%d]", path, it.index), "an {{env.…}} in an argument must read {{env.VAR}} or {{env.VAR:-default}} (alone or inside text, \"--db={{env.HOME}}/db\"); this one would be passed to the server literally")
+		if _, refs := consent.RefsIn(it.val); !refs {
+			c.add(CodeSecretRef, it.pos, fmt.Sprintf("%s[%d]", path, it.index), "an {{env.…}} or {{secrets.…}} in an argument must read {{env.VAR}}, {{env.VAR:-default}} or {{secrets.NAME}} (alone or inside text, \"--db={{env.HOME}}/db\"); this one would be passed to the server literally")
 			ok = false
 		}
 		vals = append(vals, it.val)

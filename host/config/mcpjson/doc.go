@@ -20,13 +20,15 @@
 //     type, a shell command line, a field with no counterpart, a reference
 //     inside other text — is a Problem (E233–E243) at its place; nothing is
 //     dropped silently (a disabled server is a warning naming it).
-//   - References: ${VAR}, ${VAR:-default} and ${env:VAR} as a whole env
-//     value or a whole argument become {{env.VAR}} (read from the environment at spawn, digested
-//     as a reference); ${input:id} becomes {{secrets.id}} (in env, and
-//     inside a header value); an environment reference in a header is
-//     refused (a header's credential is a secret); ${workspaceFolder}
-//     is the project directory. A default under a name that says secret is
-//     refused (E241): it would be digested as a literal.
+//   - References: ${VAR}, ${VAR:-default}, ${env:VAR} and VS Code's
+//     ${userHome} in an env value or an argument, whole or inside text,
+//     become {{env.VAR}} (read from the environment at spawn, digested as
+//     a reference); ${input:id} becomes {{secrets.id}} (in env, in an
+//     argument, and inside a header value); an environment reference in a
+//     header is refused (a header's credential is a secret), and so is any
+//     reference in command, url or cwd; ${workspaceFolder} is the project
+//     directory. A default under a name that says secret is refused
+//     (E241): it would be digested as a literal.
 //   - Nothing here reads the file system, the environment or global state:
 //     config passes the bytes, the project directory and the name rule in.
 //

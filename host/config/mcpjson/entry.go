@@ -212,7 +212,7 @@ func (t *translator) program(v *Value, path string, e *Entry) {
 		}
 	}
 	if m := v.Get("args"); m != nil {
-		e.Fields = append(e.Fields, t.args(m, path+".args"))
+		e.Fields = append(e.Fields, t.args(m, path+".args", e))
 	}
 	if m := v.Get("env"); m != nil {
 		e.Fields = append(e.Fields, t.env(m, path+".env", e))
@@ -293,7 +293,7 @@ func (t *translator) inputsInText(s string, at *Value, path string, e *Entry) (s
 	}
 }
 
-func (t *translator) args(m *Member, path string) Member {
+func (t *translator) args(m *Member, path string, e *Entry) Member {
 	out := &Value{Kind: Array, Pos: m.Value.Pos}
 	if m.Value.Kind != Array {
 		t.file.Problems.Add(CodeType, m.Value.Pos, path, "must be an array of strings, got %s", m.Value.Kind)
@@ -301,7 +301,7 @@ func (t *translator) args(m *Member, path string) Member {
 	}
 	for i, it := range m.Value.Items {
 		p := fmt.Sprintf("%s[%d]", path, i)
-		s, ok := t.argValue(it, p)
+		s, ok := t.argValue(it, p, e)
 		if ok {
 			out.Items = append(out.Items, &Value{Kind: String, Str: s, Pos: it.Pos})
 		}
@@ -309,16 +309,30 @@ func (t *translator) args(m *Member, path string) Member {
 	return Member{Key: "args", KeyPos: m.KeyPos, Value: out}
 }
 
-// argValue is one argument: text in which each environment reference
-// (${VAR}, ${VAR:-default}, ${env:VAR}), alone or inside text
-// ("${env:HOME}/state"), becomes {{env.VAR}}: read at spawn, the digest
-// holding the text with the reference, never the value.
-func (t *translator) argValue(v *Value, path string) (string, bool) {
+// argValue is one argument: text in which each reference, alone or
+// inside text, is translated by textRefs.
+func (t *translator) argValue(v *Value, path string, e *Entry) (string, bool) {
 	if v.Kind != String {
 		t.file.Problems.Add(CodeType, v.Pos, path, "must be a string, got %s", v.Kind)
 		return "", false
 	}
-	s := t.workspace(v.Str)
+	return t.textRefs("", t.workspace(v.Str), v, path, e)
+}
+
+// textRefs translates every ${…} of a text (an argument, an env value),
+// alone or inside text ("--state=${env:HOME}/state"):
+//
+//	${VAR}, ${env:VAR}   → {{env.VAR}}          (read at spawn)
+//	${VAR:-default}      → {{env.VAR:-default}}
+//	${userHome}          → {{env.HOME}}         (VS Code's own variable)
+//	${input:id}          → {{secrets.id}}       (VS Code: asked for)
+//
+// The digest holds the text with the references, never a value. A nested
+// or unclosed ${…} is refused (it would reach the server as written), and
+// so is a default under a name that says secret (name: the env variable
+// the text is the value of, "" for an argument): it would be digested as a
+// literal.
+func (t *translator) textRefs(name, s string, v *Value, path string, e *Entry) (string, bool) {
 	var b strings.Builder
 	for {
 		i := strings.Index(s, "${")
@@ -332,11 +346,24 @@ func (t *translator) argValue(v *Value, path string) (string, bool) {
 			ref, ok = parseRef(s[i : i+end+1])
 		}
 		switch {
-		case !ok || ref.input != "":
-			t.file.Problems.Add(CodeVariable, v.Pos, path, "an argument translates ${…} references only from the environment (\"${VAR}\", \"${VAR:-default}\", \"${env:VAR}\", alone or inside text); a nested one, an unclosed one or an ${input:…} would reach the server as written (pass a secret through env)")
+		case !ok:
+			t.file.Problems.Add(CodeVariable, v.Pos, path, "translates ${…} references from the environment or VS Code's inputs (\"${VAR}\", \"${VAR:-default}\", \"${env:VAR}\", \"${input:id}\", alone or inside text); a nested or unclosed one would reach the server as written")
 			return "", false
-		case ref.hasDefault && ref.def != "" && SecretLike(ref.name):
-			t.file.Problems.Add(CodeSecretValue, v.Pos, path, "the default of ${%s:-…} would be digested and kept as a literal value, and %s names a secret: set %s in the environment and drop the default", ref.name, ref.name, ref.name)
+		case ref.input != "":
+			sec, ok := t.input(ref.input, v, path, e)
+			if !ok {
+				return "", false
+			}
+			b.WriteString(s[:i])
+			b.WriteString(sec)
+			s = s[i+end+1:]
+			continue
+		case ref.hasDefault && ref.def != "" && (SecretLike(ref.name) || name != "" && SecretLike(name)):
+			who := ref.name
+			if name != "" {
+				who = name
+			}
+			t.file.Problems.Add(CodeSecretValue, v.Pos, path, "the default of ${%s:-…} would be digested and kept as a literal value, and %s names a secret: set %s in the environment and drop the default, or use {{secrets.NAME}} in .relavium/config.toml", ref.name, who, ref.name)
 			return "", false
 		}
 		b.WriteString(s[:i])

@@ -5,16 +5,9 @@ import (
 	"strings"
 )
 
-// env translates an env object. Each value is text, or exactly one
-// reference, which becomes relavium's own:
-//
-//	${VAR}, ${env:VAR}     → {{env.VAR}}            (read at spawn)
-//	${VAR:-default}        → {{env.VAR:-default}}
-//	${input:id}            → {{secrets.id}}         (VS Code: asked for)
-//
-// ${workspaceFolder} anywhere is the project directory. A reference inside
-// other text, or any other ${…}, is refused: relavium would pass it on as
-// text, which is not what the file means.
+// env translates an env object. Each value is text in which every
+// reference, the whole value or inside text, becomes relavium's own
+// (textRefs). ${workspaceFolder} anywhere is the project directory.
 func (t *translator) env(m *Member, path string, e *Entry) Member {
 	out := &Value{Kind: Object, Pos: m.Value.Pos}
 	if m.Value.Kind != Object {
@@ -47,23 +40,7 @@ func (t *translator) env(m *Member, path string, e *Entry) Member {
 }
 
 func (t *translator) envValue(name, text string, at *Value, path string, e *Entry) (string, bool) {
-	if !strings.Contains(text, "${") {
-		return text, true
-	}
-	ref, ok := parseRef(text)
-	switch {
-	case !ok:
-		t.file.Problems.Add(CodeVariable, at.Pos, path, "a ${…} reference translates only as the whole value (\"${VAR}\", \"${VAR:-default}\", \"${env:VAR}\" or \"${input:id}\"); text around it or a nested one would reach the server as written")
-		return "", false
-	case ref.input != "":
-		return t.input(ref.input, at, path, e)
-	case ref.hasDefault && ref.def != "" && (SecretLike(name) || SecretLike(ref.name)):
-		t.file.Problems.Add(CodeSecretValue, at.Pos, path, "the default of ${%s:-…} would be digested and kept as a literal value, and %s names a secret: set %s in the environment and drop the default, or use {{secrets.NAME}} in .relavium/config.toml", ref.name, name, ref.name)
-		return "", false
-	case ref.hasDefault:
-		return "{{env." + ref.name + ":-" + ref.def + "}}", true
-	}
-	return "{{env." + ref.name + "}}", true
+	return t.textRefs(name, text, at, path, e)
 }
 
 // input turns ${input:id} into the secret relavium asks for.
@@ -107,6 +84,9 @@ func parseRef(s string) (reference, bool) {
 	}
 	if id, ok := strings.CutPrefix(body, "input:"); ok {
 		return reference{input: id}, id != ""
+	}
+	if body == "userHome" { // VS Code's own variable: the person's home
+		return reference{name: "HOME"}, true
 	}
 	if v, ok := strings.CutPrefix(body, "env:"); ok {
 		return reference{name: v}, portableName(v)

@@ -111,7 +111,7 @@ func (x *exporter) refuse(format string, a ...any) error {
 func (x *exporter) entry(s config.Server, project string) (exportEntry, error) {
 	e := exportEntry{Command: s.Command, URL: s.URL}
 	for _, a := range s.Args {
-		spans, ok := consent.EnvRefsIn(a)
+		spans, ok := consent.RefsIn(a)
 		if !ok || len(spans) == 0 {
 			e.Args = append(e.Args, a) // relavium passes any other argument as written
 			continue
@@ -120,7 +120,7 @@ func (x *exporter) entry(s config.Server, project string) (exportEntry, error) {
 		var b strings.Builder
 		last := 0
 		for _, sp := range spans {
-			v, err := x.envValue("an argument", a[sp.Start:sp.End])
+			v, err := x.textRef(fmt.Sprintf("argument %d", len(e.Args)+1), a[sp.Start:sp.End])
 			if err != nil {
 				return e, err
 			}
@@ -193,10 +193,36 @@ func (x *exporter) envValue(name, value string) (string, error) {
 		}
 		return "${env:" + ref + "}", nil
 	}
+	if spans, ok := consent.RefsIn(value); ok && len(spans) > 0 {
+		// references inside text ("{{env.HOME}}/state"), each spelled the
+		// client's way
+		var b strings.Builder
+		last := 0
+		for _, sp := range spans {
+			v, err := x.textRef("env "+name, value[sp.Start:sp.End])
+			if err != nil {
+				return "", err
+			}
+			b.WriteString(value[last:sp.Start])
+			b.WriteString(v)
+			last = sp.End
+		}
+		b.WriteString(value[last:])
+		return b.String(), nil
+	}
 	if config.EnvLiteralSecret(name, value) {
 		return "", x.refuse("env %s holds a literal value under a name that says secret, which export never prints: make it {{secrets.NAME}} first", name)
 	}
 	return value, nil
+}
+
+// textRef spells one reference found inside text ({{env.…}} or
+// {{secrets.…}}) the other client's way, as a whole env value would be.
+func (x *exporter) textRef(what, ref string) (string, error) {
+	if name, ok := consent.SecretRef(ref); ok {
+		return x.secret(name), nil
+	}
+	return x.envValue(what, ref)
 }
 
 // headerValue spells each {{secrets.NAME}} inside a header value, split by

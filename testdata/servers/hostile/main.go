@@ -332,6 +332,10 @@ func addProcessTools(s *mcp.Server, st *state) {
 			wd, _ := os.Getwd()
 			return text(wd), nil
 		})
+	s.AddTool(&mcp.Tool{Name: "argv", Description: "the arguments after the flags", InputSchema: obj(nil), Annotations: readOnly},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return text(strings.Join(flag.Args(), "\n")), nil
+		})
 	s.AddTool(&mcp.Tool{Name: "grandchild_pid", Description: "the pid of the grandchild", InputSchema: obj(nil), Annotations: readOnly},
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return text(fmt.Sprint(st.grandchild)), nil
