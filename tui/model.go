@@ -111,7 +111,6 @@ type Model struct {
 	ask    *asker
 	*ui    // styles, keys, clock, spinner frame: read by every component
 	help   help.Model
-	bar    progress.Model
 	info   SessionInfo
 
 	width, height int
@@ -202,8 +201,8 @@ func (m *Model) applyStyles(st *themes.Styles) {
 		profile = termenv.Ascii
 		fill = "#ffffff"
 	}
-	m.bar = progress.New(progress.WithSolidFill(fill), progress.WithColorProfile(profile), progress.WithoutPercentage())
-	m.bar.EmptyColor = "#606060"
+	m.call.bar = progress.New(progress.WithSolidFill(fill), progress.WithColorProfile(profile), progress.WithoutPercentage())
+	m.call.bar.EmptyColor = "#606060"
 	m.browse.filter.PromptStyle, m.browse.filter.TextStyle, m.browse.filter.PlaceholderStyle = st.Accent, st.Text, st.Faint
 	m.browse.filter.Cursor.Style = st.Renderer.NewStyle().Reverse(true)
 	m.browse.filter.Cursor.SetMode(cursor.CursorStatic)
@@ -344,6 +343,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m *Model) wire() {
 	m.servers.ui, m.servers.auth, m.servers.browse, m.servers.cr = m.ui, &m.auth, &m.browse, &m.cr
 	m.browse.ui, m.browse.servers, m.browse.cr = m.ui, &m.servers, &m.cr
+	m.call.ui, m.call.log = m.ui, &m.log
+	m.log.ui, m.log.cr = m.ui, &m.cr
 	m.auth.ui = m.ui
 }
 

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/progress"
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -22,6 +23,9 @@ import (
 // what it is for), the jobs and the one on show, the history list, and the
 // viewport over the shown job's body with its search.
 type callPane struct {
+	*ui
+	log     *eventLog      // reads: the events strip drawn under a short result
+	bar     progress.Model // a job's progress bar (styled by applyStyles)
 	form    *form.Form
 	formFor formTarget
 	editing bool
@@ -48,14 +52,14 @@ func (p *callPane) job(id string) *job {
 }
 
 // callTitle is the pane's title.
-func (m *Model) callTitle() string {
+func (p *callPane) label() string {
 	switch {
-	case m.call.history:
+	case p.history:
 		return "HISTORY"
-	case m.call.form != nil:
-		return m.call.formFor.title()
+	case p.form != nil:
+		return p.formFor.title()
 	}
-	if j := m.call.shownJob(); j != nil {
+	if j := p.shownJob(); j != nil {
 		return strings.ToUpper(j.kind.String()) + " · " + render.ServerLine(j.title)
 	}
 	return "CALL"
@@ -77,18 +81,18 @@ type callLayout struct {
 	showJob bool
 }
 
-func (m *Model) layoutCall(w, h int, focused bool) callLayout {
+func (p *callPane) layout(w, h int, focused bool) callLayout {
 	var l callLayout
-	st := m.st
-	j := m.call.shownJob()
-	if m.call.form != nil {
+	st := p.st
+	j := p.shownJob()
+	if p.form != nil {
 		budget := h
 		if j != nil {
 			budget = max(4, h/2)
 		}
-		l.form = m.call.form.View(w, max(1, budget-1), focused && m.call.editing)
+		l.form = p.form.View(w, max(1, budget-1), focused && p.editing)
 		hint := "ctrl+s send · ctrl+t raw JSON · esc stop editing"
-		if !m.call.editing {
+		if !p.editing {
 			hint = "enter edit · ctrl+s send · esc close"
 		}
 		l.form = append(l.form, render.Cut(st.Faint.Render(hint), w))
@@ -100,8 +104,8 @@ func (m *Model) layoutCall(w, h int, focused bool) callLayout {
 		return l
 	}
 	l.showJob = true
-	l.header = m.jobHeader(j, w)
-	if sl := m.searchLine(w); sl != "" {
+	l.header = p.jobHeader(j, w)
+	if sl := p.searchLine(w); sl != "" {
 		l.header = append(l.header, sl)
 	}
 	l.vpH = max(0, h-len(l.form)-len(l.header))
@@ -119,7 +123,7 @@ func (m *Model) syncViewport() {
 	if g.multi {
 		cw-- // the padding after the separator
 	}
-	l := m.layoutCall(cw, g.bodyH-1, m.focus == paneCall)
+	l := m.call.layout(cw, g.bodyH-1, m.focus == paneCall)
 	j := m.call.shownJob()
 	m.call.vp.Width, m.call.vp.Height = cw, max(0, l.vpH)
 	if j == nil {
@@ -139,7 +143,7 @@ func (m *Model) syncViewport() {
 	}
 	body := j.body(m.st, cw)
 	m.call.search.hits = findHits(body, m.call.search.query)
-	m.call.vp.SetContent(strings.Join(m.highlight(body, m.call.search.query), "\n"))
+	m.call.vp.SetContent(strings.Join(m.call.highlight(body, m.call.search.query), "\n"))
 	m.call.vpKey = key
 	switch {
 	case justDone:
@@ -157,9 +161,9 @@ func (m *Model) syncViewport() {
 	}
 }
 
-func (m *Model) jobHeader(j *job, w int) []string {
-	st := m.st
-	now := m.now()
+func (p *callPane) jobHeader(j *job, w int) []string {
+	st := p.st
+	now := p.now()
 	state := ""
 	switch j.state {
 	case jobRunning:
@@ -177,82 +181,82 @@ func (m *Model) jobHeader(j *job, w int) []string {
 	case jobCancelled:
 		state = st.Warn.Render("cancelled · " + render.HumanDuration(j.elapsed(now)))
 	}
-	if total := m.call.vp.TotalLineCount(); total > m.call.vp.Height && m.call.vp.Height > 0 && j.id == m.call.vpKey.job {
-		state += st.Faint.Render(fmt.Sprintf(" · %d–%d/%d", m.call.vp.YOffset+1, min(total, m.call.vp.YOffset+m.call.vp.Height), total))
+	if total := p.vp.TotalLineCount(); total > p.vp.Height && p.vp.Height > 0 && j.id == p.vpKey.job {
+		state += st.Faint.Render(fmt.Sprintf(" · %d–%d/%d", p.vp.YOffset+1, min(total, p.vp.YOffset+p.vp.Height), total))
 	}
-	lines := []string{render.SpaceBetween(j.icon(st, m.spinFrame())+" "+st.Bold.Render(render.ServerLine(j.title)), state, w)}
+	lines := []string{render.SpaceBetween(j.icon(st, p.spinFrame())+" "+st.Bold.Render(render.ServerLine(j.title)), state, w)}
 	if j.hasProgress {
-		p := j.progress
-		count := fmt.Sprintf(" %g", p.Progress)
+		pr := j.progress
+		count := fmt.Sprintf(" %g", pr.Progress)
 		pct := 0.0
-		if p.Total > 0 {
-			count = fmt.Sprintf(" %g/%g", p.Progress, p.Total)
-			pct = max(0, min(1, p.Progress/p.Total))
+		if pr.Total > 0 {
+			count = fmt.Sprintf(" %g/%g", pr.Progress, pr.Total)
+			pct = max(0, min(1, pr.Progress/pr.Total))
 		}
 		barW := max(4, min(40, w-render.Width(count)-2))
-		m.bar.Width = barW
-		bar := m.bar.ViewAs(pct)
-		if p.Total <= 0 {
+		p.bar.Width = barW
+		bar := p.bar.ViewAs(pct)
+		if pr.Total <= 0 {
 			bar = st.Muted.Render(strings.Repeat("·", barW))
 		}
 		lines = append(lines, render.Cut("  "+bar+st.Text.Render(count), w))
-		if msg := render.ServerLine(p.Message); msg != "" {
+		if msg := render.ServerLine(pr.Message); msg != "" {
 			lines = append(lines, render.Cut("  "+st.Muted.Render(msg), w))
 		}
 	}
 	return lines
 }
 
-func (m *Model) viewCallBody(w, h int, focused bool) []string {
-	st := m.st
-	if m.call.history {
-		return m.viewHistory(w, h, focused)
+func (p *callPane) view(w, h int, focused bool) []string {
+	st := p.st
+	if p.history {
+		return p.viewHistory(w, h, focused)
 	}
-	l := m.layoutCall(w, h, focused)
+	l := p.layout(w, h, focused)
 	lines := append([]string{}, l.form...)
 	if !l.showJob {
-		if m.call.form == nil {
+		if p.form == nil {
 			lines = append(lines, render.Wrap(st.Muted.Render("select a tool and press enter to call it (enter on a server, enter on a tool, ctrl+s)"), w)...)
-			if len(m.call.jobs) > 0 {
+			if len(p.jobs) > 0 {
 				lines = append(lines, st.Muted.Render("h shows the call history"))
 			}
 		}
-		return m.withStrip(lines, w, h)
+		return p.withStrip(lines, w, h)
 	}
 	lines = append(lines, l.header...)
 	if l.vpH > 0 {
-		view := strings.Split(m.call.vp.View(), "\n")
+		view := strings.Split(p.vp.View(), "\n")
 		// a short result leaves the rest of the pane to the events strip
-		if total := m.call.vp.TotalLineCount(); m.call.vp.YOffset == 0 && total+4 <= len(view) {
-			return m.withStrip(append(lines, view[:total]...), w, h)
+		if total := p.vp.TotalLineCount(); p.vp.YOffset == 0 && total+4 <= len(view) {
+			return p.withStrip(append(lines, view[:total]...), w, h)
 		}
 		lines = append(lines, view...)
 	}
 	return lines
 }
 
-func (m *Model) viewHistory(w, h int, focused bool) []string {
-	st := m.st
+func (p *callPane) viewHistory(w, h int, focused bool) []string {
+	st := p.st
 	lines := []string{render.Cut(st.Faint.Render("enter replay · l load into form · esc back · e export"), w)}
-	if len(m.call.jobs) == 0 {
+	if len(p.jobs) == 0 {
 		return append(lines, st.Muted.Render("no calls yet"))
 	}
 	room := h - 1
 	// newest first
-	order := make([]int, 0, len(m.call.jobs))
-	for i := len(m.call.jobs) - 1; i >= 0; i-- {
+	order := make([]int, 0, len(p.jobs))
+	for i := len(p.jobs) - 1; i >= 0; i-- {
 		order = append(order, i)
 	}
-	m.call.histSel = max(0, min(m.call.histSel, len(order)-1))
+	p.histSel = max(0, min(p.histSel, len(order)-1))
 	top := 0
-	if m.call.histSel >= room {
-		top = m.call.histSel - room + 1
+	if p.histSel >= room {
+		top = p.histSel - room + 1
 	}
 	for k := top; k < len(order) && k < top+room; k++ {
-		j := m.call.jobs[order[k]]
-		right := st.Muted.Render(j.started.Format("15:04:05") + " " + render.HumanDuration(j.elapsed(m.now())))
-		content := render.SpaceBetween(j.icon(st, m.spinFrame())+" "+st.Muted.Render(j.kind.String())+" "+render.ServerLine(j.title), right, w-2)
-		lines = append(lines, m.markRow(content, w, k == m.call.histSel, focused))
+		j := p.jobs[order[k]]
+		right := st.Muted.Render(j.started.Format("15:04:05") + " " + render.HumanDuration(j.elapsed(p.now())))
+		content := render.SpaceBetween(j.icon(st, p.spinFrame())+" "+st.Muted.Render(j.kind.String())+" "+render.ServerLine(j.title), right, w-2)
+		lines = append(lines, p.markRow(content, w, k == p.histSel, focused))
 	}
 	return lines
 }
@@ -268,9 +272,9 @@ func (p *callPane) historyJob() *job {
 
 // withStrip fills the pane's free lines below lines with the events strip
 // (one blank line between).
-func (m *Model) withStrip(lines []string, w, h int) []string {
+func (p *callPane) withStrip(lines []string, w, h int) []string {
 	free := h - len(lines) - 1
-	strip := m.stripLines(w, free)
+	strip := p.log.stripLines(w, free)
 	if len(strip) == 0 {
 		return lines
 	}
@@ -280,93 +284,139 @@ func (m *Model) withStrip(lines []string, w, h int) []string {
 	return append(lines, strip...)
 }
 
-func (m *Model) callKey(msg tea.KeyMsg) tea.Cmd {
-	k := m.keys
-	if m.call.history {
+// callAct is what a key on the call pane asks of the root: the pane
+// scrolls its result, moves its history cursor, opens its search and
+// closes its form itself; what reaches beyond it (a call, the clipboard, a
+// file, the status line) is the root's.
+type callAct int
+
+const (
+	callNone        callAct = iota
+	callLoad                // l in the history: the job back into a form
+	callReplay              // enter in the history: the job again
+	callYank                // y
+	callYankCommand         // Y
+	callSave                // s
+	callSubmit              // ctrl+s on the form
+	callNoHit               // n or N found no line holding the query
+)
+
+// key reads a key on the pane. It returns what the root is to do, the job
+// it is about, and the Cmd of the pane's own widget (the search line).
+func (p *callPane) key(msg tea.KeyMsg) (callAct, *job, tea.Cmd) {
+	k := p.keys
+	if p.history {
 		switch {
 		case key.Matches(msg, k.Back), key.Matches(msg, k.History):
-			m.call.history = false
+			p.history = false
 		case key.Matches(msg, k.Load):
-			if j := m.call.historyJob(); j != nil {
-				m.loadJob(j)
+			if j := p.historyJob(); j != nil {
+				return callLoad, j, nil
 			}
 		case key.Matches(msg, k.Replay):
-			if j := m.call.historyJob(); j != nil {
-				return m.replay(j)
+			if j := p.historyJob(); j != nil {
+				return callReplay, j, nil
 			}
 		default:
-			moveKey(msg, k, &m.call.histSel, len(m.call.jobs), 5)
+			moveKey(msg, k, &p.histSel, len(p.jobs), 5)
 		}
-		return nil
+		return callNone, nil, nil
 	}
 	switch {
 	case key.Matches(msg, k.History):
-		m.call.history, m.call.histSel = true, 0
-		return nil
-	case key.Matches(msg, k.Filter) && m.call.shownJob() != nil:
-		return m.startSearch()
+		p.history, p.histSel = true, 0
+		return callNone, nil, nil
+	case key.Matches(msg, k.Filter) && p.shownJob() != nil:
+		return callNone, nil, p.startSearch()
 	case key.Matches(msg, k.Yank):
-		return m.yank()
+		return callYank, nil, nil
 	case key.Matches(msg, k.YankCommand):
-		return m.yankCommand()
+		return callYankCommand, nil, nil
 	case key.Matches(msg, k.Save):
-		return m.save()
-	case key.Matches(msg, k.SearchNext) && m.call.search.query != "":
-		m.jumpHit(1, false)
-		return nil
-	case key.Matches(msg, k.SearchPrev) && m.call.search.query != "":
-		m.jumpHit(-1, false)
-		return nil
-	case key.Matches(msg, k.Back) && m.call.search.query != "":
-		m.call.search.query, m.call.search.hits = "", nil
-		return nil
-	case key.Matches(msg, k.Submit) && m.call.form != nil:
-		return m.submitForm()
-	case key.Matches(msg, k.Enter) && m.call.form != nil:
-		m.call.editing = true
-		return nil
+		return callSave, nil, nil
+	case key.Matches(msg, k.SearchNext) && p.search.query != "":
+		return p.hitAct(p.jumpHit(1, false)), nil, nil
+	case key.Matches(msg, k.SearchPrev) && p.search.query != "":
+		return p.hitAct(p.jumpHit(-1, false)), nil, nil
+	case key.Matches(msg, k.Back) && p.search.query != "":
+		p.search.query, p.search.hits = "", nil
+		return callNone, nil, nil
+	case key.Matches(msg, k.Submit) && p.form != nil:
+		return callSubmit, nil, nil
+	case key.Matches(msg, k.Enter) && p.form != nil:
+		p.editing = true
+		return callNone, nil, nil
 	case key.Matches(msg, k.Back):
-		if m.call.form != nil {
-			m.call.form, m.call.editing = nil, false
+		if p.form != nil {
+			p.form, p.editing = nil, false
 		}
-		return nil
+		return callNone, nil, nil
 	}
-	return m.scrollKey(msg)
+	p.scrollKey(msg)
+	return callNone, nil, nil
+}
+
+func (p *callPane) hitAct(found bool) callAct {
+	if found {
+		return callNone
+	}
+	return callNoHit
+}
+
+// callKey carries out what a key on the call pane asked.
+func (m *Model) callKey(msg tea.KeyMsg) tea.Cmd {
+	act, j, cmd := m.call.key(msg)
+	switch act {
+	case callLoad:
+		m.loadJob(j)
+	case callReplay:
+		return m.replay(j)
+	case callYank:
+		return m.yank()
+	case callYankCommand:
+		return m.yankCommand()
+	case callSave:
+		return m.save()
+	case callSubmit:
+		return m.submitForm()
+	case callNoHit:
+		m.noHit()
+	}
+	return cmd
 }
 
 // scrollKey scrolls the result viewport.
-func (m *Model) scrollKey(msg tea.KeyMsg) tea.Cmd {
-	k := m.keys
+func (p *callPane) scrollKey(msg tea.KeyMsg) {
+	k := p.keys
 	switch {
 	case key.Matches(msg, k.Up):
-		m.call.vp.ScrollUp(1)
+		p.vp.ScrollUp(1)
 	case key.Matches(msg, k.Down):
-		m.call.vp.ScrollDown(1)
+		p.vp.ScrollDown(1)
 	case key.Matches(msg, k.PageUp):
-		m.call.vp.PageUp()
+		p.vp.PageUp()
 	case key.Matches(msg, k.PageDown):
-		m.call.vp.PageDown()
+		p.vp.PageDown()
 	case key.Matches(msg, k.Top):
-		m.call.vp.GotoTop()
+		p.vp.GotoTop()
 	case key.Matches(msg, k.Bottom):
-		m.call.vp.GotoBottom()
+		p.vp.GotoBottom()
 	default:
-		return nil
+		return
 	}
-	m.call.follow = m.call.vp.AtBottom()
-	return nil
+	p.follow = p.vp.AtBottom()
 }
 
-func (m *Model) callHelp() []key.Binding {
-	k := m.keys
+func (p *callPane) help() []key.Binding {
+	k := p.keys
 	b := []key.Binding{k.NextPane, k.History, k.Export}
-	if m.call.shownJob() != nil {
+	if p.shownJob() != nil {
 		b = []key.Binding{k.NextPane, k.Search, k.Yank, k.YankCommand, k.Save, k.History, k.Export}
 	}
-	if m.call.search.query != "" {
+	if p.search.query != "" {
 		b = append([]key.Binding{k.SearchNext, k.SearchPrev}, b...)
 	}
-	if m.call.history {
+	if p.history {
 		b = []key.Binding{k.Replay, k.Load, k.Back}
 	}
 	return b

@@ -42,7 +42,9 @@ func (p pane) route() paneRoute {
 			func(m *Model, w, h int, f bool) []string { return m.browse.view(w, h, f) },
 			(*Model).toolsKey, func(m *Model) []key.Binding { return m.browse.help() }}
 	}
-	return paneRoute{"CALL", (*Model).callTitle, (*Model).viewCallBody, (*Model).callKey, (*Model).callHelp}
+	return paneRoute{"CALL", func(m *Model) string { return m.call.label() },
+		func(m *Model, w, h int, f bool) []string { return m.call.view(w, h, f) },
+		(*Model).callKey, func(m *Model) []key.Binding { return m.call.help() }}
 }
 
 func (p pane) title() string { return p.route().name }

@@ -25,40 +25,57 @@ type resultSearch struct {
 }
 
 // startSearch opens the query line, empty.
-func (m *Model) startSearch() tea.Cmd {
-	s := &m.call.search
+func (p *callPane) startSearch() tea.Cmd {
+	s := &p.search
 	if s.input.Prompt == "" {
 		s.input = textinput.New()
 		s.input.Prompt = "search: "
 		s.input.Placeholder = "text in the result"
 	}
-	s.input.PromptStyle, s.input.TextStyle, s.input.PlaceholderStyle = m.st.Accent, m.st.Text, m.st.Faint
+	s.input.PromptStyle, s.input.TextStyle, s.input.PlaceholderStyle = p.st.Accent, p.st.Text, p.st.Faint
 	s.input.SetValue("")
 	s.typing = true
 	return s.input.Focus()
 }
 
-// searchKey takes a key while the query is typed.
-func (m *Model) searchKey(msg tea.KeyMsg) tea.Cmd {
-	s := &m.call.search
+// searchKey takes a key while the query is typed; it reports whether
+// the query was kept (enter), for the root to count the hits over the body
+// as drawn now and jump to the first.
+func (p *callPane) searchKey(msg tea.KeyMsg) (bool, tea.Cmd) {
+	s := &p.search
 	switch msg.String() {
 	case "esc":
 		s.typing, s.query, s.hits = false, "", nil
 		s.input.Blur()
-		m.call.vpKey = vpKey{}
-		return nil
+		p.vpKey = vpKey{}
+		return false, nil
 	case "enter":
 		s.typing = false
 		s.input.Blur()
 		s.query = s.input.Value()
-		m.call.vpKey = vpKey{}
-		m.syncViewport() // the hits are counted over the body as drawn now
-		m.jumpHit(0, true)
-		return nil
+		p.vpKey = vpKey{}
+		return true, nil
 	}
 	var cmd tea.Cmd
 	s.input, cmd = s.input.Update(msg)
+	return false, cmd
+}
+
+// searchKey takes a key while the result's query is typed.
+func (m *Model) searchKey(msg tea.KeyMsg) tea.Cmd {
+	kept, cmd := m.call.searchKey(msg)
+	if kept {
+		m.syncViewport() // the hits are counted over the body as drawn now
+		if !m.call.jumpHit(0, true) {
+			m.noHit()
+		}
+	}
 	return cmd
+}
+
+// noHit says the kept query is on no line of the result.
+func (m *Model) noHit() {
+	m.status.set("no line of this result holds "+strconv.Quote(m.call.search.query), false)
 }
 
 // findHits lists the body lines holding the query, case folded.
@@ -77,17 +94,17 @@ func findHits(body []string, q string) []int {
 }
 
 // jumpHit moves to the next (dir 1) or previous (-1) hit from the view's
-// top; first picks the first hit at or below it.
-func (m *Model) jumpHit(dir int, first bool) {
-	s := &m.call.search
+// top; first picks the first hit at or below it. It reports false when the
+// query is on no line (nothing moves).
+func (p *callPane) jumpHit(dir int, first bool) bool {
+	s := &p.search
 	if s.query == "" {
-		return
+		return true
 	}
 	if len(s.hits) == 0 {
-		m.status.set("no line of this result holds "+strconv.Quote(s.query), false)
-		return
+		return false
 	}
-	top := m.call.vp.YOffset
+	top := p.vp.YOffset
 	switch {
 	case first:
 		s.at = 0
@@ -100,13 +117,14 @@ func (m *Model) jumpHit(dir int, first bool) {
 	default:
 		s.at = (s.at + dir + len(s.hits)) % len(s.hits)
 	}
-	m.call.vp.SetYOffset(max(0, s.hits[s.at]-1))
-	m.call.follow = false
+	p.vp.SetYOffset(max(0, s.hits[s.at]-1))
+	p.follow = false
+	return true
 }
 
 // highlight draws a body with every match of q reversed; lines without one
 // keep their colours.
-func (m *Model) highlight(body []string, q string) []string {
+func (p *callPane) highlight(body []string, q string) []string {
 	if q == "" {
 		return body
 	}
@@ -118,7 +136,7 @@ func (m *Model) highlight(body []string, q string) []string {
 		if !strings.Contains(low, lq) || len(low) != len(plain) {
 			out[i] = l
 			if len(low) != len(plain) && strings.Contains(low, lq) {
-				out[i] = m.st.Selected.Render(plain) // case folding changed lengths: mark the line
+				out[i] = p.st.Selected.Render(plain) // case folding changed lengths: mark the line
 			}
 			continue
 		}
@@ -130,7 +148,7 @@ func (m *Model) highlight(body []string, q string) []string {
 				break
 			}
 			b.WriteString(plain[:k])
-			b.WriteString(m.st.Selected.Render(plain[k : k+len(lq)]))
+			b.WriteString(p.st.Selected.Render(plain[k : k+len(lq)]))
 			plain, low = plain[k+len(lq):], low[k+len(lq):]
 		}
 		out[i] = b.String()
@@ -139,8 +157,8 @@ func (m *Model) highlight(body []string, q string) []string {
 }
 
 // searchLine is the line above the result while a search is on.
-func (m *Model) searchLine(w int) string {
-	s := &m.call.search
+func (p *callPane) searchLine(w int) string {
+	s := &p.search
 	if s.typing {
 		s.input.Width = max(4, w-10)
 		return render.Cut(s.input.View(), w)
@@ -152,5 +170,5 @@ func (m *Model) searchLine(w int) string {
 	if len(s.hits) > 0 {
 		pos = strconv.Itoa(s.at+1) + " of " + strconv.Itoa(len(s.hits)) + " lines"
 	}
-	return render.Cut(m.st.Accent.Render("search: ")+render.ServerLine(s.query)+m.st.Muted.Render("  "+pos+" · n next · N previous · esc end"), w)
+	return render.Cut(p.st.Accent.Render("search: ")+render.ServerLine(s.query)+p.st.Muted.Render("  "+pos+" · n next · N previous · esc end"), w)
 }

@@ -20,6 +20,8 @@ import (
 // eventLog is the session's events: those kept for export (bounded, the
 // oldest going first; dropped counts what went), and the strip's lines.
 type eventLog struct {
+	*ui
+	cr           *clientState // reads: the log floor (v)
 	events       []engine.Event
 	strip        []stripLine
 	dropped      int
@@ -109,22 +111,22 @@ func stripStyle(st *themes.Styles, role string) func(...string) string {
 
 // stripLines draws the newest events that fit in h lines of w cells, under
 // a titled rule (nothing when fewer than 3 lines are free).
-func (m *Model) stripLines(w, h int) []string {
-	if h < 3 || len(m.log.strip) == 0 {
+func (l *eventLog) stripLines(w, h int) []string {
+	if h < 3 || len(l.strip) == 0 {
 		return nil
 	}
-	st := m.st
+	st := l.st
 	title := " EVENTS "
 	out := []string{st.PaneTitle.Render(title) + st.Separator.Render(strings.Repeat("─", max(0, w-render.Width(title))))}
 	var shown []stripLine // logs below the v floor stay out, as everywhere
-	for i := len(m.log.strip) - 1; i >= 0 && len(shown) < h-1; i-- {
-		if l := m.log.strip[i]; !strings.HasPrefix(l.role, "log:") || m.cr.shows(strings.TrimPrefix(l.role, "log:")) {
-			shown = append(shown, l)
+	for i := len(l.strip) - 1; i >= 0 && len(shown) < h-1; i-- {
+		if sl := l.strip[i]; !strings.HasPrefix(sl.role, "log:") || l.cr.shows(strings.TrimPrefix(sl.role, "log:")) {
+			shown = append(shown, sl)
 		}
 	}
 	slices.Reverse(shown)
-	for _, l := range shown {
-		line := st.Faint.Render(l.at.Format("15:04:05")) + " " + stripStyle(st, l.role)(l.glyph) + " " + l.text
+	for _, sl := range shown {
+		line := st.Faint.Render(sl.at.Format("15:04:05")) + " " + stripStyle(st, sl.role)(sl.glyph) + " " + sl.text
 		out = append(out, render.Cut(line, w))
 	}
 	return out
