@@ -21,6 +21,7 @@ import (
 	"github.com/relavium/relavium/host/config/mcpjson"
 	"github.com/relavium/relavium/host/discovery"
 	"github.com/relavium/relavium/host/netguard"
+	"github.com/relavium/relavium/host/secrets"
 	"github.com/relavium/relavium/host/stream"
 	"github.com/relavium/relavium/host/wire"
 	"github.com/relavium/relavium/inbound"
@@ -52,6 +53,7 @@ func registries() map[string]fault.Table {
 		"gates/replay":        replay.Codes(),
 		"host/wire":           wire.Codes(),
 		"host/netguard":       netguard.Codes(),
+		"host/secrets":        secrets.Codes(),
 		"host/stream":         stream.Codes(),
 		"oauth":               oauth.Codes(),
 		"invoke/cli":          cli.Codes(),

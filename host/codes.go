@@ -32,8 +32,6 @@ var codes = fault.Table{
 	{Code: CodeSessionGone, Class: fault.Failure, Meaning: "a network server answered 404 for its session (it restarted, or the session expired); its calls in flight fail"},
 	{Code: CodeSecretMissing, Class: fault.Varies, Meaning: "a {{secrets.NAME}} with no value in any secret store"},
 	{Code: CodeEnvRefUnset, Class: fault.Usage, Meaning: "an {{env.VAR}} with no default whose variable is not set in relavium's environment at spawn"},
-	{Code: CodeSecretFileUnsafe, Class: fault.Usage, Meaning: "the secrets file is group/other-accessible, a symlink or not a file"},
-	{Code: CodeSecretFileBad, Class: fault.Usage, Meaning: "the secrets file does not parse"},
 	{Code: CodeSecretUnbound, Class: fault.Usage, Meaning: "a network server's header names a secret the session did not bind to its origin (the backstop of consent's E323: nothing is read or sent)"},
 	{Code: CodeCredentialRefused, Class: fault.Failure, Meaning: "a server with a static Authorization header answered 401 or 403: the token is wrong, expired or not allowed this (such a server is never probed for OAuth; the secrets to update are named, never a value)"},
 	{Code: CodeHeader, Class: fault.Usage, Meaning: "a network server's static header cannot be sent: a reserved or malformed name, a value (once its secrets are resolved) holding CR, LF, NUL or another control character (C1 such as U+0085 NEL included), a line or paragraph separator (U+2028, U+2029) or a byte that is not UTF-8, edge white space or over 8 KiB, or too many headers; the value is never shown"},

@@ -18,11 +18,11 @@
 //     target the guard admits (netguard.DialTunnel); "required" where
 //     nothing can confine is E340; ServerStatus.Sandbox says which), with only HOME LOGNAME PATH SHELL TERM USER LANG LC_*
 //     TZ of relavium's environment plus the declared env ({{secrets.NAME}}
-//     from a SecretStore; never logged, never in an event, redacted from the
+//     from a secrets.SecretStore (host/secrets); never logged, never in an event, redacted from the
 //     stderr tail). http, sse and websocket exist only through the network
 //     guard (guarded.go): there is no other http client in host.
 //   - A network server's static headers (Endpoint.Headers; headers.go) are
-//     resolved before anything is dialled, from the same SecretStore, and set
+//     resolved before anything is dialled, from the same secrets.SecretStore, and set
 //     on every request by a RoundTripper around the guard's (the websocket
 //     handshake too). Each value, and each secret in it, is redacted like an
 //     env secret from everything host reports, a result that repeats it
@@ -101,9 +101,9 @@
 //     first): every child of the process, and the process group of each
 //     that leads one, is SIGKILLed at once (children found in /proc).
 //
-// host implements engine.ToolHost. It may import consent, engine and
-// fields, and the leaves atomicfile and regularfile (AddFileSecret keeps a
-// secret in the person's store); never tui or invoke.
+// host implements engine.ToolHost. It may import consent, engine,
+// engine/sanitize, fault, redact and sandbox, and its rooms; never tui or
+// invoke.
 //
 // Its rooms stand below the root, which composes them, and never import it
 // (deps_test.go):
@@ -118,5 +118,7 @@
 //   - clientside: the client's side of MCP that needs no connection
 //     (elicitation field order, url screening, the headless answerers);
 //   - stream: the byte stream of the connections host reads itself (stray
-//     stdout lines, the nesting gauge, the websocket connection).
+//     stdout lines, the nesting gauge, the websocket connection);
+//   - secrets: the secret stores (environment, the person's file, a chain)
+//     and AddFileSecret.
 package host

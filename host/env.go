@@ -8,6 +8,7 @@ import (
 
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/host/secrets"
 )
 
 // baseEnvNames are the only ambient variables a stdio server inherits
@@ -34,7 +35,7 @@ func inBaseEnv(name string) bool {
 // resolved. secrets receives name → value of every secret injected, for
 // redaction. A missing secret is an authored error (exit 2) naming every
 // secret the server lacks.
-func childEnv(server string, ambient []string, declared []consent.EnvEntry, store SecretStore, secrets map[string]string) ([]string, error) {
+func childEnv(server string, ambient []string, declared []consent.EnvEntry, store secrets.SecretStore, secrets map[string]string) ([]string, error) {
 	vals := map[string]string{}
 	for _, kv := range ambient {
 		name, v, ok := strings.Cut(kv, "=")
@@ -109,7 +110,7 @@ func childEnv(server string, ambient []string, declared []consent.EnvEntry, stor
 // expandText; every other argument is passed as written. An unset VAR with
 // no default is E880, naming every one; a missing secret E520, naming
 // every one.
-func childArgs(server string, ambient, args []string, store SecretStore, secrets map[string]string) ([]string, error) {
+func childArgs(server string, ambient, args []string, store secrets.SecretStore, secrets map[string]string) ([]string, error) {
 	x := expander{server: server, ambient: ambient, store: store, secrets: secrets}
 	out := make([]string, len(args))
 	for i, a := range args {
@@ -139,7 +140,7 @@ func childArgs(server string, ambient, args []string, store SecretStore, secrets
 type expander struct {
 	server  string
 	ambient []string
-	store   SecretStore
+	store   secrets.SecretStore
 	secrets map[string]string
 	unset   []string
 	missing []*Error
@@ -237,14 +238,14 @@ func missingOf(err error) []*Error {
 	return []*Error{he}
 }
 
-func lookupSecret(server string, e consent.EnvEntry, store SecretStore) (string, error) {
+func lookupSecret(server string, e consent.EnvEntry, store secrets.SecretStore) (string, error) {
 	return secretFor(server, "env "+e.Name, e.Secret, store)
 }
 
 // secretFor resolves secret name for what needs it ("env NAME", "header
 // NAME"): the one lookup behind a stdio server's env and a network server's
 // headers. A missing secret is E520 saying where to set it.
-func secretFor(server, what, name string, store SecretStore) (string, error) {
+func secretFor(server, what, name string, store secrets.SecretStore) (string, error) {
 	if store == nil {
 		return "", &Error{Base: fault.Base{ErrCode: CodeSecretMissing, Exit: fault.ExitUsage, Msg: what + " needs {{secrets." + name + "}} but no secret store is configured"}, Server: server}
 	}
@@ -254,7 +255,7 @@ func secretFor(server, what, name string, store SecretStore) (string, error) {
 	}
 	if !ok {
 		return "", &Error{Base: fault.Base{ErrCode: CodeSecretMissing, Exit: fault.ExitUsage, Msg: what + " needs {{secrets." + name + "}}, which is not set; set " +
-			EnvSecretName(name) + " or add " + name + ` = "…" to secrets.toml in the relavium home (mode 0600)`}, Server: server}
+			secrets.EnvSecretName(name) + " or add " + name + ` = "…" to secrets.toml in the relavium home (mode 0600)`}, Server: server}
 	}
 	return v, nil
 }

@@ -31,8 +31,6 @@ const (
 	CodeBadOptions        fault.Code = "E517" // Start called with options it cannot honour (a caller bug)
 	CodeSecretMissing     fault.Code = "E520" // a {{secrets.NAME}} with no value in any secret store
 	CodeEnvRefUnset       fault.Code = "E880" // an {{env.VAR}} with no default whose variable is not set at spawn
-	CodeSecretFileUnsafe  fault.Code = "E521" // the secrets file is group/other-accessible, a symlink or not a file
-	CodeSecretFileBad     fault.Code = "E522" // the secrets file does not parse
 	CodeSecretUnbound     fault.Code = "E523" // a network server's header names a secret not bound to its origin
 	CodeHeader            fault.Code = "E594" // a static header that cannot be sent (reserved or malformed name, bad resolved value, too many)
 	CodeCredentialRefused fault.Code = "E595" // a server with a static Authorization header answered 401 or 403

@@ -12,6 +12,7 @@ import (
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host/netguard"
+	"github.com/relavium/relavium/host/secrets"
 )
 
 // Header is one static request header of a network server (config
@@ -75,7 +76,7 @@ const minHiddenLiteral = 4
 //
 // A secret not in bound is never read: the person did not bind it to this
 // server's origin (E523).
-func resolveHeaders(server string, hs []Header, bound []string, store SecretStore, secrets map[string]string) (out http.Header, hidden []string, err error) {
+func resolveHeaders(server string, hs []Header, bound []string, store secrets.SecretStore, secrets map[string]string) (out http.Header, hidden []string, err error) {
 	if len(hs) == 0 {
 		return nil, nil, nil
 	}

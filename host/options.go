@@ -14,6 +14,7 @@ import (
 	"github.com/relavium/relavium/host/deadline"
 	"github.com/relavium/relavium/host/discovery"
 	"github.com/relavium/relavium/host/netguard"
+	"github.com/relavium/relavium/host/secrets"
 	"github.com/relavium/relavium/host/wire"
 )
 
@@ -130,7 +131,7 @@ type Options struct {
 	// allowlisted names (HOME LOGNAME PATH SHELL TERM USER LANG LC_* TZ).
 	Environ []string
 	// Secrets resolves {{secrets.NAME}} in declared env.
-	Secrets SecretStore
+	Secrets secrets.SecretStore
 	// Redact is the session's one redactor (package redact): every secret
 	// value a connection injects or holds (env secrets, header values,
 	// OAuth tokens) is added to it, and every text a server hands back is

@@ -11,6 +11,7 @@ import (
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/host/secrets"
 )
 
 func TestMissingSecretFailsBeforeAnySpawn(t *testing.T) {
@@ -19,7 +20,7 @@ func TestMissingSecretFailsBeforeAnySpawn(t *testing.T) {
 			stdioServer(t, "a", "ok"),
 			stdioServer(t, "b", "ok", consent.EnvVar{Name: "TOKEN", Value: "{{secrets.nope}}"}),
 		},
-		Secrets: SecretChain{EnvSecrets{LookupEnv: func(string) (string, bool) { return "", false }}},
+		Secrets: secrets.SecretChain{secrets.EnvSecrets{LookupEnv: func(string) (string, bool) { return "", false }}},
 	}
 	_, err := Start(context.Background(), opts)
 	if codeOf(err) != CodeSecretMissing || !strings.Contains(err.Error(), "RELAVIUM_SECRET_NOPE") {
@@ -50,7 +51,7 @@ func TestCleanEnvironmentSecretsAndCwd(t *testing.T) {
 		Emitter: rec,
 		Environ: []string{"HOME=/home/x", "PATH=/usr/bin:/bin", "LC_ALL=C.UTF-8", "TZ=UTC", "AWS_SECRET_ACCESS_KEY=leak",
 			"LD_PRELOAD=/evil.so", "USER=x", "SHELL=() { :; }; echo pwned"},
-		Secrets: SecretChain{EnvSecrets{LookupEnv: lookup}},
+		Secrets: secrets.SecretChain{secrets.EnvSecrets{LookupEnv: lookup}},
 	})
 	env := callText(t, h, "mcp_env_env", `{}`)
 	got := map[string]string{}
@@ -91,7 +92,7 @@ func TestSecretsNeverReachErrorsOrEventsThroughTheServer(t *testing.T) {
 	h := startHost(t, Options{
 		Servers: []Endpoint{stdioServer(t, "s", "ok", consent.EnvVar{Name: "API_TOKEN", Value: "{{secrets.api-token}}"})},
 		Emitter: rec,
-		Secrets: SecretChain{EnvSecrets{LookupEnv: func(k string) (string, bool) {
+		Secrets: secrets.SecretChain{secrets.EnvSecrets{LookupEnv: func(k string) (string, bool) {
 			return secret, k == "RELAVIUM_SECRET_API_TOKEN"
 		}}},
 	})
@@ -134,7 +135,7 @@ func TestEveryMissingSecretIsNamedBeforeAnySpawn(t *testing.T) {
 			stdioServer(t, "b", "ok"),
 			stdioServer(t, "c", "ok", consent.EnvVar{Name: "THREE", Value: "{{secrets.three}}"}),
 		},
-		Secrets: SecretChain{EnvSecrets{LookupEnv: func(string) (string, bool) { return "", false }}},
+		Secrets: secrets.SecretChain{secrets.EnvSecrets{LookupEnv: func(string) (string, bool) { return "", false }}},
 	}
 	_, err := Start(context.Background(), opts)
 	if codeOf(err) != CodeSecretMissing {
@@ -160,7 +161,7 @@ func TestSecretsNeverReachCallEventsThroughAResult(t *testing.T) {
 	const secret = "s3cr3t-result-value"
 	h := startHost(t, Options{
 		Servers: []Endpoint{stdioServer(t, "s", "ok", consent.EnvVar{Name: "API_TOKEN", Value: "{{secrets.api-token}}"})},
-		Secrets: SecretChain{EnvSecrets{LookupEnv: func(k string) (string, bool) {
+		Secrets: secrets.SecretChain{secrets.EnvSecrets{LookupEnv: func(k string) (string, bool) {
 			return secret, k == "RELAVIUM_SECRET_API_TOKEN"
 		}}},
 	})
@@ -188,7 +189,7 @@ func TestResolvedSecretValueIsCheckedAgainstTheDenylist(t *testing.T) {
 	const value = "() { :; }; echo pwned-by-secret"
 	_, err := Start(context.Background(), Options{
 		Servers: []Endpoint{stdioServer(t, "s", "ok", consent.EnvVar{Name: "API_TOKEN", Value: "{{secrets.api-token}}"})},
-		Secrets: SecretChain{EnvSecrets{LookupEnv: func(k string) (string, bool) { return value, k == "RELAVIUM_SECRET_API_TOKEN" }}},
+		Secrets: secrets.SecretChain{secrets.EnvSecrets{LookupEnv: func(k string) (string, bool) { return value, k == "RELAVIUM_SECRET_API_TOKEN" }}},
 	})
 	if codeOf(err) != consent.CodeEnvRefused || strings.Contains(err.Error(), "pwned") {
 		t.Fatalf("err = %v, want %s without the value", err, consent.CodeEnvRefused)

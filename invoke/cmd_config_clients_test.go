@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/config"
+	"github.com/relavium/relavium/host/secrets"
 	"github.com/relavium/relavium/invoke/cli"
 	configcmd "github.com/relavium/relavium/invoke/cmd/config"
 	"github.com/relavium/relavium/session"
@@ -78,7 +78,7 @@ func TestConfigImportWrite(t *testing.T) {
 		t.Fatalf("the project's config holds a literal credential:\n%s", written)
 	}
 	for name, want := range map[string]string{"my-tool-github_personal_access_token": "ghp_literalTokenFromClaudeDesktop01", "remote-x-key": "literal-credential"} {
-		if v, ok, err := host.NewFileSecrets(home).Secret(name); err != nil || !ok || v != want {
+		if v, ok, err := secrets.NewFileSecrets(home).Secret(name); err != nil || !ok || v != want {
 			t.Errorf("secret %s in the store: %v %v", name, ok, err)
 		}
 	}
@@ -111,7 +111,7 @@ func TestConfigImportWrite(t *testing.T) {
 	if _, err := os.Stat(config.ProjectFile(project2)); err == nil {
 		t.Fatal("the project's config was written beside a refused secret")
 	}
-	if v, _, _ := host.NewFileSecrets(home).Secret("my-tool-github_personal_access_token"); v != "ghp_literalTokenFromClaudeDesktop01" {
+	if v, _, _ := secrets.NewFileSecrets(home).Secret("my-tool-github_personal_access_token"); v != "ghp_literalTokenFromClaudeDesktop01" {
 		t.Fatal("a stored secret was overwritten")
 	}
 }

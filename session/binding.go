@@ -8,6 +8,7 @@ import (
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/config"
+	"github.com/relavium/relavium/host/secrets"
 )
 
 // A network server's header that names {{secrets.NAME}} sends a secret
@@ -150,8 +151,8 @@ func boundSecrets(server string, decs []consent.BindingDecision) []string {
 
 // secretStore is the session's chain of secret stores: typed in this
 // session, then RELAVIUM_SECRET_*, then the home's secrets file.
-func (s *Session) secretStore() host.SecretChain {
-	return host.SecretChain{s.given, host.EnvSecrets{LookupEnv: s.opts.LookupEnv}, host.NewFileSecrets(s.opts.Home)}
+func (s *Session) secretStore() secrets.SecretChain {
+	return secrets.SecretChain{s.given, secrets.EnvSecrets{LookupEnv: s.opts.LookupEnv}, secrets.NewFileSecrets(s.opts.Home)}
 }
 
 func transportOf(servers []config.Server, name string) string {

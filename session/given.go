@@ -16,7 +16,7 @@ type givenSecrets struct {
 	vals map[string]string
 }
 
-// Secret implements host.SecretStore.
+// Secret implements secrets.SecretStore.
 func (g *givenSecrets) Secret(name string) (string, bool, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()

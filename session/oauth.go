@@ -8,6 +8,7 @@ import (
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/config"
 	"github.com/relavium/relavium/host/netguard"
+	"github.com/relavium/relavium/host/secrets"
 	"github.com/relavium/relavium/oauth"
 )
 
@@ -29,9 +30,9 @@ func (s *Session) oauthHandler(srv config.Server, guard *netguard.Guard, in *oau
 			CallbackPort: o.CallbackPort, ClientMetadataURL: o.ClientMetadataURL, AllowLocalAuth: o.AllowLocalAuth,
 			Grant: o.Grant, PrivateKeyName: o.PrivateKeyName(), AssertionName: o.AssertionName()}
 	}
-	secrets := host.SecretChain{host.EnvSecrets{LookupEnv: s.opts.LookupEnv}, host.NewFileSecrets(s.opts.Home)}
+	chain := secrets.SecretChain{secrets.EnvSecrets{LookupEnv: s.opts.LookupEnv}, secrets.NewFileSecrets(s.opts.Home)}
 	return oauth.New(oauth.Options{Server: srv.Name, URL: srv.URL, AllowLocal: srv.AllowLocalEndpoint, Settings: set,
-		Guard: guard, Store: oauth.NewStore(s.opts.Home), Secret: secrets.Secret, Interactive: in, Now: s.opts.Now})
+		Guard: guard, Store: oauth.NewStore(s.opts.Home), Secret: chain.Secret, Interactive: in, Now: s.opts.Now})
 }
 
 // staticAuthorization reports whether the server sends its own

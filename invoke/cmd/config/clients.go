@@ -14,8 +14,8 @@ import (
 
 	"github.com/relavium/relavium/atomicfile"
 	"github.com/relavium/relavium/engine/sanitize"
-	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/config"
+	"github.com/relavium/relavium/host/secrets"
 	"github.com/relavium/relavium/invoke/cli"
 )
 
@@ -285,8 +285,8 @@ func moveLiteralSecrets(home string, servers []config.Server) ([]config.Server, 
 	var moved []MovedSecret
 	keep := func(s config.Server, field, name, value string) (string, error) {
 		secret := importSecretName(s.Name + "-" + name)
-		store, _, err := host.AddFileSecret(home, secret, value)
-		if errors.Is(err, host.ErrSecretTaken) {
+		store, _, err := secrets.AddFileSecret(home, secret, value)
+		if errors.Is(err, secrets.ErrSecretTaken) {
 			return "", cli.UsageErr(cli.CodeImportSecret, "server %s: %s holds a literal secret, and the secret store already holds another value as %s: remove or rename that one (relavium never overwrites a secret), then import again", s.Name, field, secret)
 		}
 		if err != nil {

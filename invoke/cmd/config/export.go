@@ -11,6 +11,7 @@ import (
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/config"
+	"github.com/relavium/relavium/host/secrets"
 	"github.com/relavium/relavium/invoke/cli"
 )
 
@@ -254,7 +255,7 @@ func (x *exporter) secret(name string) string {
 		x.inputs = append(x.inputs, exportInput{Type: "promptString", ID: name, Description: "relavium secret " + name, Password: true})
 		return "${input:" + name + "}"
 	}
-	v := host.EnvSecretName(name)
+	v := secrets.EnvSecretName(name)
 	x.notes = append(x.notes, fmt.Sprintf("{{secrets.%s}} is read from %s in the environment the client runs in", name, v))
 	if x.format == "cursor" {
 		return "${env:" + v + "}"

@@ -1,4 +1,4 @@
-package host
+package secrets
 
 import (
 	"bytes"
@@ -84,7 +84,7 @@ func (f *FileSecrets) load() {
 		if _, err := os.Lstat(p); err == nil {
 			found = append(found, p)
 		} else if !errors.Is(err, fs.ErrNotExist) {
-			f.err = &Error{Base: fault.Base{ErrCode: CodeSecretFileUnsafe, Msg: "cannot inspect " + p, Cause: err, Exit: fault.ExitUsage}}
+			f.err = &fault.Error{ErrCode: CodeSecretFileUnsafe, Msg: "cannot inspect " + p, Cause: err, Exit: fault.ExitUsage}
 			return
 		}
 	}
@@ -92,7 +92,7 @@ func (f *FileSecrets) load() {
 	case 0:
 		return
 	case 2:
-		f.err = &Error{Base: fault.Base{ErrCode: CodeSecretFileBad, Exit: fault.ExitUsage, Msg: fmt.Sprintf("both %s and %s exist; keep one", found[0], found[1])}}
+		f.err = &fault.Error{ErrCode: CodeSecretFileBad, Exit: fault.ExitUsage, Msg: fmt.Sprintf("both %s and %s exist; keep one", found[0], found[1])}
 		return
 	}
 	f.values, f.err = readSecretFile(found[0])
@@ -104,15 +104,15 @@ const maxSecretFileBytes = 1 << 20
 func readSecretFile(path string) (map[string]string, error) {
 	st, err := os.Lstat(path)
 	if err != nil {
-		return nil, &Error{Base: fault.Base{ErrCode: CodeSecretFileUnsafe, Msg: "cannot inspect " + path, Cause: err, Exit: fault.ExitUsage}}
+		return nil, &fault.Error{ErrCode: CodeSecretFileUnsafe, Msg: "cannot inspect " + path, Cause: err, Exit: fault.ExitUsage}
 	}
 	switch {
 	case st.Mode()&fs.ModeSymlink != 0:
-		return nil, &Error{Base: fault.Base{ErrCode: CodeSecretFileUnsafe, Exit: fault.ExitUsage, Msg: path + " is a symlink; secrets are read only from a regular file"}}
+		return nil, &fault.Error{ErrCode: CodeSecretFileUnsafe, Exit: fault.ExitUsage, Msg: path + " is a symlink; secrets are read only from a regular file"}
 	case !st.Mode().IsRegular():
-		return nil, &Error{Base: fault.Base{ErrCode: CodeSecretFileUnsafe, Exit: fault.ExitUsage, Msg: path + " is not a regular file"}}
+		return nil, &fault.Error{ErrCode: CodeSecretFileUnsafe, Exit: fault.ExitUsage, Msg: path + " is not a regular file"}
 	case filelock.ModeBitsMeaningful && st.Mode().Perm()&0o077 != 0:
-		return nil, &Error{Base: fault.Base{ErrCode: CodeSecretFileUnsafe, Exit: fault.ExitUsage, Msg: fmt.Sprintf("%s is readable or writable by others (mode %04o); run: chmod 600 %s", path, st.Mode().Perm(), path)}}
+		return nil, &fault.Error{ErrCode: CodeSecretFileUnsafe, Exit: fault.ExitUsage, Msg: fmt.Sprintf("%s is readable or writable by others (mode %04o); run: chmod 600 %s", path, st.Mode().Perm(), path)}
 	}
 	// regularfile: O_NOFOLLOW closes the window between the Lstat and the
 	// open, O_NONBLOCK keeps a FIFO swapped in meanwhile from hanging it.
@@ -120,11 +120,11 @@ func readSecretFile(path string) (map[string]string, error) {
 	var tl *regularfile.TooLargeError
 	switch {
 	case errors.As(err, &tl):
-		return nil, &Error{Base: fault.Base{ErrCode: CodeSecretFileBad, Exit: fault.ExitUsage, Msg: fmt.Sprintf("%s is larger than %d bytes; a secrets file is a flat table of names and values", path, maxSecretFileBytes)}}
+		return nil, &fault.Error{ErrCode: CodeSecretFileBad, Exit: fault.ExitUsage, Msg: fmt.Sprintf("%s is larger than %d bytes; a secrets file is a flat table of names and values", path, maxSecretFileBytes)}
 	case err != nil:
-		return nil, &Error{Base: fault.Base{ErrCode: CodeSecretFileUnsafe, Msg: "cannot open " + path, Cause: err, Exit: fault.ExitUsage}}
+		return nil, &fault.Error{ErrCode: CodeSecretFileUnsafe, Msg: "cannot open " + path, Cause: err, Exit: fault.ExitUsage}
 	case st.Mode().Perm()&0o077 != 0:
-		return nil, &Error{Base: fault.Base{ErrCode: CodeSecretFileUnsafe, Exit: fault.ExitUsage, Msg: fmt.Sprintf("%s is readable or writable by others (mode %04o); run: chmod 600 %s", path, st.Mode().Perm(), path)}}
+		return nil, &fault.Error{ErrCode: CodeSecretFileUnsafe, Exit: fault.ExitUsage, Msg: fmt.Sprintf("%s is readable or writable by others (mode %04o); run: chmod 600 %s", path, st.Mode().Perm(), path)}
 	}
 	buf := bytes.NewBuffer(data)
 	// Nesting and size are measured before a parser builds anything; the
@@ -134,7 +134,7 @@ func readSecretFile(path string) (map[string]string, error) {
 		scan = nesting.JSON
 	}
 	if _, over := scan(buf.Bytes(), nesting.Limits{MaxDepth: nesting.FileDepth, MaxNodes: nesting.FileNodes}); over != nil {
-		return nil, &Error{Base: fault.Base{ErrCode: CodeSecretFileBad, Exit: fault.ExitUsage, Msg: fmt.Sprintf("%s must be a flat table of name = \"value\" strings: %s (line %d, column %d), refused before it was parsed", path, over.Describe(), over.Line, over.Col)}}
+		return nil, &fault.Error{ErrCode: CodeSecretFileBad, Exit: fault.ExitUsage, Msg: fmt.Sprintf("%s must be a flat table of name = \"value\" strings: %s (line %d, column %d), refused before it was parsed", path, over.Describe(), over.Line, over.Col)}
 	}
 	values := map[string]string{}
 	if strings.HasSuffix(path, ".json") {
@@ -144,7 +144,7 @@ func readSecretFile(path string) (map[string]string, error) {
 	}
 	if err != nil {
 		// The parser's message may quote the file's bytes: keep only where.
-		return nil, &Error{Base: fault.Base{ErrCode: CodeSecretFileBad, Exit: fault.ExitUsage, Msg: path + ` must be a flat table of name = "value" strings` + secretParsePos(err)}}
+		return nil, &fault.Error{ErrCode: CodeSecretFileBad, Exit: fault.ExitUsage, Msg: path + ` must be a flat table of name = "value" strings` + secretParsePos(err)}
 	}
 	return values, nil
 }

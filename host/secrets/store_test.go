@@ -1,4 +1,4 @@
-package host
+package secrets
 
 import (
 	"os"
@@ -97,13 +97,13 @@ func TestFileSecrets(t *testing.T) {
 			home := t.TempDir()
 			tc.setup(t, home)
 			_, _, err := NewFileSecrets(home).Secret("k")
-			if codeOf(err) != tc.code || !strings.Contains(err.Error(), tc.says) {
+			if fault.CodeOf(err, "") != tc.code || !strings.Contains(err.Error(), tc.says) {
 				t.Fatalf("err = %v, want %s mentioning %q", err, tc.code, tc.says)
 			}
 			if strings.Contains(err.Error(), secret) {
 				t.Errorf("the error quotes the secret: %v", err)
 			}
-			if e, ok := err.(*Error); !ok || e.ExitCode() != fault.ExitUsage {
+			if e, ok := err.(*fault.Error); !ok || e.ExitCode() != fault.ExitUsage {
 				t.Errorf("exit code of %v is not 2", err)
 			}
 		})

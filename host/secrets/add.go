@@ -1,4 +1,4 @@
-package host
+package secrets
 
 import (
 	"encoding/json"
@@ -35,11 +35,11 @@ func AddFileSecret(home, name, value string) (path string, reused bool, err erro
 		if _, err := os.Lstat(p); err == nil {
 			found = append(found, p)
 		} else if !errors.Is(err, fs.ErrNotExist) {
-			return "", false, &Error{Base: fault.Base{ErrCode: CodeSecretFileUnsafe, Msg: "cannot inspect " + p, Cause: err, Exit: fault.ExitUsage}}
+			return "", false, &fault.Error{ErrCode: CodeSecretFileUnsafe, Msg: "cannot inspect " + p, Cause: err, Exit: fault.ExitUsage}
 		}
 	}
 	if len(found) == 2 {
-		return "", false, &Error{Base: fault.Base{ErrCode: CodeSecretFileBad, Exit: fault.ExitUsage, Msg: fmt.Sprintf("both %s and %s exist; keep one", found[0], found[1])}}
+		return "", false, &fault.Error{ErrCode: CodeSecretFileBad, Exit: fault.ExitUsage, Msg: fmt.Sprintf("both %s and %s exist; keep one", found[0], found[1])}
 	}
 	var old []byte
 	values := map[string]string{}
@@ -55,7 +55,7 @@ func AddFileSecret(home, name, value string) (path string, reused bool, err erro
 			return path, false, ErrSecretTaken
 		}
 		if old, _, err = regularfile.Read(path, maxSecretFileBytes, regularfile.Options{NoFollow: true}); err != nil {
-			return "", false, &Error{Base: fault.Base{ErrCode: CodeSecretFileBad, Msg: "cannot read " + path, Cause: err, Exit: fault.ExitUsage}}
+			return "", false, &fault.Error{ErrCode: CodeSecretFileBad, Msg: "cannot read " + path, Cause: err, Exit: fault.ExitUsage}
 		}
 	}
 	values[name] = value
@@ -63,13 +63,13 @@ func AddFileSecret(home, name, value string) (path string, reused bool, err erro
 	if filepath.Ext(path) == ".json" {
 		b, err := json.MarshalIndent(values, "", "  ")
 		if err != nil {
-			return "", false, &Error{Base: fault.Base{ErrCode: CodeSecretFileBad, Msg: "cannot encode " + path, Exit: fault.ExitFailure}}
+			return "", false, &fault.Error{ErrCode: CodeSecretFileBad, Msg: "cannot encode " + path, Exit: fault.ExitFailure}
 		}
 		next = append(b, '\n')
 	} else {
 		line, err := toml.Marshal(map[string]string{name: value})
 		if err != nil {
-			return "", false, &Error{Base: fault.Base{ErrCode: CodeSecretFileBad, Msg: "cannot encode a secret for " + path, Exit: fault.ExitFailure}}
+			return "", false, &fault.Error{ErrCode: CodeSecretFileBad, Msg: "cannot encode a secret for " + path, Exit: fault.ExitFailure}
 		}
 		next = append([]byte(nil), old...)
 		if len(next) > 0 && next[len(next)-1] != '\n' {
@@ -84,14 +84,14 @@ func AddFileSecret(home, name, value string) (path string, reused bool, err erro
 		err = toml.Unmarshal(next, &back)
 	}
 	if err != nil || back[name] != value || len(back) != len(values) || len(next) > maxSecretFileBytes {
-		return "", false, &Error{Base: fault.Base{ErrCode: CodeSecretFileBad, Exit: fault.ExitUsage,
-			Msg: path + " would not read back with the secret added (or would pass 1 MiB); it was left as it was"}}
+		return "", false, &fault.Error{ErrCode: CodeSecretFileBad, Exit: fault.ExitUsage,
+			Msg: path + " would not read back with the secret added (or would pass 1 MiB); it was left as it was"}
 	}
 	if err := os.MkdirAll(home, 0o700); err != nil {
-		return "", false, &Error{Base: fault.Base{ErrCode: CodeSecretFileUnsafe, Msg: "cannot create " + home, Cause: err, Exit: fault.ExitFailure}}
+		return "", false, &fault.Error{ErrCode: CodeSecretFileUnsafe, Msg: "cannot create " + home, Cause: err, Exit: fault.ExitFailure}
 	}
 	if err := atomicfile.Write(path, next); err != nil { // a new file is 0600
-		return "", false, &Error{Base: fault.Base{ErrCode: CodeSecretFileBad, Msg: "cannot write " + path, Cause: err, Exit: fault.ExitFailure}}
+		return "", false, &fault.Error{ErrCode: CodeSecretFileBad, Msg: "cannot write " + path, Cause: err, Exit: fault.ExitFailure}
 	}
 	return path, false, nil
 }
