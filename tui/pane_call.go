@@ -363,6 +363,61 @@ func (p *callPane) hitAct(found bool) callAct {
 	return callNoHit
 }
 
+// formAct is what a key in the form being edited asks of the root.
+type formAct int
+
+const (
+	formNone   formAct = iota
+	formSubmit         // ctrl+s, or enter on the last field
+	formEditor         // ctrl+e: the focused field in the long-value editor
+)
+
+// formKey takes a key while the form is edited. It reports whether the
+// key was the form's (tab and shift+tab are not: they leave the form as it
+// is and move the focus), what the root is to do, and the form's own Cmd.
+func (p *callPane) formKey(msg tea.KeyMsg) (formAct, tea.Cmd, bool) {
+	k := p.keys
+	switch {
+	case p.form.Picking() && (msg.String() == "enter" || msg.String() == "esc"):
+		cmd, _ := p.form.Update(msg, k.RawJSON) // the pick list's: pick, close
+		return formNone, cmd, true
+	case key.Matches(msg, k.Submit):
+		return formSubmit, nil, true
+	case key.Matches(msg, k.EditValue):
+		return formEditor, nil, true
+	case msg.String() == "esc":
+		p.editing = false
+		return formNone, nil, true
+	case key.Matches(msg, k.NextPane, k.PrevPane):
+		// leaves the form as it is
+	case msg.String() == "enter":
+		if p.form.AtLast() {
+			return formSubmit, nil, true
+		}
+		p.form.FocusField(p.form.Focus + 1)
+		return formNone, nil, true
+	default:
+		cmd, used := p.form.Update(msg, k.RawJSON)
+		if used || msg.Type == tea.KeyRunes {
+			return formNone, cmd, true
+		}
+	}
+	return formNone, nil, false
+}
+
+// formKey carries out what a key in the form being edited asked; used
+// is false when the key was not the form's.
+func (m *Model) formKey(msg tea.KeyMsg) (tea.Cmd, bool) {
+	act, cmd, used := m.call.formKey(msg)
+	switch act {
+	case formSubmit:
+		return m.submitForm(), true
+	case formEditor:
+		return m.openFieldEditor(), true
+	}
+	return cmd, used
+}
+
 // callKey carries out what a key on the call pane asked.
 func (m *Model) callKey(msg tea.KeyMsg) tea.Cmd {
 	act, j, cmd := m.call.key(msg)

@@ -335,6 +335,26 @@ func (p *browsePane) key(msg tea.KeyMsg, page int) (browseAct, listRow, tea.Cmd)
 	return browseNone, listRow{}, nil
 }
 
+// filterKey takes a key while the filter is typed: esc clears it, enter
+// keeps it, anything else types (the list starts at its top again).
+func (p *browsePane) filterKey(msg tea.KeyMsg) tea.Cmd {
+	switch msg.String() {
+	case "esc":
+		p.filtering = false
+		p.filter.SetValue("")
+		p.filter.Blur()
+	case "enter":
+		p.filtering = false
+		p.filter.Blur()
+	default:
+		var cmd tea.Cmd
+		p.filter, cmd = p.filter.Update(msg)
+		p.cursor = 0
+		return cmd
+	}
+	return nil
+}
+
 // toolsKey carries out what a key on the browse pane asked.
 func (m *Model) toolsKey(msg tea.KeyMsg) tea.Cmd {
 	act, r, cmd := m.browse.key(msg, max(1, m.geometry().bodyH-4))

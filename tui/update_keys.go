@@ -34,50 +34,14 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	}
 	if m.browse.filtering {
-		switch msg.String() {
-		case "esc":
-			m.browse.filtering = false
-			m.browse.filter.SetValue("")
-			m.browse.filter.Blur()
-		case "enter":
-			m.browse.filtering = false
-			m.browse.filter.Blur()
-		default:
-			var cmd tea.Cmd
-			m.browse.filter, cmd = m.browse.filter.Update(msg)
-			m.browse.cursor = 0
-			return cmd
-		}
-		return nil
+		return m.browse.filterKey(msg)
 	}
 	if m.call.search.typing {
 		return m.searchKey(msg)
 	}
 	if m.focus == paneCall && m.call.editing && m.call.form != nil {
-		switch {
-		case m.call.form.Picking() && (msg.String() == "enter" || msg.String() == "esc"):
-			cmd, _ := m.call.form.Update(msg, k.RawJSON) // the pick list's: pick, close
+		if cmd, used := m.formKey(msg); used {
 			return cmd
-		case key.Matches(msg, k.Submit):
-			return m.submitForm()
-		case key.Matches(msg, k.EditValue):
-			return m.openFieldEditor()
-		case msg.String() == "esc":
-			m.call.editing = false
-			return nil
-		case key.Matches(msg, k.NextPane, k.PrevPane):
-			// leaves the form as it is
-		case msg.String() == "enter":
-			if m.call.form.AtLast() {
-				return m.submitForm()
-			}
-			m.call.form.FocusField(m.call.form.Focus + 1)
-			return nil
-		default:
-			cmd, used := m.call.form.Update(msg, k.RawJSON)
-			if used || msg.Type == tea.KeyRunes {
-				return cmd
-			}
 		}
 	}
 	if cmd, ok := m.clientSideKey(msg); ok {
