@@ -51,7 +51,7 @@ func (p *callPane) job(id string) *job {
 	return nil
 }
 
-// callTitle is the pane's title.
+// label is the pane's title.
 func (p *callPane) label() string {
 	switch {
 	case p.history:

@@ -9,7 +9,7 @@ import (
 
 // The middle pane's drawing: its body, one row a line, the cursor mark.
 
-// viewTools renders the middle pane's body (below its title) in w×h.
+// view renders the middle pane's body (below its title) in w×h.
 func (p *browsePane) view(w, h int, focused bool) []string {
 	st := p.st
 	var lines []string

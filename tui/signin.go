@@ -51,7 +51,7 @@ type signInDoneMsg struct {
 	err    error
 }
 
-// needsSignIn reports whether r waits for a sign-in (its connect failed
+// needs reports whether r waits for a sign-in (its connect failed
 // with E850, or one of its calls asked for more scopes, E851), and the
 // authorization server's origin and the scopes when known.
 func (a *authState) needs(r *serverRow) (origin string, scopes []string, ok bool) {
@@ -73,7 +73,7 @@ func originIn(msg string) string {
 	return ""
 }
 
-// signInDetail is the row's short state while it needs a sign-in.
+// detail is the row's short state while it needs a sign-in.
 func (a *authState) detail(r *serverRow) (string, bool) {
 	origin, _, ok := a.needs(r)
 	if !ok {
@@ -89,7 +89,7 @@ func (a *authState) detail(r *serverRow) (string, bool) {
 	return a.st.Warn.Render(render.ServerLine(s)), true
 }
 
-// signInDetails are the selected row's detail lines while it needs (or
+// details are the selected row's detail lines while it needs (or
 // runs) a sign-in.
 func (a *authState) details(r *serverRow, w int) []string {
 	origin, scopes, ok := a.needs(r)
