@@ -6,6 +6,7 @@ import (
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/invoke/cli"
 	configcmd "github.com/relavium/relavium/invoke/cmd/config"
+	consentcmd "github.com/relavium/relavium/invoke/cmd/consent"
 	"github.com/relavium/relavium/invoke/cmd/gates"
 	"github.com/relavium/relavium/invoke/cmd/mcp"
 )
@@ -233,17 +234,17 @@ func Commands() *cli.Table {
 				SideEffect: cli.Read, JSON: true, Output: cli.Document, Surface: cli.Machine, Run: runWorkflowList},
 			{Path: []string{"consent"}, Summary: "stdio spawn consent and secret bindings"},
 			{Path: []string{"consent", "ls"}, Summary: "list remembered grants, newest first",
-				SideEffect: cli.Read, JSON: true, Output: cli.Document, Surface: cli.Machine, Run: runConsentList},
+				SideEffect: cli.Read, JSON: true, Output: cli.Document, Surface: cli.Machine, Run: consentcmd.RunConsentList},
 			{Path: []string{"consent", "digest"}, Summary: "print every declared stdio server's consent digest (for CI)",
-				SideEffect: cli.Read, JSON: true, Output: cli.Document, Surface: cli.Machine, Run: runConsentDigest},
+				SideEffect: cli.Read, JSON: true, Output: cli.Document, Surface: cli.Machine, Run: consentcmd.RunConsentDigest},
 			{Path: []string{"consent", "grant"}, Summary: "remember consent for a stdio server, or bind a secret to an origin",
 				Args:       []cli.Arg{{Name: "DIGEST|SERVER|NAME@ORIGIN", Required: true, Usage: "a v1: digest, a declared server name, or a secret NAME@ORIGIN a declared server's headers send"}},
 				Flags:      []cli.Flag{{Name: "yes", Type: cli.Bool, Usage: "grant without asking"}},
-				SideEffect: cli.Write, JSON: true, Output: cli.Document, Surface: cli.CLIOnly, Confirm: consentYes, Run: runConsentGrant},
+				SideEffect: cli.Write, JSON: true, Output: cli.Document, Surface: cli.CLIOnly, Confirm: consentYes, Run: consentcmd.RunConsentGrant},
 			{Path: []string{"consent", "revoke"}, Summary: "revoke a remembered grant",
 				Args:       []cli.Arg{{Name: "DIGEST", Required: true, Usage: "the v1: digest to revoke"}},
 				Flags:      []cli.Flag{{Name: "yes", Type: cli.Bool, Usage: "revoke without asking"}},
-				SideEffect: cli.Destructive, JSON: true, Output: cli.Document, Surface: cli.CLIOnly, Confirm: consentYes, Run: runConsentRevoke},
+				SideEffect: cli.Destructive, JSON: true, Output: cli.Document, Surface: cli.CLIOnly, Confirm: consentYes, Run: consentcmd.RunConsentRevoke},
 			{Path: []string{"auth"}, Summary: "OAuth sign-ins of http servers"},
 			{Path: []string{"auth", "login"}, Summary: "sign a declared http server in (opens or prints the url, waits for the redirect, stores the tokens)",
 				Args:       []cli.Arg{{Name: "SERVER", Required: true, Usage: "a declared server on transport http"}},

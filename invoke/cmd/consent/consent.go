@@ -1,4 +1,4 @@
-package invoke
+package consent
 
 import (
 	"context"
@@ -38,7 +38,7 @@ func (g ConsentGrantResult) WriteHuman(w io.Writer) error {
 	return err
 }
 
-func runConsentGrant(ctx context.Context, inv *cli.Invocation) (any, error) {
+func RunConsentGrant(ctx context.Context, inv *cli.Invocation) (any, error) {
 	target := inv.Args[0]
 	if consentLooksLikeBinding(target) {
 		return runConsentBind(ctx, inv, target)
@@ -131,13 +131,13 @@ func (r ConsentRevokeResult) WriteHuman(w io.Writer) error {
 	return err
 }
 
-// runConsentRevoke appends a revocation. It is destructive: it asks on a
+// RunConsentRevoke appends a revocation. It is destructive: it asks on a
 // terminal, and with no one to ask it needs --yes (exit 2 otherwise). When
 // the fold failed closed the live grants are unknown, so the tombstone is
 // written anyway (a revocation of nothing is harmless; a lost one is not),
 // and the command then fails with the store's code: the store still needs
 // a person's repair.
-func runConsentRevoke(ctx context.Context, inv *cli.Invocation) (any, error) {
+func RunConsentRevoke(ctx context.Context, inv *cli.Invocation) (any, error) {
 	digest := inv.Args[0]
 	if err := consent.CheckDigest("consent revoke", digest); err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package invoke
+package consent
 
 import (
 	"context"
@@ -86,7 +86,7 @@ func (d ConsentDigests) WriteHuman(w io.Writer) error {
 	return err
 }
 
-func runConsentDigest(_ context.Context, inv *cli.Invocation) (any, error) {
+func RunConsentDigest(_ context.Context, inv *cli.Invocation) (any, error) {
 	rows, err := consentResolveAll(inv)
 	if err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package invoke
+package consent
 
 import (
 	"strings"

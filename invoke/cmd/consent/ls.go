@@ -1,4 +1,4 @@
-package invoke
+package consent
 
 import (
 	"context"
@@ -83,7 +83,7 @@ func writeBindingGrant(b *strings.Builder, g *consent.Grant) {
 	fmt.Fprintf(b, "  headers  %s\n", consent.Display(strings.Join(g.Headers, ", ")))
 }
 
-func runConsentList(_ context.Context, inv *cli.Invocation) (any, error) {
+func RunConsentList(_ context.Context, inv *cli.Invocation) (any, error) {
 	store := consent.Open(inv.Env.Home)
 	grants, err := store.Fold()
 	l := ConsentList{Path: store.Path(), Grants: grants.List(), StoreError: consent.ProblemOf(err)}
