@@ -5,6 +5,7 @@ import (
 
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/invoke/cli"
+	"github.com/relavium/relavium/invoke/cmd/auth"
 	configcmd "github.com/relavium/relavium/invoke/cmd/config"
 	consentcmd "github.com/relavium/relavium/invoke/cmd/consent"
 	"github.com/relavium/relavium/invoke/cmd/gates"
@@ -248,12 +249,12 @@ func Commands() *cli.Table {
 			{Path: []string{"auth"}, Summary: "OAuth sign-ins of http servers"},
 			{Path: []string{"auth", "login"}, Summary: "sign a declared http server in (opens or prints the url, waits for the redirect, stores the tokens)",
 				Args:       []cli.Arg{{Name: "SERVER", Required: true, Usage: "a declared server on transport http"}},
-				SideEffect: cli.Write, JSON: true, Output: cli.Document, Surface: cli.CLIOnly, Run: runAuthLogin},
+				SideEffect: cli.Write, JSON: true, Output: cli.Document, Surface: cli.CLIOnly, Run: auth.RunAuthLogin},
 			{Path: []string{"auth", "ls"}, Summary: "list stored sign-ins: server, issuer, scopes, expiry (never tokens)",
-				SideEffect: cli.Read, JSON: true, Output: cli.Document, Surface: cli.CLIOnly, Run: runAuthList},
+				SideEffect: cli.Read, JSON: true, Output: cli.Document, Surface: cli.CLIOnly, Run: auth.RunAuthList},
 			{Path: []string{"auth", "logout"}, Summary: "forget a server's stored sign-ins",
 				Args:       []cli.Arg{{Name: "SERVER", Required: true, Usage: "a declared server, or the name a stored sign-in was made under"}},
-				SideEffect: cli.Write, JSON: true, Output: cli.Document, Surface: cli.CLIOnly, Run: runAuthLogout},
+				SideEffect: cli.Write, JSON: true, Output: cli.Document, Surface: cli.CLIOnly, Run: auth.RunAuthLogout},
 			{Path: []string{"config"}, Summary: "configuration"},
 			{Path: []string{"config", "validate"}, Summary: "check every config, agent and workflow file; report all problems",
 				SideEffect: cli.Read, JSON: true, Output: cli.Document, Surface: cli.Machine, Run: configcmd.RunConfigValidate},

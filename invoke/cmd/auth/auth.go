@@ -1,4 +1,4 @@
-package invoke
+package auth
 
 import (
 	"context"
@@ -35,7 +35,7 @@ func (a AuthLogin) WriteHuman(w io.Writer) error {
 	return err
 }
 
-func runAuthLogin(ctx context.Context, inv *cli.Invocation) (any, error) {
+func RunAuthLogin(ctx context.Context, inv *cli.Invocation) (any, error) {
 	name := inv.Args[0]
 	servers, err := declaredServers(inv)
 	if err != nil {
@@ -118,7 +118,7 @@ func (l AuthList) WriteHuman(w io.Writer) error {
 	return err
 }
 
-func runAuthList(_ context.Context, inv *cli.Invocation) (any, error) {
+func RunAuthList(_ context.Context, inv *cli.Invocation) (any, error) {
 	st := oauth.NewStore(inv.Env.Home)
 	list, err := st.List()
 	if err != nil {
@@ -142,9 +142,9 @@ func (a AuthLogout) WriteHuman(w io.Writer) error {
 	return err
 }
 
-// runAuthLogout forgets the server's stored sign-ins: by its declared url,
+// RunAuthLogout forgets the server's stored sign-ins: by its declared url,
 // or, for a server no longer declared, by the name it was signed in under.
-func runAuthLogout(_ context.Context, inv *cli.Invocation) (any, error) {
+func RunAuthLogout(_ context.Context, inv *cli.Invocation) (any, error) {
 	name := inv.Args[0]
 	st := oauth.NewStore(inv.Env.Home)
 	url := ""
