@@ -89,10 +89,7 @@ func Workbench(inv *cli.Invocation, demo bool) (session.Workbench, error) {
 		for _, o := range cfg.Offered {
 			wb.Warnings = append(wb.Warnings, sanitize.Line(mcp.OfferedNote(inv.Global.Project, o)))
 		}
-		wb.Failed = cfg.Failed
-		for _, f := range cfg.Failed {
-			wb.Warnings = append(wb.Warnings, sanitize.Line(fmt.Sprintf("server %s of %s is not admitted (%s): %s", f.Name, cli.RelPath(inv.Global.Project, f.File), f.Code(), f.Reason())))
-		}
+		wb.Failed = cfg.Failed // listed failed beside the servers that run
 	}
 	opts := cli.SessionOptions(inv)
 	opts.Warn = nil // the workbench shows a store problem in its consent dialog

@@ -7,6 +7,7 @@ import (
 
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/discovery"
 	"github.com/relavium/relavium/oauth"
@@ -159,6 +160,18 @@ type ServerSpec struct {
 	// AllowLocal: the ad-hoc url was opted into a loopback or private
 	// address (--allow-local-endpoint).
 	AllowLocal bool `json:"allow_local,omitempty"`
+	// NotAdmitted is set on a server of another client's file that
+	// relavium cannot take (one bad entry fails only itself): its row shows
+	// failed with why, and it is never resolved or connected.
+	NotAdmitted *NotAdmitted `json:"not_admitted,omitempty"`
+}
+
+// NotAdmitted is why a server of a client file was not admitted: the
+// first problem's code, and every problem as file:line:col: field:
+// message (each message names its remedy).
+type NotAdmitted struct {
+	Code     fault.Code `json:"code"`
+	Problems []string   `json:"problems"`
 }
 
 // InputSpec is one secret a server's file says to ask for.

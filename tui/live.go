@@ -34,6 +34,9 @@ type live struct {
 	ctx     context.Context
 	cancel  context.CancelFunc
 	getenv  func(string) string // the face's environment ($BROWSER)
+	// failed are the servers of client files that were not admitted:
+	// listed after the declared ones, never connected.
+	failed []config.FailedServer
 
 	mu         sync.Mutex
 	el         engine.Elicitor
@@ -46,7 +49,7 @@ type live struct {
 func newLive(ctx context.Context, wb session.Workbench, info SessionInfo) *live {
 	lctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	return &live{core: wb.Session, project: wb.Project, now: wb.Now, info: info, bus: engine.NewBus(engine.BusOptions{Now: wb.Now}),
-		ctx: lctx, cancel: cancel, connecting: map[string]bool{}, getenv: wb.Getenv}
+		ctx: lctx, cancel: cancel, connecting: map[string]bool{}, getenv: wb.Getenv, failed: wb.Failed}
 }
 
 // setElicitor installs the model's elicitor before anything connects.
@@ -98,6 +101,15 @@ func (l *live) Declared() []ServerSpec {
 		}
 		out = append(out, spec)
 	}
+	for _, f := range l.failed {
+		na := &NotAdmitted{Code: fault.Code(f.Code())}
+		for _, p := range f.Problems {
+			p.File = relTo(l.project, p.File)
+			na.Problems = append(na.Problems, sanitize.Line(p.String()))
+		}
+		out = append(out, ServerSpec{Name: f.Name, Transport: "-", NotAdmitted: na,
+			Source: fmt.Sprintf("not admitted from %s:%d:%d", relTo(l.project, f.File), f.Pos.Line, f.Pos.Col)})
+	}
 	return out
 }
 
@@ -109,15 +121,19 @@ func source(project string, s config.Server) string {
 	if s.Import == nil {
 		return ""
 	}
-	file := s.Pos.File
-	if rel, err := filepath.Rel(project, file); err == nil && !strings.HasPrefix(rel, "..") {
-		file = rel
-	}
-	out := fmt.Sprintf("imported from %s:%d:%d", file, s.Pos.Line, s.Pos.Col)
+	out := fmt.Sprintf("imported from %s:%d:%d", relTo(project, s.Pos.File), s.Pos.Line, s.Pos.Col)
 	if s.Import.Written != s.Name {
 		out += fmt.Sprintf(" (written %q there)", s.Import.Written)
 	}
 	return out
+}
+
+// relTo is file relative to the project when it lies inside it.
+func relTo(project, file string) string {
+	if rel, err := filepath.Rel(project, file); err == nil && !strings.HasPrefix(rel, "..") {
+		return rel
+	}
+	return file
 }
 
 // target is what a declaration points at, for display.

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"fmt"
 	"github.com/relavium/relavium/redact"
 	"time"
 
@@ -180,11 +181,20 @@ func New(ctx context.Context, b Backend, opts Options) *Model {
 	m.call.vp = viewport.New(0, 0)
 	m.call.vp.MouseWheelEnabled = true
 	m.call.vp.KeyMap = viewport.KeyMap{}
+	notAdmitted := 0
 	for _, s := range b.Declared() {
-		m.servers.rows = append(m.servers.rows, &serverRow{spec: s, state: engine.StateResolving, since: now()})
+		r := &serverRow{spec: s, state: engine.StateResolving, since: now()}
+		if na := s.NotAdmitted; na != nil {
+			r.state, r.errCode, r.err = engine.StateFailed, na.Code, notAdmittedText
+			notAdmitted++
+		}
+		m.servers.rows = append(m.servers.rows, r)
 	}
-	if len(m.info.Warnings) > 0 {
+	switch {
+	case len(m.info.Warnings) > 0:
 		m.status.set(m.info.Warnings[0], false)
+	case notAdmitted > 0:
+		m.status.set(fmt.Sprintf("%d server(s) of client files not admitted: select one and press i for why and the fix", notAdmitted), true)
 	}
 	return m
 }
@@ -226,7 +236,7 @@ func (m *Model) Shutdown() {
 func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{waitEvents(m.ctx, m.sub), m.ask.listen(), m.decideCmd("")}
 	for _, r := range m.servers.rows {
-		if r.spec.Transport != host.TransportStdio {
+		if r.spec.Transport != host.TransportStdio && r.spec.NotAdmitted == nil {
 			r.busy = true
 			cmds = append(cmds, m.connectCmd(r.spec.Name, false))
 		}

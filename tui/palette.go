@@ -119,6 +119,9 @@ func (m *Model) paletteServers() []dialog.PaletteItem {
 			m.browse.tab = tabTools
 			return m.selectServer(i)
 		}))
+		if r.spec.NotAdmitted != nil {
+			continue // nothing to reconnect: its entry must be fixed first
+		}
 		out = append(out, item("action", "Reconnect "+name, "r", func(m *Model) tea.Cmd {
 			m.setSel(i)
 			return m.reconnectSelected()

@@ -233,6 +233,10 @@ func (p *serversPane) details(r *serverRow, w int, full bool) []string {
 		add(st.Error.Render("not started: consent denied this session"))
 		add(st.Muted.Render("press a to be asked again"))
 	case engine.StateFailed:
+		if na := r.spec.NotAdmitted; na != nil {
+			out = append(out, p.notAdmittedDetails(na, w)...)
+			break
+		}
 		if si := p.auth.details(r, w); si != nil {
 			out = append(out, si...)
 			break

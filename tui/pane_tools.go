@@ -173,6 +173,8 @@ func (p *browsePane) toolRows(server string, f rowFilter) []listRow {
 		return rows
 	case p.allTools && f.q == "":
 		return noteRows("no server has admitted a tool yet")
+	case f.q == "" && p.servers.notAdmitted(server):
+		return noteRows("not admitted: i on it says why")
 	case f.q == "" && !p.servers.ready(server):
 		return noteRows("tools appear once the server is ready")
 	}

@@ -76,7 +76,7 @@ func (m *Model) replay(j *job) tea.Cmd {
 // after a denial).
 func (m *Model) approveSelected() tea.Cmd {
 	r := m.selected()
-	if r == nil {
+	if r == nil || m.notAdmitted(r) {
 		return nil
 	}
 	switch r.state {
@@ -103,6 +103,9 @@ func (m *Model) approveSelected() tea.Cmd {
 func (m *Model) reconnectSelected() tea.Cmd {
 	r := m.selected()
 	if r == nil || r.busy {
+		return nil
+	}
+	if m.notAdmitted(r) {
 		return nil
 	}
 	switch r.state {
