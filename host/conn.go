@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"slices"
@@ -69,6 +70,8 @@ type conn struct {
 	logs        logSinks               // requests in flight and the calls among them taking logs (logging.go)
 	subs        []string               // uris subscribed to, in order (subscribe.go)
 	raw         rawPath                // relavium's own requests on an observed connection (rawcall.go)
+	load        *loadLines             // stdio: load answers taken off stdout (loadpipe.go)
+	loadW       io.Writer              // stdio: the server's stdin, shared with the SDK (loadpipe.go)
 
 	// notifications/cancelled owed to the server (calls retired by a
 	// cancellation or deadline) and seen written. The SDK sends them from a

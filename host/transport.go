@@ -93,11 +93,17 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	// The wire recorder taps the bytes themselves (innermost), so a page
 	// the capture takes off the stream is recorded as the server sent it.
 	// Outermost of all, a line that is not JSON-RPC (a banner) is taken off
-	// the stream and kept with the server's stderr (host/stream).
+	// the stream and kept with the server's stderr (host/stream). Next, the
+	// answers of a load run (mcp bench) are taken off, before the recorder
+	// and the SDK (loadpipe.go); its requests share stdin's lock.
 	refuse := func(e *fault.Error) { t.c.frameRefusal.CompareAndSwap(nil, e) }
-	stdout := stream.NewStdoutFilter(ch.Stdout, ch.Ring, stray, t.c.strayWarning, refuse)
-	reader := stream.NewDepthReader(t.c.capture.Reader(t.c.rec.Lines(stdout)), refuse)
-	inner, err := (&mcp.IOTransport{Reader: reader, Writer: t.c.rec.LineWriter(ch.Stdin)}).Connect(ctx)
+	load := newLoadLines(stream.NewStdoutFilter(ch.Stdout, ch.Ring, stray, t.c.strayWarning, refuse))
+	stdin := &sharedStdin{wc: ch.Stdin}
+	t.c.mu.Lock()
+	t.c.load, t.c.loadW = load, stdin
+	t.c.mu.Unlock()
+	reader := stream.NewDepthReader(t.c.capture.Reader(t.c.rec.Lines(load)), refuse)
+	inner, err := (&mcp.IOTransport{Reader: reader, Writer: t.c.rec.LineWriter(stdin)}).Connect(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -56,9 +56,10 @@ type stdoutFilter struct {
 	warn   func(text string)  // the first stray line's warning (nil: none)
 	refuse func(*fault.Error) // the bound was passed (nil: only the read fails)
 
-	buf  []byte // read from r, not yet handed on
-	err  error  // r's error, returned once buf is drained
-	fail error  // the bound was passed: every read fails
+	buf   []byte // read from r, not yet handed on
+	chunk []byte // what buf is read into
+	err   error  // r's error, returned once buf is drained
+	fail  error  // the bound was passed: every read fails
 
 	// Where the scan is: at the start of a line, inside a value (depth,
 	// string and escape state), or in a stray line.
@@ -88,9 +89,14 @@ func (f *stdoutFilter) Read(p []byte) (int, error) {
 			if f.err != nil {
 				return 0, f.err
 			}
-			chunk := make([]byte, min(len(p), 32<<10))
-			n, err := f.r.Read(chunk)
-			f.buf, f.err = chunk[:n], err
+			// One read buffer for the filter's life: buf is drained before
+			// the next read (a fresh 32 KiB buffer per read cost a loaded client
+			// much of its CPU).
+			if f.chunk == nil {
+				f.chunk = make([]byte, 32<<10)
+			}
+			n, err := f.r.Read(f.chunk[:min(len(p), len(f.chunk))])
+			f.buf, f.err = f.chunk[:n], err
 			if n == 0 && err == nil {
 				continue
 			}

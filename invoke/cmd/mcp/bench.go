@@ -147,15 +147,21 @@ func RunMCPBench(ctx context.Context, inv *cli.Invocation) (any, error) {
 		hosts = append(hosts, h)
 	}
 
-	target, label, server, err := benchTarget(ctx, inv, hosts, method, name, adhoc, servers, argText, kv, sets, plan.Timeout)
+	bt, err := benchTarget(ctx, inv, hosts, method, name, adhoc, servers, argText, kv, sets, plan.Timeout)
 	if err != nil {
 		return nil, err
 	}
+	label, server := bt.label, bt.server
 	var progress io.Writer
 	if inv.Env.StderrTTY && !inv.Global.JSON {
 		progress = inv.Env.Stderr
 	}
-	rep, err := loadtest.Run(ctx, plan, target, loadtest.Options{Progress: progress})
+	var rep *loadtest.Report
+	if benchPipelined(hosts, server) {
+		rep, err = loadtest.RunPipes(ctx, plan, bt.pipes(hosts, method), loadtest.Options{Progress: progress})
+	} else {
+		rep, err = loadtest.Run(ctx, plan, bt.target, loadtest.Options{Progress: progress})
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -270,18 +276,18 @@ func benchArgs(inv *cli.Invocation, method string) (string, []string, error) {
 // tool call (arguments set i mod m of --args-file), the list, the read or
 // the prompt. It returns the target's label and server for the report.
 func benchTarget(ctx context.Context, inv *cli.Invocation, hosts []*host.Host, method, name string, adhoc bool,
-	servers []config.Server, argText string, kv []string, sets []json.RawMessage, timeout time.Duration) (loadtest.Target, string, string, error) {
+	servers []config.Server, argText string, kv []string, sets []json.RawMessage, timeout time.Duration) (*benchRequest, error) {
 	pick := func(i int) *host.Host { return hosts[i%len(hosts)] }
 	switch method {
 	case benchCall:
 		def, err := findTool(hosts[0], name, adhoc, servers)
 		if err != nil {
-			return nil, "", "", err
+			return nil, err
 		}
 		if sets == nil {
 			args, err := BuildArgs(argText, kv, def)
 			if err != nil {
-				return nil, "", "", err
+				return nil, err
 			}
 			sets = []json.RawMessage{args}
 		}
@@ -290,47 +296,99 @@ func benchTarget(ctx context.Context, inv *cli.Invocation, hosts []*host.Host, m
 			// run of refusals measures nothing.
 			if err := hosts[0].Validate(def.ID, args); err != nil {
 				if len(sets) > 1 {
-					return nil, "", "", &fault.Error{ErrCode: loadtest.CodeArgsFile, Exit: cli.ExitUsage, Cause: err,
+					return nil, &fault.Error{ErrCode: loadtest.CodeArgsFile, Exit: cli.ExitUsage, Cause: err,
 						Msg: fmt.Sprintf("--args-file argument set %d: %s", n+1, fault.MessageOf(err))}
 				}
-				return nil, "", "", err
+				return nil, err
 			}
 		}
 		fmt.Fprintf(inv.Env.Stderr, "mcp bench: %s will be called %s\n", sanitize.Line(def.Name), benchVolume(inv))
 		if err := cli.ConfirmCall(ctx, inv, nil, nil, def, servers, adhoc); err != nil {
-			return nil, "", "", err
+			return nil, err
 		}
-		return func(ctx context.Context, i int) loadtest.Outcome {
-			res, err := pick(i).Call(ctx, def.ID, sets[i%len(sets)], engine.CallOptions{Timeout: timeout})
-			return loadtest.Outcome{Error: host.OutcomeKey(res, err)}
-		}, def.Name, def.Server, nil
+		params := make([]json.RawMessage, len(sets))
+		for n, args := range sets {
+			params[n], _ = json.Marshal(struct {
+				Name      string          `json:"name"`
+				Arguments json.RawMessage `json:"arguments"`
+			}{def.Tool, args})
+		}
+		return &benchRequest{label: def.Name, server: def.Server, params: params,
+			target: func(ctx context.Context, i int) loadtest.Outcome {
+				res, err := pick(i).Call(ctx, def.ID, sets[i%len(sets)], engine.CallOptions{Timeout: timeout})
+				return loadtest.Outcome{Error: host.OutcomeKey(res, err)}
+			}}, nil
 	case benchList:
 		server := benchServer(hosts[0])
-		return func(ctx context.Context, i int) loadtest.Outcome {
-			_, err := pick(i).ListTools(ctx, server)
-			return loadtest.Outcome{Error: host.OutcomeKey(nil, err)}
-		}, benchList, server, nil
+		return &benchRequest{label: benchList, server: server, params: []json.RawMessage{json.RawMessage(`{}`)},
+			target: func(ctx context.Context, i int) loadtest.Outcome {
+				_, err := pick(i).ListTools(ctx, server)
+				return loadtest.Outcome{Error: host.OutcomeKey(nil, err)}
+			}}, nil
 	case benchRead:
 		server := benchServer(hosts[0])
-		return func(ctx context.Context, i int) loadtest.Outcome {
-			_, err := pick(i).ReadResource(ctx, server, name)
-			return loadtest.Outcome{Error: host.OutcomeKey(nil, err)}
-		}, benchRead + " " + name, server, nil
+		p, _ := json.Marshal(map[string]string{"uri": name})
+		return &benchRequest{label: benchRead + " " + name, server: server, params: []json.RawMessage{p},
+			target: func(ctx context.Context, i int) loadtest.Outcome {
+				_, err := pick(i).ReadResource(ctx, server, name)
+				return loadtest.Outcome{Error: host.OutcomeKey(nil, err)}
+			}}, nil
 	default: // prompts/get
 		server := benchServer(hosts[0])
 		args := map[string]string{}
 		for _, w := range kv {
 			k, v, ok := strings.Cut(w, "=")
 			if !ok {
-				return nil, "", "", cli.UsageErr(cli.CodeBadCallArgs, "argument %q is not KEY=VALUE", w)
+				return nil, cli.UsageErr(cli.CodeBadCallArgs, "argument %q is not KEY=VALUE", w)
 			}
 			args[k] = v
 		}
-		return func(ctx context.Context, i int) loadtest.Outcome {
-			_, err := pick(i).GetPrompt(ctx, server, name, args)
-			return loadtest.Outcome{Error: host.OutcomeKey(nil, err)}
-		}, benchPrompt + " " + name, server, nil
+		p, _ := json.Marshal(map[string]any{"name": name, "arguments": args})
+		return &benchRequest{label: benchPrompt + " " + name, server: server, params: []json.RawMessage{p},
+			target: func(ctx context.Context, i int) loadtest.Outcome {
+				_, err := pick(i).GetPrompt(ctx, server, name, args)
+				return loadtest.Outcome{Error: host.OutcomeKey(nil, err)}
+			}}, nil
 	}
+}
+
+// benchRequest is what a run sends: through the SDK one request at a time
+// (target), or pipelined on a stdio connection as method with params
+// (host.LoadPipe: the client stays out of its own measurement).
+type benchRequest struct {
+	label, server string
+	target        loadtest.Target
+	params        []json.RawMessage
+}
+
+// pipes opens one load pipe a connection.
+func (b *benchRequest) pipes(hosts []*host.Host, method string) loadtest.OpenPipes {
+	return func(answer loadtest.Answer) ([]loadtest.Pipe, error) {
+		report := func(i int, key string) { answer(i, loadtest.Outcome{Error: key}) }
+		out := make([]loadtest.Pipe, 0, len(hosts))
+		for _, h := range hosts {
+			p, err := h.LoadPipe(b.server, method, b.params, report)
+			if err != nil {
+				for _, o := range out {
+					o.Close()
+				}
+				return nil, err
+			}
+			out = append(out, p)
+		}
+		return out, nil
+	}
+}
+
+// benchPipelined reports whether every connection to server can carry a
+// load pipe (stdio).
+func benchPipelined(hosts []*host.Host, server string) bool {
+	for _, h := range hosts {
+		if !h.Pipelined(server) {
+			return false
+		}
+	}
+	return true
 }
 
 // benchServer is the one server a list, read or prompt run loads: the
