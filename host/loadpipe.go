@@ -12,6 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/fault"
 )
 
@@ -252,6 +253,36 @@ func (h *Host) LoadPipe(server, method string, params []json.RawMessage, answer 
 	lines.pipes[k] = p
 	lines.open.Add(1)
 	return p, nil
+}
+
+// LoadToolPipe is LoadPipe for tools/call of the admitted tool id: request
+// i carries argument set i mod len(sets), each validated against the tool's
+// schema here, once (a run of refusals measures nothing).
+func (h *Host) LoadToolPipe(id engine.ToolID, sets []json.RawMessage, answer func(i int, key string)) (*LoadPipe, error) {
+	h.mu.Lock()
+	t, ok := h.byID[id]
+	h.mu.Unlock()
+	if !ok {
+		return nil, &Error{Base: fault.Base{ErrCode: CodeUnknownTool, Msg: fmt.Sprintf("no admitted tool has id %q", id)}}
+	}
+	params := make([]json.RawMessage, len(sets))
+	for n, args := range sets {
+		if err := h.Validate(id, args); err != nil {
+			return nil, err
+		}
+		if len(args) == 0 {
+			args = json.RawMessage("{}")
+		}
+		p, err := json.Marshal(struct {
+			Name      string          `json:"name"`
+			Arguments json.RawMessage `json:"arguments"`
+		}{t.def.Tool, args})
+		if err != nil {
+			return nil, err
+		}
+		params[n] = p
+	}
+	return h.LoadPipe(t.conn.srv.Name, "tools/call", params, answer)
 }
 
 // Send writes request i.

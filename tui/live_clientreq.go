@@ -83,18 +83,32 @@ func (l *live) Tasks(ctx context.Context, server string) ([]*host.Task, error) {
 	return h.Tasks(ctx, server)
 }
 
-// Bench loads tool on its server's host: each request is a host call (the
-// same path a call takes: schema, deadlines, redaction), made without
-// events, so a load of thousands of calls does not flood the event log.
+// Bench loads tool on its server's host, without events (a load of
+// thousands of calls does not flood the event log): pipelined on a stdio
+// server (host.LoadToolPipe, the arguments checked against the schema
+// once), else each request a host call (the path a call takes: schema,
+// deadlines, redaction).
 func (l *live) Bench(ctx context.Context, tool engine.ToolDef, args json.RawMessage, plan loadtest.Plan, live func(*loadtest.Report)) (*loadtest.Report, error) {
 	h, err := l.hostOf(tool.Server)
 	if err != nil {
 		return nil, err
 	}
-	rep, err := loadtest.Run(ctx, plan, func(ctx context.Context, _ int) loadtest.Outcome {
-		res, err := h.Call(ctx, tool.ID, args, engine.CallOptions{Timeout: plan.Timeout})
-		return loadtest.Outcome{Error: host.OutcomeKey(res, err)}
-	}, loadtest.Options{Live: live})
+	opts := loadtest.Options{Live: live}
+	var rep *loadtest.Report
+	if h.Pipelined(tool.Server) { // stdio: pipelined, so the client stays out of the figures
+		rep, err = loadtest.RunPipes(ctx, plan, func(answer loadtest.Answer) ([]loadtest.Pipe, error) {
+			p, err := h.LoadToolPipe(tool.ID, []json.RawMessage{args}, func(i int, key string) { answer(i, loadtest.Outcome{Error: key}) })
+			if err != nil {
+				return nil, err
+			}
+			return []loadtest.Pipe{p}, nil
+		}, opts)
+	} else {
+		rep, err = loadtest.Run(ctx, plan, func(ctx context.Context, _ int) loadtest.Outcome {
+			res, err := h.Call(ctx, tool.ID, args, engine.CallOptions{Timeout: plan.Timeout})
+			return loadtest.Outcome{Error: host.OutcomeKey(res, err)}
+		}, opts)
+	}
 	if rep != nil {
 		rep.Target, rep.Server = tool.Name, tool.Server
 	}

@@ -306,14 +306,7 @@ func benchTarget(ctx context.Context, inv *cli.Invocation, hosts []*host.Host, m
 		if err := cli.ConfirmCall(ctx, inv, nil, nil, def, servers, adhoc); err != nil {
 			return nil, err
 		}
-		params := make([]json.RawMessage, len(sets))
-		for n, args := range sets {
-			params[n], _ = json.Marshal(struct {
-				Name      string          `json:"name"`
-				Arguments json.RawMessage `json:"arguments"`
-			}{def.Tool, args})
-		}
-		return &benchRequest{label: def.Name, server: def.Server, params: params,
+		return &benchRequest{label: def.Name, server: def.Server, tool: def.ID, sets: sets,
 			target: func(ctx context.Context, i int) loadtest.Outcome {
 				res, err := pick(i).Call(ctx, def.ID, sets[i%len(sets)], engine.CallOptions{Timeout: timeout})
 				return loadtest.Outcome{Error: host.OutcomeKey(res, err)}
@@ -358,7 +351,9 @@ func benchTarget(ctx context.Context, inv *cli.Invocation, hosts []*host.Host, m
 type benchRequest struct {
 	label, server string
 	target        loadtest.Target
-	params        []json.RawMessage
+	tool          engine.ToolID     // tools/call: the tool, called with sets
+	sets          []json.RawMessage // its argument sets, request i takes i mod n
+	params        []json.RawMessage // any other method's params
 }
 
 // pipes opens one load pipe a connection.
@@ -367,7 +362,13 @@ func (b *benchRequest) pipes(hosts []*host.Host, method string) loadtest.OpenPip
 		report := func(i int, key string) { answer(i, loadtest.Outcome{Error: key}) }
 		out := make([]loadtest.Pipe, 0, len(hosts))
 		for _, h := range hosts {
-			p, err := h.LoadPipe(b.server, method, b.params, report)
+			var p *host.LoadPipe
+			var err error
+			if b.tool != "" {
+				p, err = h.LoadToolPipe(b.tool, b.sets, report)
+			} else {
+				p, err = h.LoadPipe(b.server, method, b.params, report)
+			}
 			if err != nil {
 				for _, o := range out {
 					o.Close()
