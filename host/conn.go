@@ -22,6 +22,7 @@ import (
 	"github.com/relavium/relavium/host/clientside"
 	"github.com/relavium/relavium/host/deadline"
 	"github.com/relavium/relavium/host/discovery"
+	"github.com/relavium/relavium/host/era"
 	"github.com/relavium/relavium/host/netguard"
 	"github.com/relavium/relavium/host/proc"
 	"github.com/relavium/relavium/host/stream"
@@ -217,7 +218,7 @@ func (c *conn) setup(ctx context.Context, cs *mcp.ClientSession) *Error {
 	cause := &deadline.Cause{What: "tools/list discovery (the whole walk)", D: c.h.opts.Timeouts.Discovery}
 	dctx, cancel := context.WithTimeoutCause(ctx, c.h.opts.Timeouts.Discovery, cause)
 	defer cancel()
-	if res := cs.InitializeResult(); res != nil && res.Capabilities != nil && res.Capabilities.Logging != nil && res.ProtocolVersion < ProtocolModern {
+	if res := cs.InitializeResult(); res != nil && res.Capabilities != nil && res.Capabilities.Logging != nil && res.ProtocolVersion < era.ProtocolModern {
 		// Legacy protocols send no log notification until a level is set.
 		// A server that refuses, or never answers, is still usable: its
 		// logs are just not shown. It gets a share of the discovery window,
@@ -284,8 +285,8 @@ func (c *conn) newClient() *mcp.Client {
 	c.clientOptions(opts)
 	client := mcp.NewClient(&mcp.Implementation{Name: "relavium", Version: c.h.opts.ClientVersion}, opts)
 	client.AddSendingMiddleware(c.logLevelMeta)
-	if c.requested() == ProtocolModern {
-		client.AddSendingMiddleware((&discoverFirst{}).middleware)
+	if c.requested() == era.ProtocolModern {
+		client.AddSendingMiddleware((&era.DiscoverFirst{}).Middleware)
 	}
 	c.attachClient(client)
 	return client
@@ -298,7 +299,7 @@ func (c *conn) connectFailure(ctx, cctx context.Context, cause *deadline.Cause, 
 	var se *spawnError
 	var sbe *sandboxError
 	var ge *netguard.Error
-	var ee *eraError
+	var ee *era.Refusal
 	switch {
 	case ctx.Err() != nil:
 		return c.failure0(CodeCallCancelled, "connect cancelled", context.Cause(ctx))
@@ -340,7 +341,7 @@ func (c *conn) connectFailure(ctx, cctx context.Context, cause *deadline.Cause, 
 		return c.withProcess(c.failure0(CodeInitializeFailed, "exited during initialize", nil))
 	}
 	what := "initialize failed"
-	if c.requested() == ProtocolModern {
+	if c.requested() == era.ProtocolModern {
 		what = "server/discover failed" // the 2026-07-28 handshake (no initialize is sent)
 	}
 	return c.withProcess(c.failure0(CodeInitializeFailed, what, err))
@@ -406,7 +407,7 @@ func (c *conn) status() ServerStatus {
 		ConnectMS: c.connectMS,
 		Protocol:  c.protocol,
 		Requested: c.requested(),
-		Era:       EraOf(c.protocol),
+		Era:       era.EraOf(c.protocol),
 		Tools:     c.admitted,
 		Skipped:   c.skipped,
 	}

@@ -84,7 +84,7 @@
 //     once every child and every recorded orphan relavium received is reaped.
 //     proc.BecomeSubreaper (Linux) is the command's to call, once, at start. A server that dies mid-session
 //     is marked failed (exit status, stderr tail); the others keep working.
-//   - Protocol eras (protocol.go): a server asks for 2025-11-25 (the
+//   - Protocol eras (host/era; the handshake in protocol.go): a server asks for 2025-11-25 (the
 //     default), 2026-07-28 (a server that does not speak it fails, E597) or
 //     auto, which asks for the modern era first only where a stateful
 //     server pays no extra round trip for it (stdio, websocket; over
@@ -120,5 +120,7 @@
 //   - stream: the byte stream of the connections host reads itself (stray
 //     stdout lines, the nesting gauge, the websocket connection);
 //   - secrets: the secret stores (environment, the person's file, a chain)
-//     and AddFileSecret.
+//     and AddFileSecret;
+//   - era: the protocol eras (the versions asked for, what a negotiated one
+//     means, discover-first).
 package host

@@ -11,6 +11,7 @@ import (
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host/discovery"
+	"github.com/relavium/relavium/host/era"
 	"github.com/relavium/relavium/sandbox"
 )
 
@@ -167,11 +168,11 @@ func badOptions(format string, a ...any) error {
 
 // checkServer refuses a server the host cannot connect as declared.
 func checkServer(o *Options, s *Endpoint) error {
-	if !ValidProtocol(s.Protocol) {
+	if !era.ValidProtocol(s.Protocol) {
 		return badOptions("server %s asks for protocol %q (one of 2025-11-25, 2026-07-28, auto)", s.Name, s.Protocol)
 	}
-	if s.Protocol == ProtocolModern && s.Transport == TransportSSE {
-		return badOptions("sse server %s cannot speak protocol %s: the legacy SSE transport has only the initialize handshake", s.Name, ProtocolModern)
+	if s.Protocol == era.ProtocolModern && s.Transport == TransportSSE {
+		return badOptions("sse server %s cannot speak protocol %s: the legacy SSE transport has only the initialize handshake", s.Name, era.ProtocolModern)
 	}
 	switch {
 	case s.memory != nil:

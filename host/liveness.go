@@ -13,6 +13,7 @@ import (
 
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/host/era"
 )
 
 // A network server that goes away is seen at once, not after the SDK's
@@ -105,7 +106,7 @@ func (c *conn) pingDirect(client *http.Client) bool {
 	if id := cs.ID(); id != "" {
 		req.Header.Set("Mcp-Session-Id", id)
 	}
-	if v := negotiated(cs); v != "" {
+	if v := era.Negotiated(cs); v != "" {
 		req.Header.Set("Mcp-Protocol-Version", v)
 	}
 	resp, err := client.Do(req)

@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/host/era"
 	"github.com/relavium/relavium/host/netguard"
 )
 
@@ -335,9 +336,9 @@ func TestListChangedInTheModernEra(t *testing.T) {
 	s := inprocServer()
 	rec := &recorder{}
 	ep := memoryServer(t, "m", s)
-	ep.Protocol = ProtocolModern
+	ep.Protocol = era.ProtocolModern
 	h := startHost(t, Options{Emitter: rec, Servers: []Endpoint{ep}})
-	if st := h.Servers()[0]; st.Protocol != ProtocolModern {
+	if st := h.Servers()[0]; st.Protocol != era.ProtocolModern {
 		t.Fatalf("status %+v", st)
 	}
 	s.AddTool(&mcp.Tool{Name: "added", InputSchema: &jsonschema.Schema{Type: "object"}},

@@ -11,6 +11,7 @@ import (
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/engine/sanitize"
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/host/era"
 )
 
 // Server logs: the level asked of each server (logging/setLevel, at connect
@@ -61,7 +62,7 @@ func (h *Host) SetLogLevel(ctx context.Context, server, level string) error {
 		}
 		// A modern session (2026-07-28) has no logging/setLevel: the level
 		// rides on every request (logLevelMeta), so setting it is enough.
-		if negotiated(cs) < ProtocolModern {
+		if era.Negotiated(cs) < era.ProtocolModern {
 			if err := cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: mcp.LoggingLevel(level)}); err != nil {
 				return err
 			}

@@ -87,8 +87,8 @@ type Endpoint struct {
 	// a header naming any other {{secrets.NAME}} is refused (E523) before
 	// anything is dialled — the backstop of the session's decision.
 	BoundSecrets []string
-	// Protocol is the era asked for: ProtocolLegacy (also ""),
-	// ProtocolModern or ProtocolAuto (protocol.go).
+	// Protocol is the era asked for: era.ProtocolLegacy (also ""),
+	// era.ProtocolModern or era.ProtocolAuto (host/era).
 	Protocol string
 	// OAuth signs requests in on a Streamable HTTP server (go-sdk's
 	// OAuthHandler: called on 401 and 403); nil sends no Authorization.

@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/host/era"
 	"github.com/relavium/relavium/host/netguard"
 )
 
@@ -22,10 +23,10 @@ import (
 // modern era sends them only for requests that carry a level).
 func TestProtocolErasInMemory(t *testing.T) {
 	for _, tc := range []struct{ ask, want, era string }{
-		{"", ProtocolLegacy, "legacy"},
-		{ProtocolLegacy, ProtocolLegacy, "legacy"},
-		{ProtocolModern, ProtocolModern, "modern"},
-		{ProtocolAuto, ProtocolModern, "modern"}, // one stream: discover first costs nothing
+		{"", era.ProtocolLegacy, "legacy"},
+		{era.ProtocolLegacy, era.ProtocolLegacy, "legacy"},
+		{era.ProtocolModern, era.ProtocolModern, "modern"},
+		{era.ProtocolAuto, era.ProtocolModern, "modern"}, // one stream: discover first costs nothing
 	} {
 		t.Run("ask="+tc.ask, func(t *testing.T) {
 			rec := &recorder{}
@@ -36,7 +37,7 @@ func TestProtocolErasInMemory(t *testing.T) {
 			if st.Protocol != tc.want || st.Era == nil || st.Era.Name != tc.era || st.Era.Elicitation == "" || st.Era.Logs == "" || st.Era.Sampling == "" {
 				t.Fatalf("status %+v era %+v", st, st.Era)
 			}
-			if want := tc.ask; st.Requested != want && !(want == "" && st.Requested == ProtocolLegacy) {
+			if want := tc.ask; st.Requested != want && !(want == "" && st.Requested == era.ProtocolLegacy) {
 				t.Errorf("requested %q, want %q", st.Requested, want)
 			}
 			if got := callText(t, h, "mcp_m_echo", `{"message":"hi"}`); got != "hi" {
@@ -115,9 +116,9 @@ func TestProtocolAutoOverHTTP(t *testing.T) {
 		url, mc := serveStreamable(t, false)
 		g := netguard.New()
 		s := networkServer(t, g, "n", TransportHTTP, url)
-		s.Protocol = ProtocolAuto
+		s.Protocol = era.ProtocolAuto
 		h := startHost(t, Options{Guard: g, Servers: []Endpoint{s}})
-		if st := h.Servers()[0]; st.Protocol != ProtocolLegacy || st.Era.Name != "legacy" {
+		if st := h.Servers()[0]; st.Protocol != era.ProtocolLegacy || st.Era.Name != "legacy" {
 			t.Fatalf("status %+v", st)
 		}
 		if d, i := mc.count("server/discover"), mc.count("initialize"); d != 0 || i != 1 {
@@ -131,9 +132,9 @@ func TestProtocolAutoOverHTTP(t *testing.T) {
 		url, mc := serveStreamable(t, true)
 		g := netguard.New()
 		s := networkServer(t, g, "n", TransportHTTP, url)
-		s.Protocol = ProtocolAuto
+		s.Protocol = era.ProtocolAuto
 		h := startHost(t, Options{Guard: g, Servers: []Endpoint{s}})
-		if st := h.Servers()[0]; st.Protocol != ProtocolModern || st.Era.Name != "modern" {
+		if st := h.Servers()[0]; st.Protocol != era.ProtocolModern || st.Era.Name != "modern" {
 			t.Fatalf("status %+v", st)
 		}
 		if mc.count("server/discover") == 0 {
@@ -152,7 +153,7 @@ func TestProtocolModernRefused(t *testing.T) {
 	url, _ := serveStreamable(t, false) // stateful: legacy only
 	g := netguard.New()
 	s := networkServer(t, g, "n", TransportHTTP, url)
-	s.Protocol = ProtocolModern
+	s.Protocol = era.ProtocolModern
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	h, err := Start(ctx, Options{Guard: g, Servers: []Endpoint{s}})
@@ -177,7 +178,7 @@ func TestProtocolOptionsChecked(t *testing.T) {
 	}
 	g := netguard.New()
 	sse := networkServer(t, g, "s", TransportSSE, "http://127.0.0.1:1/sse")
-	sse.Protocol = ProtocolModern
+	sse.Protocol = era.ProtocolModern
 	if _, err := Start(context.Background(), Options{Guard: g, Servers: []Endpoint{sse}}); codeOf(err) != CodeBadOptions {
 		t.Errorf("modern over sse: %v", err)
 	}
@@ -196,7 +197,7 @@ func TestProtocolModernNeverFallsBackOnAnUnansweredDiscover(t *testing.T) {
 	t.Cleanup(srv.Close)
 	g := netguard.New()
 	s := networkServer(t, g, "n", TransportHTTP, srv.URL+"/mcp")
-	s.Protocol = ProtocolModern
+	s.Protocol = era.ProtocolModern
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	h, err := Start(ctx, Options{Guard: g, Servers: []Endpoint{s}})

@@ -2,6 +2,7 @@ package host
 
 import (
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/host/era"
 	"github.com/relavium/relavium/host/netguard"
 	"github.com/relavium/relavium/sandbox"
 )
@@ -16,12 +17,12 @@ type ServerStatus struct {
 	Protocol  string `json:"protocol,omitempty"` // the negotiated version
 	// Requested is the protocol the declaration asks for: 2025-11-25,
 	// 2026-07-28 or auto; Era is what the negotiated one means.
-	Requested     string `json:"protocol_requested,omitempty"`
-	Era           *Era   `json:"era,omitempty"`
-	ServerName    string `json:"server_name,omitempty"` // serverInfo.name (untrusted)
-	ServerVersion string `json:"server_version,omitempty"`
-	Tools         int    `json:"tools"`
-	Skipped       int    `json:"skipped"`
+	Requested     string   `json:"protocol_requested,omitempty"`
+	Era           *era.Era `json:"era,omitempty"`
+	ServerName    string   `json:"server_name,omitempty"` // serverInfo.name (untrusted)
+	ServerVersion string   `json:"server_version,omitempty"`
+	Tools         int      `json:"tools"`
+	Skipped       int      `json:"skipped"`
 	// NotOffered are the list methods the server answered "method not
 	// found" (-32601) though it declares their capability (the TypeScript
 	// SDK's low-level Server does so for any handler not registered): each

@@ -17,6 +17,7 @@ import (
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/config"
 	"github.com/relavium/relavium/host/discovery"
+	"github.com/relavium/relavium/host/era"
 	"github.com/relavium/relavium/host/netguard"
 	"github.com/relavium/relavium/invoke/cli"
 	"github.com/relavium/relavium/session"
@@ -32,9 +33,9 @@ func Targets(inv *cli.Invocation) (servers []config.Server, adhoc bool, err erro
 		// protocol would (the ad-hoc server has no declaration to say it).
 		for i := range servers {
 			servers[i].Protocol = inv.String("protocol")
-			if servers[i].Protocol == host.ProtocolModern && servers[i].Transport == netguard.TransportSSE {
+			if servers[i].Protocol == era.ProtocolModern && servers[i].Transport == netguard.TransportSSE {
 				// The authored mistake a declaration's protocol would be.
-				return nil, false, config.Codes().New(config.CodeProtocol, "--protocol %s cannot reach server %s: the legacy sse transport has only the initialize handshake; use --protocol auto or 2025-11-25, or a Streamable HTTP url", host.ProtocolModern, servers[i].Name)
+				return nil, false, config.Codes().New(config.CodeProtocol, "--protocol %s cannot reach server %s: the legacy sse transport has only the initialize handshake; use --protocol auto or 2025-11-25, or a Streamable HTTP url", era.ProtocolModern, servers[i].Name)
 			}
 		}
 	}

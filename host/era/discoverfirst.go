@@ -1,4 +1,4 @@
-package host
+package era
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// discoverFirst keeps a 2026-07-28 connect in its era. go-sdk's Connect
+// DiscoverFirst keeps a 2026-07-28 connect in its era. go-sdk's Connect
 // sends server/discover and, on any error, falls back to initialize. For a
 // declaration that asks for 2026-07-28 that fall-back must not hide why
 // discover failed: when it failed before the server answered it (no
@@ -21,13 +21,14 @@ import (
 // speaks, which the era check then refuses (E597) naming it.
 //
 // One per Connect: the Client it is installed on is built for one
-// handshake (newClient).
-type discoverFirst struct {
+// handshake (host's newClient). Its zero value is ready; Middleware goes
+// on the client's sending side.
+type DiscoverFirst struct {
 	mu  sync.Mutex
 	err error // discover's failure before any answer
 }
 
-func (d *discoverFirst) middleware(next mcp.MethodHandler) mcp.MethodHandler {
+func (d *DiscoverFirst) Middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		switch method {
 		case "initialize":
