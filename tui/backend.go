@@ -11,6 +11,7 @@ import (
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/discovery"
 	"github.com/relavium/relavium/oauth"
+	"github.com/relavium/relavium/session"
 	"github.com/relavium/relavium/themes"
 	"github.com/relavium/relavium/workflow"
 )
@@ -79,6 +80,12 @@ type Backend interface {
 	// a definition changed since it was accepted). "" means ask; err is an
 	// approval store that could not be read (it clears nothing).
 	Clearance(tool engine.ToolDef) (consent.Clearance, error)
+	// Headless is what a headless `mcp call` of tool needs on its command
+	// line to run as it stands, decided as that invocation decides it
+	// (session.Session.Headless): --yes, an --allow-mcp-stdio digest,
+	// --allow-secret values. adhoc: it reaches the server with --stdio or
+	// --url.
+	Headless(tool engine.ToolDef, adhoc bool) (session.HeadlessNeeds, error)
 	// Approve remembers "always for this definition" for tool.
 	Approve(tool engine.ToolDef) error
 	// Changes is a flagged tool's field diff against the definition the

@@ -18,6 +18,7 @@ import (
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/discovery"
 	"github.com/relavium/relavium/oauth"
+	"github.com/relavium/relavium/session"
 	"github.com/relavium/relavium/themes"
 	"github.com/relavium/relavium/workflow"
 )
@@ -135,6 +136,32 @@ func (f *fakeBackend) Clearance(tool engine.ToolDef) (consent.Clearance, error) 
 	set, err := f.approvals.Fold(nil)
 	return consent.ClearCall(consent.CallRequest{Key: consent.ToolKey{Server: tool.Server, Tool: tool.Tool, Digest: tool.Digest},
 		AutoApprove: auto, Changed: tool.Changed}, set), err
+}
+
+// Headless decides as a headless invocation would, over the fake's real
+// stores: consent.ClearCall with nothing said on the command line (an
+// ad-hoc server has no remembered approvals), and a decider of the fake's
+// grant store with no --allow-mcp-stdio.
+func (f *fakeBackend) Headless(tool engine.ToolDef, adhoc bool) (session.HeadlessNeeds, error) {
+	var out session.HeadlessNeeds
+	c, err := f.Clearance(tool)
+	if adhoc {
+		c = consent.ClearCall(consent.CallRequest{Changed: tool.Changed}, nil)
+	}
+	out.Yes = c == ""
+	if err != nil || adhoc {
+		return out, err
+	}
+	if r, err := f.find(tool.Server); err == nil {
+		ds, err := consent.NewDecider(f.store, nil, func() time.Time { return fixedNow }).Decide([]*consent.Resolved{r})
+		if err != nil {
+			return out, err
+		}
+		if ds[0].Why != consent.ByGrant {
+			out.AllowStdio = r.Digest
+		}
+	}
+	return out, nil
 }
 
 func (f *fakeBackend) Approve(tool engine.ToolDef) error {

@@ -364,6 +364,10 @@ func (l *live) Clearance(tool engine.ToolDef) (consent.Clearance, error) {
 	return l.core.Clearance(tool, false, false)
 }
 
+func (l *live) Headless(tool engine.ToolDef, adhoc bool) (session.HeadlessNeeds, error) {
+	return l.core.Headless(tool, adhoc)
+}
+
 func (l *live) Approve(tool engine.ToolDef) error { return l.core.Approve(tool) }
 
 func (l *live) Changes(id engine.ToolID) ([]discovery.FieldChange, error) {

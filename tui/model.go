@@ -320,6 +320,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.onExported(msg)
 	case savedMsg:
 		m.onSaved(msg)
+	case yankCommandMsg:
+		cmds = append(cmds, m.onYankCommand(msg))
 	case yankSentMsg:
 		if msg.seq == m.clip.seq {
 			m.clip.osc52 = ""

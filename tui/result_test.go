@@ -93,14 +93,16 @@ func TestYankCommandAndSave(t *testing.T) {
 	}
 	h.until("the sequence gone", func() bool { return !strings.Contains(h.view(), "\x1b]52;") })
 	h.key("esc", "Y")
-	// It runs headless as it stands: --yes, and the stdio server's digest.
-	want := `relavium mcp call mcp_demo_echo --args '{"message":"it'\''s"}' --yes --allow-mcp-stdio ` + h.m.server("demo").digest
-	if got := h.m.cliCommand(h.m.call.shownJob()); got != want || h.m.server("demo").digest == "" {
+	// It runs headless as it stands: echo is in tools_auto_approve (no
+	// --yes: the headless call would not ask), and the stdio server was
+	// approved once (its digest: no remembered grant approves it).
+	want := `relavium mcp call mcp_demo_echo --args '{"message":"it'\''s"}' --allow-mcp-stdio ` + h.m.server("demo").digest
+	if got := h.copied(); got != want || h.m.server("demo").digest == "" {
 		t.Fatalf("Y copies %s\nwant     %s", got, want)
 	}
-	// Shown for a manual copy at a narrow width, a flag keeps its value on
+	// Shown for a manual copy on lines narrower than the command, a flag keeps its value on
 	// its line and every line but the last continues the command.
-	lines := shellLines(h.m.cliWords(h.m.call.shownJob()), 40)
+	lines := shellLines([]string{"relavium", "mcp", "call", "mcp_demo_echo", "--args", `{"message":"it's"}`, "--allow-mcp-stdio", h.m.server("demo").digest}, 100)
 	for i, l := range lines {
 		if i < len(lines)-1 && !strings.HasSuffix(l, " \\") {
 			t.Fatalf("line %d does not continue: %q", i, l)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/relavium/relavium/engine/sanitize"
 	"github.com/relavium/relavium/host"
+	"github.com/relavium/relavium/session"
 	"github.com/relavium/relavium/themes"
 	"github.com/relavium/relavium/tui/dialog"
 	"github.com/relavium/relavium/tui/render"
@@ -135,61 +136,164 @@ func (m *Model) yank() tea.Cmd {
 }
 
 // yankCommand copies the mcp call command line that makes the call on
-// show again (tool calls only).
+// show again (tool calls only). What the command needs to run headless as
+// it stands (--yes, a digest) is decided off the update loop, as that
+// invocation would decide it (Backend.Headless), then copied.
 func (m *Model) yankCommand() tea.Cmd {
 	j := m.call.shownJob()
 	if j == nil || j.kind != jobTool {
 		m.status.set("Y copies the command of a tool call: show one first", false)
 		return nil
 	}
-	words := m.cliWords(j)
-	return m.copyShown("the command", strings.Join(words, " "), func(iw int) []string { return shellLines(words, iw) })
+	b, tool, adhoc, id := m.b, j.tool, m.copiesAdhoc(j), j.id
+	return func() tea.Msg {
+		needs, err := b.Headless(tool, adhoc)
+		return yankCommandMsg{job: id, needs: needs, err: err}
+	}
 }
 
-// shellLines lays a command's quoted words out within w cells for a
-// person to select: lines end in " \\" (one command still, pasted as it
-// is shown), and a flag stays on one line with its value, so no line
-// break ever falls inside a flag. A single word longer than the line is
-// cut by the terminal's own selection, never by a break of ours.
-func shellLines(words []string, w int) []string {
-	var units []string
-	for i := 0; i < len(words); i++ {
-		u := words[i]
-		if strings.HasPrefix(u, "--") && i+1 < len(words) && !strings.HasPrefix(words[i+1], "--") && i >= 3 {
-			u += " " + words[i+1]
-			i++
+// yankCommandMsg is what the command of job needs to run headless.
+type yankCommandMsg struct {
+	job   string
+	needs session.HeadlessNeeds
+	err   error
+}
+
+func (m *Model) onYankCommand(msg yankCommandMsg) tea.Cmd {
+	var j *job
+	for _, x := range m.call.jobs {
+		if x.id == msg.job {
+			j = x
 		}
-		units = append(units, u)
+	}
+	if j == nil {
+		return nil
+	}
+	if msg.err != nil {
+		// Not knowing, the command asks nothing of anyone: --yes.
+		msg.needs.Yes = true
+		m.status.set("the command's consent was not read ("+messageOf(msg.err)+"): --yes added", true)
+	}
+	words := m.cliWords(j, msg.needs)
+	return m.copyShown("the command", shellCommand(words), func(iw int) []string { return shellLines(words, iw) })
+}
+
+// shellLines lays a command's words (unquoted) out within w cells for a
+// person to select, so that what is selected and pasted is the same
+// command: lines end in " \\" (one command still), and a flag stays on
+// one line with its value, so no line break ever falls inside a flag. A
+// flag whose value would not fit beside it goes on a line of its own; a
+// word longer than a line is cut into pieces, each quoted for the shell
+// and ended with a backslash where it is cut, the next piece at the start
+// of the next line (the shell drops a backslash-newline outside quotes,
+// so the pieces are one word again).
+func shellLines(words []string, w int) []string {
+	w = max(w, 8)
+	var units [][]string
+	for i := 0; i < len(words); i++ {
+		if strings.HasPrefix(words[i], "--") && i+1 < len(words) && !strings.HasPrefix(words[i+1], "--") {
+			units = append(units, []string{words[i], words[i+1]})
+			i++
+			continue
+		}
+		units = append(units, []string{words[i]})
 	}
 	var lines []string
 	line := ""
-	for _, u := range units {
+	// add puts one quoted word, or a flag and its value, after what is on
+	// the line, on a continuation line when it does not fit (room is kept
+	// for the " \\" that ends a continued line).
+	add := func(text string) bool {
 		switch {
 		case line == "":
-			line = u
-		case render.Width(line)+1+render.Width(u)+2 <= w:
-			line += " " + u
-		default:
+			if render.Width(text)+2 > w {
+				return false
+			}
+			line = text
+		case render.Width(line)+1+render.Width(text)+2 <= w:
+			line += " " + text
+		case render.Width(text)+4 <= w:
 			lines = append(lines, line+" \\")
-			line = "  " + u
+			line = "  " + text
+		default:
+			return false
 		}
+		return true
+	}
+	for _, u := range units {
+		quoted := make([]string, len(u))
+		for i, x := range u {
+			quoted[i] = shellQuote(x)
+		}
+		if add(strings.Join(quoted, " ")) {
+			continue
+		}
+		// Too wide even for a line of its own: the flag, then its value
+		// cut into pieces, the first beside the flag.
+		prefix := ""
+		if line != "" {
+			lines = append(lines, line+" \\")
+			prefix = "  "
+		}
+		if len(u) == 2 {
+			prefix += quoted[0] + " "
+		}
+		pieces := cutWord(u[len(u)-1], w-1-render.Width(prefix), w-1)
+		pieces[0] = prefix + pieces[0]
+		for _, p := range pieces[:len(pieces)-1] {
+			lines = append(lines, p+"\\")
+		}
+		line = pieces[len(pieces)-1]
 	}
 	return append(lines, line)
 }
 
-// cliCommand is `relavium [--agent A] mcp call TOOL --args 'JSON'` (the
-// demo, and a server added from the palette: `relavium mcp call TOOL --args
-// 'JSON' --stdio 'COMMAND'` or `--url URL`), every word quoted for a POSIX
-// shell.
-func (m *Model) cliCommand(j *job) string { return strings.Join(m.cliWords(j), " ") }
+// cutWord cuts word into pieces whose shell quoting is at most first
+// cells (the first piece) or rest (the others), never inside a character
+// (a piece holds one at least); joined, the quoted pieces are the word.
+// One pass: a piece's quoted width only grows as it takes characters.
+func cutWord(word string, first, rest int) []string {
+	var out []string
+	start, cells, unsafe, w := 0, 0, false, first
+	for i, r := range word {
+		c := render.Width(string(r))
+		if r == '\'' {
+			c = 4 // '\''
+		}
+		u := unsafe || !shellSafe.MatchString(string(r))
+		quoted := cells + c
+		if u {
+			quoted += 2
+		}
+		if quoted > w && i > start {
+			out = append(out, shellQuote(word[start:i]))
+			start, cells, u, w = i, c, !shellSafe.MatchString(string(r)), rest
+		} else {
+			cells += c
+		}
+		unsafe = u
+	}
+	return append(out, shellQuote(word[start:]))
+}
 
-// cliWords is cliCommand's words, each quoted for a POSIX shell. The
-// command runs headless as it stands: --yes (the call was confirmed here),
-// and a declared stdio server's --allow-mcp-stdio digest (its consent
-// may have been given for this session only).
-func (m *Model) cliWords(j *job) []string {
+// copiesAdhoc reports whether j's command reaches its server ad hoc
+// (--stdio or --url): the demo's server, and one added from the palette.
+func (m *Model) copiesAdhoc(j *job) bool {
 	r := m.server(j.tool.Server)
-	adhoc := r != nil && r.spec.Target != "" && (m.info.Demo || r.spec.Adhoc)
+	return r != nil && r.spec.Target != "" && (m.info.Demo || r.spec.Adhoc)
+}
+
+// cliWords is `relavium [--agent A] mcp call TOOL --args 'JSON'` (the
+// demo, and a server added from the palette: `relavium mcp call TOOL --args
+// 'JSON' --stdio 'COMMAND'` or `--url URL`), unquoted (shellCommand and
+// shellLines quote them). The command runs headless as it stands: --yes
+// only when that invocation would ask before the call, a declared stdio
+// server's --allow-mcp-stdio digest only when no remembered grant
+// approves it, an --allow-secret for each secret its headers send that no
+// remembered binding covers.
+func (m *Model) cliWords(j *job, needs session.HeadlessNeeds) []string {
+	r := m.server(j.tool.Server)
+	adhoc := m.copiesAdhoc(j)
 	words := []string{"relavium"}
 	if m.info.Agent != "" && !adhoc {
 		words = append(words, "--agent", m.info.Agent)
@@ -202,11 +306,16 @@ func (m *Model) cliWords(j *job) []string {
 	if len(j.args) > 0 && string(j.args) != "{}" {
 		words = append(words, "--args", string(j.args))
 	}
-	words = append(words, "--yes")
+	if needs.Yes {
+		words = append(words, "--yes")
+	}
 	switch {
 	case !adhoc:
-		if r != nil && r.spec.Transport == host.TransportStdio && r.digest != "" {
-			words = append(words, "--allow-mcp-stdio", r.digest)
+		if needs.AllowStdio != "" {
+			words = append(words, "--allow-mcp-stdio", needs.AllowStdio)
+		}
+		for _, a := range needs.AllowSecret {
+			words = append(words, "--allow-secret", a)
 		}
 	case r.spec.Transport == host.TransportStdio:
 		words = append(words, "--stdio", r.spec.Target)
@@ -216,10 +325,16 @@ func (m *Model) cliWords(j *job) []string {
 			words = append(words, "--allow-local-endpoint")
 		}
 	}
-	for i, w := range words {
-		words[i] = shellQuote(w)
-	}
 	return words
+}
+
+// shellCommand is words on one line, each quoted for a POSIX shell.
+func shellCommand(words []string) string {
+	quoted := make([]string, len(words))
+	for i, w := range words {
+		quoted[i] = shellQuote(w)
+	}
+	return strings.Join(quoted, " ")
 }
 
 var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`)
