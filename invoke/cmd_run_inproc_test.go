@@ -16,6 +16,7 @@ import (
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/host/config"
 	"github.com/relavium/relavium/invoke/cli"
+	runcmd "github.com/relavium/relavium/invoke/cmd/run"
 	"github.com/relavium/relavium/workflow"
 )
 
@@ -148,7 +149,7 @@ func (p *inproc) run(ctx context.Context, t *testing.T, stdin *os.File, tty bool
 		r.code = cli.Finish(env, inv, nil, err)
 		return r
 	}
-	data, err := runWorkflowWith(ctx, inv, p.connect)
+	data, err := runcmd.RunWorkflowWith(ctx, inv, p.connect)
 	r.code = cli.Finish(env, inv, data, err)
 	return r
 }

@@ -10,6 +10,7 @@ import (
 	consentcmd "github.com/relavium/relavium/invoke/cmd/consent"
 	"github.com/relavium/relavium/invoke/cmd/gates"
 	"github.com/relavium/relavium/invoke/cmd/mcp"
+	runcmd "github.com/relavium/relavium/invoke/cmd/run"
 )
 
 // Main parses args against the command table, runs the command and writes
@@ -228,11 +229,11 @@ func Commands() *cli.Table {
 					cli.SamplingReplyFlag(),
 					cli.RootFlag(),
 				},
-				SideEffect: cli.Write, SideEffectFor: workflowSideEffect, JSON: true, Output: cli.Document, Surface: cli.Machine,
-				Confirm: &cli.Confirm{Consent: []string{"yes"}, PlanFlag: "plan", IDFlag: "plan-id"}, Run: runWorkflow},
+				SideEffect: cli.Write, SideEffectFor: runcmd.WorkflowSideEffect, JSON: true, Output: cli.Document, Surface: cli.Machine,
+				Confirm: &cli.Confirm{Consent: []string{"yes"}, PlanFlag: "plan", IDFlag: "plan-id"}, Run: runcmd.RunWorkflow},
 			{Path: []string{"workflow"}, Summary: "workflows"},
 			{Path: []string{"workflow", "ls"}, Summary: "list the project's workflows",
-				SideEffect: cli.Read, JSON: true, Output: cli.Document, Surface: cli.Machine, Run: runWorkflowList},
+				SideEffect: cli.Read, JSON: true, Output: cli.Document, Surface: cli.Machine, Run: runcmd.RunWorkflowList},
 			{Path: []string{"consent"}, Summary: "stdio spawn consent and secret bindings"},
 			{Path: []string{"consent", "ls"}, Summary: "list remembered grants, newest first",
 				SideEffect: cli.Read, JSON: true, Output: cli.Document, Surface: cli.Machine, Run: consentcmd.RunConsentList},

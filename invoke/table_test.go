@@ -9,6 +9,7 @@ import (
 	"github.com/relavium/relavium/engine/sanitize"
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/invoke/cmd/mcp"
+	runcmd "github.com/relavium/relavium/invoke/cmd/run"
 	"github.com/relavium/relavium/workflow"
 )
 
@@ -42,7 +43,7 @@ func TestWorkflowListAlignsLongCells(t *testing.T) {
 	for i := range long {
 		long[i] = workflow.Input{Name: "input_number_" + string(rune('a'+i)), Type: "string", Required: true}
 	}
-	l := &workflowList{Project: t.TempDir(), Workflows: []workflowRow{
+	l := &runcmd.WorkflowList{Project: t.TempDir(), Workflows: []runcmd.WorkflowRow{
 		{ID: "short", Trigger: "manual", SideEffect: "read", Description: "first"},
 		{ID: "a-workflow-id-longer-than-twenty", Trigger: "mcp_call", SideEffect: "write", Inputs: long, Description: "second"},
 	}}

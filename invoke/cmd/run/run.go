@@ -1,4 +1,4 @@
-package invoke
+package run
 
 import (
 	"context"
@@ -21,7 +21,7 @@ import (
 	"github.com/relavium/relavium/workflow"
 )
 
-// runWorkflow is `relavium run WORKFLOW [--input k=v]… [--events] [--json]
+// RunWorkflow is `relavium run WORKFLOW [--input k=v]… [--events] [--json]
 // [--yes] [--plan] [--plan-id X] [--sampling-reply TEXT|@FILE] [--root DIR]…`
 // (the last two as on mcp call: how servers' sampling requests are answered
 // and which roots they are offered). Everything authored is checked before
@@ -29,15 +29,16 @@ import (
 // servers it names (config E2xx), the plan id (E450) and whether its gates
 // can be answered (E611). Then the servers are connected, the run goes
 // through workflow.Run, and the servers are torn down before it returns.
-func runWorkflow(ctx context.Context, inv *cli.Invocation) (any, error) {
-	return runWorkflowWith(ctx, inv, cli.ConnectServers)
+func RunWorkflow(ctx context.Context, inv *cli.Invocation) (any, error) {
+	return RunWorkflowWith(ctx, inv, cli.ConnectServers)
 }
 
-// connectFunc connects servers; runWorkflow uses connectServers, tests a
+// ConnectFunc connects servers; RunWorkflow uses cli.ConnectServers, tests a
 // fake host.
-type connectFunc func(ctx context.Context, inv *cli.Invocation, servers []config.Server, em engine.Emitter) (cli.LiveHost, error)
+type ConnectFunc func(ctx context.Context, inv *cli.Invocation, servers []config.Server, em engine.Emitter) (cli.LiveHost, error)
 
-func runWorkflowWith(ctx context.Context, inv *cli.Invocation, connect connectFunc) (any, error) {
+// RunWorkflowWith is RunWorkflow connecting the servers through connect.
+func RunWorkflowWith(ctx context.Context, inv *cli.Invocation, connect ConnectFunc) (any, error) {
 	events := inv.Bool("events")
 	if events && inv.Global.JSON {
 		return nil, cli.UsageErr(cli.CodeBadFlag, "--events prints NDJSON events and --json one envelope on stdout: pass one of them")
@@ -100,7 +101,7 @@ func runWorkflowWith(ctx context.Context, inv *cli.Invocation, connect connectFu
 // executeRun connects the servers, runs, tears down, and drains the event
 // printer; nothing it started outlives it.
 func executeRun(ctx context.Context, inv *cli.Invocation, w *workflow.Workflow, inputs map[string]any,
-	servers []config.Server, events, yes bool, connect connectFunc) (*workflow.RunResult, error) {
+	servers []config.Server, events, yes bool, connect ConnectFunc) (*workflow.RunResult, error) {
 	bus := engine.NewBus(engine.BusOptions{Now: inv.Env.Now})
 	var pr *cli.EventPrinter
 	if events {
@@ -246,12 +247,12 @@ func (r *runOutput) WriteHuman(w io.Writer) error {
 	return err
 }
 
-// runWorkflowList is `relavium workflow ls`: every workflow of the project;
+// RunWorkflowList is `relavium workflow ls`: every workflow of the project;
 // a file with problems makes it exit 2 with every problem (the workflows
 // that did load ride along in the error's data).
-func runWorkflowList(_ context.Context, inv *cli.Invocation) (any, error) {
+func RunWorkflowList(_ context.Context, inv *cli.Invocation) (any, error) {
 	ws, err := workflow.LoadWorkflows(inv.Global.Project)
-	list := &workflowList{Project: inv.Global.Project, Workflows: []workflowRow{}}
+	list := &WorkflowList{Project: inv.Global.Project, Workflows: []WorkflowRow{}}
 	for _, w := range ws {
 		list.Workflows = append(list.Workflows, rowOf(w))
 	}
@@ -265,12 +266,14 @@ func runWorkflowList(_ context.Context, inv *cli.Invocation) (any, error) {
 	return list, nil
 }
 
-type workflowList struct {
+// WorkflowList is the data of `relavium workflow ls`.
+type WorkflowList struct {
 	Project   string        `json:"project"`
-	Workflows []workflowRow `json:"workflows"`
+	Workflows []WorkflowRow `json:"workflows"`
 }
 
-type workflowRow struct {
+// WorkflowRow is one workflow of the list.
+type WorkflowRow struct {
 	ID          string           `json:"id"`
 	Description string           `json:"description"`
 	Trigger     string           `json:"trigger"`
@@ -282,8 +285,8 @@ type workflowRow struct {
 	File        string           `json:"file"`
 }
 
-func rowOf(w *workflow.Workflow) workflowRow {
-	r := workflowRow{ID: w.ID, Description: w.Description, Trigger: w.Trigger, SideEffect: w.SideEffect,
+func rowOf(w *workflow.Workflow) WorkflowRow {
+	r := WorkflowRow{ID: w.ID, Description: w.Description, Trigger: w.Trigger, SideEffect: w.SideEffect,
 		Inputs: w.Inputs, Servers: []string{}, Steps: len(w.Steps), Gates: len(w.Gates()), File: w.File}
 	if r.Inputs == nil {
 		r.Inputs = []workflow.Input{}
@@ -294,7 +297,8 @@ func rowOf(w *workflow.Workflow) workflowRow {
 	return r
 }
 
-func (l *workflowList) WriteHuman(w io.Writer) error {
+// WriteHuman prints one row per workflow, or says there is none.
+func (l *WorkflowList) WriteHuman(w io.Writer) error {
 	var b strings.Builder
 	if len(l.Workflows) == 0 {
 		fmt.Fprintf(&b, "no workflows in %s\n", workflow.WorkflowDir(l.Project))
@@ -332,9 +336,9 @@ func (l *workflowList) WriteHuman(w io.Writer) error {
 	return err
 }
 
-// workflowSideEffect is the run row's SideEffectFor column: `run WORKFLOW`
+// WorkflowSideEffect is the run row's SideEffectFor column: `run WORKFLOW`
 // takes the workflow's declared side effect.
-func workflowSideEffect(projectDir string, args []string) (cli.SideEffect, error) {
+func WorkflowSideEffect(projectDir string, args []string) (cli.SideEffect, error) {
 	if len(args) == 0 {
 		return cli.Write, nil // the arg count check refuses it before anything runs
 	}
