@@ -19,6 +19,7 @@ import (
 	"github.com/relavium/relavium/internal/testbin"
 	"github.com/relavium/relavium/invoke/cli"
 	"github.com/relavium/relavium/invoke/cmd/mcp"
+	sessioncmd "github.com/relavium/relavium/invoke/cmd/session"
 	"github.com/relavium/relavium/session"
 )
 
@@ -101,7 +102,7 @@ func TestSessionDecidesOnceAndConnectsOneServerWithoutPrompting(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wb, err := Workbench(inv, true)
+	wb, err := sessioncmd.Workbench(inv, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +177,7 @@ func TestSessionDecidesOnceAndConnectsOneServerWithoutPrompting(t *testing.T) {
 	if err := s.Decider().Remember(r); err != nil {
 		t.Fatal(err)
 	}
-	wb2, _ := Workbench(inv, true)
+	wb2, _ := sessioncmd.Workbench(inv, true)
 	if ds, _, _ := wb2.Session.Decide(); ds[0].State != consent.Approved || ds[0].Why != consent.ByGrant {
 		t.Fatalf("after remember: %+v", ds[0])
 	}

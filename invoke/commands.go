@@ -11,6 +11,7 @@ import (
 	"github.com/relavium/relavium/invoke/cmd/gates"
 	"github.com/relavium/relavium/invoke/cmd/mcp"
 	runcmd "github.com/relavium/relavium/invoke/cmd/run"
+	sessioncmd "github.com/relavium/relavium/invoke/cmd/session"
 )
 
 // Main parses args against the command table, runs the command and writes
@@ -42,17 +43,17 @@ func Commands() *cli.Table {
 		Commands: []*cli.Command{
 			{Path: []string{"session"}, Summary: "interactive workbench on a TTY; headless inventory otherwise",
 				Flags:      []cli.Flag{cli.RootFlag(), cli.SessionTimeoutFlag()},
-				SideEffect: cli.Read, JSON: true, Output: cli.Document, Surface: cli.CLIOnly, Run: runSession},
+				SideEffect: cli.Read, JSON: true, Output: cli.Document, Surface: cli.CLIOnly, Run: sessioncmd.RunSession},
 			{Path: []string{"demo"}, Summary: "the session on the embedded demo agent (no config needed)",
 				Flags:      []cli.Flag{cli.RootFlag(), cli.SessionTimeoutFlag()},
-				SideEffect: cli.Read, JSON: true, Output: cli.Document, Surface: cli.CLIOnly, Run: runDemo},
+				SideEffect: cli.Read, JSON: true, Output: cli.Document, Surface: cli.CLIOnly, Run: sessioncmd.RunDemo},
 			{Path: []string{"demo-server"}, Summary: "serve the embedded demo MCP server",
 				Flags: []cli.Flag{
 					{Name: "transport", Type: cli.String, Default: "stdio", Enum: []string{"stdio", "http"}, Usage: "stdio or http (Streamable HTTP at /mcp)"},
 					{Name: "host", Type: cli.String, Default: "127.0.0.1", Usage: "bind address for http"},
 					{Name: "port", Type: cli.Int, Default: "3826", Usage: "port for http (0 picks a free one)"},
 				},
-				SideEffect: cli.Read, JSON: false, Output: cli.Stream, Surface: cli.CLIOnly, Hidden: true, Run: runDemoServer},
+				SideEffect: cli.Read, JSON: false, Output: cli.Stream, Surface: cli.CLIOnly, Hidden: true, Run: sessioncmd.RunDemoServer},
 			{Path: []string{"mcp"}, Summary: "inspect, call and serve MCP"},
 			{Path: []string{"mcp", "ls"}, Summary: "connect every declared server; list servers, admitted and skipped tools",
 				// mcp ls is a read the machine surface runs without an audit

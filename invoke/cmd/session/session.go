@@ -1,4 +1,4 @@
-package invoke
+package session
 
 import (
 	"context"
@@ -14,20 +14,20 @@ import (
 	"github.com/relavium/relavium/session"
 )
 
-// runSession opens the interactive workbench on a TTY (the Session main
+// RunSession opens the interactive workbench on a TTY (the Session main
 // injects: package tui). With no one to ask — no TTY, --json, CI — it
 // prints the inventory instead, exactly as `mcp ls` connects and reports
 // it (consent no one can give exits 2 with the digests).
-func runSession(ctx context.Context, inv *cli.Invocation) (any, error) {
+func RunSession(ctx context.Context, inv *cli.Invocation) (any, error) {
 	if inv.CanPrompt() && inv.Env.Session != nil {
 		return nil, openWorkbench(ctx, inv, false)
 	}
 	return mcp.RunMCPList(ctx, inv)
 }
 
-// runDemo is the session on the embedded demo agent: this binary's own
+// RunDemo is the session on the embedded demo agent: this binary's own
 // demo-server over stdio, no config needed. Headless, its inventory.
-func runDemo(ctx context.Context, inv *cli.Invocation) (any, error) {
+func RunDemo(ctx context.Context, inv *cli.Invocation) (any, error) {
 	if inv.CanPrompt() && inv.Env.Session != nil {
 		return nil, openWorkbench(ctx, inv, true)
 	}

@@ -1,4 +1,4 @@
-package invoke
+package session
 
 import (
 	"context"
@@ -10,11 +10,11 @@ import (
 	"github.com/relavium/relavium/invoke/demoserver"
 )
 
-// runDemoServer serves the embedded demo MCP server: over stdin/stdout by
+// RunDemoServer serves the embedded demo MCP server: over stdin/stdout by
 // default, or Streamable HTTP at http://HOST:PORT/mcp (loopback only), whose
 // url is printed on stderr. It returns when the client goes away or ctx is
 // cancelled (SIGINT/SIGTERM), after every session has ended.
-func runDemoServer(ctx context.Context, inv *cli.Invocation) (any, error) {
+func RunDemoServer(ctx context.Context, inv *cli.Invocation) (any, error) {
 	if inv.Global.JSON {
 		return nil, demoserver.Codes().New(demoserver.CodeNoJSON, "demo-server speaks MCP on its streams and has no JSON result; drop --json")
 	}
