@@ -32,6 +32,8 @@ var codes = fault.Table{
 	{Code: CodeBadBinding, Class: fault.Usage, Meaning: "a NAME@ORIGIN (--allow-secret, consent grant) that is not a secret name, @ and an http(s)/ws(s) origin, or a server url with no origin"},
 	{Code: CodeSecretUnbound, Class: fault.Usage, Meaning: "a secret from your stores would be sent to a network origin it is not bound to and no one can be asked (nothing is dialled; pass --allow-secret NAME@ORIGIN or run consent grant NAME@ORIGIN)"},
 	{Code: CodeAllowSecretUnmatched, Class: fault.Usage, Meaning: "an --allow-secret NAME@ORIGIN matches no secret a declared server's headers would send to that origin"},
+	{Code: CodeEnvFile, Class: fault.Usage, Meaning: "a stdio server's env file (env_file, a client's envFile) is missing, unreadable, larger than 64 KiB, not a regular file, or holds a line that is not NAME=VALUE or an entry the env denylist refuses (that server fails alone; no value is shown)"},
+	{Code: CodeEnvFileChanged, Class: fault.Usage, Meaning: "a stdio server's env file sets other variables at spawn than when its consent was decided (run again to be asked)"},
 	{Code: CodeApprovalsRefused, Class: fault.Failure, Meaning: "the tool-approval store path is a symlink, not a regular file, or unsafe"},
 	{Code: CodeApprovalsUnreadable, Class: fault.Failure, Meaning: "the tool-approval fold failed closed: an unparseable line (no approval applies until it is repaired)"},
 	{Code: CodeApprovalsIO, Class: fault.Failure, Meaning: "reading, writing or locking the tool-approval store failed (or an approval key that is not a server, tool and sha256 digest)"},

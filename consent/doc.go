@@ -1,8 +1,9 @@
 // Package consent implements docs/mcp-integration.md "Consent before a local
 // stdio spawn": no stdio MCP server is spawned unless the person consented to
 // that exact program, under that sandbox policy, on this machine. Of
-// relavium it imports fault, nesting, consent/canonjson and sandbox (the
-// policy's type, digested form and coverage).
+// relavium it imports fault, nesting, consent/canonjson, sandbox (the
+// policy's type, digested form and coverage) and regularfile (an env file's
+// bounded, FIFO-safe read).
 //
 // Contract, in the order a host uses it:
 //
@@ -12,6 +13,11 @@
 //     PATH walk or relative-to-cwd; a regular file with an execute bit), env
 //     tagged literal / secret-ref, absolute cwd — and its v1 Digest. The host
 //     spawns exactly Resolved.Command in Resolved.Cwd.
+//   - ReadEnvFile: a stdio server's dotenv file (env_file), bounded and
+//     FIFO-safe, each entry under CheckEnv (E325); Resolve reads its names
+//     and digests its path and NewEnvFile's names digest under the
+//     additional key "env_file" (never a value), the host reads the values
+//     at spawn and refuses names that changed since (E326).
 //   - Digest: "v1:" + SHA-256 of the canonical JSON of
 //     {transport, command, args, env, cwd}, encoded by package canonjson
 //     (keys in UTF-16 order, JSON.stringify escaping); a lone surrogate or

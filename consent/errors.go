@@ -28,6 +28,8 @@ const (
 	CodeBadBinding           fault.Code = "E319" // NAME@ORIGIN (--allow-secret, consent grant) malformed, or a url with no origin
 	CodeSecretUnbound        fault.Code = "E323" // a secret would go to an origin it is not bound to and no one can be asked
 	CodeAllowSecretUnmatched fault.Code = "E324" // an --allow-secret NAME@ORIGIN matches no secret a declared server's headers carry
+	CodeEnvFile              fault.Code = "E325" // a stdio server's env file is missing, unreadable, too large, not a regular file or not NAME=VALUE lines
+	CodeEnvFileChanged       fault.Code = "E326" // the env file's names changed between consent and spawn
 
 	CodeApprovalsRefused    fault.Code = "E320" // the tool-approval store path is a symlink, not a regular file, or unsafe
 	CodeApprovalsUnreadable fault.Code = "E321" // the tool-approval fold failed closed: an unparseable line

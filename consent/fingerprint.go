@@ -129,7 +129,14 @@ func Digest(command string, args []string, env []EnvEntry, cwd string) (string, 
 // fingerprint too, under the additional key "sandbox" (its Digested form):
 // a policy that changes changes the digest. A nil policy is Digest.
 func SandboxedDigest(command string, args []string, env []EnvEntry, cwd string, policy *sandbox.Policy) (string, error) {
-	b, err := fingerprintJSON(command, args, env, cwd, policy)
+	return fileDigest(command, args, env, cwd, policy, nil)
+}
+
+// fileDigest is SandboxedDigest with the server's env file, when it has
+// one, under the additional key "env_file": its path and the digest of its
+// names, never a value.
+func fileDigest(command string, args []string, env []EnvEntry, cwd string, policy *sandbox.Policy, envFile *EnvFile) (string, error) {
+	b, err := fingerprintJSON(command, args, env, cwd, policy, envFile)
 	if err != nil {
 		return "", err
 	}
@@ -143,7 +150,7 @@ func SandboxedDigest(command string, args []string, env []EnvEntry, cwd string, 
 // fingerprintJSON is the canonical JSON the v1 digest hashes, encoded by
 // the one canonical encoder (package canonjson). A value it refuses — a lone
 // surrogate, invalid UTF-8 — is an E307 usage error naming where it sits.
-func fingerprintJSON(command string, args []string, env []EnvEntry, cwd string, policy *sandbox.Policy) ([]byte, error) {
+func fingerprintJSON(command string, args []string, env []EnvEntry, cwd string, policy *sandbox.Policy, envFile *EnvFile) ([]byte, error) {
 	if args == nil {
 		args = []string{}
 	}
@@ -176,6 +183,9 @@ func fingerprintJSON(command string, args []string, env []EnvEntry, cwd string, 
 	}
 	if policy != nil {
 		obj["sandbox"] = policy.Digested()
+	}
+	if envFile != nil {
+		obj["env_file"] = map[string]any{"path": envFile.Path, "names": envFile.NamesDigest}
 	}
 	b, err := canonjson.Marshal(obj)
 	if err != nil {

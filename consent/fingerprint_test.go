@@ -71,7 +71,7 @@ func TestTrapVectors(t *testing.T) {
 		for _, e := range v.Env {
 			env = append(env, TagEnv(e[0], e[1]))
 		}
-		canon, err := fingerprintJSON(v.Command, v.Args, env, v.Cwd, nil)
+		canon, err := fingerprintJSON(v.Command, v.Args, env, v.Cwd, nil, nil)
 		if err != nil {
 			t.Errorf("%s: %v", v.Name, err)
 			continue

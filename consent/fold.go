@@ -141,7 +141,7 @@ func (g *Grants) Covering(r *Resolved) *Grant {
 		if !ok || !granted.Covers(*r.Sandbox) {
 			continue
 		}
-		if d, err := SandboxedDigest(r.Command, r.Args, r.Env, r.Cwd, &granted); err == nil && d == gr.Digest {
+		if d, err := fileDigest(r.Command, r.Args, r.Env, r.Cwd, &granted, r.EnvFile); err == nil && d == gr.Digest {
 			best = gr
 		}
 	}

@@ -56,7 +56,7 @@ func TestDifferentialAgainstNode(t *testing.T) {
 		for _, e := range d.env {
 			env = append(env, TagEnv(e[0], e[1]))
 		}
-		got, err := fingerprintJSON(d.command, d.args, env, d.cwd, nil)
+		got, err := fingerprintJSON(d.command, d.args, env, d.cwd, nil, nil)
 		if err != nil {
 			t.Fatalf("decl %d: %v", i, err)
 		}

@@ -284,6 +284,9 @@ func WriteServerDetails(w io.Writer, r *Resolved, indent string) {
 		}
 		fmt.Fprintf(w, "%s%s %s (%s)\n", indent, label, quoteArg(e.Name), e.Describe())
 	}
+	if f := r.EnvFile; f != nil {
+		fmt.Fprintf(w, "%senv file %s\n", indent, EnvFileLine(f))
+	}
 	WriteSandbox(w, r, indent)
 	fmt.Fprintf(w, "%sdigest   %s\n", indent, r.Digest)
 }
@@ -339,3 +342,13 @@ func (e *errWriter) Write(p []byte) (int, error) {
 }
 
 func (e *errWriter) printf(format string, a ...any) { fmt.Fprintf(e, format, a...) }
+
+// EnvFileLine is an env file as a consent prompt shows it: the path and
+// the names it sets, never a value.
+func EnvFileLine(f *EnvFile) string {
+	names := make([]string, len(f.Names))
+	for i, n := range f.Names {
+		names[i] = quoteArg(n)
+	}
+	return quoteArg(f.Path) + " sets " + strings.Join(names, ", ") + " (read at spawn; values not shown)"
+}

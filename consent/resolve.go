@@ -33,6 +33,10 @@ type Declaration struct {
 	// for a program's installation by the default policy.
 	Sandbox *sandbox.Decl
 	Home    string
+	// EnvFile is the absolute path of a dotenv file read into the child's
+	// environment at spawn ("" for none): its path and names are
+	// digested, its values never.
+	EnvFile string
 }
 
 // Resolved is a declaration after resolution: the command is the absolute
@@ -48,6 +52,10 @@ type Resolved struct {
 	Digest   string     `json:"digest"`
 	// Sandbox is the effective policy the digest covers (nil: none).
 	Sandbox *sandbox.Policy `json:"sandbox,omitempty"`
+	// EnvFile is the env file the digest covers (nil: none): path and
+	// names, read when resolved; the host reads its values at spawn and
+	// refuses it if its names changed (E326).
+	EnvFile *EnvFile `json:"env_file,omitempty"`
 }
 
 // CommandLine is the resolved command and its arguments for display: every
@@ -124,7 +132,19 @@ func Resolve(d Declaration, ambientPATH string) (*Resolved, error) {
 			PATH: ambientPATH, Home: d.Home})
 		policy = &p
 	}
-	digest, err := SandboxedDigest(command, args, env, cwd, policy)
+	var envFile *EnvFile
+	if d.EnvFile != "" {
+		if !filepath.IsAbs(d.EnvFile) {
+			return nil, usage(CodeEnvFile, "%s: the env file %s is not an absolute path", who, quoteArg(d.EnvFile))
+		}
+		vars, err := ReadEnvFile(d.EnvFile)
+		if err != nil {
+			err.(*Error).Msg = who + ": " + err.(*Error).Msg
+			return nil, err
+		}
+		envFile = NewEnvFile(filepath.Clean(d.EnvFile), vars)
+	}
+	digest, err := fileDigest(command, args, env, cwd, policy, envFile)
 	if err != nil {
 		var ce *Error
 		if errors.As(err, &ce) {
@@ -132,7 +152,7 @@ func Resolve(d Declaration, ambientPATH string) (*Resolved, error) {
 		}
 		return nil, err
 	}
-	return &Resolved{Name: d.Name, Authored: d.Command, Command: command, Args: args, Env: env, Cwd: cwd, Digest: digest, Sandbox: policy}, nil
+	return &Resolved{Name: d.Name, Authored: d.Command, Command: command, Args: args, Env: env, Cwd: cwd, Digest: digest, Sandbox: policy, EnvFile: envFile}, nil
 }
 
 // resolveCommand finds the absolute path of the program d.Command names.

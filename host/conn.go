@@ -131,7 +131,11 @@ func (c *conn) prepare() error {
 		c.register()
 		return nil
 	}
-	env, envErr := childEnv(c.srv.Name, c.h.opts.Environ, c.srv.Stdio.Env, c.h.opts.Secrets, c.secrets)
+	file, err := envFileEntries(c.srv.Name, c.srv.Stdio.EnvFile, c.secrets)
+	if err != nil {
+		return err
+	}
+	env, envErr := childEnv(c.srv.Name, c.h.opts.Environ, file, c.srv.Stdio.Env, c.h.opts.Secrets, c.secrets)
 	args, argsErr := childArgs(c.srv.Name, c.h.opts.Environ, c.srv.Stdio.Args, c.h.opts.Secrets, c.secrets)
 	if a, b := missingOf(envErr), missingOf(argsErr); len(a) > 0 && len(b) > 0 {
 		return missingSecrets(append(a, b...)) // every secret lacking, in one error
@@ -146,11 +150,16 @@ func (c *conn) prepare() error {
 
 // register adds every secret the connection injects to the session's
 // redactor: a named secret is shown as {{secrets.NAME}}, a value read from
-// the environment ({{env.VAR}}) as {{env.VAR}}.
+// the environment ({{env.VAR}}) as {{env.VAR}}, an env file's value as
+// {{env_file.NAME}}.
 func (c *conn) register() {
 	for name, v := range c.secrets {
 		if vr, ok := strings.CutPrefix(name, "env."); ok {
 			c.redactor().AddShown("{{env."+vr+"}}", v)
+			continue
+		}
+		if vr, ok := strings.CutPrefix(name, envFilePrefix); ok {
+			c.redactor().AddShown("{{"+envFilePrefix+vr+"}}", v)
 			continue
 		}
 		c.redactor().Add(name, v)

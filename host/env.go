@@ -35,7 +35,7 @@ func inBaseEnv(name string) bool {
 // resolved. secrets receives name → value of every secret injected, for
 // redaction. A missing secret is an authored error (exit 2) naming every
 // secret the server lacks.
-func childEnv(server string, ambient []string, declared []consent.EnvEntry, store secrets.SecretStore, secrets map[string]string) ([]string, error) {
+func childEnv(server string, ambient []string, file, declared []consent.EnvEntry, store secrets.SecretStore, secrets map[string]string) ([]string, error) {
 	vals := map[string]string{}
 	for _, kv := range ambient {
 		name, v, ok := strings.Cut(kv, "=")
@@ -43,6 +43,12 @@ func childEnv(server string, ambient []string, declared []consent.EnvEntry, stor
 			continue
 		}
 		vals[name] = v
+	}
+	// The env file's entries (read by envFileEntries, each checked by the
+	// denylist), then the declared ones, which win as a client's env wins
+	// over its envFile.
+	for _, e := range file {
+		vals[e.Name] = e.Value
 	}
 	x := expander{server: server, ambient: ambient, store: store, secrets: secrets}
 	for _, e := range declared {
@@ -104,6 +110,35 @@ func childEnv(server string, ambient []string, declared []consent.EnvEntry, stor
 	sort.Strings(out)
 	return out, nil
 }
+
+// envFileEntries reads a stdio server's env file at spawn (nil when it
+// has none): bounded and FIFO-safe, each entry under the env denylist, by
+// consent.ReadEnvFile, the reading the digest's names came from. Names
+// that differ from those digested when consent was decided are E326 (the
+// file changed in between: run again to be asked). Every value is kept
+// for redaction, shown as {{env_file.NAME}}.
+func envFileEntries(server string, f *consent.EnvFile, secrets map[string]string) ([]consent.EnvEntry, error) {
+	if f == nil {
+		return nil, nil
+	}
+	vars, err := consent.ReadEnvFile(f.Path)
+	if err != nil {
+		return nil, &Error{Base: fault.Base{ErrCode: fault.CodeOf(err, consent.CodeEnvFile), Exit: fault.ExitUsage, Msg: fault.MessageOf(err)}, Server: server}
+	}
+	if consent.NewEnvFile(f.Path, vars).NamesDigest != f.NamesDigest {
+		return nil, &Error{Base: fault.Base{ErrCode: consent.CodeEnvFileChanged, Exit: fault.ExitUsage, Msg: "env file " + f.Path +
+			" sets other variables than when consent was decided for this server: run again to be asked about the new ones"}, Server: server}
+	}
+	out := make([]consent.EnvEntry, len(vars))
+	for i, v := range vars {
+		out[i] = consent.EnvEntry{Name: v.Name, Kind: consent.KindLiteral, Value: v.Value}
+		secrets[envFilePrefix+v.Name] = v.Value
+	}
+	return out, nil
+}
+
+// envFilePrefix marks an env file's value among a connection's secrets.
+const envFilePrefix = "env_file."
 
 // childArgs are a stdio server's arguments as spawned: each reference in
 // an argument, the whole argument or inside text, is expanded by

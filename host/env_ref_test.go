@@ -22,7 +22,7 @@ func TestChildEnvReadsEnvironmentReferences(t *testing.T) {
 		consent.TagEnv("PLAIN", "x"),
 	}
 	secrets := map[string]string{}
-	env, err := childEnv("s", ambient, declared, nil, secrets)
+	env, err := childEnv("s", ambient, nil, declared, nil, secrets)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,14 +40,14 @@ func TestChildEnvReadsEnvironmentReferences(t *testing.T) {
 		t.Errorf("the value read is not kept for redaction: %v", secrets)
 	}
 
-	_, err = childEnv("s", ambient, []consent.EnvEntry{consent.TagEnv("A", "{{env.NOPE}}"), consent.TagEnv("B", "{{env.NADA}}")}, nil, map[string]string{})
+	_, err = childEnv("s", ambient, nil, []consent.EnvEntry{consent.TagEnv("A", "{{env.NOPE}}"), consent.TagEnv("B", "{{env.NADA}}")}, nil, map[string]string{})
 	var he *Error
 	if !errors.As(err, &he) || he.ErrCode != CodeEnvRefUnset || !strings.Contains(he.Message(), "NOPE, NADA") {
 		t.Fatalf("unset variables: %v", err)
 	}
 
 	// A value read from the environment obeys the denylist like a secret.
-	_, err = childEnv("s", []string{"V=() { :; }"}, []consent.EnvEntry{consent.TagEnv("BASH_FUNC_x%%", "{{env.V}}")}, nil, map[string]string{})
+	_, err = childEnv("s", []string{"V=() { :; }"}, nil, []consent.EnvEntry{consent.TagEnv("BASH_FUNC_x%%", "{{env.V}}")}, nil, map[string]string{})
 	if err == nil {
 		t.Fatal("a denied name was injected")
 	}
@@ -108,14 +108,14 @@ func TestTextReferencesInArgsAndEnv(t *testing.T) {
 	if err != nil || got[0] != "{{env.HOME}}" {
 		t.Fatalf("a value was expanded twice: %q %v", got, err)
 	}
-	env, err := childEnv("s", []string{"HOME=/home/u"}, []consent.EnvEntry{
+	env, err := childEnv("s", []string{"HOME=/home/u"}, nil, []consent.EnvEntry{
 		consent.TagEnv("STATE", "{{env.HOME}}/state"),
 		consent.TagEnv("URL", "https://x.example/?k={{secrets.obsidian-api-key}}"),
 	}, store, map[string]string{})
 	if err != nil || !slices.Contains(env, "STATE=/home/u/state") || !slices.Contains(env, "URL=https://x.example/?k=s3cr3t-value") {
 		t.Fatalf("env %q %v", env, err)
 	}
-	_, err = childEnv("s", nil, []consent.EnvEntry{consent.TagEnv("STATE", "{{env.NOPE}}/state")}, nil, map[string]string{})
+	_, err = childEnv("s", nil, nil, []consent.EnvEntry{consent.TagEnv("STATE", "{{env.NOPE}}/state")}, nil, map[string]string{})
 	if he := (*Error)(nil); !errors.As(err, &he) || he.ErrCode != CodeEnvRefUnset || !strings.Contains(he.Message(), "NOPE") {
 		t.Fatalf("unset inside text: %v", err)
 	}

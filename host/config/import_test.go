@@ -144,7 +144,6 @@ func TestImportRefusalsWithPositions(t *testing.T) {
 		"4:18 E236 mcpServers.shell.command",
 		"7:15 E235 mcpServers.ws.type",
 		"17:58 E241 mcpServers.partial.env.GITHUB_TOKEN",
-		"21:7 E238 mcpServers.dotenv.envFile",
 		"29:32 E240 mcpServers.remote.headers.X-API-Key",
 	}
 	var got []string

@@ -89,3 +89,29 @@ func TestImportReferenceInsideArgument(t *testing.T) {
 		t.Errorf("args %q", got)
 	}
 }
+
+// A client file's envFile becomes env_file: the path (${workspaceFolder}
+// is the project, a relative one is the project's), read at spawn; the
+// import writes it relative to the project.
+func TestImportEnvFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, ".mcp.json")
+	write(t, path, `{"mcpServers": {
+  "a": {"command": "/bin/true", "envFile": "${workspaceFolder}/.env"},
+  "b": {"command": "/bin/true", "envFile": "conf/app.env"},
+  "c": {"type": "http", "url": "https://example.com/mcp", "envFile": ".env"}
+}}`)
+	cfg, err := LoadFrom(t.TempDir(), dir, Sources{Files: []string{path}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cfg.Servers) != 2 || cfg.Servers[0].EnvFile != filepath.Join(dir, ".env") || cfg.Servers[1].EnvFile != filepath.Join(dir, "conf", "app.env") {
+		t.Fatalf("servers %+v", cfg.Servers)
+	}
+	if len(cfg.Failed) != 1 || cfg.Failed[0].Written != "c" {
+		t.Errorf("an env file on a network server must fail it alone: %+v", cfg.Failed)
+	}
+	if out := TOML(cfg.Servers[:1], dir, true); !strings.Contains(out, `env_file = ".env"`) {
+		t.Errorf("import does not write env_file:\n%s", out)
+	}
+}

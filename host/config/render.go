@@ -57,6 +57,13 @@ func TOML(servers []Server, project string, withhold bool) string {
 			}
 			kv(&b, "cwd", tomlString(dir))
 		}
+		if s.EnvFile != "" {
+			f := s.EnvFile
+			if rel, err := filepath.Rel(project, f); err == nil && project != "" && !strings.HasPrefix(rel, "..") {
+				f = rel
+			}
+			kv(&b, "env_file", tomlString(f))
+		}
 		renderEndpoint(&b, s, withhold)
 		if s.ConnectTimeout > 0 {
 			kv(&b, "connect_timeout_ms", fmt.Sprint(s.ConnectTimeout.Milliseconds()))

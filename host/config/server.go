@@ -32,9 +32,9 @@ func (s surface) nameKey() string {
 
 func (s surface) keys() []string {
 	if s == registration {
-		return []string{"name", "transport", "command", "args", "env", "cwd", "url", "allow_local_endpoint", "headers", "tools_allowlist", "tools_denylist", "tools_auto_approve", "connect_timeout_ms", "call_timeout_ms", "autostart", "protocol", "lint_suppress", "oauth", "sandbox"}
+		return []string{"name", "transport", "command", "args", "env", "env_file", "cwd", "url", "allow_local_endpoint", "headers", "tools_allowlist", "tools_denylist", "tools_auto_approve", "connect_timeout_ms", "call_timeout_ms", "autostart", "protocol", "lint_suppress", "oauth", "sandbox"}
 	}
-	return []string{"id", "ref", "transport", "command", "args", "env", "cwd", "url", "allow_local_endpoint", "headers", "connect_timeout_ms", "call_timeout_ms", "tools_allowlist", "tools_auto_approve", "protocol", "lint_suppress", "oauth", "sandbox"}
+	return []string{"id", "ref", "transport", "command", "args", "env", "env_file", "cwd", "url", "allow_local_endpoint", "headers", "connect_timeout_ms", "call_timeout_ms", "tools_allowlist", "tools_auto_approve", "protocol", "lint_suppress", "oauth", "sandbox"}
 }
 
 // keyHint explains the keys people carry over from the other surface.
@@ -145,6 +145,9 @@ func (c *checker) inlineEntry(v *node, path string, surf surface, project string
 		if f := v.get("cwd"); f != nil && !stdioRefused["cwd"] {
 			s.Dir = c.cwd(f, join(path, "cwd"), project)
 		}
+		if f := v.get("env_file"); f != nil && !stdioRefused["env_file"] {
+			s.EnvFile = c.projectPath(f, join(path, "env_file"), project, "the dotenv file read into the server's environment at spawn")
+		}
 	}
 	if f := v.get("connect_timeout_ms"); f != nil {
 		s.ConnectTimeout = c.connectTimeout(f, join(path, "connect_timeout_ms"))
@@ -181,7 +184,7 @@ func (c *checker) inlineEntry(v *node, path string, surf surface, project string
 func (c *checker) misplaced(v *node, path, transport string) (stdioRefused, netRefused map[string]bool) {
 	stdioRefused, netRefused = map[string]bool{}, map[string]bool{}
 	if isNetwork(transport) {
-		for _, k := range []string{"command", "args", "env", "cwd", "sandbox"} {
+		for _, k := range []string{"command", "args", "env", "env_file", "cwd", "sandbox"} {
 			if f := v.get(k); f != nil {
 				stdioRefused[k] = true
 				c.stdioOnly(f, join(path, k), transport)
@@ -306,16 +309,25 @@ func (c *checker) command(f *field, path string) string {
 // cwd is a stdio server's working directory: absolute, or relative to the
 // project directory. It is digested, so consent names it.
 func (c *checker) cwd(f *field, path, project string) string {
-	s, ok := c.required(f, path, "the directory the server runs in (leave cwd out for the project directory)")
+	if p := c.projectPath(f, path, project, "the directory the server runs in (leave cwd out for the project directory)"); p != "" {
+		return p
+	}
+	return project
+}
+
+// projectPath is a path field (cwd, env_file): absolute as written, or
+// relative to the project; "" when refused.
+func (c *checker) projectPath(f *field, path, project, what string) string {
+	s, ok := c.required(f, path, what)
 	switch {
 	case !ok:
-		return project
+		return ""
 	case strings.ContainsRune(s, 0):
-		c.add(CodeValue, f.at(), path, "contains a NUL byte, which no directory name can hold")
-		return project
+		c.add(CodeValue, f.at(), path, "contains a NUL byte, which no path can hold")
+		return ""
 	case strings.HasPrefix(s, "~"):
 		c.add(CodeValue, f.at(), path, "starts with ~, which no shell expands here: write the absolute path")
-		return project
+		return ""
 	case filepath.IsAbs(s):
 		return filepath.Clean(s)
 	}

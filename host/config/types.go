@@ -19,14 +19,18 @@ type EnvVar struct {
 // Server is one validated server declaration (a registration, or an agent's
 // inline entry, or a ref resolved to its registration).
 type Server struct {
-	Name               string   `json:"name"`
-	Transport          string   `json:"transport"` // stdio | http | sse | websocket
-	Command            string   `json:"command,omitempty"`
-	Args               []string `json:"args,omitempty"`
-	Env                []EnvVar `json:"-"`
-	Dir                string   `json:"cwd,omitempty"` // stdio: the directory the child is spawned in
-	URL                string   `json:"url,omitempty"`
-	AllowLocalEndpoint bool     `json:"allow_local_endpoint,omitempty"`
+	Name      string   `json:"name"`
+	Transport string   `json:"transport"` // stdio | http | sse | websocket
+	Command   string   `json:"command,omitempty"`
+	Args      []string `json:"args,omitempty"`
+	Env       []EnvVar `json:"-"`
+	Dir       string   `json:"cwd,omitempty"` // stdio: the directory the child is spawned in
+	// EnvFile is a stdio server's dotenv file (env_file, a client's
+	// envFile), absolute: read at spawn under the env denylist, its path
+	// and names digested, its values never.
+	EnvFile            string `json:"env_file,omitempty"`
+	URL                string `json:"url,omitempty"`
+	AllowLocalEndpoint bool   `json:"allow_local_endpoint,omitempty"`
 	// Headers are a network server's static request headers; each value
 	// shows as [REDACTED] (Header).
 	Headers        []Header      `json:"headers,omitempty"`

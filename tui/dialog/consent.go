@@ -144,6 +144,9 @@ func (d *Consent) View(st *themes.Styles, w, h int) string {
 		}
 		add(Labelled(st, label, consent.Display(e.Name)+st.Muted.Render(" ("+e.Describe()+"; value not shown)"), iw)...)
 	}
+	if r.EnvFile != nil {
+		add(LabelledPath(st, "env file", consent.EnvFileLine(r.EnvFile), iw)...)
+	}
 	add(LabelledPath(st, "cwd", consent.Display(r.Cwd), iw)...)
 	add(Labelled(st, "digest", r.Digest, iw)...)
 	add("")

@@ -17,7 +17,7 @@ type translator struct {
 
 // entryKeys are the keys of a server entry relavium translates.
 func entryKeys() []string {
-	return []string{"type", "command", "args", "env", "cwd", "url", "serverUrl", "headers", "disabled", "timeout", "timeout_ms", "disabledTools"}
+	return []string{"type", "command", "args", "env", "envFile", "cwd", "url", "serverUrl", "headers", "disabled", "timeout", "timeout_ms", "disabledTools"}
 }
 
 // entry translates one server; every problem names the place it is written.
@@ -89,8 +89,6 @@ func informs(f Member) bool {
 // unsupported says why a key does not translate.
 func unsupported(key string) string {
 	switch key {
-	case "envFile":
-		return `"envFile" has no counterpart: relavium never reads a dotenv file into a server's environment (declare each variable in env, a secret as {{secrets.NAME}})`
 	case "autoApprove", "alwaysAllow":
 		return fmt.Sprintf("%q has no counterpart here: approvals are relavium's own (tools_auto_approve in .relavium/config.toml, or answering always)", key)
 	case "tools", "includeTools", "excludeTools":
@@ -216,6 +214,12 @@ func (t *translator) program(v *Value, path string, e *Entry) {
 	}
 	if m := v.Get("env"); m != nil {
 		e.Fields = append(e.Fields, t.env(m, path+".env", e))
+	}
+	if m := v.Get("envFile"); m != nil {
+		// Read at spawn under the env denylist (relavium's env_file).
+		if s, ok := t.plainString(m, path+".envFile"); ok {
+			e.Fields = append(e.Fields, Member{Key: "env_file", KeyPos: m.KeyPos, Value: &Value{Kind: String, Str: s, Pos: m.Value.Pos}})
+		}
 	}
 	if m := v.Get("cwd"); m != nil {
 		if s, ok := t.plainString(m, path+".cwd"); ok {
