@@ -81,6 +81,14 @@ type serverRow struct {
 	sandboxNote string
 }
 
+// become puts the row in state; since moves only when the state changes,
+// so a wait shows how long it has lasted.
+func (r *serverRow) become(state string, now time.Time) {
+	if r.state != state {
+		r.state, r.since = state, now
+	}
+}
+
 // stateDenied is a server the person denied this session (not an engine
 // state: it never connected).
 const stateDenied = "denied"

@@ -96,9 +96,9 @@ func (p *serversPane) stateDetail(r *serverRow) string {
 	case engine.StateConnecting:
 		return st.Accent.Render("connecting " + render.HumanDuration(p.now().Sub(r.since).Truncate(100*time.Millisecond)))
 	case engine.StateResolving:
-		return st.Muted.Render("resolving…")
+		return st.Muted.Render(after("resolving…", " ", p.waited(r.since)))
 	case engine.StateNeedsConsent:
-		return st.Warn.Render("needs consent")
+		return st.Warn.Render(after("needs consent", " ", p.waited(r.since)))
 	case engine.StateFailed:
 		return st.Error.Render(strings.TrimSpace(string(r.errCode) + " " + firstLine(r.err)))
 	case stateDenied:
@@ -228,7 +228,7 @@ func (p *serversPane) details(r *serverRow, w int, full bool) []string {
 			add(st.Muted.Render(fmt.Sprintf("pid %d", r.pid)))
 		}
 	case engine.StateNeedsConsent:
-		add(st.Warn.Render("waiting for your consent to start it: press a"))
+		add(st.Warn.Render(after("waiting for your consent to start it", " · ", p.waited(r.since)) + ": press a"))
 	case stateDenied:
 		add(st.Error.Render("not started: consent denied this session"))
 		add(st.Muted.Render("press a to be asked again"))
@@ -252,7 +252,7 @@ func (p *serversPane) details(r *serverRow, w int, full bool) []string {
 	case engine.StateClosed:
 		add(st.Muted.Render("closed · r to reconnect"))
 	case engine.StateResolving:
-		add(st.Muted.Render("resolving the declaration and its consent…"))
+		add(st.Muted.Render(after("resolving the declaration and its consent…", " ", p.waited(r.since))))
 	}
 	if r.digest != "" {
 		out = append(out, st.Muted.Render("digest"))

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"regexp"
 	"strings"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -32,11 +33,12 @@ type authState struct {
 }
 
 type signInState struct {
-	server string
-	stepUp bool
-	prompt *oauth.Prompt // nil until the authorization url is known
-	cancel context.CancelFunc
-	msgs   chan tea.Msg
+	server  string
+	started time.Time // when it began: its wait is shown
+	stepUp  bool
+	prompt  *oauth.Prompt // nil until the authorization url is known
+	cancel  context.CancelFunc
+	msgs    chan tea.Msg
 }
 
 // signInPromptMsg carries the authorization url of the running sign-in.
@@ -80,7 +82,7 @@ func (a *authState) detail(r *serverRow) (string, bool) {
 		return "", false
 	}
 	if a.run != nil && a.run.server == r.spec.Name {
-		return a.st.Accent.Render("signing in…"), true
+		return a.st.Accent.Render(after("signing in…", " ", a.waited(a.run.started))), true
 	}
 	s := "needs sign-in"
 	if origin != "" {
@@ -101,10 +103,10 @@ func (a *authState) details(r *serverRow, w int) []string {
 	add := func(s string) { out = append(out, render.WrapIndent(s, w, "  ")...) }
 	if si := a.run; si != nil && si.server == r.spec.Name {
 		if si.prompt == nil {
-			add(st.Accent.Render("finding the authorization server…"))
+			add(st.Accent.Render(after("finding the authorization server…", " ", a.waited(si.started))))
 		} else {
 			p := si.prompt
-			add(st.Accent.Render("waiting for the browser: sign in at " + render.ServerLine(p.AuthServer)))
+			add(st.Accent.Render(after("waiting for the browser", " · ", a.waited(si.started)) + ": sign in at " + render.ServerLine(p.AuthServer)))
 			if len(p.Scopes) > 0 {
 				add("scopes: " + render.ServerLine(strings.Join(p.Scopes, " ")))
 			}
@@ -135,7 +137,7 @@ func (m *Model) startSignIn(r *serverRow) tea.Cmd {
 	}
 	_, scopes, _ := m.auth.needs(r)
 	ctx, cancel := context.WithCancel(m.ctx)
-	si := &signInState{server: r.spec.Name, stepUp: len(scopes) > 0, cancel: cancel, msgs: make(chan tea.Msg, 2)}
+	si := &signInState{server: r.spec.Name, started: m.now(), stepUp: len(scopes) > 0, cancel: cancel, msgs: make(chan tea.Msg, 2)}
 	m.auth.run = si
 	be, server := m.b, r.spec.Name
 	go func() {

@@ -32,10 +32,16 @@ func (m *Model) startTicking() tea.Cmd {
 	return tick()
 }
 
-// animating reports whether a spinner or an elapsed time is on screen.
+// animating reports whether a spinner or an elapsed time is on screen:
+// a server connecting, resolving or waiting for consent, a sign-in, a job
+// running.
 func (m *Model) animating() bool {
+	if m.auth.run != nil {
+		return true
+	}
 	for _, r := range m.servers.rows {
-		if r.state == engine.StateConnecting || r.state == engine.StateResolving {
+		switch r.state {
+		case engine.StateConnecting, engine.StateResolving, engine.StateNeedsConsent:
 			return true
 		}
 	}

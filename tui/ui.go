@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/relavium/relavium/themes"
@@ -37,4 +38,28 @@ func (u *ui) markRow(content string, w int, selected, focused bool) string {
 		return u.st.Selected.Render(plain)
 	}
 	return u.st.SelectedBlurred.Render(plain)
+}
+
+// waited is how long a wait begun at since has lasted, in whole seconds,
+// for a state that can wait ("needs consent 12s"); "" in its first second
+// (a wait just begun says nothing of its length) or with no start. The
+// tick (animating) keeps it moving; it reads the clock, never the wall.
+func (u *ui) waited(since time.Time) string {
+	d := u.now().Sub(since)
+	if since.IsZero() || d < time.Second {
+		return ""
+	}
+	d = d.Truncate(time.Second)
+	if d < time.Minute {
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	}
+	return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+}
+
+// after joins a text and a wait's length with sep ("" when no wait shows).
+func after(text, sep, waited string) string {
+	if waited == "" {
+		return text
+	}
+	return text + sep + waited
 }

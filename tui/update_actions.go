@@ -87,7 +87,7 @@ func (m *Model) approveSelected() tea.Cmd {
 			r.state, r.since, r.busy = engine.StateConnecting, m.now(), true
 			return m.rebindCmd(r.spec.Name)
 		}
-		r.state = engine.StateResolving
+		r.become(engine.StateResolving, m.now())
 		return m.reaskCmd(r.spec.Name)
 	case engine.StateNeedsConsent:
 		if r.decision != nil {
@@ -122,7 +122,7 @@ func (m *Model) reconnectSelected() tea.Cmd {
 		// a stdio server connects only with an approving decision: decide
 		// afresh (a grant revoked meanwhile asks again).
 		r.busy = false
-		r.state = engine.StateResolving
+		r.become(engine.StateResolving, m.now())
 		return m.decideCmd(r.spec.Name)
 	}
 	return m.connectCmd(r.spec.Name, reconnect)

@@ -42,7 +42,8 @@ func (m *Model) onDecided(msg decidedMsg) tea.Cmd {
 			cmds = append(cmds, m.connectCmd(r.spec.Name, false))
 		case consent.NeedsConsent:
 			dc := d
-			r.state, r.decision = engine.StateNeedsConsent, &dc
+			r.become(engine.StateNeedsConsent, m.now())
+			r.decision = &dc
 			m.queueConsent(r.spec.Name)
 		case consent.Denied:
 			r.state, r.decision = stateDenied, nil
@@ -100,14 +101,14 @@ func (m *Model) onAnswered(msg answeredMsg) tea.Cmd {
 	if msg.err != nil {
 		m.status.set("could not record consent for "+msg.server+": "+msg.err.Error(), true)
 		if r.decision != nil {
-			r.state = engine.StateNeedsConsent
+			r.become(engine.StateNeedsConsent, m.now())
 			m.queueConsent(msg.server)
 		}
 		for _, t := range m.servers.rows { // the twins held back ask again too
 			if t.twinOf == r.spec.Name {
 				t.twinOf = ""
 				if t.decision != nil {
-					t.state = engine.StateNeedsConsent
+					t.become(engine.StateNeedsConsent, m.now())
 					m.queueConsent(t.spec.Name)
 				}
 			}
@@ -170,7 +171,7 @@ func (m *Model) askBinding(r *serverRow, err error) bool {
 		return true
 	}
 	bd := pe.Bindings[0]
-	r.state = engine.StateNeedsConsent
+	r.become(engine.StateNeedsConsent, m.now())
 	m.pushDialog(dialog.NewBinding(bd, bindAction{server: r.spec.Name, binding: bd.Binding, answer: ApproveRemember},
 		bindAction{server: r.spec.Name, binding: bd.Binding, answer: ApproveOnce}, bindAction{server: r.spec.Name, binding: bd.Binding, answer: DenyConsent}))
 	return true
