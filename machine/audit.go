@@ -1,6 +1,7 @@
 package machine
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -43,6 +44,47 @@ type AuditRecord struct {
 	ExitCode    *int            `json:"exit_code"`
 	ErrorCode   *fault.Code     `json:"error_code"`
 	DurationMS  int64           `json:"duration_ms"`
+	// Adhoc marks a request that reached a server of its own naming, not
+	// a declared one (--url, or --stdio where a command takes it): null
+	// otherwise.
+	Adhoc *AuditAdhoc `json:"adhoc"`
+}
+
+// AuditAdhoc is what an audit line says of an ad-hoc target: which flag
+// named it, and once the command ran, on whose word it was reached (the
+// command's own record, data.adhoc: "guard" for a url the network guard
+// admitted, "allowed" for a command line approved by its digest — a
+// machine client's --stdio is never "typed") and the digest it ran under.
+type AuditAdhoc struct {
+	Target  string `json:"target"` // "url" or "stdio": the flag that named it
+	Consent string `json:"consent,omitempty"`
+	Digest  string `json:"digest,omitempty"`
+}
+
+// adhocOf is the ad-hoc target req names, nil when it names none; doc is
+// the command's envelope when it ran (its data.adhoc completes the mark).
+func adhocOf(req *Request, doc []byte) *AuditAdhoc {
+	var a *AuditAdhoc
+	for _, flag := range []string{"url", "stdio"} {
+		if v, ok := req.Flags[flag]; ok && v.Kind == KindString && v.Str != "" {
+			a = &AuditAdhoc{Target: flag}
+		}
+	}
+	if a == nil || doc == nil {
+		return a
+	}
+	var env struct {
+		Data struct {
+			Adhoc *struct {
+				Digest  string `json:"digest"`
+				Consent string `json:"consent"`
+			} `json:"adhoc"`
+		} `json:"data"`
+	}
+	if json.Unmarshal(doc, &env) == nil && env.Data.Adhoc != nil {
+		a.Consent, a.Digest = env.Data.Adhoc.Consent, env.Data.Adhoc.Digest
+	}
+	return a
 }
 
 // AuditLog appends records to <home>/logs/machine-audit.jsonl: directory

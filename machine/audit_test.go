@@ -28,7 +28,7 @@ func TestAuditRecordKeyOrder(t *testing.T) {
 	b, _ := os.ReadFile(log.Path)
 	want := `{"time":"2026-01-02T02:04:05.006Z","transport":"mcp-stdio","project":"/p","command":"mcp call","side_effect":"remote",` +
 		`"decision":"run","confirm_kind":"request","request_id":"id","request":{"args":[],"argv":[],"flags":{}},"exit_code":0,` +
-		`"error_code":"E424","duration_ms":7}` + "\n"
+		`"error_code":"E424","duration_ms":7,"adhoc":null}` + "\n"
 	if string(b) != want {
 		t.Fatalf("got  %s\nwant %s", b, want)
 	}

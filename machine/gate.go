@@ -119,6 +119,9 @@ type call struct {
 	req       *Request
 	id        string
 	side      cli.SideEffect
+	// doc is the command's envelope once it ran (the audit line reads its
+	// data.adhoc).
+	doc json.RawMessage
 }
 
 // Invoke runs the machine request raw for the command at path.
@@ -421,6 +424,7 @@ func (c *call) audit(decision string, kind *string, exit *int, code *fault.Code)
 		Time: auditTime(c.start), Transport: c.transport, Project: c.iv.Project, Command: c.path,
 		SideEffect: c.side, Decision: decision, ConfirmKind: kind, RequestID: c.id, Request: red,
 		ExitCode: exit, ErrorCode: code, DurationMS: c.iv.now().Sub(c.start).Milliseconds(),
+		Adhoc: adhocOf(c.req, c.doc),
 	}
 	if err := c.iv.Audit.Append(rec); err != nil && c.iv.Stderr != nil {
 		fmt.Fprintf(c.iv.Stderr, "relavium mcp serve: audit log write failed: %v\n", err)

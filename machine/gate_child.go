@@ -76,6 +76,7 @@ func (c *call) childResult(doc json.RawMessage, exit int, audited bool) Result {
 	if !head.OK && head.Error != nil && head.Error.Code != "" {
 		code = &head.Error.Code
 	}
+	c.doc = doc
 	if audited {
 		c.audit(DecisionRun, c.confirmKind(), &exit, code)
 	}
