@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"sort"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -80,44 +81,60 @@ func rawClientRate(tb testing.TB, bin string, inFlight int, d time.Duration) flo
 // BenchmarkRatioBenchSustainsRawRate holds that the client is never the
 // bottleneck: a bare JSON-RPC client finds the demo server's ceiling
 // (requests/s over stdio with 32 in flight), then `relavium mcp bench` is
-// asked for that rate against the same server for 3 s, in the same run.
-// Reported: asked / achieved. Target ≤ 1.03 (relavium sustains ≥ 97% of
-// the rate a raw client reaches).
+// asked for that rate against the same server for 3 s. Reported: asked /
+// achieved, the median of three such pairs in the same run (a 2-core
+// machine shared with builds changes its ceiling between a pair's halves;
+// the median keeps one such pair from deciding). Target ≤ 1.03 (relavium
+// sustains ≥ 97% of the rate a raw client reaches).
 func BenchmarkRatioBenchSustainsRawRate(b *testing.B) {
 	bin := testbin.Relavium(b)
 	e := &runE2E{bin: bin, home: b.TempDir(), project: b.TempDir()}
-	var asked, achieved float64
+	var ratios, raws []float64
 	for i := 0; i < b.N; i++ {
-		raw := rawClientRate(b, bin, 32, 2*time.Second)
-		o := e.run(b, "mcp", "bench", "echo", "message=hi", "--stdio", bin+" demo-server", "--rate", fmt.Sprintf("%.0f", raw),
-			"--duration", "3s", "--warmup", "500ms", "--timeout", "5s", "--yes", "--json")
-		if o.code == 2 { // the ad-hoc server's digest, once
-			var env struct {
-				Data struct {
-					Pending []struct {
-						Digest string `json:"digest"`
-					} `json:"pending"`
-				} `json:"data"`
-			}
-			if json.Unmarshal([]byte(o.stdout), &env) != nil || len(env.Data.Pending) != 1 {
-				b.Fatalf("mcp bench: exit 2\n%s\n%s", o.stdout, o.stderr)
-			}
-			o = e.run(b, "mcp", "bench", "echo", "message=hi", "--stdio", bin+" demo-server", "--rate", fmt.Sprintf("%.0f", raw),
-				"--duration", "3s", "--warmup", "500ms", "--timeout", "5s", "--yes", "--json", "--allow-mcp-stdio", env.Data.Pending[0].Digest)
+		for range 3 {
+			raw := rawClientRate(b, bin, 32, 2*time.Second)
+			achieved := benchAchieved(b, e, bin, raw)
+			raws = append(raws, raw)
+			ratios = append(ratios, raw/achieved)
 		}
+	}
+	b.ReportMetric(median(raws), "raw-req/s")
+	b.ReportMetric(median(ratios), "ratio")
+	b.ReportMetric(1.03, "target")
+}
+
+// benchAchieved runs mcp bench against the demo server at rate for 3 s and
+// returns the rate it achieved.
+func benchAchieved(b *testing.B, e *runE2E, bin string, rate float64) float64 {
+	args := []string{"mcp", "bench", "echo", "message=hi", "--stdio", bin + " demo-server", "--rate", fmt.Sprintf("%.0f", rate),
+		"--duration", "3s", "--warmup", "500ms", "--timeout", "5s", "--yes", "--json"}
+	o := e.run(b, args...)
+	if o.code == 2 { // the ad-hoc server's digest, once
 		var env struct {
 			Data struct {
-				Achieved float64 `json:"achieved_rate"`
-				Rate     float64 `json:"rate"`
+				Pending []struct {
+					Digest string `json:"digest"`
+				} `json:"pending"`
 			} `json:"data"`
 		}
-		if json.Unmarshal([]byte(o.stdout), &env) != nil || env.Data.Achieved == 0 {
-			b.Fatalf("mcp bench: exit %d\n%s\n%s", o.code, o.stdout, o.stderr)
+		if json.Unmarshal([]byte(o.stdout), &env) != nil || len(env.Data.Pending) != 1 {
+			b.Fatalf("mcp bench: exit 2\n%s\n%s", o.stdout, o.stderr)
 		}
-		asked += env.Data.Rate
-		achieved += env.Data.Achieved
+		o = e.run(b, append(args, "--allow-mcp-stdio", env.Data.Pending[0].Digest)...)
 	}
-	b.ReportMetric(asked/float64(b.N), "raw-req/s")
-	b.ReportMetric(asked/achieved, "ratio")
-	b.ReportMetric(1.03, "target")
+	var env struct {
+		Data struct {
+			Achieved float64 `json:"achieved_rate"`
+		} `json:"data"`
+	}
+	if json.Unmarshal([]byte(o.stdout), &env) != nil || env.Data.Achieved == 0 {
+		b.Fatalf("mcp bench: exit %d\n%s\n%s", o.code, o.stdout, o.stderr)
+	}
+	return env.Data.Achieved
+}
+
+// median of xs (sorted in place).
+func median(xs []float64) float64 {
+	sort.Float64s(xs)
+	return xs[len(xs)/2]
 }
