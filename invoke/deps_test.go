@@ -1,7 +1,11 @@
 package invoke
 
 import (
+	"bytes"
+	"io/fs"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -78,6 +82,48 @@ func TestCommandLineRooms(t *testing.T) {
 					t.Errorf("%s depends on %s", rel, d)
 				}
 			}
+		}
+	}
+}
+
+// The room rule the families were split for: no package of the command
+// line holds more than 40 files or 5,000 lines of non-test Go. A family
+// that outgrows it splits by verb (invoke/cmd/<noun>/<verb>), as cli/cli
+// does, rather than growing the room.
+func TestCommandLineRoomsStaySmall(t *testing.T) {
+	const maxFiles, maxLines = 40, 5000
+	files, lines := map[string]int{}, map[string]int{}
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if name := d.Name(); path != "." && (name == "testdata" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		dir := filepath.Join("invoke", filepath.Dir(path))
+		files[dir]++
+		lines[dir] += bytes.Count(b, []byte("\n"))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if files["invoke"] == 0 || files["invoke/cli"] == 0 {
+		t.Fatalf("found too little to judge: %v", files)
+	}
+	for dir, n := range files {
+		if n > maxFiles || lines[dir] > maxLines {
+			t.Errorf("%s holds %d files and %d lines of non-test Go (at most %d and %d): split it by concern", dir, n, lines[dir], maxFiles, maxLines)
 		}
 	}
 }

@@ -35,6 +35,8 @@ func (a AuthLogin) WriteHuman(w io.Writer) error {
 	return err
 }
 
+// RunAuthLogin is `relavium auth login`: sign a declared http server in
+// (opens or prints the url, waits for the redirect, stores the tokens).
 func RunAuthLogin(ctx context.Context, inv *cli.Invocation) (any, error) {
 	name := inv.Args[0]
 	servers, err := declaredServers(inv)
@@ -118,6 +120,8 @@ func (l AuthList) WriteHuman(w io.Writer) error {
 	return err
 }
 
+// RunAuthList is `relavium auth ls`: list stored sign-ins: server, issuer,
+// scopes, expiry (never tokens).
 func RunAuthList(_ context.Context, inv *cli.Invocation) (any, error) {
 	st := oauth.NewStore(inv.Env.Home)
 	list, err := st.List()

@@ -41,6 +41,9 @@ type SourceRow struct {
 	Problems int                   `json:"problems,omitempty"`
 }
 
+// RunConfigSources is `relavium config sources`: list every file servers can
+// come from: relavium's, the project's client files, the global client
+// files.
 func RunConfigSources(_ context.Context, inv *cli.Invocation) (any, error) {
 	out := &ConfigSources{Sources: []SourceRow{}, project: inv.Global.Project}
 	used := map[string]bool{}
@@ -159,6 +162,8 @@ func (c *ConfigImport) WriteHuman(w io.Writer) error {
 	return err
 }
 
+// RunConfigImport is `relavium config import`: print another client's MCP
+// file as [[mcp_servers]] TOML (--write: add it to .relavium/config.toml).
 func RunConfigImport(_ context.Context, inv *cli.Invocation) (any, error) {
 	file := inv.Args[0]
 	if !filepath.IsAbs(file) {

@@ -7,6 +7,7 @@
 //
 // The handlers are named in the one table (package invoke) and nowhere
 // else. Imports: the kit (invoke/cli), atomicfile, authored, consent,
-// engine/sanitize, host, host/config, workflow; never package invoke,
-// another family, tui or machine (invoke's deps_test.go).
+// engine/sanitize, host, host/config, host/secrets (import moves a literal
+// secret to the store), workflow; never package invoke, another family,
+// tui or machine (invoke's deps_test.go).
 package config

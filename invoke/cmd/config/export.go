@@ -60,6 +60,8 @@ type exporter struct {
 	notes          []string
 }
 
+// RunConfigExport is `relavium config export`: print a declared server as
+// another client's MCP file entry.
 func RunConfigExport(_ context.Context, inv *cli.Invocation) (any, error) {
 	cfg, err := inv.LoadConfig()
 	if err != nil {

@@ -38,6 +38,8 @@ func (g ConsentGrantResult) WriteHuman(w io.Writer) error {
 	return err
 }
 
+// RunConsentGrant is `relavium consent grant`: remember consent for a stdio
+// server, or bind a secret to an origin.
 func RunConsentGrant(ctx context.Context, inv *cli.Invocation) (any, error) {
 	target := inv.Args[0]
 	if consentLooksLikeBinding(target) {

@@ -86,6 +86,8 @@ func (d ConsentDigests) WriteHuman(w io.Writer) error {
 	return err
 }
 
+// RunConsentDigest is `relavium consent digest`: print every declared stdio
+// server's consent digest (for CI).
 func RunConsentDigest(_ context.Context, inv *cli.Invocation) (any, error) {
 	rows, err := consentResolveAll(inv)
 	if err != nil {

@@ -83,6 +83,8 @@ func writeBindingGrant(b *strings.Builder, g *consent.Grant) {
 	fmt.Fprintf(b, "  headers  %s\n", consent.Display(strings.Join(g.Headers, ", ")))
 }
 
+// RunConsentList is `relavium consent ls`: list remembered grants, newest
+// first.
 func RunConsentList(_ context.Context, inv *cli.Invocation) (any, error) {
 	store := consent.Open(inv.Env.Home)
 	grants, err := store.Fold()

@@ -82,6 +82,8 @@ func nameOf(raw json.RawMessage, key string) string {
 	return s
 }
 
+// RunMCPLint is `relavium mcp lint`: static checks over every tool, prompt
+// and resource the declared servers offer (exit 1 at --fail-on).
 func RunMCPLint(ctx context.Context, inv *cli.Invocation) (any, error) {
 	format := inv.String("format")
 	if format == "sarif" && inv.Global.JSON {

@@ -50,6 +50,8 @@ func lockPath(inv *cli.Invocation) string {
 	return filepath.Join(inv.Global.Project, lock.FileName)
 }
 
+// RunMCPLock is `relavium mcp lock`: write .relavium/mcp-lock.json: every
+// declared server's definitions, canonical and digested.
 func RunMCPLock(ctx context.Context, inv *cli.Invocation) (any, error) {
 	live, err := liveLock(ctx, inv)
 	if err != nil {
@@ -153,6 +155,8 @@ func (c *CheckResult) WriteHuman(w io.Writer) error {
 	return c.Diff.WriteHuman(w)
 }
 
+// RunMCPCheck is `relavium mcp check`: compare the live servers with the
+// lock; exit 1 with the diff when they differ.
 func RunMCPCheck(ctx context.Context, inv *cli.Invocation) (any, error) {
 	against, baseline, err := checkBaseline(ctx, inv)
 	if err != nil {

@@ -20,7 +20,7 @@ import (
 	"github.com/relavium/relavium/invoke/demoserver"
 )
 
-// runReplay serves one recorded server over stdio, or Streamable HTTP at
+// RunReplay serves one recorded server over stdio, or Streamable HTTP at
 // http://HOST:PORT/mcp (loopback only; the url is printed on stderr). Both
 // stand behind mcp serve's own door (package inbound): on stdio a line that
 // is not one JSON-RPC message, or is over 4 MiB or too deep, is answered

@@ -31,7 +31,7 @@ type FlaggedDef struct {
 	Changes []discovery.FieldChange `json:"changes"`
 }
 
-// runMCPAccept connects the servers that could offer TOOL (every declared
+// RunMCPAccept connects the servers that could offer TOOL (every declared
 // server with --all), exactly as `mcp call` does, and accepts the changed
 // definition each flagged tool has now: the remembered approvals of the
 // tool lapse, the definition is pinned, and the flag is gone. With --diff it

@@ -75,6 +75,9 @@ func (e *benchFailed) WriteHuman(w io.Writer) error {
 	return err
 }
 
+// RunMCPBench is `relavium mcp bench`: load a tool (or a list, read or
+// prompt) at a constant rate; latency percentiles, errors by code, charts;
+// thresholds for CI.
 func RunMCPBench(ctx context.Context, inv *cli.Invocation) (any, error) {
 	plan, th, err := benchPlan(inv)
 	if err != nil {

@@ -182,6 +182,8 @@ func firstArg(inv *cli.Invocation) string {
 	return ""
 }
 
+// RunMCPPrompts is `relavium mcp prompts`: list the prompts of every
+// declared server (or SERVER, or one ad-hoc server), with their arguments.
 func RunMCPPrompts(ctx context.Context, inv *cli.Invocation) (any, error) {
 	h, names, err := browseTargets(ctx, inv, firstArg(inv))
 	out := &MCPPrompts{Servers: []ServerPrompts{}}
@@ -207,6 +209,9 @@ func RunMCPPrompts(ctx context.Context, inv *cli.Invocation) (any, error) {
 	return out, nil
 }
 
+// RunMCPResources is `relavium mcp resources`: list the resources and
+// resource templates of every declared server (or SERVER, or one ad-hoc
+// server).
 func RunMCPResources(ctx context.Context, inv *cli.Invocation) (any, error) {
 	h, names, err := browseTargets(ctx, inv, firstArg(inv))
 	out := &MCPResources{Servers: []ServerResources{}}
@@ -255,6 +260,8 @@ func (r *MCPPromptResult) WriteHuman(w io.Writer) error {
 	return err
 }
 
+// RunMCPPrompt is `relavium mcp prompt`: render one prompt (prompts/get) of
+// a declared server (SERVER NAME) or an ad-hoc one (NAME).
 func RunMCPPrompt(ctx context.Context, inv *cli.Invocation) (any, error) {
 	args := inv.Args
 	adhoc := inv.Changed("url") || inv.Changed("stdio")

@@ -120,6 +120,7 @@ func (r *MCPCallResult) WriteHuman(w io.Writer) error {
 	return err
 }
 
+// RunMCPCall is `relavium mcp call`: call one tool and print its result.
 func RunMCPCall(ctx context.Context, inv *cli.Invocation) (any, error) {
 	name := inv.Args[0]
 	servers, adhoc, err := Targets(inv)

@@ -14,6 +14,6 @@
 //
 // Imports: the kit (invoke/cli), atomicfile, consent, engine,
 // engine/sanitize, fault, fields, host, host/config, host/discovery,
-// host/netguard, loadtest, nesting, session; never package invoke, another
+// host/era, host/netguard, loadtest, nesting, session; never package invoke, another
 // family, tui or machine (invoke's deps_test.go).
 package mcp

@@ -16,7 +16,7 @@ import (
 
 // The listing `mcp ls` prints, which the headless session prints too.
 
-// inventory connects servers the way `mcp ls` does and lists them.
+// Inventory connects servers the way `mcp ls` does and lists them.
 func Inventory(ctx context.Context, inv *cli.Invocation, servers []config.Server) (*MCPList, error) {
 	s, err := cli.NewSession(inv, servers, nil, cli.ConnectOptions{})
 	if err != nil {

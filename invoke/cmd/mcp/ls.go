@@ -42,7 +42,7 @@ func Targets(inv *cli.Invocation) (servers []config.Server, adhoc bool, err erro
 	return servers, adhoc, err
 }
 
-// protocolFlag is --protocol, on the commands that connect servers.
+// ProtocolFlag is --protocol, on the commands that connect servers.
 func ProtocolFlag() cli.Flag {
 	return cli.Flag{Name: "protocol", Type: cli.String, Enum: config.Protocols(),
 		Usage: "protocol era to ask every server for: 2025-11-25, 2026-07-28 or auto (overrides each declaration's protocol)"}
@@ -149,6 +149,8 @@ type MCPArg struct {
 	Required bool   `json:"required,omitempty"`
 }
 
+// RunMCPList is `relavium mcp ls`: connect every declared server; list
+// servers, admitted and skipped tools.
 func RunMCPList(ctx context.Context, inv *cli.Invocation) (any, error) {
 	servers, adhoc, err := Targets(inv)
 	if err != nil {

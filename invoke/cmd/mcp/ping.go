@@ -36,6 +36,8 @@ type PingResult struct {
 	Error     string     `json:"error,omitempty"`
 }
 
+// RunMCPPing is `relavium mcp ping`: connect every declared server (or
+// SERVER, or one ad-hoc server) and ping it: round-trip times.
 func RunMCPPing(ctx context.Context, inv *cli.Invocation) (any, error) {
 	count := inv.Int("count")
 	if count < 1 || count > maxPings {

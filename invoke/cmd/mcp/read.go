@@ -75,6 +75,8 @@ func oneServer(inv *cli.Invocation, name string) ([]config.Server, cli.ConnectOp
 	return nil, cli.ConnectOptions{}, cli.UsageErr(cli.CodeNoSuchServer, "no declared server is named %s (declared: %s)", sanitize.Line(name), firstNonEmpty(strings.Join(names, ", "), "none"))
 }
 
+// RunMCPRead is `relavium mcp read`: read one resource of a declared server;
+// --output writes its bytes to a file.
 func RunMCPRead(ctx context.Context, inv *cli.Invocation) (any, error) {
 	name, uri := inv.Args[0], inv.Args[1]
 	dest, err := outputPath(inv)
@@ -159,6 +161,8 @@ func parseRef(s string) (host.CompletionRef, error) {
 	return host.CompletionRef{}, cli.UsageErr(cli.CodeBadRef, "REF %q is neither prompt:NAME nor resource:URI-TEMPLATE", sanitize.Line(s))
 }
 
+// RunMCPComplete is `relavium mcp complete`: ask a declared server to
+// complete a prompt argument or a resource template variable.
 func RunMCPComplete(ctx context.Context, inv *cli.Invocation) (any, error) {
 	name, argName := inv.Args[0], inv.Args[2]
 	ref, err := parseRef(inv.Args[1])

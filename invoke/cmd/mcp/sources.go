@@ -67,7 +67,7 @@ func writeSources(b *strings.Builder, project string, imported []ImportedServer,
 	}
 }
 
-// offeredNote is one offered file in a line: what the workbench shows
+// OfferedNote is one offered file in a line: what the workbench shows
 // when the project keeps a client file its configuration does not use.
 func OfferedNote(project string, o config.Offer) string {
 	names := make([]string, len(o.Servers))

@@ -111,6 +111,8 @@ func (r *MCPTasksResult) WriteHuman(w io.Writer) error {
 	return err
 }
 
+// RunMCPTasks is `relavium mcp tasks`: list the tasks a declared server
+// holds (2025-11-25, experimental); --cancel cancels one.
 func RunMCPTasks(ctx context.Context, inv *cli.Invocation) (any, error) {
 	name := inv.Args[0]
 	servers, co, err := oneServer(inv, name)
