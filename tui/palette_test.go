@@ -155,3 +155,18 @@ func TestPaletteSetsALogLevel(t *testing.T) {
 	h.key("enter")
 	h.until("level asked", func() bool { return h.f.answered("level demo warning") })
 }
+
+// The connect dialog (a palette action) takes every letter typed into it:
+// q and ? are part of the url or command line, never quit or help.
+func TestConnectDialogTakesQAndQuestionMark(t *testing.T) {
+	h := ready(t, 120, 30)
+	h.exec(h.m.openAdhoc())
+	h.pump(modalGrace + burstGap)
+	h.typeText("https://x.example/mcp?q=1")
+	if h.m.quitting {
+		t.Fatal("q typed into the connect dialog quit the workbench")
+	}
+	if _, ok := h.m.topDialog().(*dialog.Input); !ok || !strings.Contains(h.view(), "› https://x.example/mcp?q=1") {
+		t.Fatalf("the typed line is not in the dialog:\n%s", h.view())
+	}
+}

@@ -29,6 +29,10 @@ func NewInput(title, help, value string, submit func(string) Action) (*Input, te
 	return d, d.input.Focus()
 }
 
+// TakesText reports that the line takes text (Typing): q and ? typed into
+// it are a url's or a command's letters, never quit or help.
+func (d *Input) TakesText() bool { return true }
+
 // SetCharLimit lets the line hold n characters (256 by default).
 func (d *Input) SetCharLimit(n int) { d.input.CharLimit = n }
 
