@@ -16,10 +16,10 @@ import (
 	"github.com/relavium/relavium/gates/lint"
 	"github.com/relavium/relavium/gates/lock"
 	"github.com/relavium/relavium/gates/replay"
-	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/config"
 	"github.com/relavium/relavium/host/config/mcpjson"
 	"github.com/relavium/relavium/host/discovery"
+	"github.com/relavium/relavium/host/failure"
 	"github.com/relavium/relavium/host/netguard"
 	"github.com/relavium/relavium/host/secrets"
 	"github.com/relavium/relavium/host/stream"
@@ -44,7 +44,7 @@ func registries() map[string]fault.Table {
 		"consent":             consent.Codes(),
 		"consent/canonjson":   canonjson.Codes(),
 		"engine":              engine.Codes(),
-		"host":                host.Codes(),
+		"host/failure":        failure.Codes(),
 		"host/config":         config.Codes(),
 		"host/config/mcpjson": mcpjson.Codes(),
 		"host/discovery":      discovery.Codes(),

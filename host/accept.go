@@ -7,6 +7,7 @@ import (
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host/discovery"
+	"github.com/relavium/relavium/host/failure"
 )
 
 // Accepted is one tool whose changed definition the person accepted: the
@@ -41,7 +42,7 @@ func (h *Host) Accept(ids []engine.ToolID) ([]Accepted, error) {
 	for _, id := range ids {
 		t, ok := h.byID[id]
 		if !ok {
-			return nil, &Error{Base: fault.Base{ErrCode: CodeUnknownTool, Msg: fmt.Sprintf("no admitted tool has id %q", id)}}
+			return nil, &failure.Error{Base: fault.Base{ErrCode: failure.CodeUnknownTool, Msg: fmt.Sprintf("no admitted tool has id %q", id)}}
 		}
 		if !t.def.Changed {
 			continue

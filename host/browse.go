@@ -10,6 +10,7 @@ import (
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host/deadline"
+	"github.com/relavium/relavium/host/failure"
 )
 
 // Browsing a server's resources and prompts (the TUI's resources and
@@ -86,7 +87,7 @@ func (h *Host) browse(ctx context.Context, server, what string, fn func(context.
 	h.mu.Lock()
 	if h.closing {
 		h.mu.Unlock()
-		return &Error{Base: fault.Base{ErrCode: CodeHostClosed, Msg: "the MCP host is closed"}}
+		return &failure.Error{Base: fault.Base{ErrCode: failure.CodeHostClosed, Msg: "the MCP host is closed"}}
 	}
 	var c *conn
 	for _, x := range h.conns {
@@ -96,18 +97,18 @@ func (h *Host) browse(ctx context.Context, server, what string, fn func(context.
 	}
 	if c == nil {
 		h.mu.Unlock()
-		return &Error{Base: fault.Base{ErrCode: CodeServerNotReady, Msg: "is not connected in this session"}, Server: server}
+		return &failure.Error{Base: fault.Base{ErrCode: failure.CodeServerNotReady, Msg: "is not connected in this session"}, Server: server}
 	}
 	h.calls.Add(1)
 	h.mu.Unlock()
 	defer h.calls.Done()
 
 	if f := c.failure(); f != nil {
-		return &Error{Base: fault.Base{ErrCode: CodeServerNotReady, Msg: "is not running", Cause: f}, Server: server}
+		return &failure.Error{Base: fault.Base{ErrCode: failure.CodeServerNotReady, Msg: "is not running", Cause: f}, Server: server}
 	}
 	cs := c.session()
 	if cs == nil {
-		return &Error{Base: fault.Base{ErrCode: CodeServerNotReady, Msg: "has no session"}, Server: server}
+		return &failure.Error{Base: fault.Base{ErrCode: failure.CodeServerNotReady, Msg: "has no session"}, Server: server}
 	}
 	callCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -120,7 +121,7 @@ func (h *Host) browse(ctx context.Context, server, what string, fn func(context.
 	endLogs := c.logs.begin(0, nil) // in flight: a log now may be its, so it is no call's
 	err := fn(tctx, c, cs)
 	endLogs()
-	if he := (*Error)(nil); errors.As(err, &he) && (he.ErrCode == CodeNotOffered || he.ErrCode == CodeNoRawPath) {
+	if he := (*failure.Error)(nil); errors.As(err, &he) && (he.ErrCode == failure.CodeNotOffered || he.ErrCode == failure.CodeNoRawPath) {
 		return he // refused before anything was sent
 	}
 	if err != nil {
@@ -319,10 +320,10 @@ func convertible(c mcp.Content) bool {
 // unwrapBound returns the 1 MiB refusal itself rather than a call failure
 // wrapping it.
 func unwrapBound(err error) error {
-	var e *Error
-	if errors.As(err, &e) && e.ErrCode == CodeCallFailed {
-		var inner *Error
-		if errors.As(e.Cause, &inner) && inner.ErrCode == CodeResultTooLarge {
+	var e *failure.Error
+	if errors.As(err, &e) && e.ErrCode == failure.CodeCallFailed {
+		var inner *failure.Error
+		if errors.As(e.Cause, &inner) && inner.ErrCode == failure.CodeResultTooLarge {
 			return inner
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/relavium/relavium/host/failure"
 )
 
 // browseServer offers resources, a resource template and prompts.
@@ -69,7 +70,7 @@ func TestBrowseResourcesAndPrompts(t *testing.T) {
 	if err != nil || got[0].Text != "item 42" {
 		t.Fatalf("read template = %+v %v", got, err)
 	}
-	if _, err := h.ReadResource(ctx, "b", "test://huge"); codeOf(err) != CodeResultTooLarge {
+	if _, err := h.ReadResource(ctx, "b", "test://huge"); codeOf(err) != failure.CodeResultTooLarge {
 		t.Fatalf("a resource over 1 MiB: %v", err)
 	}
 
@@ -94,19 +95,19 @@ func TestBrowseResourcesAndPrompts(t *testing.T) {
 	if ps, err := h.Prompts(ctx, "plain"); err != nil || len(ps) != 0 {
 		t.Fatalf("plain prompts = %+v %v", ps, err)
 	}
-	if _, err := h.Resources(ctx, "nope"); codeOf(err) != CodeServerNotReady {
+	if _, err := h.Resources(ctx, "nope"); codeOf(err) != failure.CodeServerNotReady {
 		t.Fatalf("unknown server: %v", err)
 	}
 
 	// Cancellation by the caller is a cancellation.
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
-	if _, err := h.Prompts(cctx, "b"); codeOf(err) != CodeCallCancelled {
+	if _, err := h.Prompts(cctx, "b"); codeOf(err) != failure.CodeCallCancelled {
 		t.Fatalf("cancelled prompts/list: %v", err)
 	}
 
 	_ = h.Close()
-	if _, err := h.Resources(ctx, "b"); codeOf(err) != CodeHostClosed {
+	if _, err := h.Resources(ctx, "b"); codeOf(err) != failure.CodeHostClosed {
 		t.Fatalf("after Close: %v", err)
 	}
 }
@@ -132,7 +133,7 @@ func TestValidateWithoutCalling(t *testing.T) {
 	if err := h.Validate(id, json.RawMessage(`{"n":"three"}`)); err == nil {
 		t.Fatal("a string for an integer validated")
 	}
-	if err := h.Validate("nope", nil); codeOf(err) != CodeUnknownTool {
+	if err := h.Validate("nope", nil); codeOf(err) != failure.CodeUnknownTool {
 		t.Fatalf("unknown id: %v", err)
 	}
 	if calls != 0 {

@@ -13,6 +13,7 @@ import (
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host/deadline"
+	"github.com/relavium/relavium/host/failure"
 )
 
 // Call validates args against the tool's compiled schema and calls it on its
@@ -27,12 +28,12 @@ func (h *Host) Call(ctx context.Context, id engine.ToolID, args json.RawMessage,
 	h.mu.Lock()
 	if h.closing {
 		h.mu.Unlock()
-		return nil, &Error{Base: fault.Base{ErrCode: CodeHostClosed, Msg: "the MCP host is closed"}}
+		return nil, &failure.Error{Base: fault.Base{ErrCode: failure.CodeHostClosed, Msg: "the MCP host is closed"}}
 	}
 	t, ok := h.byID[id]
 	if !ok {
 		h.mu.Unlock()
-		return nil, &Error{Base: fault.Base{ErrCode: CodeUnknownTool, Msg: fmt.Sprintf("no admitted tool has id %q", id)}}
+		return nil, &failure.Error{Base: fault.Base{ErrCode: failure.CodeUnknownTool, Msg: fmt.Sprintf("no admitted tool has id %q", id)}}
 	}
 	h.calls.Add(1)
 	h.callSeq++
@@ -42,7 +43,7 @@ func (h *Host) Call(ctx context.Context, id engine.ToolID, args json.RawMessage,
 
 	c := t.conn
 	if f := c.failure(); f != nil {
-		return nil, &Error{Base: fault.Base{ErrCode: CodeServerNotReady, Msg: "is not running", Cause: f}, Server: c.srv.Name}
+		return nil, &failure.Error{Base: fault.Base{ErrCode: failure.CodeServerNotReady, Msg: "is not running", Cause: f}, Server: c.srv.Name}
 	}
 	if len(args) == 0 {
 		args = json.RawMessage("{}")
@@ -100,7 +101,7 @@ func (h *Host) Call(ctx context.Context, id engine.ToolID, args json.RawMessage,
 			}
 		}
 	}
-	if he := (*Error)(nil); errors.As(err, &he) {
+	if he := (*failure.Error)(nil); errors.As(err, &he) {
 		he.Server = c.srv.Name // the envelope names the server, as for every call failure
 	}
 	return out, err
@@ -111,27 +112,27 @@ func (h *Host) Call(ctx context.Context, id engine.ToolID, args json.RawMessage,
 // slow), then the server's end or the host's shutdown, then the deadline.
 func (c *conn) callFailure(ctx, tctx context.Context, deadline *deadline.Cause, tool string, err error) error {
 	if ctx.Err() != nil {
-		return &Error{Base: fault.Base{ErrCode: CodeCallCancelled, Msg: tool + " cancelled", Cause: context.Cause(ctx)}, Server: c.srv.Name}
+		return &failure.Error{Base: fault.Base{ErrCode: failure.CodeCallCancelled, Msg: tool + " cancelled", Cause: context.Cause(ctx)}, Server: c.srv.Name}
 	}
 	if c.ctx.Err() != nil {
 		cause := context.Cause(c.ctx)
-		var se *Error
-		if errors.As(cause, &se) && se.ErrCode == CodeCredentialRefused {
+		var se *failure.Error
+		if errors.As(cause, &se) && se.ErrCode == failure.CodeCredentialRefused {
 			if e := c.credentialRefused(tool, err); e != nil {
 				return e // said for this call
 			}
 		}
 		if errors.As(cause, &se) {
-			return &Error{Base: fault.Base{ErrCode: se.ErrCode, Msg: tool + ": the server " + se.Msg, Cause: se.Cause}, Server: c.srv.Name, ExitStatus: se.ExitStatus, StderrTail: se.StderrTail}
+			return &failure.Error{Base: fault.Base{ErrCode: se.ErrCode, Msg: tool + ": the server " + se.Msg, Cause: se.Cause}, Server: c.srv.Name, ExitStatus: se.ExitStatus, StderrTail: se.StderrTail}
 		}
-		return &Error{Base: fault.Base{ErrCode: CodeCallCancelled, Msg: tool + " cancelled", Cause: cause}, Server: c.srv.Name}
+		return &failure.Error{Base: fault.Base{ErrCode: failure.CodeCallCancelled, Msg: tool + " cancelled", Cause: cause}, Server: c.srv.Name}
 	}
 	if errors.Is(context.Cause(tctx), deadline) {
 		remedy := deadline.Remedy
 		if remedy == "" {
 			remedy = "raise it with --timeout"
 		}
-		return &Error{Base: fault.Base{ErrCode: CodeCallDeadline, Msg: deadline.Error() + "; " + remedy}, Server: c.srv.Name}
+		return &failure.Error{Base: fault.Base{ErrCode: failure.CodeCallDeadline, Msg: deadline.Error() + "; " + remedy}, Server: c.srv.Name}
 	}
 	// The guard refused this call's own request, or the server's stream the
 	// answer was to come on: that is the failure, typed, whatever the SDK
@@ -141,30 +142,30 @@ func (c *conn) callFailure(ctx, tctx context.Context, deadline *deadline.Cause, 
 		return f
 	}
 	if r := trappedRefusal(tctx); r != nil {
-		return &Error{Base: fault.Base{ErrCode: r.Code(), Msg: tool + " refused by the network guard", Cause: r}, Server: c.srv.Name}
+		return &failure.Error{Base: fault.Base{ErrCode: r.Code(), Msg: tool + " refused by the network guard", Cause: r}, Server: c.srv.Name}
 	}
 	if r := c.stream.refused(); r != nil {
-		return &Error{Base: fault.Base{ErrCode: r.Code(), Msg: tool + ": the server was cut off by the network guard", Cause: r}, Server: c.srv.Name}
+		return &failure.Error{Base: fault.Base{ErrCode: r.Code(), Msg: tool + ": the server was cut off by the network guard", Cause: r}, Server: c.srv.Name}
 	}
 	if r := c.frameRefusal.Load(); r != nil {
-		return &Error{Base: fault.Base{ErrCode: r.ErrCode, Msg: tool + ": the server " + r.Msg}, Server: c.srv.Name}
+		return &failure.Error{Base: fault.Base{ErrCode: r.ErrCode, Msg: tool + ": the server " + r.Msg}, Server: c.srv.Name}
 	}
 	if ch := c.child(); ch != nil && ch.WaitExit(200*time.Millisecond) {
 		ch.WaitStderr(100 * time.Millisecond)
-		return &Error{Base: fault.Base{ErrCode: CodeServerExited, Msg: tool + ": the server exited during the call"}, Server: c.srv.Name, ExitStatus: ch.ExitStatus(), StderrTail: ch.Ring.Tail(c.redactor())}
+		return &failure.Error{Base: fault.Base{ErrCode: failure.CodeServerExited, Msg: tool + ": the server exited during the call"}, Server: c.srv.Name, ExitStatus: ch.ExitStatus(), StderrTail: ch.Ring.Tail(c.redactor())}
 	}
 	if e := c.credentialRefused(tool, err); e != nil {
 		return e
 	}
 	if code, ok := relayedDecline(err); ok {
-		return &Error{Base: fault.Base{ErrCode: code, Msg: tool + " failed: the server gave up when relavium declined its sampling request", Cause: c.redactErr(err)}, Server: c.srv.Name}
+		return &failure.Error{Base: fault.Base{ErrCode: code, Msg: tool + " failed: the server gave up when relavium declined its sampling request", Cause: c.redactErr(err)}, Server: c.srv.Name}
 	}
 	if !isRPCError(err) {
 		if e := c.probeLost(time.Second); e != nil {
-			return &Error{Base: fault.Base{ErrCode: e.ErrCode, Msg: tool + ": the server " + e.Msg, Cause: e.Cause}, Server: c.srv.Name}
+			return &failure.Error{Base: fault.Base{ErrCode: e.ErrCode, Msg: tool + ": the server " + e.Msg, Cause: e.Cause}, Server: c.srv.Name}
 		}
 	}
-	return &Error{Base: fault.Base{ErrCode: CodeCallFailed, Msg: tool + " failed", Cause: c.redactErr(err)}, Server: c.srv.Name}
+	return &failure.Error{Base: fault.Base{ErrCode: failure.CodeCallFailed, Msg: tool + " failed", Cause: c.redactErr(err)}, Server: c.srv.Name}
 }
 
 // MaxResultMeta bounds a result's _meta kept for the record (64 KiB
@@ -187,7 +188,7 @@ func convertResult(tool string, res *mcp.CallToolResult) (*engine.ToolResult, er
 		}
 	}
 	if total > MaxResultText {
-		return nil, &Error{Base: fault.Base{ErrCode: CodeResultTooLarge, Msg: fmt.Sprintf("%s returned %d bytes of text, over the 1 MiB bound; nothing of it was used", tool, total)}}
+		return nil, &failure.Error{Base: fault.Base{ErrCode: failure.CodeResultTooLarge, Msg: fmt.Sprintf("%s returned %d bytes of text, over the 1 MiB bound; nothing of it was used", tool, total)}}
 	}
 	out := &engine.ToolResult{IsError: res.IsError, Content: make([]engine.Content, 0, len(res.Content))}
 	for _, c := range res.Content {
@@ -216,7 +217,7 @@ func convertResult(tool string, res *mcp.CallToolResult) (*engine.ToolResult, er
 	if res.StructuredContent != nil {
 		b, err := json.Marshal(res.StructuredContent)
 		if err != nil {
-			return nil, &Error{Base: fault.Base{ErrCode: CodeCallFailed, Msg: tool + " returned structured content that does not encode", Cause: err}}
+			return nil, &failure.Error{Base: fault.Base{ErrCode: failure.CodeCallFailed, Msg: tool + " returned structured content that does not encode", Cause: err}}
 		}
 		out.Structured = b
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/relavium/relavium/host/clientside"
 	"github.com/relavium/relavium/host/deadline"
 	"github.com/relavium/relavium/host/discovery"
+	"github.com/relavium/relavium/host/failure"
 	"github.com/relavium/relavium/host/netguard"
 )
 
@@ -23,14 +24,14 @@ func TestCallDeadlineAndCancellationAreDistinct(t *testing.T) {
 	h := startHost(t, Options{Servers: []Endpoint{stdioServer(t, "s", "ok")}})
 
 	_, err := callTool(t, h, context.Background(), "mcp_s_slow", `{"ms":30000}`, engine.CallOptions{Timeout: 200 * time.Millisecond})
-	if codeOf(err) != CodeCallDeadline || !IsDeadline(err) || IsCancelled(err) {
+	if codeOf(err) != failure.CodeCallDeadline || !IsDeadline(err) || IsCancelled(err) {
 		t.Errorf("deadline: %v", err)
 	}
 
 	ctx, cancel := context.WithCancelCause(context.Background())
 	time.AfterFunc(200*time.Millisecond, func() { cancel(errors.New("the person pressed Esc")) })
 	_, err = callTool(t, h, ctx, "mcp_s_slow", `{"ms":30000}`, engine.CallOptions{})
-	if codeOf(err) != CodeCallCancelled || !IsCancelled(err) || IsDeadline(err) || !strings.Contains(err.Error(), "pressed Esc") {
+	if codeOf(err) != failure.CodeCallCancelled || !IsCancelled(err) || IsDeadline(err) || !strings.Contains(err.Error(), "pressed Esc") {
 		t.Errorf("cancel: %v", err)
 	}
 	// Both cancellations reached the server (notifications/cancelled).
@@ -53,10 +54,10 @@ func TestCancellationWinsOverAnElapsedDeadline(t *testing.T) {
 	tctx, tcancel := context.WithTimeoutCause(context.Background(), time.Nanosecond, d)
 	defer tcancel()
 	<-tctx.Done()
-	if err := c.callFailure(ctx, tctx, d, "x", context.DeadlineExceeded); codeOf(err) != CodeCallCancelled {
+	if err := c.callFailure(ctx, tctx, d, "x", context.DeadlineExceeded); codeOf(err) != failure.CodeCallCancelled {
 		t.Errorf("both elapsed: %v, want cancelled", err)
 	}
-	if err := c.callFailure(context.Background(), tctx, d, "x", context.DeadlineExceeded); codeOf(err) != CodeCallDeadline {
+	if err := c.callFailure(context.Background(), tctx, d, "x", context.DeadlineExceeded); codeOf(err) != failure.CodeCallDeadline {
 		t.Errorf("deadline only: %v", err)
 	}
 }
@@ -134,10 +135,10 @@ func TestResultTextOverOneMiBFailsTheCall(t *testing.T) {
 		t.Fatalf("exactly 1 MiB: %v", err)
 	}
 	res, err = callTool(t, h, context.Background(), "mcp_b_big", `{"bytes":1048577,"parts":3}`, engine.CallOptions{})
-	if codeOf(err) != CodeResultTooLarge || res != nil {
+	if codeOf(err) != failure.CodeResultTooLarge || res != nil {
 		t.Errorf("1 MiB + 1: res=%v err=%v", res != nil, err)
 	}
-	if he := (*Error)(nil); !errors.As(err, &he) || he.Server != "b" {
+	if he := (*failure.Error)(nil); !errors.As(err, &he) || he.Server != "b" {
 		t.Errorf("the oversized-result failure does not name its server: %v", err)
 	}
 }
@@ -232,7 +233,7 @@ func TestCloseDuringCallAndPendingElicitation(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("Close deadlocked on a pending elicitation")
 	}
-	if err := <-errc; codeOf(err) != CodeCallCancelled || !strings.Contains(err.Error(), "relavium closed the connection") {
+	if err := <-errc; codeOf(err) != failure.CodeCallCancelled || !strings.Contains(err.Error(), "relavium closed the connection") {
 		t.Errorf("in-flight call: %v", err)
 	}
 	assertNoProcesses(t, pid)
@@ -245,7 +246,7 @@ func TestServerIgnoringCancellationCannotHoldTheCallOrClose(t *testing.T) {
 	defer cancel()
 	began := time.Now()
 	_, err := callTool(t, h, ctx, "mcp_i_slow", `{"ms":60000}`, engine.CallOptions{})
-	if codeOf(err) != CodeCallCancelled {
+	if codeOf(err) != failure.CodeCallCancelled {
 		t.Errorf("err = %v", err)
 	}
 	if d := time.Since(began); d > 10*time.Second {
@@ -260,7 +261,7 @@ func TestStartCancelledDuringConnect(t *testing.T) {
 	time.AfterFunc(300*time.Millisecond, cancel)
 	_, err := Start(ctx, Options{Servers: []Endpoint{stdioServer(t, "n", "no-init")}})
 	var se *StartError
-	if !errors.As(err, &se) || se.Failures[0].ErrCode != CodeCallCancelled {
+	if !errors.As(err, &se) || se.Failures[0].ErrCode != failure.CodeCallCancelled {
 		t.Fatalf("err = %v", err)
 	}
 	assertNoProcesses(t, se.Servers[0].PID)
@@ -338,7 +339,7 @@ func TestDiscoveryFailureSaysItsCodeOnce(t *testing.T) {
 // for its refusal data) says the code once.
 func TestErrorSaysASharedCodeOnce(t *testing.T) {
 	r := &netguard.Error{Base: fault.Base{ErrCode: netguard.CodePrivateAddress, Msg: "mcp.example.com:443 resolves to the local address 127.0.0.1"}}
-	e := &Error{Base: fault.Base{ErrCode: r.ErrCode, Msg: "refused by the network guard", Cause: r}, Server: "pub"}
+	e := &failure.Error{Base: fault.Base{ErrCode: r.ErrCode, Msg: "refused by the network guard", Cause: r}, Server: "pub"}
 	if got := e.Error(); strings.Count(got, string(r.ErrCode)) != 1 || !strings.Contains(got, "resolves to the local address") {
 		t.Fatalf("Error() = %q", got)
 	}

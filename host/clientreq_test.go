@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/host/failure"
 )
 
 // logCollector is a call's OnLog.
@@ -103,11 +104,11 @@ func TestSetLogLevel(t *testing.T) {
 	if n := len(rec.ofType(engine.EventToolLog)); n != 2 {
 		t.Fatalf("%d logs at level debug, want 2", n)
 	}
-	if err := h.SetLogLevel(ctx, "m", "verbose"); codeOf(err) != CodeLogLevelUnknown {
-		t.Errorf("unknown level: %v, want %s", err, CodeLogLevelUnknown)
+	if err := h.SetLogLevel(ctx, "m", "verbose"); codeOf(err) != failure.CodeLogLevelUnknown {
+		t.Errorf("unknown level: %v, want %s", err, failure.CodeLogLevelUnknown)
 	}
-	if err := h.SetLogLevel(ctx, "q", "debug"); codeOf(err) != CodeNotOffered || !strings.Contains(err.Error(), "logging") {
-		t.Errorf("server without logging: %v, want %s", err, CodeNotOffered)
+	if err := h.SetLogLevel(ctx, "q", "debug"); codeOf(err) != failure.CodeNotOffered || !strings.Contains(err.Error(), "logging") {
+		t.Errorf("server without logging: %v, want %s", err, failure.CodeNotOffered)
 	}
 	if LogLevelRank("debug") >= LogLevelRank("warning") || LogLevelRank("whatever") != LogLevelRank("info") {
 		t.Error("LogLevelRank does not order the levels")
@@ -150,8 +151,8 @@ func TestSubscribeReportsUpdatesOfSubscribedURIsOnly(t *testing.T) {
 	if n := len(rec.ofType(engine.EventResourceUpdated)); n != 1 || len(h.Subscriptions("s")) != 0 {
 		t.Errorf("%d updates after unsubscribing / for an unsubscribed uri, want 1; subscriptions %v", n, h.Subscriptions("s"))
 	}
-	if err := h.Subscribe(ctx, "m", "test://a"); codeOf(err) != CodeNotOffered {
-		t.Errorf("server without resources.subscribe: %v, want %s", err, CodeNotOffered)
+	if err := h.Subscribe(ctx, "m", "test://a"); codeOf(err) != failure.CodeNotOffered {
+		t.Errorf("server without resources.subscribe: %v, want %s", err, failure.CodeNotOffered)
 	}
 }
 
@@ -180,10 +181,10 @@ func TestCompleteKeepsOnlyShowableValues(t *testing.T) {
 	if strings.Join(got.Values, "|") != strings.Join(want, "|") || got.Dropped != 3 || got.Total != 9 {
 		t.Errorf("completion = %+v, want values %v, 3 dropped, total 9", got, want)
 	}
-	if _, err := h.Complete(ctx, "m", CompletionRef{Type: RefPrompt, Name: "p"}, "x", "", nil); codeOf(err) != CodeNotOffered {
-		t.Errorf("server without completions: %v, want %s", err, CodeNotOffered)
+	if _, err := h.Complete(ctx, "m", CompletionRef{Type: RefPrompt, Name: "p"}, "x", "", nil); codeOf(err) != failure.CodeNotOffered {
+		t.Errorf("server without completions: %v, want %s", err, failure.CodeNotOffered)
 	}
-	if _, err := h.Complete(ctx, "c", CompletionRef{Type: "ref/tool"}, "x", "", nil); codeOf(err) != CodeBadCompletionRef {
-		t.Errorf("bad reference: %v, want %s", err, CodeBadCompletionRef)
+	if _, err := h.Complete(ctx, "c", CompletionRef{Type: "ref/tool"}, "x", "", nil); codeOf(err) != failure.CodeBadCompletionRef {
+		t.Errorf("bad reference: %v, want %s", err, failure.CodeBadCompletionRef)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/host/deadline"
 	"github.com/relavium/relavium/host/deadline/deadlinetest"
+	"github.com/relavium/relavium/host/failure"
 )
 
 // askServer asks its client things: a sampling request, its roots, a
@@ -121,7 +122,7 @@ func TestSamplingWithoutASamplerIsDeclinedWithACode(t *testing.T) {
 		t.Fatalf("the server got %q, want the E901 decline", txt)
 	}
 	res := rec.ofType(engine.EventSamplingResolved)
-	if len(res) != 1 || res[0].Data.(engine.SamplingResolvedData).ErrorCode != string(CodeSamplingDeclined) {
+	if len(res) != 1 || res[0].Data.(engine.SamplingResolvedData).ErrorCode != string(failure.CodeSamplingDeclined) {
 		t.Fatalf("events: %s", rec.dump(t))
 	}
 }
@@ -150,7 +151,7 @@ func TestRootsAreResolvedListedAndChanged(t *testing.T) {
 		t.Fatalf("roots/list = %q, want the symlink resolved: %q", txt, realURI)
 	}
 	for _, bad := range []string{file, filepath.Join(dir, "missing"), "relative"} {
-		if err := h.SetRoots([]string{other, bad}); codeOf(err) != CodeBadRoot {
+		if err := h.SetRoots([]string{other, bad}); codeOf(err) != failure.CodeBadRoot {
 			t.Errorf("SetRoots(%s): %v, want E903", bad, err)
 		}
 	}
@@ -187,7 +188,7 @@ func TestNoRootsCapabilityWithoutRoots(t *testing.T) {
 	if txt := callText(t, h, "mcp_a_roots", `{}`); txt != "" {
 		t.Fatalf("roots/list without roots offered = %q, want no root", txt)
 	}
-	if err := h.SetRoots([]string{t.TempDir()}); codeOf(err) != CodeBadRoot {
+	if err := h.SetRoots([]string{t.TempDir()}); codeOf(err) != failure.CodeBadRoot {
 		t.Fatalf("SetRoots on a host without roots: %v", err)
 	}
 }
@@ -271,7 +272,7 @@ func TestCallDeadlinePausesWhileThePersonIsAsked(t *testing.T) {
 	}
 	clk.Advance(time.Second)
 	wg.Wait()
-	if codeOf(blockErr) != CodeCallDeadline || !strings.Contains(blockErr.Error(), "call_timeout_ms") {
+	if codeOf(blockErr) != failure.CodeCallDeadline || !strings.Contains(blockErr.Error(), "call_timeout_ms") {
 		t.Fatalf("block: %v, want the E510 idle deadline", blockErr)
 	}
 }
@@ -320,7 +321,7 @@ func TestProgressResetsTheIdleDeadline(t *testing.T) {
 		t.Fatalf("1.6 s after the start, 0.8 s after progress: expired by %v", c)
 	}
 	clk.Advance(300 * time.Millisecond)
-	if err := <-done; codeOf(err) != CodeCallDeadline || !strings.Contains(err.Error(), "idle") {
+	if err := <-done; codeOf(err) != failure.CodeCallDeadline || !strings.Contains(err.Error(), "idle") {
 		t.Fatalf("1.1 s after the last progress: %v, want the E510 idle deadline", err)
 	}
 }

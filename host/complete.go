@@ -7,6 +7,7 @@ import (
 
 	"github.com/relavium/relavium/engine/sanitize"
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/host/failure"
 )
 
 // Argument completion (completion/complete) for a prompt's arguments and a
@@ -49,12 +50,12 @@ type Completion struct {
 // sent (E920).
 func (h *Host) Complete(ctx context.Context, server string, ref CompletionRef, arg, value string, known map[string]string) (*Completion, error) {
 	if ref.Type != RefPrompt && ref.Type != RefResource {
-		return nil, &Error{Base: fault.Base{ErrCode: CodeBadCompletionRef, Exit: fault.ExitUsage, Msg: "completion reference type " + sanitize.Line(ref.Type) + " is neither ref/prompt nor ref/resource"}}
+		return nil, &failure.Error{Base: fault.Base{ErrCode: failure.CodeBadCompletionRef, Exit: fault.ExitUsage, Msg: "completion reference type " + sanitize.Line(ref.Type) + " is neither ref/prompt nor ref/resource"}}
 	}
 	out := &Completion{Values: []string{}}
 	err := h.browse(ctx, server, "completion/complete", func(ctx context.Context, _ *conn, cs *mcp.ClientSession) error {
 		if capabilities(cs).Completions == nil {
-			return &Error{Base: fault.Base{ErrCode: CodeNotOffered, Msg: "does not offer completions (no completions capability)"}, Server: server}
+			return &failure.Error{Base: fault.Base{ErrCode: failure.CodeNotOffered, Msg: "does not offer completions (no completions capability)"}, Server: server}
 		}
 		p := &mcp.CompleteParams{Ref: &mcp.CompleteReference{Type: ref.Type, Name: ref.Name, URI: ref.URI},
 			Argument: mcp.CompleteParamsArgument{Name: arg, Value: value}}

@@ -23,6 +23,8 @@ import (
 	"github.com/relavium/relavium/host/deadline"
 	"github.com/relavium/relavium/host/discovery"
 	"github.com/relavium/relavium/host/era"
+	"github.com/relavium/relavium/host/expand"
+	"github.com/relavium/relavium/host/failure"
 	"github.com/relavium/relavium/host/netguard"
 	"github.com/relavium/relavium/host/proc"
 	"github.com/relavium/relavium/host/stream"
@@ -53,7 +55,7 @@ type conn struct {
 	ch          *proc.Child
 	stray       *stream.Stray // ch's non-JSON stdout lines (host/stream)
 	cs          *mcp.ClientSession
-	fail        *Error
+	fail        *failure.Error
 	connectMS   int64
 	protocol    string
 	info        *mcp.Implementation
@@ -99,8 +101,8 @@ type conn struct {
 
 	// lost carries the reason a live network session was seen gone
 	// (liveness.go) to watch.
-	lost    chan *Error
-	lostWhy atomic.Pointer[Error] // the reason noteLost gave, once
+	lost    chan *failure.Error
+	lostWhy atomic.Pointer[failure.Error] // the reason noteLost gave, once
 
 	shutOnce  sync.Once
 	watchDone chan struct{} // closed when the watcher ended (nil: no watcher)
@@ -108,7 +110,7 @@ type conn struct {
 
 func newConn(h *Host, s Endpoint) *conn {
 	ctx, cancel := context.WithCancelCause(h.ctx)
-	c := &conn{h: h, srv: s, ctx: ctx, cancel: cancel, secrets: map[string]string{}, lost: make(chan *Error, 1)}
+	c := &conn{h: h, srv: s, ctx: ctx, cancel: cancel, secrets: map[string]string{}, lost: make(chan *failure.Error, 1)}
 	// The recorder redacts with the connection's own redaction, read
 	// when each message is recorded (the secrets are resolved by prepare).
 	c.rec = h.opts.Wire.Server(s.Name, c.redactText)
@@ -131,14 +133,14 @@ func (c *conn) prepare() error {
 		c.register()
 		return nil
 	}
-	file, err := envFileEntries(c.srv.Name, c.srv.Stdio.EnvFile, c.secrets)
+	file, err := expand.EnvFileEntries(c.srv.Name, c.srv.Stdio.EnvFile, c.secrets)
 	if err != nil {
 		return err
 	}
-	env, envErr := childEnv(c.srv.Name, c.h.opts.Environ, file, c.srv.Stdio.Env, c.h.opts.Secrets, c.secrets)
-	args, argsErr := childArgs(c.srv.Name, c.h.opts.Environ, c.srv.Stdio.Args, c.h.opts.Secrets, c.secrets)
-	if a, b := missingOf(envErr), missingOf(argsErr); len(a) > 0 && len(b) > 0 {
-		return missingSecrets(append(a, b...)) // every secret lacking, in one error
+	env, envErr := expand.ChildEnv(c.srv.Name, c.h.opts.Environ, file, c.srv.Stdio.Env, c.h.opts.Secrets, c.secrets)
+	args, argsErr := expand.ChildArgs(c.srv.Name, c.h.opts.Environ, c.srv.Stdio.Args, c.h.opts.Secrets, c.secrets)
+	if a, b := expand.MissingOf(envErr), expand.MissingOf(argsErr); len(a) > 0 && len(b) > 0 {
+		return expand.MissingSecrets(append(a, b...)) // every secret lacking, in one error
 	}
 	if err := cmp.Or(envErr, argsErr); err != nil {
 		return err
@@ -158,8 +160,8 @@ func (c *conn) register() {
 			c.redactor().AddShown("{{env."+vr+"}}", v)
 			continue
 		}
-		if vr, ok := strings.CutPrefix(name, envFilePrefix); ok {
-			c.redactor().AddShown("{{"+envFilePrefix+vr+"}}", v)
+		if vr, ok := strings.CutPrefix(name, expand.EnvFilePrefix); ok {
+			c.redactor().AddShown("{{"+expand.EnvFilePrefix+vr+"}}", v)
 			continue
 		}
 		c.redactor().Add(name, v)
@@ -183,7 +185,7 @@ func (c *conn) start(ctx context.Context) {
 	}
 }
 
-func (c *conn) connect(ctx context.Context) (*mcp.ClientSession, *Error) {
+func (c *conn) connect(ctx context.Context) (*mcp.ClientSession, *failure.Error) {
 	d := c.h.opts.connectTimeout(&c.srv)
 	phase := "network connect (dial through initialize)"
 	if c.srv.Transport == TransportStdio {
@@ -223,7 +225,7 @@ const setLevelWait = 10 * time.Second
 
 // setup sets the log level where the protocol needs it and walks tools/list
 // under the discovery deadline.
-func (c *conn) setup(ctx context.Context, cs *mcp.ClientSession) *Error {
+func (c *conn) setup(ctx context.Context, cs *mcp.ClientSession) *failure.Error {
 	cause := &deadline.Cause{What: "tools/list discovery (the whole walk)", D: c.h.opts.Timeouts.Discovery}
 	dctx, cancel := context.WithTimeoutCause(ctx, c.h.opts.Timeouts.Discovery, cause)
 	defer cancel()
@@ -244,7 +246,7 @@ func (c *conn) setup(ctx context.Context, cs *mcp.ClientSession) *Error {
 	if err != nil {
 		switch {
 		case ctx.Err() != nil:
-			return c.failure0(CodeCallCancelled, "tools/list cancelled", context.Cause(ctx))
+			return c.failure0(failure.CodeCallCancelled, "tools/list cancelled", context.Cause(ctx))
 		case errors.Is(context.Cause(dctx), cause):
 			// The walk's own deadline code: a deadline, never reported as
 			// the cancellation the walk saw its context end with.
@@ -264,7 +266,7 @@ func (c *conn) setup(ctx context.Context, cs *mcp.ClientSession) *Error {
 		if errors.As(err, &de) {
 			return c.withProcess(c.failure0(de.Code(), de.Msg, de.Cause))
 		}
-		return c.withProcess(c.failure0(CodeDiscoveryFailed, "tools/list failed", err))
+		return c.withProcess(c.failure0(failure.CodeDiscoveryFailed, "tools/list failed", err))
 	}
 	c.mu.Lock()
 	c.cat = cat
@@ -304,20 +306,20 @@ func (c *conn) newClient() *mcp.Client {
 // connectFailure classifies a failed connect when it is classified: a
 // cancellation of the caller wins over the deadline, the deadline over
 // anything the SDK reported after it.
-func (c *conn) connectFailure(ctx, cctx context.Context, cause *deadline.Cause, err error) *Error {
+func (c *conn) connectFailure(ctx, cctx context.Context, cause *deadline.Cause, err error) *failure.Error {
 	var se *spawnError
 	var sbe *sandboxError
 	var ge *netguard.Error
 	var ee *era.Refusal
 	switch {
 	case ctx.Err() != nil:
-		return c.failure0(CodeCallCancelled, "connect cancelled", context.Cause(ctx))
+		return c.failure0(failure.CodeCallCancelled, "connect cancelled", context.Cause(ctx))
 	case errors.As(err, &ee):
 		return c.eraFailure(ee)
 	case errors.Is(context.Cause(cctx), cause):
-		return c.withProcess(c.failure0(CodeConnectDeadline, cause.Error()+"; raise connect_timeout_ms if the server is just slow to start", nil))
+		return c.withProcess(c.failure0(failure.CodeConnectDeadline, cause.Error()+"; raise connect_timeout_ms if the server is just slow to start", nil))
 	case errors.As(err, &se):
-		return c.failure0(CodeSpawnFailed, "cannot start "+se.command, se.err)
+		return c.failure0(failure.CodeSpawnFailed, "cannot start "+se.command, se.err)
 	case errors.As(err, &sbe):
 		return c.failure0(sbe.code, sbe.msg, sbe.err)
 	}
@@ -344,26 +346,26 @@ func (c *conn) connectFailure(ctx, cctx context.Context, cause *deadline.Cause, 
 		stray := c.stray
 		c.mu.Unlock()
 		if first, n := stray.FirstLine(); n > 0 {
-			return c.withProcess(c.failure0(CodeInitializeFailed, fmt.Sprintf(
+			return c.withProcess(c.failure0(failure.CodeInitializeFailed, fmt.Sprintf(
 				"exited during initialize after writing %d non-JSON line(s) on stdout (the first: %q); stdout is the JSON-RPC stream", n, first), nil))
 		}
-		return c.withProcess(c.failure0(CodeInitializeFailed, "exited during initialize", nil))
+		return c.withProcess(c.failure0(failure.CodeInitializeFailed, "exited during initialize", nil))
 	}
 	what := "initialize failed"
 	if c.requested() == era.ProtocolModern {
 		what = "server/discover failed" // the 2026-07-28 handshake (no initialize is sent)
 	}
-	return c.withProcess(c.failure0(CodeInitializeFailed, what, err))
+	return c.withProcess(c.failure0(failure.CodeInitializeFailed, what, err))
 }
 
 // failure0 builds a failure of this server.
-func (c *conn) failure0(code fault.Code, msg string, cause error) *Error {
-	return &Error{Base: fault.Base{ErrCode: code, Msg: msg, Cause: c.redactErr(cause)}, Server: c.srv.Name}
+func (c *conn) failure0(code fault.Code, msg string, cause error) *failure.Error {
+	return &failure.Error{Base: fault.Base{ErrCode: code, Msg: msg, Cause: c.redactErr(cause)}, Server: c.srv.Name}
 }
 
 // withProcess adds the child's exit status (if it exited by itself) to a
 // failure. The stderr tail is added once the child is reaped.
-func (c *conn) withProcess(e *Error) *Error {
+func (c *conn) withProcess(e *failure.Error) *failure.Error {
 	if ch := c.child(); ch != nil {
 		e.ExitStatus = ch.ExitStatus()
 	}
@@ -372,7 +374,7 @@ func (c *conn) withProcess(e *Error) *Error {
 
 // failStart records a failed start, tears the server down at once (nothing
 // of a failed server waits for the others) and reports it.
-func (c *conn) failStart(e *Error) {
+func (c *conn) failStart(e *failure.Error) {
 	c.shutdown()
 	if ch := c.child(); ch != nil {
 		e.StderrTail = ch.Ring.Tail(c.redactor()) // reaped: the tail is complete
@@ -395,7 +397,7 @@ func (c *conn) session() *mcp.ClientSession {
 	return c.cs
 }
 
-func (c *conn) failure() *Error {
+func (c *conn) failure() *failure.Error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.fail
@@ -459,7 +461,7 @@ func (c *conn) status() ServerStatus {
 
 // emit reports a state change as an mcp:server event. It never carries a
 // secret: the stderr tail is redacted and errors never hold env values.
-func (c *conn) emit(state string, e *Error) {
+func (c *conn) emit(state string, e *failure.Error) {
 	c.mu.Lock()
 	c.state = state
 	d := engine.ServerData{

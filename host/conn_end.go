@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/host/failure"
 )
 
 // watch notices a server that ends by itself: a stdio child that exits, a
@@ -34,7 +35,7 @@ func (c *conn) watch() {
 			exited = ch.Exited
 		}
 		var sessionErr error
-		var lost *Error
+		var lost *failure.Error
 		select {
 		case lost = <-c.lost:
 		case <-exited:
@@ -60,7 +61,7 @@ func (c *conn) watch() {
 			<-ended
 			return
 		}
-		var e *Error
+		var e *failure.Error
 		if lost != nil {
 			c.endLost(lost, ended)
 			return
@@ -74,14 +75,14 @@ func (c *conn) watch() {
 		} else if r := c.frameRefusal.Load(); r != nil {
 			e = c.withProcess(c.failure0(r.ErrCode, r.Msg, nil))
 		} else if !broke && ch != nil && ch.WaitExit(200*time.Millisecond) {
-			e = c.withProcess(c.failure0(CodeServerExited, "exited mid-session", nil))
+			e = c.withProcess(c.failure0(failure.CodeServerExited, "exited mid-session", nil))
 		} else if cr := c.credentialRefused("ended the session", sessionErr); cr != nil {
 			// The transport ends the session on the 401 or 403 that refused
 			// a request: that answer, not the end, is what happened (a call
 			// that was refused reads this same cause, whichever saw it first).
 			e = cr
 		} else {
-			e = c.withProcess(c.failure0(CodeConnectionLost, "ended the session", sessionErr))
+			e = c.withProcess(c.failure0(failure.CodeConnectionLost, "ended the session", sessionErr))
 		}
 		if ch != nil {
 			ch.WaitStderr(100 * time.Millisecond)
@@ -101,7 +102,7 @@ func (c *conn) watch() {
 // endLost ends a session that noteLost reported lost (liveness.go): the
 // server is failed with that reason, its calls fail with it, the session is
 // closed, and the host's reconnect policy takes over.
-func (c *conn) endLost(e *Error, ended <-chan error) {
+func (c *conn) endLost(e *failure.Error, ended <-chan error) {
 	if c.h.isClosing() || errors.Is(context.Cause(c.ctx), errHostClosing) {
 		<-ended // the end asked for closes the session
 		return

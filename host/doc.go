@@ -16,7 +16,7 @@
 //     sandbox-exec, Options.SandboxLauncher, between fork and exec; a
 //     private TMPDIR; network "guarded" through a CONNECT proxy whose every
 //     target the guard admits (netguard.DialTunnel); "required" where
-//     nothing can confine is E340; ServerStatus.Sandbox says which), with only HOME LOGNAME PATH SHELL TERM USER LANG LC_*
+//     nothing can confine is E340; ServerStatus.Sandbox says which), with only HOME LOGNAME PATH SHELL TERM USER LANG LC_* (host/expand)
 //     TZ of relavium's environment plus the declared env ({{secrets.NAME}}
 //     from a secrets.SecretStore (host/secrets); never logged, never in an event, redacted from the
 //     stderr tail). http, sse and websocket exist only through the network
@@ -122,5 +122,9 @@
 //   - secrets: the secret stores (environment, the person's file, a chain)
 //     and AddFileSecret;
 //   - era: the protocol eras (the versions asked for, what a negotiated one
-//     means, discover-first).
+//     means, discover-first);
+//   - failure: host's coded error (a server's failure, with its stderr tail)
+//     and every code host raises;
+//   - expand: a stdio server's environment and arguments with their
+//     {{env.VAR}} and {{secrets.NAME}} references expanded.
 package host

@@ -11,6 +11,8 @@ import (
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/host/expand"
+	"github.com/relavium/relavium/host/failure"
 	"github.com/relavium/relavium/host/netguard"
 	"github.com/relavium/relavium/host/secrets"
 )
@@ -84,7 +86,7 @@ func resolveHeaders(server string, hs []Header, bound []string, store secrets.Se
 		return nil, nil, headerErr(server, "", fmt.Sprintf("%d headers; a server takes at most %d", len(hs), netguard.MaxHeaders))
 	}
 	out = http.Header{}
-	var missing []*Error
+	var missing []*failure.Error
 	total := 0
 	for _, h := range hs {
 		if f, why := netguard.CheckHeaderName(h.Name); f != netguard.HeaderOK {
@@ -104,8 +106,8 @@ func resolveHeaders(server string, hs []Header, bound []string, store secrets.Se
 			if i == len(refs) {
 				break
 			}
-			v, err := secretFor(server, "header "+h.Name, refs[i], store)
-			if m := missingOf(err); m != nil {
+			v, err := expand.SecretFor(server, "header "+h.Name, refs[i], store)
+			if m := expand.MissingOf(err); m != nil {
 				missing = append(missing, m...)
 				continue
 			}
@@ -113,7 +115,7 @@ func resolveHeaders(server string, hs []Header, bound []string, store secrets.Se
 				return nil, nil, err
 			}
 			if !slices.Contains(bound, refs[i]) {
-				return nil, nil, &Error{Base: fault.Base{ErrCode: CodeSecretUnbound, Exit: fault.ExitUsage,
+				return nil, nil, &failure.Error{Base: fault.Base{ErrCode: failure.CodeSecretUnbound, Exit: fault.ExitUsage,
 					Msg: "header " + h.Name + " names {{secrets." + refs[i] + "}}, which is not bound to this server's origin; nothing was sent (bind it with --allow-secret NAME@ORIGIN or relavium consent grant NAME@ORIGIN)"}, Server: server}
 			}
 			secrets[refs[i]] = v
@@ -136,7 +138,7 @@ func resolveHeaders(server string, hs []Header, bound []string, store secrets.Se
 		}
 	}
 	if len(missing) > 0 {
-		return nil, nil, missingSecrets(missing)
+		return nil, nil, expand.MissingSecrets(missing)
 	}
 	if total > netguard.MaxHeaderTotalSize {
 		return nil, nil, headerErr(server, "", fmt.Sprintf("the headers come to %d bytes; a server's headers are at most %d", total, netguard.MaxHeaderTotalSize))
@@ -146,12 +148,12 @@ func resolveHeaders(server string, hs []Header, bound []string, store secrets.Se
 	return out, hidden, nil
 }
 
-func headerErr(server, header, why string) *Error {
+func headerErr(server, header, why string) *failure.Error {
 	msg := "static headers cannot be sent: " + why
 	if header != "" {
 		msg = "header " + header + " cannot be sent: " + why
 	}
-	return &Error{Base: fault.Base{ErrCode: CodeHeader, Exit: fault.ExitUsage, Msg: msg}, Server: server}
+	return &failure.Error{Base: fault.Base{ErrCode: failure.CodeHeader, Exit: fault.ExitUsage, Msg: msg}, Server: server}
 }
 
 // headerInjector sets a server's static headers on every request the SDK
@@ -189,7 +191,7 @@ func (hi headerInjector) RoundTrip(req *http.Request) (*http.Response, error) {
 // or short of a permission. Such a server is never probed for OAuth, so
 // this is the whole story; the secrets to update are named, never a value.
 // nil for any other failure.
-func (c *conn) credentialRefused(what string, err error) *Error {
+func (c *conn) credentialRefused(what string, err error) *failure.Error {
 	st := int(c.authStatus.Load())
 	if st == 0 || !c.srv.StaticAuthorization() {
 		return nil
@@ -206,7 +208,7 @@ func (c *conn) credentialRefused(what string, err error) *Error {
 		}
 	}
 	msg += "; a server that declares its own Authorization is never probed for OAuth"
-	return &Error{Base: fault.Base{ErrCode: CodeCredentialRefused, Msg: msg, Cause: c.redactErr(err)}, Server: c.srv.Name}
+	return &failure.Error{Base: fault.Base{ErrCode: failure.CodeCredentialRefused, Msg: msg, Cause: c.redactErr(err)}, Server: c.srv.Name}
 }
 
 // CloseIdleConnections reaches the guard's connection pool.

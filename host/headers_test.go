@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/host/failure"
 	"github.com/relavium/relavium/host/netguard"
 	"github.com/relavium/relavium/host/stream"
 )
@@ -219,8 +220,8 @@ func TestWrongStaticTokenIsCredentialRefused(t *testing.T) {
 			srv.BoundSecrets = []string{"linear", "t"} // bound by the session in use
 			_, err := Start(context.Background(), Options{Guard: g, Secrets: mapSecrets{"linear": "wrong-" + bearerSecret}, Servers: []Endpoint{srv}})
 			var se *StartError
-			if !errors.As(err, &se) || len(se.Failures) != 1 || se.Failures[0].ErrCode != CodeCredentialRefused {
-				t.Fatalf("start = %v, want %s", err, CodeCredentialRefused)
+			if !errors.As(err, &se) || len(se.Failures) != 1 || se.Failures[0].ErrCode != failure.CodeCredentialRefused {
+				t.Fatalf("start = %v, want %s", err, failure.CodeCredentialRefused)
 			}
 			msg := se.Failures[0].Error()
 			if !strings.Contains(msg, "401") || !strings.Contains(msg, "{{secrets.linear}}") || strings.Contains(msg, bearerSecret) {
@@ -230,7 +231,7 @@ func TestWrongStaticTokenIsCredentialRefused(t *testing.T) {
 			srv.Headers = []Header{{Name: "X-Api-Key", Value: apiKeyValue}}
 			srv.BoundSecrets = []string{"linear", "t"} // bound by the session in use
 			_, err = Start(context.Background(), Options{Guard: g, Servers: []Endpoint{srv}})
-			if codeOf(err) == "" || errors.As(err, &se) && se.Failures[0].ErrCode == CodeCredentialRefused {
+			if codeOf(err) == "" || errors.As(err, &se) && se.Failures[0].ErrCode == failure.CodeCredentialRefused {
 				t.Errorf("a server without a static Authorization got %v", err)
 			}
 		})
@@ -260,8 +261,8 @@ func TestRevokedStaticTokenFailsTheCall(t *testing.T) {
 	host := startHost(t, Options{Guard: g, Secrets: mapSecrets{"linear": bearerSecret}, Servers: []Endpoint{ep}})
 	revoked.Store(true)
 	_, err := callTool(t, host, context.Background(), "mcp_n_leak", `{}`, engine.CallOptions{})
-	if codeOf(err) != CodeCredentialRefused || strings.Contains(err.Error(), bearerSecret) || !strings.Contains(err.Error(), "mcp_n_leak") {
-		t.Fatalf("call after revocation = %v, want %s", err, CodeCredentialRefused)
+	if codeOf(err) != failure.CodeCredentialRefused || strings.Contains(err.Error(), bearerSecret) || !strings.Contains(err.Error(), "mcp_n_leak") {
+		t.Fatalf("call after revocation = %v, want %s", err, failure.CodeCredentialRefused)
 	}
 }
 
@@ -291,7 +292,7 @@ func TestStaticHeadersNeverLeaveTheOrigin(t *testing.T) {
 	srv.Headers = []Header{{Name: "Authorization", Value: "Bearer {{secrets.linear}}"}}
 	srv.BoundSecrets = []string{"linear", "t"} // bound by the session in use
 	_, err := Start(context.Background(), Options{Guard: g, Secrets: mapSecrets{"linear": bearerSecret}, Servers: []Endpoint{srv}})
-	if codeOf(err) != CodeStartFailed || !strings.Contains(err.Error(), string(netguard.CodeScope)) {
+	if codeOf(err) != failure.CodeStartFailed || !strings.Contains(err.Error(), string(netguard.CodeScope)) {
 		t.Fatalf("start = %v, want the guard's %s", err, netguard.CodeScope)
 	}
 	if elsewhereHits.Load() != 0 {
@@ -315,8 +316,8 @@ func TestUnboundHeaderSecretIsNeverSent(t *testing.T) {
 		ep.Headers = []Header{{Name: "Authorization", Value: "Bearer {{secrets.linear}}"}}
 		ep.BoundSecrets = bound
 		_, err := Start(context.Background(), Options{Guard: g, Secrets: mapSecrets{"linear": bearerSecret}, Servers: []Endpoint{ep}})
-		if codeOf(err) != CodeSecretUnbound || strings.Contains(err.Error(), bearerSecret) {
-			t.Fatalf("bound %v: start = %v, want %s", bound, err, CodeSecretUnbound)
+		if codeOf(err) != failure.CodeSecretUnbound || strings.Contains(err.Error(), bearerSecret) {
+			t.Fatalf("bound %v: start = %v, want %s", bound, err, failure.CodeSecretUnbound)
 		}
 	}
 	if hits.Load() != 0 {

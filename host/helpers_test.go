@@ -185,3 +185,8 @@ func assertNoProcesses(t *testing.T, pids ...int) {
 		}
 	}
 }
+
+// storeMap is a secret store over a map (expand's tests keep the same).
+type storeMap map[string]string
+
+func (m storeMap) Secret(name string) (string, bool, error) { v, ok := m[name]; return v, ok, nil }

@@ -12,6 +12,8 @@ import (
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host/discovery"
 	"github.com/relavium/relavium/host/era"
+	"github.com/relavium/relavium/host/expand"
+	"github.com/relavium/relavium/host/failure"
 	"github.com/relavium/relavium/sandbox"
 )
 
@@ -98,11 +100,11 @@ func Start(ctx context.Context, opts Options) (*Host, error) {
 	// Every secret is resolved before anything is spawned or dialled: a
 	// missing one is an authored error and must not leave half a start.
 	// Every missing secret of every server is named at once.
-	var missing []*Error
+	var missing []*failure.Error
 	for i := range opts.Servers {
 		c := newConn(h, opts.Servers[i])
 		if err := c.prepare(); err != nil {
-			if m := missingOf(err); m != nil {
+			if m := expand.MissingOf(err); m != nil {
 				missing = append(missing, m...)
 				continue
 			}
@@ -112,7 +114,7 @@ func Start(ctx context.Context, opts Options) (*Host, error) {
 		h.conns = append(h.conns, c)
 	}
 	if len(missing) > 0 {
-		err := missingSecrets(missing)
+		err := expand.MissingSecrets(missing)
 		cancel(err)
 		return nil, err
 	}
@@ -126,7 +128,7 @@ func Start(ctx context.Context, opts Options) (*Host, error) {
 	}
 	wg.Wait()
 
-	var failures []*Error
+	var failures []*failure.Error
 	for _, c := range h.conns {
 		if f := c.failure(); f != nil {
 			failures = append(failures, f)
@@ -163,7 +165,7 @@ func checkOptions(o *Options) error {
 }
 
 func badOptions(format string, a ...any) error {
-	return &Error{Base: fault.Base{ErrCode: CodeBadOptions, Msg: fmt.Sprintf(format, a...)}}
+	return &failure.Error{Base: fault.Base{ErrCode: failure.CodeBadOptions, Msg: fmt.Sprintf(format, a...)}}
 }
 
 // checkServer refuses a server the host cannot connect as declared.

@@ -14,6 +14,7 @@ import (
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host/era"
+	"github.com/relavium/relavium/host/failure"
 )
 
 // A network server that goes away is seen at once, not after the SDK's
@@ -34,13 +35,13 @@ func (l liveness) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := l.inner.RoundTrip(req)
 	switch {
 	case err != nil && errors.Is(err, syscall.ECONNREFUSED):
-		l.c.noteLost(CodeConnectionLost, "refused the connection: the server is not running at its url any more", nil)
+		l.c.noteLost(failure.CodeConnectionLost, "refused the connection: the server is not running at its url any more", nil)
 	case err != nil && req.Context().Err() == nil:
 		// The connection broke (EOF, reset) with no one calling it off:
 		// is the server still there?
 		l.c.probe()
 	case err == nil && resp.StatusCode == http.StatusNotFound && req.Header.Get("Mcp-Session-Id") != "":
-		l.c.noteLost(CodeSessionGone, "no longer knows the session (HTTP 404 for its Mcp-Session-Id: the server restarted or the session expired)", nil)
+		l.c.noteLost(failure.CodeSessionGone, "no longer knows the session (HTTP 404 for its Mcp-Session-Id: the server restarted or the session expired)", nil)
 	case err == nil:
 		resp.Body = &brokenBody{ReadCloser: resp.Body, req: req, c: l.c}
 	}
@@ -146,7 +147,7 @@ func (c *conn) noteLost(code fault.Code, msg string, cause error) {
 // reason the transport did not name whether it is still there (pingDirect)
 // and returns the session's end when it is gone (nil when it answered, or
 // is another transport), waiting at most d.
-func (c *conn) probeLost(d time.Duration) *Error {
+func (c *conn) probeLost(d time.Duration) *failure.Error {
 	c.mu.Lock()
 	client := c.httpClient
 	c.mu.Unlock()

@@ -15,6 +15,7 @@ import (
 
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/host/era"
+	"github.com/relavium/relavium/host/failure"
 	"github.com/relavium/relavium/host/netguard"
 )
 
@@ -131,12 +132,12 @@ func TestPing(t *testing.T) {
 	if err != nil || rtt <= 0 {
 		t.Fatalf("ping = %v, %v", rtt, err)
 	}
-	if _, err := h.Ping(context.Background(), "nope"); codeOf(err) != CodeServerNotReady {
+	if _, err := h.Ping(context.Background(), "nope"); codeOf(err) != failure.CodeServerNotReady {
 		t.Errorf("ping of an unknown server: %v", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := h.Ping(ctx, "m"); codeOf(err) != CodeCallCancelled {
+	if _, err := h.Ping(ctx, "m"); codeOf(err) != failure.CodeCallCancelled {
 		t.Errorf("cancelled ping: %v", err)
 	}
 }
@@ -157,7 +158,7 @@ func TestPingDeadline(t *testing.T) {
 	h := startHost(t, Options{Servers: []Endpoint{memoryServer(t, "m", s)}})
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
-	if _, err := h.Ping(ctx, "m"); codeOf(err) != CodePingFailed {
+	if _, err := h.Ping(ctx, "m"); codeOf(err) != failure.CodePingFailed {
 		t.Errorf("unanswered ping: %v", err)
 	}
 }
@@ -244,7 +245,7 @@ func TestHTTPServerGoneAndBack(t *testing.T) {
 	ls.stop()
 	select {
 	case err := <-errc:
-		if codeOf(err) != CodeConnectionLost {
+		if codeOf(err) != failure.CodeConnectionLost {
 			t.Errorf("the call in flight: %v (code %s)", err, codeOf(err))
 		}
 		t.Logf("the call failed %v after the server went away", time.Since(began))
@@ -252,7 +253,7 @@ func TestHTTPServerGoneAndBack(t *testing.T) {
 		t.Fatal("the call in flight did not fail")
 	}
 	eventually(t, "the failed state", func() bool { return lastServerEvent(rec, "n").State == engine.StateFailed })
-	if d := lastServerEvent(rec, "n"); d.ErrorCode != CodeConnectionLost {
+	if d := lastServerEvent(rec, "n"); d.ErrorCode != failure.CodeConnectionLost {
 		t.Errorf("failed event %+v", d)
 	}
 	eventually(t, "a retry announced", func() bool {
@@ -284,13 +285,13 @@ func TestHTTPSessionGone(t *testing.T) {
 		Servers: []Endpoint{networkServer(t, g, "n", TransportHTTP, ls.url())}})
 	ls.forget() // a new server: the old session is unknown to it
 	_, err := callTool(t, h, context.Background(), "mcp_n_echo", `{"message":"x"}`, engine.CallOptions{})
-	var he *Error
-	if !errors.As(err, &he) || he.ErrCode != CodeSessionGone {
+	var he *failure.Error
+	if !errors.As(err, &he) || he.ErrCode != failure.CodeSessionGone {
 		t.Fatalf("a call on the forgotten session: %v", err)
 	}
 	eventually(t, "the failed state with E599", func() bool {
 		for _, e := range rec.ofType(engine.EventServer) {
-			if d := e.Data.(engine.ServerData); d.State == engine.StateFailed && d.ErrorCode == CodeSessionGone {
+			if d := e.Data.(engine.ServerData); d.State == engine.StateFailed && d.ErrorCode == failure.CodeSessionGone {
 				return true
 			}
 		}
@@ -312,7 +313,7 @@ func TestStdioExitIsNotRedialled(t *testing.T) {
 	h := startHost(t, Options{Emitter: rec, Reconnect: &ReconnectPolicy{Base: 10 * time.Millisecond},
 		Servers: []Endpoint{stdioServer(t, "s", "ok")}})
 	pid := h.Servers()[0].PID
-	if _, err := callTool(t, h, context.Background(), "mcp_s_crash", `{}`, engine.CallOptions{}); codeOf(err) != CodeServerExited {
+	if _, err := callTool(t, h, context.Background(), "mcp_s_crash", `{}`, engine.CallOptions{}); codeOf(err) != failure.CodeServerExited {
 		t.Fatalf("crash: %v", err)
 	}
 	eventually(t, "failed", func() bool { return h.Servers()[0].State == engine.StateFailed })

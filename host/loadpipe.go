@@ -15,6 +15,7 @@ import (
 
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/host/failure"
 )
 
 // The load path: what `mcp bench` sends. A load generator must never be the
@@ -234,7 +235,7 @@ func (h *Host) Pipelined(server string) bool {
 func (h *Host) LoadPipe(server, method string, params []json.RawMessage, answer func(i int, key string)) (*LoadPipe, error) {
 	c := h.connNamed(server)
 	if c == nil {
-		return nil, &Error{Base: fault.Base{ErrCode: CodeServerNotReady, Msg: "is not connected"}, Server: server}
+		return nil, &failure.Error{Base: fault.Base{ErrCode: failure.CodeServerNotReady, Msg: "is not connected"}, Server: server}
 	}
 	if len(params) == 0 {
 		return nil, fmt.Errorf("load pipe: no params")
@@ -243,10 +244,10 @@ func (h *Host) LoadPipe(server, method string, params []json.RawMessage, answer 
 	lines, w := c.load, c.loadW
 	c.mu.Unlock()
 	if lines == nil {
-		return nil, &Error{Base: fault.Base{ErrCode: CodeNoRawPath, Msg: method + " under load is pipelined on stdio connections only"}, Server: server}
+		return nil, &failure.Error{Base: fault.Base{ErrCode: failure.CodeNoRawPath, Msg: method + " under load is pipelined on stdio connections only"}, Server: server}
 	}
 	if f := c.failure(); f != nil {
-		return nil, &Error{Base: fault.Base{ErrCode: CodeServerNotReady, Msg: "is not running", Cause: f}, Server: server}
+		return nil, &failure.Error{Base: fault.Base{ErrCode: failure.CodeServerNotReady, Msg: "is not running", Cause: f}, Server: server}
 	}
 	m, err := json.Marshal(method)
 	if err != nil {
@@ -272,7 +273,7 @@ func (h *Host) LoadToolPipe(id engine.ToolID, sets []json.RawMessage, answer fun
 	t, ok := h.byID[id]
 	h.mu.Unlock()
 	if !ok {
-		return nil, &Error{Base: fault.Base{ErrCode: CodeUnknownTool, Msg: fmt.Sprintf("no admitted tool has id %q", id)}}
+		return nil, &failure.Error{Base: fault.Base{ErrCode: failure.CodeUnknownTool, Msg: fmt.Sprintf("no admitted tool has id %q", id)}}
 	}
 	params := make([]json.RawMessage, len(sets))
 	for n, args := range sets {
@@ -297,7 +298,7 @@ func (h *Host) LoadToolPipe(id engine.ToolID, sets []json.RawMessage, answer fun
 // Send writes request i.
 func (p *LoadPipe) Send(i int) error {
 	if err := p.c.ctx.Err(); err != nil {
-		return &Error{Base: fault.Base{ErrCode: CodeServerNotReady, Msg: "is not running", Cause: context.Cause(p.c.ctx)}, Server: p.c.srv.Name}
+		return &failure.Error{Base: fault.Base{ErrCode: failure.CodeServerNotReady, Msg: "is not running", Cause: context.Cause(p.c.ctx)}, Server: p.c.srv.Name}
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -308,7 +309,7 @@ func (p *LoadPipe) Send(i int) error {
 	b = append(b, "}\n"...)
 	p.buf = b
 	if _, err := p.w.Write(b); err != nil {
-		return &Error{Base: fault.Base{ErrCode: CodeServerNotReady, Msg: "stopped reading its requests", Cause: err}, Server: p.c.srv.Name}
+		return &failure.Error{Base: fault.Base{ErrCode: failure.CodeServerNotReady, Msg: "stopped reading its requests", Cause: err}, Server: p.c.srv.Name}
 	}
 	return nil
 }

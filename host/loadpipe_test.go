@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/relavium/relavium/host/failure"
 )
 
 // answers collects a load pipe's reports.
@@ -150,8 +152,8 @@ func TestLoadPipeNeedsStdio(t *testing.T) {
 		t.Fatal("a memory connection (or no connection) reads as pipelined")
 	}
 	_, err := h.LoadPipe("m", "tools/list", []json.RawMessage{json.RawMessage(`{}`)}, func(int, string) {})
-	if codeOf(err) != CodeNoRawPath {
-		t.Fatalf("LoadPipe on a memory connection: %v, want %s", err, CodeNoRawPath)
+	if codeOf(err) != failure.CodeNoRawPath {
+		t.Fatalf("LoadPipe on a memory connection: %v, want %s", err, failure.CodeNoRawPath)
 	}
 }
 

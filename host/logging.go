@@ -12,6 +12,7 @@ import (
 	"github.com/relavium/relavium/engine/sanitize"
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host/era"
+	"github.com/relavium/relavium/host/failure"
 )
 
 // Server logs: the level asked of each server (logging/setLevel, at connect
@@ -53,12 +54,12 @@ func LogLevelRank(level string) int {
 // unknown level is the caller's mistake (E921).
 func (h *Host) SetLogLevel(ctx context.Context, server, level string) error {
 	if !ValidLogLevel(level) {
-		return &Error{Base: fault.Base{ErrCode: CodeLogLevelUnknown, Exit: fault.ExitUsage,
+		return &failure.Error{Base: fault.Base{ErrCode: failure.CodeLogLevelUnknown, Exit: fault.ExitUsage,
 			Msg: "log level " + sanitize.Line(level) + " is not one of debug, info, notice, warning, error, critical, alert, emergency"}}
 	}
 	return h.browse(ctx, server, "logging/setLevel", func(ctx context.Context, c *conn, cs *mcp.ClientSession) error {
 		if capabilities(cs).Logging == nil {
-			return &Error{Base: fault.Base{ErrCode: CodeNotOffered, Msg: "does not offer logging (no logging capability)"}, Server: server}
+			return &failure.Error{Base: fault.Base{ErrCode: failure.CodeNotOffered, Msg: "does not offer logging (no logging capability)"}, Server: server}
 		}
 		// A modern session (2026-07-28) has no logging/setLevel: the level
 		// rides on every request (logLevelMeta), so setting it is enough.

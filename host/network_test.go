@@ -14,6 +14,7 @@ import (
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/host/clientside"
 	"github.com/relavium/relavium/host/deadline"
+	"github.com/relavium/relavium/host/failure"
 	"github.com/relavium/relavium/host/netguard"
 )
 
@@ -57,7 +58,7 @@ func TestNetworkTransportsThroughTheGuard(t *testing.T) {
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 			defer cancel()
-			if _, err := callTool(t, h, ctx, "mcp_n_slow", `{"ms":30000}`, engine.CallOptions{}); codeOf(err) != CodeCallCancelled {
+			if _, err := callTool(t, h, ctx, "mcp_n_slow", `{"ms":30000}`, engine.CallOptions{}); codeOf(err) != failure.CodeCallCancelled {
 				t.Errorf("slow: %v", err)
 			}
 			began := time.Now()
@@ -97,14 +98,14 @@ func TestNetworkConnectDeadline(t *testing.T) {
 	s.ConnectTimeout = 300 * time.Millisecond
 	_, err := Start(context.Background(), Options{Guard: g, Servers: []Endpoint{s}})
 	var se *StartError
-	if !errors.As(err, &se) || se.Failures[0].ErrCode != CodeConnectDeadline {
+	if !errors.As(err, &se) || se.Failures[0].ErrCode != failure.CodeConnectDeadline {
 		t.Fatalf("err = %v", err)
 	}
 }
 
 func TestUnadmittedTargetIsRefused(t *testing.T) {
 	_, err := Start(context.Background(), Options{Servers: []Endpoint{{Name: "x", Transport: TransportHTTP}}})
-	if codeOf(err) != CodeBadOptions {
+	if codeOf(err) != failure.CodeBadOptions {
 		t.Errorf("err = %v", err)
 	}
 	other := netguard.New()
@@ -164,7 +165,7 @@ func TestNetworkErrorsNeverShowTheURLQuery(t *testing.T) {
 	cerr := c.callFailure(context.Background(), context.Background(), d, "x",
 		fmt.Errorf("calling \"tools/call\": Post %q: EOF", closed+"/mcp?token=SECRETQ"))
 	var re *redactedError
-	if codeOf(cerr) != CodeCallFailed || strings.Contains(cerr.Error(), "SECRETQ") || !errors.As(cerr, &re) || !strings.Contains(re.err.Error(), "SECRETQ") {
+	if codeOf(cerr) != failure.CodeCallFailed || strings.Contains(cerr.Error(), "SECRETQ") || !errors.As(cerr, &re) || !strings.Contains(re.err.Error(), "SECRETQ") {
 		t.Errorf("call failure = %v", cerr)
 	}
 }
@@ -175,7 +176,7 @@ func TestTargetIsUsedOnlyAsAdmitted(t *testing.T) {
 	g := netguard.New()
 	s := networkServer(t, g, "x", TransportHTTP, "http://127.0.0.1:1/mcp")
 	s.Transport = TransportWebsocket
-	if _, err := Start(context.Background(), Options{Guard: g, Servers: []Endpoint{s}}); codeOf(err) != CodeBadOptions {
+	if _, err := Start(context.Background(), Options{Guard: g, Servers: []Endpoint{s}}); codeOf(err) != failure.CodeBadOptions {
 		t.Errorf("an http target used as websocket: %v", err)
 	}
 }

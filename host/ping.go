@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/host/failure"
 )
 
 // DefaultPing bounds one ping when the caller's context has no deadline.
@@ -23,12 +24,12 @@ func (h *Host) Ping(ctx context.Context, server string) (time.Duration, error) {
 	h.mu.Unlock()
 	switch {
 	case closing:
-		return 0, &Error{Base: fault.Base{ErrCode: CodeHostClosed, Msg: "the MCP host is closed"}}
+		return 0, &failure.Error{Base: fault.Base{ErrCode: failure.CodeHostClosed, Msg: "the MCP host is closed"}}
 	case c == nil:
-		return 0, &Error{Base: fault.Base{ErrCode: CodeServerNotReady, Msg: "is not connected in this session"}, Server: server}
+		return 0, &failure.Error{Base: fault.Base{ErrCode: failure.CodeServerNotReady, Msg: "is not connected in this session"}, Server: server}
 	}
 	if f := c.failure(); f != nil {
-		return 0, &Error{Base: fault.Base{ErrCode: CodeServerNotReady, Msg: "is not running", Cause: f}, Server: server}
+		return 0, &failure.Error{Base: fault.Base{ErrCode: failure.CodeServerNotReady, Msg: "is not running", Cause: f}, Server: server}
 	}
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
@@ -45,14 +46,14 @@ func (h *Host) Ping(ctx context.Context, server string) (time.Duration, error) {
 	if err == nil {
 		return max(rtt, time.Microsecond), nil
 	}
-	var se *Error
+	var se *failure.Error
 	switch {
 	case ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded):
-		return 0, &Error{Base: fault.Base{ErrCode: CodePingFailed, Msg: "no answer to ping within " + time.Since(began).Round(time.Millisecond).String()}, Server: server}
+		return 0, &failure.Error{Base: fault.Base{ErrCode: failure.CodePingFailed, Msg: "no answer to ping within " + time.Since(began).Round(time.Millisecond).String()}, Server: server}
 	case ctx.Err() != nil:
-		return 0, &Error{Base: fault.Base{ErrCode: CodeCallCancelled, Msg: "ping cancelled", Cause: context.Cause(ctx)}, Server: server}
+		return 0, &failure.Error{Base: fault.Base{ErrCode: failure.CodeCallCancelled, Msg: "ping cancelled", Cause: context.Cause(ctx)}, Server: server}
 	case c.ctx.Err() != nil && errors.As(context.Cause(c.ctx), &se):
-		return 0, &Error{Base: fault.Base{ErrCode: se.ErrCode, Msg: "ping: the server " + se.Msg, Cause: se.Cause}, Server: server}
+		return 0, &failure.Error{Base: fault.Base{ErrCode: se.ErrCode, Msg: "ping: the server " + se.Msg, Cause: se.Cause}, Server: server}
 	}
-	return 0, &Error{Base: fault.Base{ErrCode: CodePingFailed, Msg: "ping failed", Cause: c.redactErr(err)}, Server: server}
+	return 0, &failure.Error{Base: fault.Base{ErrCode: failure.CodePingFailed, Msg: "ping failed", Cause: c.redactErr(err)}, Server: server}
 }

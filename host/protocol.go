@@ -7,6 +7,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/relavium/relavium/host/era"
+	"github.com/relavium/relavium/host/failure"
 )
 
 // requested is the protocol the server's declaration asks for ("" is the
@@ -85,8 +86,8 @@ func (c *conn) upgrade(ctx context.Context, legacy *mcp.ClientSession) *mcp.Clie
 	return cs
 }
 
-func (c *conn) eraFailure(e *era.Refusal) *Error {
-	return c.failure0(CodeProtocolEra, fmt.Sprintf("does not speak protocol %s (%s); declare protocol = \"auto\" or \"%s\"", era.ProtocolModern, e.Error(), era.ProtocolLegacy), nil)
+func (c *conn) eraFailure(e *era.Refusal) *failure.Error {
+	return c.failure0(failure.CodeProtocolEra, fmt.Sprintf("does not speak protocol %s (%s); declare protocol = \"auto\" or \"%s\"", era.ProtocolModern, e.Error(), era.ProtocolLegacy), nil)
 }
 
 // logLevelMeta puts the log level on every request of a modern session: in

@@ -15,6 +15,7 @@ import (
 
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/host/era"
+	"github.com/relavium/relavium/host/failure"
 	"github.com/relavium/relavium/host/netguard"
 )
 
@@ -162,7 +163,7 @@ func TestProtocolModernRefused(t *testing.T) {
 		t.Fatal("a legacy server was accepted for protocol 2026-07-28")
 	}
 	se, ok := err.(*StartError)
-	if !ok || len(se.Failures) != 1 || se.Failures[0].ErrCode != CodeProtocolEra {
+	if !ok || len(se.Failures) != 1 || se.Failures[0].ErrCode != failure.CodeProtocolEra {
 		t.Fatalf("err = %#v", err)
 	}
 	if msg := se.Failures[0].Message(); !bytes.Contains([]byte(msg), []byte("2025-11-25")) {
@@ -173,13 +174,13 @@ func TestProtocolModernRefused(t *testing.T) {
 func TestProtocolOptionsChecked(t *testing.T) {
 	s := memoryServer(t, "m", inprocServer())
 	s.Protocol = "2024-01-01"
-	if _, err := Start(context.Background(), Options{Servers: []Endpoint{s}}); codeOf(err) != CodeBadOptions {
+	if _, err := Start(context.Background(), Options{Servers: []Endpoint{s}}); codeOf(err) != failure.CodeBadOptions {
 		t.Errorf("unknown protocol: %v", err)
 	}
 	g := netguard.New()
 	sse := networkServer(t, g, "s", TransportSSE, "http://127.0.0.1:1/sse")
 	sse.Protocol = era.ProtocolModern
-	if _, err := Start(context.Background(), Options{Guard: g, Servers: []Endpoint{sse}}); codeOf(err) != CodeBadOptions {
+	if _, err := Start(context.Background(), Options{Guard: g, Servers: []Endpoint{sse}}); codeOf(err) != failure.CodeBadOptions {
 		t.Errorf("modern over sse: %v", err)
 	}
 }

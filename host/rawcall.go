@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/host/failure"
 )
 
 // The raw request path: requests go-sdk v1.8.0 has no API for (the tasks
@@ -91,7 +92,7 @@ func (c *conn) rawReady(method string) error {
 	c.raw.mu.Lock()
 	defer c.raw.mu.Unlock()
 	if c.raw.w == nil {
-		return &Error{Base: fault.Base{ErrCode: CodeNoRawPath, Msg: method + " needs a stdio, sse or websocket connection: go-sdk v1.8.0 has no API for it, and relavium sends it only on a connection it reads itself (not Streamable HTTP)"}, Server: c.srv.Name}
+		return &failure.Error{Base: fault.Base{ErrCode: failure.CodeNoRawPath, Msg: method + " needs a stdio, sse or websocket connection: go-sdk v1.8.0 has no API for it, and relavium sends it only on a connection it reads itself (not Streamable HTTP)"}, Server: c.srv.Name}
 	}
 	return nil
 }

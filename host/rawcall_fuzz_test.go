@@ -5,6 +5,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/host/failure"
 )
 
 // FuzzRawTake: whatever a server sends, the raw path's reader neither
@@ -41,7 +42,7 @@ func FuzzRawTake(f *testing.F) {
 		if err == nil && (task.TaskID == "" || len(task.TaskID) > 256) {
 			t.Fatalf("task id %q accepted", task.TaskID)
 		}
-		if err != nil && fault.CodeOf(err, "") != CodeBadTask {
+		if err != nil && fault.CodeOf(err, "") != failure.CodeBadTask {
 			t.Fatalf("a refused task id is not E926: %v", err)
 		}
 	})

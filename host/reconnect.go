@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/host/failure"
 )
 
 // ReconnectPolicy dials a network server (http, sse, websocket) again after
@@ -108,7 +109,7 @@ func (h *Host) redial(ctx context.Context, r *retrying, old *conn, p *ReconnectP
 		if err == nil || ctx.Err() != nil {
 			return
 		}
-		if e, ok := err.(*Error); ok {
+		if e, ok := err.(*failure.Error); ok {
 			last = e
 		}
 	}
@@ -116,7 +117,7 @@ func (h *Host) redial(ctx context.Context, r *retrying, old *conn, p *ReconnectP
 
 // emitRetry says when the next attempt is: the server's failed state (with
 // the last failure) and the wait (ServerData.RetryMS) and attempt number.
-func (h *Host) emitRetry(old *conn, attempt int, d time.Duration, last *Error) {
+func (h *Host) emitRetry(old *conn, attempt int, d time.Duration, last *failure.Error) {
 	d0 := engine.ServerData{Server: old.srv.Name, State: engine.StateFailed, Transport: old.srv.Transport,
 		RetryMS: d.Milliseconds(), RetryAttempt: attempt}
 	if last != nil {

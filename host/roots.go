@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/host/failure"
 )
 
 // Roots: the directories the person lets servers see (roots/list). The
@@ -30,7 +31,7 @@ func (r Root) mcp() *mcp.Root { return &mcp.Root{URI: r.URI, Name: filepath.Base
 // resolves it against what the person meant: the working directory).
 func ResolveRoot(dir string) (Root, error) {
 	bad := func(why string, cause error) (Root, error) {
-		return Root{}, &Error{Base: fault.Base{ErrCode: CodeBadRoot, Msg: "root " + dir + ": " + why, Cause: cause, Exit: fault.ExitUsage}}
+		return Root{}, &failure.Error{Base: fault.Base{ErrCode: failure.CodeBadRoot, Msg: "root " + dir + ": " + why, Cause: cause, Exit: fault.ExitUsage}}
 	}
 	if dir == "" || !filepath.IsAbs(dir) {
 		return bad("not an absolute path", nil)
@@ -77,7 +78,7 @@ func (h *Host) Roots() []Root {
 // host started without roots: the capability was not declared.
 func (h *Host) SetRoots(dirs []string) error {
 	if h.opts.Roots == nil {
-		return &Error{Base: fault.Base{ErrCode: CodeBadRoot, Msg: "this session offers no roots", Exit: fault.ExitUsage}}
+		return &failure.Error{Base: fault.Base{ErrCode: failure.CodeBadRoot, Msg: "this session offers no roots", Exit: fault.ExitUsage}}
 	}
 	roots, err := resolveRoots(dirs)
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/engine/sanitize"
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/host/failure"
 )
 
 // Sampling (sampling/createMessage): a server asks the client's model for
@@ -52,19 +53,19 @@ func (c *conn) onSample(ctx context.Context, req *mcp.CreateMessageWithToolsRequ
 	}
 	sm := c.h.opts.Sampler
 	if sm == nil {
-		return decline(CodeSamplingDeclined, "sampling declined: no one answers sampling here (relavium has no model; pass --sampling-reply, or answer in the TUI)")
+		return decline(failure.CodeSamplingDeclined, "sampling declined: no one answers sampling here (relavium has no model; pass --sampling-reply, or answer in the TUI)")
 	}
 	if !cs.allowSample(c, c.h.clock()) {
-		return decline(CodeSamplingRateLimited, fmt.Sprintf("sampling declined unasked: %s asked more than %d times a minute", c.srv.Name, SamplingPerMinute))
+		return decline(failure.CodeSamplingRateLimited, fmt.Sprintf("sampling declined unasked: %s asked more than %d times a minute", c.srv.Name, SamplingPerMinute))
 	}
 	resume := cs.hold(c) // the person's time is not the call's
 	defer resume()
 	resp, err := askAbandonable(ctx, c.ctx, func(ctx context.Context) (engine.SampleResponse, error) { return sm.Sample(ctx, sreq) })
 	if err != nil {
-		return decline(CodeSamplingDeclined, "sampling cancelled before it was answered")
+		return decline(failure.CodeSamplingDeclined, "sampling cancelled before it was answered")
 	}
 	if resp.Action != engine.SampleAccept {
-		return decline(CodeSamplingDeclined, "sampling declined by the person")
+		return decline(failure.CodeSamplingDeclined, "sampling declined by the person")
 	}
 	if resp.Role != "user" {
 		resp.Role = "assistant"
@@ -186,7 +187,7 @@ func bound(s string) string {
 // fails with the decline's code, which says what to do, not E515.
 func relayedDecline(err error) (fault.Code, bool) {
 	msg := err.Error()
-	for _, code := range []fault.Code{CodeSamplingDeclined, CodeSamplingRateLimited} {
+	for _, code := range []fault.Code{failure.CodeSamplingDeclined, failure.CodeSamplingRateLimited} {
 		if strings.Contains(msg, "sampling/createMessage") && strings.Contains(msg, string(code)+": ") {
 			return code, true
 		}

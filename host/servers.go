@@ -5,6 +5,8 @@ import (
 
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/host/expand"
+	"github.com/relavium/relavium/host/failure"
 )
 
 // pendingAdd is a server being added: its connect can be called off by
@@ -33,7 +35,7 @@ func (h *Host) Add(ctx context.Context, s Endpoint) error {
 	h.mu.Lock()
 	if h.closing {
 		h.mu.Unlock()
-		return &Error{Base: fault.Base{ErrCode: CodeHostClosed, Msg: "the MCP host is closed"}}
+		return &failure.Error{Base: fault.Base{ErrCode: failure.CodeHostClosed, Msg: "the MCP host is closed"}}
 	}
 	if h.findLocked(s.Name) != nil || h.pending[s.Name] != nil {
 		h.mu.Unlock()
@@ -60,14 +62,14 @@ func (h *Host) Add(ctx context.Context, s Endpoint) error {
 	if err := c.prepare(); err != nil {
 		done()
 		c.cancel(err)
-		if m := missingOf(err); m != nil {
-			err = missingSecrets(m)
+		if m := expand.MissingOf(err); m != nil {
+			err = expand.MissingSecrets(m)
 		}
 		// Said on the event stream too: whoever showed the server
 		// resolving sees it fail here, with its code, never waiting on.
-		e, ok := err.(*Error)
+		e, ok := err.(*failure.Error)
 		if !ok {
-			e = &Error{Base: fault.Base{ErrCode: fault.CodeOf(err, CodeStartFailed), Msg: err.Error()}, Server: s.Name}
+			e = &failure.Error{Base: fault.Base{ErrCode: fault.CodeOf(err, failure.CodeStartFailed), Msg: err.Error()}, Server: s.Name}
 		}
 		c.emit(engine.StateFailed, e)
 		return err
@@ -85,7 +87,7 @@ func (h *Host) Add(ctx context.Context, s Endpoint) error {
 		h.mu.Unlock()
 		c.shutdown()
 		c.closed()
-		return &Error{Base: fault.Base{ErrCode: CodeCallCancelled, Msg: "connect called off: the server was removed or the host closed"}, Server: s.Name}
+		return &failure.Error{Base: fault.Base{ErrCode: failure.CodeCallCancelled, Msg: "connect called off: the server was removed or the host closed"}, Server: s.Name}
 	}
 	delete(h.pending, s.Name)
 	h.conns = append(h.conns, c)
@@ -143,7 +145,7 @@ func (h *Host) Reconnect(ctx context.Context, name string) error {
 	c := h.findLocked(name)
 	h.mu.Unlock()
 	if c == nil {
-		return &Error{Base: fault.Base{ErrCode: CodeServerNotReady, Msg: "is not connected in this session"}, Server: name}
+		return &failure.Error{Base: fault.Base{ErrCode: failure.CodeServerNotReady, Msg: "is not connected in this session"}, Server: name}
 	}
 	if err := h.Remove(name); err != nil {
 		return err

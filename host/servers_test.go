@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/host/failure"
 	"github.com/relavium/relavium/host/proc"
 )
 
@@ -43,8 +44,8 @@ func TestAddRemoveReconnect(t *testing.T) {
 	if got := callText(t, h, "mcp_b_echo", `{"message":"hi b"}`); got != "hi b" {
 		t.Errorf("b echo = %q", got)
 	}
-	if err := h.Add(ctx, stdioServer(t, "a", "ok")); codeOf(err) != CodeBadOptions {
-		t.Errorf("a second a: %v, want %s", err, CodeBadOptions)
+	if err := h.Add(ctx, stdioServer(t, "a", "ok")); codeOf(err) != failure.CodeBadOptions {
+		t.Errorf("a second a: %v, want %s", err, failure.CodeBadOptions)
 	}
 	if n := len(h.Servers()); n != 2 {
 		t.Errorf("%d servers, want 2", n)
@@ -67,8 +68,8 @@ func TestAddRemoveReconnect(t *testing.T) {
 	if _, ok := h.Lookup("mcp_a_echo"); ok {
 		t.Error("a removed server's tool is still in the catalogue")
 	}
-	if _, err := h.Call(ctx, idA, nil, engine.CallOptions{}); codeOf(err) != CodeUnknownTool {
-		t.Errorf("call of a removed tool: %v, want %s", err, CodeUnknownTool)
+	if _, err := h.Call(ctx, idA, nil, engine.CallOptions{}); codeOf(err) != failure.CodeUnknownTool {
+		t.Errorf("call of a removed tool: %v, want %s", err, failure.CodeUnknownTool)
 	}
 	if states := rec.serverStates("a"); states[len(states)-1] != engine.StateClosed {
 		t.Errorf("a's states = %v, want closed last", states)
@@ -97,7 +98,7 @@ func TestAddRemoveReconnect(t *testing.T) {
 	if got := callText(t, h, "mcp_b_echo", `{"message":"again"}`); got != "again" {
 		t.Errorf("b after reconnect = %q", got)
 	}
-	if err := h.Reconnect(ctx, "nope"); codeOf(err) != CodeServerNotReady {
+	if err := h.Reconnect(ctx, "nope"); codeOf(err) != failure.CodeServerNotReady {
 		t.Errorf("reconnect of an unknown server: %v", err)
 	}
 	_ = h.Close()
@@ -137,8 +138,8 @@ func TestRemoveCallsOffAnAddUnderWay(t *testing.T) {
 	if err := h.Remove("hang"); err != nil {
 		t.Fatal(err)
 	}
-	if err := <-errs; codeOf(err) != CodeCallCancelled {
-		t.Errorf("the called-off Add: %v, want %s", err, CodeCallCancelled)
+	if err := <-errs; codeOf(err) != failure.CodeCallCancelled {
+		t.Errorf("the called-off Add: %v, want %s", err, failure.CodeCallCancelled)
 	}
 	_ = h.Close()
 	if err := <-errs; err == nil {

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/host/failure"
 )
 
 // Servers in the shapes real ones take, built on the TypeScript SDK's
@@ -126,7 +127,7 @@ func TestPeerShapesStdoutBannerExit(t *testing.T) {
 		t.Fatal("a server that exits started")
 	}
 	var se *StartError
-	if !errors.As(err, &se) || len(se.Failures) != 1 || se.Failures[0].ErrCode != CodeInitializeFailed {
+	if !errors.As(err, &se) || len(se.Failures) != 1 || se.Failures[0].ErrCode != failure.CodeInitializeFailed {
 		t.Fatalf("error: %v", err)
 	}
 	if msg := se.Failures[0].Error(); !strings.Contains(msg, `non-JSON line(s) on stdout (the first: "Starting shapes server (no config found)")`) {

@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/host/failure"
 	"github.com/relavium/relavium/host/netguard"
 )
 
@@ -19,20 +20,20 @@ type signInError interface {
 // the handler's own coded error, or a guard refusal of a url the sign-in
 // was sent to (the SDK carries both wrapped; they are the reason, not the
 // transport's "request failed"). nil when err is neither.
-func (c *conn) signInFailure(what string, err error) *Error {
+func (c *conn) signInFailure(what string, err error) *failure.Error {
 	if c.srv.OAuth == nil || err == nil {
 		return nil
 	}
 	var se signInError
 	if errors.As(err, &se) {
-		e := &Error{Base: fault.Base{ErrCode: se.Code(), Msg: what + ": " + fault.MessageOf(se), Cause: errors.Unwrap(se), Exit: se.ExitCode()}, Server: c.srv.Name}
+		e := &failure.Error{Base: fault.Base{ErrCode: se.Code(), Msg: what + ": " + fault.MessageOf(se), Cause: errors.Unwrap(se), Exit: se.ExitCode()}, Server: c.srv.Name}
 		if dc, ok := se.(fault.DataCarrier); ok {
 			e.Data = dc.ErrorData()
 		}
 		return e
 	}
 	if r, ok := netguard.AsRefusal(err); ok {
-		return &Error{Base: fault.Base{ErrCode: r.Code(), Msg: what + ": sign-in refused by the network guard", Cause: r, Exit: r.ExitCode()}, Server: c.srv.Name}
+		return &failure.Error{Base: fault.Base{ErrCode: r.Code(), Msg: what + ": sign-in refused by the network guard", Cause: r, Exit: r.ExitCode()}, Server: c.srv.Name}
 	}
 	return nil
 }

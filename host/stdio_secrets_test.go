@@ -11,6 +11,7 @@ import (
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/host/failure"
 	"github.com/relavium/relavium/host/secrets"
 )
 
@@ -23,10 +24,10 @@ func TestMissingSecretFailsBeforeAnySpawn(t *testing.T) {
 		Secrets: secrets.SecretChain{secrets.EnvSecrets{LookupEnv: func(string) (string, bool) { return "", false }}},
 	}
 	_, err := Start(context.Background(), opts)
-	if codeOf(err) != CodeSecretMissing || !strings.Contains(err.Error(), "RELAVIUM_SECRET_NOPE") {
+	if codeOf(err) != failure.CodeSecretMissing || !strings.Contains(err.Error(), "RELAVIUM_SECRET_NOPE") {
 		t.Fatalf("err = %v", err)
 	}
-	var he *Error
+	var he *failure.Error
 	if !errors.As(err, &he) || he.ExitCode() != fault.ExitUsage {
 		t.Errorf("exit code of %v is not 2", err)
 	}
@@ -100,7 +101,7 @@ func TestSecretsNeverReachErrorsOrEventsThroughTheServer(t *testing.T) {
 	_, err := callTool(t, h, context.Background(), "mcp_s_leak", `{"name":"API_TOKEN"}`, engine.CallOptions{
 		OnProgress: func(p engine.Progress) { progress = append(progress, p.Message) },
 	})
-	if codeOf(err) != CodeCallFailed || strings.Contains(err.Error(), secret) || !strings.Contains(err.Error(), "{{secrets.api-token}}") {
+	if codeOf(err) != failure.CodeCallFailed || strings.Contains(err.Error(), secret) || !strings.Contains(err.Error(), "{{secrets.api-token}}") {
 		t.Errorf("err = %v", err)
 	}
 	if len(progress) != 1 || progress[0] != "using {{secrets.api-token}}" {
@@ -138,7 +139,7 @@ func TestEveryMissingSecretIsNamedBeforeAnySpawn(t *testing.T) {
 		Secrets: secrets.SecretChain{secrets.EnvSecrets{LookupEnv: func(string) (string, bool) { return "", false }}},
 	}
 	_, err := Start(context.Background(), opts)
-	if codeOf(err) != CodeSecretMissing {
+	if codeOf(err) != failure.CodeSecretMissing {
 		t.Fatalf("err = %v", err)
 	}
 	for _, want := range []string{"RELAVIUM_SECRET_ONE", "RELAVIUM_SECRET_TWO", "RELAVIUM_SECRET_THREE", "server a", "server c"} {
@@ -146,7 +147,7 @@ func TestEveryMissingSecretIsNamedBeforeAnySpawn(t *testing.T) {
 			t.Errorf("the error does not name %s: %v", want, err)
 		}
 	}
-	var he *Error
+	var he *failure.Error
 	if !errors.As(err, &he) || he.ExitCode() != fault.ExitUsage {
 		t.Errorf("exit code of %v is not 2", err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/host/failure"
 )
 
 func TestStdioListCallClose(t *testing.T) {
@@ -71,7 +72,7 @@ func TestStdioListCallClose(t *testing.T) {
 	if states != "connecting,connecting,ready,closed" {
 		t.Errorf("states = %s", states)
 	}
-	if _, err := callTool(t, h, ctx, "mcp_ok_echo", `{"message":"late"}`, engine.CallOptions{}); codeOf(err) != CodeHostClosed {
+	if _, err := callTool(t, h, ctx, "mcp_ok_echo", `{"message":"late"}`, engine.CallOptions{}); codeOf(err) != failure.CodeHostClosed {
 		t.Errorf("call after Close: %v", err)
 	}
 }
@@ -102,7 +103,7 @@ func TestStartFailsLoudListingEveryFailure(t *testing.T) {
 	for _, f := range se.Failures {
 		codes[f.Server] = f.ErrCode
 	}
-	want := map[string]fault.Code{"slow": CodeConnectDeadline, "early": CodeInitializeFailed, "missing": CodeSpawnFailed}
+	want := map[string]fault.Code{"slow": failure.CodeConnectDeadline, "early": failure.CodeInitializeFailed, "missing": failure.CodeSpawnFailed}
 	for s, c := range want {
 		if codes[s] != c {
 			t.Errorf("failure of %s = %q, want %q (all: %v)", s, codes[s], c, codes)
@@ -145,9 +146,9 @@ func TestServerDiesMidCallOthersKeepWorking(t *testing.T) {
 	h := startHost(t, Options{Emitter: rec, Servers: []Endpoint{stdioServer(t, "doomed", "ok"), stdioServer(t, "fine", "ok")}})
 	doomed := h.Servers()[0].PID
 	_, err := callTool(t, h, context.Background(), "mcp_doomed_crash", `{}`, engine.CallOptions{})
-	var he *Error
-	if !errors.As(err, &he) || he.ErrCode != CodeServerExited {
-		t.Fatalf("err = %v, want %s", err, CodeServerExited)
+	var he *failure.Error
+	if !errors.As(err, &he) || he.ErrCode != failure.CodeServerExited {
+		t.Fatalf("err = %v, want %s", err, failure.CodeServerExited)
 	}
 	if he.ExitStatus != "exit status 3" || !strings.Contains(he.StderrTail, "crashing on purpose") {
 		t.Errorf("status %q, tail %q", he.ExitStatus, he.StderrTail)
@@ -158,10 +159,10 @@ func TestServerDiesMidCallOthersKeepWorking(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	st := h.Servers()[0]
-	if st.State != engine.StateFailed || st.ErrorCode != CodeServerExited || st.ExitStatus != "exit status 3" {
+	if st.State != engine.StateFailed || st.ErrorCode != failure.CodeServerExited || st.ExitStatus != "exit status 3" {
 		t.Errorf("doomed status = %+v", st)
 	}
-	if _, err := callTool(t, h, context.Background(), "mcp_doomed_echo", `{"message":"x"}`, engine.CallOptions{}); codeOf(err) != CodeServerNotReady {
+	if _, err := callTool(t, h, context.Background(), "mcp_doomed_echo", `{"message":"x"}`, engine.CallOptions{}); codeOf(err) != failure.CodeServerNotReady {
 		t.Errorf("call to a dead server: %v", err)
 	}
 	if got := callText(t, h, "mcp_fine_echo", `{"message":"still here"}`); got != "still here" {
@@ -178,7 +179,7 @@ func TestServerDiesMidCallOthersKeepWorking(t *testing.T) {
 	var failed bool
 	for _, e := range rec.ofType(engine.EventServer) {
 		if d := e.Data.(engine.ServerData); d.Server == "doomed" && d.State == engine.StateFailed {
-			failed = strings.Contains(d.StderrTail, "crashing on purpose") && d.ErrorCode == CodeServerExited
+			failed = strings.Contains(d.StderrTail, "crashing on purpose") && d.ErrorCode == failure.CodeServerExited
 		}
 	}
 	if !failed {
@@ -223,7 +224,7 @@ func TestBadJSONOnStdoutFailsTheServer(t *testing.T) {
 	for h.Servers()[0].State != engine.StateFailed && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
-	if st := h.Servers()[0]; st.State != engine.StateFailed || st.ErrorCode != CodeConnectionLost {
+	if st := h.Servers()[0]; st.State != engine.StateFailed || st.ErrorCode != failure.CodeConnectionLost {
 		t.Errorf("status = %+v", st)
 	}
 	_ = h.Close()

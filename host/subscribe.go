@@ -9,6 +9,7 @@ import (
 
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/host/failure"
 )
 
 // Resource subscriptions (resources/subscribe, resources/unsubscribe) and
@@ -33,7 +34,7 @@ type ResourceUpdatedData struct {
 func (h *Host) Subscribe(ctx context.Context, server, uri string) error {
 	return h.browse(ctx, server, "resources/subscribe "+uri, func(ctx context.Context, c *conn, cs *mcp.ClientSession) error {
 		if r := capabilities(cs).Resources; r == nil || !r.Subscribe {
-			return &Error{Base: fault.Base{ErrCode: CodeNotOffered, Msg: "does not offer resource subscriptions (no resources.subscribe capability)"}, Server: server}
+			return &failure.Error{Base: fault.Base{ErrCode: failure.CodeNotOffered, Msg: "does not offer resource subscriptions (no resources.subscribe capability)"}, Server: server}
 		}
 		c.mu.Lock()
 		n, had := len(c.subs), slices.Contains(c.subs, uri)
@@ -42,7 +43,7 @@ func (h *Host) Subscribe(ctx context.Context, server, uri string) error {
 			return nil
 		}
 		if n >= maxSubscriptions {
-			return &Error{Base: fault.Base{ErrCode: CodeTooManySubscriptions, Msg: fmt.Sprintf("has %d subscriptions already, the most one server may have; unsubscribe from one first", n)}, Server: server}
+			return &failure.Error{Base: fault.Base{ErrCode: failure.CodeTooManySubscriptions, Msg: fmt.Sprintf("has %d subscriptions already, the most one server may have; unsubscribe from one first", n)}, Server: server}
 		}
 		if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: uri}); err != nil {
 			return err

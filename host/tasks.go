@@ -12,6 +12,7 @@ import (
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/engine/sanitize"
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/host/failure"
 )
 
 // Tasks (protocol 2025-11-25, experimental): a tool called as a task
@@ -70,7 +71,7 @@ const maxTaskID = 256
 // task takes a task the server answered; an unusable id is E926.
 func (c *conn) task(w wireTask) (*Task, error) {
 	if w.TaskID == "" || len(w.TaskID) > maxTaskID || sanitize.Line(w.TaskID) != w.TaskID {
-		return nil, &Error{Base: fault.Base{ErrCode: CodeBadTask, Exit: fault.ExitFailure,
+		return nil, &failure.Error{Base: fault.Base{ErrCode: failure.CodeBadTask, Exit: fault.ExitFailure,
 			Msg: fmt.Sprintf("answered a task id of %d bytes that is empty, over %d bytes or not plain text; the task cannot be followed", len(w.TaskID), maxTaskID)}, Server: c.srv.Name}
 	}
 	t := &Task{Server: c.srv.Name, TaskID: w.TaskID, Status: sanitize.Line(w.Status),
@@ -109,7 +110,7 @@ func (c *conn) tasksOffered(what string) error {
 		ok = ok && len(caps.Requests.Tools.Call) > 0
 	}
 	if !ok {
-		return &Error{Base: fault.Base{ErrCode: CodeNotOffered, Msg: "does not offer tasks for " + what + " (capabilities.tasks)"}, Server: c.srv.Name}
+		return &failure.Error{Base: fault.Base{ErrCode: failure.CodeNotOffered, Msg: "does not offer tasks for " + what + " (capabilities.tasks)"}, Server: c.srv.Name}
 	}
 	return nil
 }
@@ -132,7 +133,7 @@ func (h *Host) CallTask(ctx context.Context, id engine.ToolID, args json.RawMess
 	t, ok := h.byID[id]
 	h.mu.Unlock()
 	if !ok {
-		return nil, nil, &Error{Base: fault.Base{ErrCode: CodeUnknownTool, Msg: fmt.Sprintf("no admitted tool has id %q", id)}}
+		return nil, nil, &failure.Error{Base: fault.Base{ErrCode: failure.CodeUnknownTool, Msg: fmt.Sprintf("no admitted tool has id %q", id)}}
 	}
 	if len(args) == 0 {
 		args = json.RawMessage("{}")
@@ -243,7 +244,7 @@ func (h *Host) TaskResult(ctx context.Context, server, taskID string) (*engine.T
 func (h *Host) connTask(server string, w wireTask) (*Task, error) {
 	c := h.connNamed(server)
 	if c == nil {
-		return nil, &Error{Base: fault.Base{ErrCode: CodeServerNotReady, Msg: "is not connected in this session"}, Server: server}
+		return nil, &failure.Error{Base: fault.Base{ErrCode: failure.CodeServerNotReady, Msg: "is not connected in this session"}, Server: server}
 	}
 	return c.task(w)
 }
@@ -251,8 +252,8 @@ func (h *Host) connTask(server string, w wireTask) (*Task, error) {
 // taskFailure keeps the refusals that say why (not offered, no raw path)
 // as they are, rather than as a call failure wrapping them.
 func taskFailure(err error) error {
-	var he *Error
-	if errors.As(err, &he) && (he.ErrCode == CodeNoRawPath || he.ErrCode == CodeNotOffered || he.ErrCode == CodeBadTask) {
+	var he *failure.Error
+	if errors.As(err, &he) && (he.ErrCode == failure.CodeNoRawPath || he.ErrCode == failure.CodeNotOffered || he.ErrCode == failure.CodeBadTask) {
 		return he
 	}
 	return err

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/host/failure"
 	"github.com/relavium/relavium/host/netguard"
 )
 
@@ -33,8 +34,8 @@ func TestRawCallAnswerIsTakenOffTheStream(t *testing.T) {
 		t.Fatalf("echo = %q", got)
 	}
 	// A server that declares no tasks is refused before anything is sent.
-	if _, err := h.Tasks(context.Background(), "m"); codeOf(err) != CodeNotOffered {
-		t.Errorf("tasks of a server without tasks: %v, want %s", err, CodeNotOffered)
+	if _, err := h.Tasks(context.Background(), "m"); codeOf(err) != failure.CodeNotOffered {
+		t.Errorf("tasks of a server without tasks: %v, want %s", err, failure.CodeNotOffered)
 	}
 }
 
@@ -43,8 +44,8 @@ func TestTasksRefusedOverStreamableHTTP(t *testing.T) {
 	base := serveHTTP(t, inprocServer())
 	g := netguard.New()
 	h := startHost(t, Options{Guard: g, Servers: []Endpoint{networkServer(t, g, "n", TransportHTTP, base+"/mcp")}})
-	if _, err := h.Tasks(context.Background(), "n"); codeOf(err) != CodeNoRawPath {
-		t.Errorf("tasks over Streamable HTTP: %v, want %s", err, CodeNoRawPath)
+	if _, err := h.Tasks(context.Background(), "n"); codeOf(err) != failure.CodeNoRawPath {
+		t.Errorf("tasks over Streamable HTTP: %v, want %s", err, failure.CodeNoRawPath)
 	}
 }
 
@@ -106,8 +107,8 @@ func TestTaskIDOutOfBoundsIsCoded(t *testing.T) {
 	c := &conn{srv: Endpoint{Name: "tasky"}}
 	for _, id := range []string{strings.Repeat("t", 257), "", "a\x1b[2Jb"} {
 		_, err := c.task(wireTask{TaskID: id, Status: TaskWorking})
-		var he *Error
-		if fault.CodeOf(err, "") != CodeBadTask || !errors.As(err, &he) || he.Server != "tasky" || fault.ExitOf(err) != fault.ExitFailure {
+		var he *failure.Error
+		if fault.CodeOf(err, "") != failure.CodeBadTask || !errors.As(err, &he) || he.Server != "tasky" || fault.ExitOf(err) != fault.ExitFailure {
 			t.Errorf("task id of %d bytes: %v", len(id), err)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/host/failure"
 )
 
 // Validate checks args against an admitted tool's input schema, as Call
@@ -16,7 +17,7 @@ func (h *Host) Validate(id engine.ToolID, args json.RawMessage) error {
 	t, ok := h.byID[id]
 	h.mu.Unlock()
 	if !ok {
-		return &Error{Base: fault.Base{ErrCode: CodeUnknownTool, Msg: fmt.Sprintf("no admitted tool has id %q", id)}}
+		return &failure.Error{Base: fault.Base{ErrCode: failure.CodeUnknownTool, Msg: fmt.Sprintf("no admitted tool has id %q", id)}}
 	}
 	if len(args) == 0 {
 		args = json.RawMessage("{}")

@@ -9,7 +9,7 @@ import (
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/engine/sanitize"
 	"github.com/relavium/relavium/fault"
-	"github.com/relavium/relavium/host"
+	"github.com/relavium/relavium/host/failure"
 )
 
 // Clearance is consent.ClearCall over what the person said beforehand:
@@ -64,7 +64,7 @@ func (s *Session) ConfirmCall(ctx context.Context, def engine.ToolDef, yes, adho
 		}
 		return nil
 	}
-	return &host.Error{Base: fault.Base{ErrCode: CodeCallRefused, Msg: def.Name + " was not called (you answered no)"}, Server: def.Server}
+	return &failure.Error{Base: fault.Base{ErrCode: CodeCallRefused, Msg: def.Name + " was not called (you answered no)"}, Server: def.Server}
 }
 
 // CallNeedsApproval is the data of an E542 refusal: which tool, whether its
@@ -106,14 +106,14 @@ func NeedsApproval(def engine.ToolDef, adhoc bool) error {
 	if def.Annotations.IsReadOnly() {
 		msg += "; the server's read-only hint is its own claim and never skips the question"
 	}
-	return &host.Error{Base: fault.Base{ErrCode: CodeNeedsYes, Exit: fault.ExitUsage, Msg: msg, Data: d}, Server: def.Server}
+	return &failure.Error{Base: fault.Base{ErrCode: CodeNeedsYes, Exit: fault.ExitUsage, Msg: msg, Data: d}, Server: def.Server}
 }
 
 // Approve remembers "always for this definition" for def. A definition
 // changed since it was accepted is refused (E548): accept it first.
 func (s *Session) Approve(def engine.ToolDef) error {
 	if def.Changed {
-		return &host.Error{Base: fault.Base{ErrCode: CodeApproveChanged, Exit: fault.ExitUsage, Msg: def.Name + "'s definition changed since you accepted it: accept it before remembering an approval"}, Server: def.Server}
+		return &failure.Error{Base: fault.Base{ErrCode: CodeApproveChanged, Exit: fault.ExitUsage, Msg: def.Name + "'s definition changed since you accepted it: accept it before remembering an approval"}, Server: def.Server}
 	}
 	return s.Approvals().Approve(ToolKey(def))
 }

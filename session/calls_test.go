@@ -10,6 +10,7 @@ import (
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/config"
+	"github.com/relavium/relavium/host/failure"
 )
 
 // callAsker answers every call confirmation with answer and keeps whether
@@ -44,7 +45,7 @@ func TestConfirmCallNeedsThePersonsWord(t *testing.T) {
 	def := testDef(false)
 
 	err := s.ConfirmCall(ctx, def, false, false)
-	var he *host.Error
+	var he *failure.Error
 	if !errors.As(err, &he) || he.ErrCode != CodeNeedsYes || he.ExitCode() != 2 {
 		t.Fatalf("no one to ask: %v", err)
 	}

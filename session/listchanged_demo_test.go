@@ -10,6 +10,7 @@ import (
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/config"
+	"github.com/relavium/relavium/host/failure"
 	"github.com/relavium/relavium/internal/testbin"
 )
 
@@ -39,7 +40,7 @@ func TestDemoServerListChanged(t *testing.T) {
 	}
 	defer lv.Close()
 	if err := lv.Connect(ctx, "demo"); err != nil {
-		if he := (*host.Error)(nil); errors.As(err, &he) {
+		if he := (*failure.Error)(nil); errors.As(err, &he) {
 			t.Fatalf("%v (%v, stderr %q)", err, he.ExitStatus, he.StderrTail)
 		}
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host"
+	"github.com/relavium/relavium/host/failure"
 	"github.com/relavium/relavium/loadtest"
 	"github.com/relavium/relavium/themes"
 	"github.com/relavium/relavium/tui/render"
@@ -120,7 +121,7 @@ func (j *job) fail(at time.Time, err error) {
 	j.ended = at
 	j.state = jobFailed
 	j.errCode, j.errMsg = fault.CodeOf(err, ""), render.ServerText(err.Error())
-	if j.errCode == host.CodeCallCancelled || j.errCode == engine.CodeRunCancelled {
+	if j.errCode == failure.CodeCallCancelled || j.errCode == engine.CodeRunCancelled {
 		j.state = jobCancelled
 	}
 	j.cancel = nil

@@ -10,6 +10,7 @@ import (
 	"github.com/relavium/relavium/atomicfile"
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/host/failure"
 
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/loadtest"
@@ -77,7 +78,7 @@ func (f *fakeBackend) CallTask(_ context.Context, tool engine.ToolDef, args json
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if !f.taskState.offered {
-		return nil, nil, &host.Error{Base: fault.Base{ErrCode: host.CodeNotOffered, Msg: "does not offer tasks for tools/call"}, Server: tool.Server}
+		return nil, nil, &failure.Error{Base: fault.Base{ErrCode: failure.CodeNotOffered, Msg: "does not offer tasks for tools/call"}, Server: tool.Server}
 	}
 	f.answers = append(f.answers, "task "+tool.Name+" "+string(args))
 	return &host.Task{Server: tool.Server, TaskID: "t-1", Status: host.TaskWorking, StatusMessage: "starting"}, nil, nil
@@ -125,7 +126,7 @@ func (f *fakeBackend) Bench(ctx context.Context, tool engine.ToolDef, args json.
 			return loadtest.OK
 		}
 		res, err := call(ctx, fmt.Sprint("bench-", i), tool, args, nil)
-		return loadtest.Outcome{Error: host.OutcomeKey(res, err)}
+		return loadtest.Outcome{Error: failure.OutcomeKey(res, err)}
 	}, loadtest.Options{Live: live})
 	if rep != nil {
 		rep.Target, rep.Server = tool.Name, tool.Server

@@ -1,7 +1,7 @@
 package tui
 
 import (
-	"github.com/relavium/relavium/host"
+	"github.com/relavium/relavium/host/failure"
 	"github.com/relavium/relavium/tui/dialog"
 	"github.com/relavium/relavium/tui/render"
 )
@@ -11,7 +11,7 @@ import (
 // per failure, so cancelling leaves the row failed with its reason, and r
 // (reconnect) asks again if it fails again.
 func (m *Model) askInputs(r *serverRow) {
-	if r.asked || r.errCode != host.CodeSecretMissing || len(r.spec.Inputs) == 0 {
+	if r.asked || r.errCode != failure.CodeSecretMissing || len(r.spec.Inputs) == 0 {
 		return
 	}
 	r.asked = true

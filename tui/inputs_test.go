@@ -6,7 +6,7 @@ import (
 
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/fault"
-	"github.com/relavium/relavium/host"
+	"github.com/relavium/relavium/host/failure"
 	"github.com/relavium/relavium/tui/dialog"
 )
 
@@ -18,7 +18,7 @@ func TestImportedInputIsAskedForAsASecret(t *testing.T) {
 	f := newFake(t)
 	f.addHTTP("perplexity")
 	f.specs[0].Inputs = []InputSpec{{ID: "perplexity-key", Description: "Perplexity API Key"}}
-	f.connectErr["perplexity"] = &host.Error{Base: fault.Base{ErrCode: host.CodeSecretMissing, Msg: "env KEY needs {{secrets.perplexity-key}}, which is not set"}}
+	f.connectErr["perplexity"] = &failure.Error{Base: fault.Base{ErrCode: failure.CodeSecretMissing, Msg: "env KEY needs {{secrets.perplexity-key}}, which is not set"}}
 	f.setTools("perplexity", demoTools(), nil)
 	h := newHarness(t, f, 120, 30)
 	h.until("the secret prompt", func() bool { _, ok := h.m.topDialog().(*dialog.Secret); return ok })
@@ -46,14 +46,14 @@ func TestImportedInputPromptCancelled(t *testing.T) {
 	f := newFake(t)
 	f.addHTTP("perplexity")
 	f.specs[0].Inputs = []InputSpec{{ID: "perplexity-key"}}
-	f.connectErr["perplexity"] = &host.Error{Base: fault.Base{ErrCode: host.CodeSecretMissing, Msg: "not set"}}
+	f.connectErr["perplexity"] = &failure.Error{Base: fault.Base{ErrCode: failure.CodeSecretMissing, Msg: "not set"}}
 	h := newHarness(t, f, 120, 30)
 	h.until("the secret prompt", func() bool { _, ok := h.m.topDialog().(*dialog.Secret); return ok })
 	h.key("esc")
 	if h.m.topDialog() != nil {
 		t.Fatal("esc left a dialog open")
 	}
-	if r := h.m.server("perplexity"); r.state != engine.StateFailed || r.errCode != host.CodeSecretMissing {
+	if r := h.m.server("perplexity"); r.state != engine.StateFailed || r.errCode != failure.CodeSecretMissing {
 		t.Fatalf("row %s %s", r.state, r.errCode)
 	}
 }

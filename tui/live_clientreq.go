@@ -3,6 +3,8 @@ package tui
 import (
 	"context"
 	"encoding/json"
+
+	"github.com/relavium/relavium/host/failure"
 	"github.com/relavium/relavium/loadtest"
 
 	"github.com/relavium/relavium/engine"
@@ -106,7 +108,7 @@ func (l *live) Bench(ctx context.Context, tool engine.ToolDef, args json.RawMess
 	} else {
 		rep, err = loadtest.Run(ctx, plan, func(ctx context.Context, _ int) loadtest.Outcome {
 			res, err := h.Call(ctx, tool.ID, args, engine.CallOptions{Timeout: plan.Timeout})
-			return loadtest.Outcome{Error: host.OutcomeKey(res, err)}
+			return loadtest.Outcome{Error: failure.OutcomeKey(res, err)}
 		}, opts)
 	}
 	if rep != nil {

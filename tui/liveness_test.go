@@ -9,6 +9,7 @@ import (
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host"
+	"github.com/relavium/relavium/host/failure"
 )
 
 // ServerDetails answers for a connected server with what the fake's
@@ -23,7 +24,7 @@ func (f *fakeBackend) Ping(_ context.Context, server string) (time.Duration, err
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if !f.connected[server] {
-		return 0, &fault.Error{ErrCode: host.CodeServerNotReady, Msg: "server " + server + " is not running"}
+		return 0, &fault.Error{ErrCode: failure.CodeServerNotReady, Msg: "server " + server + " is not running"}
 	}
 	return 1234 * time.Microsecond, nil
 }
@@ -42,7 +43,7 @@ func TestPingKeyOnTheServersPane(t *testing.T) {
 func TestRetryShownOnALostServer(t *testing.T) {
 	h := ready(t, 120, 40)
 	h.f.emit(engine.EventServer, engine.ServerData{Server: "demo", State: engine.StateFailed, Transport: "http",
-		ErrorCode: host.CodeConnectionLost, Error: "server demo refused the connection", RetryMS: 4000, RetryAttempt: 2})
+		ErrorCode: failure.CodeConnectionLost, Error: "server demo refused the connection", RetryMS: 4000, RetryAttempt: 2})
 	h.until("the failed state", func() bool { return h.m.server("demo").state == engine.StateFailed })
 	h.key("i")
 	frame := strings.Join(strings.Fields(h.view()), " ")

@@ -12,6 +12,7 @@ import (
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host"
+	"github.com/relavium/relavium/host/failure"
 	"github.com/relavium/relavium/themes"
 	"github.com/relavium/relavium/tui/dialog"
 	"github.com/relavium/relavium/tui/render"
@@ -173,7 +174,7 @@ func (m *Model) onTaskStatus(msg taskStatusMsg) tea.Cmd {
 		}
 		err := errors.New(text)
 		if msg.task.Status == host.TaskCancelled {
-			err = &host.Error{Base: fault.Base{ErrCode: host.CodeCallCancelled, Msg: text}}
+			err = &failure.Error{Base: fault.Base{ErrCode: failure.CodeCallCancelled, Msg: text}}
 		}
 		m.endJob(msg.id, err, func(*job) {})
 		return nil

@@ -9,8 +9,8 @@ import (
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/engine/sanitize"
 	"github.com/relavium/relavium/fault"
-	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/discovery"
+	"github.com/relavium/relavium/host/failure"
 	"github.com/relavium/relavium/invoke/cli"
 )
 
@@ -82,7 +82,7 @@ func RunMCPAccept(ctx context.Context, inv *cli.Invocation) (any, error) {
 		for _, d := range h.Tools() {
 			if d.ID == id {
 				if !d.Changed {
-					return nil, &host.Error{Base: fault.Base{ErrCode: cli.CodeNotFlagged, Exit: cli.ExitUsage, Msg: fmt.Sprintf("%s is not flagged: its definition is the one you accepted, so there is nothing to accept", name)}, Server: d.Server}
+					return nil, &failure.Error{Base: fault.Base{ErrCode: cli.CodeNotFlagged, Exit: cli.ExitUsage, Msg: fmt.Sprintf("%s is not flagged: its definition is the one you accepted, so there is nothing to accept", name)}, Server: d.Server}
 				}
 				flagged = append(flagged, d)
 			}

@@ -13,6 +13,7 @@ import (
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/config"
+	"github.com/relavium/relavium/host/failure"
 	"github.com/relavium/relavium/invoke/cli"
 	"github.com/relavium/relavium/loadtest"
 )
@@ -312,14 +313,14 @@ func benchTarget(ctx context.Context, inv *cli.Invocation, hosts []*host.Host, m
 		return &benchRequest{label: def.Name, server: def.Server, tool: def.ID, sets: sets,
 			target: func(ctx context.Context, i int) loadtest.Outcome {
 				res, err := pick(i).Call(ctx, def.ID, sets[i%len(sets)], engine.CallOptions{Timeout: timeout})
-				return loadtest.Outcome{Error: host.OutcomeKey(res, err)}
+				return loadtest.Outcome{Error: failure.OutcomeKey(res, err)}
 			}}, nil
 	case benchList:
 		server := benchServer(hosts[0])
 		return &benchRequest{label: benchList, server: server, params: []json.RawMessage{json.RawMessage(`{}`)},
 			target: func(ctx context.Context, i int) loadtest.Outcome {
 				_, err := pick(i).ListTools(ctx, server)
-				return loadtest.Outcome{Error: host.OutcomeKey(nil, err)}
+				return loadtest.Outcome{Error: failure.OutcomeKey(nil, err)}
 			}}, nil
 	case benchRead:
 		server := benchServer(hosts[0])
@@ -327,7 +328,7 @@ func benchTarget(ctx context.Context, inv *cli.Invocation, hosts []*host.Host, m
 		return &benchRequest{label: benchRead + " " + name, server: server, params: []json.RawMessage{p},
 			target: func(ctx context.Context, i int) loadtest.Outcome {
 				_, err := pick(i).ReadResource(ctx, server, name)
-				return loadtest.Outcome{Error: host.OutcomeKey(nil, err)}
+				return loadtest.Outcome{Error: failure.OutcomeKey(nil, err)}
 			}}, nil
 	default: // prompts/get
 		server := benchServer(hosts[0])
@@ -343,7 +344,7 @@ func benchTarget(ctx context.Context, inv *cli.Invocation, hosts []*host.Host, m
 		return &benchRequest{label: benchPrompt + " " + name, server: server, params: []json.RawMessage{p},
 			target: func(ctx context.Context, i int) loadtest.Outcome {
 				_, err := pick(i).GetPrompt(ctx, server, name, args)
-				return loadtest.Outcome{Error: host.OutcomeKey(nil, err)}
+				return loadtest.Outcome{Error: failure.OutcomeKey(nil, err)}
 			}}, nil
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/config"
 	"github.com/relavium/relavium/host/discovery"
+	"github.com/relavium/relavium/host/failure"
 	"github.com/relavium/relavium/invoke/cli"
 	"github.com/relavium/relavium/nesting"
 )
@@ -245,7 +246,7 @@ func findTool(h *host.Host, name string, adhoc bool, servers []config.Server) (e
 	if !ok {
 		for _, st := range h.Servers() {
 			if st.ErrorCode == consent.CodeDenied {
-				return engine.ToolDef{}, &host.Error{Base: fault.Base{ErrCode: consent.CodeDenied, Msg: fmt.Sprintf("was not started (consent denied), so %s was not called", name)}, Server: st.Name}
+				return engine.ToolDef{}, &failure.Error{Base: fault.Base{ErrCode: consent.CodeDenied, Msg: fmt.Sprintf("was not started (consent denied), so %s was not called", name)}, Server: st.Name}
 			}
 		}
 		return engine.ToolDef{}, toolNotFound(name, h.Tools(), h.Skipped(), servers)
@@ -287,7 +288,7 @@ func (e *toolErrorResult) WriteHuman(w io.Writer) error {
 func toolNotFound(name string, tools []engine.ToolDef, skipped []engine.SkippedTool, servers []config.Server) error {
 	for _, s := range skipped {
 		if discovery.NamespacedName(s.Server, s.Tool) == name || (s.Server == cli.AdhocServer && s.Tool == name) {
-			return &host.Error{Base: fault.Base{ErrCode: cli.CodeToolNotFound, Exit: cli.ExitUsage, Msg: fmt.Sprintf("%s was skipped at discovery (%s: %s)", name, s.Code, sanitize.Line(s.Detail))}, Server: s.Server}
+			return &failure.Error{Base: fault.Base{ErrCode: cli.CodeToolNotFound, Exit: cli.ExitUsage, Msg: fmt.Sprintf("%s was skipped at discovery (%s: %s)", name, s.Code, sanitize.Line(s.Detail))}, Server: s.Server}
 		}
 	}
 	var names, bare []string
@@ -349,7 +350,7 @@ func BuildArgs(argText string, kv []string, def engine.ToolDef) (json.RawMessage
 		}
 		var obj map[string]json.RawMessage
 		if err := json.Unmarshal([]byte(argText), &obj); err != nil || obj == nil {
-			return nil, &host.Error{Base: fault.Base{ErrCode: cli.CodeBadCallArgs, Exit: cli.ExitUsage, Msg: "--args must be one JSON object", Cause: err}}
+			return nil, &failure.Error{Base: fault.Base{ErrCode: cli.CodeBadCallArgs, Exit: cli.ExitUsage, Msg: "--args must be one JSON object", Cause: err}}
 		}
 		return json.RawMessage(argText), nil
 	}
@@ -362,10 +363,10 @@ func BuildArgs(argText string, kv []string, def engine.ToolDef) (json.RawMessage
 	for _, w := range kv {
 		k, v, ok := strings.Cut(w, "=")
 		if !ok || k == "" {
-			return nil, &host.Error{Base: fault.Base{ErrCode: cli.CodeBadCallArgs, Exit: cli.ExitUsage, Msg: fmt.Sprintf("argument %q is not KEY=VALUE", w)}}
+			return nil, &failure.Error{Base: fault.Base{ErrCode: cli.CodeBadCallArgs, Exit: cli.ExitUsage, Msg: fmt.Sprintf("argument %q is not KEY=VALUE", w)}}
 		}
 		if _, dup := obj[k]; dup {
-			return nil, &host.Error{Base: fault.Base{ErrCode: cli.CodeBadCallArgs, Exit: cli.ExitUsage, Msg: fmt.Sprintf("argument %s is given twice", k)}}
+			return nil, &failure.Error{Base: fault.Base{ErrCode: cli.CodeBadCallArgs, Exit: cli.ExitUsage, Msg: fmt.Sprintf("argument %s is given twice", k)}}
 		}
 		f, declared := byName[k]
 		if !declared {

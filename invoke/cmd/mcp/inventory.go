@@ -10,6 +10,7 @@ import (
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/config"
+	"github.com/relavium/relavium/host/failure"
 	"github.com/relavium/relavium/invoke/cli"
 	"github.com/relavium/relavium/session"
 )
@@ -65,7 +66,7 @@ func inventoryEach(ctx context.Context, inv *cli.Invocation, s *session.Session,
 			st = host.ServerStatus{Name: srv.Name, Transport: srv.Transport, State: engine.StateFailed}
 		}
 		if errs[i] != nil && st.Error == "" {
-			code := fault.CodeOf(errs[i], host.CodeStartFailed)
+			code := fault.CodeOf(errs[i], failure.CodeStartFailed)
 			msg := strings.Replace(sanitize.Line(errs[i].Error()), string(code)+": ", "", 1) // the row shows the code once
 			st.State, st.ErrorCode, st.Error = engine.StateFailed, code, msg
 		}

@@ -18,6 +18,7 @@ import (
 	"github.com/relavium/relavium/host/config"
 	"github.com/relavium/relavium/host/discovery"
 	"github.com/relavium/relavium/host/era"
+	"github.com/relavium/relavium/host/failure"
 	"github.com/relavium/relavium/host/netguard"
 	"github.com/relavium/relavium/invoke/cli"
 	"github.com/relavium/relavium/session"
@@ -187,7 +188,7 @@ func notAdmitted(list *MCPList, failed int) error {
 		return nil
 	}
 	list.partial = true
-	return &fault.Error{ErrCode: host.CodeStartFailed, Exit: fault.ExitFailure, Data: list,
+	return &fault.Error{ErrCode: failure.CodeStartFailed, Exit: fault.ExitFailure, Data: list,
 		Msg: fmt.Sprintf("%d of %d MCP servers could not be admitted from their client file (each row says why)", failed, len(list.Servers))}
 }
 

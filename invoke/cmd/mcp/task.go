@@ -13,6 +13,7 @@ import (
 	"github.com/relavium/relavium/engine/sanitize"
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host"
+	"github.com/relavium/relavium/host/failure"
 	"github.com/relavium/relavium/invoke/cli"
 )
 
@@ -60,7 +61,7 @@ func callAsTask(ctx context.Context, inv *cli.Invocation, h *host.Host, def engi
 			_, _ = h.CancelTask(cctx, def.Server, task.TaskID)
 			ccancel()
 			if ctx.Err() != nil {
-				return nil, task, time.Since(t0), &host.Error{Base: fault.Base{ErrCode: host.CodeCallCancelled, Msg: "task " + task.TaskID + " cancelled (and cancelled at the server)"}, Server: def.Server}
+				return nil, task, time.Since(t0), &failure.Error{Base: fault.Base{ErrCode: failure.CodeCallCancelled, Msg: "task " + task.TaskID + " cancelled (and cancelled at the server)"}, Server: def.Server}
 			}
 			return nil, task, time.Since(t0), &cli.Error{ErrCode: cli.CodeTaskDeadline, Msg: fmt.Sprintf("task %s of %s did not end within --timeout %s; it was cancelled at the server", task.TaskID, def.Name, timeout)}
 		}

@@ -1,4 +1,4 @@
-package host
+package failure
 
 import (
 	"slices"
@@ -6,7 +6,7 @@ import (
 	"github.com/relavium/relavium/fault"
 )
 
-// Codes registers the error codes package host owns: each code's exit class
+// Codes registers the error codes package failure owns: each code's exit class
 // and what it means (the error-code table in docs/error-codes.md says the same to a
 // person; the repository's codes test holds the two together).
 func Codes() fault.Table { return slices.Concat(codes, clientCodes) }
@@ -41,4 +41,18 @@ var codes = fault.Table{
 	{Code: CodeBadCompletionRef, Class: fault.Usage, Meaning: "a completion reference that is neither ref/prompt nor ref/resource"},
 	{Code: CodeNoRawPath, Class: fault.Failure, Meaning: "a task request on a Streamable HTTP server: go-sdk v1.8.0 has no task API, and relavium sends task requests only on connections it reads itself (stdio, sse, websocket)"},
 	{Code: CodeBadTask, Class: fault.Failure, Meaning: "a task the server answered has an id that is empty, over 256 bytes or not plain text: it cannot be shown, followed or cancelled"},
+}
+
+// Error codes of the client's side of MCP (sampling, roots), in the range
+// E901–E919 that host shares with the faces.
+const (
+	CodeSamplingDeclined    fault.Code = "E901" // a sampling request declined: no answerer, or the person declined or went away
+	CodeSamplingRateLimited fault.Code = "E902" // a server asked for sampling too often: declined unasked
+	CodeBadRoot             fault.Code = "E903" // a root that is not an absolute path to an existing directory
+)
+
+var clientCodes = fault.Table{
+	{Code: CodeSamplingDeclined, Class: fault.Failure, Meaning: "a sampling request was declined: no one answers sampling here (headless without --sampling-reply), or the person declined or went away; the server gets this code"},
+	{Code: CodeSamplingRateLimited, Class: fault.Failure, Meaning: "a server asked for sampling more than 10 times a minute (bursts of 5): declined unasked"},
+	{Code: CodeBadRoot, Class: fault.Usage, Meaning: "a root that is not an absolute path to an existing directory (symlinks resolved), or roots edited where none are offered"},
 }

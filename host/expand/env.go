@@ -1,4 +1,4 @@
-package host
+package expand
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/host/failure"
 	"github.com/relavium/relavium/host/secrets"
 )
 
@@ -29,13 +30,13 @@ func inBaseEnv(name string) bool {
 	return false
 }
 
-// childEnv builds a stdio server's environment: the allowlisted ambient
+// ChildEnv builds a stdio server's environment: the allowlisted ambient
 // names (a value that begins "()" — an exported shell function — is
 // dropped), then the declared entries in order with every secret reference
 // resolved. secrets receives name → value of every secret injected, for
 // redaction. A missing secret is an authored error (exit 2) naming every
 // secret the server lacks.
-func childEnv(server string, ambient []string, file, declared []consent.EnvEntry, store secrets.SecretStore, secrets map[string]string) ([]string, error) {
+func ChildEnv(server string, ambient []string, file, declared []consent.EnvEntry, store secrets.SecretStore, secrets map[string]string) ([]string, error) {
 	vals := map[string]string{}
 	for _, kv := range ambient {
 		name, v, ok := strings.Cut(kv, "=")
@@ -56,7 +57,7 @@ func childEnv(server string, ambient []string, file, declared []consent.EnvEntry
 		switch e.Kind {
 		case consent.KindSecretRef:
 			sv, err := lookupSecret(server, e, store)
-			if he := (*Error)(nil); errors.As(err, &he) && he.ErrCode == CodeSecretMissing {
+			if he := (*failure.Error)(nil); errors.As(err, &he) && he.ErrCode == failure.CodeSecretMissing {
 				x.missing = append(x.missing, he)
 				continue
 			}
@@ -111,41 +112,41 @@ func childEnv(server string, ambient []string, file, declared []consent.EnvEntry
 	return out, nil
 }
 
-// envFileEntries reads a stdio server's env file at spawn (nil when it
+// EnvFileEntries reads a stdio server's env file at spawn (nil when it
 // has none): bounded and FIFO-safe, each entry under the env denylist, by
 // consent.ReadEnvFile, the reading the digest's names came from. Names
 // that differ from those digested when consent was decided are E326 (the
 // file changed in between: run again to be asked). Every value is kept
 // for redaction, shown as {{env_file.NAME}}.
-func envFileEntries(server string, f *consent.EnvFile, secrets map[string]string) ([]consent.EnvEntry, error) {
+func EnvFileEntries(server string, f *consent.EnvFile, secrets map[string]string) ([]consent.EnvEntry, error) {
 	if f == nil {
 		return nil, nil
 	}
 	vars, err := consent.ReadEnvFile(f.Path)
 	if err != nil {
-		return nil, &Error{Base: fault.Base{ErrCode: fault.CodeOf(err, consent.CodeEnvFile), Exit: fault.ExitUsage, Msg: fault.MessageOf(err)}, Server: server}
+		return nil, &failure.Error{Base: fault.Base{ErrCode: fault.CodeOf(err, consent.CodeEnvFile), Exit: fault.ExitUsage, Msg: fault.MessageOf(err)}, Server: server}
 	}
 	if consent.NewEnvFile(f.Path, vars).NamesDigest != f.NamesDigest {
-		return nil, &Error{Base: fault.Base{ErrCode: consent.CodeEnvFileChanged, Exit: fault.ExitUsage, Msg: "env file " + f.Path +
+		return nil, &failure.Error{Base: fault.Base{ErrCode: consent.CodeEnvFileChanged, Exit: fault.ExitUsage, Msg: "env file " + f.Path +
 			" sets other variables than when consent was decided for this server: run again to be asked about the new ones"}, Server: server}
 	}
 	out := make([]consent.EnvEntry, len(vars))
 	for i, v := range vars {
 		out[i] = consent.EnvEntry{Name: v.Name, Kind: consent.KindLiteral, Value: v.Value}
-		secrets[envFilePrefix+v.Name] = v.Value
+		secrets[EnvFilePrefix+v.Name] = v.Value
 	}
 	return out, nil
 }
 
-// envFilePrefix marks an env file's value among a connection's secrets.
-const envFilePrefix = "env_file."
+// EnvFilePrefix marks an env file's value among a connection's secrets.
+const EnvFilePrefix = "env_file."
 
-// childArgs are a stdio server's arguments as spawned: each reference in
+// ChildArgs are a stdio server's arguments as spawned: each reference in
 // an argument, the whole argument or inside text, is expanded by
 // expandText; every other argument is passed as written. An unset VAR with
 // no default is E880, naming every one; a missing secret E520, naming
 // every one.
-func childArgs(server string, ambient, args []string, store secrets.SecretStore, secrets map[string]string) ([]string, error) {
+func ChildArgs(server string, ambient, args []string, store secrets.SecretStore, secrets map[string]string) ([]string, error) {
 	x := expander{server: server, ambient: ambient, store: store, secrets: secrets}
 	out := make([]string, len(args))
 	for i, a := range args {
@@ -178,7 +179,7 @@ type expander struct {
 	store   secrets.SecretStore
 	secrets map[string]string
 	unset   []string
-	missing []*Error
+	missing []*failure.Error
 }
 
 func (x *expander) text(what, a string) (string, error) {
@@ -191,8 +192,8 @@ func (x *expander) text(what, a string) (string, error) {
 	for _, sp := range spans {
 		var v string
 		if sp.Secret != "" {
-			sv, err := secretFor(x.server, what, sp.Secret, x.store)
-			if he := (*Error)(nil); errors.As(err, &he) && he.ErrCode == CodeSecretMissing {
+			sv, err := SecretFor(x.server, what, sp.Secret, x.store)
+			if he := (*failure.Error)(nil); errors.As(err, &he) && he.ErrCode == failure.CodeSecretMissing {
 				x.missing = append(x.missing, he)
 				continue
 			}
@@ -227,12 +228,12 @@ func (x *expander) text(what, a string) (string, error) {
 // for missing secrets.
 func (x *expander) err(what string) error {
 	if len(x.unset) > 0 {
-		return &Error{Base: fault.Base{ErrCode: CodeEnvRefUnset, Exit: fault.ExitUsage, Msg: fmt.Sprintf(
+		return &failure.Error{Base: fault.Base{ErrCode: failure.CodeEnvRefUnset, Exit: fault.ExitUsage, Msg: fmt.Sprintf(
 			"%s {{env.%s}} is read from relavium's environment at spawn, and %s is not set: set it (or give a default, {{env.NAME:-default}})",
 			what, strings.Join(x.unset, "}}, {{env."), strings.Join(x.unset, ", "))}, Server: x.server}
 	}
 	if len(x.missing) > 0 {
-		return missingSecrets(x.missing)
+		return MissingSecrets(x.missing)
 	}
 	return nil
 }
@@ -248,9 +249,9 @@ func ambientValue(ambient []string, name string) (string, bool) {
 	return "", false
 }
 
-// missingSecrets is one E520 naming every missing secret (a person fixes
+// MissingSecrets is one E520 naming every missing secret (a person fixes
 // them all in one go, not one run at a time).
-func missingSecrets(missing []*Error) error {
+func MissingSecrets(missing []*failure.Error) error {
 	if len(missing) == 1 {
 		return missing[0]
 	}
@@ -258,38 +259,38 @@ func missingSecrets(missing []*Error) error {
 	for i, m := range missing {
 		parts[i] = m.Message()
 	}
-	return &Error{Base: fault.Base{ErrCode: CodeSecretMissing, Exit: fault.ExitUsage, Msg: fmt.Sprintf("%d secrets are not set: %s", len(missing), strings.Join(parts, "; "))}, parts: missing}
+	return &failure.Error{Base: fault.Base{ErrCode: failure.CodeSecretMissing, Exit: fault.ExitUsage, Msg: fmt.Sprintf("%d secrets are not set: %s", len(missing), strings.Join(parts, "; "))}, Parts: missing}
 }
 
-// missingOf lists the E520 parts of err (nil when err is something else).
-func missingOf(err error) []*Error {
-	var he *Error
-	if !errors.As(err, &he) || he.ErrCode != CodeSecretMissing {
+// MissingOf lists the E520 parts of err (nil when err is something else).
+func MissingOf(err error) []*failure.Error {
+	var he *failure.Error
+	if !errors.As(err, &he) || he.ErrCode != failure.CodeSecretMissing {
 		return nil
 	}
-	if len(he.parts) > 0 {
-		return he.parts
+	if len(he.Parts) > 0 {
+		return he.Parts
 	}
-	return []*Error{he}
+	return []*failure.Error{he}
 }
 
 func lookupSecret(server string, e consent.EnvEntry, store secrets.SecretStore) (string, error) {
-	return secretFor(server, "env "+e.Name, e.Secret, store)
+	return SecretFor(server, "env "+e.Name, e.Secret, store)
 }
 
-// secretFor resolves secret name for what needs it ("env NAME", "header
+// SecretFor resolves secret name for what needs it ("env NAME", "header
 // NAME"): the one lookup behind a stdio server's env and a network server's
 // headers. A missing secret is E520 saying where to set it.
-func secretFor(server, what, name string, store secrets.SecretStore) (string, error) {
+func SecretFor(server, what, name string, store secrets.SecretStore) (string, error) {
 	if store == nil {
-		return "", &Error{Base: fault.Base{ErrCode: CodeSecretMissing, Exit: fault.ExitUsage, Msg: what + " needs {{secrets." + name + "}} but no secret store is configured"}, Server: server}
+		return "", &failure.Error{Base: fault.Base{ErrCode: failure.CodeSecretMissing, Exit: fault.ExitUsage, Msg: what + " needs {{secrets." + name + "}} but no secret store is configured"}, Server: server}
 	}
 	v, ok, err := store.Secret(name)
 	if err != nil {
 		return "", err
 	}
 	if !ok {
-		return "", &Error{Base: fault.Base{ErrCode: CodeSecretMissing, Exit: fault.ExitUsage, Msg: what + " needs {{secrets." + name + "}}, which is not set; set " +
+		return "", &failure.Error{Base: fault.Base{ErrCode: failure.CodeSecretMissing, Exit: fault.ExitUsage, Msg: what + " needs {{secrets." + name + "}}, which is not set; set " +
 			secrets.EnvSecretName(name) + " or add " + name + ` = "…" to secrets.toml in the relavium home (mode 0600)`}, Server: server}
 	}
 	return v, nil

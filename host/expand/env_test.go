@@ -1,4 +1,4 @@
-package host
+package expand
 
 import (
 	"errors"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/relavium/relavium/consent"
+	"github.com/relavium/relavium/host/failure"
 )
 
 // An {{env.VAR}} is read from relavium's own environment at spawn (the
@@ -22,7 +23,7 @@ func TestChildEnvReadsEnvironmentReferences(t *testing.T) {
 		consent.TagEnv("PLAIN", "x"),
 	}
 	secrets := map[string]string{}
-	env, err := childEnv("s", ambient, nil, declared, nil, secrets)
+	env, err := ChildEnv("s", ambient, nil, declared, nil, secrets)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,14 +41,14 @@ func TestChildEnvReadsEnvironmentReferences(t *testing.T) {
 		t.Errorf("the value read is not kept for redaction: %v", secrets)
 	}
 
-	_, err = childEnv("s", ambient, nil, []consent.EnvEntry{consent.TagEnv("A", "{{env.NOPE}}"), consent.TagEnv("B", "{{env.NADA}}")}, nil, map[string]string{})
-	var he *Error
-	if !errors.As(err, &he) || he.ErrCode != CodeEnvRefUnset || !strings.Contains(he.Message(), "NOPE, NADA") {
+	_, err = ChildEnv("s", ambient, nil, []consent.EnvEntry{consent.TagEnv("A", "{{env.NOPE}}"), consent.TagEnv("B", "{{env.NADA}}")}, nil, map[string]string{})
+	var he *failure.Error
+	if !errors.As(err, &he) || he.ErrCode != failure.CodeEnvRefUnset || !strings.Contains(he.Message(), "NOPE, NADA") {
 		t.Fatalf("unset variables: %v", err)
 	}
 
 	// A value read from the environment obeys the denylist like a secret.
-	_, err = childEnv("s", []string{"V=() { :; }"}, nil, []consent.EnvEntry{consent.TagEnv("BASH_FUNC_x%%", "{{env.V}}")}, nil, map[string]string{})
+	_, err = ChildEnv("s", []string{"V=() { :; }"}, nil, []consent.EnvEntry{consent.TagEnv("BASH_FUNC_x%%", "{{env.V}}")}, nil, map[string]string{})
 	if err == nil {
 		t.Fatal("a denied name was injected")
 	}
@@ -59,7 +60,7 @@ func TestChildEnvReadsEnvironmentReferences(t *testing.T) {
 // written.
 func TestChildArgsReadEnvironmentReferences(t *testing.T) {
 	secrets := map[string]string{}
-	got, err := childArgs("s", []string{"PORT=8080", "TOKEN=t-1", "HOME=/home/u"}, []string{"--port", "{{env.PORT}}", "{{env.HOST:-localhost}}", "x{{env.PORT}}", "{{env.TOKEN}}",
+	got, err := ChildArgs("s", []string{"PORT=8080", "TOKEN=t-1", "HOME=/home/u"}, []string{"--port", "{{env.PORT}}", "{{env.HOST:-localhost}}", "x{{env.PORT}}", "{{env.TOKEN}}",
 		"{{env.HOME}}/state:{{env.TAG:-v1}}", "--db={{env.HOME", "${HOME}"}, nil, secrets)
 	if err != nil {
 		t.Fatal(err)
@@ -70,9 +71,9 @@ func TestChildArgsReadEnvironmentReferences(t *testing.T) {
 	if secrets["env.TOKEN"] != "t-1" || secrets["env.HOME"] != "/home/u" {
 		t.Errorf("a value read is not kept for redaction: %v", secrets)
 	}
-	_, err = childArgs("s", nil, []string{"{{env.NOPE}}", "--dir={{env.NADA}}/x"}, nil, map[string]string{})
-	var he *Error
-	if !errors.As(err, &he) || he.ErrCode != CodeEnvRefUnset || !strings.Contains(he.Message(), "NOPE, NADA") {
+	_, err = ChildArgs("s", nil, []string{"{{env.NOPE}}", "--dir={{env.NADA}}/x"}, nil, map[string]string{})
+	var he *failure.Error
+	if !errors.As(err, &he) || he.ErrCode != failure.CodeEnvRefUnset || !strings.Contains(he.Message(), "NOPE, NADA") {
 		t.Fatalf("unset: %v", err)
 	}
 }
@@ -89,7 +90,7 @@ func (m storeMap) Secret(name string) (string, bool, error) { v, ok := m[name]; 
 func TestTextReferencesInArgsAndEnv(t *testing.T) {
 	secrets := map[string]string{}
 	store := storeMap{"obsidian-api-key": "s3cr3t-value"}
-	got, err := childArgs("s", []string{"HOME=/home/u"}, []string{"-e", "OBSIDIAN_API_KEY={{secrets.obsidian-api-key}}", "{{secrets.obsidian-api-key}}", "{{env.HOME}}/{{secrets.obsidian-api-key}}"}, store, secrets)
+	got, err := ChildArgs("s", []string{"HOME=/home/u"}, []string{"-e", "OBSIDIAN_API_KEY={{secrets.obsidian-api-key}}", "{{secrets.obsidian-api-key}}", "{{env.HOME}}/{{secrets.obsidian-api-key}}"}, store, secrets)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,24 +100,24 @@ func TestTextReferencesInArgsAndEnv(t *testing.T) {
 	if secrets["obsidian-api-key"] != "s3cr3t-value" {
 		t.Errorf("the secret is not kept for redaction: %v", secrets)
 	}
-	_, err = childArgs("s", nil, []string{"--key={{secrets.a}}", "{{secrets.b}}"}, store, map[string]string{})
-	if parts := missingOf(err); len(parts) != 2 || !strings.Contains(err.Error(), "{{secrets.a}}") || !strings.Contains(err.Error(), "{{secrets.b}}") {
+	_, err = ChildArgs("s", nil, []string{"--key={{secrets.a}}", "{{secrets.b}}"}, store, map[string]string{})
+	if parts := MissingOf(err); len(parts) != 2 || !strings.Contains(err.Error(), "{{secrets.a}}") || !strings.Contains(err.Error(), "{{secrets.b}}") {
 		t.Fatalf("missing secrets: %v", err)
 	}
 	// A value read is never read again for references.
-	got, err = childArgs("s", []string{"X={{env.HOME}}"}, []string{"{{env.X}}"}, nil, map[string]string{})
+	got, err = ChildArgs("s", []string{"X={{env.HOME}}"}, []string{"{{env.X}}"}, nil, map[string]string{})
 	if err != nil || got[0] != "{{env.HOME}}" {
 		t.Fatalf("a value was expanded twice: %q %v", got, err)
 	}
-	env, err := childEnv("s", []string{"HOME=/home/u"}, nil, []consent.EnvEntry{
+	env, err := ChildEnv("s", []string{"HOME=/home/u"}, nil, []consent.EnvEntry{
 		consent.TagEnv("STATE", "{{env.HOME}}/state"),
 		consent.TagEnv("URL", "https://x.example/?k={{secrets.obsidian-api-key}}"),
 	}, store, map[string]string{})
 	if err != nil || !slices.Contains(env, "STATE=/home/u/state") || !slices.Contains(env, "URL=https://x.example/?k=s3cr3t-value") {
 		t.Fatalf("env %q %v", env, err)
 	}
-	_, err = childEnv("s", nil, nil, []consent.EnvEntry{consent.TagEnv("STATE", "{{env.NOPE}}/state")}, nil, map[string]string{})
-	if he := (*Error)(nil); !errors.As(err, &he) || he.ErrCode != CodeEnvRefUnset || !strings.Contains(he.Message(), "NOPE") {
+	_, err = ChildEnv("s", nil, nil, []consent.EnvEntry{consent.TagEnv("STATE", "{{env.NOPE}}/state")}, nil, map[string]string{})
+	if he := (*failure.Error)(nil); !errors.As(err, &he) || he.ErrCode != failure.CodeEnvRefUnset || !strings.Contains(he.Message(), "NOPE") {
 		t.Fatalf("unset inside text: %v", err)
 	}
 }
