@@ -37,6 +37,9 @@ type Declaration struct {
 	// environment at spawn ("" for none): its path and names are
 	// digested, its values never.
 	EnvFile string
+	// Getenv reads relavium's environment for an {{env.VAR}} in Command
+	// or Cwd (nil: every variable unset).
+	Getenv func(string) string
 }
 
 // Resolved is a declaration after resolution: the command is the absolute
@@ -110,17 +113,25 @@ func Resolve(d Declaration, ambientPATH string) (*Resolved, error) {
 		return nil, &Error{ErrCode: code, Msg: who + ": declared env refused", Cause: errors.Join(envErrs...), Exit: fault.ExitUsage}
 	}
 
-	if d.Cwd == "" || !filepath.IsAbs(d.Cwd) {
-		return nil, usage(CodeBadDeclaration, "%s: the working directory %s is not an absolute path", who, quoteArg(d.Cwd))
+	dcwd, err := expandPath(who, "the working directory", d.Cwd, d.Getenv)
+	if err != nil {
+		return nil, err
 	}
-	cwd := filepath.Clean(d.Cwd)
+	if dcwd == "" || !filepath.IsAbs(dcwd) {
+		return nil, usage(CodeBadDeclaration, "%s: the working directory %s is not an absolute path", who, quoteArg(dcwd))
+	}
+	cwd := filepath.Clean(dcwd)
 	if st, err := os.Stat(cwd); err != nil || !st.IsDir() {
 		e := usage(CodeBadDeclaration, "%s: the working directory %s is not a directory", who, quoteArg(cwd))
 		e.Cause = err
 		return nil, e
 	}
 
-	command, err := resolveCommand(who, d.Command, cwd, ambientPATH)
+	dcommand, err := expandPath(who, "command", d.Command, d.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	command, err := resolveCommand(who, dcommand, cwd, ambientPATH)
 	if err != nil {
 		return nil, err
 	}
@@ -134,15 +145,19 @@ func Resolve(d Declaration, ambientPATH string) (*Resolved, error) {
 	}
 	var envFile *EnvFile
 	if d.EnvFile != "" {
-		if !filepath.IsAbs(d.EnvFile) {
-			return nil, usage(CodeEnvFile, "%s: the env file %s is not an absolute path", who, quoteArg(d.EnvFile))
+		path, err := expandPath(who, "the env file", d.EnvFile, d.Getenv)
+		if err != nil {
+			return nil, err
 		}
-		vars, err := ReadEnvFile(d.EnvFile)
+		if !filepath.IsAbs(path) {
+			return nil, usage(CodeEnvFile, "%s: the env file %s is not an absolute path", who, quoteArg(path))
+		}
+		vars, err := ReadEnvFile(path)
 		if err != nil {
 			err.(*Error).Msg = who + ": " + err.(*Error).Msg
 			return nil, err
 		}
-		envFile = NewEnvFile(filepath.Clean(d.EnvFile), vars)
+		envFile = NewEnvFile(filepath.Clean(path), vars)
 	}
 	digest, err := fileDigest(command, args, env, cwd, policy, envFile)
 	if err != nil {
@@ -153,6 +168,42 @@ func Resolve(d Declaration, ambientPATH string) (*Resolved, error) {
 		return nil, err
 	}
 	return &Resolved{Name: d.Name, Authored: d.Command, Command: command, Args: args, Env: env, Cwd: cwd, Digest: digest, Sandbox: policy, EnvFile: envFile}, nil
+}
+
+// expandPath reads each {{env.VAR}} / {{env.VAR:-default}} of a command
+// or cwd ("{{env.HOME}}/.local/bin/server") from getenv, the default
+// standing in for an unset or empty VAR. The expanded path is what is
+// resolved, digested and spawned, as a command found on PATH is: consent
+// names the program that runs, and the sandbox policy is made of real
+// paths. A secret cannot name a program or a directory; an unset VAR with
+// no default is refused (E306), naming it.
+func expandPath(who, what, text string, getenv func(string) string) (string, error) {
+	spans, ok := RefsIn(text)
+	if !ok {
+		return "", usage(CodeBadDeclaration, "%s: %s %s holds a malformed {{env.…}} or {{secrets.…}}", who, what, quoteArg(text))
+	}
+	var b strings.Builder
+	last := 0
+	for _, sp := range spans {
+		if sp.Secret != "" {
+			return "", usage(CodeBadDeclaration, "%s: %s names a secret ({{secrets.%s}}); a secret is passed in env or an argument, never as a path", who, what, sp.Secret)
+		}
+		v := ""
+		if getenv != nil {
+			v = getenv(sp.Name)
+		}
+		if v == "" && sp.HasDefault {
+			v = sp.Def
+		}
+		if v == "" {
+			return "", usage(CodeBadDeclaration, "%s: %s reads {{env.%s}}, and %s is not set in relavium's environment (set it, or give a default, {{env.%s:-…}})", who, what, sp.Name, sp.Name, sp.Name)
+		}
+		b.WriteString(text[last:sp.Start])
+		b.WriteString(v)
+		last = sp.End
+	}
+	b.WriteString(text[last:])
+	return b.String(), nil
 }
 
 // resolveCommand finds the absolute path of the program d.Command names.

@@ -2,11 +2,13 @@ package host
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/relavium/relavium/consent"
+	"github.com/relavium/relavium/fault"
 )
 
 // References inside a stdio server's arguments and env values, with a
@@ -53,5 +55,37 @@ func TestTextReferencesReachARealChild(t *testing.T) {
 	again, err := consent.Resolve(decl, "/elsewhere")
 	if err != nil || again.Digest != r.Digest {
 		t.Errorf("digest %s, then %s (%v)", r.Digest, again.Digest, err)
+	}
+}
+
+// An {{env.VAR}} in a command or cwd is read from relavium's environment
+// when the server is resolved: the real child is the program and runs in
+// the directory it names (a PATH walk's way: the digest names the
+// program that runs). Unset with no default, or a secret, is refused
+// (E306) before anything runs.
+func TestEnvReferencesInCommandAndCwd(t *testing.T) {
+	dir := t.TempDir()
+	env := map[string]string{"BIN": filepath.Dir(hostileBin), "STATE": dir}
+	getenv := func(k string) string { return env[k] }
+	decl := consent.Declaration{Name: "p", Command: "{{env.BIN}}/" + filepath.Base(hostileBin), Args: []string{"-mode", "ok"},
+		Cwd: "{{env.STATE}}/{{env.SUB:-.}}", Getenv: getenv}
+	r, err := consent.Resolve(decl, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Command != hostileBin || r.Authored != decl.Command || r.Cwd != dir {
+		t.Fatalf("resolved %q (authored %q) in %q", r.Command, r.Authored, r.Cwd)
+	}
+	h := startHost(t, Options{Servers: []Endpoint{{Name: "p", Transport: TransportStdio, Stdio: r}}, Environ: []string{"PATH=/usr/bin:/bin"}})
+	if cwd := callText(t, h, "mcp_p_cwd", `{}`); cwd != dir {
+		t.Errorf("the child runs in %q, want %q", cwd, dir)
+	}
+	for _, bad := range []consent.Declaration{
+		{Name: "p", Command: "{{env.NOPE}}/x", Cwd: dir, Getenv: getenv},
+		{Name: "p", Command: hostileBin, Cwd: "{{secrets.dir}}", Getenv: getenv},
+	} {
+		if _, err := consent.Resolve(bad, ""); fault.CodeOf(err, "") != consent.CodeBadDeclaration {
+			t.Errorf("%+v: %v", bad, err)
+		}
 	}
 }

@@ -96,6 +96,10 @@ type Sandboxing struct {
 	// Launcher is relavium's own executable, whose hidden sandbox-exec
 	// confines a server; "" confines nothing (every surface says so).
 	Launcher string
+	// Getenv is relavium's environment, which an {{env.VAR}} in a stdio
+	// server's command or cwd is read from when it is resolved (nil: every
+	// variable unset).
+	Getenv func(string) string
 }
 
 // Asker is the person, as the face that owns the terminal asks them.

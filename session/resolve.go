@@ -59,7 +59,7 @@ func Declaration(s config.Server, sb Sandboxing) consent.Declaration {
 		decl = *s.Sandbox
 	}
 	return consent.Declaration{Name: s.Name, Command: s.Command, Args: s.Args, Env: env, Cwd: s.Dir,
-		Sandbox: &decl, Home: sb.UserHome, EnvFile: s.EnvFile}
+		Sandbox: &decl, Home: sb.UserHome, EnvFile: s.EnvFile, Getenv: sb.Getenv}
 }
 
 // anyDeclared reports whether a pending server comes from a config or agent

@@ -115,3 +115,26 @@ func TestImportEnvFile(t *testing.T) {
 		t.Errorf("import does not write env_file:\n%s", out)
 	}
 }
+
+// A reference in a command or cwd becomes {{env.VAR}} there (read when the
+// server is resolved); ${userHome} is {{env.HOME}}; an ${input:…} in a
+// path fails its server (E240), and so does any reference in a url.
+func TestImportReferencesInCommandAndCwd(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "mcp.json")
+	write(t, path, `{"inputs": [{"id": "d", "type": "promptString"}], "servers": {
+  "a": {"command": "${env:HOME}/.local/bin/srv", "cwd": "${userHome}/state"},
+  "b": {"command": "/bin/true", "cwd": "${input:d}"},
+  "c": {"type": "http", "url": "https://${input:d}/mcp"}
+}}`)
+	cfg, err := LoadFrom(t.TempDir(), dir, Sources{Files: []string{path}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cfg.Servers) != 1 || cfg.Servers[0].Command != "{{env.HOME}}/.local/bin/srv" || cfg.Servers[0].Dir != "{{env.HOME}}/state" {
+		t.Fatalf("servers %+v", cfg.Servers)
+	}
+	if len(cfg.Failed) != 2 || cfg.Failed[0].Code() != "E240" || cfg.Failed[1].Code() != "E240" {
+		t.Errorf("failed %+v", cfg.Failed)
+	}
+}

@@ -81,6 +81,11 @@ func TestRuleSecretRef(t *testing.T) {
 			{code: CodeSecretRef, file: globalTOML, line: 5, col: 13, field: "mcp_servers[0].env.A", msg: "{{env.VAR}}"},
 			{code: CodeSecretRef, file: globalTOML, line: 5, col: 31, field: "mcp_servers[0].env.B"},
 		}},
+		{name: "environment references in a command and a cwd", files: map[string]string{globalTOML: "[[mcp_servers]]\nname = \"a\"\ntransport = \"stdio\"\ncommand = \"{{env.HOME}}/bin/a\"\ncwd = \"{{env.HOME}}/state\"\n"}},
+		{name: "a secret in a command or a cwd", files: map[string]string{globalTOML: "[[mcp_servers]]\nname = \"a\"\ntransport = \"stdio\"\ncommand = \"{{secrets.bin}}/a\"\ncwd = \"x/{{env.1X}}\"\n"}, want: []want{
+			{code: CodeSecretRef, file: globalTOML, line: 4, col: 11, field: "mcp_servers[0].command", msg: "never as a path"},
+			{code: CodeSecretRef, file: globalTOML, line: 5, col: 7, field: "mcp_servers[0].cwd"},
+		}},
 		{name: "references inside an env value's text", files: map[string]string{globalTOML: stdioReg("a") + "env = { A = \"{{env.HOME}}/state\", B = \"Bearer {{secrets.token}}\" }\n"}},
 	})
 }

@@ -302,8 +302,28 @@ func (c *checker) command(f *field, path string) string {
 		first, rest, _ := strings.Cut(s, " ")
 		c.add(CodeValue, f.at(), path, "is one program, not a command line (no shell runs it): set command to %q and put [%s] in args", first, quoteList(strings.Fields(rest)))
 		return ""
+	case !c.pathRefs(s, f, path):
+		return ""
 	}
 	return s
+}
+
+// pathRefs checks the references of a command or cwd: only {{env.VAR}} /
+// {{env.VAR:-default}}, read from relavium's environment when the server
+// is resolved (a secret never names a program or a directory).
+func (c *checker) pathRefs(s string, f *field, path string) bool {
+	if !strings.Contains(s, "{{") && !strings.Contains(s, "}}") {
+		return true
+	}
+	spans, ok := consent.RefsIn(s)
+	for _, sp := range spans {
+		ok = ok && sp.Secret == ""
+	}
+	if ok && secretRefOK(s) {
+		return true
+	}
+	c.add(CodeSecretRef, f.at(), path, "a {{…}} in a command or cwd must read {{env.VAR}} or {{env.VAR:-default}} (\"{{env.HOME}}/.local/bin/server\"), read from relavium's environment when the server is resolved; a secret is passed in env or an argument, never as a path")
+	return false
 }
 
 // cwd is a stdio server's working directory: absolute, or relative to the
@@ -327,6 +347,14 @@ func (c *checker) projectPath(f *field, path, project, what string) string {
 		return ""
 	case strings.HasPrefix(s, "~"):
 		c.add(CodeValue, f.at(), path, "starts with ~, which no shell expands here: write the absolute path")
+		return ""
+	case strings.HasPrefix(s, "{{env."):
+		// "{{env.HOME}}/state": absolute once read, which resolution checks.
+		if !c.pathRefs(s, f, path) {
+			return ""
+		}
+		return s
+	case !c.pathRefs(s, f, path):
 		return ""
 	case filepath.IsAbs(s):
 		return filepath.Clean(s)

@@ -77,7 +77,7 @@ func rootsOf(inv *Invocation) ([]string, error) {
 // Sandboxing is what this invocation's stdio servers' sandboxes are derived
 // from and applied by.
 func Sandboxing(inv *Invocation) session.Sandboxing {
-	return session.Sandboxing{Project: inv.Global.Project, UserHome: inv.Env.UserHome, Launcher: inv.Env.Executable}
+	return session.Sandboxing{Project: inv.Global.Project, UserHome: inv.Env.UserHome, Launcher: inv.Env.Executable, Getenv: inv.Env.Getenv}
 }
 
 // has reports whether the command takes the flag.

@@ -26,8 +26,9 @@
 //     a reference); ${input:id} becomes {{secrets.id}} (in env, in an
 //     argument, and inside a header value); an environment reference in a
 //     header is refused (a header's credential is a secret), and so is any
-//     reference in command, url or cwd; ${workspaceFolder} is the project
-//     directory. A default under a name that says secret is refused
+//     reference in a url; in command, cwd and envFile an environment
+//     reference becomes {{env.VAR}} (read when the server is resolved), an
+//     ${input:…} is refused; ${workspaceFolder} is the project directory. A default under a name that says secret is refused
 //     (E241): it would be digested as a literal.
 //   - Nothing here reads the file system, the environment or global state:
 //     config passes the bytes, the project directory and the name rule in.

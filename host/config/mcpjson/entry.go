@@ -198,7 +198,7 @@ func (t *translator) transport(v *Value, path string, e *Entry, vscode bool) {
 // program translates command, args, env and cwd.
 func (t *translator) program(v *Value, path string, e *Entry) {
 	if m := v.Get("command"); m != nil {
-		if s, ok := t.plainString(m, path+".command"); ok {
+		if s, ok := t.pathValue(m, path+".command"); ok {
 			if shellString(s) {
 				first, rest, _ := strings.Cut(strings.TrimSpace(s), " ")
 				t.file.Problems.Add(CodeShellString, m.Value.Pos, path+".command",
@@ -217,12 +217,12 @@ func (t *translator) program(v *Value, path string, e *Entry) {
 	}
 	if m := v.Get("envFile"); m != nil {
 		// Read at spawn under the env denylist (relavium's env_file).
-		if s, ok := t.plainString(m, path+".envFile"); ok {
+		if s, ok := t.pathValue(m, path+".envFile"); ok {
 			e.Fields = append(e.Fields, Member{Key: "env_file", KeyPos: m.KeyPos, Value: &Value{Kind: String, Str: s, Pos: m.Value.Pos}})
 		}
 	}
 	if m := v.Get("cwd"); m != nil {
-		if s, ok := t.plainString(m, path+".cwd"); ok {
+		if s, ok := t.pathValue(m, path+".cwd"); ok {
 			e.Fields = append(e.Fields, Member{Key: "cwd", KeyPos: m.KeyPos, Value: &Value{Kind: String, Str: s, Pos: m.Value.Pos}})
 		}
 	}
@@ -337,6 +337,22 @@ func (t *translator) argValue(v *Value, path string, e *Entry) (string, bool) {
 // the text is the value of, "" for an argument): it would be digested as a
 // literal.
 func (t *translator) textRefs(name, s string, v *Value, path string, e *Entry) (string, bool) {
+	return t.refs(name, s, v, path, e, true)
+}
+
+// pathValue is a command, cwd or envFile: text in which each environment
+// reference becomes {{env.VAR}}, read from relavium's environment when the
+// server is resolved (${workspaceFolder} is the project directory). An
+// ${input:…} is refused: a secret never names a program or a directory.
+func (t *translator) pathValue(m *Member, path string) (string, bool) {
+	if m.Value.Kind != String {
+		t.file.Problems.Add(CodeType, m.Value.Pos, path, "must be a string, got %s", m.Value.Kind)
+		return "", false
+	}
+	return t.refs("", t.workspace(m.Value.Str), m.Value, path, nil, false)
+}
+
+func (t *translator) refs(name, s string, v *Value, path string, e *Entry, inputs bool) (string, bool) {
 	var b strings.Builder
 	for {
 		i := strings.Index(s, "${")
@@ -352,6 +368,9 @@ func (t *translator) textRefs(name, s string, v *Value, path string, e *Entry) (
 		switch {
 		case !ok:
 			t.file.Problems.Add(CodeVariable, v.Pos, path, "translates ${…} references from the environment or VS Code's inputs (\"${VAR}\", \"${VAR:-default}\", \"${env:VAR}\", \"${input:id}\", alone or inside text); a nested or unclosed one would reach the server as written")
+			return "", false
+		case ref.input != "" && !inputs:
+			t.file.Problems.Add(CodeVariable, v.Pos, path, "holds ${input:%s}: a typed secret never names a program, a directory or a file; write the path out", ref.input)
 			return "", false
 		case ref.input != "":
 			sec, ok := t.input(ref.input, v, path, e)
