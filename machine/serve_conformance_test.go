@@ -3,6 +3,8 @@ package machine
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -13,6 +15,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -57,7 +61,8 @@ func TestConformanceServerScenarios(t *testing.T) {
 	tr := &http.Transport{}
 	defer tr.CloseIdleConnections()
 	proxy := httputil.NewSingleHostReverseProxy(&url.URL{Scheme: target.Scheme, Host: target.Host})
-	proxy.Transport = bearer{"conformance-token", tr}
+	traffic := &trafficLog{}
+	proxy.Transport = traffic.wrap(bearer{"conformance-token", tr})
 	proxy.FlushInterval = -1
 	front := httptest.NewServer(proxy)
 	defer front.Close()
@@ -71,8 +76,12 @@ func TestConformanceServerScenarios(t *testing.T) {
 			cmd.Dir = t.TempDir()
 			var out bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &out, &out
+			mark := traffic.mark()
 			if err := cmd.Run(); err != nil {
-				t.Fatalf("scenario %s failed (%v):\n%s", sc, err, out.String())
+				// What the proxy saw and what mcp serve said: a scenario that
+				// hangs shows which request never got its answer.
+				t.Fatalf("scenario %s failed (%v):\n%s\nrequests through the proxy:\n%s\nmcp serve's stderr:\n%s",
+					sc, err, out.String(), traffic.since(mark), srv.stderr())
 			}
 			m := passedLine.FindSubmatch(out.Bytes())
 			if m == nil || string(m[1]) != string(m[2]) || string(m[1]) == "0" {
@@ -81,4 +90,74 @@ func TestConformanceServerScenarios(t *testing.T) {
 			t.Logf("%s", bytes.TrimSpace(out.Bytes()))
 		})
 	}
+}
+
+// trafficLog records each request through the test's proxy: when it
+// started, its method and path, and when and how it ended.
+type trafficLog struct {
+	mu    sync.Mutex
+	lines []string
+	t0    time.Time
+}
+
+func (l *trafficLog) add(format string, a ...any) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.t0.IsZero() {
+		l.t0 = time.Now()
+	}
+	l.lines = append(l.lines, fmt.Sprintf("%8.3fs ", time.Since(l.t0).Seconds())+fmt.Sprintf(format, a...))
+}
+
+func (l *trafficLog) mark() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.lines)
+}
+
+func (l *trafficLog) since(n int) string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return strings.Join(l.lines[n:], "\n")
+}
+
+func (l *trafficLog) wrap(rt http.RoundTripper) http.RoundTripper {
+	return roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		id := fmt.Sprintf("%p", r)
+		l.add("%s → %s %s (session %q)", id, r.Method, r.URL.Path, r.Header.Get("Mcp-Session-Id"))
+		res, err := rt.RoundTrip(r)
+		if err != nil {
+			l.add("%s ← error %v", id, err)
+			return nil, err
+		}
+		l.add("%s ← %d %s", id, res.StatusCode, res.Header.Get("Content-Type"))
+		res.Body = &loggedBody{ReadCloser: res.Body, end: func(how string) { l.add("%s ← body %s", id, how) }}
+		return res, nil
+	})
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// loggedBody says once when a response body ended, and how.
+type loggedBody struct {
+	io.ReadCloser
+	end  func(string)
+	once sync.Once
+	n    int
+}
+
+func (b *loggedBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	b.n += n
+	if err != nil {
+		b.once.Do(func() { b.end(fmt.Sprintf("ended after %d bytes (%v)", b.n, err)) })
+	}
+	return n, err
+}
+
+func (b *loggedBody) Close() error {
+	b.once.Do(func() { b.end(fmt.Sprintf("closed after %d bytes", b.n)) })
+	return b.ReadCloser.Close()
 }
