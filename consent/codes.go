@@ -18,7 +18,7 @@ var codes = fault.Table{
 	{Code: CodeBadDigest, Class: fault.Usage, Meaning: "a digest that is not v1: + 64 lowercase hex"},
 	{Code: CodeCommandNotFound, Class: fault.Usage, Meaning: "the command is not on PATH / not at its path"},
 	{Code: CodeNotExecutable, Class: fault.Usage, Meaning: "the command is not a regular file with the execute bit"},
-	{Code: CodeBadDeclaration, Class: fault.Usage, Meaning: "empty command, relative or missing cwd, duplicate env name"},
+	{Code: CodeBadDeclaration, Class: fault.Usage, Meaning: "empty command, relative or missing cwd, duplicate env name, an {{env.VAR}} in a command or cwd that is not set (and has no default) or a secret there"},
 	{Code: CodeDenied, Class: fault.Failure, Meaning: "the person denied consent this session"},
 	{Code: CodeStoreRefused, Class: fault.Failure, Meaning: "the grant store path is a symlink, not a regular file, or unsafe"},
 	{Code: CodeStoreUnreadable, Class: fault.Failure, Meaning: "the fold failed closed: an unparseable or over-long line, or a store past its bounds (`consent grant` then writes nothing; `consent revoke` records and still fails)"},

@@ -14,7 +14,7 @@ const (
 	CodeBadDigest            fault.Code = "E303" // a digest that is not v1: + 64 lowercase hex
 	CodeCommandNotFound      fault.Code = "E304" // the command is not on PATH / not at its path
 	CodeNotExecutable        fault.Code = "E305" // the command is not a regular file with the execute bit
-	CodeBadDeclaration       fault.Code = "E306" // empty command, relative or missing cwd, duplicate env name
+	CodeBadDeclaration       fault.Code = "E306" // empty command, relative or missing cwd, duplicate env name, an {{env.VAR}} in a command or cwd that is not set (and has no default) or a secret there
 	CodeDenied               fault.Code = "E308" // the person denied consent this session
 	CodeStoreRefused         fault.Code = "E310" // the grant store path is a symlink, not a regular file, or unsafe
 	CodeStoreUnreadable      fault.Code = "E311" // the fold failed closed: an unparseable line
