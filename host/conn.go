@@ -21,6 +21,7 @@ import (
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host/clientside"
 	"github.com/relavium/relavium/host/deadline"
+	"github.com/relavium/relavium/host/direct"
 	"github.com/relavium/relavium/host/discovery"
 	"github.com/relavium/relavium/host/era"
 	"github.com/relavium/relavium/host/expand"
@@ -72,9 +73,9 @@ type conn struct {
 	notOffered  []string               // list methods answered -32601 though their capability is declared (notoffered.go)
 	logs        logSinks               // requests in flight and the calls among them taking logs (logging.go)
 	subs        []string               // uris subscribed to, in order (subscribe.go)
-	raw         rawPath                // relavium's own requests on an observed connection (rawcall.go)
-	load        *loadLines             // stdio: load answers taken off stdout (loadpipe.go)
-	loadW       io.Writer              // stdio: the server's stdin, shared with the SDK (loadpipe.go)
+	raw         direct.Raw             // relavium's own requests on an observed connection (host/direct)
+	load        *direct.LoadLines      // stdio: load answers taken off stdout (host/direct)
+	loadW       io.Writer              // stdio: the server's stdin, shared with the SDK (host/direct)
 
 	// notifications/cancelled owed to the server (calls retired by a
 	// cancellation or deadline) and seen written. The SDK sends them from a

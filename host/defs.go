@@ -82,7 +82,7 @@ func (c *conn) declared(cs *mcp.ClientSession) json.RawMessage {
 	if err != nil {
 		return json.RawMessage("{}")
 	}
-	tasks := c.raw.tasksCap()
+	tasks := c.raw.TasksCap()
 	if len(tasks) == 0 {
 		return b
 	}

@@ -67,7 +67,7 @@
 //     session (subscribe.go); completion values a terminal cannot show as
 //     they are are dropped (complete.go); tasks, which go-sdk v1.8.0 lacks,
 //     go over relavium's own request ids on the connections host reads,
-//     never over Streamable HTTP (rawcall.go, tasks.go).
+//     never over Streamable HTTP (host/direct, tasks.go).
 //   - The client's side (clientside.go): sampling is declared and goes to
 //     the Sampler (declined with E901 without one; at most 10 a minute per
 //     server, E902), every request and answer an event; roots are offered
@@ -126,5 +126,7 @@
 //   - failure: host's coded error (a server's failure, with its stderr tail)
 //     and every code host raises;
 //   - expand: a stdio server's environment and arguments with their
-//     {{env.VAR}} and {{secrets.NAME}} references expanded.
+//     {{env.VAR}} and {{secrets.NAME}} references expanded;
+//   - direct: the requests relavium writes itself beside the SDK (the raw
+//     path of tasks, the load path of mcp bench).
 package host

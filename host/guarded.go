@@ -10,6 +10,7 @@ import (
 	"github.com/coder/websocket"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/relavium/relavium/host/direct"
 	"github.com/relavium/relavium/host/netguard"
 	"github.com/relavium/relavium/host/stream"
 )
@@ -147,7 +148,7 @@ func (cc cancelCounter) RoundTrip(req *http.Request) (*http.Response, error) {
 		if body, err := req.GetBody(); err == nil {
 			b, _ := io.ReadAll(io.LimitReader(body, 4096))
 			_ = body.Close()
-			isCancel = bytes.Contains(b, []byte(`"`+methodCancelled+`"`))
+			isCancel = bytes.Contains(b, []byte(`"`+direct.MethodCancelled+`"`))
 		}
 	}
 	resp, err := cc.inner.RoundTrip(req)

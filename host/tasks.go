@@ -19,7 +19,7 @@ import (
 // answers at once with a task id; the task is then polled (tasks/get),
 // listed (tasks/list), cancelled (tasks/cancel) and its result fetched when
 // it is done (tasks/result). go-sdk v1.8.0 has no task API on either side,
-// so these go over the raw request path (rawcall.go): stdio, sse and
+// so these go over the raw request path (host/direct): stdio, sse and
 // websocket servers only.
 
 // Task statuses.
@@ -90,7 +90,7 @@ func (c *conn) tasksOffered(what string) error {
 	if err := c.rawReady("tasks/" + what); err != nil {
 		return err // unread: what the server declared is not known either
 	}
-	raw := c.raw.tasksCap()
+	raw := c.raw.TasksCap()
 	var caps struct {
 		List     json.RawMessage `json:"list"`
 		Cancel   json.RawMessage `json:"cancel"`
@@ -257,4 +257,21 @@ func taskFailure(err error) error {
 		return he
 	}
 	return err
+}
+
+// rawReady refuses method on a connection relavium does not read (E925).
+func (c *conn) rawReady(method string) error {
+	if !c.raw.Ready() {
+		return &failure.Error{Base: fault.Base{ErrCode: failure.CodeNoRawPath, Msg: method + " needs a stdio, sse or websocket connection: go-sdk v1.8.0 has no API for it, and relavium sends it only on a connection it reads itself (not Streamable HTTP)"}, Server: c.srv.Name}
+	}
+	return nil
+}
+
+// rawCall sends method with params on c's raw path and waits for the
+// answer (or ctx, or c's end).
+func (c *conn) rawCall(ctx context.Context, method string, params any, out any) error {
+	if err := c.rawReady(method); err != nil {
+		return err
+	}
+	return c.raw.Call(ctx, c.ctx, cancelFlush, method, params, out)
 }

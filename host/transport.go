@@ -10,6 +10,7 @@ import (
 
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/host/direct"
 	"github.com/relavium/relavium/host/discovery"
 	"github.com/relavium/relavium/host/proc"
 	"github.com/relavium/relavium/host/stream"
@@ -95,10 +96,10 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	// Outermost of all, a line that is not JSON-RPC (a banner) is taken off
 	// the stream and kept with the server's stderr (host/stream). Next, the
 	// answers of a load run (mcp bench) are taken off, before the recorder
-	// and the SDK (loadpipe.go); its requests share stdin's lock.
+	// and the SDK (host/direct); its requests share stdin's lock.
 	refuse := func(e *fault.Error) { t.c.frameRefusal.CompareAndSwap(nil, e) }
-	load := newLoadLines(stream.NewStdoutFilter(ch.Stdout, ch.Ring, stray, t.c.strayWarning, refuse))
-	stdin := &sharedStdin{wc: ch.Stdin}
+	load := direct.NewLoadLines(stream.NewStdoutFilter(ch.Stdout, ch.Ring, stray, t.c.strayWarning, refuse))
+	stdin := direct.NewSharedStdin(ch.Stdin)
 	t.c.mu.Lock()
 	t.c.load, t.c.loadW = load, stdin
 	t.c.mu.Unlock()
@@ -143,18 +144,16 @@ type observedConn struct {
 // conn.cancelsSent).
 func (o *observedConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	err := o.Connection.Write(ctx, msg)
-	if req, ok := msg.(*jsonrpc.Request); ok && err == nil && req.Method == methodCancelled {
+	if req, ok := msg.(*jsonrpc.Request); ok && err == nil && req.Method == direct.MethodCancelled {
 		o.c.cancelsSent.Add(1)
 	}
 	return err
 }
 
-const methodCancelled = "notifications/cancelled"
-
 func (o *observedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
-	o.c.raw.observe(o.Connection)
+	o.c.raw.Observe(o.Connection)
 	msg, err := o.Connection.Read(ctx)
-	for err == nil && o.c.raw.take(msg) { // an answer to relavium's own request (rawcall.go)
+	for err == nil && o.c.raw.Take(msg) { // an answer to relavium's own request (host/direct)
 		msg, err = o.Connection.Read(ctx)
 	}
 	if err == nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/config"
+	"github.com/relavium/relavium/host/direct"
 	"github.com/relavium/relavium/host/failure"
 	"github.com/relavium/relavium/invoke/cli"
 	"github.com/relavium/relavium/loadtest"
@@ -351,7 +352,7 @@ func benchTarget(ctx context.Context, inv *cli.Invocation, hosts []*host.Host, m
 
 // benchRequest is what a run sends: through the SDK one request at a time
 // (target), or pipelined on a stdio connection as method with params
-// (host.LoadPipe: the client stays out of its own measurement).
+// (host.LoadPipe, host/direct: the client stays out of its own measurement).
 type benchRequest struct {
 	label, server string
 	target        loadtest.Target
@@ -366,7 +367,7 @@ func (b *benchRequest) pipes(hosts []*host.Host, method string) loadtest.OpenPip
 		report := func(i int, key string) { answer(i, loadtest.Outcome{Error: key}) }
 		out := make([]loadtest.Pipe, 0, len(hosts))
 		for _, h := range hosts {
-			var p *host.LoadPipe
+			var p *direct.LoadPipe
 			var err error
 			if b.tool != "" {
 				p, err = h.LoadToolPipe(b.tool, b.sets, report)

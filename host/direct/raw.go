@@ -1,4 +1,4 @@
-package host
+package direct
 
 import (
 	"context"
@@ -7,12 +7,10 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/relavium/relavium/fault"
-	"github.com/relavium/relavium/host/failure"
 )
 
 // The raw request path: requests go-sdk v1.8.0 has no API for (the tasks
@@ -22,25 +20,28 @@ import (
 // takes the answer off the stream before the SDK sees it. Streamable HTTP is
 // read by the SDK alone, so these requests are refused there (E925).
 
+// MethodCancelled is the notification that gives a request up.
+const MethodCancelled = "notifications/cancelled"
+
 // rawPrefix marks the ids of relavium's own requests.
 const rawPrefix = "relavium-raw-"
 
 // maxRawResult bounds one raw answer's result.
 const maxRawResult = 4 << 20
 
-// rawPath is one connection's raw requests in flight and what the server
+// Raw is one connection's raw requests in flight and what the server
 // declared that the SDK does not read (capabilities.tasks).
-type rawPath struct {
+type Raw struct {
 	mu      sync.Mutex
-	w       mcp.Connection // the connection observedConn wraps (nil: not observed)
+	w       mcp.Connection // the connection host's observedConn wraps (nil: not observed)
 	seq     uint64
 	waiters map[string]chan *jsonrpc.Response
 	tasks   json.RawMessage // capabilities.tasks of the initialize answer
 	sawInit bool
 }
 
-// observe records the connection the raw path writes to.
-func (r *rawPath) observe(w mcp.Connection) {
+// Observe records the connection the raw path writes to.
+func (r *Raw) Observe(w mcp.Connection) {
 	r.mu.Lock()
 	if r.w == nil {
 		r.w = w
@@ -48,10 +49,10 @@ func (r *rawPath) observe(w mcp.Connection) {
 	r.mu.Unlock()
 }
 
-// take reports whether msg answers a raw request (then delivered, and not
+// Take reports whether msg answers a raw request (then delivered, and not
 // for the SDK). The first answer carrying serverInfo is the initialize
 // answer: its capabilities.tasks is kept.
-func (r *rawPath) take(msg jsonrpc.Message) bool {
+func (r *Raw) Take(msg jsonrpc.Message) bool {
 	resp, ok := msg.(*jsonrpc.Response)
 	if !ok {
 		return false
@@ -80,29 +81,25 @@ func (r *rawPath) take(msg jsonrpc.Message) bool {
 	return true // an answer to a request of ours that was given up on is dropped
 }
 
-// tasksCap is the server's capabilities.tasks (nil: none declared).
-func (r *rawPath) tasksCap() json.RawMessage {
+// TasksCap is the server's capabilities.tasks (nil: none declared).
+func (r *Raw) TasksCap() json.RawMessage {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.tasks
 }
 
-// rawReady refuses method on a connection relavium does not read (E925).
-func (c *conn) rawReady(method string) error {
-	c.raw.mu.Lock()
-	defer c.raw.mu.Unlock()
-	if c.raw.w == nil {
-		return &failure.Error{Base: fault.Base{ErrCode: failure.CodeNoRawPath, Msg: method + " needs a stdio, sse or websocket connection: go-sdk v1.8.0 has no API for it, and relavium sends it only on a connection it reads itself (not Streamable HTTP)"}, Server: c.srv.Name}
-	}
-	return nil
+// Ready reports whether the raw path has a connection to write to (one
+// host reads itself).
+func (r *Raw) Ready() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.w != nil
 }
 
-// rawCall sends method with params and waits for the answer (or ctx).
-func (c *conn) rawCall(ctx context.Context, method string, params any, out any) error {
-	if err := c.rawReady(method); err != nil {
-		return err
-	}
-	r := &c.raw
+// Call sends method with params and waits for the answer (or ctx, or the
+// end of life, the connection's lifetime); a request given up on is
+// cancelled at the server, the write bounded by flush.
+func (r *Raw) Call(ctx, life context.Context, flush time.Duration, method string, params any, out any) error {
 	r.mu.Lock()
 	w := r.w
 	r.seq++
@@ -146,12 +143,12 @@ func (c *conn) rawCall(ctx context.Context, method string, params any, out any) 
 	case <-ctx.Done():
 		// Told, as the SDK tells a server about its own requests.
 		if p, err := json.Marshal(map[string]any{"requestId": id, "reason": "cancelled by relavium"}); err == nil {
-			wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cancelFlush)
-			_ = w.Write(wctx, &jsonrpc.Request{Method: methodCancelled, Params: p})
+			wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), flush)
+			_ = w.Write(wctx, &jsonrpc.Request{Method: MethodCancelled, Params: p})
 			cancel()
 		}
 		return context.Cause(ctx)
-	case <-c.ctx.Done():
-		return context.Cause(c.ctx)
+	case <-life.Done():
+		return context.Cause(life)
 	}
 }
