@@ -1,6 +1,7 @@
 package config
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -136,5 +137,31 @@ func TestImportReferencesInCommandAndCwd(t *testing.T) {
 	}
 	if len(cfg.Failed) != 2 || cfg.Failed[0].Code() != "E240" || cfg.Failed[1].Code() != "E240" {
 		t.Errorf("failed %+v", cfg.Failed)
+	}
+}
+
+// A Claude Code plugin's .mcp.json is the server map itself, at the top:
+// ${CLAUDE_PLUGIN_ROOT} is the file's directory, ${CLAUDE_PROJECT_DIR}
+// the project's.
+func TestImportPluginServerMap(t *testing.T) {
+	dir := t.TempDir()
+	plugin := filepath.Join(dir, "plugins", "db")
+	if err := os.MkdirAll(plugin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(plugin, ".mcp.json")
+	write(t, path, `{"database-tools": {"command": "${CLAUDE_PLUGIN_ROOT}/servers/db-server",
+  "args": ["--project", "${CLAUDE_PROJECT_DIR}"], "env": {"DB_URL": "${DB_URL}"}}}`)
+	cfg, err := LoadFrom(t.TempDir(), dir, Sources{Files: []string{path}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cfg.Servers) != 1 {
+		t.Fatalf("servers %+v failed %+v", cfg.Servers, cfg.Failed)
+	}
+	s := cfg.Servers[0]
+	if s.Name != "database-tools" || s.Command != plugin+"/servers/db-server" || strings.Join(s.Args, " ") != "--project "+dir ||
+		len(s.Env) != 1 || s.Env[0].Value != "{{env.DB_URL}}" {
+		t.Errorf("server %+v", s)
 	}
 }

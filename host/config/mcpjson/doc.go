@@ -1,8 +1,9 @@
 // Package mcpjson reads the MCP server files other clients keep, so that a
 // person's existing servers run in relavium under relavium's rules: the
 // mcpServers shape (Claude Desktop, Claude Code's .mcp.json and
-// ~/.claude.json, Cursor, Windsurf, the Inspector's catalog) and VS Code's
-// servers + inputs shape.
+// ~/.claude.json, Cursor, Windsurf, the Inspector's catalog), VS Code's
+// servers + inputs shape, and a Claude Code plugin's .mcp.json (the server
+// map itself at the top).
 //
 // Contract:
 //   - Parse reads JSON (with JSONC's comments and trailing comma) into

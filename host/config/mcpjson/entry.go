@@ -11,6 +11,7 @@ import (
 type translator struct {
 	file       *File
 	opt        Options
+	pluginRoot string // a plugin file's directory: ${CLAUDE_PLUGIN_ROOT}
 	inputByID  map[string]Input
 	inputKinds []string // ids of inputs that are not promptString
 }
@@ -418,11 +419,18 @@ func (t *translator) plainValue(v *Value, path string) (string, bool) {
 	return s, true
 }
 
-// workspace replaces ${workspaceFolder} with the project directory.
+// workspace replaces the variables a client itself sets: VS Code's
+// ${workspaceFolder} and Claude Code's ${CLAUDE_PROJECT_DIR} are the
+// project directory, a Claude Code plugin's ${CLAUDE_PLUGIN_ROOT} its
+// file's directory.
 func (t *translator) workspace(s string) string {
+	if t.pluginRoot != "" {
+		s = strings.ReplaceAll(s, "${CLAUDE_PLUGIN_ROOT}", t.pluginRoot)
+	}
 	if t.opt.Project == "" {
 		return s
 	}
+	s = strings.ReplaceAll(s, "${CLAUDE_PROJECT_DIR}", t.opt.Project)
 	return strings.ReplaceAll(s, "${workspaceFolder}", t.opt.Project)
 }
 

@@ -18,6 +18,10 @@ const (
 	// ShapeClaudeState is ~/.claude.json: user-scope mcpServers and, per
 	// project directory, projects[DIR].mcpServers.
 	ShapeClaudeState = "claude-state"
+	// ShapePlugin is a Claude Code plugin's .mcp.json: the server map
+	// itself, {NAME: {...}}, at the top (${CLAUDE_PLUGIN_ROOT} is the
+	// file's directory).
+	ShapePlugin = "plugin"
 )
 
 // Options are what a reading needs from outside the file.
@@ -98,6 +102,12 @@ func Read(path string, data []byte, opt Options) *File {
 	case root.Get("mcpServers") != nil:
 		f.Shape = ShapeMCPServers
 		t.servers(root.Get("mcpServers"), "mcpServers", false)
+	case serverMap(root):
+		f.Shape = ShapePlugin
+		t.pluginRoot = filepath.Dir(path)
+		for _, m := range root.Members {
+			t.entry(m, m.Key, false)
+		}
 	default:
 		f.Problems.Add(CodeShape, top, "", `no "mcpServers" (Claude, Cursor, Windsurf, the Inspector) or "servers" (VS Code) object: this is not a client's MCP server file`)
 	}
@@ -185,4 +195,16 @@ func stringOf(m *Member) string {
 		return ""
 	}
 	return m.Value.Str
+}
+
+// serverMap reports whether v is a server map written at the top, as a
+// Claude Code plugin's .mcp.json is: a non-empty object whose every member
+// is an object with a command or a url.
+func serverMap(v *Value) bool {
+	for _, m := range v.Members {
+		if m.Value.Kind != Object || m.Value.Get("command") == nil && m.Value.Get("url") == nil {
+			return false
+		}
+	}
+	return len(v.Members) > 0
 }
