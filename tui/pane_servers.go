@@ -53,6 +53,17 @@ func (p *serversPane) ready(name string) bool {
 	return r != nil && r.state == engine.StateReady
 }
 
+// need is the width the pane would take to show every name whole: the
+// cursor and glyph, the name, the transport and a short state; a name
+// keeps half its row (view), so the row is at least twice the longest.
+func (p *serversPane) need() int {
+	name := 0
+	for _, r := range p.rows {
+		name = max(name, render.Width(render.ServerLine(r.spec.Name)))
+	}
+	return max(2+2+name+1+6+16, 2*name+4)
+}
+
 // byName is the row of the named server (nil when none is declared).
 func (p *serversPane) byName(name string) *serverRow {
 	for _, r := range p.rows {

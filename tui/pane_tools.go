@@ -49,6 +49,15 @@ type browsePane struct {
 	catSeq, catShown int
 	// filters keeps each server's filter while another is selected.
 	filters map[string]string
+	// rowsNeed is the width the list on show takes with every row whole
+	// (measured as the rows are built), for the layout.
+	rowsNeed int
+}
+
+// setTools shows a catalogue: the admitted tools and those skipped.
+func (p *browsePane) setTools(tools []engine.ToolDef, skipped []engine.SkippedTool) {
+	p.tools, p.skipped, p.catalogued = tools, skipped, true
+	p.rowsKey = ""
 }
 
 // switchFilter keeps the filter typed for server from and restores the
@@ -102,6 +111,10 @@ func (p *browsePane) listRows() []listRow {
 	}
 	p.rowsKey = key
 	p.rows = p.buildRows()
+	p.rowsNeed = 0
+	for _, r := range p.rows {
+		p.rowsNeed = max(p.rowsNeed, p.rowNeed(r))
+	}
 	p.cursor = max(0, min(p.cursor, len(p.rows)-1))
 	return p.rows
 }

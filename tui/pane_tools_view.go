@@ -73,8 +73,29 @@ func (p *browsePane) rowLine(r listRow, w int, selected, focused bool) string {
 }
 
 func (p *browsePane) rowContent(r listRow, w int) string {
+	left, right, whole := p.rowParts(r, w)
+	if whole {
+		return render.Fit(left, w)
+	}
+	return render.SpaceBetween(left, right, w)
+}
+
+// rowNeed is the width a row takes whole (the cursor's two cells
+// included): a name and its badge side by side, a skipped tool's name and
+// code (its detail may be cut), a note.
+func (p *browsePane) rowNeed(r listRow) int {
+	left, right, whole := p.rowParts(r, 0)
+	if whole {
+		return 2 + render.Width(left)
+	}
+	return 2 + render.Width(left) + 1 + render.Width(right)
+}
+
+// rowParts is a row's left part and right part; whole when the row is
+// drawn as one piece (left only, fitted): a skipped tool (its detail added
+// when w leaves room) and a note.
+func (p *browsePane) rowParts(r listRow, w int) (left, right string, whole bool) {
 	st := p.st
-	var left, right string
 	switch r.kind {
 	case rowTool:
 		left = st.OK.Render("✓") + " " + render.ServerLine(r.tool.Tool)
@@ -91,7 +112,7 @@ func (p *browsePane) rowContent(r listRow, w int) string {
 		if render.Width(row)+4 < w {
 			row += st.Faint.Render(" " + render.ServerLine(r.skip.Detail))
 		}
-		return render.Fit(row, w)
+		return row, "", true
 	case rowResource:
 		name := r.res.Title
 		if name == "" {
@@ -121,7 +142,7 @@ func (p *browsePane) rowContent(r listRow, w int) string {
 		}
 		right = style.Render(r.wf.SideEffect)
 	case rowNote:
-		return render.Fit(st.Muted.Render(r.note), w)
+		return st.Muted.Render(r.note), "", true
 	}
-	return render.SpaceBetween(left, right, w)
+	return left, right, false
 }

@@ -31,8 +31,7 @@ func (m *Model) onDisconnected(msg disconnectedMsg) tea.Cmd {
 func (m *Model) onCatalogue(msg catalogueMsg) {
 	if msg.seq >= m.browse.catShown { // snapshots may answer out of order
 		m.browse.catShown = msg.seq
-		m.browse.tools, m.browse.skipped, m.browse.catalogued = msg.tools, msg.skipped, true
-		m.browse.rowsKey = ""
+		m.browse.setTools(msg.tools, msg.skipped)
 	}
 }
 

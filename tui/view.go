@@ -13,7 +13,8 @@ import (
 
 // Layout: a header line, an optional banner (a grant store that failed
 // closed), the panes, a status line and the short help. At 100 columns or
-// more the three panes sit side by side; below that the focused pane takes
+// more the three panes sit side by side, sized from what they hold
+// (columns); below that the focused pane takes
 // the whole width with a pane strip in its title. Every line of a frame is
 // exactly the terminal's width and the frame exactly its height.
 
@@ -51,8 +52,7 @@ func (m *Model) geometry() geometry {
 	g.bodyH = max(2, m.height-g.bodyY-len(g.footer))
 	if w >= multiPaneWidth && !m.zoomed {
 		g.multi = true
-		g.srvW = max(26, min(40, w*28/100))
-		g.toolW = max(30, min(56, (w-g.srvW-2)*48/100))
+		g.srvW, g.toolW = m.columns(w)
 		g.toolX = g.srvW + 1
 		g.callX = g.toolX + g.toolW + 1
 		g.callW = w - g.callX
@@ -67,6 +67,37 @@ func (m *Model) geometry() geometry {
 		g.callW = w
 	}
 	return g
+}
+
+// Side by side, the panes are sized from what they hold: the servers pane
+// takes what its names need whole (and a short state), the browse pane
+// what the rows of its list need whole, each within its bounds, and the
+// call pane the rest, at least callIdleMin; while it holds something to
+// read (a form, a job, the history) at least callShare percent of the
+// width. What it lacks is taken first from the browse pane, then from the
+// servers pane, never below their floors.
+const (
+	srvMin, srvMax     = 26, 40
+	toolsMin, toolsMax = 30, 56
+	callShare          = 42
+	callIdleMin        = 30 // the call pane with nothing in it yet keeps room for its hint
+)
+
+// columns is the width of the servers and browse panes side by side.
+func (m *Model) columns(w int) (srv, tools int) {
+	srv = min(srvMax, max(srvMin, m.servers.need()))
+	m.browse.listRows()                                       // measures the list on show (a render cache)
+	tools = min(toolsMax, max(toolsMin, m.browse.rowsNeed+1)) // +1: the padding after the separator
+	callMin := callIdleMin
+	if m.call.form != nil || m.call.shownJob() != nil || m.call.history {
+		callMin = max(callMin, w*callShare/100)
+	}
+	if short := srv + tools + 2 + callMin - w; short > 0 {
+		cut := min(short, tools-toolsMin)
+		tools -= cut
+		srv -= min(short-cut, srv-srvMin)
+	}
+	return srv, tools
 }
 
 // View renders the frame. It reads state and fills render caches only.
