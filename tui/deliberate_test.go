@@ -206,3 +206,28 @@ func TestBurstAfterSubmitGoesNowhere(t *testing.T) {
 	h.key("y")
 	h.until("the call's result", func() bool { return len(h.m.call.jobs) == 1 && h.m.call.jobs[0].finished() })
 }
+
+// Text typed on with no pause after a palette action, where no field is
+// there to take it (a url meant for a dialog that did not open), fires no
+// shortcut: h, p, q go nowhere and the status line says so; after a
+// pause, keys act again.
+func TestBurstAfterAPaletteActionFiresNoShortcut(t *testing.T) {
+	h := ready(t, 120, 30)
+	h.key(":")
+	h.burst = true // typed on with no pause from the palette's first letter
+	h.typeText("reconnect demo")
+	h.key("enter")
+	h.typeText("hpq")
+	h.pump(30 * time.Millisecond)
+	if h.m.quitting || h.m.topDialog() != nil {
+		t.Fatalf("the burst after the palette action acted (quitting %v):\n%s", h.m.quitting, h.view())
+	}
+	if !strings.Contains(h.m.status.text, "ignored 'q'") {
+		t.Fatalf("the dropped keys are not said: %q", h.m.status.text)
+	}
+	h.burst = false
+	h.key("?")
+	if _, ok := h.m.topDialog().(*dialog.Text); !ok {
+		t.Fatalf("a key after a pause did not act:\n%s", h.view())
+	}
+}

@@ -42,6 +42,10 @@ type keyGuard struct {
 	// way (zero: none); topExpected is set while that dialog is on top.
 	expectAt    time.Time
 	topExpected bool
+	// actedAt is the key that chose the action of a dialog the person
+	// opened to type into (a palette entry): the rest of its burst is
+	// text that lost its field, never read as shortcuts.
+	actedAt time.Time
 }
 
 // dialogLayer is the overlay: the dialog stack, the guard that times keys
@@ -100,6 +104,21 @@ func (g *keyGuard) why() string {
 	}
 	return "the dialog had just opened " + g.last.Sub(g.topSince).Round(10*time.Millisecond).String() +
 		" before: read it, then answer (a key counts " + modalGrace.String() + " after it opens)"
+}
+
+// acted notes that the last key chose the action of a dialog the person
+// opened to type into (the palette).
+func (g *keyGuard) acted() { g.actedAt = g.last }
+
+// afterAction reports whether the last key belongs to the burst of the key
+// that chose such an action: text typed on with no pause (a url meant for
+// a field that is not there) must not fire shortcuts behind the dialog.
+func (g *keyGuard) afterAction() bool {
+	if !g.actedAt.IsZero() && !g.burstStart.After(g.actedAt) {
+		g.dropped++
+		return true
+	}
+	return false
 }
 
 // key records a key's arrival and reports whether the dialog on top may

@@ -44,6 +44,10 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 			return cmd
 		}
 	}
+	if msg.Type == tea.KeyRunes && m.dialogs.guard.afterAction() { // text, and no field took it
+		m.status.set("ignored "+keyName(msg)+": typed with no pause after the key that chose the dialog's action, and no field is there to take it", false)
+		return nil
+	}
 	if cmd, ok := m.clientSideKey(msg); ok {
 		return cmd
 	}
@@ -118,6 +122,9 @@ func (m *Model) dialogKey(d dialog.Dialog, msg tea.KeyMsg, deliberate bool) tea.
 		return cmd
 	}
 	m.dialogs.stack.Remove(d)
+	if _, closed := act.(dialog.Close); !closed && dialog.IsBidden(d) && dialog.TakesText(d) {
+		m.dialogs.guard.acted() // the person was typing a query: its field is gone
+	}
 	return tea.Batch(cmd, m.apply(act))
 }
 
