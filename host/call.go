@@ -12,6 +12,7 @@ import (
 
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/host/clientside"
 	"github.com/relavium/relavium/host/deadline"
 	"github.com/relavium/relavium/host/failure"
 )
@@ -157,7 +158,7 @@ func (c *conn) callFailure(ctx, tctx context.Context, deadline *deadline.Cause, 
 	if e := c.credentialRefused(tool, err); e != nil {
 		return e
 	}
-	if code, ok := relayedDecline(err); ok {
+	if code, ok := clientside.RelayedDecline(err); ok {
 		return &failure.Error{Base: fault.Base{ErrCode: code, Msg: tool + " failed: the server gave up when relavium declined its sampling request", Cause: c.redactErr(err)}, Server: c.srv.Name}
 	}
 	if !isRPCError(err) {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/engine/sanitize"
+	"github.com/relavium/relavium/host/clientside"
 	"github.com/relavium/relavium/host/deadline"
 )
 
@@ -20,7 +21,7 @@ import (
 // hold each server's calls. Its zero value is ready.
 type clientSide struct {
 	mu          sync.Mutex
-	roots       []Root
+	roots       []clientside.Root
 	clients     map[*conn]*mcp.Client
 	buckets     map[*conn]*bucket
 	holds       map[*conn]int
@@ -52,10 +53,10 @@ func (cs *clientSide) allowSample(c *conn, clk deadline.Clock) bool {
 	}
 	b := cs.buckets[c]
 	if b == nil {
-		b = &bucket{tokens: SamplingBurst, at: now}
+		b = &bucket{tokens: clientside.SamplingBurst, at: now}
 		cs.buckets[c] = b
 	}
-	b.tokens = min(SamplingBurst, b.tokens+now.Sub(b.at).Minutes()*SamplingPerMinute)
+	b.tokens = min(clientside.SamplingBurst, b.tokens+now.Sub(b.at).Minutes()*clientside.SamplingPerMinute)
 	b.at = now
 	if b.tokens < 1 {
 		return false
@@ -182,7 +183,7 @@ func (c *conn) attachClient(cl *mcp.Client) {
 	}
 	cs.clients[c] = cl
 	for _, r := range cs.roots {
-		cl.AddRoots(r.mcp())
+		cl.AddRoots(r.MCP())
 	}
 }
 

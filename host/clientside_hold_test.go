@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/relavium/relavium/host/clientside"
 	"github.com/relavium/relavium/host/deadline"
 	"github.com/relavium/relavium/host/deadline/deadlinetest"
 )
@@ -44,7 +45,7 @@ func TestSamplingRateLimit(t *testing.T) {
 	var cs clientSide
 	clk := deadlinetest.NewClock()
 	c := &conn{}
-	for i := range SamplingBurst {
+	for i := range clientside.SamplingBurst {
 		if !cs.allowSample(c, clk) {
 			t.Fatalf("request %d of the burst refused", i+1)
 		}
@@ -55,7 +56,7 @@ func TestSamplingRateLimit(t *testing.T) {
 	if !cs.allowSample(&conn{}, clk) {
 		t.Fatal("another server's request was refused: the limit is per server")
 	}
-	clk.Advance(time.Minute / SamplingPerMinute)
+	clk.Advance(time.Minute / clientside.SamplingPerMinute)
 	if !cs.allowSample(c, clk) {
 		t.Fatal("no request allowed after a refill interval")
 	}

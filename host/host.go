@@ -10,6 +10,7 @@ import (
 
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/host/clientside"
 	"github.com/relavium/relavium/host/discovery"
 	"github.com/relavium/relavium/host/era"
 	"github.com/relavium/relavium/host/expand"
@@ -73,9 +74,9 @@ func Start(ctx context.Context, opts Options) (*Host, error) {
 	if err := checkOptions(&opts); err != nil {
 		return nil, err
 	}
-	var roots []Root
+	var roots []clientside.Root
 	if opts.Roots != nil { // before anything is spawned: a bad root starts nothing
-		r, err := resolveRoots(opts.Roots)
+		r, err := clientside.ResolveRoots(opts.Roots)
 		if err != nil {
 			return nil, err
 		}

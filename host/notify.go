@@ -3,7 +3,6 @@ package host
 import (
 	"context"
 	"encoding/json"
-	"errors"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -17,10 +16,6 @@ type ElicitationResolvedData struct {
 	Server string `json:"server"`
 	Action string `json:"action"`
 }
-
-// errElicitorAbandoned is returned to the server when the host closes (or the
-// call ends) before the elicitor answered.
-var errElicitorAbandoned = errors.New("elicitation abandoned: the request was cancelled")
 
 // onElicit answers a server's elicitation/create through the Elicitor. It
 // watches the server's lifetime as well as the request: Close cancels it
@@ -72,7 +67,7 @@ func (c *conn) onElicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.Elici
 	case <-ectx.Done():
 		// An Elicitor that ignores its context must not hold the session:
 		// answer now; its goroutine ends whenever it returns.
-		a = answer{err: errElicitorAbandoned}
+		a = answer{err: clientside.ErrAbandoned}
 	}
 	if a.err != nil {
 		// The person (or the host) went away: tell the server the request

@@ -14,6 +14,7 @@ import (
 
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/host"
+	"github.com/relavium/relavium/host/clientside"
 	"github.com/relavium/relavium/tui/dialog"
 	"github.com/relavium/relavium/tui/render"
 )
@@ -41,7 +42,7 @@ func (a *asker) ShowsURLs() bool { return true }
 // client's side: the roots, the call timeout, opening a page. The live
 // backend has it; a backend without it offers none of it.
 type clientSideBackend interface {
-	Roots() ([]host.Root, bool)
+	Roots() ([]clientside.Root, bool)
 	SetRoots(dirs []string) error
 	CallTimeout() time.Duration
 	SetCallTimeout(d time.Duration) bool
@@ -146,7 +147,7 @@ func (m *Model) openRoots(note string) {
 	var dirs []string
 	offered := false
 	if ok {
-		var roots []host.Root
+		var roots []clientside.Root
 		roots, offered = cb.Roots()
 		for _, r := range roots {
 			dirs = append(dirs, r.Path)
@@ -228,7 +229,7 @@ func (m *Model) paletteClientSide() []dialog.PaletteItem {
 }
 
 // Roots is the host's roots; false before the host is open.
-func (l *live) Roots() ([]host.Root, bool) {
+func (l *live) Roots() ([]clientside.Root, bool) {
 	if h := l.host(); h != nil {
 		return h.Roots(), true
 	}

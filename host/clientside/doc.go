@@ -12,6 +12,15 @@
 //     shown: https, or http on loopback, never with credentials, the full
 //     origin shown, warnings for a host name that can read as another
 //     (punycode, non-ASCII, mixed scripts, a bare IP). It decides nothing.
+//   - Sampling as the person sees it: SampleRequest cleans and redacts
+//     every text of a sampling/createMessage (the connection's redactor),
+//     bounded (64 messages, 64 tools, 64 KiB a text); SamplingBurst and
+//     SamplingPerMinute bound how often one server may ask (E902);
+//     RelayedDecline tells a call failed over relavium's own decline.
+//     AskAbandonable asks an answerer and gives up (ErrAbandoned) as soon as
+//     the request or the server's lifetime ends.
+//   - Root is one offered directory: ResolveRoot (absolute, an existing
+//     directory, symlinks resolved; else E903), ResolveRoots (each once).
 //   - The answerers a command hands host when no person is asked:
 //     DeclineElicitor (the headless default), DefaultsElicitor (a form's
 //     declared defaults, declined when a required field has none; see
@@ -20,6 +29,7 @@
 // The handlers themselves (sampling, roots, elicitation on a connection)
 // stay in host, which owns the connections.
 //
-// clientside may import consent/canonjson, engine, engine/sanitize and
-// fields; never host or anything above (deps_test.go).
+// clientside may import consent/canonjson, engine, engine/sanitize, fault,
+// fields and host/failure; never host's root or anything above
+// (deps_test.go).
 package clientside

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/relavium/relavium/fault"
-	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/clientside"
 	"github.com/relavium/relavium/regularfile"
 	"github.com/relavium/relavium/session"
@@ -64,7 +63,7 @@ func rootsOf(inv *Invocation) ([]string, error) {
 		dirs = []string{inv.Global.Project}
 	}
 	for _, d := range dirs {
-		if _, err := host.ResolveRoot(d); err != nil {
+		if _, err := clientside.ResolveRoot(d); err != nil {
 			return nil, err
 		}
 	}
