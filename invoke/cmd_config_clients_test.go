@@ -139,6 +139,14 @@ name = "leaky"
 transport = "stdio"
 command = "/bin/x"
 env = { API_KEY = "sk-live" }
+
+[[mcp_servers]]
+name = "home"
+transport = "stdio"
+command = "{{env.HOME}}/bin/srv"
+args = ["-e", "KEY={{secrets.key}}"]
+env = { STATE = "{{env.HOME}}/state" }
+env_file = ".env"
 `)
 	run := func(args ...string) (string, string, int) {
 		env, stdout, stderr := cfgTestEnv(home, project)
@@ -174,6 +182,18 @@ env = { API_KEY = "sk-live" }
 	_, errs, code = run("leaky")
 	if code != cli.ExitUsage || !strings.Contains(errs, "E247") || strings.Contains(errs, "sk-live") {
 		t.Errorf("a literal secret: exit %d %s", code, errs)
+	}
+	// References in a command, inside an argument's or env value's text,
+	// and an env file, spelled the client's way; a claude file has no env
+	// file, so that export is refused rather than dropping it.
+	out, _, code = run("home", "--format", "vscode")
+	for _, want := range []string{`"command": "${env:HOME}/bin/srv"`, `"KEY=${input:key}"`, `"STATE": "${env:HOME}/state"`, `"envFile": "${workspaceFolder}/.env"`} {
+		if code != cli.ExitOK || !strings.Contains(out, want) {
+			t.Errorf("vscode entry lacks %s (exit %d):\n%s", want, code, out)
+		}
+	}
+	if _, errs, code = run("home"); code != cli.ExitUsage || !strings.Contains(errs, "E247") || !strings.Contains(errs, "env_file") {
+		t.Errorf("an env file exported to claude: exit %d %s", code, errs)
 	}
 	if _, errs, code = run("nope"); code != cli.ExitUsage || !strings.Contains(errs, "E246") {
 		t.Errorf("an unknown server: exit %d %s", code, errs)

@@ -41,6 +41,7 @@ type exportEntry struct {
 	Command string            `json:"command,omitempty"`
 	Args    []string          `json:"args,omitempty"`
 	Env     map[string]string `json:"env,omitempty"`
+	EnvFile string            `json:"envFile,omitempty"`
 	Cwd     string            `json:"cwd,omitempty"`
 	URL     string            `json:"url,omitempty"`
 	Headers map[string]string `json:"headers,omitempty"`
@@ -112,27 +113,31 @@ func (x *exporter) refuse(format string, a ...any) error {
 }
 
 func (x *exporter) entry(s config.Server, project string) (exportEntry, error) {
-	e := exportEntry{Command: s.Command, URL: s.URL}
-	for _, a := range s.Args {
-		spans, ok := consent.RefsIn(a)
-		if !ok || len(spans) == 0 {
-			e.Args = append(e.Args, a) // relavium passes any other argument as written
-			continue
+	e := exportEntry{URL: s.URL}
+	command, err := x.spell("command", s.Command)
+	if err != nil {
+		return e, err
+	}
+	e.Command = command
+	for i, a := range s.Args {
+		v, err := x.spell(fmt.Sprintf("argument %d", i+1), a)
+		if err != nil {
+			return e, err
 		}
-		// each {{env.VAR}}, whole or inside text, spelled the client's way
-		var b strings.Builder
-		last := 0
-		for _, sp := range spans {
-			v, err := x.textRef(fmt.Sprintf("argument %d", len(e.Args)+1), a[sp.Start:sp.End])
-			if err != nil {
-				return e, err
-			}
-			b.WriteString(a[last:sp.Start])
-			b.WriteString(v)
-			last = sp.End
+		e.Args = append(e.Args, v)
+	}
+	if s.EnvFile != "" {
+		if x.format == "claude" {
+			return e, x.refuse("its env_file (%s) has no counterpart in a claude file", s.EnvFile)
 		}
-		b.WriteString(a[last:])
-		e.Args = append(e.Args, b.String())
+		f, err := x.spell("env_file", s.EnvFile)
+		if err != nil {
+			return e, err
+		}
+		e.EnvFile = f
+		if rel, err := filepath.Rel(project, s.EnvFile); err == nil && !strings.HasPrefix(rel, "..") && x.format == "vscode" {
+			e.EnvFile = "${workspaceFolder}/" + filepath.ToSlash(rel)
+		}
 	}
 	switch s.Transport {
 	case host.TransportWebsocket:
@@ -148,7 +153,11 @@ func (x *exporter) entry(s config.Server, project string) (exportEntry, error) {
 		if x.format != "vscode" {
 			return e, x.refuse("its cwd (%s) has no counterpart in a %s file, whose servers run where the client starts them", s.Dir, x.format)
 		}
-		e.Cwd = s.Dir
+		cwd, err := x.spell("cwd", s.Dir)
+		if err != nil {
+			return e, err
+		}
+		e.Cwd = cwd
 		if rel, err := filepath.Rel(project, s.Dir); err == nil && !strings.HasPrefix(rel, "..") {
 			e.Cwd = "${workspaceFolder}/" + filepath.ToSlash(rel)
 		}
@@ -197,26 +206,36 @@ func (x *exporter) envValue(name, value string) (string, error) {
 		return "${env:" + ref + "}", nil
 	}
 	if spans, ok := consent.RefsIn(value); ok && len(spans) > 0 {
-		// references inside text ("{{env.HOME}}/state"), each spelled the
-		// client's way
-		var b strings.Builder
-		last := 0
-		for _, sp := range spans {
-			v, err := x.textRef("env "+name, value[sp.Start:sp.End])
-			if err != nil {
-				return "", err
-			}
-			b.WriteString(value[last:sp.Start])
-			b.WriteString(v)
-			last = sp.End
-		}
-		b.WriteString(value[last:])
-		return b.String(), nil
+		return x.spell("env "+name, value)
 	}
 	if config.EnvLiteralSecret(name, value) {
 		return "", x.refuse("env %s holds a literal value under a name that says secret, which export never prints: make it {{secrets.NAME}} first", name)
 	}
 	return value, nil
+}
+
+// spell writes text with each reference inside it ({{env.…}},
+// {{secrets.…}}, whole or inside text, "{{env.HOME}}/state") spelled the
+// other client's way; text with none, or with a brace pair relavium
+// passes as written, is returned as it is.
+func (x *exporter) spell(what, text string) (string, error) {
+	spans, ok := consent.RefsIn(text)
+	if !ok || len(spans) == 0 {
+		return text, nil
+	}
+	var b strings.Builder
+	last := 0
+	for _, sp := range spans {
+		v, err := x.textRef(what, text[sp.Start:sp.End])
+		if err != nil {
+			return "", err
+		}
+		b.WriteString(text[last:sp.Start])
+		b.WriteString(v)
+		last = sp.End
+	}
+	b.WriteString(text[last:])
+	return b.String(), nil
 }
 
 // textRef spells one reference found inside text ({{env.…}} or
