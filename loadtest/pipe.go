@@ -46,11 +46,10 @@ func RunPipes(ctx context.Context, plan Plan, open OpenPipes, opt Options) (*Rep
 	if err := plan.Check(); err != nil {
 		return nil, err
 	}
-	now := opt.Now
-	if now == nil {
-		now = time.Now
+	if opt.Now == nil {
+		opt.Now = time.Now
 	}
-	inflight := newPending(plan, now)
+	inflight := newPending(plan, opt.Now)
 	pipes, err := open(inflight.answer)
 	if err != nil {
 		return nil, err
@@ -61,39 +60,26 @@ func RunPipes(ctx context.Context, plan Plan, open OpenPipes, opt Options) (*Rep
 		}
 	}()
 	inflight.pipes = pipes
-	cpu0 := cpuTime()
-	t0 := now()
-	rec := newRecorder(t0.Add(plan.Warmup), plan.Duration)
-	inflight.rec = rec // read by answers only after a send (under mu)
-
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var bg sync.WaitGroup
-	defer bg.Wait()
-	stop := make(chan struct{})
-	defer close(stop)
-	bg.Add(1)
-	go func() { // deadlines: one sweep a few times per timeout, not a timer per request
-		defer bg.Done()
-		inflight.sweep(stop)
-	}()
-	if opt.Progress != nil || opt.Live != nil {
-		bg.Add(1)
-		go func() {
-			defer bg.Done()
-			tick(opt, plan, rec, t0, now, stop)
+	return measure(ctx, plan, opt, func(ctx context.Context, rec *recorder, t0 time.Time, _ func() time.Time) int64 {
+		inflight.rec = rec // read by answers only after a send (under mu)
+		var sweeper sync.WaitGroup
+		stop := make(chan struct{})
+		sweeper.Add(1)
+		go func() { // deadlines: one sweep a few times per timeout, not a timer per request
+			defer sweeper.Done()
+			inflight.sweep(stop)
 		}()
-	}
-
-	var sent int64
-	if plan.Open() {
-		sent = inflight.openLoop(ctx, t0)
-	} else {
-		sent = inflight.closedLoop(ctx, t0)
-	}
-	inflight.drain(ctx)
-	cpu := cpuTime() - cpu0
-	return rec.report(plan, now(), ctx.Err() != nil, cpu, sent), nil
+		var sent int64
+		if plan.Open() {
+			sent = inflight.openLoop(ctx, t0)
+		} else {
+			sent = inflight.closedLoop(ctx, t0)
+		}
+		inflight.drain(ctx)
+		close(stop)
+		sweeper.Wait()
+		return sent
+	}), nil
 }
 
 // pending is a run's requests in flight over pipes, by number.

@@ -31,6 +31,19 @@ func Run(ctx context.Context, plan Plan, target Target, opt Options) (*Report, e
 	if err := plan.Check(); err != nil {
 		return nil, err
 	}
+	return measure(ctx, plan, opt, func(ctx context.Context, rec *recorder, t0 time.Time, now func() time.Time) int64 {
+		if plan.Open() {
+			return openLoop(ctx, plan, target, rec, t0, now)
+		}
+		return closedLoop(ctx, plan, target, rec, t0, now)
+	}), nil
+}
+
+// measure is what every run shares: the clock, the recorder, the live
+// progress, the client's own CPU and the report. drive sends the requests
+// (from t0, recording into rec) and returns how many it sent, once every
+// one of them has ended.
+func measure(ctx context.Context, plan Plan, opt Options, drive func(ctx context.Context, rec *recorder, t0 time.Time, now func() time.Time) int64) *Report {
 	now := opt.Now
 	if now == nil {
 		now = time.Now
@@ -50,17 +63,11 @@ func Run(ctx context.Context, plan Plan, target Target, opt Options) (*Report, e
 			tick(opt, plan, rec, t0, now, stopProgress)
 		}()
 	}
-
-	var sent int64
-	if plan.Open() {
-		sent = openLoop(ctx, plan, target, rec, t0, now)
-	} else {
-		sent = closedLoop(ctx, plan, target, rec, t0, now)
-	}
+	sent := drive(ctx, rec, t0, now)
 	close(stopProgress)
 	progress.Wait()
 	cpu := cpuTime() - cpu0
-	return rec.report(plan, now(), ctx.Err() != nil, cpu, sent), nil
+	return rec.report(plan, now(), ctx.Err() != nil, cpu, sent)
 }
 
 // call runs one request under the plan's deadline and records it.
