@@ -47,6 +47,36 @@ type clientState struct {
 	subs    map[subKey]bool
 	updates map[subKey]int
 	comp    completionState
+	// samplers is the call running when each pending sampling request
+	// (server, id) was asked, for its answer's log line (bounded).
+	samplers map[sampleKey]*job
+}
+
+// sampleKey is a sampling request: its server and its id.
+type sampleKey struct{ server, id string }
+
+// maxSamplers bounds the sampling requests remembered at once.
+const maxSamplers = 64
+
+// sampledBy notes that job j (nil: none) was running when server asked
+// sampling request id.
+func (c *clientState) sampledBy(server, id string, j *job) {
+	if j == nil {
+		return
+	}
+	if c.samplers == nil || len(c.samplers) >= maxSamplers {
+		c.samplers = map[sampleKey]*job{}
+	}
+	c.samplers[sampleKey{server, id}] = j
+}
+
+// sampler is (and forgets) the job that was running when server asked
+// sampling request id; nil when none was.
+func (c *clientState) sampler(server, id string) *job {
+	k := sampleKey{server, id}
+	j := c.samplers[k]
+	delete(c.samplers, k)
+	return j
 }
 
 type subKey struct{ server, uri string }

@@ -76,7 +76,8 @@ func (m *Model) onClientAsk(r *askRequest) (tea.Cmd, bool) {
 		m.pushDialog(dialog.NewSampling(m.st, r.sample, func(resp engine.SampleResponse) dialog.Action {
 			return samplingAction{req: r, resp: resp}
 		}))
-		m.logToServerJob(r.sample.Server, logLine{Level: "notice", Server: r.sample.Server, Text: "asks for a sampling reply (" + r.sample.ID + ")"})
+		j := m.logToServerJob(r.sample.Server, logLine{Level: "notice", Server: r.sample.Server, Text: "asks for a sampling reply (" + r.sample.ID + ")"})
+		m.cr.sampledBy(r.sample.Server, r.sample.ID, j)
 	case r.elicit != nil && r.elicit.URL != nil:
 		m.pushDialog(&dialog.URLElicit{Request: r.elicit, Open: urlOpenAction{req: r}, Answer: func(resp engine.ElicitResponse) dialog.Action {
 			return elicitAction{req: r, resp: resp}
@@ -307,5 +308,12 @@ func (m *Model) onSamplingResolved(d engine.SamplingResolvedData) {
 	case d.ErrorCode != "":
 		text += " (" + d.ErrorCode + ": " + render.ServerLine(d.Reason) + ")"
 	}
-	m.logToServerJob(d.Server, logLine{Level: "notice", Server: d.Server, Text: text})
+	l := logLine{Level: "notice", Server: d.Server, Text: text}
+	// The answer goes to the call that asked, even when that call's result
+	// came back first (the two race): the job noted at the question.
+	if j := m.cr.sampler(d.Server, d.ID); j != nil {
+		j.addLog(l)
+		return
+	}
+	m.logToServerJob(d.Server, l)
 }

@@ -380,16 +380,17 @@ func (m *Model) startRun(wf *workflow.Workflow, inputs map[string]any) tea.Cmd {
 }
 
 // logToServerJob attaches a line to the newest running job on server, or
-// to the server's own log.
-func (m *Model) logToServerJob(server string, l logLine) {
+// to the server's own log; it returns the job (nil: the server's log).
+func (m *Model) logToServerJob(server string, l logLine) *job {
 	for i := len(m.call.jobs) - 1; i >= 0; i-- {
 		j := m.call.jobs[i]
 		if !j.finished() && (j.server == server || j.kind == jobRun) {
 			j.addLog(l)
-			return
+			return j
 		}
 	}
 	m.serverLog(server, l)
+	return nil
 }
 
 // serverLog keeps a line in the server's own log (bounded).
