@@ -217,6 +217,6 @@ func (c *conn) onElicitComplete(_ context.Context, req *mcp.ElicitationCompleteN
 	if req == nil || req.Params == nil {
 		return
 	}
-	c.h.em.Emit(engine.Event{Type: engine.EventElicitationResolved, Data: ElicitationResolvedData{Server: c.srv.Name,
+	c.h.em.Emit(engine.Event{Type: engine.EventElicitationResolved, Data: clientside.ResolvedData{Server: c.srv.Name,
 		Action: "completed " + sanitize.Line(req.Params.ElicitationID)}})
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/host/clientside"
 	"github.com/relavium/relavium/host/deadline"
 	"github.com/relavium/relavium/host/deadline/deadlinetest"
 	"github.com/relavium/relavium/host/failure"
@@ -209,7 +210,7 @@ func TestURLElicitationIsScreened(t *testing.T) {
 	for { // the completion notification is recorded
 		done := false
 		for _, e := range rec.ofType(engine.EventElicitationResolved) {
-			done = done || e.Data.(ElicitationResolvedData).Action == "completed e1"
+			done = done || e.Data.(clientside.ResolvedData).Action == "completed e1"
 		}
 		if done {
 			break

@@ -10,6 +10,7 @@ import (
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/host"
+	"github.com/relavium/relavium/host/clientside"
 	"github.com/relavium/relavium/tui/render"
 )
 
@@ -71,7 +72,7 @@ func (m *Model) onEvents(events []engine.Event) tea.Cmd {
 			// The dialog comes through the asker; nothing else to show.
 		case host.ResourceUpdatedData:
 			drift = append(drift, m.onResourceUpdated(d))
-		case host.ElicitationResolvedData:
+		case clientside.ResolvedData:
 			m.logToServerJob(d.Server, logLine{Level: "notice", Server: d.Server, Text: "elicitation answered: " + d.Action})
 		case engine.SamplingResolvedData:
 			m.onSamplingResolved(d)

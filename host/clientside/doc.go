@@ -3,6 +3,12 @@
 // before and after the person (or a script) answers them.
 //
 // Contract:
+//   - Elicit answers one elicitation/create through the Elicitor (declined
+//     without one, and in url mode unless url elicitation was declared),
+//     the schema in the server's field order, every text redacted and
+//     cleaned, the server's calls held while the person is asked, given up
+//     (cancel) when the request or the server's lifetime ends; each answer
+//     is an elicitation:resolved event (ResolvedData).
 //   - FieldOrders keeps the property order of each elicitation schema as
 //     the server sent it (read off the raw request, keyed by the schema's
 //     canonical JSON, at most 16 waiting, each used once), so a form shows
@@ -26,8 +32,9 @@
 //     declared defaults, declined when a required field has none; see
 //     SchemaDefaults) and ReplySampler (one fixed sampling answer).
 //
-// The handlers themselves (sampling, roots, elicitation on a connection)
-// stay in host, which owns the connections.
+// host installs the handlers on its connections and hands each what it
+// needs of the connection (Elicitation); the sampling handler and the roots
+// a client offers stay in host, which owns the connections.
 //
 // clientside may import consent/canonjson, engine, engine/sanitize, fault,
 // fields and host/failure; never host's root or anything above
