@@ -79,6 +79,13 @@
 //     (dialogs.go). A new dialog is a type in package dialog; tui pushes
 //     it and applies its Action.
 //   - Every key lives in the one keyMap (keys.go), so ? lists them all.
+//   - A state that can wait says what it waits for and, past its first
+//     second, for how long (ui.waited: needs consent 12s, resolving… 3s,
+//     signing in… 5s); the tick moves it (animating), never a sleep, and
+//     tests move the model's clock.
+//   - Side by side, the panes are sized from what they hold (columns in
+//     view.go): each pane measures its own content (serversPane.need,
+//     browsePane.rowsNeed) and the root lays them out.
 //   - Styles come from the theme (m.st); text from a server is sanitized
 //     (render.ServerLine / ServerText) before it is drawn.
 //   - Behaviour is pinned by golden frames and tmux tests: a refactoring
