@@ -118,7 +118,7 @@ func (h *Host) browse(ctx context.Context, server, what string, fn func(context.
 	tctx, tcancel := context.WithTimeoutCause(callCtx, h.opts.Timeouts.Call, deadline)
 	defer tcancel()
 	tctx = c.trapRefusals(tctx)
-	endLogs := c.logs.begin(0, nil) // in flight: a log now may be its, so it is no call's
+	endLogs := c.logs.Begin(0, nil) // in flight: a log now may be its, so it is no call's
 	err := fn(tctx, c, cs)
 	endLogs()
 	if he := (*failure.Error)(nil); errors.As(err, &he) && (he.ErrCode == failure.CodeNotOffered || he.ErrCode == failure.CodeNoRawPath) {

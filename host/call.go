@@ -15,6 +15,7 @@ import (
 	"github.com/relavium/relavium/host/clientside"
 	"github.com/relavium/relavium/host/deadline"
 	"github.com/relavium/relavium/host/failure"
+	"github.com/relavium/relavium/host/route"
 )
 
 // Call validates args against the tool's compiled schema and calls it on its
@@ -67,25 +68,24 @@ func (h *Host) Call(ctx context.Context, id engine.ToolID, args json.RawMessage,
 	tctx := c.trapRefusals(callCtx)
 
 	params := &mcp.CallToolParams{Name: t.def.Tool, Arguments: args}
-	var stream *callStream
+	var stream *route.Stream
 	var token string
 	if opts.OnProgress != nil {
 		// Progress is asked of the server only when the caller takes it: a
 		// progress token costs every request and response its _meta.
 		token = "relavium-" + strconv.FormatUint(seq, 10)
 		onProgress := opts.OnProgress
-		stream = &callStream{conn: c, serialQueue: serialQueue[engine.Progress]{
-			deliver: func(p engine.Progress) { dl.Touch(); onProgress(p) }, max: maxQueuedProgress, keepNewest: true}}
-		h.router.add(token, stream)
+		stream = route.NewStream(c, func(p engine.Progress) { dl.Touch(); onProgress(p) })
+		h.router.Add(token, stream)
 		params.SetProgressToken(token)
 	}
 
-	endLogs := c.logs.begin(seq, opts.OnLog)
+	endLogs := c.logs.Begin(seq, opts.OnLog)
 	res, err := c.session().CallTool(tctx, params)
 	endLogs()
 	if stream != nil {
-		h.router.remove(token)
-		stream.drain()
+		h.router.Remove(token)
+		stream.Drain()
 	}
 	if err != nil {
 		if tctx.Err() != nil && c.failure() == nil {

@@ -60,11 +60,7 @@ func TestLogsDuringTwoCallsGoToTheServer(t *testing.T) {
 		_, _ = callTool(t, h, ctx, "mcp_m_slow", `{"ms":30000}`, engine.CallOptions{OnLog: slowLogs.onLog})
 	}()
 	c := h.connNamed("m")
-	waitFor(t, func() bool {
-		c.logs.mu.Lock()
-		defer c.logs.mu.Unlock()
-		return c.logs.inFlight == 1
-	})
+	waitFor(t, func() bool { return c.logs.InFlight() == 1 })
 	if _, err := callTool(t, h, context.Background(), "mcp_m_log", `{"n":2}`, engine.CallOptions{OnLog: logLogs.onLog}); err != nil {
 		t.Fatal(err)
 	}

@@ -28,6 +28,7 @@ import (
 	"github.com/relavium/relavium/host/failure"
 	"github.com/relavium/relavium/host/netguard"
 	"github.com/relavium/relavium/host/proc"
+	"github.com/relavium/relavium/host/route"
 	"github.com/relavium/relavium/host/stream"
 	"github.com/relavium/relavium/host/wire"
 )
@@ -71,7 +72,7 @@ type conn struct {
 	fieldOrders clientside.FieldOrders // elicitation field order, read off the connection
 	logLevel    string                 // the level last set with logging/setLevel ("" before)
 	notOffered  []string               // list methods answered -32601 though their capability is declared (notoffered.go)
-	logs        logSinks               // requests in flight and the calls among them taking logs (logging.go)
+	logs        route.Logs             // requests in flight and the calls among them taking logs (host/route)
 	subs        []string               // uris subscribed to, in order (subscribe.go)
 	raw         direct.Raw             // relavium's own requests on an observed connection (host/direct)
 	load        *direct.LoadLines      // stdio: load answers taken off stdout (host/direct)

@@ -62,7 +62,7 @@
 //     a share of the discovery window, not all of it.
 //   - Client requests: a log goes to a call (CallOptions.OnLog) only when
 //     read off the wire while that call was the only request in flight on
-//     its server, else to the server (logging.go; SetLogLevel per server);
+//     its server, else to the server (host/route, logging.go; SetLogLevel per server);
 //     resources/updated is reported only for a uri subscribed in this
 //     session (subscribe.go); completion values a terminal cannot show as
 //     they are are dropped (complete.go); tasks, which go-sdk v1.8.0 lacks,
@@ -128,5 +128,8 @@
 //   - expand: a stdio server's environment and arguments with their
 //     {{env.VAR}} and {{secrets.NAME}} references expanded;
 //   - direct: the requests relavium writes itself beside the SDK (the raw
-//     path of tasks, the load path of mcp bench).
+//     path of tasks, the load path of mcp bench);
+//   - route: what a server sends during a request, delivered in order
+//     without blocking a reader (the delivery queue, progress by token,
+//     logs to the one call they can belong to, the log levels).
 package host

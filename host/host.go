@@ -15,6 +15,7 @@ import (
 	"github.com/relavium/relavium/host/era"
 	"github.com/relavium/relavium/host/expand"
 	"github.com/relavium/relavium/host/failure"
+	"github.com/relavium/relavium/host/route"
 	"github.com/relavium/relavium/sandbox"
 )
 
@@ -27,7 +28,7 @@ type Host struct {
 	em      engine.Emitter
 	ctx     context.Context // the host's lifetime: cancelled FIRST by Close
 	cancel  context.CancelCauseFunc
-	router  *progressRouter
+	router  *route.Progress
 
 	mu      sync.Mutex
 	closing bool
@@ -89,7 +90,7 @@ func Start(ctx context.Context, opts Options) (*Host, error) {
 		em:       opts.Emitter,
 		ctx:      hctx,
 		cancel:   cancel,
-		router:   newProgressRouter(),
+		router:   route.NewProgress(),
 		byID:     map[engine.ToolID]*toolEntry{},
 		byName:   map[string]engine.ToolID{},
 		ids:      map[*discovery.Tool]engine.ToolID{},

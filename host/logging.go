@@ -3,8 +3,6 @@ package host
 import (
 	"context"
 	"encoding/json"
-	"slices"
-	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -13,6 +11,7 @@ import (
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host/era"
 	"github.com/relavium/relavium/host/failure"
+	"github.com/relavium/relavium/host/route"
 )
 
 // Server logs: the level asked of each server (logging/setLevel, at connect
@@ -29,25 +28,14 @@ import (
 // itself (agent:tool_log with no call id). A log is never put under a call
 // it may not belong to.
 
-// LogLevels are the MCP log levels (RFC 5424 severities), most verbose
-// first. SetLogLevel takes one of them.
-var logLevels = []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
-
 // LogLevels returns the MCP log levels, most verbose first.
-func LogLevels() []string { return slices.Clone(logLevels) }
+func LogLevels() []string { return route.LogLevels() }
 
 // ValidLogLevel reports whether level is one of LogLevels.
-func ValidLogLevel(level string) bool { return slices.Contains(logLevels, level) }
+func ValidLogLevel(level string) bool { return route.ValidLogLevel(level) }
 
-// LogLevelRank orders levels: debug 0 … emergency 7; an unknown level
-// (a server's own word) ranks as info, so a filter never hides it as noise
-// nor promotes it.
-func LogLevelRank(level string) int {
-	if i := slices.Index(logLevels, level); i >= 0 {
-		return i
-	}
-	return 1
-}
+// LogLevelRank orders levels: debug 0 … emergency 7 (route.LogLevelRank).
+func LogLevelRank(level string) int { return route.LogLevelRank(level) }
 
 // SetLogLevel asks server for level with logging/setLevel. A server that
 // does not offer logging is refused before anything is sent (E920); an
@@ -84,61 +72,6 @@ func (c *conn) level() string {
 		return c.logLevel
 	}
 	return c.h.opts.LogLevel
-}
-
-// logSinks are the calls in flight on one server that take logs, and how
-// many requests of relavium's are in flight there at all.
-type logSinks struct {
-	mu       sync.Mutex
-	inFlight int
-	sinks    map[uint64]*logSink
-}
-
-// logSink delivers one call's logs to its OnLog in order; push never
-// blocks, and a consumer that is behind loses the oldest queued entry past
-// maxQueuedLogs.
-type logSink = serialQueue[engine.LogEntry]
-
-// maxQueuedLogs bounds what one call's sink holds while its consumer is
-// behind; beyond it the oldest queued entry is dropped.
-const maxQueuedLogs = 256
-
-// begin counts one request in flight; with onLog it is a call taking logs.
-// end (returned) uncounts it and waits until its logs were delivered.
-func (l *logSinks) begin(seq uint64, onLog func(engine.LogEntry)) (end func()) {
-	l.mu.Lock()
-	l.inFlight++
-	var s *logSink
-	if onLog != nil {
-		s = &logSink{deliver: onLog, max: maxQueuedLogs}
-		if l.sinks == nil {
-			l.sinks = map[uint64]*logSink{}
-		}
-		l.sinks[seq] = s
-	}
-	l.mu.Unlock()
-	return func() {
-		l.mu.Lock()
-		l.inFlight--
-		delete(l.sinks, seq)
-		l.mu.Unlock()
-		if s != nil {
-			s.drain()
-		}
-	}
-}
-
-// route hands e to the one call it can only belong to, if there is one.
-func (l *logSinks) route(e engine.LogEntry) bool {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.inFlight != 1 || len(l.sinks) != 1 {
-		return false
-	}
-	for _, s := range l.sinks {
-		s.push(e)
-	}
-	return true
 }
 
 // logEntry builds the display entry of a notifications/message: level and
@@ -184,7 +117,7 @@ func (c *conn) observedLog(params json.RawMessage) {
 		data = nil
 	}
 	e := c.logEntry(p.Level, p.Logger, data)
-	if !c.logs.route(e) {
+	if !c.logs.Route(e) {
 		c.serverLog(e)
 	}
 }
@@ -192,4 +125,14 @@ func (c *conn) observedLog(params json.RawMessage) {
 // serverLog emits a log that belongs to the server, not to a call.
 func (c *conn) serverLog(e engine.LogEntry) {
 	c.h.em.Emit(engine.Event{Type: engine.EventToolLog, Data: engine.ToolLogData{LogEntry: e}})
+}
+
+// onProgress is the SDK's progress handler, used where the connection is not
+// observed (Streamable HTTP). It runs on the SDK's notification goroutine.
+func (c *conn) onProgress(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+	if req == nil || req.Params == nil {
+		return
+	}
+	p := req.Params
+	c.h.router.Deliver(c, p.ProgressToken, engine.Progress{Progress: p.Progress, Total: p.Total, Message: c.redactText(p.Message)})
 }

@@ -48,11 +48,9 @@ func TestProgressFromAnotherServerNeverReachesACall(t *testing.T) {
 		done <- err
 	}()
 	<-own // the victim's call is in flight with its token registered
-	h.router.mu.Lock()
-	for tok := range h.router.streams {
+	for _, tok := range h.router.Tokens() {
 		tokens <- tok
 	}
-	h.router.mu.Unlock()
 	if text := callText(t, h, "mcp_f_forge", `{}`); text != "sent" {
 		t.Fatalf("forge: %q", text)
 	}

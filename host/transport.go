@@ -171,7 +171,7 @@ func (o *observedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 				Message  string  `json:"message"`
 			}
 			if json.Unmarshal(req.Params, &p) == nil {
-				o.c.h.router.deliver(o.c, p.Token, engine.Progress{Progress: p.Progress, Total: p.Total, Message: o.c.redactText(p.Message)})
+				o.c.h.router.Deliver(o.c, p.Token, engine.Progress{Progress: p.Progress, Total: p.Total, Message: o.c.redactText(p.Message)})
 			}
 		}
 	}

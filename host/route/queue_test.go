@@ -1,4 +1,4 @@
-package host
+package route
 
 import (
 	"runtime"
@@ -8,7 +8,7 @@ import (
 
 // A full queue gives up what its policy says — the oldest entry (logs) or
 // the last queued one, replaced by the newest (progress) — and delivers
-// the rest in order, on one goroutine at a time, all of it by drain.
+// the rest in order, on one goroutine at a time, all of it by Drain.
 func TestSerialQueueOverflow(t *testing.T) {
 	for _, c := range []struct {
 		keepNewest bool
@@ -18,21 +18,21 @@ func TestSerialQueueOverflow(t *testing.T) {
 		{true, []int{0, 1, 4}},  // 2 and 3 are replaced by the newest
 	} {
 		gate, got := make(chan struct{}), []int{}
-		q := &serialQueue[int]{max: 2, keepNewest: c.keepNewest, deliver: func(v int) {
+		q := &Queue[int]{Max: 2, KeepNewest: c.keepNewest, Deliver: func(v int) {
 			if v == 0 {
 				<-gate // hold the consumer until 1..4 are queued
 			}
 			got = append(got, v)
 		}}
-		q.push(0)
+		q.Push(0)
 		for !func() bool { q.mu.Lock(); defer q.mu.Unlock(); return len(q.queue) == 0 }() {
 			runtime.Gosched() // until the consumer has taken 0 and waits at the gate
 		}
 		for v := 1; v <= 4; v++ {
-			q.push(v)
+			q.Push(v)
 		}
 		close(gate)
-		q.drain()
+		q.Drain()
 		if !slices.Equal(got, c.want) {
 			t.Errorf("keepNewest=%v: delivered %v, want %v", c.keepNewest, got, c.want)
 		}
