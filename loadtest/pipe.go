@@ -17,9 +17,11 @@ import (
 // wake-up per request on two cores measures its own scheduler, not the
 // server. Target remains for connections that cannot pipeline.
 type Pipe interface {
-	// Send writes request i (0, 1, 2 … in schedule order). An error is
-	// that request's outcome; the pipe does not answer it.
-	Send(i int) error
+	// Send writes requests is (numbered 0, 1, 2 … in schedule order;
+	// several when the sender is catching up), in one write where it can.
+	// An error is the outcome of every one of them; the pipe does not
+	// answer them.
+	Send(is []int) error
 	// Cancel tells the server request i is given up (its deadline
 	// passed); best effort, and a later answer to it is not reported.
 	Cancel(i int)
@@ -89,6 +91,7 @@ type pending struct {
 	now   func() time.Time
 	pipes []Pipe
 	slots chan struct{} // one per request in flight (the plan's bound)
+	ids   []int         // the sender's scratch: one pipe's share of a batch
 	freed chan struct{} // closed-loop callers: a request ended
 
 	mu   sync.Mutex
@@ -136,47 +139,90 @@ func (p *pending) end(s sample) {
 	p.mu.Unlock()
 }
 
-// send writes request i, due at intended, once a slot is free.
-func (p *pending) send(ctx context.Context, i int, intended time.Time) bool {
-	select {
-	case p.slots <- struct{}{}:
-	case <-ctx.Done():
-		return false
+// due is a request whose time has come: its number and intended start.
+type due struct {
+	i        int
+	intended time.Time
+}
+
+// maxBatch bounds the requests written at once.
+const maxBatch = 256
+
+// send writes the requests of batch, each once a slot is free: those of
+// one pipe in one write. A sender that keeps up writes one request at a
+// time; one that fell behind (the schedule is what it is) catches up with
+// one write instead of many, so the client's own cost does not grow as the
+// server slows it down.
+func (p *pending) send(ctx context.Context, batch []due) bool {
+	for range batch {
+		select {
+		case p.slots <- struct{}{}:
+		case <-ctx.Done():
+			return false
+		}
 	}
-	s := sample{intended: intended, sent: p.now()}
+	sent := p.now()
 	p.mu.Lock()
-	p.out[i] = s
-	p.live++
+	for _, d := range batch {
+		p.out[d.i] = sample{intended: d.intended, sent: sent}
+		p.live++
+	}
 	p.mu.Unlock()
-	if err := p.pipes[i%len(p.pipes)].Send(i); err != nil {
-		p.mu.Lock()
-		_, ok := p.out[i] // not yet ended by the sweep
-		delete(p.out, i)
-		p.mu.Unlock()
-		if ok {
-			s.done, s.outcome = p.now(), Failed(sendKey(err))
-			p.end(s)
+	n := len(p.pipes)
+	for k, pipe := range p.pipes {
+		is := p.ids[:0]
+		for _, d := range batch {
+			if d.i%n == k {
+				is = append(is, d.i)
+			}
+		}
+		p.ids = is
+		if len(is) == 0 {
+			continue
+		}
+		if err := pipe.Send(is); err != nil {
+			p.failed(is, err)
 		}
 	}
 	return true
 }
 
+// failed ends the requests a pipe could not write (those the sweep has not
+// ended already).
+func (p *pending) failed(is []int, err error) {
+	var ended []sample
+	p.mu.Lock()
+	for _, i := range is {
+		if s, ok := p.out[i]; ok {
+			delete(p.out, i)
+			ended = append(ended, s)
+		}
+	}
+	p.mu.Unlock()
+	now := p.now()
+	for _, s := range ended {
+		s.done, s.outcome = now, Failed(sendKey(err))
+		p.end(s)
+	}
+}
+
 // openLoop sends request i at t0 + i/rate, whatever became of the earlier
-// ones (as openLoop does for a Target).
+// ones (as openLoop does for a Target); the requests already due when it
+// wakes go out together.
 func (p *pending) openLoop(ctx context.Context, t0 time.Time) int64 {
 	total := p.plan.Warmup + p.plan.Duration
 	period := float64(time.Second) / p.plan.Rate
+	at := func(i int64) time.Duration { return time.Duration(float64(i) * period) }
 	timer := time.NewTimer(0)
 	defer timer.Stop()
 	<-timer.C
+	batch := make([]due, 0, maxBatch)
 	var i int64
-	for ; ; i++ {
-		offset := time.Duration(float64(i) * period)
-		if offset >= total {
+	for {
+		if at(i) >= total {
 			return i
 		}
-		intended := t0.Add(offset)
-		if wait := intended.Sub(p.now()); wait > 0 {
+		if wait := t0.Add(at(i)).Sub(p.now()); wait > 0 {
 			timer.Reset(wait)
 			select {
 			case <-timer.C:
@@ -184,9 +230,19 @@ func (p *pending) openLoop(ctx context.Context, t0 time.Time) int64 {
 				return i
 			}
 		}
-		if !p.send(ctx, int(i), intended) {
+		now := p.now()
+		batch = batch[:0]
+		for j := i; len(batch) < maxBatch && at(j) < total; j++ {
+			intended := t0.Add(at(j))
+			if j > i && intended.After(now) {
+				break
+			}
+			batch = append(batch, due{int(j), intended})
+		}
+		if !p.send(ctx, batch) {
 			return i
 		}
+		i += int64(len(batch))
 	}
 }
 
@@ -196,7 +252,7 @@ func (p *pending) closedLoop(ctx context.Context, t0 time.Time) int64 {
 	end := t0.Add(p.plan.Warmup + p.plan.Duration)
 	var i int64
 	for ; i < int64(p.plan.Closed); i++ {
-		if !p.send(ctx, int(i), p.now()) {
+		if !p.send(ctx, []due{{int(i), p.now()}}) {
 			return i
 		}
 	}
@@ -210,7 +266,7 @@ func (p *pending) closedLoop(ctx context.Context, t0 time.Time) int64 {
 		if !start.Before(end) {
 			return i
 		}
-		if !p.send(ctx, int(i), start) {
+		if !p.send(ctx, []due{{int(i), start}}) {
 			return i
 		}
 		i++

@@ -59,13 +59,17 @@ func (p *serialPipe) serve() {
 	}
 }
 
-func (p *serialPipe) Send(i int) error {
-	if p.fail != nil {
-		if err := p.fail(i); err != nil {
-			return err
+func (p *serialPipe) Send(is []int) error {
+	for _, i := range is {
+		if p.fail != nil {
+			if err := p.fail(i); err != nil {
+				return err
+			}
 		}
 	}
-	p.in <- i
+	for _, i := range is {
+		p.in <- i
+	}
 	return nil
 }
 

@@ -222,18 +222,21 @@ type LoadPipe struct {
 	closed bool
 }
 
-// Send writes request i.
-func (p *LoadPipe) Send(i int) error {
+// Send writes requests is, in one write.
+func (p *LoadPipe) Send(is []int) error {
 	if err := p.life.Err(); err != nil {
 		return &failure.Error{Base: fault.Base{ErrCode: failure.CodeServerNotReady, Msg: "is not running", Cause: context.Cause(p.life)}, Server: p.server}
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	b := append(p.buf[:0], p.head...)
-	b = strconv.AppendInt(b, int64(i), 10)
-	b = append(b, p.mid...)
-	b = append(b, p.params[i%len(p.params)]...)
-	b = append(b, "}\n"...)
+	b := p.buf[:0]
+	for _, i := range is {
+		b = append(b, p.head...)
+		b = strconv.AppendInt(b, int64(i), 10)
+		b = append(b, p.mid...)
+		b = append(b, p.params[i%len(p.params)]...)
+		b = append(b, "}\n"...)
+	}
 	p.buf = b
 	if _, err := p.w.Write(b); err != nil {
 		return &failure.Error{Base: fault.Base{ErrCode: failure.CodeServerNotReady, Msg: "stopped reading its requests", Cause: err}, Server: p.server}
