@@ -7,6 +7,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/host/browse"
 	"github.com/relavium/relavium/host/discovery"
 )
 
@@ -19,7 +20,7 @@ import (
 // way its catalogue is empty and the server is ready (a resources-only or
 // prompts-only server is usable everywhere).
 func (c *conn) discover(ctx context.Context, cs *mcp.ClientSession) (*discovery.Catalogue, error) {
-	if capabilities(cs).Tools == nil {
+	if browse.Capabilities(cs).Tools == nil {
 		return &discovery.Catalogue{Server: c.srv.Name}, nil
 	}
 	cat, err := discovery.Discover(ctx, c.srv.Name, discovery.NewLister(cs, c.capture), discovery.Options{

@@ -7,42 +7,24 @@ import (
 
 	"github.com/relavium/relavium/engine/sanitize"
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/host/browse"
 	"github.com/relavium/relavium/host/failure"
 )
 
 // Argument completion (completion/complete) for a prompt's arguments and a
-// resource template's variables.
+// resource template's variables (host/browse).
 
 // Completion reference types.
 const (
-	RefPrompt   = "ref/prompt"
-	RefResource = "ref/resource"
+	RefPrompt   = browse.RefPrompt
+	RefResource = browse.RefResource
 )
 
-// maxCompletionValues is the most values one answer may hold (the MCP
-// bound); maxCompletionValue bounds one value's bytes.
-const (
-	maxCompletionValues = 100
-	maxCompletionValue  = 1024
+// The completion types (host/browse).
+type (
+	CompletionRef = browse.CompletionRef
+	Completion    = browse.Completion
 )
-
-// CompletionRef names what is being completed: a prompt (Type RefPrompt,
-// Name) or a resource template (Type RefResource, URI = the template).
-type CompletionRef struct {
-	Type string `json:"type"`
-	Name string `json:"name,omitempty"`
-	URI  string `json:"uri,omitempty"`
-}
-
-// Completion is a server's answer: at most 100 values, each one line of
-// text a terminal shows as it is (a value the display sanitizer would
-// change, or over 1 KiB, is dropped and counted in Dropped).
-type Completion struct {
-	Values  []string `json:"values"`
-	Total   int      `json:"total,omitempty"`
-	HasMore bool     `json:"has_more,omitempty"`
-	Dropped int      `json:"dropped,omitempty"`
-}
 
 // Complete asks server to complete argument arg (typed so far: value) of
 // ref; known holds the arguments already filled in (context.arguments). A
@@ -52,29 +34,10 @@ func (h *Host) Complete(ctx context.Context, server string, ref CompletionRef, a
 	if ref.Type != RefPrompt && ref.Type != RefResource {
 		return nil, &failure.Error{Base: fault.Base{ErrCode: failure.CodeBadCompletionRef, Exit: fault.ExitUsage, Msg: "completion reference type " + sanitize.Line(ref.Type) + " is neither ref/prompt nor ref/resource"}}
 	}
-	out := &Completion{Values: []string{}}
-	err := h.browse(ctx, server, "completion/complete", func(ctx context.Context, _ *conn, cs *mcp.ClientSession) error {
-		if capabilities(cs).Completions == nil {
-			return &failure.Error{Base: fault.Base{ErrCode: failure.CodeNotOffered, Msg: "does not offer completions (no completions capability)"}, Server: server}
-		}
-		p := &mcp.CompleteParams{Ref: &mcp.CompleteReference{Type: ref.Type, Name: ref.Name, URI: ref.URI},
-			Argument: mcp.CompleteParamsArgument{Name: arg, Value: value}}
-		if len(known) > 0 {
-			p.Context = &mcp.CompleteContext{Arguments: known}
-		}
-		res, err := cs.Complete(ctx, p)
-		if err != nil {
-			return err
-		}
-		for _, v := range res.Completion.Values {
-			if len(out.Values) == maxCompletionValues || len(v) > maxCompletionValue || v == "" || sanitize.Line(v) != v {
-				out.Dropped++
-				continue
-			}
-			out.Values = append(out.Values, v)
-		}
-		out.Total, out.HasMore = res.Completion.Total, res.Completion.HasMore || out.Dropped > 0 && len(out.Values) == maxCompletionValues
-		return nil
+	var out *Completion
+	err := h.browse(ctx, server, "completion/complete", func(ctx context.Context, _ *conn, cs *mcp.ClientSession) (err error) {
+		out, err = browse.Complete(ctx, cs, server, ref, arg, value, known)
+		return err
 	})
 	if err != nil {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/host/browse"
 	"github.com/relavium/relavium/sandbox"
 )
 
@@ -78,7 +79,7 @@ func InProcess(name string, t mcp.Transport) Endpoint {
 // decodes, plus what it does not model and the connection read raw
 // (capabilities.tasks), so a lock keeps every capability declared.
 func (c *conn) declared(cs *mcp.ClientSession) json.RawMessage {
-	b, err := json.Marshal(capabilities(cs))
+	b, err := json.Marshal(browse.Capabilities(cs))
 	if err != nil {
 		return json.RawMessage("{}")
 	}

@@ -65,7 +65,7 @@
 //     its server, else to the server (host/route, logging.go; SetLogLevel per server);
 //     resources/updated is reported only for a uri subscribed in this
 //     session (subscribe.go); completion values a terminal cannot show as
-//     they are are dropped (complete.go); tasks, which go-sdk v1.8.0 lacks,
+//     they are are dropped (host/browse); tasks, which go-sdk v1.8.0 lacks,
 //     go over relavium's own request ids on the connections host reads,
 //     never over Streamable HTTP (host/direct, tasks.go).
 //   - The client's side (clientside.go): sampling is declared and goes to
@@ -131,5 +131,7 @@
 //     path of tasks, the load path of mcp bench);
 //   - route: what a server sends during a request, delivered in order
 //     without blocking a reader (the delivery queue, progress by token,
-//     logs to the one call they can belong to, the log levels).
+//     logs to the one call they can belong to, the log levels);
+//   - browse: resources, prompts and completions as they run on one
+//     session, and a server's details from its initialize answer.
 package host

@@ -9,6 +9,7 @@ import (
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/engine/sanitize"
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/host/browse"
 	"github.com/relavium/relavium/host/era"
 	"github.com/relavium/relavium/host/failure"
 	"github.com/relavium/relavium/host/route"
@@ -46,7 +47,7 @@ func (h *Host) SetLogLevel(ctx context.Context, server, level string) error {
 			Msg: "log level " + sanitize.Line(level) + " is not one of debug, info, notice, warning, error, critical, alert, emergency"}}
 	}
 	return h.browse(ctx, server, "logging/setLevel", func(ctx context.Context, c *conn, cs *mcp.ClientSession) error {
-		if capabilities(cs).Logging == nil {
+		if browse.Capabilities(cs).Logging == nil {
 			return &failure.Error{Base: fault.Base{ErrCode: failure.CodeNotOffered, Msg: "does not offer logging (no logging capability)"}, Server: server}
 		}
 		// A modern session (2026-07-28) has no logging/setLevel: the level

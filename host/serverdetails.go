@@ -1,29 +1,10 @@
 package host
 
-import (
-	"sort"
-	"strings"
+import "github.com/relavium/relavium/host/browse"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/relavium/relavium/engine/sanitize"
-)
-
-// maxInstructions bounds the instructions kept for the details view.
-const maxInstructions = 8 << 10
-
-// ServerDetails is what a server said of itself at initialize: its
-// serverInfo, the capabilities it declared and its instructions. All of
-// it is the server's word, cleaned here (one-line fields as such, the
-// instructions as text) and bounded.
-type ServerDetails struct {
-	Name, Title, Version, Description, WebsiteURL string
-	Icons                                         []string // each icon as text: its source (a data URI shortened), type and sizes
-	Capabilities                                  []string // "tools (listChanged)", "resources (subscribe, listChanged)", …
-	Instructions                                  string
-	InstructionsCut                               bool // longer than maxInstructions
-	Protocol                                      string
-}
+// ServerDetails is what a server said of itself at initialize
+// (host/browse).
+type ServerDetails = browse.ServerDetails
 
 // ServerDetails is the named server's details; false while it has not
 // initialized (or is not in the set).
@@ -42,87 +23,5 @@ func (h *Host) ServerDetails(name string) (ServerDetails, bool) {
 	if res == nil {
 		return ServerDetails{}, false
 	}
-	d := ServerDetails{Protocol: sanitize.Line(res.ProtocolVersion)}
-	if si := res.ServerInfo; si != nil {
-		d.Name, d.Title, d.Version = sanitize.Line(si.Name), sanitize.Line(si.Title), sanitize.Line(si.Version)
-		d.Description, d.WebsiteURL = sanitize.Line(si.Description), sanitize.Line(si.WebsiteURL)
-		for i, ic := range si.Icons {
-			if i == 8 {
-				d.Icons = append(d.Icons, "…")
-				break
-			}
-			src := ic.Source
-			if strings.HasPrefix(src, "data:") && len(src) > 40 {
-				src = src[:40] + "…"
-			}
-			s := sanitize.Line(src)
-			if ic.MIMEType != "" {
-				s += " " + sanitize.Line(ic.MIMEType)
-			}
-			if len(ic.Sizes) > 0 {
-				s += " " + sanitize.Line(strings.Join(ic.Sizes, ","))
-			}
-			d.Icons = append(d.Icons, s)
-		}
-	}
-	d.Capabilities = capabilityWords(res.Capabilities)
-	text := res.Instructions
-	if len(text) > maxInstructions {
-		text, d.InstructionsCut = text[:maxInstructions], true
-	}
-	d.Instructions = strings.TrimSpace(sanitize.Text(text))
-	return d, true
-}
-
-// capabilityWords names each declared capability with its sub-features.
-func capabilityWords(caps *mcp.ServerCapabilities) []string {
-	if caps == nil {
-		return nil
-	}
-	var out []string
-	with := func(name string, subs ...string) {
-		var on []string
-		for i := 0; i+1 < len(subs); i += 2 {
-			if subs[i+1] == "y" {
-				on = append(on, subs[i])
-			}
-		}
-		if len(on) > 0 {
-			name += " (" + strings.Join(on, ", ") + ")"
-		}
-		out = append(out, name)
-	}
-	yes := func(b bool) string {
-		if b {
-			return "y"
-		}
-		return ""
-	}
-	if t := caps.Tools; t != nil {
-		with("tools", "listChanged", yes(t.ListChanged))
-	}
-	if r := caps.Resources; r != nil {
-		with("resources", "subscribe", yes(r.Subscribe), "listChanged", yes(r.ListChanged))
-	}
-	if p := caps.Prompts; p != nil {
-		with("prompts", "listChanged", yes(p.ListChanged))
-	}
-	if caps.Logging != nil {
-		with("logging")
-	}
-	if caps.Completions != nil {
-		with("completions")
-	}
-	var extra []string
-	for k := range caps.Experimental {
-		extra = append(extra, "experimental "+sanitize.Line(k))
-	}
-	for k := range caps.Extensions {
-		extra = append(extra, "extension "+sanitize.Line(k))
-	}
-	sort.Strings(extra)
-	if len(extra) > 16 {
-		extra = append(extra[:16], "…")
-	}
-	return append(out, extra...)
+	return browse.Details(res), true
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/relavium/relavium/host/browse"
 	"github.com/relavium/relavium/host/netguard"
 )
 
@@ -16,7 +17,7 @@ import (
 func TestServerDetailsAreTheServersWordsCleaned(t *testing.T) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "det\x1b]0;x\x07ails", Title: "Details", Version: "9", WebsiteURL: "https://example.com",
 		Icons: []mcp.Icon{{Source: "https://example.com/i.png", MIMEType: "image/png", Sizes: []string{"48x48"}}}},
-		&mcp.ServerOptions{Instructions: "Use echo.\x1b[2J\n" + strings.Repeat("x", maxInstructions)})
+		&mcp.ServerOptions{Instructions: "Use echo.\x1b[2J\n" + strings.Repeat("x", browse.MaxInstructions)})
 	mcp.AddTool(s, &mcp.Tool{Name: "echo"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
 		return &mcp.CallToolResult{}, nil, nil
 	})

@@ -9,6 +9,7 @@ import (
 
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/host/browse"
 	"github.com/relavium/relavium/host/failure"
 )
 
@@ -33,7 +34,7 @@ type ResourceUpdatedData struct {
 // anything is sent (E920); past 256 subscriptions on one server, E922.
 func (h *Host) Subscribe(ctx context.Context, server, uri string) error {
 	return h.browse(ctx, server, "resources/subscribe "+uri, func(ctx context.Context, c *conn, cs *mcp.ClientSession) error {
-		if r := capabilities(cs).Resources; r == nil || !r.Subscribe {
+		if r := browse.Capabilities(cs).Resources; r == nil || !r.Subscribe {
 			return &failure.Error{Base: fault.Base{ErrCode: failure.CodeNotOffered, Msg: "does not offer resource subscriptions (no resources.subscribe capability)"}, Server: server}
 		}
 		c.mu.Lock()

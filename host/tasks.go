@@ -12,6 +12,7 @@ import (
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/engine/sanitize"
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/host/browse"
 	"github.com/relavium/relavium/host/failure"
 )
 
@@ -199,7 +200,7 @@ func (h *Host) Tasks(ctx context.Context, server string) ([]*Task, error) {
 		if err := c.tasksOffered("list"); err != nil {
 			return err
 		}
-		return listPages("tasks/list", func(cursor string) (string, error) {
+		return browse.Pages("tasks/list", func(cursor string) (string, error) {
 			var page struct {
 				Tasks      []wireTask `json:"tasks"`
 				NextCursor string     `json:"nextCursor"`

@@ -1,4 +1,4 @@
-package host
+package browse
 
 import (
 	"errors"
@@ -8,10 +8,10 @@ import (
 
 // TestListPagesFollowsCursorsUnderTheCap: a listing walks cursors until an
 // empty one, stops at the first error, and a server that never stops
-// paging is cut at browseMaxPages with an error naming the method.
+// paging is cut at MaxPages with an error naming the method.
 func TestListPagesFollowsCursorsUnderTheCap(t *testing.T) {
 	var seen []string
-	err := listPages("x/list", func(cursor string) (string, error) {
+	err := Pages("x/list", func(cursor string) (string, error) {
 		seen = append(seen, cursor)
 		if len(seen) == 3 {
 			return "", nil
@@ -24,13 +24,13 @@ func TestListPagesFollowsCursorsUnderTheCap(t *testing.T) {
 
 	boom := errors.New("boom")
 	calls := 0
-	if err := listPages("x/list", func(string) (string, error) { calls++; return "again", boom }); err != boom || calls != 1 {
+	if err := Pages("x/list", func(string) (string, error) { calls++; return "again", boom }); err != boom || calls != 1 {
 		t.Fatalf("error: %v after %d calls", err, calls)
 	}
 
 	calls = 0
-	err = listPages("prompts/list", func(string) (string, error) { calls++; return "same", nil })
-	if err == nil || err.Error() != "prompts/list: more than 100 pages" || calls != browseMaxPages {
+	err = Pages("prompts/list", func(string) (string, error) { calls++; return "same", nil })
+	if err == nil || err.Error() != "prompts/list: more than 100 pages" || calls != MaxPages {
 		t.Fatalf("endless walk: %v after %d calls", err, calls)
 	}
 }
