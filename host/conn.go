@@ -26,6 +26,7 @@ import (
 	"github.com/relavium/relavium/host/era"
 	"github.com/relavium/relavium/host/expand"
 	"github.com/relavium/relavium/host/failure"
+	"github.com/relavium/relavium/host/headers"
 	"github.com/relavium/relavium/host/netguard"
 	"github.com/relavium/relavium/host/proc"
 	"github.com/relavium/relavium/host/route"
@@ -126,7 +127,7 @@ func (c *conn) prepare() error {
 		return nil
 	}
 	if c.srv.Transport != TransportStdio {
-		h, hidden, err := resolveHeaders(c.srv.Name, c.srv.Headers, c.srv.BoundSecrets, c.h.opts.Secrets, c.secrets)
+		h, hidden, err := headers.Resolve(c.srv.Name, c.srv.Headers, c.srv.BoundSecrets, c.h.opts.Secrets, c.secrets)
 		if err != nil {
 			return err
 		}

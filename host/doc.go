@@ -21,7 +21,7 @@
 //     from a secrets.SecretStore (host/secrets); never logged, never in an event, redacted from the
 //     stderr tail). http, sse and websocket exist only through the network
 //     guard (guarded.go): there is no other http client in host.
-//   - A network server's static headers (Endpoint.Headers; headers.go) are
+//   - A network server's static headers (Endpoint.Headers; host/headers) are
 //     resolved before anything is dialled, from the same secrets.SecretStore, and set
 //     on every request by a RoundTripper around the guard's (the websocket
 //     handshake too). Each value, and each secret in it, is redacted like an
@@ -133,5 +133,7 @@
 //     without blocking a reader (the delivery queue, progress by token,
 //     logs to the one call they can belong to, the log levels);
 //   - browse: resources, prompts and completions as they run on one
-//     session, and a server's details from its initialize answer.
+//     session, and a server's details from its initialize answer;
+//   - headers: a network server's static headers (the Header type,
+//     resolving and checking them, the RoundTripper that sets them).
 package host

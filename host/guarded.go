@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/relavium/relavium/host/direct"
+	"github.com/relavium/relavium/host/headers"
 	"github.com/relavium/relavium/host/netguard"
 	"github.com/relavium/relavium/host/stream"
 )
@@ -54,7 +55,7 @@ func (c *conn) guardedClient(g *netguard.Guard, t *netguard.Target) *http.Client
 	gc := g.HTTPClient(t)
 	// The guard's transport does every byte of I/O; cancelCounter only
 	// looks at what the SDK posts.
-	client := &http.Client{Transport: c.rec.RoundTripper(cancelCounter{inner: liveness{inner: withHeaders(c.rec.Exchanges(gc.Transport), c.headers, &c.authStatus), c: c}, c: c}), CheckRedirect: gc.CheckRedirect, Jar: gc.Jar}
+	client := &http.Client{Transport: c.rec.RoundTripper(cancelCounter{inner: liveness{inner: headers.With(c.rec.Exchanges(gc.Transport), c.headers, &c.authStatus), c: c}, c: c}), CheckRedirect: gc.CheckRedirect, Jar: gc.Jar}
 	c.mu.Lock()
 	c.httpClient = client
 	c.mu.Unlock()
