@@ -67,7 +67,7 @@
 //     session (subscribe.go); completion values a terminal cannot show as
 //     they are are dropped (host/browse); tasks, which go-sdk v1.8.0 lacks,
 //     go over relavium's own request ids on the connections host reads,
-//     never over Streamable HTTP (host/direct, tasks.go).
+//     never over Streamable HTTP (host/direct, host/tasks, tasks.go).
 //   - The client's side (clientside.go): sampling is declared and goes to
 //     the Sampler (declined with E901 without one; at most 10 a minute per
 //     server, E902), every request and answer an event; roots are offered
@@ -135,5 +135,8 @@
 //   - browse: resources, prompts and completions as they run on one
 //     session, and a server's details from its initialize answer;
 //   - headers: a network server's static headers (the Header type,
-//     resolving and checking them, the RoundTripper that sets them).
+//     resolving and checking them, the RoundTripper that sets them);
+//   - tasks: MCP tasks as relavium sees them (Task, its statuses, a task
+//     taken off the wire, which part of tasks a server declares); host
+//     sends their requests.
 package host

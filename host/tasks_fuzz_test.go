@@ -7,6 +7,7 @@ import (
 
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host/failure"
+	"github.com/relavium/relavium/host/tasks"
 )
 
 // FuzzTaskID: whatever a server sends, a task host decodes has a plain id
@@ -26,7 +27,7 @@ func FuzzTaskID(f *testing.F) {
 			return
 		}
 		c := &conn{srv: Endpoint{Name: "s"}}
-		task, err := c.task(wireTask{TaskID: string(data)})
+		task, err := c.task(tasks.Wire{TaskID: string(data)})
 		if err == nil && (task.TaskID == "" || len(task.TaskID) > 256) {
 			t.Fatalf("task id %q accepted", task.TaskID)
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host/failure"
 	"github.com/relavium/relavium/host/netguard"
+	"github.com/relavium/relavium/host/tasks"
 )
 
 // The raw request path carries a request the SDK has no API for and takes
@@ -106,13 +107,13 @@ func TestPeerServerEverythingTasks(t *testing.T) {
 func TestTaskIDOutOfBoundsIsCoded(t *testing.T) {
 	c := &conn{srv: Endpoint{Name: "tasky"}}
 	for _, id := range []string{strings.Repeat("t", 257), "", "a\x1b[2Jb"} {
-		_, err := c.task(wireTask{TaskID: id, Status: TaskWorking})
+		_, err := c.task(tasks.Wire{TaskID: id, Status: TaskWorking})
 		var he *failure.Error
 		if fault.CodeOf(err, "") != failure.CodeBadTask || !errors.As(err, &he) || he.Server != "tasky" || fault.ExitOf(err) != fault.ExitFailure {
 			t.Errorf("task id of %d bytes: %v", len(id), err)
 		}
 	}
-	if task, err := c.task(wireTask{TaskID: strings.Repeat("t", 256), Status: TaskWorking}); err != nil || len(task.TaskID) != 256 {
+	if task, err := c.task(tasks.Wire{TaskID: strings.Repeat("t", 256), Status: TaskWorking}); err != nil || len(task.TaskID) != 256 {
 		t.Fatalf("a 256-byte id: %v", err)
 	}
 }
