@@ -65,7 +65,7 @@
 //     its server, else to the server (host/route, logging.go; SetLogLevel per server);
 //     resources/updated is reported only for a uri subscribed in this
 //     session (subscribe.go); completion values a terminal cannot show as
-//     they are are dropped (host/browse); tasks, which go-sdk v1.8.0 lacks,
+//     they are dropped (host/browse); tasks, which go-sdk v1.8.0 lacks,
 //     go over relavium's own request ids on the connections host reads,
 //     never over Streamable HTTP (host/direct, host/tasks, tasks.go).
 //   - The client's side (clientside.go): sampling is declared and goes to
