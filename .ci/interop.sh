@@ -4,7 +4,8 @@
 #   - relavium as a client: the TypeScript SDK 1.32.2 example servers
 #     (stateless, JSON response, SSE polling, elicitation, output schema,
 #     tasks, standalone GET, --oauth with its demo authorization server and
-#     a $BROWSER script), the reference servers (stdio);
+#     a $BROWSER script), an authorization server built with the SDK's
+#     mcpAuthRouter that issues refresh tokens, the reference servers (stdio);
 #   - relavium as a server: inspector-cli 1.0.3 and Inspector v2 (2.12
 #     --cli) as clients of `relavium mcp serve`, `relavium demo-server` and
 #     `relavium replay FILE`.
@@ -185,6 +186,150 @@ if start_server oauth 3000 simpleStreamableHttp.js --oauth; then
 	row "sdk --oauth" "auth login (\$BROWSER)" "signed in to oauthdemo" env BROWSER="$W/browser.sh" timeout 120 "$BIN" --project "$PROJECT" auth login oauthdemo
 	row "sdk --oauth" "mcp ls" "mcp_oauthdemo_greet" rl mcp ls
 	row "sdk --oauth" "mcp call" "Hello, interop" rl mcp call mcp_oauthdemo_greet name=interop --yes
+fi
+stop_server
+rm -f "$PROJECT/.relavium/config.toml"
+
+# mcpAuthRouter: an authorization server built with the SDK's own auth router
+# (authrouter.mjs, below) that issues 2 s access tokens and refresh tokens,
+# refusing a refresh without the resource (RFC 8707). Signed in through the
+# $BROWSER script; a call after the access token died must refresh (with the
+# resource: the refused count stays 0) instead of asking to sign in again.
+cat >"$W/authrouter.mjs" <<'JS'
+// An authorization server built with the TypeScript SDK's mcpAuthRouter and
+// an in-memory OAuthServerProvider (dynamic registration, an authorize step
+// that redirects straight back with a code, PKCE checked by the router,
+// access tokens that live 2 s, refresh tokens issued and honoured — only
+// with the RFC 8707 resource), and on the same origin an MCP server behind
+// requireBearerAuth whose one tool, refreshes, answers how many refreshes
+// were honoured and refused. It listens on a free loopback port and writes
+// the port to the file named by PORT_FILE.
+import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+const sdk = process.env.SDK_ESM;
+const { mcpAuthRouter, getOAuthProtectedResourceMetadataUrl } = await import(`${sdk}/server/auth/router.js`);
+const { requireBearerAuth } = await import(`${sdk}/server/auth/middleware/bearerAuth.js`);
+const { InvalidGrantError, InvalidTargetError, InvalidRequestError, InvalidTokenError } = await import(`${sdk}/server/auth/errors.js`);
+const { createMcpExpressApp } = await import(`${sdk}/server/express.js`);
+const { McpServer } = await import(`${sdk}/server/mcp.js`);
+const { StreamableHTTPServerTransport } = await import(`${sdk}/server/streamableHttp.js`);
+
+const LIFE = 2; // seconds an access token lives
+const http = createServer();
+await new Promise(ok => http.listen(0, '127.0.0.1', ok));
+const port = http.address().port;
+const issuer = new URL(`http://localhost:${port}/`);
+const mcpUrl = new URL(`http://localhost:${port}/mcp`);
+const same = (r, u) => r !== undefined && new URL(r).href === u.href;
+
+const clients = new Map();
+const codes = new Map();
+const access = new Map();
+const refresh = new Map();
+let refreshes = 0;
+let refused = 0;
+const issue = (clientId, scopes, resource) => {
+	const token = randomUUID();
+	const rt = randomUUID();
+	access.set(token, { clientId, scopes, resource, expiresAt: Date.now() + LIFE * 1000 });
+	refresh.set(rt, { clientId, scopes, resource });
+	return { access_token: token, token_type: 'bearer', expires_in: LIFE, refresh_token: rt, scope: scopes.join(' ') };
+};
+const provider = {
+	clientsStore: {
+		getClient: id => clients.get(id),
+		registerClient: c => {
+			const full = { ...c, client_id: randomUUID(), client_id_issued_at: Math.floor(Date.now() / 1000) };
+			clients.set(full.client_id, full);
+			return full;
+		}
+	},
+	async authorize(client, params, res) {
+		if (!client.redirect_uris.includes(params.redirectUri)) throw new InvalidRequestError('unregistered redirect_uri');
+		const code = randomUUID();
+		codes.set(code, { clientId: client.client_id, params });
+		const to = new URL(params.redirectUri);
+		to.searchParams.set('code', code);
+		if (params.state !== undefined) to.searchParams.set('state', params.state);
+		res.redirect(to.href);
+	},
+	async challengeForAuthorizationCode(_client, code) {
+		const c = codes.get(code);
+		if (!c) throw new InvalidGrantError('unknown authorization code');
+		return c.params.codeChallenge;
+	},
+	async exchangeAuthorizationCode(client, code, _verifier, _redirectUri, resource) {
+		const c = codes.get(code);
+		if (!c || c.clientId !== client.client_id) throw new InvalidGrantError('unknown authorization code');
+		codes.delete(code);
+		if (!same(resource?.href, mcpUrl)) throw new InvalidTargetError(`resource must be ${mcpUrl.href}`);
+		return issue(client.client_id, c.params.scopes || [], mcpUrl.href);
+	},
+	async exchangeRefreshToken(client, token, scopes, resource) {
+		const r = refresh.get(token);
+		if (!r || r.clientId !== client.client_id) throw new InvalidGrantError('unknown refresh token');
+		if (!same(resource?.href, mcpUrl)) {
+			refused++;
+			console.error(`refresh refused: resource ${resource?.href ?? '(none)'}`);
+			throw new InvalidTargetError(`a refresh must name the resource ${mcpUrl.href} (RFC 8707)`);
+		}
+		refresh.delete(token);
+		refreshes++;
+		console.error(`refresh honoured: resource ${resource.href}`);
+		return issue(client.client_id, scopes || r.scopes, r.resource);
+	},
+	async verifyAccessToken(token) {
+		const t = access.get(token);
+		if (!t) throw new InvalidTokenError('unknown access token');
+		return { token, clientId: t.clientId, scopes: t.scopes, expiresAt: Math.floor(t.expiresAt / 1000), resource: new URL(t.resource) };
+	}
+};
+
+const app = createMcpExpressApp();
+app.use(mcpAuthRouter({ provider, issuerUrl: issuer, resourceServerUrl: mcpUrl, resourceName: 'authrouter interop' }));
+const auth = requireBearerAuth({ verifier: provider, resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(mcpUrl), expectedResource: mcpUrl });
+app.post('/mcp', auth, async (req, res) => {
+	const server = new McpServer({ name: 'authrouter-interop', version: '1.0.0' });
+	server.registerTool('refreshes', { description: 'How many refreshes the authorization server honoured and refused' }, async () => ({
+		content: [{ type: 'text', text: `refreshes=${refreshes} refused=${refused}` }]
+	}));
+	const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+	res.on('close', () => {
+		transport.close();
+		server.close();
+	});
+	await server.connect(transport);
+	await transport.handleRequest(req, res, req.body);
+});
+app.all('/mcp', (_req, res) => res.status(405).set('Allow', 'POST').end());
+http.on('request', app);
+writeFileSync(process.env.PORT_FILE, String(port));
+JS
+# refreshed_since N: a call whose answer shows more refreshes than N and none
+# refused.
+refreshed_since() {
+	local out n
+	out=$(rl mcp call mcp_authrouter_refreshes --yes) || return 1
+	printf '%s\n' "$out"
+	n=$(printf '%s\n' "$out" | sed -n 's/.*refreshes=\([0-9]*\) refused=0.*/\1/p' | head -n1)
+	[ -n "$n" ] && [ "$n" -gt "$1" ] && echo "refreshes rose from $1 to $n"
+}
+(cd "$P/w" && exec env SDK_ESM="$MODS/@modelcontextprotocol/sdk/dist/esm" PORT_FILE="$W/authrouter.port" "$NODE" "$W/authrouter.mjs" >"$W/logs/server-authrouter.log" 2>&1) &
+SERVER_PID=$!
+for _ in $(seq 100); do [ -s "$W/authrouter.port" ] && break; sleep 0.1; done
+if [ -s "$W/authrouter.port" ]; then
+	AR=$(cat "$W/authrouter.port")
+	printf '[[mcp_servers]]\nname = "authrouter"\ntransport = "http"\nurl = "http://localhost:%s/mcp"\nallow_local_endpoint = true\noauth = { allow_local_auth = ["localhost:%s"] }\n' "$AR" "$AR" >"$PROJECT/.relavium/config.toml"
+	row "sdk mcpAuthRouter" "auth login (\$BROWSER)" "signed in to authrouter" env BROWSER="$W/browser.sh" timeout 120 "$BIN" --project "$PROJECT" auth login authrouter
+	row "sdk mcpAuthRouter" "mcp call" "refused=0" rl mcp call mcp_authrouter_refreshes --yes
+	BEFORE=$(sed -n 's/.*refreshes=\([0-9]*\).*/\1/p' "$W/logs/$N.log" | head -n1)
+	sleep 3 # past the access token's 2 s life
+	row "sdk mcpAuthRouter" "mcp call, token expired" "refreshes rose" refreshed_since "${BEFORE:-0}"
+else
+	echo "interop: authrouter.mjs did not start" >&2
+	FAILED=$((FAILED + 1))
+	ROWS+=("sdk mcpAuthRouter|start|FAIL|see server-authrouter.log")
 fi
 stop_server
 rm -f "$PROJECT/.relavium/config.toml"
