@@ -34,8 +34,8 @@ type testAS struct {
 	asm      map[string]any
 	tokens   atomic.Int32 // token requests
 	refresh  atomic.Int32 // refresh_token grants
-	expires  int
-	verifier atomic.Bool // the last code exchange carried a code_verifier
+	expires  atomic.Int32 // the expires_in of issued tokens
+	verifier atomic.Bool  // the last code exchange carried a code_verifier
 	resource atomic.Value
 	answer   atomic.Value // func(n int32) string: the token endpoint's body, when set
 	appType  atomic.Value // the application_type of the last registration
@@ -50,7 +50,8 @@ type testAS struct {
 }
 
 func newTestAS(t *testing.T) *testAS {
-	a := &testAS{expires: 3600}
+	a := &testAS{}
+	a.expires.Store(3600)
 	mux := http.NewServeMux()
 	a.srv = httptest.NewServer(mux)
 	t.Cleanup(a.srv.Close)
@@ -113,7 +114,7 @@ func newTestAS(t *testing.T) *testAS {
 			_, _ = io.WriteString(w, f(n))
 			return
 		}
-		fmt.Fprintf(w, `{"access_token":"secret-access-%d","refresh_token":"secret-refresh-%d","token_type":"Bearer","expires_in":%d,"scope":"mcp:read"}`, n, n, a.expires)
+		fmt.Fprintf(w, `{"access_token":"secret-access-%d","refresh_token":"secret-refresh-%d","token_type":"Bearer","expires_in":%d,"scope":"mcp:read"}`, n, n, a.expires.Load())
 	})
 	return a
 }
@@ -284,6 +285,58 @@ func TestSignInStoresTokensPrivatelyAndRefreshes(t *testing.T) {
 	b, _ := json.Marshal(list)
 	if strings.Contains(string(b), "secret-") || len(list) != 1 || list[0].Issuer != f.as.srv.URL || !list[0].Refresh {
 		t.Fatalf("summary %s", b)
+	}
+}
+
+// A token that lives less than twice the refresh margin (the 2 s tokens of
+// the interop suite's mcpAuthRouter server) is refreshed at half its life,
+// not on every request; a long-lived one still expiryMargin early.
+func TestShortLivedTokenIsNotRefreshedOnEveryRequest(t *testing.T) {
+	f := newFixture(t)
+	f.as.expires.Store(2)
+	h := f.handler(browserDoing(t, nil), Settings{})
+	defer h.Close()
+	req, resp := f.unauthorized(401, "")
+	if err := h.Authorize(context.Background(), req, resp); err != nil {
+		t.Fatalf("Authorize: %v", err)
+	}
+	ts, err := h.TokenSource(context.Background())
+	if err != nil || ts == nil {
+		t.Fatalf("TokenSource: %v, %v", ts, err)
+	}
+	for range 3 {
+		if tok, err := ts.Token(); err != nil || tok.AccessToken != "secret-access-1" {
+			t.Fatalf("a fresh 2 s token: %v, %v", tok, err)
+		}
+	}
+	if n := f.as.refresh.Load(); n != 0 {
+		t.Fatalf("a fresh 2 s token was refreshed %d times", n)
+	}
+	f.now = f.now.Add(3 * time.Second) // past its life
+	if tok, err := ts.Token(); err != nil || tok.AccessToken != "secret-access-2" || f.as.refresh.Load() != 1 {
+		t.Fatalf("after its life: %v, %v, refreshes %d", tok, err, f.as.refresh.Load())
+	}
+	// An hour-long token is refreshed expiryMargin before it expires.
+	f.as.expires.Store(3600)
+	f.now = time.Now()
+	rec, err := f.store.Find(f.as.srv.URL + "/mcp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec.Expiry, rec.Updated = f.now.Add(time.Hour), f.now
+	if err := f.store.Save(rec, f.now); err != nil {
+		t.Fatal(err)
+	}
+	h2 := f.handler(nil, Settings{})
+	defer h2.Close()
+	ts2, _ := h2.TokenSource(context.Background())
+	f.now = rec.Expiry.Add(-expiryMargin - time.Second)
+	if tok, _ := ts2.Token(); tok == nil || tok.AccessToken != "secret-access-2" || f.as.refresh.Load() != 1 {
+		t.Fatalf("outside the margin: %v, refreshes %d", tok, f.as.refresh.Load())
+	}
+	f.now = rec.Expiry.Add(-expiryMargin + time.Second)
+	if tok, _ := ts2.Token(); tok == nil || tok.AccessToken != "secret-access-3" || f.as.refresh.Load() != 2 {
+		t.Fatalf("inside the margin: %v, refreshes %d", tok, f.as.refresh.Load())
 	}
 }
 

@@ -193,6 +193,18 @@ func (t tokenSource) Token() (*oauth2.Token, error) { return t.h.token(t.ctx) }
 // expiryMargin refreshes a token this long before it expires.
 const expiryMargin = 30 * time.Second
 
+// refreshMargin is how long before its expiry rec's token is refreshed:
+// expiryMargin, or half the token's life (from when it was stored to its
+// expiry) when that is shorter — a token living under the margin would
+// otherwise be refreshed on every request, a token endpoint round trip each.
+func refreshMargin(rec *Record) time.Duration {
+	life := rec.Expiry.Sub(rec.Updated)
+	if rec.Updated.IsZero() || life >= 2*expiryMargin {
+		return expiryMargin
+	}
+	return max(life/2, 0)
+}
+
 func (h *Handler) token(ctx context.Context) (*oauth2.Token, error) {
 	h.mu.Lock()
 	rec := h.rec
@@ -200,7 +212,7 @@ func (h *Handler) token(ctx context.Context) (*oauth2.Token, error) {
 	if rec == nil || rec.AccessToken == "" {
 		return nil, nil
 	}
-	if rec.Expiry.IsZero() || h.o.Now().Add(expiryMargin).Before(rec.Expiry) {
+	if rec.Expiry.IsZero() || h.o.Now().Add(refreshMargin(rec)).Before(rec.Expiry) {
 		return &oauth2.Token{AccessToken: rec.AccessToken, TokenType: "Bearer", Expiry: rec.Expiry}, nil
 	}
 	if rec.RefreshToken == "" {
