@@ -23,15 +23,17 @@ func TestE2ETmuxBurstWhileConsentAppears(t *testing.T) {
 	script := fmt.Sprintf(`env -u CI -u NO_COLOR RELAVIUM_HOME=%s TERM=xterm-256color %s demo; sleep 600`, home, bin)
 	tm := startTmux(t, "burst", 120, 32, dir, script)
 
-	// Letters 40 ms apart, from before the program is up until well after
-	// the dialog is on screen: every key the dialog answers to is in it.
+	// A burst of typing, again and again, from before the program is up
+	// until well after the dialog is on screen: every key the dialog
+	// answers to is in it. Each burst is one write, so its keys arrive
+	// together as a person's typing does; sent a key at a time, a loaded
+	// machine spread them out until one read as deliberate (a q that quit
+	// before the dialog appeared).
 	burst := "clear\rls -la\rAaoOyYeEsSq\rexport\rApprove\r"
 	seen := false
 	for i := 0; i < 3 || !seen; i++ {
-		for _, r := range burst {
-			tm.run("send-keys", "-t", "e2e", "-l", string(r))
-			time.Sleep(40 * time.Millisecond)
-		}
+		tm.run("send-keys", "-t", "e2e", "-l", burst)
+		time.Sleep(200 * time.Millisecond)
 		seen = strings.Contains(tm.pane(), "Start a local program?")
 		if i > 20 {
 			t.Fatalf("the consent dialog never appeared; screen:\n%s", tm.pane())

@@ -41,7 +41,11 @@ func requireTmux(t *testing.T) {
 // runs in it, is killed when the test ends.
 func startTmux(t *testing.T, name string, w, h int, dir, script string) *tmuxTerm {
 	t.Helper()
-	tm := &tmuxTerm{t: t, socket: fmt.Sprintf("relavium-%s-%d", name, os.Getpid()), dir: dir}
+	// A server of its own per test run (the fresh temp dir's random name):
+	// with -count N, a run reusing the last one's socket raced that server's
+	// exit ("server exited unexpectedly").
+	run := filepath.Base(filepath.Dir(t.TempDir()))
+	tm := &tmuxTerm{t: t, socket: fmt.Sprintf("relavium-%s-%d-%s", name, os.Getpid(), run), dir: dir}
 	tm.run("new-session", "-d", "-s", "e2e", "-x", strconv.Itoa(w), "-y", strconv.Itoa(h), "-c", dir, "sh", "-c", "exec sh -c '"+script+"'")
 	t.Cleanup(func() { _ = exec.Command("tmux", "-L", tm.socket, "kill-server").Run() })
 	return tm
