@@ -33,7 +33,7 @@ import (
 	"github.com/relavium/relavium/sandbox"
 	"github.com/relavium/relavium/session"
 	"github.com/relavium/relavium/themes"
-	"github.com/relavium/relavium/tui"
+	tuibackend "github.com/relavium/relavium/tui/backend"
 	"github.com/relavium/relavium/workflow"
 )
 
@@ -64,7 +64,7 @@ func registries() map[string]fault.Table {
 		"sandbox":             sandbox.Codes(),
 		"session":             session.Codes(),
 		"themes":              themes.Codes(),
-		"tui":                 tui.Codes(),
+		"tui/backend":         tuibackend.Codes(),
 		"workflow":            workflow.Codes(),
 	}
 }

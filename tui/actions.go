@@ -9,6 +9,7 @@ import (
 
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/host"
+	"github.com/relavium/relavium/tui/backend"
 	"github.com/relavium/relavium/tui/render"
 	"github.com/relavium/relavium/workflow"
 )
@@ -47,7 +48,7 @@ func (m *Model) rebindCmd(server string) tea.Cmd {
 	}
 }
 
-func (m *Model) answerCmd(server string, a Answer) tea.Cmd {
+func (m *Model) answerCmd(server string, a backend.Answer) tea.Cmd {
 	b := m.b
 	return func() tea.Msg {
 		return answeredMsg{server: server, answer: a, err: b.Answer(server, a)}

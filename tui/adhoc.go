@@ -6,6 +6,7 @@ import (
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/session"
+	"github.com/relavium/relavium/tui/backend"
 	"github.com/relavium/relavium/tui/dialog"
 )
 
@@ -21,7 +22,7 @@ import (
 type adhocBackend interface {
 	// DeclareAdhoc adds the server line names (nothing resolved, asked or
 	// dialled) and returns it as the servers pane lists it.
-	DeclareAdhoc(line string) (ServerSpec, error)
+	DeclareAdhoc(line string) (backend.ServerSpec, error)
 }
 
 // paletteAdhoc is the palette's entry for an ad-hoc server.
@@ -61,7 +62,7 @@ func (m *Model) adhocCmd(line string) tea.Cmd {
 // onAdhoc lists the new server, selects it, and starts it the way a
 // declared one starts: a stdio server is decided (and asked), a network
 // one connected.
-func (m *Model) onAdhoc(spec ServerSpec, err error) tea.Cmd {
+func (m *Model) onAdhoc(spec backend.ServerSpec, err error) tea.Cmd {
 	if err != nil {
 		m.status.set("not connected: "+err.Error(), true)
 		return nil
@@ -77,15 +78,4 @@ func (m *Model) onAdhoc(spec ServerSpec, err error) tea.Cmd {
 		cmds = append(cmds, m.connectCmd(spec.Name, false))
 	}
 	return tea.Batch(cmds...)
-}
-
-// DeclareAdhoc implements adhocBackend: the server joins the session's
-// declarations (adhoc, adhoc-2, …); a command runs in the project.
-func (l *live) DeclareAdhoc(line string) (ServerSpec, error) {
-	srv, err := session.ParseAdhoc(line, l.project)
-	if err != nil {
-		return ServerSpec{}, err
-	}
-	srv.Name = l.core.Declare(srv)
-	return ServerSpec{Name: srv.Name, Transport: srv.Transport, Target: target(srv), Adhoc: true, AllowLocal: srv.AllowLocalEndpoint}, nil
 }

@@ -1,8 +1,6 @@
 package tui
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -10,8 +8,8 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/loadtest"
+	"github.com/relavium/relavium/tui/backend"
 	"github.com/relavium/relavium/tui/dialog"
 	"github.com/relavium/relavium/tui/render"
 )
@@ -21,14 +19,6 @@ import (
 // about calling it (the person's word, never the tool's annotations), then
 // a dialog takes the rate and the duration; the job in the call pane draws
 // the figures and the latency chart as they come, and c cancels the run.
-
-// BenchRequests is the part of the Backend behind loads.
-type BenchRequests interface {
-	// Bench loads tool with args by plan (loadtest's open or closed loop);
-	// live gets the figures so far a few times a second (from a goroutine
-	// of the run's: it must not block). Cancelling ctx ends the run early.
-	Bench(ctx context.Context, tool engine.ToolDef, args json.RawMessage, plan loadtest.Plan, live func(*loadtest.Report)) (*loadtest.Report, error)
-}
 
 // benchDefaults is what the rate and duration dialog starts with.
 const benchDefaults = "10/s 10s"
@@ -115,7 +105,7 @@ type benchDoneMsg struct {
 func (m *Model) startBench(s benchSettings) tea.Cmd {
 	plan, err := parseBench(s.text)
 	if err != nil {
-		m.status.set("not started: "+messageOf(err), true)
+		m.status.set("not started: "+backend.MessageOf(err), true)
 		return nil
 	}
 	pc := s.call

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"context"
 	"fmt"
 	"time"
 
@@ -10,6 +9,7 @@ import (
 
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/host"
+	"github.com/relavium/relavium/tui/backend"
 	"github.com/relavium/relavium/tui/render"
 )
 
@@ -17,24 +17,6 @@ import (
 // server's log level (L), which logs are shown (v), resource
 // subscriptions (w) and the refresh they bring, argument completion in
 // forms (completion.go).
-
-// ClientRequests is the part of the Backend behind them.
-type ClientRequests interface {
-	// SetLogLevel asks server for level (logging/setLevel).
-	SetLogLevel(ctx context.Context, server, level string) error
-	// SubscribeResource and UnsubscribeResource start and end a
-	// subscription to uri on server; its updates arrive on the event
-	// stream as mcp:resource_updated.
-	SubscribeResource(ctx context.Context, server, uri string) error
-	UnsubscribeResource(ctx context.Context, server, uri string) error
-	// Complete asks server to complete argument arg of ref (typed so far:
-	// value; known: the arguments already filled in).
-	Complete(ctx context.Context, server string, ref host.CompletionRef, arg, value string, known map[string]string) (*host.Completion, error)
-	// Save writes part n of job (data of mimeType) to a file of its own
-	// under <home>/saved and returns its path.
-	Save(job string, n int, mimeType string, data []byte) (string, error)
-	TaskRequests // tasks.go
-}
 
 // clientState is the model's state of these requests.
 type clientState struct {
@@ -151,7 +133,7 @@ type logLevelMsg struct {
 
 func (m *Model) onLogLevel(msg logLevelMsg) {
 	if msg.err != nil {
-		m.status.set("log level of "+msg.server+" not set: "+messageOf(msg.err), true)
+		m.status.set("log level of "+msg.server+" not set: "+backend.MessageOf(msg.err), true)
 		return
 	}
 	m.cr.levels[msg.server] = msg.level
@@ -189,7 +171,7 @@ func (m *Model) onWatch(msg watchMsg) {
 	uri := render.ServerLine(msg.key.uri)
 	switch {
 	case msg.err != nil:
-		m.status.set("subscription to "+uri+" unchanged: "+messageOf(msg.err), true)
+		m.status.set("subscription to "+uri+" unchanged: "+backend.MessageOf(msg.err), true)
 	case msg.on:
 		m.cr.subs[msg.key] = true
 		m.status.set("subscribed to "+uri+": an open read of it refreshes on each update (w to unsubscribe)", false)
@@ -240,7 +222,7 @@ func (m *Model) onRefreshed(msg refreshedMsg) {
 	}
 	j.refreshing = false
 	if msg.err != nil {
-		j.refreshErr = messageOf(msg.err)
+		j.refreshErr = backend.MessageOf(msg.err)
 	} else {
 		j.contents, j.refreshErr = msg.contents, ""
 		if j.contents == nil {

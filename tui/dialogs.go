@@ -9,6 +9,7 @@ import (
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/host/discovery"
 	"github.com/relavium/relavium/themes"
+	"github.com/relavium/relavium/tui/backend"
 	"github.com/relavium/relavium/tui/dialog"
 )
 
@@ -27,7 +28,7 @@ type pendingCall struct {
 // consentAction is the person's answer to a consent dialog.
 type consentAction struct {
 	server string
-	answer Answer
+	answer backend.Answer
 }
 
 // toolConfirmAction answers a tool call's confirmation.
@@ -54,8 +55,8 @@ type elicitAction struct {
 
 func newConsentDialog(d consent.Decision) *dialog.Consent {
 	name := d.Server.Name
-	return dialog.NewConsent(d, consentAction{server: name, answer: ApproveRemember},
-		consentAction{server: name, answer: ApproveOnce}, consentAction{server: name, answer: DenyConsent})
+	return dialog.NewConsent(d, consentAction{server: name, answer: backend.ApproveRemember},
+		consentAction{server: name, answer: backend.ApproveOnce}, consentAction{server: name, answer: backend.DenyConsent})
 }
 
 // newToolConfirmDialog asks before call runs (or its replay), "no" focused.

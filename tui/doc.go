@@ -10,8 +10,8 @@
 //     exit 2), runs the program, and on q, ctrl-c or a signal tears every
 //     server down (children reaped) before it returns.
 //   - One root Model; every piece of IO runs in a tea.Cmd through the
-//     Backend interface (backend.go), whose live implementation (live.go)
-//     is the session core's Live (the connect path every command takes,
+//     Backend interface (package backend), whose live implementation
+//     (package live) is the session core's Live (the connect path every command takes,
 //     one consent Decider for the session, one host whose server set
 //     changes as servers connect and disconnect: one catalogue, one tool
 //     lookup), engine's runner, and one engine.Bus. Model tests use a fake
@@ -101,6 +101,11 @@
 //   - wireview: the protocol and network views, a dialog over the wire
 //     hub; tui opens it (wireview_open.go), ticks its Refresh and shows
 //     its export.
+//   - backend: the Backend interface and the types and error codes that
+//     cross it; declarations only.
+//   - live: the backend adapter on the session core, where the
+//     workbench's IO lives; run.go builds it, the model sees only
+//     backend.Backend.
 //
 // tui may import session, host, consent, engine and themes; never invoke
 // (deps_test.go).

@@ -11,6 +11,7 @@ import (
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host/failure"
+	"github.com/relavium/relavium/tui/live"
 
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/loadtest"
@@ -61,7 +62,7 @@ func (f *fakeBackend) Save(job string, n int, mimeType string, data []byte) (str
 	}
 	dir := f.saveDir
 	f.mu.Unlock()
-	path := filepath.Join(dir, fmt.Sprintf("%s-%d%s", job, n, savedExt(mimeType)))
+	path := filepath.Join(dir, fmt.Sprintf("%s-%d%s", job, n, live.SavedExt(mimeType)))
 	return path, atomicfile.Write(path, data)
 }
 

@@ -20,6 +20,7 @@ import (
 	"github.com/relavium/relavium/oauth"
 	"github.com/relavium/relavium/session"
 	"github.com/relavium/relavium/themes"
+	"github.com/relavium/relavium/tui/backend"
 	"github.com/relavium/relavium/workflow"
 )
 
@@ -33,8 +34,8 @@ type fakeBackend struct {
 	binds   map[string]*consent.Binding
 	t       testing.TB
 	bus     *engine.Bus
-	info    SessionInfo
-	specs   []ServerSpec
+	info    backend.SessionInfo
+	specs   []backend.ServerSpec
 	decl    map[string]consent.Declaration
 	decider *consent.Decider
 	store   *consent.Store
@@ -59,7 +60,7 @@ type fakeBackend struct {
 	exported  []engine.Event
 	saved     [][]byte
 	// drift is each server's difference from the lock (lockdrift_test.go).
-	drift   map[string]LockDrift
+	drift   map[string]backend.LockDrift
 	saveDir string            // Save's directory (fake_clientreq_test.go)
 	given   map[string]string // secrets typed in the session
 	// signIn answers SignIn (nil: refused).
@@ -74,7 +75,7 @@ func newFake(t testing.TB) *fakeBackend {
 	st := consent.Open(home)
 	f := &fakeBackend{
 		t: t, bus: engine.NewBus(engine.BusOptions{Now: func() time.Time { return fixedNow }}),
-		info:        SessionInfo{Project: "/data/app", Theme: themes.Choice{Name: "mono", Source: "test"}},
+		info:        backend.SessionInfo{Project: "/data/app", Theme: themes.Choice{Name: "mono", Source: "test"}},
 		decl:        map[string]consent.Declaration{},
 		store:       st,
 		approvals:   consent.OpenApprovals(home, func() time.Time { return fixedNow }),
@@ -88,13 +89,13 @@ func newFake(t testing.TB) *fakeBackend {
 
 // addStdio declares a stdio server /bin/sh with args in cwd "/".
 func (f *fakeBackend) addStdio(name string, args ...string) {
-	f.specs = append(f.specs, ServerSpec{Name: name, Transport: "stdio", Target: "/bin/sh"})
+	f.specs = append(f.specs, backend.ServerSpec{Name: name, Transport: "stdio", Target: "/bin/sh"})
 	f.decl[name] = consent.Declaration{Name: name, Command: "/bin/sh", Args: args, Cwd: "/",
 		Env: []consent.EnvVar{{Name: "API_TOKEN", Value: "{{secrets.api_token}}"}, {Name: "MODE", Value: "demo"}}}
 }
 
 func (f *fakeBackend) addHTTP(name string) {
-	f.specs = append(f.specs, ServerSpec{Name: name, Transport: "http", Target: "https://mcp.example.com/mcp"})
+	f.specs = append(f.specs, backend.ServerSpec{Name: name, Transport: "http", Target: "https://mcp.example.com/mcp"})
 }
 
 // grant remembers a grant for a declaration (an earlier approval the diff
@@ -193,8 +194,8 @@ func (f *fakeBackend) Accept(id engine.ToolID) error {
 	return nil
 }
 
-func (f *fakeBackend) Info() SessionInfo                        { return f.info }
-func (f *fakeBackend) Declared() []ServerSpec                   { return f.specs }
+func (f *fakeBackend) Info() backend.SessionInfo                { return f.info }
+func (f *fakeBackend) Declared() []backend.ServerSpec           { return f.specs }
 func (f *fakeBackend) Subscribe() *engine.Subscription          { return f.bus.Subscribe() }
 func (f *fakeBackend) emit(typ string, data any)                { f.bus.Emit(engine.Event{Type: typ, Data: data}) }
 func (f *fakeBackend) Workflows() ([]*workflow.Workflow, error) { return f.workflows, nil }
@@ -244,7 +245,7 @@ func (f *fakeBackend) find(server string) (*consent.Resolved, error) {
 	return nil, fmt.Errorf("no stdio server %s", server)
 }
 
-func (f *fakeBackend) Answer(server string, a Answer) error {
+func (f *fakeBackend) Answer(server string, a backend.Answer) error {
 	r, err := f.find(server)
 	if err != nil {
 		return err
@@ -253,9 +254,9 @@ func (f *fakeBackend) Answer(server string, a Answer) error {
 	f.answers = append(f.answers, server+":"+a.String())
 	f.mu.Unlock()
 	switch a {
-	case ApproveRemember:
+	case backend.ApproveRemember:
 		return f.decider.Remember(r)
-	case ApproveOnce:
+	case backend.ApproveOnce:
 		f.decider.ApproveOnce(r.Digest)
 	default:
 		f.decider.Deny(r.Digest)
@@ -265,11 +266,11 @@ func (f *fakeBackend) Answer(server string, a Answer) error {
 
 // AnswerBinding records a binding answer through the fake's decider, as
 // the live session does.
-func (f *fakeBackend) AnswerBinding(b *consent.Binding, a Answer) error {
+func (f *fakeBackend) AnswerBinding(b *consent.Binding, a backend.Answer) error {
 	switch a {
-	case ApproveRemember:
+	case backend.ApproveRemember:
 		return f.decider.RememberBinding(b)
-	case ApproveOnce:
+	case backend.ApproveOnce:
 		f.decider.ApproveOnce(b.Digest)
 	default:
 		f.decider.Deny(b.Digest)
@@ -322,7 +323,7 @@ func (f *fakeBackend) Connect(ctx context.Context, server string) error {
 	f.emit(engine.EventServer, engine.ServerData{Server: server, State: engine.StateConnecting, Transport: transport, PID: 4242})
 	if cerr != nil {
 		f.emit(engine.EventServer, engine.ServerData{Server: server, State: engine.StateFailed, Transport: transport, PID: 4242,
-			ErrorCode: fault.CodeOf(cerr, ""), Error: messageOf(cerr), StderrTail: "Traceback (most recent call last):\n  boom\n"})
+			ErrorCode: fault.CodeOf(cerr, ""), Error: backend.MessageOf(cerr), StderrTail: "Traceback (most recent call last):\n  boom\n"})
 		return cerr
 	}
 	f.mu.Lock()

@@ -7,6 +7,7 @@ import (
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host/failure"
+	"github.com/relavium/relavium/tui/backend"
 	"github.com/relavium/relavium/tui/dialog"
 )
 
@@ -17,7 +18,7 @@ import (
 func TestImportedInputIsAskedForAsASecret(t *testing.T) {
 	f := newFake(t)
 	f.addHTTP("perplexity")
-	f.specs[0].Inputs = []InputSpec{{ID: "perplexity-key", Description: "Perplexity API Key"}}
+	f.specs[0].Inputs = []backend.InputSpec{{ID: "perplexity-key", Description: "Perplexity API Key"}}
 	f.connectErr["perplexity"] = &failure.Error{Base: fault.Base{ErrCode: failure.CodeSecretMissing, Msg: "env KEY needs {{secrets.perplexity-key}}, which is not set"}}
 	f.setTools("perplexity", demoTools(), nil)
 	h := newHarness(t, f, 120, 30)
@@ -45,7 +46,7 @@ func TestImportedInputIsAskedForAsASecret(t *testing.T) {
 func TestImportedInputPromptCancelled(t *testing.T) {
 	f := newFake(t)
 	f.addHTTP("perplexity")
-	f.specs[0].Inputs = []InputSpec{{ID: "perplexity-key"}}
+	f.specs[0].Inputs = []backend.InputSpec{{ID: "perplexity-key"}}
 	f.connectErr["perplexity"] = &failure.Error{Base: fault.Base{ErrCode: failure.CodeSecretMissing, Msg: "not set"}}
 	h := newHarness(t, f, 120, 30)
 	h.until("the secret prompt", func() bool { _, ok := h.m.topDialog().(*dialog.Secret); return ok })

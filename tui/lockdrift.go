@@ -6,6 +6,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/relavium/relavium/tui/backend"
 	"github.com/relavium/relavium/tui/render"
 )
 
@@ -14,21 +15,15 @@ import (
 // row says how many differences `relavium mcp check` would report for it,
 // and the details say the first (a tool now claiming read-only first).
 
-// LockDrift is one server's difference from the project's lock.
-type LockDrift struct {
-	Differences int
-	First       string
-}
-
 // lockDrifter is the backend that can compare a ready server with the
 // lock (the live backend; a backend without it shows no drift).
 type lockDrifter interface {
-	LockDrift(ctx context.Context, server string) (LockDrift, bool)
+	LockDrift(ctx context.Context, server string) (backend.LockDrift, bool)
 }
 
 type lockDriftMsg struct {
 	server string
-	drift  LockDrift
+	drift  backend.LockDrift
 	ok     bool
 }
 

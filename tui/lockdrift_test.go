@@ -6,10 +6,11 @@ import (
 	"testing"
 
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/tui/backend"
 )
 
 // LockDrift is the fake's lock comparison: none unless set.
-func (f *fakeBackend) LockDrift(_ context.Context, server string) (LockDrift, bool) {
+func (f *fakeBackend) LockDrift(_ context.Context, server string) (backend.LockDrift, bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	d, ok := f.drift[server]
@@ -23,7 +24,7 @@ func TestLockDriftOnTheServerRow(t *testing.T) {
 	f.addStdio("demo", "demo-server")
 	f.addStdio("docs", "docs-server")
 	f.setTools("demo", demoTools(), demoSkipped())
-	f.drift = map[string]LockDrift{
+	f.drift = map[string]backend.LockDrift{
 		"demo": {Differences: 2, First: "server demo: tool delete_file now claims read-only (readOnlyHint true; it did not before)"},
 		"docs": {},
 	}

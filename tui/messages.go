@@ -11,6 +11,7 @@ import (
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/discovery"
+	"github.com/relavium/relavium/tui/backend"
 	"github.com/relavium/relavium/workflow"
 )
 
@@ -55,7 +56,7 @@ type decidedMsg struct {
 
 type answeredMsg struct {
 	server string
-	answer Answer
+	answer backend.Answer
 	err    error
 }
 

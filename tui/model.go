@@ -3,8 +3,9 @@ package tui
 import (
 	"context"
 	"fmt"
-	"github.com/relavium/relavium/redact"
 	"time"
+
+	"github.com/relavium/relavium/redact"
 
 	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/help"
@@ -19,6 +20,7 @@ import (
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/themes"
+	"github.com/relavium/relavium/tui/backend"
 	"github.com/relavium/relavium/tui/dialog"
 	"github.com/relavium/relavium/tui/wireview"
 )
@@ -52,7 +54,7 @@ func (t browseTab) short(level int) string {
 
 // serverRow is one declared server as the servers pane shows it.
 type serverRow struct {
-	spec      ServerSpec
+	spec      backend.ServerSpec
 	state     string // engine.State*, or stateDenied
 	since     time.Time
 	pid       int
@@ -69,7 +71,7 @@ type serverRow struct {
 	twinOf    string            // held back while the same program's answer for twinOf is recorded
 	// lockDrift is how the server differs from the project's lock
 	// (lockdrift.go); lockChecked once it was compared.
-	lockDrift   LockDrift
+	lockDrift   backend.LockDrift
 	lockChecked bool
 	asked       bool      // its inputs were asked for since it last connected
 	retryAt     time.Time // a lost network server is dialled again then (zero: not)
@@ -115,12 +117,12 @@ type Options struct {
 type Model struct {
 	redact *redact.Set // the session's one redactor, applied to every frame
 	ctx    context.Context
-	b      Backend
+	b      backend.Backend
 	sub    *engine.Subscription
 	ask    *asker
 	*ui    // styles, keys, clock, spinner frame: read by every component
 	help   help.Model
-	info   SessionInfo
+	info   backend.SessionInfo
 
 	width, height int
 	focus         pane
@@ -154,7 +156,7 @@ const maxExportEvents = 100_000
 
 // New builds the model over a backend. ctx is the session's lifetime: every
 // Cmd the model starts ends with it.
-func New(ctx context.Context, b Backend, opts Options) *Model {
+func New(ctx context.Context, b backend.Backend, opts Options) *Model {
 	st := opts.Styles
 	now := opts.Now
 	if now == nil {

@@ -3,6 +3,7 @@ package tui
 import (
 	"strings"
 
+	"github.com/relavium/relavium/tui/backend"
 	"github.com/relavium/relavium/tui/render"
 )
 
@@ -32,7 +33,7 @@ func (m *Model) notAdmitted(r *serverRow) bool {
 
 // notAdmittedDetails are a not-admitted server's problems in full, each
 // naming its remedy, and what to do then.
-func (p *serversPane) notAdmittedDetails(na *NotAdmitted, w int) []string {
+func (p *serversPane) notAdmittedDetails(na *backend.NotAdmitted, w int) []string {
 	st := p.st
 	var out []string
 	add := func(s string) {

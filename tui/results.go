@@ -7,13 +7,15 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/tui/backend"
 	"github.com/relavium/relavium/tui/dialog"
 	"github.com/relavium/relavium/tui/render"
 )
 
 // What the call pane does with a shown result's parts: s saves its binary
-// parts too (save.go, with yank.go's save of the result), o opens its resource links in the resources view, p
-// previews its image where the terminal can show one (preview.go).
+// parts too (Backend.Save, in package live; with yank.go's save of the
+// result), o opens its resource links in the resources view, p previews
+// its image where the terminal can show one (preview.go).
 
 // saveParts returns the work of saving every binary part of j, each to a
 // file of its own (nil when it has none). s runs it after the result's
@@ -41,7 +43,7 @@ func (m *Model) saveParts(j *job) func() ([]string, error) {
 func partsStatus(lines []string, err error) string {
 	switch {
 	case err != nil:
-		return "; binary parts not saved: " + messageOf(err)
+		return "; binary parts not saved: " + backend.MessageOf(err)
 	case len(lines) > 0:
 		return fmt.Sprintf("; %d binary part(s): %s", len(lines), strings.Join(lines, "; "))
 	}
@@ -127,4 +129,16 @@ func (m *Model) openLink(a openLinkAction) tea.Cmd {
 	j, ctx := m.newJob(jobRead, a.server, a.uri, nil)
 	cmds = append(cmds, m.readCmd(ctx, j.id, a.server, a.uri))
 	return tea.Batch(cmds...)
+}
+
+// binaryParts are the parts of a job that s saves: image, audio and blob
+// contents, of a result, a read or a rendered prompt.
+func (j *job) binaryParts() []engine.Content {
+	var out []engine.Content
+	for _, c := range j.allContents() {
+		if len(c.Data) > 0 {
+			out = append(out, c)
+		}
+	}
+	return out
 }

@@ -10,6 +10,8 @@ import (
 
 	"github.com/relavium/relavium/session"
 	"github.com/relavium/relavium/themes"
+	"github.com/relavium/relavium/tui/backend"
+	"github.com/relavium/relavium/tui/live"
 )
 
 // Run opens the interactive session in the alternate screen over wb: the
@@ -44,10 +46,10 @@ func Run(ctx context.Context, wb session.Workbench) error {
 	// program reads stdin.
 	st := themes.NewStyles(renderer, palette)
 
-	info := SessionInfo{Project: wb.Project, Agent: wb.Agent, Demo: wb.Demo, Theme: choice, Warnings: wb.Warnings, Graphics: GraphicsProtocol(getenv)}
-	b := newLive(ctx, wb, info)
+	info := backend.SessionInfo{Project: wb.Project, Agent: wb.Agent, Demo: wb.Demo, Theme: choice, Warnings: wb.Warnings, Graphics: GraphicsProtocol(getenv)}
+	b := live.New(ctx, wb, info)
 	m := New(ctx, b, Options{Styles: st, Now: wb.Now, Redact: wb.Session.Redactor()})
-	b.setElicitor(m.Elicitor())
+	b.SetElicitor(m.Elicitor())
 
 	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithAltScreen(), tea.WithMouseCellMotion(),
 		tea.WithInput(wb.Stdin), tea.WithOutput(wb.Stdout)}
@@ -59,7 +61,7 @@ func Run(ctx context.Context, wb session.Workbench) error {
 	case errors.Is(runErr, tea.ErrProgramKilled) && ctx.Err() != nil:
 		// a signal ended the session: torn down above
 	default:
-		return &Error{ErrCode: CodeProgram, Msg: "the terminal session failed", Cause: runErr}
+		return &backend.Error{ErrCode: backend.CodeProgram, Msg: "the terminal session failed", Cause: runErr}
 	}
 	if closeErr != nil {
 		return closeErr

@@ -246,16 +246,3 @@ func (a *authState) wants(r *serverRow) bool {
 	_, _, ok := a.needs(r)
 	return ok
 }
-
-// SignIn is the live backend's sign-in: the session core's login, the
-// browser opened (the workbench runs on a terminal, a person at it) and
-// the url handed to the model to show.
-func (l *live) SignIn(ctx context.Context, server string, shown func(oauth.Prompt)) error {
-	in := oauth.Interactive{Prompt: func(_ context.Context, p oauth.Prompt) (func(), error) {
-		stop, _ := l.core.Browser().Open(p.URL)
-		shown(p)
-		return stop, nil
-	}}
-	_, err := l.core.Login(ctx, server, in)
-	return err
-}

@@ -7,6 +7,7 @@ import (
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/host/config"
 	"github.com/relavium/relavium/tui/dialog"
+	"github.com/relavium/relavium/tui/live"
 )
 
 // A server imported from another client's file says where it is written in
@@ -15,7 +16,7 @@ import (
 func TestServerDialogShowsWhereAnImportedServerIsWritten(t *testing.T) {
 	f := newFake(t)
 	f.addStdio("demo", "demo-server")
-	f.specs[0].Source = source("/data/app", config.Server{Name: "demo", Pos: config.Pos{File: "/data/app/.mcp.json", Line: 3, Col: 5},
+	f.specs[0].Source = live.Source("/data/app", config.Server{Name: "demo", Pos: config.Pos{File: "/data/app/.mcp.json", Line: 3, Col: 5},
 		Import: &config.Import{Shape: "mcpServers", Written: "Demo"}})
 	f.setTools("demo", demoTools(), demoSkipped())
 	h := newHarness(t, f, 120, 30)
@@ -30,7 +31,7 @@ func TestServerDialogShowsWhereAnImportedServerIsWritten(t *testing.T) {
 	if !strings.Contains(frame, `imported from .mcp.json:3:5 (written "Demo" there)`) {
 		t.Fatalf("the server dialog does not say where the server is written:\n%s", h.view())
 	}
-	if source("/data/app", config.Server{Name: "own"}) != "" {
+	if live.Source("/data/app", config.Server{Name: "own"}) != "" {
 		t.Error("a server of relavium's own config has a source line")
 	}
 }

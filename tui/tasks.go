@@ -1,8 +1,6 @@
 package tui
 
 import (
-	"context"
-	"encoding/json"
 	"errors"
 	"time"
 
@@ -14,6 +12,7 @@ import (
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/failure"
 	"github.com/relavium/relavium/themes"
+	"github.com/relavium/relavium/tui/backend"
 	"github.com/relavium/relavium/tui/dialog"
 	"github.com/relavium/relavium/tui/render"
 )
@@ -23,15 +22,6 @@ import (
 // reports it (polled at its pollInterval, kept between 250 ms and 5 s),
 // then its result; c cancels the task at the server; t on a server lists
 // the tasks it holds.
-
-// TaskRequests is the part of the Backend behind tasks.
-type TaskRequests interface {
-	CallTask(ctx context.Context, tool engine.ToolDef, args json.RawMessage) (*host.Task, *engine.ToolResult, error)
-	GetTask(ctx context.Context, server, taskID string) (*host.Task, error)
-	TaskResult(ctx context.Context, server, taskID string) (*engine.ToolResult, error)
-	CancelTask(ctx context.Context, server, taskID string) (*host.Task, error)
-	Tasks(ctx context.Context, server string) ([]*host.Task, error)
-}
 
 const (
 	minTaskPoll = 250 * time.Millisecond
@@ -135,7 +125,7 @@ func (m *Model) onTaskMsg(msg clientMsg) tea.Cmd {
 		return m.onTaskStatus(msg)
 	case taskCancelMsg:
 		if msg.err != nil {
-			m.status.set("the task was not cancelled: "+messageOf(msg.err), true)
+			m.status.set("the task was not cancelled: "+backend.MessageOf(msg.err), true)
 		}
 	case taskListMsg:
 		m.onTaskList(msg)
@@ -200,7 +190,7 @@ func (m *Model) cancelTaskJob() (tea.Cmd, bool) {
 
 func (m *Model) onTaskList(msg taskListMsg) {
 	if msg.err != nil {
-		m.status.set("tasks of "+msg.server+": "+messageOf(msg.err), true)
+		m.status.set("tasks of "+msg.server+": "+backend.MessageOf(msg.err), true)
 		return
 	}
 	tasks := msg.tasks

@@ -2,6 +2,7 @@ package tui
 
 import (
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/relavium/relavium/tui/backend"
 )
 
 // Handlers of the smaller answers Update receives: the animation tick, a
@@ -37,13 +38,13 @@ func (m *Model) onCatalogue(msg catalogueMsg) {
 
 func (m *Model) onApproved(msg approvedMsg) {
 	if msg.err != nil {
-		m.status.set("approved for this call only, not remembered: "+messageOf(msg.err), true)
+		m.status.set("approved for this call only, not remembered: "+backend.MessageOf(msg.err), true)
 	}
 }
 
 func (m *Model) onChanges(msg changesMsg) {
 	if msg.err != nil {
-		m.status.set(messageOf(msg.err), true)
+		m.status.set(backend.MessageOf(msg.err), true)
 		return
 	}
 	m.pushDialog(newAcceptDialog(msg.tool, msg.changes))
@@ -51,7 +52,7 @@ func (m *Model) onChanges(msg changesMsg) {
 
 func (m *Model) onAccepted(msg acceptedMsg) tea.Cmd {
 	if msg.err != nil {
-		m.status.set("not accepted: "+messageOf(msg.err), true)
+		m.status.set("not accepted: "+backend.MessageOf(msg.err), true)
 	} else {
 		m.status.set("accepted the new definition of "+msg.tool.Name+"; its remembered approvals lapsed", false)
 	}

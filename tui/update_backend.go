@@ -11,6 +11,7 @@ import (
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/tui/backend"
 	"github.com/relavium/relavium/tui/dialog"
 	"github.com/relavium/relavium/tui/render"
 	"github.com/relavium/relavium/workflow"
@@ -37,7 +38,7 @@ func (m *Model) onConnected(msg connectedMsg) tea.Cmd {
 	if msg.err != nil {
 		if r.state != engine.StateFailed || r.err == "" {
 			r.state = engine.StateFailed
-			r.errCode, r.err = fault.CodeOf(msg.err, ""), messageOf(msg.err)
+			r.errCode, r.err = fault.CodeOf(msg.err, ""), backend.MessageOf(msg.err)
 		}
 	}
 	return m.catalogueCmd()
@@ -86,7 +87,7 @@ func (m *Model) onClearance(msg clearanceMsg) tea.Cmd {
 		return m.dispatch(msg.call)
 	}
 	if msg.err != nil {
-		m.status.set("remembered approvals not read: "+messageOf(msg.err), true)
+		m.status.set("remembered approvals not read: "+backend.MessageOf(msg.err), true)
 	}
 	m.pushDialog(newToolConfirmDialog(msg.call))
 	return nil
@@ -309,7 +310,7 @@ func (m *Model) apply(a dialog.Action) tea.Cmd {
 	switch a := a.(type) {
 	case consentAction:
 		cmd := m.answerCmd(a.server, a.answer)
-		if r := m.server(a.server); r != nil && a.answer != DenyConsent {
+		if r := m.server(a.server); r != nil && a.answer != backend.DenyConsent {
 			r.state = engine.StateConnecting
 			r.since = m.now()
 			m.holdTwins(r)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/tui/backend"
 	"github.com/relavium/relavium/tui/dialog"
 )
 
@@ -117,7 +118,7 @@ func (m *Model) onAnswered(msg answeredMsg) tea.Cmd {
 		return nil
 	}
 	switch msg.answer {
-	case ApproveRemember, ApproveOnce:
+	case backend.ApproveRemember, backend.ApproveOnce:
 		r.decision, r.busy = nil, true
 		m.status.set(msg.server+": "+msg.answer.String(), false)
 		return tea.Batch(m.connectCmd(msg.server, false), m.redecideTwins(r))
@@ -172,8 +173,8 @@ func (m *Model) askBinding(r *serverRow, err error) bool {
 	}
 	bd := pe.Bindings[0]
 	r.become(engine.StateNeedsConsent, m.now())
-	m.pushDialog(dialog.NewBinding(bd, bindAction{server: r.spec.Name, binding: bd.Binding, answer: ApproveRemember},
-		bindAction{server: r.spec.Name, binding: bd.Binding, answer: ApproveOnce}, bindAction{server: r.spec.Name, binding: bd.Binding, answer: DenyConsent}))
+	m.pushDialog(dialog.NewBinding(bd, bindAction{server: r.spec.Name, binding: bd.Binding, answer: backend.ApproveRemember},
+		bindAction{server: r.spec.Name, binding: bd.Binding, answer: backend.ApproveOnce}, bindAction{server: r.spec.Name, binding: bd.Binding, answer: backend.DenyConsent}))
 	return true
 }
 
@@ -181,7 +182,7 @@ func (m *Model) askBinding(r *serverRow, err error) bool {
 type bindAction struct {
 	server  string
 	binding *consent.Binding
-	answer  Answer
+	answer  backend.Answer
 }
 
 func (m *Model) answerBindingCmd(a bindAction) tea.Cmd {
@@ -190,7 +191,7 @@ func (m *Model) answerBindingCmd(a bindAction) tea.Cmd {
 		if err := b.AnswerBinding(a.binding, a.answer); err != nil {
 			return connectedMsg{server: a.server, err: err}
 		}
-		if a.answer == DenyConsent {
+		if a.answer == backend.DenyConsent {
 			return connectedMsg{server: a.server, err: consent.BindingDeniedError(a.binding)}
 		}
 		return connectedMsg{server: a.server, err: b.Connect(ctx, a.server)}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/host/discovery"
+	"github.com/relavium/relavium/tui/backend"
 )
 
 // maxValidationErrors bounds the errors one submission reports.
@@ -18,7 +19,7 @@ const maxValidationErrors = 20
 // of one property (or is of a property set aside: then it is ours), or
 // maxValidationErrors are found. The first error is what the validator
 // said of the arguments as sent.
-func validateAll(b Backend, id engine.ToolID, args json.RawMessage) []error {
+func validateAll(b backend.Backend, id engine.ToolID, args json.RawMessage) []error {
 	err := b.Validate(id, args)
 	if err == nil {
 		return nil

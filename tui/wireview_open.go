@@ -1,18 +1,13 @@
 package tui
 
 import (
-	"io"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/relavium/relavium/atomicfile"
-	"github.com/relavium/relavium/engine/sanitize"
 	"github.com/relavium/relavium/host"
-	"github.com/relavium/relavium/host/wire"
+	"github.com/relavium/relavium/tui/backend"
 	"github.com/relavium/relavium/tui/dialog"
 	"github.com/relavium/relavium/tui/wireview"
 )
@@ -68,8 +63,8 @@ func wireTick() tea.Cmd {
 // on the status line.
 func (m *Model) onWireExported(msg wireview.Exported) {
 	if msg.Err != nil {
-		msg.View.Noted(messageOf(msg.Err), true)
-		m.status.set("export: "+messageOf(msg.Err), true)
+		msg.View.Noted(backend.MessageOf(msg.Err), true)
+		m.status.set("export: "+backend.MessageOf(msg.Err), true)
 		return
 	}
 	msg.View.Noted("exported to "+msg.Path, false)
@@ -85,32 +80,4 @@ func (m *Model) paletteWire() []dialog.PaletteItem {
 		item("action", "Protocol view of the selected server", "W", func(m *Model) tea.Cmd { return m.openWireView(false) }),
 		item("action", "Network view of the selected server (HTTP)", "W n", func(m *Model) tea.Cmd { return m.openWireView(true) }),
 	}
-}
-
-// Wire is the session's wire hub.
-func (l *live) Wire() *wire.Hub { return l.core.Wire() }
-
-// SaveWire writes a view's export as NDJSON under <home>/sessions (0600,
-// atomically) and returns its path.
-func (l *live) SaveWire(name string, data []byte) (string, error) {
-	dir := filepath.Join(l.core.Home(), "sessions")
-	fail := func(err error) (string, error) {
-		return "", &Error{ErrCode: CodeWireExport, Msg: "cannot write the view's export in " + dir, Cause: err}
-	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fail(err)
-	}
-	now := time.Now
-	if l.now != nil {
-		now = l.now
-	}
-	path := filepath.Join(dir, name+"-"+now().UTC().Format("20060102T150405.000Z")+".ndjson")
-	err := atomicfile.WriteFunc(path, func(w io.Writer) error {
-		_, err := w.Write(sanitize.EscapeJSON(data))
-		return err
-	})
-	if err != nil {
-		return fail(err)
-	}
-	return path, nil
 }

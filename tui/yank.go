@@ -14,6 +14,7 @@ import (
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/session"
 	"github.com/relavium/relavium/themes"
+	"github.com/relavium/relavium/tui/backend"
 	"github.com/relavium/relavium/tui/dialog"
 	"github.com/relavium/relavium/tui/render"
 )
@@ -172,7 +173,7 @@ func (m *Model) onYankCommand(msg yankCommandMsg) tea.Cmd {
 	if msg.err != nil {
 		// Not knowing, the command asks nothing of anyone: --yes.
 		msg.needs.Yes = true
-		m.status.set("the command's consent was not read ("+messageOf(msg.err)+"): --yes added", true)
+		m.status.set("the command's consent was not read ("+backend.MessageOf(msg.err)+"): --yes added", true)
 	}
 	words := m.cliWords(j, msg.needs)
 	return m.copyShown("the command", shellCommand(words), func(iw int) []string { return shellLines(words, iw) })

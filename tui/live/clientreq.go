@@ -1,4 +1,4 @@
-package tui
+package live
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 
 // The live backend's client requests: each goes to the server's host.
 
-func (l *live) SetLogLevel(ctx context.Context, server, level string) error {
+func (l *Adapter) SetLogLevel(ctx context.Context, server, level string) error {
 	h, err := l.hostOf(server)
 	if err != nil {
 		return err
@@ -21,7 +21,7 @@ func (l *live) SetLogLevel(ctx context.Context, server, level string) error {
 	return h.SetLogLevel(ctx, server, level)
 }
 
-func (l *live) SubscribeResource(ctx context.Context, server, uri string) error {
+func (l *Adapter) SubscribeResource(ctx context.Context, server, uri string) error {
 	h, err := l.hostOf(server)
 	if err != nil {
 		return err
@@ -29,7 +29,7 @@ func (l *live) SubscribeResource(ctx context.Context, server, uri string) error 
 	return h.Subscribe(ctx, server, uri)
 }
 
-func (l *live) UnsubscribeResource(ctx context.Context, server, uri string) error {
+func (l *Adapter) UnsubscribeResource(ctx context.Context, server, uri string) error {
 	h, err := l.hostOf(server)
 	if err != nil {
 		return err
@@ -37,7 +37,7 @@ func (l *live) UnsubscribeResource(ctx context.Context, server, uri string) erro
 	return h.Unsubscribe(ctx, server, uri)
 }
 
-func (l *live) Complete(ctx context.Context, server string, ref host.CompletionRef, arg, value string, known map[string]string) (*host.Completion, error) {
+func (l *Adapter) Complete(ctx context.Context, server string, ref host.CompletionRef, arg, value string, known map[string]string) (*host.Completion, error) {
 	h, err := l.hostOf(server)
 	if err != nil {
 		return nil, err
@@ -45,7 +45,7 @@ func (l *live) Complete(ctx context.Context, server string, ref host.CompletionR
 	return h.Complete(ctx, server, ref, arg, value, known)
 }
 
-func (l *live) CallTask(ctx context.Context, tool engine.ToolDef, args json.RawMessage) (*host.Task, *engine.ToolResult, error) {
+func (l *Adapter) CallTask(ctx context.Context, tool engine.ToolDef, args json.RawMessage) (*host.Task, *engine.ToolResult, error) {
 	h, err := l.hostOf(tool.Server)
 	if err != nil {
 		return nil, nil, err
@@ -53,7 +53,7 @@ func (l *live) CallTask(ctx context.Context, tool engine.ToolDef, args json.RawM
 	return h.CallTask(ctx, tool.ID, args, 0)
 }
 
-func (l *live) GetTask(ctx context.Context, server, taskID string) (*host.Task, error) {
+func (l *Adapter) GetTask(ctx context.Context, server, taskID string) (*host.Task, error) {
 	h, err := l.hostOf(server)
 	if err != nil {
 		return nil, err
@@ -61,7 +61,7 @@ func (l *live) GetTask(ctx context.Context, server, taskID string) (*host.Task, 
 	return h.GetTask(ctx, server, taskID)
 }
 
-func (l *live) TaskResult(ctx context.Context, server, taskID string) (*engine.ToolResult, error) {
+func (l *Adapter) TaskResult(ctx context.Context, server, taskID string) (*engine.ToolResult, error) {
 	h, err := l.hostOf(server)
 	if err != nil {
 		return nil, err
@@ -69,7 +69,7 @@ func (l *live) TaskResult(ctx context.Context, server, taskID string) (*engine.T
 	return h.TaskResult(ctx, server, taskID)
 }
 
-func (l *live) CancelTask(ctx context.Context, server, taskID string) (*host.Task, error) {
+func (l *Adapter) CancelTask(ctx context.Context, server, taskID string) (*host.Task, error) {
 	h, err := l.hostOf(server)
 	if err != nil {
 		return nil, err
@@ -77,7 +77,7 @@ func (l *live) CancelTask(ctx context.Context, server, taskID string) (*host.Tas
 	return h.CancelTask(ctx, server, taskID)
 }
 
-func (l *live) Tasks(ctx context.Context, server string) ([]*host.Task, error) {
+func (l *Adapter) Tasks(ctx context.Context, server string) ([]*host.Task, error) {
 	h, err := l.hostOf(server)
 	if err != nil {
 		return nil, err
@@ -90,7 +90,7 @@ func (l *live) Tasks(ctx context.Context, server string) ([]*host.Task, error) {
 // server (host.LoadToolPipe, the arguments checked against the schema
 // once), else each request a host call (the path a call takes: schema,
 // deadlines, redaction).
-func (l *live) Bench(ctx context.Context, tool engine.ToolDef, args json.RawMessage, plan loadtest.Plan, live func(*loadtest.Report)) (*loadtest.Report, error) {
+func (l *Adapter) Bench(ctx context.Context, tool engine.ToolDef, args json.RawMessage, plan loadtest.Plan, live func(*loadtest.Report)) (*loadtest.Report, error) {
 	h, err := l.hostOf(tool.Server)
 	if err != nil {
 		return nil, err

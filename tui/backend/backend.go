@@ -1,8 +1,9 @@
-package tui
+package backend
 
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"time"
 
 	"github.com/relavium/relavium/consent"
@@ -20,7 +21,7 @@ import (
 // connections, calls, browsing, workflow runs, export. The model calls it
 // only from tea.Cmds (never from Update or View), and learns what happened
 // from the returned messages and the event stream. The live implementation
-// (live.go) sits on host, consent and engine; model tests use a fake.
+// (package tui/live) sits on host, consent and engine; model tests use a fake.
 type Backend interface {
 	// Info describes the session for the header.
 	Info() SessionInfo
@@ -197,4 +198,22 @@ type SessionInfo struct {
 	Warnings []string `json:"warnings,omitempty"`
 	// Graphics is the terminal's inline-image protocol (preview.go; "" none).
 	Graphics string `json:"graphics,omitempty"`
+}
+
+// LockDrift is one server's difference from the project's lock.
+type LockDrift struct {
+	Differences int
+	First       string
+}
+
+// MessageOf is an error's message without its code prefix: the Message of
+// the first error in the chain that has one (a wrapped error keeps its own
+// words), else the whole text. Not fault.MessageOf, which reads only the top
+// error and trims its cause: the TUI has always shown these words.
+func MessageOf(err error) string {
+	var m interface{ Message() string }
+	if errors.As(err, &m) {
+		return m.Message()
+	}
+	return err.Error()
 }

@@ -1,4 +1,4 @@
-package tui
+package live
 
 import (
 	"encoding/json"
@@ -10,14 +10,15 @@ import (
 	"github.com/relavium/relavium/atomicfile"
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/engine/sanitize"
+	"github.com/relavium/relavium/tui/backend"
 )
 
 // Export writes the events as JSONL under <home>/sessions: to a temp file
 // first, renamed into place once complete (no half file), 0600 in 0700.
-func (l *live) Export(events []engine.Event) (string, error) {
+func (l *Adapter) Export(events []engine.Event) (string, error) {
 	dir := filepath.Join(l.core.Home(), "sessions")
 	fail := func(err error) (string, error) {
-		return "", &Error{ErrCode: CodeExportFailed, Msg: "cannot write the session export in " + dir, Cause: err}
+		return "", &backend.Error{ErrCode: backend.CodeExportFailed, Msg: "cannot write the session export in " + dir, Cause: err}
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fail(err)
@@ -51,10 +52,10 @@ func (l *live) Export(events []engine.Event) (string, error) {
 
 // SaveResult writes doc under <home>/results, named for name and the time,
 // through atomicfile (0600, no half file), escaped as the export is.
-func (l *live) SaveResult(name string, doc []byte) (string, error) {
+func (l *Adapter) SaveResult(name string, doc []byte) (string, error) {
 	dir := filepath.Join(l.core.Home(), "results")
 	fail := func(err error) (string, error) {
-		return "", &Error{ErrCode: CodeExportFailed, Msg: "cannot save the result in " + dir, Cause: err}
+		return "", &backend.Error{ErrCode: backend.CodeExportFailed, Msg: "cannot save the result in " + dir, Cause: err}
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fail(err)

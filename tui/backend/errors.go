@@ -1,4 +1,4 @@
-package tui
+package backend
 
 import (
 	"github.com/relavium/relavium/fault"

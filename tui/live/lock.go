@@ -1,32 +1,33 @@
-package tui
+package live
 
 import (
 	"context"
 	"path/filepath"
 
 	"github.com/relavium/relavium/gates/lock"
+	"github.com/relavium/relavium/tui/backend"
 )
 
 // LockDrift compares a ready server with the project's lock, the way
 // `relavium mcp check` does (lock.Compare). No lock file, or a server not
 // connected: not checked.
-func (l *live) LockDrift(ctx context.Context, server string) (LockDrift, bool) {
+func (l *Adapter) LockDrift(ctx context.Context, server string) (backend.LockDrift, bool) {
 	locked, err := lock.Read(filepath.Join(l.project, lock.FileName))
 	h := l.host()
 	if err != nil || h == nil {
-		return LockDrift{}, false
+		return backend.LockDrift{}, false
 	}
 	defs, ok := h.Definitions(server)
 	if !ok {
-		return LockDrift{}, false
+		return backend.LockDrift{}, false
 	}
 	prompts, err := h.Prompts(ctx, server)
 	if err != nil {
-		return LockDrift{}, false
+		return backend.LockDrift{}, false
 	}
 	res, err := h.Resources(ctx, server)
 	if err != nil {
-		return LockDrift{}, false
+		return backend.LockDrift{}, false
 	}
 	live := lock.Build([]lock.Snapshot{{Defs: defs, Prompts: prompts, Resources: res}})
 	one := &lock.File{V: lock.Version}
@@ -36,7 +37,7 @@ func (l *live) LockDrift(ctx context.Context, server string) (LockDrift, bool) {
 		}
 	}
 	d := lock.Compare(lock.FileName, one, live)
-	var out LockDrift
+	var out backend.LockDrift
 	for _, line := range d.Lines() {
 		if line.Level != "error" {
 			continue

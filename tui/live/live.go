@@ -1,9 +1,8 @@
-package tui
+package live
 
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -18,18 +17,19 @@ import (
 	"github.com/relavium/relavium/host/config"
 	"github.com/relavium/relavium/host/discovery"
 	"github.com/relavium/relavium/session"
+	"github.com/relavium/relavium/tui/backend"
 	"github.com/relavium/relavium/workflow"
 )
 
-// live is the Backend over the real packages: the session core's Live
+// Adapter is the Backend over the real packages: the session core's Live
 // (resolution and one consent Decider for the session, one host whose
 // server set changes as servers connect, fail, reconnect and close), the
 // engine's runner, and one event bus.
-type live struct {
+type Adapter struct {
 	core    *session.Session
 	project string
 	now     func() time.Time
-	info    SessionInfo
+	info    backend.SessionInfo
 	bus     *engine.Bus
 	ctx     context.Context
 	cancel  context.CancelFunc
@@ -46,14 +46,14 @@ type live struct {
 	wg         sync.WaitGroup
 }
 
-func newLive(ctx context.Context, wb session.Workbench, info SessionInfo) *live {
+func New(ctx context.Context, wb session.Workbench, info backend.SessionInfo) *Adapter {
 	lctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	return &live{core: wb.Session, project: wb.Project, now: wb.Now, info: info, bus: engine.NewBus(engine.BusOptions{Now: wb.Now}),
+	return &Adapter{core: wb.Session, project: wb.Project, now: wb.Now, info: info, bus: engine.NewBus(engine.BusOptions{Now: wb.Now}),
 		ctx: lctx, cancel: cancel, connecting: map[string]bool{}, getenv: wb.Getenv, failed: wb.Failed}
 }
 
-// setElicitor installs the model's elicitor before anything connects.
-func (l *live) setElicitor(el engine.Elicitor) {
+// SetElicitor installs the model's elicitor before anything connects.
+func (l *Adapter) SetElicitor(el engine.Elicitor) {
 	l.mu.Lock()
 	l.el = el
 	l.mu.Unlock()
@@ -61,7 +61,7 @@ func (l *live) setElicitor(el engine.Elicitor) {
 
 // host is the session's one host, opened on the first connect (with the
 // model's elicitor, installed by then); nil before it and after Close.
-func (l *live) host() *host.Host {
+func (l *Adapter) host() *host.Host {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.lv == nil {
@@ -71,11 +71,11 @@ func (l *live) host() *host.Host {
 }
 
 // open is the session's Live, opened once.
-func (l *live) open() (*session.Live, error) {
+func (l *Adapter) open() (*session.Live, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.closed {
-		return nil, &Error{ErrCode: CodeSessionClosed, Msg: "the session is closing"}
+		return nil, &backend.Error{ErrCode: backend.CodeSessionClosed, Msg: "the session is closing"}
 	}
 	if l.lv == nil {
 		sm, _ := l.el.(engine.Sampler) // the model's asker answers sampling too (sampling_dialog.go)
@@ -88,36 +88,38 @@ func (l *live) open() (*session.Live, error) {
 	return l.lv, nil
 }
 
-func (l *live) Info() SessionInfo { return l.info }
+func (l *Adapter) Info() backend.SessionInfo { return l.info }
 
-func (l *live) Declared() []ServerSpec {
-	var out []ServerSpec
+func (l *Adapter) Declared() []backend.ServerSpec {
+	var out []backend.ServerSpec
 	for _, s := range l.core.Servers() {
-		spec := ServerSpec{Name: s.Name, Transport: s.Transport, Target: target(s), Protocol: s.Protocol, Source: source(l.project, s)}
+		spec := backend.ServerSpec{Name: s.Name, Transport: s.Transport, Target: target(s), Protocol: s.Protocol, Source: Source(l.project, s)}
 		if s.Import != nil {
 			for _, in := range s.Import.Inputs {
-				spec.Inputs = append(spec.Inputs, InputSpec{ID: in.ID, Description: in.Description})
+				spec.Inputs = append(spec.Inputs, backend.InputSpec{ID: in.ID, Description: in.Description})
 			}
 		}
 		out = append(out, spec)
 	}
 	for _, f := range l.failed {
-		na := &NotAdmitted{Code: fault.Code(f.Code())}
+		na := &backend.NotAdmitted{Code: fault.Code(f.Code())}
 		for _, p := range f.Problems {
 			p.File = relTo(l.project, p.File)
 			na.Problems = append(na.Problems, sanitize.Line(p.String()))
 		}
-		out = append(out, ServerSpec{Name: f.Name, Transport: "-", NotAdmitted: na,
+		out = append(out, backend.ServerSpec{Name: f.Name, Transport: "-", NotAdmitted: na,
 			Source: fmt.Sprintf("not admitted from %s:%d:%d", relTo(l.project, f.File), f.Pos.Line, f.Pos.Col)})
 	}
 	return out
 }
 
 // ProvideSecret implements Backend.
-func (l *live) ProvideSecret(server, name, value string) { l.core.ProvideSecret(server, name, value) }
+func (l *Adapter) ProvideSecret(server, name, value string) {
+	l.core.ProvideSecret(server, name, value)
+}
 
-// source is where an imported server is written, for display.
-func source(project string, s config.Server) string {
+// Source is where an imported server is written, for display.
+func Source(project string, s config.Server) string {
 	if s.Import == nil {
 		return ""
 	}
@@ -155,13 +157,13 @@ func quoteAll(args []string) []string {
 	return out
 }
 
-func (l *live) Subscribe() *engine.Subscription { return l.bus.Subscribe() }
+func (l *Adapter) Subscribe() *engine.Subscription { return l.bus.Subscribe() }
 
-func (l *live) emitServer(d engine.ServerData) {
+func (l *Adapter) emitServer(d engine.ServerData) {
 	l.bus.Emit(engine.Event{Type: engine.EventServer, Data: d})
 }
 
-func (l *live) Decide(ctx context.Context) ([]consent.Decision, error) {
+func (l *Adapter) Decide(ctx context.Context) ([]consent.Decision, error) {
 	// Every row starts as resolving (the model's initial state), and the
 	// connect that follows consent announces resolving itself: no event here.
 	ds, failed, err := l.core.Decide()
@@ -171,7 +173,7 @@ func (l *live) Decide(ctx context.Context) ([]consent.Decision, error) {
 	for _, s := range l.core.Servers() {
 		if ferr, ok := failed[s.Name]; ok {
 			l.emitServer(engine.ServerData{Server: s.Name, State: engine.StateFailed, Transport: s.Transport,
-				ErrorCode: fault.CodeOf(ferr, ""), Error: sanitize.Text(messageOf(ferr))})
+				ErrorCode: fault.CodeOf(ferr, ""), Error: sanitize.Text(backend.MessageOf(ferr))})
 		}
 	}
 	for _, d := range ds {
@@ -182,34 +184,22 @@ func (l *live) Decide(ctx context.Context) ([]consent.Decision, error) {
 	return ds, nil
 }
 
-// messageOf is an error's message without its code prefix: the Message of
-// the first error in the chain that has one (a wrapped error keeps its own
-// words), else the whole text. Not fault.MessageOf, which reads only the top
-// error and trims its cause: the TUI has always shown these words.
-func messageOf(err error) string {
-	var m interface{ Message() string }
-	if errors.As(err, &m) {
-		return m.Message()
-	}
-	return err.Error()
-}
-
-func (l *live) isConnected(name string) bool {
+func (l *Adapter) isConnected(name string) bool {
 	h := l.host()
 	return h != nil && h.Has(name)
 }
 
-func (l *live) Answer(server string, a Answer) error {
+func (l *Adapter) Answer(server string, a backend.Answer) error {
 	r, err := l.core.Resolved(server)
 	if err != nil {
 		return err
 	}
 	switch a {
-	case ApproveRemember:
+	case backend.ApproveRemember:
 		return l.core.Record(r, session.ApproveRemember)
-	case ApproveOnce:
+	case backend.ApproveOnce:
 		return l.core.Record(r, session.ApproveOnce)
-	case DenyConsent:
+	case backend.DenyConsent:
 		_ = l.core.Record(r, session.Deny)
 		l.emitServer(engine.ServerData{Server: server, State: engine.StateFailed, Transport: host.TransportStdio, Digest: r.Digest,
 			ErrorCode: consent.CodeDenied, Error: "consent denied"})
@@ -217,17 +207,17 @@ func (l *live) Answer(server string, a Answer) error {
 	return nil
 }
 
-func (l *live) AnswerBinding(b *consent.Binding, a Answer) error {
+func (l *Adapter) AnswerBinding(b *consent.Binding, a backend.Answer) error {
 	switch a {
-	case ApproveRemember:
+	case backend.ApproveRemember:
 		return l.core.RecordBinding(b, session.ApproveRemember)
-	case ApproveOnce:
+	case backend.ApproveOnce:
 		return l.core.RecordBinding(b, session.ApproveOnce)
 	}
 	return l.core.RecordBinding(b, session.Deny)
 }
 
-func (l *live) Reask(server string) error {
+func (l *Adapter) Reask(server string) error {
 	if !l.isStdio(server) {
 		l.core.ReaskBindings(server)
 		return nil
@@ -240,7 +230,7 @@ func (l *live) Reask(server string) error {
 	return nil
 }
 
-func (l *live) isStdio(name string) bool {
+func (l *Adapter) isStdio(name string) bool {
 	for _, s := range l.core.Servers() {
 		if s.Name == name {
 			return s.Transport == host.TransportStdio
@@ -249,7 +239,7 @@ func (l *live) isStdio(name string) bool {
 	return false
 }
 
-func (l *live) declared(name string) bool {
+func (l *Adapter) declared(name string) bool {
 	for _, s := range l.core.Servers() {
 		if s.Name == name {
 			return true
@@ -260,9 +250,9 @@ func (l *live) declared(name string) bool {
 
 // Connect adds one server to the session's host; a server connected or
 // connecting already is left as it is.
-func (l *live) Connect(ctx context.Context, server string) error {
+func (l *Adapter) Connect(ctx context.Context, server string) error {
 	if !l.declared(server) {
-		return &Error{ErrCode: CodeUnknownServer, Msg: fmt.Sprintf("no server %q is declared in this session", server)}
+		return &backend.Error{ErrCode: backend.CodeUnknownServer, Msg: fmt.Sprintf("no server %q is declared in this session", server)}
 	}
 	lv, err := l.open()
 	if err != nil {
@@ -271,7 +261,7 @@ func (l *live) Connect(ctx context.Context, server string) error {
 	l.mu.Lock()
 	if l.closed {
 		l.mu.Unlock()
-		return &Error{ErrCode: CodeSessionClosed, Msg: "the session is closing"}
+		return &backend.Error{ErrCode: backend.CodeSessionClosed, Msg: "the session is closing"}
 	}
 	if l.connecting[server] || lv.Host().Has(server) {
 		l.mu.Unlock()
@@ -292,12 +282,12 @@ func (l *live) Connect(ctx context.Context, server string) error {
 	delete(l.connecting, server)
 	l.mu.Unlock()
 	if err != nil && cctx.Err() != nil && ctx.Err() == nil {
-		return &Error{ErrCode: CodeSessionClosed, Msg: "the connect of " + server + " was called off", Cause: err}
+		return &backend.Error{ErrCode: backend.CodeSessionClosed, Msg: "the connect of " + server + " was called off", Cause: err}
 	}
 	return err
 }
 
-func (l *live) ServerDetails(server string) (host.ServerDetails, bool) {
+func (l *Adapter) ServerDetails(server string) (host.ServerDetails, bool) {
 	h, err := l.connected()
 	if err != nil {
 		return host.ServerDetails{}, false
@@ -305,7 +295,7 @@ func (l *live) ServerDetails(server string) (host.ServerDetails, bool) {
 	return h.ServerDetails(server)
 }
 
-func (l *live) Ping(ctx context.Context, server string) (time.Duration, error) {
+func (l *Adapter) Ping(ctx context.Context, server string) (time.Duration, error) {
 	h, err := l.connected()
 	if err != nil {
 		return 0, err
@@ -313,7 +303,7 @@ func (l *live) Ping(ctx context.Context, server string) (time.Duration, error) {
 	return h.Ping(ctx, server)
 }
 
-func (l *live) Disconnect(server string) error {
+func (l *Adapter) Disconnect(server string) error {
 	h := l.host()
 	if h == nil {
 		return nil
@@ -322,7 +312,7 @@ func (l *live) Disconnect(server string) error {
 }
 
 // Catalogue lists every connected server's tools in declaration order.
-func (l *live) Catalogue() ([]engine.ToolDef, []engine.SkippedTool) {
+func (l *Adapter) Catalogue() ([]engine.ToolDef, []engine.SkippedTool) {
 	l.mu.Lock()
 	lv := l.lv
 	l.mu.Unlock()
@@ -333,14 +323,14 @@ func (l *live) Catalogue() ([]engine.ToolDef, []engine.SkippedTool) {
 }
 
 // connected is the session's host, or E701 before anything connected.
-func (l *live) connected() (*host.Host, error) {
+func (l *Adapter) connected() (*host.Host, error) {
 	if h := l.host(); h != nil {
 		return h, nil
 	}
-	return nil, &Error{ErrCode: CodeNotConnected, Msg: "no server is connected (r connects one)"}
+	return nil, &backend.Error{ErrCode: backend.CodeNotConnected, Msg: "no server is connected (r connects one)"}
 }
 
-func (l *live) Validate(id engine.ToolID, args json.RawMessage) error {
+func (l *Adapter) Validate(id engine.ToolID, args json.RawMessage) error {
 	h, err := l.connected()
 	if err != nil {
 		return err
@@ -351,7 +341,7 @@ func (l *live) Validate(id engine.ToolID, args json.RawMessage) error {
 // Call calls through engine.Trace over the session's host: the one place
 // a tool call becomes events (agent:tool_call with the arguments sanitized
 // for display, agent:tool_progress, agent:tool_result), under callID.
-func (l *live) Call(ctx context.Context, callID string, tool engine.ToolDef, args json.RawMessage) (*engine.ToolResult, error) {
+func (l *Adapter) Call(ctx context.Context, callID string, tool engine.ToolDef, args json.RawMessage) (*engine.ToolResult, error) {
 	h, err := l.connected()
 	if err != nil {
 		return nil, err
@@ -360,17 +350,17 @@ func (l *live) Call(ctx context.Context, callID string, tool engine.ToolDef, arg
 	return res, err
 }
 
-func (l *live) Clearance(tool engine.ToolDef) (consent.Clearance, error) {
+func (l *Adapter) Clearance(tool engine.ToolDef) (consent.Clearance, error) {
 	return l.core.Clearance(tool, false, false)
 }
 
-func (l *live) Headless(tool engine.ToolDef, adhoc bool) (session.HeadlessNeeds, error) {
+func (l *Adapter) Headless(tool engine.ToolDef, adhoc bool) (session.HeadlessNeeds, error) {
 	return l.core.Headless(tool, adhoc)
 }
 
-func (l *live) Approve(tool engine.ToolDef) error { return l.core.Approve(tool) }
+func (l *Adapter) Approve(tool engine.ToolDef) error { return l.core.Approve(tool) }
 
-func (l *live) Changes(id engine.ToolID) ([]discovery.FieldChange, error) {
+func (l *Adapter) Changes(id engine.ToolID) ([]discovery.FieldChange, error) {
 	h, err := l.connected()
 	if err != nil {
 		return nil, err
@@ -379,7 +369,7 @@ func (l *live) Changes(id engine.ToolID) ([]discovery.FieldChange, error) {
 	return changes, nil
 }
 
-func (l *live) Accept(id engine.ToolID) error {
+func (l *Adapter) Accept(id engine.ToolID) error {
 	h, err := l.connected()
 	if err != nil {
 		return err
@@ -389,15 +379,15 @@ func (l *live) Accept(id engine.ToolID) error {
 }
 
 // hostOf is the host when server is connected in it.
-func (l *live) hostOf(server string) (*host.Host, error) {
+func (l *Adapter) hostOf(server string) (*host.Host, error) {
 	h := l.host()
 	if h == nil || !h.Has(server) {
-		return nil, &Error{ErrCode: CodeNotConnected, Msg: "server " + server + " is not connected (r connects it)"}
+		return nil, &backend.Error{ErrCode: backend.CodeNotConnected, Msg: "server " + server + " is not connected (r connects it)"}
 	}
 	return h, nil
 }
 
-func (l *live) Resources(ctx context.Context, server string) (*host.ResourceList, error) {
+func (l *Adapter) Resources(ctx context.Context, server string) (*host.ResourceList, error) {
 	h, err := l.hostOf(server)
 	if err != nil {
 		return nil, err
@@ -405,7 +395,7 @@ func (l *live) Resources(ctx context.Context, server string) (*host.ResourceList
 	return h.Resources(ctx, server)
 }
 
-func (l *live) ReadResource(ctx context.Context, server, uri string) ([]engine.Content, error) {
+func (l *Adapter) ReadResource(ctx context.Context, server, uri string) ([]engine.Content, error) {
 	h, err := l.hostOf(server)
 	if err != nil {
 		return nil, err
@@ -413,7 +403,7 @@ func (l *live) ReadResource(ctx context.Context, server, uri string) ([]engine.C
 	return h.ReadResource(ctx, server, uri)
 }
 
-func (l *live) Prompts(ctx context.Context, server string) ([]host.Prompt, error) {
+func (l *Adapter) Prompts(ctx context.Context, server string) ([]host.Prompt, error) {
 	h, err := l.hostOf(server)
 	if err != nil {
 		return nil, err
@@ -421,7 +411,7 @@ func (l *live) Prompts(ctx context.Context, server string) ([]host.Prompt, error
 	return h.Prompts(ctx, server)
 }
 
-func (l *live) GetPrompt(ctx context.Context, server, name string, args map[string]string) (*host.PromptResult, error) {
+func (l *Adapter) GetPrompt(ctx context.Context, server, name string, args map[string]string) (*host.PromptResult, error) {
 	h, err := l.hostOf(server)
 	if err != nil {
 		return nil, err
@@ -429,14 +419,14 @@ func (l *live) GetPrompt(ctx context.Context, server, name string, args map[stri
 	return h.GetPrompt(ctx, server, name, args)
 }
 
-func (l *live) Workflows() ([]*workflow.Workflow, error) {
+func (l *Adapter) Workflows() ([]*workflow.Workflow, error) {
 	return workflow.LoadWorkflows(l.project)
 }
 
 // RunWorkflow runs wf on the servers this session connected: each server it
 // names must be connected (its tools are found by name through the
 // registry, like `relavium run`).
-func (l *live) RunWorkflow(ctx context.Context, runID string, wf *workflow.Workflow, inputs map[string]any, gate workflow.GateFunc) (*workflow.RunResult, error) {
+func (l *Adapter) RunWorkflow(ctx context.Context, runID string, wf *workflow.Workflow, inputs map[string]any, gate workflow.GateFunc) (*workflow.RunResult, error) {
 	var missing []string
 	for _, ref := range wf.Servers {
 		if !l.isConnected(ref.Ref) {
@@ -444,7 +434,7 @@ func (l *live) RunWorkflow(ctx context.Context, runID string, wf *workflow.Workf
 		}
 	}
 	if len(missing) > 0 {
-		return nil, &Error{ErrCode: CodeWorkflowServers, Msg: fmt.Sprintf("workflow %s needs %s, not connected in this session (relavium run %s connects its own)",
+		return nil, &backend.Error{ErrCode: backend.CodeWorkflowServers, Msg: fmt.Sprintf("workflow %s needs %s, not connected in this session (relavium run %s connects its own)",
 			wf.ID, strings.Join(missing, ", "), wf.ID)}
 	}
 	h, err := l.connected()
@@ -456,7 +446,7 @@ func (l *live) RunWorkflow(ctx context.Context, runID string, wf *workflow.Workf
 
 // Close calls every connect off, closes the host (every child reaped) and
 // ends the event stream.
-func (l *live) Close() error {
+func (l *Adapter) Close() error {
 	l.mu.Lock()
 	l.closed = true
 	lv := l.lv
