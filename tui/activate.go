@@ -90,7 +90,7 @@ func (m *Model) submitForm() tea.Cmd {
 	switch t.kind {
 	case jobTool:
 		m.call.formSeq++
-		m.dialogs.guard.expect() // its question (this call?) is on its way
+		m.dialogs.guard.Expect() // its question (this call?) is on its way
 		return m.validateCmd(m.call.formSeq, t.tool.ID, args)
 	case jobPrompt:
 		var raw map[string]any

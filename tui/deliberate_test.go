@@ -51,38 +51,6 @@ func TestBurstWhileConsentOpensAnswersNothing(t *testing.T) {
 	}
 }
 
-// The burst rule in time: keys before the grace, and a burst that began
-// before it and runs past it, are dropped; a key after a pause acts.
-func TestKeyGuardGraceAndBurst(t *testing.T) {
-	at := fixedNow
-	g := keyGuard{now: func() time.Time { return at }, start: at.Add(-time.Hour)}
-	d := &dialog.Text{Title: "x"}
-	step := func(dt time.Duration) bool { at = at.Add(dt); return g.key() }
-	g.note(d)
-	if step(100 * time.Millisecond) {
-		t.Fatal("a key 100 ms after the dialog opened acted")
-	}
-	for i := 0; i < 5; i++ { // typing on at 150 ms a key, past the grace
-		if step(150 * time.Millisecond) {
-			t.Fatalf("key %d of a burst begun inside the grace acted", i)
-		}
-	}
-	if !step(burstGap) {
-		t.Fatal("a key after a pause did not act")
-	}
-	if !step(50 * time.Millisecond) {
-		t.Fatal("a quick second key of a deliberate burst did not act")
-	}
-	g.note(nil)
-	if !step(time.Millisecond) {
-		t.Fatal("with no dialog a key after the start's grace did not act")
-	}
-	g = keyGuard{now: func() time.Time { return at }, start: at}
-	if step(100*time.Millisecond) || step(200*time.Millisecond) || step(200*time.Millisecond) {
-		t.Fatal("a burst typed as the workbench started acted")
-	}
-}
-
 // enter on a server drills into its tools, esc goes back; enter, enter,
 // ctrl+s is the first call.
 func TestEnterDrillsDownToTheFirstCall(t *testing.T) {
@@ -132,55 +100,6 @@ func TestPaletteTakesTheBurstThatOpenedIt(t *testing.T) {
 	h.typeText(":echo")
 	if p, ok := h.m.topDialog().(*dialog.Palette); !ok || p.Query() != "echo" {
 		t.Fatalf("the palette's query after a burst:\n%s", h.view())
-	}
-}
-
-// A dialog the person's own key asked for (ctrl+s: "this call?"): keys
-// while it is on its way go nowhere; once it is on screen a key after a
-// pause of 100 ms answers it, one of the run that brought it does not.
-func TestKeyGuardExpectedDialog(t *testing.T) {
-	at := fixedNow
-	g := keyGuard{now: func() time.Time { return at }, start: at.Add(-time.Hour)}
-	step := func(dt time.Duration) bool { at = at.Add(dt); return g.key() }
-	step(time.Second) // ctrl+s
-	g.expect()
-	at = at.Add(5 * time.Millisecond)
-	g.key()
-	if !g.awaiting() {
-		t.Fatal("a key typed while the question is on its way is not held")
-	}
-	at = at.Add(10 * time.Millisecond)
-	g.note(&dialog.ToolConfirm{}) // the question arrives
-	if step(10 * time.Millisecond) {
-		t.Fatal("a key of the run that brought the dialog answered it")
-	}
-	if !strings.Contains(g.why(), "no pause after the key that asked") {
-		t.Fatalf("why: %s", g.why())
-	}
-	if !step(100 * time.Millisecond) {
-		t.Fatal("a key after a 100 ms pause did not answer the dialog the person asked for")
-	}
-	// Another dialog, not asked for: a key 300 ms after it opened is not
-	// said to have come with no pause.
-	at = at.Add(time.Second)
-	g.note(&dialog.Text{Title: "x"})
-	if step(300 * time.Millisecond) {
-		t.Fatal("a key 300 ms into an unasked-for dialog's grace acted")
-	}
-	if w := g.why(); strings.Contains(w, "no pause") || !strings.Contains(w, "300ms before") {
-		t.Fatalf("why after a 300 ms pause: %s", w)
-	}
-	// The wait for a question ends: settle, or the window.
-	g.note(nil)
-	step(time.Second)
-	g.expect()
-	g.settle()
-	if step(time.Millisecond); g.awaiting() {
-		t.Fatal("settled, still awaiting")
-	}
-	g.expect()
-	if step(expectWindow); g.awaiting() {
-		t.Fatal("still awaiting after the window")
 	}
 }
 

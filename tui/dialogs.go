@@ -78,3 +78,11 @@ func newElicitDialog(st *themes.Styles, rawJSON key.Binding, r *askRequest) *dia
 		return elicitAction{req: r, resp: resp}
 	})
 }
+
+// dialogLayer is the overlay: the dialog stack, the guard that times keys
+// against the dialog on top, and the servers whose consent waits its turn.
+type dialogLayer struct {
+	stack        dialog.Stack
+	guard        dialog.Guard
+	consentQueue []string
+}

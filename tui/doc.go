@@ -27,7 +27,7 @@
 //     workflow gates arrive through an asker (engine.Elicitor / GateFunc)
 //     that sends a message into the program and waits on a channel,
 //     honouring the requester's context.
-//   - A dialog takes only deliberate keys (modal_guard.go): a key of a
+//   - A dialog takes only deliberate keys (dialog.Guard): a key of a
 //     burst begun before the dialog had been on screen for its grace is
 //     dropped (and said so); remembering anything takes a capital or a
 //     chosen button; q and ? work in every dialog that takes no text.
@@ -96,8 +96,9 @@
 //   - render: result rendering, pure functions of (content, width, styles).
 //   - form: the schema form (a call, a run, a template, a prompt, an
 //     elicitation), typing text through package fields.
-//   - dialog: the overlay stack and each dialog; what an answer means is
-//     the Action tui gives it (dialogs.go).
+//   - dialog: the overlay stack and each dialog, and the guard that
+//     times keys against the dialog on top; what an answer means is the
+//     Action tui gives it (dialogs.go).
 //   - wireview: the protocol and network views, a dialog over the wire
 //     hub; tui opens it (wireview_open.go), ticks its Refresh and shows
 //     its export.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/relavium/relavium/internal/testbin"
+	"github.com/relavium/relavium/tui/dialog"
 )
 
 // An ad-hoc server connected from inside the workbench, in a real
@@ -35,7 +36,7 @@ func TestE2ETmuxConnectAdhocServer(t *testing.T) {
 	tm.waitFor("the palette entry", "Connect a server by URL or command…")
 	tm.keys("Enter")
 	tm.waitFor("the connect dialog", "Connect a server", "network guard", "[enter] Connect")
-	time.Sleep(modalGrace + burstGap) // read before typed into, as a person does
+	time.Sleep(dialog.ModalGrace + dialog.BurstGap) // read before typed into, as a person does
 	tm.text(bin + " demo-server")
 	tm.keys("Enter")
 
@@ -78,7 +79,7 @@ func TestE2ETmuxConnectAdhocServer(t *testing.T) {
 	tm.waitFor("the palette entry", "Connect a server by URL or command…")
 	tm.keys("Enter")
 	tm.waitFor("the connect dialog", "[enter] Connect")
-	time.Sleep(modalGrace + burstGap)
+	time.Sleep(dialog.ModalGrace + dialog.BurstGap)
 	tm.text("http://127.0.0.1:9/mcp")
 	tm.keys("Enter")
 	tm.waitFor("the refused url", "adhoc-2", "E560")

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/relavium/relavium/internal/testbin"
+	"github.com/relavium/relavium/tui/dialog"
 )
 
 // A person typing into the wrong window: a burst of letters (a shell
@@ -71,7 +72,7 @@ func TestE2ETmuxSubmitBurstAndNaturalPause(t *testing.T) {
 	tm.text("echo")
 	tm.keys("Enter", "Enter")
 	tm.waitFor("the echo form", "CALL · mcp_demo_echo", "message")
-	time.Sleep(burstGap) // the filter's keys are a run of their own
+	time.Sleep(dialog.BurstGap) // the filter's keys are a run of their own
 	tm.keys("Enter")
 	tm.text("burst")
 	// ctrl+s and two y in one write: one run, no pause.
@@ -85,7 +86,7 @@ func TestE2ETmuxSubmitBurstAndNaturalPause(t *testing.T) {
 	if strings.Contains(screen, "bursty") || strings.Contains(screen, "done in") {
 		t.Fatalf("after no:\n%s", screen)
 	}
-	time.Sleep(burstGap)
+	time.Sleep(dialog.BurstGap)
 	// ctrl+s, a 100 ms pause with the question on screen, y: answered.
 	tm.run("send-keys", "-t", "e2e", "C-s")
 	start := time.Now()

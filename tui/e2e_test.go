@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/relavium/relavium/internal/testbin"
+	"github.com/relavium/relavium/tui/dialog"
 	"github.com/relavium/relavium/tui/render"
 )
 
@@ -81,7 +82,7 @@ func (tm *tmuxTerm) text(s string) { tm.run("send-keys", "-t", "e2e", "-l", s) }
 // (a key of a burst begun before the dialog had been on screen for its
 // grace is not taken as an answer).
 func (tm *tmuxTerm) answer(keys ...string) {
-	time.Sleep(modalGrace + burstGap)
+	time.Sleep(dialog.ModalGrace + dialog.BurstGap)
 	tm.keys(keys...)
 }
 func (tm *tmuxTerm) pane() string { return tm.run("capture-pane", "-p", "-t", "e2e") }
@@ -174,7 +175,7 @@ func TestE2ETmuxDemo(t *testing.T) {
 	if n, e, c := strings.Index(screen, "Name*"), strings.Index(screen, "Email"), strings.Index(screen, "Favourite colour"); !(n >= 0 && n < e && e < c) {
 		t.Fatalf("elicitation fields not in the server's order (name, email, colour):\n%s", screen)
 	}
-	time.Sleep(modalGrace + burstGap)
+	time.Sleep(dialog.ModalGrace + dialog.BurstGap)
 	tm.text("Ada") // the first field has the focus
 	tm.keys("C-s")
 	tm.waitFor("the greeting", "Hello, Ada!")

@@ -103,7 +103,7 @@ type Options struct {
 	Styles *themes.Styles
 	// Now is the clock (time.Now when nil); tests fix it.
 	Now func() time.Time
-	// KeyClock times keys against dialogs (modal_guard.go); time.Now when
+	// KeyClock times keys against dialogs (dialog.Guard); time.Now when
 	// nil. Tests give each key its own moment.
 	KeyClock func() time.Time
 	// Redact is the session's one redactor: every frame passes it before
@@ -177,11 +177,11 @@ func New(ctx context.Context, b backend.Backend, opts Options) *Model {
 	m.browse.prompts = map[string][]host.Prompt{}
 	m.browse.errs = map[string]string{}
 	m.browse.loading = map[string]bool{}
-	m.dialogs.guard.now = opts.KeyClock
-	if m.dialogs.guard.now == nil {
-		m.dialogs.guard.now = time.Now
+	keyClock := opts.KeyClock
+	if keyClock == nil {
+		keyClock = time.Now
 	}
-	m.dialogs.guard.start = m.dialogs.guard.now()
+	m.dialogs.guard = dialog.NewGuard(keyClock)
 	m.cr.init()
 	m.help = help.New()
 	m.browse.filter = textinput.New()
@@ -355,7 +355,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tea.Quit
 	}
 	cmds = append(cmds, m.expireStatus())
-	m.dialogs.guard.note(m.topDialog())
+	m.dialogs.guard.Note(m.topDialog())
 	m.syncViewport()
 	cmds = append(cmds, m.startTicking())
 	return m, tea.Batch(cmds...)

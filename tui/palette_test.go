@@ -161,7 +161,7 @@ func TestPaletteSetsALogLevel(t *testing.T) {
 func TestConnectDialogTakesQAndQuestionMark(t *testing.T) {
 	h := ready(t, 120, 30)
 	h.exec(h.m.openAdhoc())
-	h.pump(modalGrace + burstGap)
+	h.pump(dialog.ModalGrace + dialog.BurstGap)
 	h.typeText("https://x.example/mcp?q=1")
 	if h.m.quitting {
 		t.Fatal("q typed into the connect dialog quit the workbench")

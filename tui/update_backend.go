@@ -46,11 +46,11 @@ func (m *Model) onConnected(msg connectedMsg) tea.Cmd {
 
 func (m *Model) onValidated(msg validatedMsg) tea.Cmd {
 	if msg.seq != m.call.formSeq || m.call.form == nil || m.call.formFor.kind != jobTool {
-		m.dialogs.guard.settle()
+		m.dialogs.guard.Settle()
 		return nil
 	}
 	if msg.err != nil {
-		m.dialogs.guard.settle() // not sent: the form is the person's again
+		m.dialogs.guard.Settle() // not sent: the form is the person's again
 		m.call.form.SetErrors(msg.errs)
 		n := len(msg.errs)
 		m.status.set(fmt.Sprintf("not sent: %s the tool's schema refuses (marked)", counted(n, "value", "values")), true)
@@ -83,7 +83,7 @@ func (m *Model) startCall(pc pendingCall) tea.Cmd {
 
 func (m *Model) onClearance(msg clearanceMsg) tea.Cmd {
 	if msg.clearance != "" {
-		m.dialogs.guard.settle() // no question: the call goes ahead
+		m.dialogs.guard.Settle() // no question: the call goes ahead
 		return m.dispatch(msg.call)
 	}
 	if msg.err != nil {

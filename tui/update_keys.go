@@ -17,15 +17,15 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 		m.quit()
 		return nil
 	}
-	m.dialogs.guard.note(m.topDialog())
-	deliberate := m.dialogs.guard.key()
+	m.dialogs.guard.Note(m.topDialog())
+	deliberate := m.dialogs.guard.Key()
 	if d := m.topDialog(); d != nil {
 		return m.dialogKey(d, msg, deliberate)
 	}
 	if cmd, ok := m.signInKey(msg); ok {
 		return cmd
 	}
-	if m.dialogs.guard.awaiting() { // the call's question is on its way
+	if m.dialogs.guard.Awaiting() { // the call's question is on its way
 		m.status.set("ignored "+keyName(msg)+": sending the call — its question is not on screen yet", false)
 		return nil
 	}
@@ -44,7 +44,7 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 			return cmd
 		}
 	}
-	if msg.Type == tea.KeyRunes && m.dialogs.guard.afterAction() { // text, and no field took it
+	if msg.Type == tea.KeyRunes && m.dialogs.guard.AfterAction() { // text, and no field took it
 		m.status.set("ignored "+keyName(msg)+": typed with no pause after the key that chose the dialog's action, and no field is there to take it", false)
 		return nil
 	}
@@ -102,7 +102,7 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 // takes text.
 func (m *Model) dialogKey(d dialog.Dialog, msg tea.KeyMsg, deliberate bool) tea.Cmd {
 	if !deliberate && !dialog.IsBidden(d) {
-		m.status.set("ignored "+keyName(msg)+": "+m.dialogs.guard.why(), false)
+		m.status.set("ignored "+keyName(msg)+": "+m.dialogs.guard.Why(), false)
 		return nil
 	}
 	if !dialog.TakesText(d) {
@@ -123,7 +123,7 @@ func (m *Model) dialogKey(d dialog.Dialog, msg tea.KeyMsg, deliberate bool) tea.
 	}
 	m.dialogs.stack.Remove(d)
 	if _, closed := act.(dialog.Close); !closed && dialog.IsBidden(d) && dialog.TakesText(d) {
-		m.dialogs.guard.acted() // the person was typing a query: its field is gone
+		m.dialogs.guard.Acted() // the person was typing a query: its field is gone
 	}
 	return tea.Batch(cmd, m.apply(act))
 }

@@ -12,6 +12,8 @@
 //     (Confirm's Yes/No, Consent's Remember/Once/Deny, Elicit's Answer).
 //   - Stack holds the open dialogs; only the top one takes keys, and
 //     Overlay draws it centred over the frame, every line exactly w cells.
+//   - Guard times keys against the dialog on top: a key reaches a dialog
+//     only when it is deliberate (guard.go); the clock is the owner's.
 //   - Sizing: content at the inner width, padding never margin, a body
 //     that does not fit scrolls while title and buttons stay in view; a
 //     line too wide wraps (a dialog cuts nothing). Server text is

@@ -1,17 +1,15 @@
-package tui
+package dialog
 
 import (
 	"time"
-
-	"github.com/relavium/relavium/tui/dialog"
 )
 
 // A dialog takes only deliberate keys. Keys typed into the wrong window
 // arrive as a burst (letters a fraction of a second apart); a dialog that
 // opens in the middle of one must not be answered by its tail. So a key
 // reaches the dialog on top only when the burst it belongs to began after
-// that dialog had been on screen for modalGrace. A burst is a run of keys
-// each less than burstGap after the one before. The workbench's own
+// that dialog had been on screen for ModalGrace. A burst is a run of keys
+// each less than BurstGap after the one before. The workbench's own
 // start counts as such a moment: a burst typed before the screen was up
 // (into the wrong window) does nothing at all.
 //
@@ -22,22 +20,22 @@ import (
 // keys go nowhere, and the status line says so: they cannot answer a
 // question not yet asked, and must not land in the form behind it.
 const (
-	modalGrace   = 400 * time.Millisecond
-	burstGap     = 250 * time.Millisecond
+	ModalGrace   = 400 * time.Millisecond
+	BurstGap     = 250 * time.Millisecond
 	expectPause  = 80 * time.Millisecond
 	expectWindow = 3 * time.Second
 )
 
-// keyGuard times keys against the dialog on top.
-type keyGuard struct {
+// Guard times keys against the dialog on top (NewGuard makes one).
+type Guard struct {
 	now        func() time.Time
-	start      time.Time     // when the workbench started
-	top        dialog.Dialog // the dialog on top when last noted
-	topSince   time.Time     // when it came on top
-	last       time.Time     // the last key
-	burstStart time.Time     // the first key of the current burst
-	runStart   time.Time     // the first key after the last pause of expectPause
-	dropped    int           // keys kept from a dialog (tests read it)
+	start      time.Time // when the workbench started
+	top        Dialog    // the dialog on top when last noted
+	topSince   time.Time // when it came on top
+	last       time.Time // the last key
+	burstStart time.Time // the first key of the current burst
+	runStart   time.Time // the first key after the last pause of expectPause
+	dropped    int       // keys kept from a dialog (tests read it)
 	// expectAt is when the person's key asked for a dialog still on its
 	// way (zero: none); topExpected is set while that dialog is on top.
 	expectAt    time.Time
@@ -48,17 +46,13 @@ type keyGuard struct {
 	actedAt time.Time
 }
 
-// dialogLayer is the overlay: the dialog stack, the guard that times keys
-// against the dialog on top, and the servers whose consent waits its turn.
-type dialogLayer struct {
-	stack        dialog.Stack
-	guard        keyGuard
-	consentQueue []string
-}
+// NewGuard is a guard on the clock now whose start (a burst typed before
+// the screen was up does nothing) is now's present.
+func NewGuard(now func() time.Time) Guard { return Guard{now: now, start: now()} }
 
-// note records the dialog now on top; a new one starts its grace.
-func (g *keyGuard) note(top dialog.Dialog) {
-	if dialog.Same(top, g.top) {
+// Note records the dialog now on top; a new one starts its grace.
+func (g *Guard) Note(top Dialog) {
+	if Same(top, g.top) {
 		return
 	}
 	g.top = top
@@ -72,17 +66,17 @@ func (g *keyGuard) note(top dialog.Dialog) {
 	}
 }
 
-// expect notes that the key just pressed asked for a dialog (the call's
+// Expect notes that the key just pressed asked for a dialog (the call's
 // question): until it comes, keys go nowhere (awaiting).
-func (g *keyGuard) expect() { g.expectAt = g.last }
+func (g *Guard) Expect() { g.expectAt = g.last }
 
-// settle ends the wait for an expected dialog that will not come (the call
+// Settle ends the wait for an expected dialog that will not come (the call
 // went ahead unasked, or was not sent).
-func (g *keyGuard) settle() { g.expectAt = time.Time{} }
+func (g *Guard) Settle() { g.expectAt = time.Time{} }
 
-// awaiting reports whether a dialog the person asked for is still on its
+// Awaiting reports whether a dialog the person asked for is still on its
 // way (within expectWindow of the key that asked).
-func (g *keyGuard) awaiting() bool {
+func (g *Guard) Awaiting() bool {
 	if g.expectAt.IsZero() {
 		return false
 	}
@@ -93,9 +87,9 @@ func (g *keyGuard) awaiting() bool {
 	return true
 }
 
-// why says why the last key was kept from the dialog on top, truly: a key
+// Why says why the last key was kept from the dialog on top, truly: a key
 // of a run begun before the dialog opened, or one pressed too soon after.
-func (g *keyGuard) why() string {
+func (g *Guard) Why() string {
 	switch {
 	case g.topExpected:
 		return "typed with no pause after the key that asked for this dialog (pause, then answer)"
@@ -103,17 +97,17 @@ func (g *keyGuard) why() string {
 		return "the dialog had just opened (keys typed with no pause before it are not answers)"
 	}
 	return "the dialog had just opened " + g.last.Sub(g.topSince).Round(10*time.Millisecond).String() +
-		" before: read it, then answer (a key counts " + modalGrace.String() + " after it opens)"
+		" before: read it, then answer (a key counts " + ModalGrace.String() + " after it opens)"
 }
 
-// acted notes that the last key chose the action of a dialog the person
+// Acted notes that the last key chose the action of a dialog the person
 // opened to type into (the palette).
-func (g *keyGuard) acted() { g.actedAt = g.last }
+func (g *Guard) Acted() { g.actedAt = g.last }
 
-// afterAction reports whether the last key belongs to the burst of the key
+// AfterAction reports whether the last key belongs to the burst of the key
 // that chose such an action: text typed on with no pause (a url meant for
 // a field that is not there) must not fire shortcuts behind the dialog.
-func (g *keyGuard) afterAction() bool {
+func (g *Guard) AfterAction() bool {
 	if !g.actedAt.IsZero() && !g.burstStart.After(g.actedAt) {
 		g.dropped++
 		return true
@@ -121,11 +115,11 @@ func (g *keyGuard) afterAction() bool {
 	return false
 }
 
-// key records a key's arrival and reports whether the dialog on top may
+// Key records a key's arrival and reports whether the dialog on top may
 // take it.
-func (g *keyGuard) key() bool {
+func (g *Guard) Key() bool {
 	at := g.now()
-	if g.last.IsZero() || at.Sub(g.last) >= burstGap {
+	if g.last.IsZero() || at.Sub(g.last) >= BurstGap {
 		g.burstStart = at
 	}
 	if g.last.IsZero() || at.Sub(g.last) >= expectPause {
@@ -143,7 +137,7 @@ func (g *keyGuard) key() bool {
 	if g.top != nil {
 		since = g.topSince
 	}
-	if g.burstStart.Sub(since) >= modalGrace {
+	if g.burstStart.Sub(since) >= ModalGrace {
 		return true
 	}
 	g.dropped++
