@@ -102,6 +102,8 @@
 //   - wireview: the protocol and network views, a dialog over the wire
 //     hub; tui opens it (wireview_open.go), ticks its Refresh and shows
 //     its export.
+//   - shellcmd: the shell text of the command Y copies (quoting, lines
+//     laid out within a width); yank.go chooses the words.
 //   - backend: the Backend interface and the types and error codes that
 //     cross it; declarations only.
 //   - live: the backend adapter on the session core, where the

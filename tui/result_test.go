@@ -9,6 +9,7 @@ import (
 
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/tui/dialog"
+	"github.com/relavium/relavium/tui/shellcmd"
 )
 
 // callEcho calls the demo echo tool with message and waits for its result.
@@ -102,7 +103,7 @@ func TestYankCommandAndSave(t *testing.T) {
 	}
 	// Shown for a manual copy on lines narrower than the command, a flag keeps its value on
 	// its line and every line but the last continues the command.
-	lines := shellLines([]string{"relavium", "mcp", "call", "mcp_demo_echo", "--args", `{"message":"it's"}`, "--allow-mcp-stdio", h.m.server("demo").digest}, 100)
+	lines := shellcmd.Lines([]string{"relavium", "mcp", "call", "mcp_demo_echo", "--args", `{"message":"it's"}`, "--allow-mcp-stdio", h.m.server("demo").digest}, 100)
 	for i, l := range lines {
 		if i < len(lines)-1 && !strings.HasSuffix(l, " \\") {
 			t.Fatalf("line %d does not continue: %q", i, l)
