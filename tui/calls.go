@@ -15,6 +15,7 @@ import (
 	"github.com/relavium/relavium/host/failure"
 	"github.com/relavium/relavium/loadtest"
 	"github.com/relavium/relavium/themes"
+	"github.com/relavium/relavium/tui/graphics"
 	"github.com/relavium/relavium/tui/render"
 	"github.com/relavium/relavium/workflow"
 )
@@ -291,7 +292,7 @@ func contentLines(st *themes.Styles, c engine.Content, w int, body lipgloss.Styl
 			glyph = "♪"
 		}
 		size := ""
-		if s := imageSize(c.Data); s != "" && c.Type == engine.ContentImage {
+		if s := graphics.ImageSize(c.Data); s != "" && c.Type == engine.ContentImage {
 			size = " · " + s
 		}
 		return render.WrapIndent(st.Accent.Render(glyph+" "+string(c.Type))+st.Muted.Render(" · "+render.ServerLine(c.MIMEType)+size+" · "+render.HumanBytes(len(c.Data))+" (not shown)"), w, "  ")

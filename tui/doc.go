@@ -102,6 +102,9 @@
 //   - wireview: the protocol and network views, a dialog over the wire
 //     hub; tui opens it (wireview_open.go), ticks its Refresh and shows
 //     its export.
+//   - graphics: inline images (the terminal's protocol from the
+//     environment, an image's escape sequence, the preview off the
+//     alternate screen); results.go's p uses it.
 //   - shellcmd: the shell text of the command Y copies (quoting, lines
 //     laid out within a width); yank.go chooses the words.
 //   - backend: the Backend interface and the types and error codes that

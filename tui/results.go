@@ -9,13 +9,15 @@ import (
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/tui/backend"
 	"github.com/relavium/relavium/tui/dialog"
+	"github.com/relavium/relavium/tui/graphics"
 	"github.com/relavium/relavium/tui/render"
 )
 
 // What the call pane does with a shown result's parts: s saves its binary
 // parts too (Backend.Save, in package live; with yank.go's save of the
 // result), o opens its resource links in the resources view, p previews
-// its image where the terminal can show one (preview.go).
+// its image where the terminal can show one (previewShown, drawing through
+// package graphics).
 
 // saveParts returns the work of saving every binary part of j, each to a
 // file of its own (nil when it has none). s runs it after the result's
@@ -141,4 +143,57 @@ func (j *job) binaryParts() []engine.Content {
 		}
 	}
 	return out
+}
+
+// p previews the shown image: off the alternate screen where the terminal
+// speaks a graphics protocol (package graphics), else the status says why.
+
+type previewedMsg struct{ err error }
+
+func (previewedMsg) clientMsg() {}
+
+// previewShown previews the first image of the job on show.
+func (m *Model) previewShown() tea.Cmd {
+	j := m.call.shownJob()
+	if j == nil {
+		return nil
+	}
+	var img *engine.Content
+	for _, c := range j.binaryParts() {
+		if strings.HasPrefix(strings.ToLower(c.MIMEType), "image/") {
+			img = &c
+			break
+		}
+	}
+	if img == nil {
+		m.status.set("no image here to preview", false)
+		return nil
+	}
+	desc := render.ServerLine(img.MIMEType) + " · " + render.HumanBytes(len(img.Data))
+	if s := graphics.ImageSize(img.Data); s != "" {
+		desc += " · " + s
+	}
+	proto := m.info.Graphics
+	var seq []byte
+	if len(img.Data) <= graphics.MaxBytes {
+		seq = graphics.Sequence(proto, img.MIMEType, img.Data)
+	}
+	if seq == nil {
+		why := "this terminal speaks no inline-image protocol relavium knows (kitty, iTerm2)"
+		switch {
+		case len(img.Data) > graphics.MaxBytes:
+			why = "it is over 8 MiB"
+		case proto == graphics.Kitty:
+			why = "the kitty protocol draws PNG only"
+		}
+		m.status.set("image "+desc+" not previewed: "+why+"; s saves it to a file", false)
+		return nil
+	}
+	return tea.Exec(&graphics.Exec{Title: "image " + desc + " (" + proto + ")", Seq: seq}, func(err error) tea.Msg { return previewedMsg{err: err} })
+}
+
+func (m *Model) onPreviewed(msg previewedMsg) {
+	if msg.err != nil {
+		m.status.set("preview failed: "+msg.err.Error(), true)
+	}
 }

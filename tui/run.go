@@ -11,6 +11,7 @@ import (
 	"github.com/relavium/relavium/session"
 	"github.com/relavium/relavium/themes"
 	"github.com/relavium/relavium/tui/backend"
+	"github.com/relavium/relavium/tui/graphics"
 	"github.com/relavium/relavium/tui/live"
 )
 
@@ -46,7 +47,7 @@ func Run(ctx context.Context, wb session.Workbench) error {
 	// program reads stdin.
 	st := themes.NewStyles(renderer, palette)
 
-	info := backend.SessionInfo{Project: wb.Project, Agent: wb.Agent, Demo: wb.Demo, Theme: choice, Warnings: wb.Warnings, Graphics: GraphicsProtocol(getenv)}
+	info := backend.SessionInfo{Project: wb.Project, Agent: wb.Agent, Demo: wb.Demo, Theme: choice, Warnings: wb.Warnings, Graphics: graphics.Protocol(getenv)}
 	b := live.New(ctx, wb, info)
 	m := New(ctx, b, Options{Styles: st, Now: wb.Now, Redact: wb.Session.Redactor()})
 	b.SetElicitor(m.Elicitor())

@@ -196,7 +196,7 @@ type SessionInfo struct {
 	Theme   themes.Choice `json:"theme"`
 	// Warnings are config deprecations to show once.
 	Warnings []string `json:"warnings,omitempty"`
-	// Graphics is the terminal's inline-image protocol (preview.go; "" none).
+	// Graphics is the terminal's inline-image protocol (graphics.Protocol; "" none).
 	Graphics string `json:"graphics,omitempty"`
 }
 
