@@ -78,7 +78,8 @@
 //     (dialogLayer.stack); what an answer means is the Action tui gives it
 //     (dialogs.go). A new dialog is a type in package dialog; tui pushes
 //     it and applies its Action.
-//   - Every key lives in the one keyMap (keys.go), so ? lists them all.
+//   - Every key lives in the one keymap.Map (package keymap), so ? lists
+//     them all.
 //   - A state that can wait says what it waits for and, past its first
 //     second, for how long (ui.waited: needs consent 12s, resolving… 3s,
 //     signing in… 5s); the tick moves it (animating), never a sleep, and
@@ -102,6 +103,8 @@
 //   - wireview: the protocol and network views, a dialog over the wire
 //     hub; tui opens it (wireview_open.go), ticks its Refresh and shows
 //     its export.
+//   - keymap: every key the workbench answers, described once, and the
+//     split of runes read together into one key each.
 //   - graphics: inline images (the terminal's protocol from the
 //     environment, an image's escape sequence, the preview off the
 //     alternate screen); results.go's p uses it.

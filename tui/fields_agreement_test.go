@@ -14,6 +14,7 @@ import (
 	"github.com/relavium/relavium/themes"
 	"github.com/relavium/relavium/tui/dialog"
 	"github.com/relavium/relavium/tui/form"
+	"github.com/relavium/relavium/tui/keymap"
 )
 
 // admitCase admits the case's tool as discovery admits a server's tool.
@@ -100,7 +101,7 @@ func TestElicitationFormAgreesWithEverySurface(t *testing.T) {
 		n++
 		t.Run(c.Name, func(t *testing.T) {
 			r := &askRequest{ctx: context.Background(), elicit: &engine.ElicitRequest{Server: "srv", Message: "?", Schema: fieldstest.Schema(c.Prop)}}
-			d := newElicitDialog(st, newKeyMap().RawJSON, r)
+			d := newElicitDialog(st, keymap.New().RawJSON, r)
 			fld := d.Form.Field("v")
 			if d.Err != "" || fld == nil {
 				t.Fatalf("dialog: %q", d.Err)

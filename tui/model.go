@@ -22,6 +22,7 @@ import (
 	"github.com/relavium/relavium/themes"
 	"github.com/relavium/relavium/tui/backend"
 	"github.com/relavium/relavium/tui/dialog"
+	"github.com/relavium/relavium/tui/keymap"
 	"github.com/relavium/relavium/tui/wireview"
 )
 
@@ -168,7 +169,7 @@ func New(ctx context.Context, b backend.Backend, opts Options) *Model {
 		b:      b,
 		sub:    b.Subscribe(),
 		ask:    newAsker(),
-		ui:     &ui{st: st, keys: newKeyMap(), now: now},
+		ui:     &ui{st: st, keys: keymap.New(), now: now},
 		info:   b.Info(),
 	}
 	m.wire()
@@ -262,7 +263,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 	case tea.KeyMsg:
-		for _, k := range splitKeys(msg) {
+		for _, k := range keymap.Split(msg) {
 			cmds = append(cmds, m.onKey(k))
 			if m.quitting {
 				break

@@ -290,7 +290,7 @@ func TestEverySizeEveryScreen(t *testing.T) {
 	h.typeText("a title that is fairly long")
 	screens := map[string]func(){
 		"form":    func() {},
-		"help":    func() { h.m.pushDialog(dialog.NewHelp(h.m.keys.fullHelp(), h.m.help)) },
+		"help":    func() { h.m.pushDialog(dialog.NewHelp(h.m.keys.FullHelp(), h.m.help)) },
 		"details": func() { h.m.pushDialog(h.m.detailsDialog(listRow{kind: rowTool, tool: h.m.browse.tools[3]})) },
 		"confirm": func() {
 			h.m.pushDialog(&dialog.ToolConfirm{Tool: h.m.browse.tools[3], Args: json.RawMessage(`{"path":"/x"}`)})

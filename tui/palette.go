@@ -101,7 +101,7 @@ func (m *Model) paletteActions() []dialog.PaletteItem {
 		}),
 		item("action", "Cancel the running call", "c", func(m *Model) tea.Cmd { m.cancelJob(); return nil }),
 		item("action", "Keys", "?", func(m *Model) tea.Cmd {
-			m.pushDialog(dialog.NewHelp(m.keys.fullHelp(), m.help))
+			m.pushDialog(dialog.NewHelp(m.keys.FullHelp(), m.help))
 			return nil
 		}),
 		item("action", "Quit", "q", func(m *Model) tea.Cmd { m.quit(); return nil }),

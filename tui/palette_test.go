@@ -8,6 +8,7 @@ import (
 	"github.com/relavium/relavium/themes"
 	"github.com/relavium/relavium/tui/dialog"
 	"github.com/relavium/relavium/tui/form"
+	"github.com/relavium/relavium/tui/keymap"
 )
 
 func (h *harness) palette() *dialog.Palette {
@@ -135,7 +136,7 @@ func TestBooleanCycleIsPredictable(t *testing.T) {
 			} else {
 				got = append(got, map[bool]string{true: "true", false: "false"}[v.(bool)])
 			}
-			f.Update(keyMsg("right"), newKeyMap().RawJSON)
+			f.Update(keyMsg("right"), keymap.New().RawJSON)
 		}
 		return strings.Join(got, " ")
 	}

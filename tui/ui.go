@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/relavium/relavium/themes"
+	"github.com/relavium/relavium/tui/keymap"
 	"github.com/relavium/relavium/tui/render"
 )
 
@@ -15,7 +16,7 @@ import (
 // the root writes it.
 type ui struct {
 	st    *themes.Styles
-	keys  keyMap
+	keys  keymap.Map
 	now   func() time.Time
 	frame int // the spinner's frame, moved by the tick
 }

@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/relavium/relavium/tui/dialog"
+	"github.com/relavium/relavium/tui/keymap"
 )
 
 // onKey routes a key: the top dialog first, then the filter or the form
@@ -59,7 +60,7 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 		m.quit()
 		return nil
 	case key.Matches(msg, k.Help):
-		m.pushDialog(dialog.NewPaneHelp(m.focus.title(), m.focus.route().help(m), k.fullHelp(), m.help))
+		m.pushDialog(dialog.NewPaneHelp(m.focus.title(), m.focus.route().help(m), k.FullHelp(), m.help))
 		return nil
 	case key.Matches(msg, k.Palette):
 		return m.openPalette()
@@ -147,7 +148,7 @@ func (m *Model) quit() {
 }
 
 // moveKey applies a list movement key to cursor over n rows (page = h).
-func moveKey(msg tea.KeyMsg, k keyMap, cursor *int, n, page int) bool {
+func moveKey(msg tea.KeyMsg, k keymap.Map, cursor *int, n, page int) bool {
 	switch {
 	case key.Matches(msg, k.Up):
 		*cursor--

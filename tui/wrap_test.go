@@ -53,10 +53,10 @@ func TestHelpAndDialogsLoseNothingWhenNarrow(t *testing.T) {
 	h := ready(t, 60, 16)
 	st := testStyles(termenv.Ascii, themes.Mono)
 	for _, w := range []int{60, 80, 120} {
-		d := dialog.NewHelp(h.m.keys.fullHelp(), h.m.help)
+		d := dialog.NewHelp(h.m.keys.FullHelp(), h.m.help)
 		iw := dialog.InnerWidth(dialog.Width(w, d.Max))
 		text := strings.Join(d.Lines(st, iw), "\n")
-		for _, col := range h.m.keys.fullHelp() {
+		for _, col := range h.m.keys.FullHelp() {
 			for _, b := range col {
 				if !strings.Contains(text, b.Help().Desc) {
 					t.Fatalf("width %d: the full help lacks %q:\n%s", w, b.Help().Desc, text)

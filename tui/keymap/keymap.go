@@ -1,13 +1,13 @@
-package tui
+package keymap
 
 import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 )
 
-// keyMap is every key the workbench answers, described once: the footer's
+// Map is every key the workbench answers, described once: the footer's
 // short help and the ? dialog's full help are generated from it.
-type keyMap struct {
+type Map struct {
 	Quit, Help, NextPane, PrevPane          key.Binding
 	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
 	Enter, Back, Filter, Details            key.Binding
@@ -18,25 +18,26 @@ type keyMap struct {
 	Submit, RawJSON, FieldNext, FieldPrev   key.Binding
 	PickPrev, PickNext, Toggle              key.Binding
 	Palette, AllTools, Zoom                 key.Binding
-	// Mouse is listed in ? only: no key matches it (mouse.go).
+	// Mouse is listed in ? only: no key matches it (tui's mouse.go).
 	Mouse                          key.Binding
 	Search, SearchNext, SearchPrev key.Binding
 	Yank, YankCommand, Save        key.Binding
 	EditValue                      key.Binding
 	// The client's side: log levels, subscriptions, links, previews,
-	// tasks (clientreq.go, tasks.go), roots and the call timeout
+	// tasks (tui's clientreq.go, tasks.go), roots and the call timeout
 	// (clientside.go).
 	LogLevel, LogFilter, Watch, OpenLink, Preview key.Binding
 	CallTask, ListTasks, Roots, CallTimeout       key.Binding
-	Wire                                          key.Binding // the protocol view (wireview_open.go)
+	Wire                                          key.Binding // the protocol view (tui's wireview_open.go)
 	Bench                                         key.Binding // load a tool (bench.go)
 }
 
-func newKeyMap() keyMap {
+// New is the workbench's keys.
+func New() Map {
 	b := func(keys []string, k, desc string) key.Binding {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(k, desc))
 	}
-	return keyMap{
+	return Map{
 		Quit:        b([]string{"q", "ctrl+c"}, "q", "quit"),
 		Help:        b([]string{"?"}, "?", "help"),
 		NextPane:    b([]string{"tab"}, "tab", "focus"),
@@ -95,8 +96,8 @@ func newKeyMap() keyMap {
 	}
 }
 
-// fullHelp is the ? dialog's content, grouped by column.
-func (k keyMap) fullHelp() [][]key.Binding {
+// FullHelp is the ? dialog's content, grouped by column.
+func (k Map) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.NextPane, k.PrevPane, k.Zoom, k.Mouse, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.Palette, k.Enter, k.Back, k.Filter, k.Details, k.Accept, k.PrevTab, k.NextTab, k.AllTools},
@@ -107,12 +108,12 @@ func (k keyMap) fullHelp() [][]key.Binding {
 	}
 }
 
-// splitKeys turns a message holding several typed runes into one key per
+// Split turns a message holding several typed runes into one key per
 // rune. Bubble Tea delivers runes read together as one message (keys typed
 // or repeated faster than the program reads them), and a binding matches
 // one key only: "jj" would move nothing and "/note" open no filter. A paste
 // stays whole: it is text, never a run of commands.
-func splitKeys(msg tea.KeyMsg) []tea.KeyMsg {
+func Split(msg tea.KeyMsg) []tea.KeyMsg {
 	if msg.Type != tea.KeyRunes || msg.Paste || len(msg.Runes) < 2 {
 		return []tea.KeyMsg{msg}
 	}
