@@ -143,7 +143,7 @@ func (m *Model) promptCmd(ctx context.Context, id, server, name string, args map
 }
 
 func (m *Model) runCmd(ctx context.Context, id string, wf *workflow.Workflow, inputs map[string]any) tea.Cmd {
-	b, gate := m.b, m.ask.gate
+	b, gate := m.b, m.ask.Gate
 	return func() tea.Msg {
 		t0 := time.Now()
 		res, err := b.RunWorkflow(ctx, id, wf, inputs, gate)

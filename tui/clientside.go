@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/relavium/relavium/tui/asker"
+
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -22,18 +24,6 @@ import (
 // (R, or the palette), and the session's call timeout is set (T). The
 // deadline of a call pauses while any of these dialogs is open for its
 // server: the host holds it for as long as the asker waits.
-
-// Sample implements engine.Sampler: the request becomes a dialog.
-func (a *asker) Sample(ctx context.Context, req engine.SampleRequest) (engine.SampleResponse, error) {
-	ans, err := a.ask(ctx, &askRequest{sample: &req})
-	if err != nil {
-		return engine.SampleResponse{}, err
-	}
-	return ans.sample, nil
-}
-
-// ShowsURLs says the workbench shows url-mode elicitation (a safety screen).
-func (a *asker) ShowsURLs() bool { return true }
 
 // clientSideBackend is what the workbench needs of its backend for the
 // client's side: the roots, the call timeout, opening a page. The live
@@ -52,12 +42,12 @@ type clientSideMsg func(m *Model) tea.Cmd
 
 // samplingAction answers a sampling request.
 type samplingAction struct {
-	req  *askRequest
+	req  *asker.Request
 	resp engine.SampleResponse
 }
 
 // urlOpenAction opens the url of a url-mode elicitation, then accepts it.
-type urlOpenAction struct{ req *askRequest }
+type urlOpenAction struct{ req *asker.Request }
 
 // rootsAction replaces the roots with dirs.
 type rootsAction struct{ dirs []string }
@@ -67,32 +57,32 @@ type callTimeoutAction struct{ text string }
 
 // onClientAsk opens the dialog of a sampling request or a url-mode
 // elicitation; ok is false for any other question.
-func (m *Model) onClientAsk(r *askRequest) (tea.Cmd, bool) {
+func (m *Model) onClientAsk(r *asker.Request) (tea.Cmd, bool) {
 	switch {
-	case r.sample != nil:
-		m.pushDialog(dialog.NewSampling(m.st, r.sample, func(resp engine.SampleResponse) dialog.Action {
+	case r.Sample != nil:
+		m.pushDialog(dialog.NewSampling(m.st, r.Sample, func(resp engine.SampleResponse) dialog.Action {
 			return samplingAction{req: r, resp: resp}
 		}))
-		j := m.logToServerJob(r.sample.Server, logLine{Level: "notice", Server: r.sample.Server, Text: "asks for a sampling reply (" + r.sample.ID + ")"})
-		m.cr.sampledBy(r.sample.Server, r.sample.ID, j)
-	case r.elicit != nil && r.elicit.URL != nil:
-		m.pushDialog(&dialog.URLElicit{Request: r.elicit, Open: urlOpenAction{req: r}, Answer: func(resp engine.ElicitResponse) dialog.Action {
+		j := m.logToServerJob(r.Sample.Server, logLine{Level: "notice", Server: r.Sample.Server, Text: "asks for a sampling reply (" + r.Sample.ID + ")"})
+		m.cr.sampledBy(r.Sample.Server, r.Sample.ID, j)
+	case r.Elicit != nil && r.Elicit.URL != nil:
+		m.pushDialog(&dialog.URLElicit{Request: r.Elicit, Open: urlOpenAction{req: r}, Answer: func(resp engine.ElicitResponse) dialog.Action {
 			return elicitAction{req: r, resp: resp}
 		}})
-		m.logToServerJob(r.elicit.Server, logLine{Level: "notice", Server: r.elicit.Server, Text: "asks you to open " + render.ServerLine(r.elicit.URL.Origin)})
+		m.logToServerJob(r.Elicit.Server, logLine{Level: "notice", Server: r.Elicit.Server, Text: "asks you to open " + render.ServerLine(r.Elicit.URL.Origin)})
 	default:
 		return nil, false
 	}
-	return watch(r), true
+	return asker.Watch(r), true
 }
 
 // askedBy reports whether d is the dialog of r (a client-side question).
-func askedBy(d dialog.Dialog, r *askRequest) bool {
+func askedBy(d dialog.Dialog, r *asker.Request) bool {
 	switch d := d.(type) {
 	case *dialog.Sampling:
-		return r.sample != nil && d.Request == r.sample
+		return r.Sample != nil && d.Request == r.Sample
 	case *dialog.URLElicit:
-		return r.elicit != nil && d.Request == r.elicit
+		return r.Elicit != nil && d.Request == r.Elicit
 	}
 	return false
 }
@@ -102,8 +92,8 @@ func askedBy(d dialog.Dialog, r *askRequest) bool {
 func (m *Model) applyClientSide(a dialog.Action) (tea.Cmd, bool) {
 	switch a := a.(type) {
 	case samplingAction:
-		reply(a.req, askAnswer{sample: a.resp})
-		m.status.set("sampling "+a.resp.Action+" for "+a.req.sample.Server, false)
+		asker.Reply(a.req, asker.Answer{Sample: a.resp})
+		m.status.set("sampling "+a.resp.Action+" for "+a.req.Sample.Server, false)
 	case urlOpenAction:
 		return m.openURLCmd(a.req), true
 	case rootsAction:
@@ -118,9 +108,9 @@ func (m *Model) applyClientSide(a dialog.Action) (tea.Cmd, bool) {
 
 // openURLCmd opens the page, then answers the elicitation: accept when the
 // page was opened, cancel (and the reason on the status line) when not.
-func (m *Model) openURLCmd(r *askRequest) tea.Cmd {
+func (m *Model) openURLCmd(r *asker.Request) tea.Cmd {
 	cb, ok := m.b.(clientSideBackend)
-	ctx, url := m.ctx, r.elicit.URL.URL
+	ctx, url := m.ctx, r.Elicit.URL.URL
 	return func() tea.Msg {
 		err := errors.New("this workbench cannot open pages")
 		if ok {
@@ -128,12 +118,12 @@ func (m *Model) openURLCmd(r *askRequest) tea.Cmd {
 		}
 		return clientSideMsg(func(m *Model) tea.Cmd {
 			if err != nil {
-				reply(r, askAnswer{elicit: engine.ElicitResponse{Action: "cancel"}})
+				asker.Reply(r, asker.Answer{Elicit: engine.ElicitResponse{Action: "cancel"}})
 				m.status.set("could not open the page: "+render.ServerLine(err.Error()), true)
 				return nil
 			}
-			reply(r, askAnswer{elicit: engine.ElicitResponse{Action: "accept"}})
-			m.status.set("opened "+render.ServerLine(r.elicit.URL.Origin)+" for "+r.elicit.Server, false)
+			asker.Reply(r, asker.Answer{Elicit: engine.ElicitResponse{Action: "accept"}})
+			m.status.set("opened "+render.ServerLine(r.Elicit.URL.Origin)+" for "+r.Elicit.Server, false)
 			return nil
 		})
 	}

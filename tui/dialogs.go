@@ -3,6 +3,8 @@ package tui
 import (
 	"encoding/json"
 
+	"github.com/relavium/relavium/tui/asker"
+
 	"github.com/charmbracelet/bubbles/key"
 
 	"github.com/relavium/relavium/consent"
@@ -49,7 +51,7 @@ type secretsAction struct {
 
 // elicitAction answers an elicitation request.
 type elicitAction struct {
-	req  *askRequest
+	req  *asker.Request
 	resp engine.ElicitResponse
 }
 
@@ -73,8 +75,8 @@ func newAcceptDialog(tool engine.ToolDef, changes []discovery.FieldChange) *dial
 		No: statusAction{text: tool.Name + " stays flagged until you accept its definition"}}
 }
 
-func newElicitDialog(st *themes.Styles, rawJSON key.Binding, r *askRequest) *dialog.Elicit {
-	return dialog.NewElicit(st, r.elicit, rawJSON, func(resp engine.ElicitResponse) dialog.Action {
+func newElicitDialog(st *themes.Styles, rawJSON key.Binding, r *asker.Request) *dialog.Elicit {
+	return dialog.NewElicit(st, r.Elicit, rawJSON, func(resp engine.ElicitResponse) dialog.Action {
 		return elicitAction{req: r, resp: resp}
 	})
 }

@@ -103,6 +103,8 @@
 //   - wireview: the protocol and network views, a dialog over the wire
 //     hub; tui opens it (wireview_open.go), ticks its Refresh and shows
 //     its export.
+//   - asker: a server's or a run's question carried into the program as
+//     a message and its answer back on a channel; tui makes the dialog.
 //   - keymap: every key the workbench answers, described once, and the
 //     split of runes read together into one key each.
 //   - graphics: inline images (the terminal's protocol from the

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/relavium/relavium/tui/asker"
+
 	"github.com/muesli/termenv"
 
 	"github.com/relavium/relavium/engine"
@@ -100,7 +102,7 @@ func TestElicitationFormAgreesWithEverySurface(t *testing.T) {
 		}
 		n++
 		t.Run(c.Name, func(t *testing.T) {
-			r := &askRequest{ctx: context.Background(), elicit: &engine.ElicitRequest{Server: "srv", Message: "?", Schema: fieldstest.Schema(c.Prop)}}
+			r := &asker.Request{Ctx: context.Background(), Elicit: &engine.ElicitRequest{Server: "srv", Message: "?", Schema: fieldstest.Schema(c.Prop)}}
 			d := newElicitDialog(st, keymap.New().RawJSON, r)
 			fld := d.Form.Field("v")
 			if d.Err != "" || fld == nil {

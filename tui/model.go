@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/relavium/relavium/tui/asker"
+
 	"github.com/relavium/relavium/redact"
 
 	"github.com/charmbracelet/bubbles/cursor"
@@ -120,7 +122,7 @@ type Model struct {
 	ctx    context.Context
 	b      backend.Backend
 	sub    *engine.Subscription
-	ask    *asker
+	ask    *asker.Asker
 	*ui    // styles, keys, clock, spinner frame: read by every component
 	help   help.Model
 	info   backend.SessionInfo
@@ -168,7 +170,7 @@ func New(ctx context.Context, b backend.Backend, opts Options) *Model {
 		redact: opts.Redact,
 		b:      b,
 		sub:    b.Subscribe(),
-		ask:    newAsker(),
+		ask:    asker.New(),
 		ui:     &ui{st: st, keys: keymap.New(), now: now},
 		info:   b.Info(),
 	}
@@ -238,14 +240,14 @@ func (m *Model) Elicitor() engine.Elicitor { return m.ask }
 
 // Shutdown ends every pending question; call it once the program ended.
 func (m *Model) Shutdown() {
-	m.ask.close()
+	m.ask.Close()
 	m.sub.Close()
 }
 
 // Init starts the event reader, consent decisions, network connects and
 // the question listener.
 func (m *Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{waitEvents(m.ctx, m.sub), m.ask.listen(), m.decideCmd("")}
+	cmds := []tea.Cmd{waitEvents(m.ctx, m.sub), m.ask.Listen(), m.decideCmd("")}
 	for _, r := range m.servers.rows {
 		if r.spec.Transport != host.TransportStdio && r.spec.NotAdmitted == nil {
 			r.busy = true
@@ -337,10 +339,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.seq == m.clip.seq {
 			m.clip.osc52 = ""
 		}
-	case askMsg:
-		cmds = append(cmds, m.onAsk(msg.req), m.ask.listen())
-	case askGoneMsg:
-		m.dropAsk(msg.req)
+	case asker.Msg:
+		cmds = append(cmds, m.onAsk(msg.Req), m.ask.Listen())
+	case asker.GoneMsg:
+		m.dropAsk(msg.Req)
 	case clientMsg:
 		cmds = append(cmds, m.onClientMsg(msg))
 	case clientSideMsg:

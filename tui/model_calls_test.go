@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/relavium/relavium/tui/asker"
+
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/relavium/relavium/engine"
@@ -370,7 +372,7 @@ func TestQuitTearsDownAndAbandonsQuestions(t *testing.T) {
 	}
 	<-cancelled // the running call was cancelled on the way out
 	h.m.Shutdown()
-	if err := <-pending; !errors.Is(err, errAskerClosed) {
+	if err := <-pending; !errors.Is(err, asker.ErrClosed) {
 		t.Fatalf("a pending elicitation after quit: %v", err)
 	}
 }

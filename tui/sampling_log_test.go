@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/relavium/relavium/tui/asker"
+
 	"github.com/relavium/relavium/engine"
 )
 
@@ -26,9 +28,9 @@ func TestSamplingAnswerLandsWithTheCallThatAsked(t *testing.T) {
 	h.key("y")
 	h.until("the call running", func() bool { j := h.m.call.shownJob(); return j != nil && !j.finished() })
 	asked := h.m.call.shownJob()
-	req := &askRequest{ctx: h.ctx, sample: &engine.SampleRequest{ID: "sampling-1", Server: "demo", MaxTokens: 10,
-		Messages: []engine.SampleMessage{{Role: "user", Content: []engine.Content{{Type: "text", Text: "Capital of France?"}}}}}, reply: make(chan askAnswer, 1)}
-	h.send(askMsg{req: req})
+	req := &asker.Request{Ctx: h.ctx, Sample: &engine.SampleRequest{ID: "sampling-1", Server: "demo", MaxTokens: 10,
+		Messages: []engine.SampleMessage{{Role: "user", Content: []engine.Content{{Type: "text", Text: "Capital of France?"}}}}}}
+	h.send(asker.Msg{Req: req})
 	close(release)
 	h.until("the call done", func() bool { return asked.finished() })
 	h.send(eventsMsg{events: []engine.Event{{Type: engine.EventSamplingResolved, Data: engine.SamplingResolvedData{ID: "sampling-1", Server: "demo",

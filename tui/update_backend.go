@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/relavium/relavium/tui/asker"
+
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/relavium/relavium/consent"
@@ -203,7 +205,7 @@ type confirmCallAction struct{ call pendingCall }
 type statusAction struct{ text string }
 
 type gateAction struct {
-	req     *askRequest
+	req     *asker.Request
 	approve bool
 }
 
@@ -232,16 +234,16 @@ func (m *Model) onRunDone(msg runDoneMsg) {
 }
 
 // onAsk opens the dialog for a backend's question.
-func (m *Model) onAsk(r *askRequest) tea.Cmd {
+func (m *Model) onAsk(r *asker.Request) tea.Cmd {
 	if cmd, ok := m.onClientAsk(r); ok {
 		return cmd
 	}
 	switch {
-	case r.elicit != nil:
+	case r.Elicit != nil:
 		m.pushDialog(newElicitDialog(m.st, m.keys.RawJSON, r))
-		m.logToServerJob(r.elicit.Server, logLine{Level: "notice", Server: r.elicit.Server, Text: "asks for input: " + render.ServerLine(r.elicit.Message)})
-	case r.gate != nil:
-		g := r.gate
+		m.logToServerJob(r.Elicit.Server, logLine{Level: "notice", Server: r.Elicit.Server, Text: "asks for input: " + render.ServerLine(r.Elicit.Message)})
+	case r.Gate != nil:
+		g := r.Gate
 		d := &dialog.Confirm{Title: "Workflow gate · " + render.ServerLine(g.Workflow) + " · step " + render.ServerLine(g.Step),
 			Reason: g.Message, Focus: 1, Yes: gateAction{req: r, approve: true}, No: gateAction{req: r}}
 		if j := m.job(g.RunID); j != nil {
@@ -256,7 +258,7 @@ func (m *Model) onAsk(r *askRequest) tea.Cmd {
 	default:
 		return nil
 	}
-	return watch(r)
+	return asker.Watch(r)
 }
 
 // runPlan is the plan a gate dialog shows: the workflow's steps, marking
@@ -283,14 +285,14 @@ func (m *Model) runPlan(j *job, at string) json.RawMessage {
 }
 
 // dropAsk closes the dialog of a question whose asker gave up.
-func (m *Model) dropAsk(r *askRequest) {
+func (m *Model) dropAsk(r *asker.Request) {
 	dropped := m.dialogs.stack.RemoveIf(func(d dialog.Dialog) bool {
 		if askedBy(d, r) {
 			return true
 		}
 		switch d := d.(type) {
 		case *dialog.Elicit:
-			return r.elicit != nil && d.Request == r.elicit
+			return r.Elicit != nil && d.Request == r.Elicit
 		case *dialog.Confirm:
 			g, ok := d.Yes.(gateAction)
 			return ok && g.req == r
@@ -347,10 +349,10 @@ func (m *Model) apply(a dialog.Action) tea.Cmd {
 	case confirmCallAction:
 		return m.dispatch(a.call)
 	case elicitAction:
-		reply(a.req, askAnswer{elicit: a.resp})
-		m.status.set("answered "+a.req.elicit.Server+": "+a.resp.Action, false)
+		asker.Reply(a.req, asker.Answer{Elicit: a.resp})
+		m.status.set("answered "+a.req.Elicit.Server+": "+a.resp.Action, false)
 	case gateAction:
-		reply(a.req, askAnswer{approve: a.approve})
+		asker.Reply(a.req, asker.Answer{Approve: a.approve})
 	case runConfirmAction:
 		return m.startRun(a.wf, a.inputs)
 	case statusAction:
@@ -363,14 +365,6 @@ func (m *Model) apply(a dialog.Action) tea.Cmd {
 		return m.openLink(a)
 	}
 	return nil
-}
-
-// reply hands an answer back without ever blocking (the channel holds one).
-func reply(r *askRequest, a askAnswer) {
-	select {
-	case r.reply <- a:
-	default:
-	}
 }
 
 func (m *Model) startRun(wf *workflow.Workflow, inputs map[string]any) tea.Cmd {
