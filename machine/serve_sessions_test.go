@@ -196,6 +196,30 @@ func TestServeIdleSessionsAreClosed(t *testing.T) {
 			if h.sdkSessions() != 1 {
 				t.Fatalf("%d sessions", h.sdkSessions())
 			}
+			// What the client sent on connecting (notifications/initialized
+			// included, which the server may handle after Connect returned)
+			// is handled before the clock moves: otherwise, under load, it
+			// touched the session after the clock had moved, and the session
+			// was rightly not yet idle. A ping answered and nothing in
+			// flight means the server is done with them.
+			if err := cs.Ping(context.Background(), nil); err != nil {
+				t.Fatal(err)
+			}
+			for deadline := time.Now().Add(10 * time.Second); ; {
+				h.sessions.mu.Lock()
+				busy := 0
+				for _, rec := range h.sessions.live {
+					busy += rec.inflight
+				}
+				h.sessions.mu.Unlock()
+				if busy == 0 {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("%d requests still in flight", busy)
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
 			// the session was linked to its admission: one registered
 			// session, no ticket left open, bound to the bearer identity
 			h.sessions.mu.Lock()
