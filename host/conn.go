@@ -448,6 +448,9 @@ func (c *conn) status() ServerStatus {
 	if c.ch != nil {
 		st.PID = c.ch.Pid
 	}
+	if first, n := c.stray.FirstLine(); n > 0 {
+		st.StrayStdout = &StrayStdout{Lines: n, First: sanitize.Line(c.redactText(first))}
+	}
 	if c.fail != nil {
 		st.ErrorCode, st.Error = c.fail.ErrCode, c.fail.Message()
 		if c.fail.Cause != nil {

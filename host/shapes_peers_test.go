@@ -113,6 +113,11 @@ func TestPeerShapesStdoutBanner(t *testing.T) {
 	if warned != 1 {
 		t.Fatalf("%d warnings, want 1", warned)
 	}
+	// mcp ls shows it too: the count and the first line, one line, cleaned.
+	st := h.Servers()[0]
+	if st.StrayStdout == nil || st.StrayStdout.Lines < 1 || !strings.Contains(st.StrayStdout.First, "starting...") {
+		t.Fatalf("status: %+v", st.StrayStdout)
+	}
 }
 
 // A server that dies after a banner says so: the error names the non-JSON

@@ -41,7 +41,18 @@ type ServerStatus struct {
 	Error      string            `json:"error,omitempty"`
 	ExitStatus string            `json:"exit_status,omitempty"`
 	StderrTail string            `json:"stderr_tail,omitempty"`
+	// StrayStdout counts the non-JSON lines a stdio server wrote on stdout
+	// (a console.log banner): tolerated, kept with its stderr, and shown.
+	StrayStdout *StrayStdout `json:"stray_stdout,omitempty"`
 	// Refusal is the network guard's refusal of this server (reason, url,
 	// the address that was refused, remedy), when the guard refused it.
 	Refusal *netguard.Data `json:"refusal,omitempty"`
+}
+
+// StrayStdout is what a stdio server wrote on stdout that was not
+// JSON-RPC: how many lines, and the first (cut to 200 bytes, one line,
+// redacted; the server's text).
+type StrayStdout struct {
+	Lines int    `json:"lines"`
+	First string `json:"first"`
 }

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
+	"path/filepath"
 
 	"github.com/relavium/relavium/atomicfile"
 	"github.com/relavium/relavium/engine/sanitize"
@@ -27,11 +29,16 @@ func Encode(f *File) ([]byte, error) {
 	return append(sanitize.EscapeJSON(b), '\n'), nil
 }
 
-// Write replaces path with f atomically.
+// Write replaces path with f atomically. Its folder is made when missing:
+// a project whose servers come only from another client's file (a
+// .mcp.json) has no .relavium/ until its first lock.
 func Write(path string, f *File) error {
 	b, err := Encode(f)
 	if err == nil && len(b) > maxLockBytes {
 		err = fmt.Errorf("the lock would be %d bytes, over the %d MiB it may hold", len(b), maxLockBytes>>20)
+	}
+	if err == nil {
+		err = os.MkdirAll(filepath.Dir(path), 0o755)
 	}
 	if err == nil {
 		err = atomicfile.Write(path, b)

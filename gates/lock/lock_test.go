@@ -125,3 +125,15 @@ func TestReadRefusesAFIFO(t *testing.T) {
 		t.Fatal("Read blocked on a FIFO")
 	}
 }
+
+// A project whose servers come only from a .mcp.json has no .relavium/
+// until its first lock: writing the lock makes the folder.
+func TestWriteMakesTheLockFolder(t *testing.T) {
+	path := filepath.Join(t.TempDir(), ".relavium", "mcp-lock.json")
+	if err := Write(path, Build([]Snapshot{snapshot("Removes a file.", false)})); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Read(path); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -276,6 +276,12 @@ func writeServerRows(b *strings.Builder, servers []host.ServerStatus) {
 			msString(s.ConnectMS), protocol, detail)
 	}
 	_ = tw.Flush() // writes to a strings.Builder
+	for _, s := range servers {
+		if s.StrayStdout != nil {
+			fmt.Fprintf(b, "  ⚠ %s wrote %d non-JSON line(s) on stdout, kept with its stderr (stdout is the JSON-RPC stream); the first: %q\n",
+				sanitize.Line(s.Name), s.StrayStdout.Lines, sanitize.Line(s.StrayStdout.First))
+		}
+	}
 }
 
 // toolRow is one admitted tool's row in mcp ls, its text made safe.
