@@ -26,7 +26,7 @@ func writeTestFile(t *testing.T, path, body string) {
 }
 
 const claudeFile = `{"mcpServers": {
-  "My_Tool": {"command": "/usr/local/bin/tool", "args": ["--stdio"], "env": {"LEVEL": "${LEVEL:-info}", "TOKEN": "${TOKEN}", "GITHUB_PERSONAL_ACCESS_TOKEN": "ghp_literalTokenFromClaudeDesktop01"}},
+  "My_Tool": {"command": "/usr/local/bin/tool", "args": ["--stdio"], "env": {"LEVEL": "${LEVEL:-info}", "TOKEN": "${TOKEN}", "GITHUB_PERSONAL_ACCESS_TOKEN": "ghp_literalTokenFromClaudeDesktop01", "DATABASE_URI": "postgresql://app:hunter2@db.internal:5432/app"}},
   "remote": {"type": "http", "url": "https://mcp.example.com/mcp", "headers": {"X-Key": "literal-credential"}}
 }}`
 
@@ -42,12 +42,12 @@ func TestConfigImportWrite(t *testing.T) {
 	}
 	out := stdout.String()
 	for _, want := range []string{"# from c.json:2:3 (written \"My_Tool\" there)", `name = "my-tool"`,
-		`env = { LEVEL = "{{env.LEVEL:-info}}", TOKEN = "{{env.TOKEN}}", GITHUB_PERSONAL_ACCESS_TOKEN = "[REDACTED]" }`, `headers = { X-Key = "[REDACTED]" }`} {
+		`env = { LEVEL = "{{env.LEVEL:-info}}", TOKEN = "{{env.TOKEN}}", GITHUB_PERSONAL_ACCESS_TOKEN = "[REDACTED]", DATABASE_URI = "[REDACTED]" }`, `headers = { X-Key = "[REDACTED]" }`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, out)
 		}
 	}
-	if strings.Contains(out, "literal-credential") || strings.Contains(out, "ghp_") || !strings.Contains(stderr.String(), "E239") {
+	if strings.Contains(out, "literal-credential") || strings.Contains(out, "ghp_") || strings.Contains(out, "hunter2") || !strings.Contains(stderr.String(), "E239") {
 		t.Errorf("a literal header value printed, or the renaming not shown:\n%s\n%s", out, stderr)
 	}
 	if _, err := os.Stat(config.ProjectFile(project)); err == nil {
@@ -74,10 +74,11 @@ func TestConfigImportWrite(t *testing.T) {
 		t.Fatalf("written config loads %+v", native.Servers)
 	}
 	written, _ := os.ReadFile(config.ProjectFile(project))
-	if strings.Contains(string(written), "ghp_") || strings.Contains(string(written), "literal-credential") {
+	if strings.Contains(string(written), "ghp_") || strings.Contains(string(written), "literal-credential") || strings.Contains(string(written), "hunter2") {
 		t.Fatalf("the project's config holds a literal credential:\n%s", written)
 	}
-	for name, want := range map[string]string{"my-tool-github_personal_access_token": "ghp_literalTokenFromClaudeDesktop01", "remote-x-key": "literal-credential"} {
+	for name, want := range map[string]string{"my-tool-github_personal_access_token": "ghp_literalTokenFromClaudeDesktop01", "remote-x-key": "literal-credential",
+		"my-tool-database_uri": "postgresql://app:hunter2@db.internal:5432/app"} {
 		if v, ok, err := secrets.NewFileSecrets(home).Secret(name); err != nil || !ok || v != want {
 			t.Errorf("secret %s in the store: %v %v", name, ok, err)
 		}

@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"net/url"
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
@@ -165,11 +166,24 @@ func SecretLikeName(name string) bool { return mcpjson.SecretLike(name) }
 // EnvLiteralSecret and HeaderLiteralSecret are the one rule config import
 // and config export share for a literal credential written in a file: an
 // env value that is no reference ({{secrets.…}}, {{env.…}}) under a name
-// that says secret, and a header value holding no {{secrets.NAME}}. Export
-// refuses to print one; import moves it to the person's secret store.
+// that says secret, or whose value is a url carrying a password
+// (DATABASE_URI = "postgresql://user:pass@host/db", whatever its name),
+// and a header value holding no {{secrets.NAME}}. Export refuses to print
+// one; import moves it to the person's secret store.
 func EnvLiteralSecret(name, value string) bool {
 	kind, _, _, _ := EnvReference(value)
-	return kind == "" && value != "" && SecretLikeName(name)
+	return kind == "" && value != "" && (SecretLikeName(name) || urlWithPassword(value))
+}
+
+// urlWithPassword reports whether value is a url whose user info holds a
+// password.
+func urlWithPassword(value string) bool {
+	u, err := url.Parse(strings.TrimSpace(value))
+	if err != nil || u.User == nil {
+		return false
+	}
+	_, set := u.User.Password()
+	return set
 }
 
 // HeaderLiteralSecret: see EnvLiteralSecret.
