@@ -99,11 +99,18 @@ func TestCalibrationCorpus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, sev := range []string{SeverityError, SeverityWarning} {
 		s := scores[sev]
 		t.Logf("%s; missed %v; wrongly flagged %v", s.line(sev), s.missed, s.wrong)
 		if !strings.Contains(string(doc), s.line(sev)) {
 			t.Errorf("docs/ci-gates.md does not say %q", s.line(sev))
+		}
+		if !strings.Contains(strings.Join(strings.Fields(string(readme)), " "), s.line(sev)) {
+			t.Errorf("README.md does not say %q", s.line(sev))
 		}
 	}
 	if s := scores[SeverityError]; s.precision() < 0.95 || s.recall() < 0.85 {
