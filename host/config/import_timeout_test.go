@@ -9,8 +9,9 @@ import (
 )
 
 // A client's per-request timeout becomes call_timeout_ms: "timeout" in
-// seconds (Cline, Roo Code), "timeout_ms" in milliseconds; a value that
-// is no whole number in range fails that server alone.
+// seconds (Cline, Roo Code), "timeout_ms" in milliseconds; one over the
+// hour a call may wait is capped there with a warning (Cline sets no upper
+// bound); a value that is no positive whole number fails that server alone.
 func TestImportTimeoutKeys(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, ".mcp.json")
@@ -20,7 +21,7 @@ func TestImportTimeoutKeys(t *testing.T) {
   "none": {"command": "/bin/true"},
   "frac": {"command": "/bin/true", "timeout": 1.5},
   "text": {"command": "/bin/true", "timeout": "60"},
-  "huge": {"command": "/bin/true", "timeout": 3601},
+  "huge": {"command": "/bin/true", "timeout": 60000},
   "zero": {"command": "/bin/true", "timeout_ms": 0},
   "both": {"command": "/bin/true", "timeout": 5, "timeout_ms": 5000}
 }}`)
@@ -32,7 +33,7 @@ func TestImportTimeoutKeys(t *testing.T) {
 	for _, s := range cfg.Servers {
 		got[s.Name] = s.CallTimeout
 	}
-	want := map[string]time.Duration{"secs": 90 * time.Second, "millis": 1500 * time.Millisecond, "none": 0}
+	want := map[string]time.Duration{"secs": 90 * time.Second, "millis": 1500 * time.Millisecond, "none": 0, "huge": time.Hour}
 	if len(got) != len(want) {
 		t.Errorf("admitted %v, want %v", got, want)
 	}
@@ -45,10 +46,17 @@ func TestImportTimeoutKeys(t *testing.T) {
 	for _, f := range cfg.Failed {
 		failed[f.Name] = f.Code() + " " + f.Reason()
 	}
-	for name, part := range map[string]string{"frac": "whole number of seconds", "text": "whole number of seconds", "huge": "1 to 3600 seconds", "zero": "1 to 3600000 milliseconds", "both": "keep one"} {
+	for name, part := range map[string]string{"frac": "whole number of seconds", "text": "whole number of seconds", "zero": "1 to 3600000 milliseconds", "both": "keep one"} {
 		if r, ok := failed[name]; !ok || !strings.HasPrefix(r, "E235") || !strings.Contains(r, part) {
 			t.Errorf("%s: failed %q (%v), want E235 naming %q", name, r, ok, part)
 		}
+	}
+	warned := false
+	for _, w := range cfg.Warnings {
+		warned = warned || (w.Code == "E235" && strings.Contains(w.Message, "60000 seconds is over the hour") && strings.Contains(w.Message, "call_timeout_ms = 3600000"))
+	}
+	if !warned {
+		t.Errorf("no warning says the timeout was capped: %+v", cfg.Warnings)
 	}
 }
 

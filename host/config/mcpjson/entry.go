@@ -109,7 +109,8 @@ const maxTimeoutSeconds = 3600
 // timeout maps a client's per-request timeout to call_timeout_ms, the idle
 // deadline of each tool call: "timeout" is in seconds, as Cline and Roo
 // Code write it (their range is 1–3600, default 60), "timeout_ms" in
-// milliseconds. Neither is a connect timeout: both clients bound each
+// milliseconds; one over an hour is capped at an hour with a warning.
+// Neither is a connect timeout: both clients bound each
 // request, which is what call_timeout_ms bounds; relavium's connect
 // timeout keeps the transport's default.
 func (t *translator) timeout(v *Value, path string, e *Entry) {
@@ -130,8 +131,15 @@ func (t *translator) timeout(v *Value, path string, e *Entry) {
 		switch {
 		case m.Value.Kind != Number || err != nil:
 			t.file.Problems.Add(CodeType, m.Value.Pos, path+"."+key, "must be a whole number of %s, got %s %s", unit, m.Value.Kind, m.Value.Str)
-		case n <= 0 || n > maxTimeoutSeconds*1000/scale:
+		case n <= 0:
 			t.file.Problems.Add(CodeType, m.Value.Pos, path+"."+key, "must be 1 to %d %s (it becomes call_timeout_ms, the idle deadline of each call), got %d", maxTimeoutSeconds*1000/scale, unit, n)
+		case n > maxTimeoutSeconds*1000/scale:
+			// Cline sets no upper bound, so a file may well say 60000
+			// (meant as milliseconds, or as 16 hours): the server runs
+			// with the longest deadline relavium holds, and a warning
+			// says so, rather than failing over a generous timeout.
+			t.file.Warnings.Add(CodeType, m.Value.Pos, path+"."+key, "%d %s is over the hour a call may wait here: the server is imported with call_timeout_ms = %d (if %d was meant as milliseconds, write timeout_ms)", n, unit, maxTimeoutSeconds*1000, n)
+			e.Fields = append(e.Fields, Member{Key: "call_timeout_ms", KeyPos: m.KeyPos, Value: &Value{Kind: Number, Str: strconv.Itoa(maxTimeoutSeconds * 1000), Pos: m.Value.Pos}})
 		default:
 			ms := strconv.FormatInt(n*scale, 10)
 			e.Fields = append(e.Fields, Member{Key: "call_timeout_ms", KeyPos: m.KeyPos, Value: &Value{Kind: Number, Str: ms, Pos: m.Value.Pos}})
