@@ -49,3 +49,34 @@ func TestE2ETmuxInputsAndUnsetEnv(t *testing.T) {
 	tm2.keys("Enter")
 	tm2.waitFor("the server connected with it", "● demo", "✓ add_numbers")
 }
+
+// An ${input:id} that the client file does not declare (a .mcp.json has no
+// inputs list) is asked for as a declared one is: the same masked dialog,
+// naming the id (there is no description to show), and the server
+// connects with what was typed (never shown).
+func TestE2ETmuxUndeclaredInputIsAsked(t *testing.T) {
+	requireTmux(t)
+	bin := testbin.Relavium(t)
+	dir := t.TempDir()
+	home, project := filepath.Join(dir, "home"), filepath.Join(dir, "project")
+	if err := os.MkdirAll(project, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	mcpJSON := fmt.Sprintf(`{"mcpServers":{"demo":{"command":%q,"args":["demo-server"],"env":{"TOKEN":"Bearer ${input:undeclared-tok}"}}}}`, bin)
+	if err := os.WriteFile(filepath.Join(project, ".mcp.json"), []byte(mcpJSON), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	script := fmt.Sprintf(`cd %s && env -u CI -u NO_COLOR RELAVIUM_HOME=%s TERM=xterm-256color %s; sleep 600`, project, home, bin)
+	tm := startTmux(t, "undeclared", 120, 30, dir, script)
+	tm.waitFor("the consent dialog", "Start a local program?")
+	tm.answer("o")
+	tm.waitFor("the masked secret dialog", "Secrets for demo", "undeclared-tok", "[]")
+	tm.answer()
+	tm.text("s3cr3t-typed")
+	tm.waitFor("the value typed as dots", "[••••••••••••]")
+	if screen := tm.pane(); strings.Contains(screen, "s3cr3t-typed") {
+		t.Fatalf("the typed secret is shown:\n%s", screen)
+	}
+	tm.keys("Enter")
+	tm.waitFor("the server connected with it", "● demo", "✓ add_numbers")
+}

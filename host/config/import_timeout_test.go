@@ -62,9 +62,9 @@ func TestImportTimeoutKeys(t *testing.T) {
 
 // A reference inside an argument's text becomes {{env.VAR}} in that text:
 // the server's args (what consent digests) hold the template, never a
-// value; an ${input:…} in a file that declares no inputs has no source
-// (E242), and in a VS Code file it is the secret {{secrets.id}}, inside
-// the argument's text too.
+// value; an ${input:id} is the secret {{secrets.id}}, inside the
+// argument's text too: declared in a VS Code file, or not declared at all
+// (a warning: relavium asks for it as a hidden value).
 func TestImportReferenceInsideArgument(t *testing.T) {
 	t.Setenv("HOME", "/home/secret-user")
 	dir := t.TempDir()
@@ -77,15 +77,18 @@ func TestImportReferenceInsideArgument(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(cfg.Servers) != 1 {
+	if len(cfg.Servers) != 2 || len(cfg.Failed) != 0 {
 		t.Fatalf("servers %+v failed %+v", cfg.Servers, cfg.Failed)
 	}
 	want := []string{"--state={{env.HOME}}/state", dir + "/db", "{{env.HOME}}:{{env.TAG:-v1}}"}
 	if got := cfg.Servers[0].Args; strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("args %q, want %q", got, want)
 	}
-	if len(cfg.Failed) != 1 || cfg.Failed[0].Code() != "E242" {
-		t.Errorf("failed %+v: an ${input:} with no inputs declared has no source", cfg.Failed)
+	if in := cfg.Servers[1]; strings.Join(in.Args, " ") != "KEY={{secrets.key}}" || len(in.Import.Inputs) != 1 || in.Import.Inputs[0].ID != "key" || !in.Import.Inputs[0].Password {
+		t.Errorf("undeclared input: args %q inputs %+v", in.Args, in.Import.Inputs)
+	}
+	if len(cfg.Warnings) != 1 || cfg.Warnings[0].Code != "E242" || cfg.Warnings[0].Line != 3 || !strings.Contains(cfg.Warnings[0].Message, "hidden value") {
+		t.Errorf("warnings %+v: an undeclared input is named at its place", cfg.Warnings)
 	}
 	vs := filepath.Join(dir, "mcp.json")
 	write(t, vs, `{"inputs": [{"id": "key", "type": "promptString", "password": true}],

@@ -25,7 +25,10 @@
 //     ${userHome} in an env value or an argument, whole or inside text,
 //     become {{env.VAR}} (read from the environment at spawn, digested as
 //     a reference); ${input:id} becomes {{secrets.id}} (in env, in an
-//     argument, and inside a header value); an environment reference in a
+//     argument, and inside a header value), the entry's Inputs naming it:
+//     an id the file does not declare (an mcpServers file has no inputs)
+//     is an Input with password true and a warning (E242), asked for as a
+//     declared one is; an environment reference in a
 //     header is refused (a header's credential is a secret), and so is any
 //     reference in a url; in command, cwd and envFile an environment
 //     reference becomes {{env.VAR}} (read when the server is resolved), an

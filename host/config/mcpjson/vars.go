@@ -2,6 +2,7 @@ package mcpjson
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -43,27 +44,52 @@ func (t *translator) envValue(name, text string, at *Value, path string, e *Entr
 	return t.textRefs(name, text, at, path, e)
 }
 
-// input turns ${input:id} into the secret relavium asks for.
+// input turns ${input:id} into the secret relavium asks for. An id the
+// file does not declare (an .mcp.json has no inputs list at all; a VS Code
+// file may name an input it forgot to declare) is asked for exactly as a
+// declared promptString with password true: the value's natural source is
+// the person, and only the prompt's description is lost. A warning says
+// so; nothing is sent until the person types it (or sets the secret
+// headless), and the typing binds it as any typed input's.
 func (t *translator) input(id string, at *Value, path string, e *Entry) (string, bool) {
 	in, ok := t.inputByID[id]
 	switch {
-	case t.inputByID == nil:
-		t.file.Problems.Add(CodeInput, at.Pos, path, "${input:%s} names an input, and only a VS Code file (servers and inputs) declares inputs", id)
-		return "", false
 	case !ok && contains(t.inputKinds, id):
 		t.file.Problems.Add(CodeInput, at.Pos, path, "input %q is not a promptString: relavium asks for a typed secret only (a pick list does not translate)", id)
-		return "", false
-	case !ok:
-		t.file.Problems.Add(CodeInput, at.Pos, path, "${input:%s} names no input of this file's inputs list", id)
 		return "", false
 	case !secretName(id):
 		t.file.Problems.Add(CodeInput, at.Pos, path, "input id %q cannot name a relavium secret (letters, digits, '_', '-', '.')", id)
 		return "", false
+	case !ok:
+		in = Input{ID: id, Password: true}
+		if !containsInput(e.Inputs, id) {
+			t.file.Warnings.Add(CodeInput, at.Pos, path, "%s; relavium will ask for it as a hidden value, the secret %s (typed in the workbench; headless, RELAVIUM_SECRET_… or secrets.toml), and sends nothing without it", undeclared(id, t.inputByID), id)
+		}
 	}
 	if !containsInput(e.Inputs, id) {
 		e.Inputs = append(e.Inputs, in)
 	}
 	return "{{secrets." + id + "}}", true
+}
+
+// undeclared says why ${input:id} has no declaration in this file.
+func undeclared(id string, declared map[string]Input) string {
+	if declared == nil {
+		return fmt.Sprintf("${input:%s} is not declared: only a VS Code file (servers and inputs) declares inputs", id)
+	}
+	if len(declared) == 0 {
+		return fmt.Sprintf("${input:%s} is not declared: this file's inputs list declares no promptString input", id)
+	}
+	ids := make([]string, 0, len(declared))
+	for k := range declared {
+		ids = append(ids, k)
+	}
+	slices.Sort(ids)
+	more := ""
+	if len(ids) > 5 {
+		ids, more = ids[:5], ", …"
+	}
+	return fmt.Sprintf("${input:%s} names no input of this file's inputs list (it declares %s%s)", id, quoteWords(ids), more)
 }
 
 type reference struct {
