@@ -80,3 +80,36 @@ func TestE2ETmuxUndeclaredInputIsAsked(t *testing.T) {
 	tm.keys("Enter")
 	tm.waitFor("the server connected with it", "● demo", "✓ add_numbers")
 }
+
+// Declared and undeclared inputs of one server are asked in one masked
+// dialog: the declared with its description, the undeclared by its id;
+// every value is needed before it connects.
+func TestE2ETmuxDeclaredAndUndeclaredInputs(t *testing.T) {
+	requireTmux(t)
+	bin := testbin.Relavium(t)
+	dir := t.TempDir()
+	home, project := filepath.Join(dir, "home"), filepath.Join(dir, "project")
+	if err := os.MkdirAll(filepath.Join(project, ".vscode"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	mcpJSON := fmt.Sprintf(`{"inputs":[{"id":"tok","type":"promptString","description":"API token","password":true}],
+ "servers":{"demo":{"type":"stdio","command":%q,"args":["demo-server"],"env":{"EXTRA":"${input:extra}","TOKEN":"${input:tok}","AGAIN":"x-${input:extra}"}}}}`, bin)
+	if err := os.WriteFile(filepath.Join(project, ".vscode", "mcp.json"), []byte(mcpJSON), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	script := fmt.Sprintf(`cd %s && env -u CI -u NO_COLOR RELAVIUM_HOME=%s TERM=xterm-256color %s; sleep 600`, project, home, bin)
+	tm := startTmux(t, "mixed", 120, 30, dir, script)
+	tm.waitFor("the consent dialog", "Start a local program?")
+	tm.answer("o")
+	tm.waitFor("one dialog for both", "Secrets for demo", "extra", "tok  API token")
+	tm.answer()
+	tm.text("first-typed")
+	tm.keys("Enter") // the other value is still empty: it moves there, does not connect
+	tm.text("second-typed")
+	tm.waitFor("both typed as dots", "[•••••••••••]", "[••••••••••••]")
+	if screen := tm.pane(); strings.Contains(screen, "first-typed") || strings.Contains(screen, "second-typed") {
+		t.Fatalf("a typed secret is shown:\n%s", screen)
+	}
+	tm.keys("Enter")
+	tm.waitFor("the server connected with them", "● demo", "✓ add_numbers")
+}
