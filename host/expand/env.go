@@ -3,6 +3,7 @@ package expand
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -256,10 +257,23 @@ func MissingSecrets(missing []*failure.Error) error {
 		return missing[0]
 	}
 	parts := make([]string, len(missing))
+	var names []string
 	for i, m := range missing {
 		parts[i] = m.Message()
+		if !slices.Contains(names, m.Secret) {
+			names = append(names, m.Secret)
+		}
 	}
-	return &failure.Error{Base: fault.Base{ErrCode: failure.CodeSecretMissing, Exit: fault.ExitUsage, Msg: fmt.Sprintf("%d secrets are not set: %s", len(missing), strings.Join(parts, "; "))}, Parts: missing}
+	// One secret a server names twice (an ${input:id} in an argument and
+	// in env) is one secret to set, named in two places.
+	head := fmt.Sprintf("%d secrets are not set", len(names))
+	if len(names) == 1 {
+		head = "a secret is not set"
+	}
+	if len(names) != len(missing) {
+		head += fmt.Sprintf(", named in %d places", len(missing))
+	}
+	return &failure.Error{Base: fault.Base{ErrCode: failure.CodeSecretMissing, Exit: fault.ExitUsage, Msg: head + ": " + strings.Join(parts, "; ")}, Parts: missing}
 }
 
 // MissingOf lists the E520 parts of err (nil when err is something else).
@@ -283,7 +297,7 @@ func lookupSecret(server string, e consent.EnvEntry, store secrets.SecretStore) 
 // headers. A missing secret is E520 saying where to set it.
 func SecretFor(server, what, name string, store secrets.SecretStore) (string, error) {
 	if store == nil {
-		return "", &failure.Error{Base: fault.Base{ErrCode: failure.CodeSecretMissing, Exit: fault.ExitUsage, Msg: what + " needs {{secrets." + name + "}} but no secret store is configured"}, Server: server}
+		return "", &failure.Error{Base: fault.Base{ErrCode: failure.CodeSecretMissing, Exit: fault.ExitUsage, Msg: what + " needs {{secrets." + name + "}} but no secret store is configured"}, Server: server, Secret: name}
 	}
 	v, ok, err := store.Secret(name)
 	if err != nil {
@@ -291,7 +305,7 @@ func SecretFor(server, what, name string, store secrets.SecretStore) (string, er
 	}
 	if !ok {
 		return "", &failure.Error{Base: fault.Base{ErrCode: failure.CodeSecretMissing, Exit: fault.ExitUsage, Msg: what + " needs {{secrets." + name + "}}, which is not set; set " +
-			secrets.EnvSecretName(name) + " or add " + name + ` = "…" to secrets.toml in the relavium home (mode 0600)`}, Server: server}
+			secrets.EnvSecretName(name) + " or add " + name + ` = "…" to secrets.toml in the relavium home (mode 0600)`}, Server: server, Secret: name}
 	}
 	return v, nil
 }

@@ -104,6 +104,21 @@ func TestTextReferencesInArgsAndEnv(t *testing.T) {
 	if parts := MissingOf(err); len(parts) != 2 || !strings.Contains(err.Error(), "{{secrets.a}}") || !strings.Contains(err.Error(), "{{secrets.b}}") {
 		t.Fatalf("missing secrets: %v", err)
 	}
+	if !strings.Contains(err.Error(), "E520: 2 secrets are not set: server s: an argument needs {{secrets.a}}") {
+		t.Errorf("two missing secrets: %v", err)
+	}
+	// One secret named in two places (an ${input:id} in an argument and in
+	// env) is one secret to set, not two.
+	_, argsErr := ChildArgs("s", nil, []string{"--key={{secrets.a}}"}, store, map[string]string{})
+	_, envErr := ChildEnv("s", nil, nil, []consent.EnvEntry{consent.TagEnv("A", "{{secrets.a}}"), consent.TagEnv("B", "{{secrets.b}}")}, store, map[string]string{})
+	err = MissingSecrets(append(MissingOf(argsErr), MissingOf(envErr)...))
+	if parts := MissingOf(err); len(parts) != 3 || !strings.Contains(err.Error(), "E520: 2 secrets are not set, named in 3 places: ") {
+		t.Errorf("a secret named twice: %v", err)
+	}
+	_, err = ChildEnv("s", nil, nil, []consent.EnvEntry{consent.TagEnv("A", "{{secrets.a}}"), consent.TagEnv("B", "x-{{secrets.a}}")}, store, map[string]string{})
+	if parts := MissingOf(err); len(parts) != 2 || !strings.Contains(err.Error(), "E520: a secret is not set, named in 2 places: server s: env A needs {{secrets.a}}") {
+		t.Errorf("one secret named twice: %v", err)
+	}
 	// A value read is never read again for references.
 	got, err = ChildArgs("s", []string{"X={{env.HOME}}"}, []string{"{{env.X}}"}, nil, map[string]string{})
 	if err != nil || got[0] != "{{env.HOME}}" {

@@ -60,6 +60,8 @@ type Error struct {
 	// Parts are the failures an E520 naming several missing secrets is
 	// made of: each of them.
 	Parts []*Error
+	// Secret names the secret an E520 (or one of its Parts) lacks.
+	Secret string
 }
 
 func (e *Error) Error() string {
