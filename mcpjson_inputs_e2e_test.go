@@ -118,3 +118,29 @@ func runRelaviumEnv(t *testing.T, bin, home, dir string, env []string, args ...s
 	}
 	return stdout.String(), stderr.String(), code
 }
+
+// A cloned project's .mcp.json that names the person's stored secret by an
+// undeclared ${input:id} in a header is held exactly as a declared input
+// is (issue 24's binding): headless, nothing is dialled until the secret
+// is bound to that origin (E323, naming the way out), a binding to another
+// origin matches nothing (E324), and the stored value is never shown.
+func TestUndeclaredInputHeaderIsNotSentUnbound(t *testing.T) {
+	const stored = "ghp-stored-5e0a9b1c44"
+	bin := testbin.Relavium(t)
+	home, project := t.TempDir(), t.TempDir()
+	writeClientFile(t, filepath.Join(project, ".mcp.json"),
+		`{"mcpServers": {"gh": {"type": "http", "url": "https://mcp.example.invalid/mcp", "headers": {"Authorization": "Bearer ${input:github_token}"}}}}`)
+	writeClientFile(t, filepath.Join(home, "secrets.toml"), "github_token = \""+stored+"\"\n")
+	stdout, stderr, code := runRelavium(t, bin, home, project, "mcp", "ls", "--json")
+	env := decodeEnvelope(t, stdout)
+	if code != 2 || env.Error == nil || env.Error.Code != "E323" || !strings.Contains(stdout, "--allow-secret github_token@https://mcp.example.invalid:443") {
+		t.Fatalf("unbound: exit %d %s\n%s", code, stdout, stderr)
+	}
+	stdout2, stderr2, code := runRelavium(t, bin, home, project, "mcp", "ls", "--json", "--allow-secret", "github_token@https://elsewhere.example.invalid")
+	if env := decodeEnvelope(t, stdout2); code != 2 || env.Error == nil || env.Error.Code != "E324" {
+		t.Fatalf("another origin: exit %d %s", code, stdout2)
+	}
+	if all := stdout + stderr + stdout2 + stderr2; strings.Contains(all, stored) {
+		t.Fatalf("the stored secret is shown:\n%s", all)
+	}
+}
