@@ -25,8 +25,11 @@ import (
 // project file can therefore not widen where a secret goes: another origin
 // is another digest, and a header the grant did not name asks again.
 
-// Binding is one secret that a network server's declared headers would
-// carry to an origin.
+// Binding is one secret that a network server's declared headers (or its
+// url's path or query, the carrier "url") would carry to an origin. An
+// environment value in a url's path or query is bound the same way, under
+// env.VAR (urltemplate.go): one rule for every value that leaves for an
+// origin.
 type Binding struct {
 	Server  string   `json:"server"`  // the declared server whose headers carry it
 	Secret  string   `json:"secret"`  // the secret's name ({{secrets.NAME}})
@@ -49,6 +52,29 @@ func NewBinding(server, secret, rawURL string, headers []string) (*Binding, erro
 	hs := slices.Clone(headers)
 	slices.Sort(hs)
 	return &Binding{Server: server, Secret: secret, Origin: origin, Headers: slices.Compact(hs), Digest: digest}, nil
+}
+
+// Ref is the value the binding carries as written: {{secrets.NAME}}, or
+// {{env.VAR}} for an environment value in a url's path or query (bound
+// under env.VAR, EnvBindingPrefix).
+func (b *Binding) Ref() string { return BindingRef(b.Secret) }
+
+// Kind says where the bound value comes from: "secret-ref" (a store),
+// "relavium's environment" (env.VAR).
+func (b *Binding) Kind() string {
+	if strings.HasPrefix(b.Secret, EnvBindingPrefix) {
+		return "relavium's environment"
+	}
+	return "secret-ref"
+}
+
+// BindingRef is the reference a binding name stands for: env.VAR is
+// {{env.VAR}}, any other NAME {{secrets.NAME}}.
+func BindingRef(name string) string {
+	if v, ok := strings.CutPrefix(name, EnvBindingPrefix); ok {
+		return "{{env." + v + "}}"
+	}
+	return "{{secrets." + name + "}}"
 }
 
 // Flag is NAME@ORIGIN, the value of --allow-secret and `consent grant`.
@@ -156,7 +182,7 @@ func covers(g *Grant, b *Binding) []string {
 // its reference (never its value), the origin it would go to, the header
 // names that carry it, and the digest.
 func WriteBindingDetails(w io.Writer, b *Binding, indent string) {
-	fmt.Fprintf(w, "%ssecret   {{secrets.%s}} (secret-ref; value not shown)\n", indent, b.Secret)
+	fmt.Fprintf(w, "%ssecret   %s (%s; value not shown)\n", indent, b.Ref(), b.Kind())
 	fmt.Fprintf(w, "%sorigin   %s\n", indent, quoteArg(b.Origin))
 	names := make([]string, len(b.Headers))
 	for i, h := range b.Headers {
@@ -295,5 +321,5 @@ func (d *Decider) RememberBinding(b *Binding) error {
 // BindingDeniedError is what a host reports for a server whose secret
 // binding the person denied.
 func BindingDeniedError(b *Binding) error {
-	return &Error{ErrCode: CodeDenied, Msg: fmt.Sprintf("server %s: sending {{secrets.%s}} to %s was denied (%s)", quoteArg(b.Server), b.Secret, b.Origin, b.Digest)}
+	return &Error{ErrCode: CodeDenied, Msg: fmt.Sprintf("server %s: sending %s to %s was denied (%s)", quoteArg(b.Server), b.Ref(), b.Origin, b.Digest)}
 }

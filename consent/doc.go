@@ -58,5 +58,10 @@
 //     exact definition — never a server's annotations, and for a definition
 //     changed since it was accepted nothing but a per-call --yes.
 //
+//   - URLRefs / ExpandURL: a network server's url as written, its
+//     references read by RefsIn and placed (the origin, chosen by the
+//     environment; the path or query, a value carried to the origin and
+//     bound there as env.VAR or NAME, binding.go).
+//
 // Error codes E300–E322 are listed in errors.go.
 package consent

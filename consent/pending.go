@@ -88,7 +88,7 @@ func (e *PendingError) Message() string {
 	if len(e.Bindings) > 0 {
 		names := make([]string, len(e.Bindings))
 		for i, b := range e.Bindings {
-			names[i] = fmt.Sprintf("{{secrets.%s}} to %s for server %s", b.Binding.Secret, b.Binding.Origin, quoteArg(b.Binding.Server))
+			names[i] = fmt.Sprintf("%s to %s for server %s", b.Binding.Ref(), b.Binding.Origin, quoteArg(b.Binding.Server))
 		}
 		parts = append(parts, fmt.Sprintf("%d secret(s) would be sent where they are not bound (%s) and no one can be asked here (no TTY, --json or CI); nothing was dialled; review each and pass --allow-secret NAME@ORIGIN, or remember it with: relavium consent grant NAME@ORIGIN",
 			len(e.Bindings), strings.Join(names, ", ")))

@@ -53,7 +53,7 @@ func (c *conn) identity() discovery.ServerIdentity {
 	case c.srv.Stdio != nil:
 		id.Target = c.srv.Stdio.CommandLine()
 	case c.srv.Target != nil:
-		id.Target = c.srv.Target.Redacted()
+		id.Target = c.srv.shownURL()
 	}
 	return id
 }

@@ -442,7 +442,7 @@ func (c *conn) status() ServerStatus {
 		}
 	}
 	if c.srv.Target != nil {
-		st.URL = c.srv.Target.Redacted()
+		st.URL = c.srv.shownURL()
 	}
 	st.Headers = HeaderNames(c.srv.Headers)
 	if c.ch != nil {

@@ -1,6 +1,7 @@
 package host
 
 import (
+	"strings"
 	"time"
 
 	"github.com/relavium/relavium/redact"
@@ -71,6 +72,11 @@ type Endpoint struct {
 	// Target is the url as the network guard admitted it. There is no other
 	// way to reach a network server.
 	Target *netguard.Target
+	// URL is the url as written when it holds references ({{env.VAR}},
+	// {{secrets.NAME}}): what the status, the tool pins and the lock show
+	// and record, never the values Target was expanded with. "" shows the
+	// Target's own redacted url.
+	URL string
 	// ConnectTimeout raises the transport's connect deadline (≤ 10 min);
 	// 0 keeps the default.
 	ConnectTimeout time.Duration
@@ -233,4 +239,17 @@ func (o *Options) connectTimeout(s *Endpoint) time.Duration {
 		return o.Timeouts.StdioConnect
 	}
 	return o.Timeouts.NetworkConnect
+}
+
+// shownURL is the url a report shows and a record keeps: the url as
+// written (its references, never their values) without its query or
+// fragment, or the admitted target's redacted url.
+func (e *Endpoint) shownURL() string {
+	if e.URL == "" {
+		return e.Target.Redacted()
+	}
+	if i := strings.IndexAny(e.URL, "?#"); i >= 0 {
+		return e.URL[:i]
+	}
+	return e.URL
 }

@@ -45,12 +45,20 @@ func (c *conn) redactTarget(s string) string {
 	if t == nil || s == "" {
 		return s
 	}
+	shown := c.srv.shownURL()
+	if c.srv.URL != "" {
+		// A url expanded from references is shown as written: the
+		// values it was expanded with are the session's secrets (the
+		// redactor has each one too, for the spellings met here).
+		s = strings.ReplaceAll(s, t.URL(), shown)
+		s = strings.ReplaceAll(s, t.Redacted(), shown)
+	}
 	u, err := url.Parse(t.URL())
 	if err != nil || (u.RawQuery == "" && u.Fragment == "" && !u.ForceQuery) {
 		return s
 	}
 	for _, full := range []string{t.URL(), u.String(), u.Redacted()} {
-		s = strings.ReplaceAll(s, full, t.Redacted())
+		s = strings.ReplaceAll(s, full, shown)
 	}
 	// Any other rendering of the query (re-encoded) is still the query:
 	// never shown. (Too short a query would garble the text around it and

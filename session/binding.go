@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"slices"
+	"strings"
 
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/engine"
@@ -21,33 +22,49 @@ import (
 // enforces again before reading any value.
 
 // BindingsOf lists the binding of every secret a declared network
-// server's headers name: one per (server, secret), with the header names
-// that carry it. A server whose url has no origin has none (the guard
-// refuses it when it is admitted).
-func BindingsOf(servers []config.Server) []*consent.Binding {
+// server's headers name, and of every value its url's path or query
+// carries (a {{secrets.NAME}}, or an {{env.VAR}} bound as env.VAR, the
+// carrier "url"): one per (server, name), with what carries it. The
+// origin is the url's, its own references expanded from lookupEnv (the
+// person's environment choosing where to go). A server whose url has no
+// origin has none (the guard refuses it when it is admitted).
+func BindingsOf(servers []config.Server, lookupEnv func(string) (string, bool)) []*consent.Binding {
 	var out []*consent.Binding
 	for _, srv := range servers {
-		if srv.Transport == host.TransportStdio || len(srv.Headers) == 0 {
+		if srv.Transport == host.TransportStdio {
 			continue
 		}
 		carriers := map[string][]string{}
 		var order []string
+		carry := func(name, by string) {
+			if _, seen := carriers[name]; !seen {
+				order = append(order, name)
+			}
+			if !slices.Contains(carriers[name], by) {
+				carriers[name] = append(carriers[name], by)
+			}
+		}
 		for _, h := range srv.Headers {
 			_, refs, ok := consent.SecretTemplate(h.Value)
 			if !ok {
 				continue // refused as a header when it is resolved (E594)
 			}
 			for _, ref := range refs {
-				if _, seen := carriers[ref]; !seen {
-					order = append(order, ref)
-				}
-				if !slices.Contains(carriers[ref], h.Name) {
-					carriers[ref] = append(carriers[ref], h.Name)
-				}
+				carry(ref, h.Name)
 			}
 		}
+		for _, name := range urlCarried(srv) {
+			carry(name, consent.URLCarrier)
+		}
+		if len(order) == 0 {
+			continue
+		}
+		u, ok := originURL(srv, lookupEnv)
+		if !ok {
+			continue
+		}
 		for _, name := range order {
-			b, err := consent.NewBinding(srv.Name, name, srv.URL, carriers[name])
+			b, err := consent.NewBinding(srv.Name, name, u, carriers[name])
 			if err != nil {
 				continue
 			}
@@ -63,7 +80,7 @@ func BindingsOf(servers []config.Server) []*consent.Binding {
 // (one that is in none fails its connect with E520 naming it: there is
 // nothing to bind).
 func (s *Session) decideBindings(servers []config.Server, selected func(string) bool) (decs, pending []consent.BindingDecision, err error) {
-	decs, err = s.decider.DecideBindings(BindingsOf(servers))
+	decs, err = s.decider.DecideBindings(BindingsOf(servers, s.opts.LookupEnv))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -73,7 +90,7 @@ func (s *Session) decideBindings(servers []config.Server, selected func(string) 
 		if d.State != consent.NeedsConsent || !selected(d.Binding.Server) {
 			continue
 		}
-		if _, ok, err := store.Secret(d.Binding.Secret); err != nil || !ok {
+		if !s.holds(store, d.Binding.Secret) {
 			continue
 		}
 		pending = append(pending, d)
@@ -81,6 +98,21 @@ func (s *Session) decideBindings(servers []config.Server, selected func(string) 
 			Transport: transportOf(servers, d.Binding.Server), Digest: d.Binding.Digest}})
 	}
 	return decs, pending, nil
+}
+
+// holds reports whether there is a value to bind under name: a secret in
+// a store, or (env.VAR) a variable set in the session's environment. One
+// with none fails its connect naming it (E520, E880): nothing to bind.
+func (s *Session) holds(store secrets.SecretStore, name string) bool {
+	if v, ok := strings.CutPrefix(name, consent.EnvBindingPrefix); ok {
+		val, set := "", false
+		if s.opts.LookupEnv != nil {
+			val, set = s.opts.LookupEnv(v)
+		}
+		return set && val != ""
+	}
+	_, ok, err := store.Secret(name)
+	return err == nil && ok
 }
 
 // askBindings puts each pending binding to the Asker (a digest answered
@@ -135,7 +167,7 @@ func (s *Session) RecordBinding(b *consent.Binding, a Answer) error {
 // Bindings decides every declared binding afresh (a face that asks in its
 // own way, the workbench, reads them before a connect).
 func (s *Session) Bindings() ([]consent.BindingDecision, error) {
-	return s.decider.DecideBindings(BindingsOf(s.decl.all()))
+	return s.decider.DecideBindings(BindingsOf(s.decl.all(), s.opts.LookupEnv))
 }
 
 // boundSecrets are the secrets decs approve for server.
@@ -184,7 +216,7 @@ func (s *Session) bindFor(ctx context.Context, servers []config.Server, name str
 		return nil, consent.BindingDeniedError(b)
 	}
 	if len(pending) > 0 {
-		if decs, err = s.decider.DecideBindings(BindingsOf(servers)); err != nil {
+		if decs, err = s.decider.DecideBindings(BindingsOf(servers, s.opts.LookupEnv)); err != nil {
 			return nil, err
 		}
 	}
@@ -195,7 +227,7 @@ func (s *Session) bindFor(ctx context.Context, servers []config.Server, name str
 // bindings, so its next connect asks again (the workbench's a on a
 // denied network server).
 func (s *Session) ReaskBindings(server string) {
-	for _, b := range BindingsOf(s.decl.all()) {
+	for _, b := range BindingsOf(s.decl.all(), s.opts.LookupEnv) {
 		if b.Server == server {
 			s.decider.Reask(b.Digest)
 		}

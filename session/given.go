@@ -44,7 +44,8 @@ func (s *Session) ProvideSecret(server, name, value string) {
 	s.opts.Redact.Add(name, value)
 	for _, srv := range s.decl.all() {
 		if srv.Name == server && srv.Transport != host.TransportStdio {
-			if origin, err := consent.Origin(srv.URL); err == nil {
+			u, _ := originURL(srv, s.opts.LookupEnv)
+			if origin, err := consent.Origin(u); err == nil {
 				_ = s.decider.BindTyped(name, origin) // a name SecretRef accepts always has a digest
 			}
 		}

@@ -62,7 +62,7 @@ func (s *Session) Headless(def engine.ToolDef, adhoc bool) (HeadlessNeeds, error
 			}
 			continue
 		}
-		bds, err := fresh.DecideBindings(BindingsOf(s.decl.all()))
+		bds, err := fresh.DecideBindings(BindingsOf(s.decl.all(), s.opts.LookupEnv))
 		if err != nil {
 			return out, err
 		}

@@ -31,7 +31,7 @@ func (s *Session) oauthHandler(srv config.Server, guard *netguard.Guard, in *oau
 			Grant: o.Grant, PrivateKeyName: o.PrivateKeyName(), AssertionName: o.AssertionName()}
 	}
 	chain := secrets.SecretChain{secrets.EnvSecrets{LookupEnv: s.opts.LookupEnv}, secrets.NewFileSecrets(s.opts.Home)}
-	return oauth.New(oauth.Options{Server: srv.Name, URL: srv.URL, AllowLocal: srv.AllowLocalEndpoint, Settings: set,
+	return oauth.New(oauth.Options{Server: srv.Name, URL: SignInURL(srv, s.opts.LookupEnv), AllowLocal: srv.AllowLocalEndpoint, Settings: set,
 		Guard: guard, Store: oauth.NewStore(s.opts.Home), Secret: chain.Secret, Interactive: in, Now: s.opts.Now})
 }
 
@@ -75,11 +75,12 @@ func (s *Session) Login(ctx context.Context, name string, in oauth.Interactive) 
 	opts.Guard = s.guard() // the session's proxy applies to a sign-in too
 	h := s.oauthHandler(*srv, opts.Guard, &in)
 	defer h.Close()
-	hs, err := s.hostServer(*srv, nil, &opts)
+	bound, err := s.bindFor(ctx, servers, name)
 	if err != nil {
 		return LoginResult{}, err
 	}
-	if hs.BoundSecrets, err = s.bindFor(ctx, servers, name); err != nil {
+	hs, err := s.hostServer(*srv, nil, bound, &opts)
+	if err != nil {
 		return LoginResult{}, err
 	}
 	hs.OAuth = h

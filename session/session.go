@@ -136,7 +136,7 @@ func (s *Session) admit(ctx context.Context, selected func(string) bool, guard *
 		return host.Options{}, err
 	}
 	if len(bpending) > 0 { // the answers are the Decider's now
-		if bdecs, err = s.decider.DecideBindings(BindingsOf(servers)); err != nil {
+		if bdecs, err = s.decider.DecideBindings(BindingsOf(servers, s.opts.LookupEnv)); err != nil {
 			return host.Options{}, err
 		}
 	}
@@ -148,7 +148,7 @@ func (s *Session) admit(ctx context.Context, selected func(string) bool, guard *
 			continue
 		}
 		if b := unbound[srv.Name]; b != nil {
-			reason := "sending {{secrets." + b.Secret + "}} to " + b.Origin + " was denied"
+			reason := "sending " + b.Ref() + " to " + b.Origin + " was denied"
 			opts.NotStarted = append(opts.NotStarted, host.NotStarted{Name: srv.Name, Transport: srv.Transport, Digest: b.Digest,
 				Code: consent.CodeDenied, Reason: reason})
 			em.Emit(engine.Event{Type: engine.EventServer, Data: engine.ServerData{Server: srv.Name, State: engine.StateFailed,
@@ -163,11 +163,10 @@ func (s *Session) admit(ctx context.Context, selected func(string) bool, guard *
 				Transport: srv.Transport, Digest: r.Digest, ErrorCode: consent.CodeDenied, Error: "consent denied"}})
 			continue
 		}
-		hs, err := s.hostServer(srv, byName, &opts)
+		hs, err := s.hostServer(srv, byName, boundSecrets(srv.Name, bdecs), &opts)
 		if err != nil {
 			return host.Options{}, err
 		}
-		hs.BoundSecrets = boundSecrets(srv.Name, bdecs)
 		opts.Servers = append(opts.Servers, hs)
 	}
 	return opts, nil
@@ -209,9 +208,11 @@ func (s *Session) Wire() *wire.Hub { return s.opts.Wire }
 
 // hostServer is srv as host connects it: a stdio server by its approved
 // resolution, a network one by the url the guard admitted (the guard is
-// made on first need and kept in opts).
-func (s *Session) hostServer(srv config.Server, byName map[string]*consent.Resolved, opts *host.Options) (host.Endpoint, error) {
-	hs := host.Endpoint{Name: srv.Name, Transport: srv.Transport, ConnectTimeout: srv.ConnectTimeout, CallTimeout: srv.CallTimeout, ToolsAllowlist: srv.ToolsAllowlist, ToolsDenylist: srv.ToolsDenylist, Protocol: srv.Protocol}
+// made on first need and kept in opts), expanded with the values bound
+// to its origin (urls.go) and shown as written.
+func (s *Session) hostServer(srv config.Server, byName map[string]*consent.Resolved, bound []string, opts *host.Options) (host.Endpoint, error) {
+	hs := host.Endpoint{Name: srv.Name, Transport: srv.Transport, ConnectTimeout: srv.ConnectTimeout, CallTimeout: srv.CallTimeout, ToolsAllowlist: srv.ToolsAllowlist, ToolsDenylist: srv.ToolsDenylist, Protocol: srv.Protocol,
+		BoundSecrets: bound}
 	if srv.Transport == host.TransportStdio {
 		hs.Stdio = byName[srv.Name]
 		return hs, nil
@@ -219,7 +220,14 @@ func (s *Session) hostServer(srv config.Server, byName map[string]*consent.Resol
 	if opts.Guard == nil {
 		opts.Guard = s.guard()
 	}
-	t, err := opts.Guard.Admit(srv.URL, srv.Transport, srv.AllowLocalEndpoint)
+	dial, err := s.dialURL(srv, bound)
+	if err != nil {
+		return hs, withSource(err, srv)
+	}
+	if dial != srv.URL {
+		hs.URL = srv.URL
+	}
+	t, err := opts.Guard.Admit(dial, srv.Transport, srv.AllowLocalEndpoint)
 	if err != nil {
 		return hs, withSource(s.adhocRefusal(err, srv), srv)
 	}

@@ -36,6 +36,7 @@ func (c *Config) Agent(nameOrFile string) (*Agent, error) {
 // loader starts a pass that knows the loaded registrations.
 func (c *Config) loader() *loader {
 	l := newLoader(c.Home, c.Project)
+	l.c.lookupEnv = c.lookupEnv
 	for _, s := range c.Servers {
 		l.declared[strings.ToLower(s.Name)] = true
 	}

@@ -13,6 +13,9 @@ import (
 type checker struct {
 	problems []Problem
 	warnings []Problem
+	// lookupEnv reads relavium's environment for a url's {{env.VAR}}
+	// (Sources.LookupEnv; nil: every variable unset).
+	lookupEnv func(string) (string, bool)
 }
 
 // ruleOf names the rule behind a code: the stable, human-readable id a
@@ -79,6 +82,8 @@ func ruleOf(code fault.Code) string {
 		return "header-value"
 	case CodeHeaderSecretRef:
 		return "header-secret-ref"
+	case CodeURLEnvUnset:
+		return "url-env-unset"
 	case CodeLintSuppress:
 		return "lint-suppress"
 	case CodeProtocol:

@@ -30,7 +30,7 @@ var codes = fault.Table{
 	{Code: CodeEnvPath, Class: fault.Usage, Meaning: "a declared PATH"},
 	{Code: CodeEnvName, Class: fault.Usage, Meaning: "an env name that is not a portable variable name"},
 	{Code: CodeURL, Class: fault.Usage, Meaning: "a url the network guard refuses (netguard.AdmitURL)"},
-	{Code: CodeSecretRef, Class: fault.Usage, Meaning: "a {{…}} in an env value or argument that is not a {{secrets.NAME}} or {{env.VAR}} reference"},
+	{Code: CodeSecretRef, Class: fault.Usage, Meaning: "a {{…}} in an env value, argument or url that is not a {{secrets.NAME}} or {{env.VAR}} reference, or a url reference where it may not be (part of a host, a secret in the origin)"},
 	{Code: CodeTheme, Class: fault.Usage, Meaning: "theme outside auto/dark/light/high-contrast/mono"},
 	{Code: CodeToolsAllowlist, Class: fault.Usage, Meaning: "a malformed, duplicate or widening tools_allowlist entry, a tools_denylist entry that is malformed, duplicate or also allowlisted, or a malformed or duplicate tools_auto_approve entry"},
 	{Code: CodeAgentName, Class: fault.Usage, Meaning: "an agent name that differs from its file name"},
@@ -50,4 +50,5 @@ var codes = fault.Table{
 	{Code: CodeHeaderReserved, Class: fault.Usage, Meaning: "a header relavium never sends for you: Host, hop-by-hop and framing headers (Connection, Content-Length, Transfer-Encoding…), Proxy-*, Sec-WebSocket-*, the protocol's own (Mcp-Session-Id, MCP-Protocol-Version) and the media types the transport sets"},
 	{Code: CodeHeaderValue, Class: fault.Usage, Meaning: "a header value holding CR, LF, NUL or another control character (C1 such as U+0085 NEL included), a line or paragraph separator (U+2028, U+2029) or a byte that is not UTF-8, edge white space, or over 8 KiB; more than 32 headers or 32 KiB of them (the value is never shown)"},
 	{Code: CodeHeaderSecretRef, Class: fault.Usage, Meaning: "a {{…}} in a header value that is not a whole {{secrets.NAME}} reference"},
+	{Code: CodeURLEnvUnset, Class: fault.Usage, Meaning: "a url's {{env.VAR}} with no default whose variable is not set when the file is read"},
 }

@@ -16,6 +16,10 @@
 //     reader (the policy every authored YAML file obeys); both are read
 //     into one positioned tree and checked by one validator, so a
 //     registration and an agent's inline entry obey the same rules.
+//   - A url may hold {{env.VAR}} and {{secrets.NAME}} (url.go): where each
+//     sits is consent.URLRefs' reading, and the url they expand to with
+//     Sources.LookupEnv (the environment is passed in, never read here) is
+//     admitted by the guard as a literal url is; the url is kept as written.
 //   - Env entries are checked with consent.CheckEnv (the shared denylist),
 //     urls with netguard.AdmitURL and a network server's headers with
 //     netguard.CheckHeaderName / CheckHeaderValue (E227–E230): config

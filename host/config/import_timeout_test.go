@@ -130,7 +130,8 @@ func TestImportEnvFile(t *testing.T) {
 
 // A reference in a command or cwd becomes {{env.VAR}} there (read when the
 // server is resolved); ${userHome} is {{env.HOME}}; an ${input:…} in a
-// path fails its server (E240), and so does any reference in a url.
+// path fails its server (E240), and a typed secret naming a url's host
+// fails its server too (E216: a secret never chooses where to go).
 func TestImportReferencesInCommandAndCwd(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "mcp.json")
@@ -146,7 +147,7 @@ func TestImportReferencesInCommandAndCwd(t *testing.T) {
 	if len(cfg.Servers) != 1 || cfg.Servers[0].Command != "{{env.HOME}}/.local/bin/srv" || cfg.Servers[0].Dir != "{{env.HOME}}/state" {
 		t.Fatalf("servers %+v", cfg.Servers)
 	}
-	if len(cfg.Failed) != 2 || cfg.Failed[0].Code() != "E240" || cfg.Failed[1].Code() != "E240" {
+	if len(cfg.Failed) != 2 || cfg.Failed[0].Code() != "E240" || cfg.Failed[1].Code() != "E216" {
 		t.Errorf("failed %+v", cfg.Failed)
 	}
 }

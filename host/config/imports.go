@@ -21,6 +21,10 @@ type Sources struct {
 	// remedy that needs no edit of the other client's file
 	// (config import FILE --allow-local NAME).
 	AllowLocal []string
+	// LookupEnv reads relavium's environment for the {{env.VAR}} of a
+	// network server's url (nil: every variable unset). The url is
+	// admitted as it expands, when the file is read, as a literal url is.
+	LookupEnv func(string) (string, bool)
 }
 
 // allowsLocal reports whether the person allowed e's local url.

@@ -66,7 +66,8 @@ func absPath(p string) string {
 // configs reads both config files. It always returns a Config holding the
 // entries that passed; l.err says whether anything failed.
 func (l *loader) configs() *Config {
-	cfg := &Config{Home: l.home, Project: l.project}
+	cfg := &Config{Home: l.home, Project: l.project, lookupEnv: l.src.LookupEnv}
+	l.c.lookupEnv = l.src.LookupEnv
 	seen := map[string]Pos{}
 	if len(l.src.Files) > 0 {
 		for _, f := range l.src.Files {

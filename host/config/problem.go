@@ -31,7 +31,7 @@ const (
 	CodeEnvPath          fault.Code = "E213" // a declared PATH
 	CodeEnvName          fault.Code = "E214" // an env name that is not a portable variable name
 	CodeURL              fault.Code = "E215" // a url the network guard refuses (netguard.AdmitURL)
-	CodeSecretRef        fault.Code = "E216" // a {{…}} in an env value or argument that is not a {{secrets.NAME}} or {{env.VAR}} reference
+	CodeSecretRef        fault.Code = "E216" // a {{…}} in an env value, argument or url that is not a {{secrets.NAME}} or {{env.VAR}} reference, or a url reference where it may not be
 	CodeTheme            fault.Code = "E217" // theme outside auto|dark|light|high-contrast|mono
 	CodeToolsAllowlist   fault.Code = "E218" // a malformed, duplicate or widening tools_allowlist entry, a tools_denylist entry that is malformed, duplicate or also allowlisted, or a malformed or duplicate tools_auto_approve entry
 	CodeAgentName        fault.Code = "E219" // an agent name that differs from its file name
@@ -46,6 +46,7 @@ const (
 	CodeHeaderReserved   fault.Code = "E228" // a header relavium may not send for you (hop-by-hop, framing, Host, Proxy-*, the protocol's own)
 	CodeHeaderValue      fault.Code = "E229" // a header value with a control character or edge white space, or headers too many or too large
 	CodeHeaderSecretRef  fault.Code = "E230" // a {{…}} in a header value that is not a whole {{secrets.NAME}}
+	CodeURLEnvUnset      fault.Code = "E231" // a url's {{env.VAR}} with no default whose variable is not set when the file is read
 	CodeProtocol         fault.Code = "E250" // protocol outside 2025-11-25|2026-07-28|auto, or 2026-07-28 on the sse transport
 	severityError                   = "error"
 	severityWarning                 = "warning"

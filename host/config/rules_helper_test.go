@@ -28,8 +28,9 @@ type ruleCase struct {
 	name     string
 	fixture  string
 	files    map[string]string
-	want     []want // exactly these problems, in reported order
-	warnings []want // exactly these warnings
+	want     []want            // exactly these problems, in reported order
+	warnings []want            // exactly these warnings
+	env      map[string]string // relavium's environment (Sources.LookupEnv); nil: none set
 }
 
 const (
@@ -46,7 +47,11 @@ func runRule(t *testing.T, cases []ruleCase) {
 		t.Run(tc.name, func(t *testing.T) {
 			root := caseRoot(t, tc)
 			home, project := filepath.Join(root, "home"), filepath.Join(root, "project")
-			rep, err := Validate(home, project, "")
+			src := Sources{}
+			if tc.env != nil {
+				src.LookupEnv = func(k string) (string, bool) { v, ok := tc.env[k]; return v, ok }
+			}
+			rep, err := ValidateFrom(home, project, "", src)
 			matchProblems(t, root, "problem", problemsOf(t, err), tc.want)
 			if rep == nil {
 				t.Fatal("Validate returned no report")
@@ -59,7 +64,7 @@ func runRule(t *testing.T, cases []ruleCase) {
 					configWant = append(configWant, w)
 				}
 			}
-			cfg, lerr := Load(home, project)
+			cfg, lerr := LoadFrom(home, project, src)
 			matchProblems(t, root, "Load problem", problemsOf(t, lerr), configWant)
 			if (lerr == nil) != (cfg != nil) {
 				t.Fatalf("Load returned config %v with error %v: want exactly one", cfg != nil, lerr)

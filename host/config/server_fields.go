@@ -9,7 +9,6 @@ import (
 
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/fault"
-	"github.com/relavium/relavium/host/netguard"
 )
 
 // The checks of one field of a server entry: its command, cwd and
@@ -216,23 +215,6 @@ func (c *checker) toolList(f *field, path, ifEmpty string) (vals []string, at []
 
 func badToolRune(r rune) bool {
 	return r <= ' ' || r == 0x7f || (r >= 0x80 && r <= 0x9f) || r == 0x2028 || r == 0x2029
-}
-
-// admitURL asks the network guard, the one owner of url admission.
-func (c *checker) admitURL(u, transport string, allowLocal bool, at Pos, path string) {
-	err := netguard.AdmitURL(u, transport, allowLocal)
-	if err == nil {
-		return
-	}
-	msg := messageOf(err)
-	var ne *netguard.Error
-	if errors.As(err, &ne) {
-		msg = ne.Msg
-		if ne.Remedy != "" {
-			msg += "; " + ne.Remedy
-		}
-	}
-	c.add(CodeURL, at, path, "%s", msg).Cause = causeOf(err)
 }
 
 // messageOf is an error's text without its "E…: " code prefix, its cause

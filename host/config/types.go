@@ -88,6 +88,10 @@ type Config struct {
 	// problems: one bad entry fails only itself, the file's other servers
 	// are in Servers. relavium's own config.toml stays all-or-nothing.
 	Failed []FailedServer `json:"failed,omitempty"`
+
+	// lookupEnv is the environment the files were read with (an agent's
+	// inline url is checked with it too).
+	lookupEnv func(string) (string, bool)
 }
 
 // FailedServer is one server of another client's file that relavium

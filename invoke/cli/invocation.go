@@ -110,7 +110,7 @@ func (inv *Invocation) LoadConfig() (*config.Config, error) {
 }
 
 func (inv *Invocation) Sources() config.Sources {
-	return config.Sources{Files: inv.Global.Config}
+	return config.Sources{Files: inv.Global.Config, LookupEnv: inv.Env.LookupEnv}
 }
 
 // CanPrompt reports whether anyone can be asked (see CanPrompt).

@@ -92,7 +92,7 @@ func (d *Consent) viewBinding(st *themes.Styles, w, h int) string {
 		add("")
 	}
 	add(Labelled(st, "server", st.Bold.Render(consent.Display(b.Server)), iw)...)
-	add(Labelled(st, "secret", "{{secrets."+b.Secret+"}}"+st.Muted.Render(" (secret-ref; value not shown)"), iw)...)
+	add(Labelled(st, "secret", b.Ref()+st.Muted.Render(" ("+b.Kind()+"; value not shown)"), iw)...)
 	add(LabelledPath(st, "origin", consent.Display(b.Origin), iw)...)
 	add(LabelledPath(st, "headers", consent.Display(strings.Join(b.Headers, ", ")), iw)...)
 	add(Labelled(st, "digest", b.Digest, iw)...)

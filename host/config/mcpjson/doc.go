@@ -22,15 +22,16 @@
 //     inside other text — is a Problem (E233–E243) at its place; nothing is
 //     dropped silently (a disabled server is a warning naming it).
 //   - References: ${VAR}, ${VAR:-default}, ${env:VAR} and VS Code's
-//     ${userHome} in an env value or an argument, whole or inside text,
-//     become {{env.VAR}} (read from the environment at spawn, digested as
-//     a reference); ${input:id} becomes {{secrets.id}} (in env, in an
-//     argument, and inside a header value), the entry's Inputs naming it:
-//     an id the file does not declare (an mcpServers file has no inputs)
-//     is an Input with password true and a warning (E242), asked for as a
-//     declared one is; an environment reference in a
-//     header is refused (a header's credential is a secret), and so is any
-//     reference in a url; in command, cwd and envFile an environment
+//     ${userHome} in an env value, an argument or a url, whole or inside
+//     text, become {{env.VAR}} (read from the environment at spawn, or
+//     when a url is read and dialled; digested, shown and locked as a
+//     reference); ${input:id} becomes {{secrets.id}} (in env, in an
+//     argument, in a url, and inside a header value), the entry's Inputs
+//     naming it: an id the file does not declare (an mcpServers file has
+//     no inputs) is an Input with password true and a warning (E242),
+//     asked for as a declared one is; where a url's reference may sit is
+//     config's rule; an environment reference in a header is refused (a
+//     header's credential is a secret); in command, cwd and envFile an environment
 //     reference becomes {{env.VAR}} (read when the server is resolved), an
 //     ${input:…} is refused; ${workspaceFolder} is the project directory. A default under a name that says secret is refused
 //     (E241): it would be digested as a literal.

@@ -241,7 +241,7 @@ func (t *translator) program(v *Value, path string, e *Entry) {
 func (t *translator) endpoint(v *Value, path string, e *Entry) {
 	for _, key := range []string{"url", "serverUrl"} {
 		if m := v.Get(key); m != nil {
-			if s, ok := t.plainString(m, path+"."+key); ok {
+			if s, ok := t.urlValue(m, path+"."+key, e); ok {
 				e.Fields = append(e.Fields, Member{Key: "url", KeyPos: m.KeyPos, Value: &Value{Kind: String, Str: s, Pos: m.Value.Pos}})
 			}
 		}
@@ -408,23 +408,19 @@ func (t *translator) refs(name, s string, v *Value, path string, e *Entry, input
 	}
 }
 
-// plainString is a string field in which only ${workspaceFolder} may
-// appear (it is the project directory); any other ${…} is refused.
-func (t *translator) plainString(m *Member, path string) (string, bool) {
-	return t.plainValue(m.Value, path)
-}
-
-func (t *translator) plainValue(v *Value, path string) (string, bool) {
-	if v.Kind != String {
-		t.file.Problems.Add(CodeType, v.Pos, path, "must be a string, got %s", v.Kind)
+// urlValue is a network server's url: text in which each reference is
+// translated as an argument's is (textRefs), ${input:id} included — the
+// url is shown, recorded and locked as written, and expanded when it is
+// dialled. Where a reference may sit (the whole origin, host or port from
+// the environment; a value in the path or query bound to the origin) is
+// config's rule, checked on the translated entry as on a [[mcp_servers]]
+// url.
+func (t *translator) urlValue(m *Member, path string, e *Entry) (string, bool) {
+	if m.Value.Kind != String {
+		t.file.Problems.Add(CodeType, m.Value.Pos, path, "must be a string, got %s", m.Value.Kind)
 		return "", false
 	}
-	s := t.workspace(v.Str)
-	if strings.Contains(s, "${") {
-		t.file.Problems.Add(CodeVariable, v.Pos, path, "holds a ${…} reference, which relavium resolves only as a whole env value (env = {NAME = \"${VAR}\"}); pass the value to the server through env instead")
-		return "", false
-	}
-	return s, true
+	return t.textRefs("", t.workspace(m.Value.Str), m.Value, path, e)
 }
 
 // workspace replaces the variables a client itself sets: VS Code's

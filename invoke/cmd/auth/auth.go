@@ -52,7 +52,7 @@ func RunAuthLogin(ctx context.Context, inv *cli.Invocation) (any, error) {
 	}
 	out := AuthLogin{Server: name, SignedIn: res.SignedIn}
 	if res.SignedIn {
-		if url := serverURL(servers, name); url != "" {
+		if url := serverURL(inv, servers, name); url != "" {
 			list, _ := oauth.NewStore(inv.Env.Home).List()
 			for i := range list {
 				if list[i].URL == url {
@@ -153,7 +153,7 @@ func RunAuthLogout(_ context.Context, inv *cli.Invocation) (any, error) {
 	st := oauth.NewStore(inv.Env.Home)
 	url := ""
 	if servers, err := declaredServers(inv); err == nil {
-		url = serverURL(servers, name)
+		url = serverURL(inv, servers, name)
 	}
 	if url == "" {
 		list, err := st.List()
@@ -180,17 +180,17 @@ func RunAuthLogout(_ context.Context, inv *cli.Invocation) (any, error) {
 }
 
 func declaredServers(inv *cli.Invocation) ([]config.Server, error) {
-	cfg, err := config.Load(inv.Env.Home, inv.Global.Project)
+	cfg, err := config.LoadFrom(inv.Env.Home, inv.Global.Project, config.Sources{LookupEnv: inv.Env.LookupEnv})
 	if err != nil {
 		return nil, err
 	}
 	return cfg.Declared(inv.Global.Agent)
 }
 
-func serverURL(servers []config.Server, name string) string {
+func serverURL(inv *cli.Invocation, servers []config.Server, name string) string {
 	for _, s := range servers {
 		if s.Name == name {
-			return s.URL
+			return session.SignInURL(s, inv.Env.LookupEnv)
 		}
 	}
 	return ""

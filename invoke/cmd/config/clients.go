@@ -170,7 +170,7 @@ func RunConfigImport(_ context.Context, inv *cli.Invocation) (any, error) {
 		file = filepath.Join(inv.Env.WorkDir, file)
 	}
 	project := inv.Global.Project
-	imp, err := config.LoadFrom(inv.Env.Home, project, config.Sources{Files: []string{file}, AllowLocal: inv.Strings("allow-local")})
+	imp, err := config.LoadFrom(inv.Env.Home, project, config.Sources{Files: []string{file}, AllowLocal: inv.Strings("allow-local"), LookupEnv: inv.Env.LookupEnv})
 	if err != nil {
 		return nil, err
 	}
@@ -261,7 +261,7 @@ func RunConfigImport(_ context.Context, inv *cli.Invocation) (any, error) {
 // A server of the imported file itself, used only because the project has
 // no config.toml yet, is the same server, moving.
 func checkNamesFree(inv *cli.Invocation, file string, existed bool, servers []config.Server) (*config.Config, error) {
-	cfg, err := config.Load(inv.Env.Home, inv.Global.Project)
+	cfg, err := config.LoadFrom(inv.Env.Home, inv.Global.Project, config.Sources{LookupEnv: inv.Env.LookupEnv})
 	if err != nil {
 		return nil, err
 	}

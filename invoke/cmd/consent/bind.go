@@ -37,7 +37,7 @@ func (g ConsentBindResult) WriteHuman(w io.Writer) error {
 	if g.AlreadyGranted {
 		verb = "already bound"
 	}
-	_, err := fmt.Fprintf(w, "%s {{secrets.%s}} to %s (%s) for %s\n  headers  %s\n", verb, g.Secret, consent.Display(g.Origin), g.Digest,
+	_, err := fmt.Fprintf(w, "%s %s to %s (%s) for %s\n  headers  %s\n", verb, consent.BindingRef(g.Secret), consent.Display(g.Origin), g.Digest,
 		consent.Display(strings.Join(g.Servers, ", ")), consent.Display(strings.Join(g.Headers, ", ")))
 	return err
 }
@@ -62,7 +62,7 @@ func runConsentBind(ctx context.Context, inv *cli.Invocation, target string) (an
 	}
 	var match []*consent.Binding
 	var declared []string
-	for _, b := range session.BindingsOf(servers) {
+	for _, b := range session.BindingsOf(servers, inv.Env.LookupEnv) {
 		declared = append(declared, b.Flag())
 		if b.Secret == name && b.Origin == origin {
 			match = append(match, b)
@@ -74,7 +74,7 @@ func runConsentBind(ctx context.Context, inv *cli.Invocation, target string) (an
 			list = "declared: " + strings.Join(slices.Compact(declared), ", ")
 		}
 		return nil, &consent.Error{ErrCode: consent.CodeNothingToGrant, Exit: cli.ExitUsage,
-			Msg: fmt.Sprintf("no declared network server's headers send {{secrets.%s}} to %s (%s)", name, origin, list)}
+			Msg: fmt.Sprintf("no declared network server's headers or url send %s to %s (%s)", consent.BindingRef(name), origin, list)}
 	}
 	res := ConsentBindResult{Secret: name, Origin: origin, Digest: match[0].Digest}
 	for _, b := range match {

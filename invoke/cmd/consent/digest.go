@@ -76,7 +76,7 @@ func (d ConsentDigests) WriteHuman(w io.Writer) error {
 			state = "bound"
 		}
 		fmt.Fprintf(&b, "%s  %s  %s\n", consent.Display(r.Server), r.Digest, state)
-		fmt.Fprintf(&b, "  secret   {{secrets.%s}} → %s (headers %s)\n  approve  %s\n", r.Secret, consent.Display(r.Origin),
+		fmt.Fprintf(&b, "  secret   %s → %s (headers %s)\n  approve  %s\n", consent.BindingRef(r.Secret), consent.Display(r.Origin),
 			consent.Display(strings.Join(r.Headers, ", ")), r.AllowFlag)
 	}
 	if d.StoreError != nil {
@@ -111,7 +111,7 @@ func RunConsentDigest(_ context.Context, inv *cli.Invocation) (any, error) {
 	out.Bindings = []ConsentBindingRow{}
 	if cfg, err := inv.LoadConfig(); err == nil {
 		if servers, err := cfg.Declared(inv.Global.Agent); err == nil {
-			for _, b := range session.BindingsOf(servers) {
+			for _, b := range session.BindingsOf(servers, inv.Env.LookupEnv) {
 				g, ok := grants.Get(b.Digest)
 				out.Bindings = append(out.Bindings, ConsentBindingRow{Server: b.Server, Secret: b.Secret, Origin: b.Origin, Headers: b.Headers,
 					Digest: b.Digest, Granted: ok && !slices.ContainsFunc(b.Headers, func(h string) bool { return !slices.Contains(g.Headers, h) }),

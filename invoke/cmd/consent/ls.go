@@ -78,7 +78,7 @@ func (l ConsentList) serverLine(g *consent.Grant) string {
 // writeBindingGrant lists a secret binding's grant in the words of the
 // binding question: the secret by reference, the origin, the headers.
 func writeBindingGrant(b *strings.Builder, g *consent.Grant) {
-	fmt.Fprintf(b, "  secret   {{secrets.%s}} (bound; value not shown)\n", consent.Display(g.Secret))
+	fmt.Fprintf(b, "  secret   %s (bound; value not shown)\n", consent.Display(consent.BindingRef(g.Secret)))
 	fmt.Fprintf(b, "  origin   %s\n", consent.Display(g.Origin))
 	fmt.Fprintf(b, "  headers  %s\n", consent.Display(strings.Join(g.Headers, ", ")))
 }

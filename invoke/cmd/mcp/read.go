@@ -57,7 +57,7 @@ func (r *MCPReadResult) writeContents(b *strings.Builder) {
 
 // oneServer is the declared server name; nothing else is connected.
 func oneServer(inv *cli.Invocation, name string) ([]config.Server, cli.ConnectOptions, error) {
-	cfg, err := config.Load(inv.Env.Home, inv.Global.Project)
+	cfg, err := config.LoadFrom(inv.Env.Home, inv.Global.Project, config.Sources{LookupEnv: inv.Env.LookupEnv})
 	if err != nil {
 		return nil, cli.ConnectOptions{}, err
 	}

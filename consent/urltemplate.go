@@ -1,0 +1,209 @@
+package consent
+
+import (
+	"fmt"
+	"strings"
+)
+
+// A network server's url may hold references, as an argument may:
+// "{{env.MCP_URL:-https://api.example.com}}/mcp",
+// "http://localhost:{{env.PORT}}/mcp",
+// "https://api.example.com/mcp?key={{secrets.api_key}}". What is shown,
+// recorded, locked, exported and digested is the url as written; what is
+// dialled is the url with every reference expanded. Where a reference
+// sits decides what it means:
+//
+//   - In the origin (scheme, host, port) it is the person's environment
+//     choosing where to go. It must then make up a whole part — the whole
+//     scheme://host[:port] (the url's first bytes, up to its path), the
+//     whole host or the whole port — so that no value is spelled into a
+//     host name the file chose ("{{env.TOKEN}}.attacker.example" would
+//     carry the value to that domain's name servers). Only the environment
+//     may choose: a secret never names where to go (config refuses, too, a
+//     variable whose name says it holds a credential there).
+//   - In the path, query or fragment it is a value carried to the url's
+//     origin, as a header's is: it needs a secret binding (NAME@ORIGIN),
+//     {{secrets.NAME}} under NAME, {{env.VAR}} under env.VAR (the name
+//     says it is the environment variable), the binding's carrier "url".
+//
+// User info never holds one: the guard refuses any user info in a url.
+
+// URLCarrier is the carrier a binding names for a value in a url's path
+// or query (where a header's binding names its header).
+const URLCarrier = "url"
+
+// EnvBindingPrefix begins the binding name of an environment value in a
+// url's path or query: {{env.API_KEY}} is bound as env.API_KEY@ORIGIN.
+const EnvBindingPrefix = "env."
+
+// URLRef is one reference of a url as written.
+type URLRef struct {
+	Span
+	// Origin is set for a reference that makes up the scheme://host:port
+	// (or the host, or the port): where to go, not a value sent there.
+	Origin bool
+}
+
+// BindingName is the name a reference in the path or query is bound
+// under: the secret's name, or env.VAR for an environment value.
+func (r URLRef) BindingName() string {
+	if r.Secret != "" {
+		return r.Secret
+	}
+	return EnvBindingPrefix + r.Name
+}
+
+// Text is the reference as written ({{env.VAR}}, {{secrets.NAME}}).
+func (r URLRef) Text() string {
+	if r.Secret != "" {
+		return "{{secrets." + r.Secret + "}}"
+	}
+	return "{{env." + r.Name + "}}"
+}
+
+// URLRefs reads the references of a url as written (by RefsIn, the one
+// reading of a reference) and says where each sits. It refuses, with a
+// reason a person can act on: a malformed {{…}}, a reference that is only
+// part of the scheme, the host or the port, one in user info and a secret
+// in the origin. A url without references has none and no error.
+func URLRefs(text string) ([]URLRef, error) {
+	if !strings.Contains(text, "{{") && !strings.Contains(text, "}}") {
+		return nil, nil
+	}
+	spans, ok := RefsIn(text)
+	if !ok || !secretsOnlyAsRefs(text, spans) {
+		return nil, fmt.Errorf("a {{…}} in a url must read {{env.VAR}}, {{env.VAR:-default}} or {{secrets.NAME}}, whole")
+	}
+	// The skeleton is the text with each reference one NUL byte (no url
+	// holds one), so the origin is found in what the file wrote itself.
+	var sk strings.Builder
+	at := make([]int, 0, len(spans)) // skeleton index of each span
+	last := 0
+	for _, sp := range spans {
+		sk.WriteString(text[last:sp.Start])
+		at = append(at, sk.Len())
+		sk.WriteByte(0)
+		last = sp.End
+	}
+	sk.WriteString(text[last:])
+	skel := sk.String()
+	originEnd, whole, err := urlOrigin(skel)
+	if err != nil {
+		return nil, err
+	}
+	refs := make([]URLRef, len(spans))
+	for i, sp := range spans {
+		r := URLRef{Span: sp, Origin: at[i] < originEnd}
+		refs[i] = r
+		if !r.Origin {
+			continue
+		}
+		switch {
+		case !whole[at[i]]:
+			return nil, fmt.Errorf("%s is only part of the url's scheme, host or port: a reference there must be the whole scheme://host[:port], the whole host or the whole port, so that no value is spelled into a host name", r.Text())
+		case r.Secret != "":
+			return nil, fmt.Errorf("%s is in the url's origin: a secret never chooses where to go (a secret may ride in the path or query, bound to the origin)", r.Text())
+		}
+	}
+	return refs, nil
+}
+
+// secretsOnlyAsRefs: every "{{" of text opens one of spans (RefsIn reads
+// only {{env.…}} and {{secrets.…}}; any other {{…}} would be dialled as
+// written).
+func secretsOnlyAsRefs(text string, spans []Span) bool {
+	last := 0
+	for _, sp := range spans {
+		if strings.Contains(text[last:sp.Start], "{{") || strings.Contains(text[last:sp.Start], "}}") {
+			return false
+		}
+		last = sp.End
+	}
+	return !strings.Contains(text[last:], "{{") && !strings.Contains(text[last:], "}}")
+}
+
+// urlOrigin finds where the origin of a url skeleton ends (its path, query
+// or fragment begins) and which reference positions make up a whole part
+// of it.
+func urlOrigin(skel string) (end int, whole map[int]bool, err error) {
+	whole = map[int]bool{}
+	pathStart := func(from int) int {
+		if i := strings.IndexAny(skel[from:], "/?#"); i >= 0 {
+			return from + i
+		}
+		return len(skel)
+	}
+	if strings.HasPrefix(skel, "\x00") {
+		// A reference first: it is the whole scheme://host[:port] when the
+		// path (or nothing) follows it.
+		end = pathStart(1)
+		if end != 1 {
+			return 0, nil, fmt.Errorf("a reference that begins the url must be the whole scheme://host[:port] (followed by /, ? or # or nothing), as in {{env.MCP_URL}}/mcp")
+		}
+		whole[0] = true
+		return end, whole, nil
+	}
+	sep := strings.Index(skel, "://")
+	if sep < 0 {
+		return 0, nil, fmt.Errorf("the url does not begin with scheme:// (or with a reference that is the whole scheme://host[:port])")
+	}
+	if strings.Contains(skel[:sep], "\x00") {
+		return sep, nil, fmt.Errorf("a reference is part of the url's scheme: write the scheme, or make the reference the whole scheme://host[:port]")
+	}
+	start := sep + 3
+	end = pathStart(start)
+	auth := skel[start:end]
+	if i := strings.LastIndexByte(auth, '@'); i >= 0 && strings.Contains(auth[:i+1], "\x00") {
+		return end, nil, fmt.Errorf("a reference is in the url's user info: credentials never travel in an MCP url (send a secret in a header, or in the path or query bound to the origin)")
+	}
+	host, port := auth, ""
+	if i := strings.LastIndexByte(auth, ':'); i >= 0 && !strings.Contains(auth[i:], "]") {
+		host, port = auth[:i], auth[i+1:]
+	}
+	if host == "\x00" {
+		whole[start] = true
+	}
+	if port == "\x00" {
+		whole[end-1] = true
+	}
+	return end, whole, nil
+}
+
+// ExpandURL is text with each of refs replaced by value's answer, in one
+// pass (a value is never read again for references). A reference value
+// has no answer for is left out of the result and returned in missing,
+// so every one is named at once.
+func ExpandURL(text string, refs []URLRef, value func(URLRef) (string, bool)) (out string, missing []URLRef) {
+	var b strings.Builder
+	last := 0
+	for _, r := range refs {
+		b.WriteString(text[last:r.Start])
+		last = r.End
+		v, ok := value(r)
+		if !ok {
+			missing = append(missing, r)
+			continue
+		}
+		b.WriteString(v)
+	}
+	b.WriteString(text[last:])
+	return b.String(), missing
+}
+
+// EnvValue is what an {{env.VAR}} of a url stands for, read by lookup
+// (nil: every variable unset), as an argument's is: the variable's value,
+// or the default when it is unset or empty. fromEnv says the value came
+// from the environment (a default is the file's own text, shown as
+// written); ok is false when VAR is unset and there is no default.
+func (r URLRef) EnvValue(lookup func(string) (string, bool)) (v string, fromEnv, ok bool) {
+	if lookup != nil {
+		v, ok = lookup(r.Name)
+	}
+	switch {
+	case (!ok || v == "") && r.HasDefault:
+		return r.Def, false, true
+	case !ok:
+		return "", false, false
+	}
+	return v, true, true
+}

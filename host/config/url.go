@@ -1,0 +1,96 @@
+package config
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+
+	"github.com/relavium/relavium/consent"
+	"github.com/relavium/relavium/host/config/mcpjson"
+	"github.com/relavium/relavium/host/netguard"
+	redactset "github.com/relavium/relavium/redact"
+)
+
+// url checks a network server's url as written. Its references are read
+// by consent.URLRefs (where each sits: the origin, or the path and query),
+// then the url they expand to with the environment this load was given
+// is admitted by the guard, as a literal url is: the person's environment
+// is known when the file is read, so a url the guard refuses, or a
+// variable that is not set, is found before anything is dialled. A
+// {{secrets.NAME}} (only ever in the path or query) is read at connect,
+// once bound to the origin; the guard, which judges the origin, sees a
+// stand-in for it. The url stays as written everywhere it is shown,
+// recorded or locked; no value is put in a problem (each is shown as the
+// reference it stands for).
+func (c *checker) url(u, transport string, allowLocal bool, at Pos, path string) {
+	refs, err := consent.URLRefs(u)
+	if err != nil {
+		c.add(CodeSecretRef, at, path, "%s", err.Error())
+		return
+	}
+	if len(refs) == 0 {
+		c.admitURL(u, transport, allowLocal, at, path, nil)
+		return
+	}
+	for _, r := range refs {
+		if r.Origin && mcpjson.SecretLike(r.Name) {
+			c.add(CodeSecretRef, at, path, "%s is in the url's origin, and %s names a credential: a credential never chooses where to go (send it in a header, or in the path or query bound to the origin)", r.Text(), r.Name)
+			return
+		}
+	}
+	shown := redactset.New()
+	expanded, missing := consent.ExpandURL(u, refs, func(r consent.URLRef) (string, bool) {
+		if r.Secret != "" {
+			return "secret", true
+		}
+		v, fromEnv, ok := r.EnvValue(c.lookupEnv)
+		if fromEnv {
+			shown.AddShown(r.Text(), v)
+		}
+		return v, ok
+	})
+	if len(missing) > 0 {
+		names := make([]string, len(missing))
+		for i, r := range missing {
+			names[i] = r.Name
+		}
+		c.add(CodeURLEnvUnset, at, path, "reads %s from relavium's environment, and %s is not set: set it (or give a default, {{env.%s:-…}})",
+			refList(missing), strings.Join(names, ", "), names[0])
+		return
+	}
+	c.admitURL(expanded, transport, allowLocal, at, path, shown)
+}
+
+func refList(refs []consent.URLRef) string {
+	out := make([]string, len(refs))
+	for i, r := range refs {
+		out[i] = r.Text()
+	}
+	return strings.Join(out, ", ")
+}
+
+// admitURL asks the network guard, the one owner of url admission. shown
+// (nil for a literal url) turns each value the url was expanded with back
+// into its reference, in the message and the cause.
+func (c *checker) admitURL(u, transport string, allowLocal bool, at Pos, path string, shown *redactset.Set) {
+	err := netguard.AdmitURL(u, transport, allowLocal)
+	if err == nil {
+		return
+	}
+	msg := messageOf(err)
+	var ne *netguard.Error
+	if errors.As(err, &ne) {
+		msg = ne.Msg
+		if ne.Remedy != "" {
+			msg += "; " + ne.Remedy
+		}
+	}
+	cause := causeOf(err)
+	if shown != nil {
+		msg = shown.Text(msg)
+		if b, jerr := json.Marshal(cause); jerr == nil {
+			cause = json.RawMessage(shown.JSON(b))
+		}
+	}
+	c.add(CodeURL, at, path, "%s", msg).Cause = cause
+}

@@ -1,0 +1,147 @@
+package session
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/relavium/relavium/consent"
+	"github.com/relavium/relavium/fault"
+	"github.com/relavium/relavium/host/config"
+	"github.com/relavium/relavium/host/expand"
+	"github.com/relavium/relavium/host/failure"
+)
+
+// A network server's url may hold references (consent's urltemplate.go):
+// it is shown, recorded and locked as written, and dialled expanded. The
+// session expands it just before the guard admits it: every environment
+// value from the session's environment, every secret from its stores,
+// and each value becomes a secret of the session (its one redactor shows
+// it as the reference it stands for, wherever a server or net/http would
+// repeat the url). A value in the path or query is carried to the origin,
+// so it is read only once its binding (NAME@ORIGIN, env.VAR@ORIGIN) is
+// approved, as a header's secret is (binding.go); a reference in the
+// origin is the person's environment choosing where to go.
+
+// urlRefs are the references of srv's url (none for a literal url, or for
+// one config refused: config checks every url before a session has it).
+func urlRefs(srv config.Server) []consent.URLRef {
+	refs, err := consent.URLRefs(srv.URL)
+	if err != nil {
+		return nil
+	}
+	return refs
+}
+
+// originURL is srv's url with the references of its origin expanded from
+// lookupEnv (the path and query left as written): the url whose origin a
+// binding names. ok is false when the origin cannot be made (a variable
+// unset; its connect says so, E880).
+func originURL(srv config.Server, lookupEnv func(string) (string, bool)) (string, bool) {
+	refs := urlRefs(srv)
+	if len(refs) == 0 {
+		return srv.URL, true
+	}
+	out, missing := consent.ExpandURL(srv.URL, refs, func(r consent.URLRef) (string, bool) {
+		if !r.Origin {
+			return srv.URL[r.Start:r.End], true
+		}
+		v, _, ok := r.EnvValue(lookupEnv)
+		return v, ok
+	})
+	return out, len(missing) == 0
+}
+
+// SignInURL is the url srv signs in at and its sign-in is kept under: its
+// origin's references expanded from lookupEnv, its path and query as
+// written (no value of them reaches an authorization server or the token
+// store).
+func SignInURL(srv config.Server, lookupEnv func(string) (string, bool)) string {
+	u, _ := originURL(srv, lookupEnv)
+	return u
+}
+
+// urlCarried are the binding names of the values srv's url carries to its
+// origin (its path and query), in order, once each.
+func urlCarried(srv config.Server) []string {
+	var out []string
+	for _, r := range urlRefs(srv) {
+		if !r.Origin && !slices.Contains(out, r.BindingName()) {
+			out = append(out, r.BindingName())
+		}
+	}
+	return out
+}
+
+// dialURL is srv's url as dialled: every reference expanded, each value
+// added to the session's redactor. A value in the path or query whose
+// binding is not in bound is never read (E523, nothing dialled); an unset
+// variable with no default is E880 and a missing secret E520, each naming
+// every one.
+func (s *Session) dialURL(srv config.Server, bound []string) (string, error) {
+	refs := urlRefs(srv)
+	if len(refs) == 0 {
+		return srv.URL, nil
+	}
+	store := s.secretStore()
+	var unset []string
+	var lacking []*failure.Error
+	var unbound error
+	envShown, secretShown := map[string]string{}, map[string]string{} // reference or name → value
+	out, _ := consent.ExpandURL(srv.URL, refs, func(r consent.URLRef) (string, bool) {
+		if r.Secret == "" {
+			v, fromEnv, ok := r.EnvValue(s.opts.LookupEnv)
+			switch {
+			case !ok:
+				unset = append(unset, r.Name)
+				return "", false
+			case fromEnv && v != "" && !r.Origin && !slices.Contains(bound, r.BindingName()):
+				unbound = cmp.Or(unbound, unboundErr(srv, r))
+				return "", false
+			case fromEnv:
+				envShown[r.Text()] = v
+			}
+			return v, true
+		}
+		if !slices.Contains(bound, r.BindingName()) {
+			unbound = cmp.Or(unbound, unboundErr(srv, r))
+			return "", false
+		}
+		v, err := expand.SecretFor(srv.Name, "the url", r.Secret, store)
+		if m := expand.MissingOf(err); m != nil {
+			lacking = append(lacking, m...)
+			return "", false
+		}
+		if err != nil {
+			unbound = cmp.Or(unbound, err)
+			return "", false
+		}
+		secretShown[r.Secret] = v
+		return v, true
+	})
+	switch {
+	case len(unset) > 0:
+		return "", &failure.Error{Base: fault.Base{ErrCode: failure.CodeEnvRefUnset, Exit: fault.ExitUsage, Msg: fmt.Sprintf(
+			"the url reads {{env.%s}} from relavium's environment, and %s is not set: set it (or give a default, {{env.NAME:-default}})",
+			strings.Join(unset, "}}, {{env."), strings.Join(unset, ", "))}, Server: srv.Name}
+	case unbound != nil:
+		return "", unbound
+	case len(lacking) > 0:
+		return "", expand.MissingSecrets(lacking)
+	}
+	for ref, v := range envShown {
+		s.opts.Redact.AddShown(ref, v)
+	}
+	for name, v := range secretShown {
+		s.opts.Redact.Add(name, v)
+	}
+	return out, nil
+}
+
+// unboundErr is E523 for a url value whose binding was not approved.
+func unboundErr(srv config.Server, r consent.URLRef) error {
+	return &failure.Error{Base: fault.Base{ErrCode: failure.CodeSecretUnbound, Exit: fault.ExitUsage,
+		Msg: "the url carries " + r.Text() + " to its origin, and it is not bound there; nothing was sent (bind it with --allow-secret " +
+			r.BindingName() + "@ORIGIN or relavium consent grant " + r.BindingName() + "@ORIGIN)"}, Server: srv.Name}
+}
