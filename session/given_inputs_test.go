@@ -33,7 +33,7 @@ func TestUndeclaredInputBindsAsDeclared(t *testing.T) {
 	}
 	undeclared := load("mcp.json", `{"mcpServers": {`+servers+`}}`)
 	declared := load("vscode.json", `{"inputs": [{"type": "promptString", "id": "ci-auth", "password": true}], "servers": {`+servers+`}}`)
-	if got, want := BindingsOf(undeclared), BindingsOf(declared); len(got) != 2 || !reflect.DeepEqual(got, want) {
+	if got, want := BindingsOf(undeclared, nil), BindingsOf(declared, nil); len(got) != 2 || !reflect.DeepEqual(got, want) {
 		t.Fatalf("bindings of the undeclared input %+v, of the declared one %+v", got, want)
 	}
 

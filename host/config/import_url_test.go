@@ -32,6 +32,7 @@ func TestImportURLReferences(t *testing.T) {
 		{"unset, no default", ".mcp.json", `{"url": "${GONE}/mcp"}`, "E231"},
 		{"part of a host", ".mcp.json", `{"url": "https://${TEAM}.example.com/mcp"}`, "E216"},
 		{"a typed input as the host", "mcp.json", `{"type": "http", "url": "https://${input:team}/mcp"}`, "E216"},
+		{"an undeclared input as the host", ".mcp.json", `{"url": "https://${input:x}/mcp"}`, "E216"},
 		{"a credential naming the host", ".mcp.json", `{"url": "https://${API_KEY}/mcp"}`, "E216"},
 		{"plain http to a remote host once expanded", ".mcp.json", `{"url": "${PLAIN}/mcp"}`, "E215"},
 		{"a default under a secret's name", ".mcp.json", `{"url": "https://api.example.com/mcp?key=${API_KEY:-abc123}"}`, "E241"},
