@@ -140,6 +140,18 @@ func TestReadUndeclaredInputRepeated(t *testing.T) {
 	}
 }
 
+// A VS Code file with no inputs list, or one holding only a pick list,
+// declares no promptString input: the warning says so, not that a list
+// lacks it.
+func TestReadUndeclaredInputNoList(t *testing.T) {
+	for _, inputs := range []string{``, `"inputs": [{"type": "pickString", "id": "p", "options": ["a"]}], `} {
+		f := Read("f.json", []byte(`{`+inputs+`"servers": {"a": {"command": "/bin/x", "env": {"A": "${input:x}"}}}}`), Options{})
+		if len(f.Problems) != 0 || len(f.Warnings) != 1 || !strings.Contains(f.Warnings[0].Message, "${input:x} is not declared: this file declares no promptString input; relavium will ask") {
+			t.Errorf("%q: problems %v warnings %v", inputs, f.Problems, f.Warnings)
+		}
+	}
+}
+
 // What E240 and E242 still refuse: an undeclared ${input:…} where no
 // typed secret may go (command, cwd, envFile) is refused exactly as a
 // declared one is; a pick list too. (In a url it translates; config

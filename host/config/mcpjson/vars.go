@@ -78,7 +78,7 @@ func undeclared(id string, declared map[string]Input) string {
 		return fmt.Sprintf("${input:%s} is not declared: only a VS Code file (servers and inputs) declares inputs", id)
 	}
 	if len(declared) == 0 {
-		return fmt.Sprintf("${input:%s} is not declared: this file's inputs list declares no promptString input", id)
+		return fmt.Sprintf("${input:%s} is not declared: this file declares no promptString input", id)
 	}
 	ids := make([]string, 0, len(declared))
 	for k := range declared {
