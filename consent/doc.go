@@ -57,7 +57,6 @@
 //     exact name in tools_auto_approve, or a remembered approval of this
 //     exact definition — never a server's annotations, and for a definition
 //     changed since it was accepted nothing but a per-call --yes.
-//
 //   - URLRefs / ExpandURL: a network server's url as written, its
 //     references read by RefsIn and placed (the origin, chosen by the
 //     environment; the path or query, a value carried to the origin and

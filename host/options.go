@@ -72,10 +72,8 @@ type Endpoint struct {
 	// Target is the url as the network guard admitted it. There is no other
 	// way to reach a network server.
 	Target *netguard.Target
-	// URL is the url as written when it holds references ({{env.VAR}},
-	// {{secrets.NAME}}): what the status, the tool pins and the lock show
-	// and record, never the values Target was expanded with. "" shows the
-	// Target's own redacted url.
+	// URL is the url as written when it holds references: what reports,
+	// pins and the lock show, never the values Target was expanded with.
 	URL string
 	// ConnectTimeout raises the transport's connect deadline (≤ 10 min);
 	// 0 keeps the default.
@@ -241,9 +239,7 @@ func (o *Options) connectTimeout(s *Endpoint) time.Duration {
 	return o.Timeouts.NetworkConnect
 }
 
-// shownURL is the url a report shows and a record keeps: the url as
-// written (its references, never their values) without its query or
-// fragment, or the admitted target's redacted url.
+// shownURL is the url reports show: as written, no query or fragment.
 func (e *Endpoint) shownURL() string {
 	if e.URL == "" {
 		return e.Target.Redacted()

@@ -46,10 +46,7 @@ func (c *conn) redactTarget(s string) string {
 		return s
 	}
 	shown := c.srv.shownURL()
-	if c.srv.URL != "" {
-		// A url expanded from references is shown as written: the
-		// values it was expanded with are the session's secrets (the
-		// redactor has each one too, for the spellings met here).
+	if c.srv.URL != "" { // expanded from references: shown as written
 		s = strings.ReplaceAll(s, t.URL(), shown)
 		s = strings.ReplaceAll(s, t.Redacted(), shown)
 	}
