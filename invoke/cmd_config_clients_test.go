@@ -142,6 +142,11 @@ command = "/bin/x"
 env = { API_KEY = "sk-live" }
 
 [[mcp_servers]]
+name = "tmpl"
+transport = "http"
+url = "{{env.MCP_URL:-https://api.example.com}}/t/{{env.TEAM:-core}}?key={{secrets.k}}"
+
+[[mcp_servers]]
 name = "home"
 transport = "stdio"
 command = "{{env.HOME}}/bin/srv"
@@ -195,6 +200,13 @@ env_file = ".env"
 	}
 	if _, errs, code = run("home"); code != cli.ExitUsage || !strings.Contains(errs, "E247") || !strings.Contains(errs, "env_file") {
 		t.Errorf("an env file exported to claude: exit %d %s", code, errs)
+	}
+	// A url's references too: as written, spelled the client's way.
+	if out, errs, code = run("tmpl"); code != cli.ExitOK || !strings.Contains(out, `"url": "${MCP_URL:-https://api.example.com}/t/${TEAM:-core}?key=${RELAVIUM_SECRET_K}"`) {
+		t.Errorf("a url's references exported to claude (exit %d): %s %s", code, out, errs)
+	}
+	if out, errs, code = run("tmpl", "--format", "vscode"); code != cli.ExitUsage || !strings.Contains(errs, "default") {
+		t.Errorf("a url's default exported to vscode, which cannot write one (exit %d): %s %s", code, out, errs)
 	}
 	if _, errs, code = run("nope"); code != cli.ExitUsage || !strings.Contains(errs, "E246") {
 		t.Errorf("an unknown server: exit %d %s", code, errs)

@@ -113,7 +113,12 @@ func (x *exporter) refuse(format string, a ...any) error {
 }
 
 func (x *exporter) entry(s config.Server, project string) (exportEntry, error) {
-	e := exportEntry{URL: s.URL}
+	var e exportEntry
+	u, err := x.spell("url", s.URL) // a url's references as the other client spells them
+	if err != nil {
+		return e, err
+	}
+	e.URL = u
 	command, err := x.spell("command", s.Command)
 	if err != nil {
 		return e, err
