@@ -30,12 +30,21 @@ import (
 // environment value in a url's path or query is bound the same way, under
 // env.VAR (urltemplate.go): one rule for every value that leaves for an
 // origin.
+//
+// A Binding with Local set is a local endpoint instead (local.go): the
+// server's url names a loopback or private address that another client's
+// file declares; it has no Secret and no Headers, and its Digest is
+// LocalDigest(Origin).
 type Binding struct {
-	Server  string   `json:"server"`  // the declared server whose headers carry it
-	Secret  string   `json:"secret"`  // the secret's name ({{secrets.NAME}})
-	Origin  string   `json:"origin"`  // scheme://host:port the server's url names
-	Headers []string `json:"headers"` // the header names that carry it, sorted
-	Digest  string   `json:"digest"`  // BindingDigest(Secret, Origin)
+	Server  string   `json:"server"`            // the declared server whose headers carry it
+	Secret  string   `json:"secret,omitempty"`  // the secret's name ({{secrets.NAME}})
+	Origin  string   `json:"origin"`            // scheme://host:port the server's url names
+	Headers []string `json:"headers,omitempty"` // the header names that carry it, sorted
+	Digest  string   `json:"digest"`            // BindingDigest(Secret, Origin), or LocalDigest(Origin)
+	// Local: a local endpoint (local.go), not a secret.
+	Local bool `json:"local,omitempty"`
+	// Source is where a local endpoint's server is declared (file:line:col).
+	Source string `json:"source,omitempty"`
 }
 
 // NewBinding builds the binding of secret to the origin of rawURL for the
@@ -80,8 +89,14 @@ func BindingRef(name string) string {
 // Flag is NAME@ORIGIN, the value of --allow-secret and `consent grant`.
 func (b *Binding) Flag() string { return b.Secret + "@" + b.Origin }
 
-// AllowFlag is the flag that approves b for one run.
-func (b *Binding) AllowFlag() string { return "--allow-secret " + b.Flag() }
+// AllowFlag is the flag that approves b for one run: --allow-secret
+// NAME@ORIGIN, or --allow-local SERVER for a local endpoint.
+func (b *Binding) AllowFlag() string {
+	if b.Local {
+		return "--allow-local " + b.Server
+	}
+	return "--allow-secret " + b.Flag()
+}
 
 // BindingDigest is the v1 digest of a secret binding: "v1:" and the
 // lowercase-hex SHA-256 of the canonical JSON of exactly
@@ -205,6 +220,10 @@ func (d *Decider) DecideBindings(bindings []*Binding) ([]BindingDecision, error)
 	if err != nil {
 		return nil, err
 	}
+	allowedLocal, err := d.checkAllowLocal(bindings)
+	if err != nil {
+		return nil, err
+	}
 	if len(bindings) == 0 {
 		return nil, nil
 	}
@@ -224,7 +243,7 @@ func (d *Decider) DecideBindings(bindings []*Binding) ([]BindingDecision, error)
 			dec.State = Denied
 		case granted && len(added) == 0:
 			dec.State, dec.Why, dec.Grant = Approved, ByGrant, g
-		case allowed[b.Digest]:
+		case allowed[b.Digest] && !b.Local, allowedLocal[b.Digest+"\x00"+b.Server] && b.Local:
 			dec.State, dec.Why = Approved, ByAllowFlag
 		case d.typed[b.Digest]:
 			dec.State, dec.Why = Approved, ByTyping
@@ -265,13 +284,10 @@ func (d *Decider) checkAllowSecret(bindings []*Binding) (map[string]bool, error)
 }
 
 func bindingList(bindings []*Binding) string {
-	if len(bindings) == 0 {
-		return "no declared header carries a secret"
-	}
 	seen := map[string]bool{}
 	var parts []string
 	for _, b := range bindings {
-		if seen[b.Digest] {
+		if seen[b.Digest] || b.Local {
 			continue
 		}
 		seen[b.Digest] = true
@@ -280,6 +296,9 @@ func bindingList(bindings []*Binding) string {
 			break
 		}
 		parts = append(parts, b.Flag())
+	}
+	if len(parts) == 0 {
+		return "no declared header carries a secret"
 	}
 	return "declared: " + strings.Join(parts, ", ")
 }
@@ -303,6 +322,9 @@ func (d *Decider) BindTyped(secret, origin string) error {
 // Remember, nothing is written or approved on a store that fails closed.
 func (d *Decider) RememberBinding(b *Binding) error {
 	grants, err := d.store.Fold()
+	if err != nil && b.Local {
+		return StoreBlocks(err, fmt.Sprintf("the local address %s was not remembered: a grant has no effect while the grant store cannot be read (approve it once instead, or repair the store)", b.Origin))
+	}
 	if err != nil {
 		return StoreBlocks(err, fmt.Sprintf("secret %s was not bound to %s: a grant has no effect while the grant store cannot be read (approve it once instead, or repair the store)", b.Secret, b.Origin))
 	}
@@ -319,7 +341,10 @@ func (d *Decider) RememberBinding(b *Binding) error {
 }
 
 // BindingDeniedError is what a host reports for a server whose secret
-// binding the person denied.
+// binding (or local endpoint) the person denied.
 func BindingDeniedError(b *Binding) error {
+	if b.Local {
+		return LocalDeniedError(b)
+	}
 	return &Error{ErrCode: CodeDenied, Msg: fmt.Sprintf("server %s: sending %s to %s was denied (%s)", quoteArg(b.Server), b.Ref(), b.Origin, b.Digest)}
 }

@@ -34,6 +34,8 @@ var codes = fault.Table{
 	{Code: CodeAllowSecretUnmatched, Class: fault.Usage, Meaning: "an --allow-secret NAME@ORIGIN matches no secret a declared server's headers would send to that origin"},
 	{Code: CodeEnvFile, Class: fault.Usage, Meaning: "a stdio server's env file (env_file, a client's envFile) is missing, unreadable, larger than 64 KiB, not a regular file, or holds a line that is not NAME=VALUE or an entry the env denylist refuses (that server fails alone; no value is shown)"},
 	{Code: CodeEnvFileChanged, Class: fault.Usage, Meaning: "a stdio server's env file sets other variables at spawn than when its consent was decided (run again to be asked)"},
+	{Code: CodeLocalHeld, Class: fault.Usage, Meaning: "a server of another client's file points at a loopback or private address, that address waits for your word and no one can be asked (nothing is dialled; pass --allow-local NAME or run consent grant NAME)"},
+	{Code: CodeAllowLocalUnmatched, Class: fault.Usage, Meaning: "an --allow-local NAME names no server of a client file whose loopback or private address waits for your word"},
 	{Code: CodeApprovalsRefused, Class: fault.Failure, Meaning: "the tool-approval store path is a symlink, not a regular file, or unsafe"},
 	{Code: CodeApprovalsUnreadable, Class: fault.Failure, Meaning: "the tool-approval fold failed closed: an unparseable line (no approval applies until it is repaired)"},
 	{Code: CodeApprovalsIO, Class: fault.Failure, Meaning: "reading, writing or locking the tool-approval store failed (or an approval key that is not a server, tool and sha256 digest)"},

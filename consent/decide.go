@@ -60,6 +60,8 @@ type Decider struct {
 
 	// allowSecret are the --allow-secret NAME@ORIGIN values, as given.
 	allowSecret []string
+	// allowLocal are the --allow-local NAME values (local.go).
+	allowLocal []string
 
 	mu     sync.Mutex
 	once   map[string]bool

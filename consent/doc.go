@@ -45,6 +45,13 @@
 //   - Decider: per server Approved (grant, --allow-mcp-stdio, approved once),
 //     NeedsConsent (with a Diff against the earlier grant of the same server (Grants.Closest)) or Denied;
 //     ApproveOnce / Remember / Deny / Reask are the session's answers.
+//   - Local endpoints (local.go): a server of another client's file whose
+//     url names a loopback or private address is held until the person
+//     approves that address: a Binding with Local set, digest over
+//     {kind:"local-endpoint", origin}, decided by DecideBindings (a grant,
+//     --allow-local NAME via AllowLocal, approved once, denied), kept in the
+//     same store (a grant line with origin and no secret) and refused
+//     headless by the same PendingError (E327 when nothing else waits).
 //   - Require: headless, any NeedsConsent becomes a *PendingError (E301,
 //     exit 2) whose data lists pending[] and whose human text names the
 //     --allow-mcp-stdio flag per server.
@@ -62,5 +69,5 @@
 //     environment; the path or query, a value carried to the origin and
 //     bound there as env.VAR or NAME, binding.go).
 //
-// Error codes E300–E322 are listed in errors.go.
+// Error codes E300–E328 are listed in errors.go.
 package consent

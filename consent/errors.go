@@ -30,6 +30,8 @@ const (
 	CodeAllowSecretUnmatched fault.Code = "E324" // an --allow-secret NAME@ORIGIN matches no secret a declared server's headers carry
 	CodeEnvFile              fault.Code = "E325" // a stdio server's env file is missing, unreadable, too large, not a regular file or not NAME=VALUE lines
 	CodeEnvFileChanged       fault.Code = "E326" // the env file's names changed between consent and spawn
+	CodeLocalHeld            fault.Code = "E327" // a client file's server at a local address waits for the person's word and no one can be asked
+	CodeAllowLocalUnmatched  fault.Code = "E328" // an --allow-local NAME names no server whose local address is held
 
 	CodeApprovalsRefused    fault.Code = "E320" // the tool-approval store path is a symlink, not a regular file, or unsafe
 	CodeApprovalsUnreadable fault.Code = "E321" // the tool-approval fold failed closed: an unparseable line

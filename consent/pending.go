@@ -19,10 +19,11 @@ func Require(decisions []Decision, canPrompt bool) error {
 	return RequireAll(decisions, nil, canPrompt)
 }
 
-// RequireAll is Require over stdio servers and secret bindings together:
-// headless, one *PendingError lists every stdio server and every binding
-// still needing consent — E301 when a stdio server is among them, else
-// E323 — so one run says everything there is to approve.
+// RequireAll is Require over stdio servers, secret bindings and local
+// endpoints together: headless, one *PendingError lists every stdio
+// server and every binding still needing consent — E301 when a stdio
+// server is among them, else E323 when a secret is, else E327 (only
+// local endpoints) — so one run says everything there is to approve.
 func RequireAll(decisions []Decision, bindings []BindingDecision, canPrompt bool) error {
 	if canPrompt {
 		return nil
@@ -51,6 +52,9 @@ func RequireAll(decisions []Decision, bindings []BindingDecision, canPrompt bool
 	}
 	if len(pe.Pending) == 0 {
 		pe.ErrCode = CodeSecretUnbound
+		if !slices.ContainsFunc(pe.Bindings, func(b BindingDecision) bool { return !b.Binding.Local }) {
+			pe.ErrCode = CodeLocalHeld
+		}
 	}
 	return pe
 }
@@ -64,7 +68,9 @@ type PendingError struct {
 	fault.Base
 	Pending []Decision
 	// Bindings are the secrets that would go to a network origin they are
-	// not bound to: each approved by --allow-secret NAME@ORIGIN.
+	// not bound to, each approved by --allow-secret NAME@ORIGIN, and the
+	// local endpoints waiting for the person's word (Binding.Local), each
+	// approved by --allow-local NAME.
 	Bindings []BindingDecision
 	// Undeclared: no pending server is declared in a config or agent file
 	// (the demo, an ad-hoc --stdio server), so `consent grant` cannot
@@ -85,15 +91,36 @@ func (e *PendingError) Message() string {
 		parts = append(parts, fmt.Sprintf("consent required for %d stdio server(s) (%s) and no one can be asked here (no TTY, --json or CI); review each and pass --allow-mcp-stdio DIGEST",
 			len(e.Pending), strings.Join(names, ", ")))
 	}
-	if len(e.Bindings) > 0 {
-		names := make([]string, len(e.Bindings))
-		for i, b := range e.Bindings {
+	secrets, locals := e.split()
+	if len(secrets) > 0 {
+		names := make([]string, len(secrets))
+		for i, b := range secrets {
 			names[i] = fmt.Sprintf("%s to %s for server %s", b.Binding.Ref(), b.Binding.Origin, quoteArg(b.Binding.Server))
 		}
 		parts = append(parts, fmt.Sprintf("%d secret(s) would be sent where they are not bound (%s) and no one can be asked here (no TTY, --json or CI); nothing was dialled; review each and pass --allow-secret NAME@ORIGIN, or remember it with: relavium consent grant NAME@ORIGIN",
-			len(e.Bindings), strings.Join(names, ", ")))
+			len(secrets), strings.Join(names, ", ")))
+	}
+	if len(locals) > 0 {
+		names := make([]string, len(locals))
+		for i, b := range locals {
+			names[i] = fmt.Sprintf("%s at %s", quoteArg(b.Binding.Server), b.Binding.Origin)
+		}
+		parts = append(parts, fmt.Sprintf("%d server(s) of another client's file point at a loopback or private address (%s) that waits for your word, and no one can be asked here (no TTY, --json or CI); nothing was dialled; if it is yours, pass --allow-local NAME, or remember it with: relavium consent grant NAME",
+			len(locals), strings.Join(names, ", ")))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// split separates the pending secret bindings from the local endpoints.
+func (e *PendingError) split() (secrets, locals []BindingDecision) {
+	for _, b := range e.Bindings {
+		if b.Binding.Local {
+			locals = append(locals, b)
+		} else {
+			secrets = append(secrets, b)
+		}
+	}
+	return secrets, locals
 }
 
 // PendingServer is one entry of the envelope's pending[] list.
@@ -123,9 +150,24 @@ type Previous struct {
 
 // PendingData is the envelope data of a PendingError.
 type PendingData struct {
-	Pending    []PendingServer  `json:"pending"`
-	Bindings   []PendingBinding `json:"bindings,omitempty"`
-	StoreError *StoreProblem    `json:"store_error,omitempty"`
+	Pending  []PendingServer  `json:"pending"`
+	Bindings []PendingBinding `json:"bindings,omitempty"`
+	// Local are the servers whose loopback or private address waits for
+	// the person's word (local.go).
+	Local      []PendingLocal `json:"local_endpoints,omitempty"`
+	StoreError *StoreProblem  `json:"store_error,omitempty"`
+}
+
+// PendingLocal is one entry of the envelope's local_endpoints[] list: a
+// server of another client's file whose url names a loopback or private
+// address, not dialled until the person approves that address.
+type PendingLocal struct {
+	Server    string `json:"server"`
+	Source    string `json:"source"` // file:line:col where the server is declared
+	Origin    string `json:"origin"` // scheme://host:port it would dial
+	Digest    string `json:"digest"`
+	AllowFlag string `json:"allow_flag"`
+	Grant     string `json:"grant"` // the command that remembers it
 }
 
 // PendingBinding is one entry of the envelope's bindings[] list: a secret
@@ -199,6 +241,11 @@ func (e *PendingError) ErrorData() any {
 	}
 	for _, d := range e.Bindings {
 		b := d.Binding
+		if b.Local {
+			data.Local = append(data.Local, PendingLocal{Server: b.Server, Source: b.Source, Origin: b.Origin, Digest: b.Digest,
+				AllowFlag: b.AllowFlag(), Grant: "relavium consent grant " + b.Server})
+			continue
+		}
 		data.Bindings = append(data.Bindings, PendingBinding{Server: b.Server, Secret: b.Secret, Origin: b.Origin,
 			Headers: b.Headers, Added: d.Added, Digest: b.Digest, AllowFlag: b.AllowFlag()})
 	}
@@ -213,9 +260,14 @@ func (e *PendingError) WriteHuman(w io.Writer) error {
 		ew.printf("relavium: consent required (%s): %d stdio server(s) would be spawned and no one can be asked here (no TTY, --json or CI).\n",
 			CodeConsentRequired, len(e.Pending))
 	}
-	if len(e.Bindings) > 0 {
+	secrets, locals := e.split()
+	if len(secrets) > 0 {
 		ew.printf("relavium: secret not bound (%s): %d secret(s) from your stores would be sent to an origin they are not bound to, and no one can be asked here (no TTY, --json or CI); nothing was dialled.\n",
-			CodeSecretUnbound, len(e.Bindings))
+			CodeSecretUnbound, len(secrets))
+	}
+	if len(locals) > 0 {
+		ew.printf("relavium: local address held (%s): %d server(s) of another client's file point at a loopback or private address, which is dialled only on your word, and no one can be asked here (no TTY, --json or CI); nothing was dialled.\n",
+			CodeLocalHeld, len(locals))
 	}
 	if e.Cause != nil {
 		ew.printf("relavium: no remembered grant was trusted: %s\n", describeStoreProblem(e.Cause))
@@ -223,17 +275,35 @@ func (e *PendingError) WriteHuman(w io.Writer) error {
 	if len(e.Pending) > 0 {
 		e.writeStdio(ew)
 	}
-	if len(e.Bindings) > 0 {
-		e.writeBindings(ew)
+	if len(secrets) > 0 {
+		e.writeBindings(ew, secrets)
+	}
+	if len(locals) > 0 {
+		writeLocals(ew, locals)
 	}
 	return ew.err
 }
 
+// writeLocals prints, per held local endpoint: the server, where it is
+// declared, the address, the digest and the flag.
+func writeLocals(ew *errWriter, locals []BindingDecision) {
+	var flags []string
+	for _, d := range locals {
+		b := d.Binding
+		ew.printf("\n  server   %s\n", quoteArg(b.Server))
+		WriteLocalDetails(ew, b, "  ")
+		ew.printf("  approve  %s\n", b.AllowFlag())
+		flags = append(flags, b.AllowFlag())
+	}
+	ew.printf("\nIf each address above is your own MCP server, to dial it for one run add:\n  %s\n", strings.Join(slices.Compact(flags), " "))
+	ew.printf("or remember it on this machine with: relavium consent grant NAME (it asks on a terminal; elsewhere add --yes)\n")
+}
+
 // writeBindings prints, per unbound secret: the server, the secret by
 // reference, the origin, the header names, the digest and the flag.
-func (e *PendingError) writeBindings(ew *errWriter) {
+func (e *PendingError) writeBindings(ew *errWriter, bindings []BindingDecision) {
 	var flags []string
-	for _, d := range e.Bindings {
+	for _, d := range bindings {
 		b := d.Binding
 		ew.printf("\n  server   %s\n", quoteArg(b.Server))
 		WriteBindingDetails(ew, b, "  ")

@@ -231,6 +231,9 @@ func (w *wireLine) record(lineNo int, boxes *boxArena) (record, string) {
 		if w.has&hasSecret != 0 {
 			return w.binding(lineNo, boxes)
 		}
+		if w.has&hasOrigin != 0 {
+			return w.local(lineNo, boxes)
+		}
 		for _, f := range []struct {
 			name string
 			bit  int
@@ -278,6 +281,25 @@ func (w *wireLine) binding(lineNo int, boxes *boxArena) (record, string) {
 	g := boxes.newGrant(nil, nil, w.Headers, nil)
 	g.Digest, g.Server, g.GrantedAt, g.Line = w.Digest, w.Server, at, lineNo
 	g.Secret, g.Origin = w.Secret, w.Origin
+	return record{grant: g}, ""
+}
+
+// local applies the record rules to a local endpoint's grant (local.go):
+// an origin and a grant time are required, and no secret.
+func (w *wireLine) local(lineNo int, boxes *boxArena) (record, string) {
+	if w.Origin == "" {
+		return record{}, `local endpoint grant with an empty "origin"`
+	}
+	if w.has&hasGrantedAt == 0 {
+		return record{}, `local endpoint grant without "grantedAt"`
+	}
+	at, err := parseTime(w.GrantedAt)
+	if err != nil {
+		return record{}, fmt.Sprintf(`"grantedAt" %q is not an ISO-8601 time`, trimText(w.GrantedAt))
+	}
+	g := boxes.newGrant(nil, nil, nil, nil)
+	g.Digest, g.Server, g.GrantedAt, g.Line = w.Digest, w.Server, at, lineNo
+	g.Origin = w.Origin
 	return record{grant: g}, ""
 }
 

@@ -45,7 +45,11 @@ func (s *Store) Grant(r *Resolved, now time.Time) error {
 // headers: its digest, the secret's name, the origin and the header names
 // (never a value).
 func (s *Store) GrantBinding(b *Binding, headers []string, now time.Time) error {
-	line, err := encodeBinding(b, headers, now)
+	encode := encodeBinding
+	if b.Local {
+		encode = func(b *Binding, _ []string, now time.Time) ([]byte, error) { return encodeLocal(b, now) }
+	}
+	line, err := encode(b, headers, now)
 	if err != nil {
 		return err
 	}

@@ -21,18 +21,29 @@ import (
 // which secrets each server may carry (Endpoint.BoundSecrets), which host
 // enforces again before reading any value.
 
+// A server of another client's file whose url names a loopback or
+// private address (config.Server.LocalHeld) is decided the same way: its
+// local endpoint (consent.NewLocalEndpoint) is one more binding, and only
+// an approved one lets the guard open that host:port (localOpened).
+
 // BindingsOf lists the binding of every secret a declared network
 // server's headers name, and of every value its url's path or query
 // carries (a {{secrets.NAME}}, or an {{env.VAR}} bound as env.VAR, the
-// carrier "url"): one per (server, name), with what carries it. The
-// origin is the url's, its own references expanded from lookupEnv (the
-// person's environment choosing where to go). A server whose url has no
-// origin has none (the guard refuses it when it is admitted).
+// carrier "url"): one per (server, name), with what carries it, after
+// the server's held local endpoint if it has one. The origin is the
+// url's, its own references expanded from lookupEnv (the person's
+// environment choosing where to go). A server whose url has no origin has
+// none (the guard refuses it when it is admitted).
 func BindingsOf(servers []config.Server, lookupEnv func(string) (string, bool)) []*consent.Binding {
 	var out []*consent.Binding
 	for _, srv := range servers {
 		if srv.Transport == host.TransportStdio {
 			continue
+		}
+		if u, ok := originURL(srv, lookupEnv); ok && srv.LocalHeld && !srv.AllowLocalEndpoint {
+			if b, err := consent.NewLocalEndpoint(srv.Name, srv.Pos.String(), u); err == nil {
+				out = append(out, b)
+			}
 		}
 		carriers := map[string][]string{}
 		var order []string
@@ -90,7 +101,7 @@ func (s *Session) decideBindings(servers []config.Server, selected func(string) 
 		if d.State != consent.NeedsConsent || !selected(d.Binding.Server) {
 			continue
 		}
-		if !s.holds(store, d.Binding.Secret) {
+		if !d.Binding.Local && !s.holds(store, d.Binding.Secret) {
 			continue
 		}
 		pending = append(pending, d)
@@ -174,11 +185,27 @@ func (s *Session) Bindings() ([]consent.BindingDecision, error) {
 func boundSecrets(server string, decs []consent.BindingDecision) []string {
 	var out []string
 	for _, d := range decs {
-		if d.Binding.Server == server && d.State == consent.Approved {
+		if d.Binding.Server == server && d.State == consent.Approved && !d.Binding.Local {
 			out = append(out, d.Binding.Secret)
 		}
 	}
 	return out
+}
+
+// localOpened reports whether srv's url may be dialled at its loopback or
+// private address: the author's allow_local_endpoint (relavium's own
+// config, or --allow-local on config import), or, for a server held for
+// the person's word, an approved local-endpoint decision.
+func localOpened(srv config.Server, decs []consent.BindingDecision) bool {
+	if srv.AllowLocalEndpoint {
+		return true
+	}
+	for _, d := range decs {
+		if d.Binding.Local && d.Binding.Server == srv.Name {
+			return d.State == consent.Approved
+		}
+	}
+	return false
 }
 
 // secretStore is the session's chain of secret stores: typed in this
@@ -197,30 +224,36 @@ func transportOf(servers []config.Server, name string) string {
 }
 
 // bindFor decides, asks (or refuses headless) and returns the secrets
-// bound for the one server name: the path of a connect that is not
-// admit's (a sign-in).
-func (s *Session) bindFor(ctx context.Context, servers []config.Server, name string) ([]string, error) {
+// bound for the one server name, and whether its url may be dialled at a
+// loopback or private address (localOpened): the path of a connect that
+// is not admit's (a sign-in).
+func (s *Session) bindFor(ctx context.Context, servers []config.Server, name string) ([]string, bool, error) {
 	only := func(n string) bool { return n == name }
 	decs, pending, err := s.decideBindings(servers, only)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if err := consent.RequireAll(nil, pending, s.opts.Asker != nil); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	denied, err := s.askBindings(ctx, decs, pending)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if b := denied[name]; b != nil {
-		return nil, consent.BindingDeniedError(b)
+		return nil, false, consent.BindingDeniedError(b)
 	}
 	if len(pending) > 0 {
 		if decs, err = s.decider.DecideBindings(BindingsOf(servers, s.opts.LookupEnv)); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 	}
-	return boundSecrets(name, decs), nil
+	for _, srv := range servers {
+		if srv.Name == name {
+			return boundSecrets(name, decs), localOpened(srv, decs), nil
+		}
+	}
+	return boundSecrets(name, decs), false, nil
 }
 
 // ReaskBindings forgets this session's denials of server's secret

@@ -25,6 +25,10 @@ type HeadlessNeeds struct {
 	// the secrets its network server's headers send, bound by no
 	// remembered grant.
 	AllowSecret []string `json:"allow_secret,omitempty"`
+	// AllowLocal are the server names to pass with --allow-local: its
+	// server's loopback or private address, held, that no remembered
+	// grant approves.
+	AllowLocal []string `json:"allow_local,omitempty"`
 }
 
 // Headless decides, as a headless invocation would, what a call of def
@@ -67,7 +71,11 @@ func (s *Session) Headless(def engine.ToolDef, adhoc bool) (HeadlessNeeds, error
 			return out, err
 		}
 		for _, d := range bds {
-			if d.Binding.Server == srv.Name && d.Why != consent.ByGrant {
+			switch {
+			case d.Binding.Server != srv.Name || d.Why == consent.ByGrant:
+			case d.Binding.Local:
+				out.AllowLocal = append(out.AllowLocal, d.Binding.Server)
+			default:
 				out.AllowSecret = append(out.AllowSecret, d.Binding.Flag())
 			}
 		}

@@ -71,15 +71,17 @@ func (s *Session) Login(ctx context.Context, name string, in oauth.Interactive) 
 		return LoginResult{}, noLoginServer(name, srv)
 	}
 	in.Fresh = true
-	opts := s.hostOptions()
-	opts.Guard = s.guard() // the session's proxy applies to a sign-in too
-	h := s.oauthHandler(*srv, opts.Guard, &in)
-	defer h.Close()
-	bound, err := s.bindFor(ctx, servers, name)
+	bound, local, err := s.bindFor(ctx, servers, name)
 	if err != nil {
 		return LoginResult{}, err
 	}
-	hs, err := s.hostServer(*srv, nil, bound, &opts)
+	target := *srv
+	target.AllowLocalEndpoint = local // a held local address: only on the person's word
+	opts := s.hostOptions()
+	opts.Guard = s.guard() // the session's proxy applies to a sign-in too
+	h := s.oauthHandler(target, opts.Guard, &in)
+	defer h.Close()
+	hs, err := s.hostServer(target, nil, bound, &opts)
 	if err != nil {
 		return LoginResult{}, err
 	}

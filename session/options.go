@@ -34,6 +34,10 @@ type Options struct {
 	// AllowSecret are NAME@ORIGIN secret bindings the person approved on
 	// the command line (--allow-secret).
 	AllowSecret []string
+	// AllowLocal are servers of another client's file whose loopback or
+	// private address the person approved on the command line
+	// (--allow-local NAME): dialled for this run.
+	AllowLocal []string
 	// Version is reported to servers as clientInfo.version.
 	Version string
 	// Now is the clock grants are stamped with.

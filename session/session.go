@@ -34,7 +34,7 @@ func New(opts Options, servers []config.Server) *Session {
 	return &Session{
 		opts:    opts,
 		decl:    &declarations{list: append([]config.Server(nil), servers...)},
-		decider: consent.NewDecider(consent.Open(opts.Home), opts.AllowStdio, opts.Now).AllowSecrets(opts.AllowSecret),
+		decider: consent.NewDecider(consent.Open(opts.Home), opts.AllowStdio, opts.Now).AllowSecrets(opts.AllowSecret).AllowLocal(opts.AllowLocal),
 		given:   &givenSecrets{},
 	}
 }
@@ -149,6 +149,9 @@ func (s *Session) admit(ctx context.Context, selected func(string) bool, guard *
 		}
 		if b := unbound[srv.Name]; b != nil {
 			reason := "sending " + b.Ref() + " to " + b.Origin + " was denied"
+			if b.Local {
+				reason = "dialling its local address " + b.Origin + " was denied"
+			}
 			opts.NotStarted = append(opts.NotStarted, host.NotStarted{Name: srv.Name, Transport: srv.Transport, Digest: b.Digest,
 				Code: consent.CodeDenied, Reason: reason})
 			em.Emit(engine.Event{Type: engine.EventServer, Data: engine.ServerData{Server: srv.Name, State: engine.StateFailed,
@@ -163,6 +166,9 @@ func (s *Session) admit(ctx context.Context, selected func(string) bool, guard *
 				Transport: srv.Transport, Digest: r.Digest, ErrorCode: consent.CodeDenied, Error: "consent denied"}})
 			continue
 		}
+		// A held local address is opened only by an approved decision;
+		// otherwise the guard refuses it as it refuses any local address.
+		srv.AllowLocalEndpoint = localOpened(srv, bdecs)
 		hs, err := s.hostServer(srv, byName, boundSecrets(srv.Name, bdecs), &opts)
 		if err != nil {
 			return host.Options{}, err

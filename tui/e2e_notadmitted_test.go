@@ -11,8 +11,8 @@ import (
 )
 
 // One bad entry of a client file fails only itself: the workbench opens a
-// project whose .mcp.json holds a loopback http server (not admitted
-// without --allow-local) beside a good stdio one; the good one connects
+// project whose .mcp.json holds an http server at a cloud metadata address
+// (never admitted) beside a good stdio one; the good one connects
 // and lists its tools, the bad one is listed failed with its code, and i
 // on it shows the problem with its remedy. relavium's own config.toml stays
 // all-or-nothing: the same entry there exits 2 naming file:line:col.
@@ -25,7 +25,7 @@ func TestE2ETmuxClientFileEntryNotAdmitted(t *testing.T) {
 		t.Fatal(err)
 	}
 	mcpJSON := fmt.Sprintf(`{"mcpServers": {
-  "local": {"type": "http", "url": "http://127.0.0.1:9/mcp"},
+  "local": {"type": "http", "url": "http://169.254.169.254/mcp"},
   "good": {"command": %q, "args": ["demo-server"]}
 }}`, bin)
 	if err := os.WriteFile(filepath.Join(project, ".mcp.json"), []byte(mcpJSON), 0o644); err != nil {
@@ -39,9 +39,9 @@ func TestE2ETmuxClientFileEntryNotAdmitted(t *testing.T) {
 	tm.keys("Down")
 	tm.waitFor("the bad server's tools pane", "not admitted: i on it says why")
 	tm.keys("i")
-	screen := tm.waitFor("the details of the bad server", "Server local", "not admitted from .mcp.json:2:3", "127.0.0.1 is a local address")
+	screen := tm.waitFor("the details of the bad server", "Server local", "not admitted from .mcp.json:2:3", "169.254.169.254 is a cloud metadata endpoint")
 	flat := strings.Join(strings.Fields(screen), " ")
-	for _, want := range []string{"--allow-local local", "open the workbench again"} {
+	for _, want := range []string{"no opt-in reaches it", "open the workbench again"} {
 		if !strings.Contains(strings.ReplaceAll(flat, "│ ", ""), want) {
 			t.Fatalf("the details do not say %q:\n%s", want, screen)
 		}

@@ -109,6 +109,9 @@ func (p *serversPane) stateDetail(r *serverRow) string {
 	case engine.StateResolving:
 		return st.Muted.Render(after("resolving…", " ", p.waited(r.since)))
 	case engine.StateNeedsConsent:
+		if r.spec.Held != "" {
+			return st.Warn.Render(after("held: your word on "+r.spec.Held, " ", p.waited(r.since)))
+		}
 		return st.Warn.Render(after("needs consent", " ", p.waited(r.since)))
 	case engine.StateFailed:
 		return st.Error.Render(strings.TrimSpace(string(r.errCode) + " " + firstLine(r.err)))
@@ -239,6 +242,10 @@ func (p *serversPane) details(r *serverRow, w int, full bool) []string {
 			add(st.Muted.Render(fmt.Sprintf("pid %d", r.pid)))
 		}
 	case engine.StateNeedsConsent:
+		if r.spec.Held != "" {
+			add(st.Warn.Render(after("held: waiting for your word on its local address "+r.spec.Held, " · ", p.waited(r.since)) + ": press a"))
+			break
+		}
 		add(st.Warn.Render(after("waiting for your consent to start it", " · ", p.waited(r.since)) + ": press a"))
 	case stateDenied:
 		add(st.Error.Render("not started: consent denied this session"))

@@ -169,6 +169,9 @@ func (m *Model) askBinding(r *serverRow, err error) bool {
 		// One question at a time: this server asks again when the one on
 		// screen is answered and it is connected anew (press a).
 		r.state, r.errCode, r.err = engine.StateFailed, consent.CodeSecretUnbound, "a secret of your stores is not bound to this server's origin; press a to be asked"
+		if pe.Bindings[0].Binding.Local {
+			r.errCode, r.err = consent.CodeLocalHeld, "held: its local address "+pe.Bindings[0].Binding.Origin+" waits for your word; press a to be asked"
+		}
 		return true
 	}
 	bd := pe.Bindings[0]

@@ -193,7 +193,8 @@ func (m *Model) copiesAdhoc(j *job) bool {
 // only when that invocation would ask before the call, a declared stdio
 // server's --allow-mcp-stdio digest only when no remembered grant
 // approves it, an --allow-secret for each secret its headers send that no
-// remembered binding covers.
+// remembered binding covers, an --allow-local for a held local address no
+// remembered grant covers.
 func (m *Model) cliWords(j *job, needs session.HeadlessNeeds) []string {
 	r := m.server(j.tool.Server)
 	adhoc := m.copiesAdhoc(j)
@@ -219,6 +220,9 @@ func (m *Model) cliWords(j *job, needs session.HeadlessNeeds) []string {
 		}
 		for _, a := range needs.AllowSecret {
 			words = append(words, "--allow-secret", a)
+		}
+		for _, a := range needs.AllowLocal {
+			words = append(words, "--allow-local", a)
 		}
 	case r.spec.Transport == host.TransportStdio:
 		words = append(words, "--stdio", r.spec.Target)

@@ -16,6 +16,10 @@ type checker struct {
 	// lookupEnv reads relavium's environment for a url's {{env.VAR}}
 	// (Sources.LookupEnv; nil: every variable unset).
 	lookupEnv func(string) (string, bool)
+	// holdLocal: the entry checked comes from another client's file, so a
+	// url refused only for its loopback or private address is held for
+	// the person's word (Server.LocalHeld) instead of refused.
+	holdLocal bool
 }
 
 // ruleOf names the rule behind a code: the stable, human-readable id a

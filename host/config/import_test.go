@@ -397,23 +397,30 @@ func TestProjectClientFileLinkingOutsideIsRefused(t *testing.T) {
 	}
 }
 
-// A server of a client file at a local address fails alone with a remedy
-// that needs no edit of that file; --allow-local NAME (Sources.AllowLocal)
-// admits it as allow_local_endpoint = true would.
+// A server of a client file at a loopback or private address is admitted
+// and held for the person's word (LocalHeld, decided by the session); a
+// metadata address is still refused; --allow-local NAME
+// (Sources.AllowLocal) admits it as allow_local_endpoint = true would.
 func TestImportAllowLocalWithoutEditingTheFile(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "mcp.json")
-	write(t, path, `{"mcpServers": {"Local Dev": {"url": "http://127.0.0.1:3001/mcp"}, "far": {"url": "https://example.com/mcp"}}}`)
+	write(t, path, `{"mcpServers": {"Local Dev": {"url": "http://127.0.0.1:3001/mcp"}, "far": {"url": "https://example.com/mcp"},
+		"named": {"url": "http://localhost:7890/sse"}, "meta": {"url": "http://169.254.169.254/mcp"}}}`)
 	cfg, err := LoadFrom(t.TempDir(), dir, Sources{Files: []string{path}})
-	if err != nil || len(cfg.Servers) != 1 || len(cfg.Failed) != 1 {
+	if err != nil || len(cfg.Servers) != 3 || len(cfg.Failed) != 1 {
 		t.Fatalf("%v %+v", err, cfg)
 	}
-	if f := cfg.Failed[0]; f.Code() != "E215" || !strings.Contains(f.Reason(), "without editing this file: relavium config import "+path+" --allow-local local-dev") {
-		t.Errorf("remedy: %s", f.Reason())
+	for _, s := range cfg.Servers {
+		if held := s.Name != "far"; s.LocalHeld != held || s.AllowLocalEndpoint {
+			t.Errorf("%s: held %v, opted in %v", s.Name, s.LocalHeld, s.AllowLocalEndpoint)
+		}
+	}
+	if f := cfg.Failed[0]; f.Name != "meta" || f.Code() != "E215" {
+		t.Errorf("a metadata address: %+v", f)
 	}
 	for _, name := range []string{"local-dev", "Local Dev"} {
 		cfg, err = LoadFrom(t.TempDir(), dir, Sources{Files: []string{path}, AllowLocal: []string{name}})
-		if err != nil || len(cfg.Servers) != 2 || len(cfg.Failed) != 0 || !cfg.Servers[0].AllowLocalEndpoint || cfg.Servers[1].AllowLocalEndpoint {
+		if err != nil || len(cfg.Servers) != 3 || !cfg.Servers[0].AllowLocalEndpoint || cfg.Servers[0].LocalHeld || cfg.Servers[1].AllowLocalEndpoint {
 			t.Errorf("--allow-local %s: %v %+v", name, err, cfg)
 		}
 	}

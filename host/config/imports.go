@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/relavium/relavium/authored"
 	"github.com/relavium/relavium/host/config/mcpjson"
 )
 
@@ -159,7 +160,9 @@ func (l *loader) importFile(r importRef, cfg *Config, seen map[string]Pos) {
 		if l.src.allowsLocal(e) {
 			entry.fields = append(entry.fields, &field{key: "allow_local_endpoint", keyPos: e.Pos, val: &node{kind: kindBool, bool: true, pos: e.Pos}})
 		}
+		l.c.holdLocal = true // another client's file: a local url waits for the person's word
 		d := l.c.server(entry, e.Path, registration, l.project)
+		l.c.holdLocal = false
 		key := strings.ToLower(e.Name)
 		if prev, dup := seen[key]; dup {
 			l.c.add(CodeDuplicateName, e.Pos, e.Path, "%s", duplicateMessage(e.Name, prev, e.Pos)).Related = []Pos{prev}
@@ -396,4 +399,28 @@ func Survey(path, project string) (o Offer, problems int, ok bool) {
 	}
 	f := mcpjson.Read(path, data, mcpjson.Options{Project: project, Name: importName})
 	return offerOf(path, f), len(f.Problems), true
+}
+
+// Writable splits imported servers into those relavium's own config.toml
+// can hold and those held for the person's word on their loopback or
+// private address (LocalHeld): config import writes no held server, since
+// a config.toml that names a local url without allow_local_endpoint is
+// refused whole (E215). Each held one is returned failed, naming the flag
+// that imports it (--allow-local NAME, the person's word).
+func Writable(servers []Server, file string) (kept []Server, held []FailedServer) {
+	for _, s := range servers {
+		if !s.LocalHeld {
+			kept = append(kept, s)
+			continue
+		}
+		written := s.Name
+		if s.Import != nil {
+			written = s.Import.Written
+		}
+		p := Problem{Problem: authored.Problem{Code: CodeURL, Pos: s.Pos, Field: "url",
+			Message: fmt.Sprintf("names a loopback or private address, dialled only on your word; if it is yours, import it with: relavium config import %s --allow-local %s (written with allow_local_endpoint = true)", file, s.Name)},
+			Rule: ruleOf(CodeURL), Severity: severityError}
+		held = append(held, FailedServer{Name: s.Name, Written: written, File: file, Pos: s.Pos, Problems: []Problem{p}})
+	}
+	return kept, held
 }

@@ -224,7 +224,7 @@ func (c *checker) endpointFields(v *node, path, transport string, s *Server, ref
 		if u, ok := c.required(f, join(path, "url"), "the server's endpoint, e.g. https://example.com/mcp"); ok {
 			s.URL = u
 			if isNetwork(transport) && optInOK {
-				c.url(u, transport, s.AllowLocalEndpoint, f.at(), join(path, "url"))
+				s.LocalHeld = c.url(u, transport, s.AllowLocalEndpoint, f.at(), join(path, "url"))
 			}
 		}
 	} else if f == nil && isNetwork(transport) {

@@ -31,6 +31,13 @@ type Server struct {
 	EnvFile            string `json:"env_file,omitempty"`
 	URL                string `json:"url,omitempty"`
 	AllowLocalEndpoint bool   `json:"allow_local_endpoint,omitempty"`
+	// LocalHeld: the url names a loopback or private address and the
+	// server comes from another client's file, which cannot opt itself in.
+	// It is admitted, held: the session dials that exact address only
+	// once the person approves it (package consent's local endpoints;
+	// --allow-local NAME for one run). relavium's own config says
+	// allow_local_endpoint = true instead, or is refused (E215).
+	LocalHeld bool `json:"local_held,omitempty"`
 	// Headers are a network server's static request headers; each value
 	// shows as [REDACTED] (Header).
 	Headers        []Header      `json:"headers,omitempty"`

@@ -22,20 +22,19 @@ import (
 // stand-in for it. The url stays as written everywhere it is shown,
 // recorded or locked; no value is put in a problem (each is shown as the
 // reference it stands for).
-func (c *checker) url(u, transport string, allowLocal bool, at Pos, path string) {
+func (c *checker) url(u, transport string, allowLocal bool, at Pos, path string) (held bool) {
 	refs, err := consent.URLRefs(u)
 	if err != nil {
 		c.add(CodeSecretRef, at, path, "%s", err.Error())
-		return
+		return false
 	}
 	if len(refs) == 0 {
-		c.admitURL(u, transport, allowLocal, at, path, nil)
-		return
+		return c.admitURL(u, transport, allowLocal, at, path, nil)
 	}
 	for _, r := range refs {
 		if r.Origin && mcpjson.SecretLike(r.Name) {
 			c.add(CodeSecretRef, at, path, "%s is in the url's origin, and %s names a credential: a credential never chooses where to go (send it in a header, or in the path or query bound to the origin)", r.Text(), r.Name)
-			return
+			return false
 		}
 	}
 	shown := redactset.New()
@@ -56,9 +55,9 @@ func (c *checker) url(u, transport string, allowLocal bool, at Pos, path string)
 		}
 		c.add(CodeURLEnvUnset, at, path, "reads %s from relavium's environment, and %s is not set: set it (or give a default, {{env.%s:-…}})",
 			refList(missing), strings.Join(names, ", "), names[0])
-		return
+		return false
 	}
-	c.admitURL(expanded, transport, allowLocal, at, path, shown)
+	return c.admitURL(expanded, transport, allowLocal, at, path, shown)
 }
 
 func refList(refs []consent.URLRef) string {
@@ -71,14 +70,20 @@ func refList(refs []consent.URLRef) string {
 
 // admitURL asks the network guard, the one owner of url admission. shown
 // (nil for a literal url) turns each value the url was expanded with back
-// into its reference, in the message and the cause.
-func (c *checker) admitURL(u, transport string, allowLocal bool, at Pos, path string, shown *redactset.Set) {
+// into its reference, in the message and the cause. held is true when the
+// url is refused only for its loopback or private address in an entry of
+// another client's file (c.holdLocal): admitted as it would be with the
+// opt-in, and held for the person's word (Server.LocalHeld).
+func (c *checker) admitURL(u, transport string, allowLocal bool, at Pos, path string, shown *redactset.Set) (held bool) {
 	err := netguard.AdmitURL(u, transport, allowLocal)
 	if err == nil {
-		return
+		return false
+	}
+	var ne *netguard.Error
+	if c.holdLocal && !allowLocal && errors.As(err, &ne) && ne.Reason == netguard.ReasonPrivateAddress && netguard.AdmitURL(u, transport, true) == nil {
+		return true
 	}
 	msg := messageOf(err)
-	var ne *netguard.Error
 	if errors.As(err, &ne) {
 		msg = ne.Msg
 		if ne.Remedy != "" {
@@ -93,4 +98,5 @@ func (c *checker) admitURL(u, transport string, allowLocal bool, at Pos, path st
 		}
 	}
 	c.add(CodeURL, at, path, "%s", msg).Cause = cause
+	return false
 }

@@ -88,6 +88,7 @@ func SessionOptions(inv *Invocation) session.Options {
 		LookupEnv:   inv.Env.LookupEnv,
 		AllowStdio:  inv.Global.AllowStdio,
 		AllowSecret: inv.Global.AllowSecret,
+		AllowLocal:  inv.Global.AllowLocal,
 		Redact:      inv.Env.redact,
 		Version:     inv.Env.Version,
 		Now:         inv.Env.Now,

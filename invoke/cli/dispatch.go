@@ -344,6 +344,7 @@ func globalsFrom(env *Env, fs *pflag.FlagSet) (g Globals, err error) {
 	}
 	g.AllowStdio, _ = fs.GetStringArray("allow-mcp-stdio")
 	g.AllowSecret, _ = fs.GetStringArray("allow-secret")
+	g.AllowLocal, _ = fs.GetStringArray("allow-local")
 	if g.Record, err = recordFlag(env, fs); err != nil {
 		return g, err
 	}

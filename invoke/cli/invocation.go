@@ -74,7 +74,10 @@ type Globals struct {
 	AllowStdio []string `json:"allow_mcp_stdio,omitempty"`
 	// AllowSecret are --allow-secret NAME@ORIGIN secret bindings.
 	AllowSecret []string `json:"allow_secret,omitempty"`
-	Theme       string   `json:"theme,omitempty"`
+	// AllowLocal are --allow-local NAME: servers of another client's file
+	// whose loopback or private address the person approves.
+	AllowLocal []string `json:"allow_local,omitempty"`
+	Theme      string   `json:"theme,omitempty"`
 	// Record is --record (or its other name --trace): the recording file,
 	// absolute.
 	Record string `json:"record,omitempty"`

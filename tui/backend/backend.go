@@ -168,6 +168,10 @@ type ServerSpec struct {
 	// AllowLocal: the ad-hoc url was opted into a loopback or private
 	// address (--allow-local-endpoint).
 	AllowLocal bool `json:"allow_local,omitempty"`
+	// Held is set on a server of another client's file whose url names a
+	// loopback or private address: that address (scheme://host:port),
+	// dialled only once the person approves it (asked when it connects).
+	Held string `json:"held,omitempty"`
 	// NotAdmitted is set on a server of another client's file that
 	// relavium cannot take (one bad entry fails only itself): its row shows
 	// failed with why, and it is never resolved or connected.

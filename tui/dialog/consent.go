@@ -27,7 +27,9 @@ import (
 // The same dialog asks about a secret binding (Bind set, Dec empty): may a
 // secret of the person's stores go to a network origin — the server, the
 // secret by its reference (never its value), the origin, the header names
-// that carry it and the digest, with the same answers and keys.
+// that carry it and the digest, with the same answers and keys — and about
+// a local endpoint (Bind.Binding.Local): may relavium dial the loopback or
+// private address another client's file names for a server.
 type Consent struct {
 	Dec  consent.Decision
 	Bind *consent.BindingDecision
@@ -80,11 +82,42 @@ func NewBinding(dec consent.BindingDecision, remember, once, deny Action) *Conse
 	return &Consent{Bind: &dec, Remember: remember, Once: once, Deny: deny, focus: 2}
 }
 
+// viewLocal draws a local endpoint's question: which server, where its
+// file declares it, the address it would dial, and that the address is
+// local.
+func (d *Consent) viewLocal(st *themes.Styles, w, h int) string {
+	dw := Width(w, 110)
+	iw := InnerWidth(dw)
+	b := d.Bind.Binding
+	var body []string
+	add := func(lines ...string) { body = append(body, lines...) }
+	if d.Bind.StoreErr != nil {
+		add(render.WrapIndent(st.Banner.Render("⚠ remembered grants are not trusted: "+consent.ProblemOf(d.Bind.StoreErr).Message), iw, "  ")...)
+		add("")
+	}
+	add(Labelled(st, "server", st.Bold.Render(consent.Display(b.Server)), iw)...)
+	if b.Source != "" {
+		add(LabelledPath(st, "from", consent.Display(b.Source), iw)...)
+	}
+	add(LabelledPath(st, "address", consent.Display(b.Origin), iw)...)
+	add(Labelled(st, "", st.Warn.Render("a loopback or private address: a service on this machine or its network"), iw)...)
+	add(Labelled(st, "digest", b.Digest, iw)...)
+	add("")
+	add(render.Wrap(st.Muted.Render("Another client's file points this server here; it cannot approve itself. Approving opens exactly this address and port: another one asks again."), iw)...)
+	d.box.title = "Dial a local address? (server " + consent.Display(b.Server) + ")"
+	d.box.body = body
+	d.box.actions = buttons(st, consentButtons, d.focus) + st.Muted.Render("  esc = deny")
+	return d.box.render(st, dw, h)
+}
+
 // viewBinding draws a secret binding's question.
 func (d *Consent) viewBinding(st *themes.Styles, w, h int) string {
 	dw := Width(w, 110)
 	iw := InnerWidth(dw)
 	b := d.Bind.Binding
+	if b.Local {
+		return d.viewLocal(st, w, h)
+	}
 	var body []string
 	add := func(lines ...string) { body = append(body, lines...) }
 	if d.Bind.StoreErr != nil {

@@ -94,6 +94,9 @@ func (l *Adapter) Declared() []backend.ServerSpec {
 	var out []backend.ServerSpec
 	for _, s := range l.core.Servers() {
 		spec := backend.ServerSpec{Name: s.Name, Transport: s.Transport, Target: target(s), Protocol: s.Protocol, Source: Source(l.project, s)}
+		if origin, err := consent.Origin(s.URL); s.LocalHeld && err == nil {
+			spec.Held = origin
+		}
 		if s.Import != nil {
 			for _, in := range s.Import.Inputs {
 				spec.Inputs = append(spec.Inputs, backend.InputSpec{ID: in.ID, Description: in.Description})

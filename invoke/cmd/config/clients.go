@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/relavium/relavium/atomicfile"
+	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/engine/sanitize"
 	"github.com/relavium/relavium/host/config"
 	"github.com/relavium/relavium/host/secrets"
@@ -39,6 +40,16 @@ type SourceRow struct {
 	State    string                `json:"state"`
 	Servers  []config.OfferedEntry `json:"servers"`
 	Problems int                   `json:"problems,omitempty"`
+	// Held are the servers of a used client file whose loopback or
+	// private address waits for the person's word (config.Server.LocalHeld):
+	// admitted, not failed, dialled once approved.
+	Held []HeldServer `json:"held,omitempty"`
+}
+
+// HeldServer is one server held for the person's word on its address.
+type HeldServer struct {
+	Name   string `json:"name"`
+	Origin string `json:"origin"`
 }
 
 // RunConfigSources is `relavium config sources`: list every file servers can
@@ -47,10 +58,16 @@ type SourceRow struct {
 func RunConfigSources(_ context.Context, inv *cli.Invocation) (any, error) {
 	out := &ConfigSources{Sources: []SourceRow{}, project: inv.Global.Project}
 	used := map[string]bool{}
+	held := map[string][]HeldServer{}
 	cfg, err := inv.LoadConfig()
 	if err == nil {
 		for _, f := range cfg.Files {
 			used[f] = true
+		}
+		for _, s := range cfg.Servers {
+			if origin, oerr := consent.Origin(s.URL); s.LocalHeld && oerr == nil {
+				held[s.Pos.File] = append(held[s.Pos.File], HeldServer{Name: s.Name, Origin: origin})
+			}
 		}
 	}
 	for _, f := range []string{config.GlobalFile(inv.Env.Home), config.ProjectFile(inv.Global.Project)} {
@@ -79,7 +96,7 @@ func RunConfigSources(_ context.Context, inv *cli.Invocation) (any, error) {
 		switch {
 		case !ok:
 		case used[cf.Path]:
-			row.State = "used"
+			row.State, row.Held = "used", held[cf.Path]
 		case problems > 0:
 			row.State = "invalid"
 		case cf.Global:
@@ -121,6 +138,10 @@ func (c *ConfigSources) WriteHuman(w io.Writer) error {
 			fmt.Fprintf(&b, "  %s", cfgPlural(r.Problems, "problem"))
 		}
 		b.WriteString("\n")
+		for _, h := range r.Held {
+			fmt.Fprintf(&b, "    held     %s at %s: a local address, dialled once you approve it (asked in the workbench; --allow-local %s, or relavium consent grant %s)\n",
+				sanitize.Line(h.Name), sanitize.Line(h.Origin), sanitize.Line(h.Name), sanitize.Line(h.Name))
+		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -170,11 +191,11 @@ func RunConfigImport(_ context.Context, inv *cli.Invocation) (any, error) {
 		file = filepath.Join(inv.Env.WorkDir, file)
 	}
 	project := inv.Global.Project
-	imp, err := config.LoadFrom(inv.Env.Home, project, config.Sources{Files: []string{file}, AllowLocal: inv.Strings("allow-local"), LookupEnv: inv.Env.LookupEnv})
+	imp, err := config.LoadFrom(inv.Env.Home, project, config.Sources{Files: []string{file}, AllowLocal: inv.Global.AllowLocal, LookupEnv: inv.Env.LookupEnv})
 	if err != nil {
 		return nil, err
 	}
-	for _, name := range inv.Strings("allow-local") {
+	for _, name := range inv.Global.AllowLocal {
 		known := false
 		for _, s := range imp.Servers {
 			known = known || s.Name == name || s.Import != nil && s.Import.Written == name
@@ -189,6 +210,9 @@ func RunConfigImport(_ context.Context, inv *cli.Invocation) (any, error) {
 	for _, w := range imp.Warnings {
 		fmt.Fprintln(inv.Env.Stderr, cli.ProblemLine(project, w))
 	}
+	var held []config.FailedServer
+	imp.Servers, held = config.Writable(imp.Servers, file)
+	imp.Failed = append(imp.Failed, held...)
 	// The servers that cannot be imported are reported, each with its
 	// problems; the others are imported.
 	for _, f := range imp.Failed {

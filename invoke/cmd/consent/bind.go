@@ -63,6 +63,9 @@ func runConsentBind(ctx context.Context, inv *cli.Invocation, target string) (an
 	var match []*consent.Binding
 	var declared []string
 	for _, b := range session.BindingsOf(servers, inv.Env.LookupEnv) {
+		if b.Local {
+			continue
+		}
 		declared = append(declared, b.Flag())
 		if b.Secret == name && b.Origin == origin {
 			match = append(match, b)

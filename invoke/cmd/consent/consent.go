@@ -50,6 +50,11 @@ func RunConsentGrant(ctx context.Context, inv *cli.Invocation) (any, error) {
 		if err := consent.CheckDigest("consent grant", target); err != nil {
 			return nil, err
 		}
+	} else if res, ok, err := runConsentLocal(ctx, inv, target); ok {
+		if err != nil {
+			return nil, err
+		}
+		return res, nil
 	}
 	rows, err := consentResolveAll(inv)
 	if err != nil {
@@ -114,7 +119,9 @@ type ConsentRevokeResult struct {
 	Digest      string `json:"digest"`
 	CommandLine string `json:"command_line,omitempty"`
 	// Binding is NAME@ORIGIN when the grant revoked was a secret binding.
-	Binding   string `json:"binding,omitempty"`
+	Binding string `json:"binding,omitempty"`
+	// Local is the address when the grant revoked was a local endpoint.
+	Local     string `json:"local_endpoint,omitempty"`
 	RevokedAt string `json:"revoked_at"`
 }
 
@@ -127,6 +134,9 @@ func (r ConsentRevokeResult) WriteHuman(w io.Writer) error {
 	}
 	if r.Binding != "" {
 		fmt.Fprintf(&b, " (secret binding %s)", consent.Display(r.Binding))
+	}
+	if r.Local != "" {
+		fmt.Fprintf(&b, " (local address %s)", consent.Display(r.Local))
 	}
 	b.WriteString("\n")
 	_, err := io.WriteString(w, b.String())
@@ -154,6 +164,8 @@ func RunConsentRevoke(ctx context.Context, inv *cli.Invocation) (any, error) {
 	}
 	if live && g.IsBinding() {
 		res.Binding = g.Secret + "@" + g.Origin
+	} else if live && g.IsLocal() {
+		res.Local = g.Origin
 	} else if live {
 		res.CommandLine = g.CommandLine()
 	}
@@ -199,6 +211,13 @@ func consentConfirmRevoke(ctx context.Context, inv *cli.Invocation, digest strin
 		writeBindingGrant(&lines, g)
 		fmt.Fprintf(&b, "%s  granted  %s\n", lines.String(), g.GrantedAt.UTC().Format(time.RFC3339))
 		b.WriteString("  the secret will not be sent there again without asking. revoke? [y/N] ")
+		return consentAnswer(ctx, inv, b.String())
+	}
+	if g != nil && g.IsLocal() {
+		var lines strings.Builder
+		writeLocalGrant(&lines, g)
+		fmt.Fprintf(&b, "%s  granted  %s\n", lines.String(), g.GrantedAt.UTC().Format(time.RFC3339))
+		b.WriteString("  the address will not be dialled again without asking. revoke? [y/N] ")
 		return consentAnswer(ctx, inv, b.String())
 	}
 	if g != nil {

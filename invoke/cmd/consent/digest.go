@@ -20,8 +20,22 @@ type ConsentDigests struct {
 	Servers []ConsentDigestRow `json:"servers"`
 	// Bindings are the secrets declared network servers' headers would
 	// send, each with the digest and the --allow-secret flag that binds it.
-	Bindings   []ConsentBindingRow   `json:"bindings"`
+	Bindings []ConsentBindingRow `json:"bindings"`
+	// Local are the servers of another client's file held for the
+	// person's word on their loopback or private address, each with the
+	// digest and the --allow-local flag that opens it.
+	Local      []ConsentLocalRow     `json:"local_endpoints,omitempty"`
 	StoreError *consent.StoreProblem `json:"store_error,omitempty"`
+}
+
+// ConsentLocalRow is one held local address.
+type ConsentLocalRow struct {
+	Server    string `json:"server"`
+	Source    string `json:"source"`
+	Origin    string `json:"origin"`
+	Digest    string `json:"digest"`
+	Granted   bool   `json:"granted"`
+	AllowFlag string `json:"allow_flag"`
 }
 
 // ConsentBindingRow is one secret a declared network server's headers
@@ -79,6 +93,14 @@ func (d ConsentDigests) WriteHuman(w io.Writer) error {
 		fmt.Fprintf(&b, "  secret   %s → %s (headers %s)\n  approve  %s\n", consent.BindingRef(r.Secret), consent.Display(r.Origin),
 			consent.Display(strings.Join(r.Headers, ", ")), r.AllowFlag)
 	}
+	for _, r := range d.Local {
+		state := "not granted"
+		if r.Granted {
+			state = "granted"
+		}
+		fmt.Fprintf(&b, "%s  %s  %s\n  address  %s (local, from %s)\n  approve  %s\n", consent.Display(r.Server), r.Digest, state,
+			consent.Display(r.Origin), consent.Display(r.Source), r.AllowFlag)
+	}
 	if d.StoreError != nil {
 		fmt.Fprintf(&b, "grant store unreadable (%s): %s\n", d.StoreError.Code, d.StoreError.Message)
 	}
@@ -113,6 +135,11 @@ func RunConsentDigest(_ context.Context, inv *cli.Invocation) (any, error) {
 		if servers, err := cfg.Declared(inv.Global.Agent); err == nil {
 			for _, b := range session.BindingsOf(servers, inv.Env.LookupEnv) {
 				g, ok := grants.Get(b.Digest)
+				if b.Local {
+					out.Local = append(out.Local, ConsentLocalRow{Server: b.Server, Source: b.Source, Origin: b.Origin, Digest: b.Digest,
+						Granted: ok, AllowFlag: b.AllowFlag()})
+					continue
+				}
 				out.Bindings = append(out.Bindings, ConsentBindingRow{Server: b.Server, Secret: b.Secret, Origin: b.Origin, Headers: b.Headers,
 					Digest: b.Digest, Granted: ok && !slices.ContainsFunc(b.Headers, func(h string) bool { return !slices.Contains(g.Headers, h) }),
 					AllowFlag: b.AllowFlag()})

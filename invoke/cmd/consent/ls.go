@@ -39,6 +39,10 @@ func (l ConsentList) WriteHuman(w io.Writer) error {
 			writeBindingGrant(&b, g)
 			continue
 		}
+		if g.IsLocal() {
+			writeLocalGrant(&b, g)
+			continue
+		}
 		fmt.Fprintf(&b, "  command  %s\n", g.CommandLine())
 		fmt.Fprintf(&b, "  cwd      %s\n", consent.Display(g.Cwd))
 		if len(g.EnvNames) > 0 {
@@ -100,6 +104,12 @@ func RunConsentList(_ context.Context, inv *cli.Invocation) (any, error) {
 				l.DeclaredAs = map[string][]string{}
 			}
 			l.DeclaredAs[r.resolved.Digest] = append(l.DeclaredAs[r.resolved.Digest], r.server.Name)
+		}
+		for _, b := range heldLocals(inv) {
+			if l.DeclaredAs == nil {
+				l.DeclaredAs = map[string][]string{}
+			}
+			l.DeclaredAs[b.Digest] = append(l.DeclaredAs[b.Digest], b.Server)
 		}
 	}
 	return l, nil

@@ -1,0 +1,114 @@
+package consent
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/relavium/relavium/consent"
+	"github.com/relavium/relavium/invoke/cli"
+	"github.com/relavium/relavium/session"
+)
+
+// `relavium consent grant NAME`, NAME a server of another client's file
+// whose url names a loopback or private address, remembers that address
+// (package consent's local endpoints): the one rule is the server's name,
+// as --allow-local NAME approves it for one run. Like every grant it is
+// asked on a terminal (--yes elsewhere).
+
+// ConsentLocalResult is the data of `relavium consent grant NAME` for a
+// server held for its local address.
+type ConsentLocalResult struct {
+	Servers        []string `json:"servers"`
+	Origin         string   `json:"origin"`
+	Source         string   `json:"source"`
+	Digest         string   `json:"digest"`
+	AlreadyGranted bool     `json:"already_granted"`
+	GrantedAt      string   `json:"granted_at,omitempty"`
+}
+
+// WriteHuman says what was remembered.
+func (g ConsentLocalResult) WriteHuman(w io.Writer) error {
+	verb := "granted"
+	if g.AlreadyGranted {
+		verb = "already granted"
+	}
+	_, err := fmt.Fprintf(w, "%s %s for %s\n  from     %s\n  address  %s (a loopback or private address)\n", verb, g.Digest,
+		consent.Display(strings.Join(g.Servers, ", ")), consent.Display(g.Source), consent.Display(g.Origin))
+	return err
+}
+
+// heldLocals are the local endpoints of the declared servers held for the
+// person's word; a configuration that does not load has none.
+func heldLocals(inv *cli.Invocation) []*consent.Binding {
+	cfg, err := inv.LoadConfig()
+	if err != nil {
+		return nil
+	}
+	servers, err := cfg.Declared(inv.Global.Agent)
+	if err != nil {
+		return nil
+	}
+	var out []*consent.Binding
+	for _, b := range session.BindingsOf(servers, inv.Env.LookupEnv) {
+		if b.Local {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// runConsentLocal remembers the local address of the held server name;
+// ok is false when no held server has that name.
+func runConsentLocal(ctx context.Context, inv *cli.Invocation, name string) (res ConsentLocalResult, ok bool, err error) {
+	var b *consent.Binding
+	for _, l := range heldLocals(inv) {
+		if l.Server == name {
+			b = l
+		}
+	}
+	if b == nil {
+		return res, false, nil
+	}
+	res = ConsentLocalResult{Servers: []string{b.Server}, Origin: b.Origin, Source: b.Source, Digest: b.Digest}
+	store := consent.Open(inv.Env.Home)
+	grants, ferr := store.Fold()
+	if ferr != nil {
+		return res, true, consent.StoreBlocks(ferr, fmt.Sprintf("consent grant wrote nothing for %s: a grant has no effect while the grant store cannot be read", b.Origin))
+	}
+	if g, live := grants.Get(b.Digest); live {
+		res.AlreadyGranted, res.GrantedAt = true, g.GrantedAt.UTC().Format(time.RFC3339)
+		return res, true, nil
+	}
+	if !inv.Bool("yes") {
+		if !inv.CanPrompt() {
+			return res, true, &consent.Error{ErrCode: consent.CodeNeedsYes, Exit: cli.ExitUsage,
+				Msg: fmt.Sprintf("consent grant remembers trust and no one can be asked here (no TTY, --json or CI); pass --yes to let relavium dial %s (server %s)", b.Origin, consent.Display(name))}
+		}
+		var q strings.Builder
+		fmt.Fprintf(&q, "? remember that relavium may dial the local address of %s\n", consent.Display(name))
+		consent.WriteLocalDetails(&q, b, "  ")
+		q.WriteString("  it will be dialled without asking until revoked. grant? [y/N] ")
+		yes, err := consentAnswer(ctx, inv, q.String())
+		if err != nil {
+			return res, true, err
+		}
+		if !yes {
+			return res, true, &consent.Error{ErrCode: consent.CodeRevokeCancelled, Msg: "grant cancelled; nothing was written"}
+		}
+	}
+	at := consentNow(inv)
+	if err := store.GrantBinding(b, nil, at); err != nil {
+		return res, true, err
+	}
+	res.GrantedAt = at.UTC().Format(time.RFC3339)
+	return res, true, nil
+}
+
+// writeLocalGrant lists a local endpoint's grant in the words of its
+// question.
+func writeLocalGrant(b *strings.Builder, g *consent.Grant) {
+	fmt.Fprintf(b, "  address  %s (a loopback or private address: local endpoint)\n", consent.Display(g.Origin))
+}
