@@ -8,6 +8,7 @@ import (
 
 	"github.com/relavium/relavium/engine/sanitize"
 	"github.com/relavium/relavium/themes"
+	"github.com/relavium/relavium/tui/render"
 )
 
 // SecretField is one value a Secret dialog asks for.
@@ -79,22 +80,36 @@ func (d *Secret) View(st *themes.Styles, w, h int) string {
 		d.values = make([]string, len(d.Fields))
 	}
 	dw := Width(w, 80)
+	iw := InnerWidth(dw)
 	d.box.title = d.Title
 	var body []string
+	first, last := 0, 0 // the lines of the field being typed in
 	for i, f := range d.Fields {
 		mark := "  "
 		if i == d.focus {
-			mark = st.Accent.Render("› ")
+			mark, first = st.Accent.Render("› "), len(body)
 		}
 		dots := strings.Repeat("•", len([]rune(d.values[i])))
 		line := mark + st.Bold.Render(sanitize.Line(f.ID))
 		if f.Label != "" {
 			line += "  " + st.Muted.Render(sanitize.Line(f.Label))
 		}
-		body = append(body, line, "    "+st.Bold.Render("["+dots+"]"))
+		body = append(append(body, render.Wrap(line, iw)...), "    "+st.Bold.Render("["+dots+"]"))
+		if i == d.focus {
+			last = len(body) - 1
+		}
 	}
 	body = append(body, "", st.Muted.Render("Kept in memory for this session only: never written, never shown. Set RELAVIUM_SECRET_<ID> or secrets.toml to keep it."))
 	d.box.body = body
 	d.box.actions = st.Muted.Render("enter connect · tab next · esc cancel")
+	// More fields than the screen holds (a file may name many inputs): the
+	// body scrolls to keep the field being typed in view.
+	room := max(1, h-4-1-len(render.Wrap(d.box.actions, iw))) // border, title and its gap, the foot
+	switch {
+	case first < d.box.scroll:
+		d.box.scroll = first
+	case last >= d.box.scroll+room:
+		d.box.scroll = min(first, last-room+1)
+	}
 	return d.box.render(st, dw, h)
 }
