@@ -77,8 +77,8 @@ func urlCarried(srv config.Server) []string {
 // dialURL is srv's url as dialled: every reference expanded, each value
 // added to the session's redactor. A value in the path or query whose
 // binding is not in bound is never read (E523, nothing dialled); an unset
-// variable with no default is E880 and a missing secret E520, each naming
-// every one.
+// variable with no default is E880 and a secret no store holds E520 (bound
+// or not: there is nothing to bind), each naming every one.
 func (s *Session) dialURL(srv config.Server, bound []string) (string, error) {
 	refs := urlRefs(srv)
 	if len(refs) == 0 {
@@ -105,6 +105,15 @@ func (s *Session) dialURL(srv config.Server, bound []string) (string, error) {
 			return v, true
 		}
 		if !slices.Contains(bound, r.BindingName()) {
+			// A secret no store holds has nothing to bind: it is E520, as a
+			// header's is, so the workbench asks for it (an ${input:id} of a
+			// client file) and the typing binds it. Only its presence is
+			// looked at, as decideBindings does.
+			if _, held, err := store.Secret(r.Secret); err == nil && !held {
+				_, err = expand.SecretFor(srv.Name, "the url", r.Secret, store)
+				lacking = append(lacking, expand.MissingOf(err)...)
+				return "", false
+			}
 			unbound = cmp.Or(unbound, unboundErr(srv, r))
 			return "", false
 		}
@@ -125,10 +134,10 @@ func (s *Session) dialURL(srv config.Server, bound []string) (string, error) {
 		return "", &failure.Error{Base: fault.Base{ErrCode: failure.CodeEnvRefUnset, Exit: fault.ExitUsage, Msg: fmt.Sprintf(
 			"the url reads {{env.%s}} from relavium's environment, and %s is not set: set it (or give a default, {{env.NAME:-default}})",
 			strings.Join(unset, "}}, {{env."), strings.Join(unset, ", "))}, Server: srv.Name}
+	case len(lacking) > 0: // what to supply first: typing it binds it
+		return "", expand.MissingSecrets(lacking)
 	case unbound != nil:
 		return "", unbound
-	case len(lacking) > 0:
-		return "", expand.MissingSecrets(lacking)
 	}
 	for ref, v := range envShown {
 		s.opts.Redact.AddShown(ref, v)
