@@ -90,6 +90,20 @@ func TestImportReferenceInsideArgument(t *testing.T) {
 	if len(cfg.Warnings) != 1 || cfg.Warnings[0].Code != "E242" || cfg.Warnings[0].Line != 3 || !strings.Contains(cfg.Warnings[0].Message, "hidden value") {
 		t.Errorf("warnings %+v: an undeclared input is named at its place", cfg.Warnings)
 	}
+	// A server that is not imported asks for nothing: its undeclared
+	// input is not announced as asked (its failure says why).
+	write(t, path, `{"mcpServers": {
+  "ok": {"command": "/bin/true", "args": ["${input:asked}"]},
+  "bad": {"command": "npx -y pkg", "args": ["${input:never}"]},
+  "host": {"url": "https://${input:h}/mcp"}
+}}`)
+	cfg, err = LoadFrom(t.TempDir(), dir, Sources{Files: []string{path}})
+	if err != nil || len(cfg.Servers) != 1 || len(cfg.Failed) != 2 {
+		t.Fatalf("%v servers %+v failed %+v", err, cfg.Servers, cfg.Failed)
+	}
+	if len(cfg.Warnings) != 1 || !strings.Contains(cfg.Warnings[0].Message, "${input:asked}") {
+		t.Errorf("warnings %+v, want only the imported server's input", cfg.Warnings)
+	}
 	vs := filepath.Join(dir, "mcp.json")
 	write(t, vs, `{"inputs": [{"id": "key", "type": "promptString", "password": true}],
  "servers": {"in": {"command": "/bin/true", "args": ["-e", "KEY=${input:key}", "${userHome}/x"]}}}`)

@@ -188,6 +188,20 @@ func (l *loader) importFile(r importRef, cfg *Config, seen map[string]Pos) {
 			cfg.Servers = append(cfg.Servers, s)
 		}
 	}
+	l.dropUnasked(f, cfg.Failed)
+}
+
+// dropUnasked removes the undeclared-input warnings (E242) of f's servers
+// that were not imported: "relavium will ask for it" would promise what no
+// server will do (its failure says why).
+func (l *loader) dropUnasked(f *mcpjson.File, failed []FailedServer) {
+	l.c.warnings = slices.DeleteFunc(l.c.warnings, func(p Problem) bool {
+		if p.Code != mcpjson.CodeInput || p.File != f.Path {
+			return false
+		}
+		i := entryOf(f, p.Field)
+		return i >= 0 && slices.ContainsFunc(failed, func(s FailedServer) bool { return s.File == f.Path && s.Pos == f.Entries[i].Pos })
+	})
 }
 
 // entryOf is the index of the entry a problem's field lies in (-1: the
