@@ -68,6 +68,15 @@ func NewBinding(server, secret, rawURL string, headers []string) (*Binding, erro
 // under env.VAR, EnvBindingPrefix).
 func (b *Binding) Ref() string { return BindingRef(b.Secret) }
 
+// BindingRefs is names as references, joined by ", ".
+func BindingRefs(names []string) string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = BindingRef(n)
+	}
+	return strings.Join(out, ", ")
+}
+
 // Kind says where the bound value comes from: "secret-ref" (a store),
 // "relavium's environment" (env.VAR).
 func (b *Binding) Kind() string {

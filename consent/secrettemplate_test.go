@@ -20,7 +20,10 @@ func TestSecretTemplate(t *testing.T) {
 		{"{{secrets.a}}:{{secrets.b-c.d_e}}", []string{"", ":", ""}, []string{"a", "b-c.d_e"}, true},
 		{"{{secrets.}}", nil, nil, false},
 		{"{{ secrets.a }}", nil, nil, false},
-		{"{{env.HOME}}", nil, nil, false},
+		{"{{env.HOME}}", []string{"", ""}, []string{"env.HOME"}, true},
+		{"Bearer {{env.API_KEY}}!", []string{"Bearer ", "!"}, []string{"env.API_KEY"}, true},
+		{"{{env.HOME:-x}}", nil, nil, false},
+		{"{{secrets.env.HOME}}", nil, nil, false},
 		{"Bearer {{secrets.a", nil, nil, false},
 		{"a}}b", nil, nil, false},
 		{"{{secrets.a}}}}", nil, nil, false},
@@ -37,7 +40,7 @@ func TestSecretTemplate(t *testing.T) {
 // reference between them, no literal holds a brace pair, and every name is
 // one SecretRef accepts.
 func FuzzSecretTemplate(f *testing.F) {
-	for _, s := range []string{"Bearer {{secrets.linear}}", "{{secrets.a}}{{secrets.b}}", "{{{secrets.a}}", "x}}", "{{secrets.a}}}"} {
+	for _, s := range []string{"Bearer {{secrets.linear}}", "{{env.A}}{{secrets.b}}", "{{secrets.a}}{{secrets.b}}", "{{{secrets.a}}", "x}}", "{{secrets.a}}}"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, v string) {
@@ -58,7 +61,7 @@ func FuzzSecretTemplate(f *testing.F) {
 				if _, ok := SecretRef("{{secrets." + refs[i] + "}}"); !ok {
 					t.Fatalf("name %q", refs[i])
 				}
-				b.WriteString("{{secrets." + refs[i] + "}}")
+				b.WriteString(BindingRef(refs[i]))
 			}
 		}
 		if b.String() != v {

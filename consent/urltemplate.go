@@ -74,6 +74,11 @@ func URLRefs(text string) ([]URLRef, error) {
 	if !ok || !secretsOnlyAsRefs(text, spans) {
 		return nil, fmt.Errorf("a {{…}} in a url must read {{env.VAR}}, {{env.VAR:-default}} or {{secrets.NAME}}, whole")
 	}
+	for _, sp := range spans {
+		if strings.HasPrefix(sp.Secret, EnvBindingPrefix) {
+			return nil, fmt.Errorf("{{secrets.%s}}: a secret's name does not begin env. (a binding named env.VAR is relavium's environment variable VAR)", sp.Secret)
+		}
+	}
 	// The skeleton is the text with each reference one NUL byte (no url
 	// holds one), so the origin is found in what the file wrote itself.
 	var sk strings.Builder

@@ -127,7 +127,7 @@ func (c *conn) prepare() error {
 		return nil
 	}
 	if c.srv.Transport != TransportStdio {
-		h, hidden, err := headers.Resolve(c.srv.Name, c.srv.Headers, c.srv.BoundSecrets, c.h.opts.Secrets, c.secrets)
+		h, hidden, err := headers.Resolve(c.srv.Name, c.srv.Headers, c.srv.BoundSecrets, c.h.opts.Secrets, c.h.opts.Environ, c.secrets)
 		if err != nil {
 			return err
 		}

@@ -49,7 +49,7 @@ func (c *conn) credentialRefused(what string, err error) *failure.Error {
 	}
 	for _, h := range c.srv.Headers {
 		if _, refs, _ := consent.SecretTemplate(h.Value); strings.EqualFold(h.Name, "Authorization") && len(refs) > 0 {
-			msg += " (update {{secrets." + strings.Join(refs, "}}, {{secrets.") + "}})"
+			msg += " (update " + consent.BindingRefs(refs) + ")"
 		}
 	}
 	msg += "; a server that declares its own Authorization is never probed for OAuth"

@@ -182,7 +182,7 @@ func TestStaticHeaderRefusals(t *testing.T) {
 		{"reserved name", []Header{{Name: "Host", Value: "evil.example"}}, mapSecrets{}, "E594"},
 		{"protocol's own", []Header{{Name: "Mcp-Session-Id", Value: "abc"}}, mapSecrets{}, "E594"},
 		{"twice", []Header{{Name: "X-A", Value: "1"}, {Name: "x-a", Value: "2"}}, mapSecrets{}, "E594"},
-		{"odd template", []Header{{Name: "X-A", Value: "{{env.HOME}}"}}, mapSecrets{}, "E594"},
+		{"odd template", []Header{{Name: "X-A", Value: "{{env.HOME:-x}}"}}, mapSecrets{}, "E594"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := networkServer(t, g, "n", TransportHTTP, base+"/mcp")

@@ -171,7 +171,7 @@ func TestHeaderFlagRefusals(t *testing.T) {
 		{"bad name", []string{"--url", url, "--header", "X Bad: v"}, "not an HTTP header name", ""},
 		{"a pasted line as the name", []string{"--url", url, "--header", "Authorization Bearer tok-zzzz99=: v"}, "not an HTTP header name", "tok-zzzz99"},
 		{"twice", []string{"--url", url, "--header", "X-A: 1", "--header", "x-a: 2"}, "twice", ""},
-		{"template", []string{"--url", url, "--header", "X-A: {{env.SECRET_THING}}"}, "whole {{secrets.NAME}}", "SECRET_THING"},
+		{"template", []string{"--url", url, "--header", "X-A: {{env.SECRET_THING:-x}}"}, "whole {{secrets.NAME}}", "SECRET_THING"},
 		{"without --url", []string{"--header", "X-A: qqqqqq"}, "--url only", "qqqqqq"},
 		{"with --stdio", []string{"--stdio", "true", "--header", "X-A: qqqqqq"}, "--url only", "qqqqqq"},
 	} {

@@ -178,3 +178,34 @@ func TestURLQueryValuesAreBoundAndTheGuardJudgesTheExpandedURL(t *testing.T) {
 		}
 	}
 }
+
+// An environment reference in a header — a client file's "Bearer
+// ${API_KEY}", as Claude Code expands it — is a value of relavium's
+// environment sent to the server's origin: bound there as env.API_KEY
+// before it is read (E323 headless, nothing dialled), sent once bound,
+// never shown.
+func TestHeaderFromTheEnvironmentIsBoundToTheOrigin(t *testing.T) {
+	e := newMCPE2E(t)
+	sn := newSniffServer(t)
+	writeTestFile(t, e.project+"/.mcp.json", fmt.Sprintf(`{"mcpServers": {"api": {"type": "http", "url": %q, "headers": {"Authorization": "Bearer ${API_KEY}"}}}}`, sn.url))
+	env := []string{"API_KEY=" + bindSecret}
+	// The loopback url needs the person's word: given the way the refusal
+	// names, without editing the file.
+	if imp := e.run(t, nil, "config", "import", e.project+"/.mcp.json", "--allow-local", "api", "--write"); imp.code != 0 {
+		t.Fatalf("import: %d %s %s", imp.code, imp.stdout, imp.stderr)
+	}
+	r := e.run(t, env, "mcp", "ls", "--json")
+	if strings.Contains(r.stdout+r.stderr, bindSecret) {
+		t.Fatalf("the value is shown: %s %s", r.stdout, r.stderr)
+	}
+	if _, n := sn.got(); r.code != 2 || r.errCode() != consent.CodeSecretUnbound || n != 0 {
+		t.Fatalf("unbound: exit %d %s, %d requests: %s %s", r.code, r.errCode(), n, r.stdout, r.stderr)
+	}
+	if bd := bindingOf(t, r); bd["secret"] != "env.API_KEY" || bd["origin"] != sn.origin || fmt.Sprint(bd["headers"]) != "[Authorization]" {
+		t.Errorf("pending binding: %v", bd)
+	}
+	r = e.run(t, env, "mcp", "ls", "--json", "--allow-secret", "env.API_KEY@"+sn.origin)
+	if sent, _ := sn.got(); r.code != 0 || !sent || strings.Contains(r.stdout+r.stderr, bindSecret) {
+		t.Fatalf("bound: exit %d, sent %v: %s %s", r.code, sent, r.stdout, r.stderr)
+	}
+}

@@ -49,6 +49,6 @@ var codes = fault.Table{
 	{Code: CodeHeaderName, Class: fault.Usage, Meaning: "a header name that is not an HTTP token (or over 128 bytes), or one declared twice (names are case-insensitive)"},
 	{Code: CodeHeaderReserved, Class: fault.Usage, Meaning: "a header relavium never sends for you: Host, hop-by-hop and framing headers (Connection, Content-Length, Transfer-Encoding…), Proxy-*, Sec-WebSocket-*, the protocol's own (Mcp-Session-Id, MCP-Protocol-Version) and the media types the transport sets"},
 	{Code: CodeHeaderValue, Class: fault.Usage, Meaning: "a header value holding CR, LF, NUL or another control character (C1 such as U+0085 NEL included), a line or paragraph separator (U+2028, U+2029) or a byte that is not UTF-8, edge white space, or over 8 KiB; more than 32 headers or 32 KiB of them (the value is never shown)"},
-	{Code: CodeHeaderSecretRef, Class: fault.Usage, Meaning: "a {{…}} in a header value that is not a whole {{secrets.NAME}} reference"},
+	{Code: CodeHeaderSecretRef, Class: fault.Usage, Meaning: "a {{…}} in a header value that is not a whole {{secrets.NAME}} or {{env.VAR}} reference (a default in a header is refused)"},
 	{Code: CodeURLEnvUnset, Class: fault.Usage, Meaning: "a url's {{env.VAR}} with no default whose variable is not set when the file is read"},
 }

@@ -43,7 +43,9 @@ func (s *Server) StaticAuthorization() bool {
 // each name an HTTP token the guard lets a person set (netguard.
 // CheckHeaderName), given once (names are case-insensitive), each value a
 // string without control characters whose every {{…}} is exactly
-// {{secrets.NAME}}; at most netguard.MaxHeaders of them. A value is never
+// {{secrets.NAME}} or {{env.VAR}} (consent.SecretTemplate: each sent only
+// once bound to the server's origin, the variable as env.VAR); at most
+// netguard.MaxHeaders of them. A value is never
 // echoed in a message.
 func (c *checker) headers(f *field, path string) []Header {
 	t, ok := c.table(f, path, `a table of Name = "value" entries`)
@@ -86,7 +88,7 @@ func (c *checker) headers(f *field, path string) []Header {
 			continue
 		}
 		if _, _, ok := consent.SecretTemplate(value); !ok {
-			c.add(CodeHeaderSecretRef, e.at(), p, "a {{…}} in a header value must be a whole {{secrets.NAME}} reference (NAME: letters, digits, '_', '-', '.'), e.g. \"Bearer {{secrets.linear}}\"; anything else would be sent literally")
+			c.add(CodeHeaderSecretRef, e.at(), p, "a {{…}} in a header value must be a whole {{secrets.NAME}} reference (NAME: letters, digits, '_', '-', '.'; not beginning env.), e.g. \"Bearer {{secrets.linear}}\", or {{env.VAR}} with no default (a default would be a credential written in the file); anything else would be sent literally")
 			continue
 		}
 		if fault, why := netguard.CheckHeaderValue(value); fault != netguard.HeaderOK {

@@ -45,7 +45,7 @@ const (
 	CodeHeaderName       fault.Code = "E227" // a header name that is not an HTTP token, or is declared twice
 	CodeHeaderReserved   fault.Code = "E228" // a header relavium may not send for you (hop-by-hop, framing, Host, Proxy-*, the protocol's own)
 	CodeHeaderValue      fault.Code = "E229" // a header value with a control character or edge white space, or headers too many or too large
-	CodeHeaderSecretRef  fault.Code = "E230" // a {{…}} in a header value that is not a whole {{secrets.NAME}}
+	CodeHeaderSecretRef  fault.Code = "E230" // a {{…}} in a header value that is not a whole {{secrets.NAME}} or {{env.VAR}}
 	CodeURLEnvUnset      fault.Code = "E231" // a url's {{env.VAR}} with no default whose variable is not set when the file is read
 	CodeProtocol         fault.Code = "E250" // protocol outside 2025-11-25|2026-07-28|auto, or 2026-07-28 on the sse transport
 	severityError                   = "error"

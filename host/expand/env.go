@@ -68,7 +68,7 @@ func ChildEnv(server string, ambient []string, file, declared []consent.EnvEntry
 			secrets[e.Secret] = sv
 			v = sv
 		case consent.KindEnvRef:
-			ev, ok := ambientValue(ambient, e.Var)
+			ev, ok := AmbientValue(ambient, e.Var)
 			switch {
 			case (!ok || ev == "") && e.HasDefault: // ${VAR:-default}: unset or empty
 				ev = e.Default
@@ -204,7 +204,7 @@ func (x *expander) text(what, a string) (string, error) {
 			v = sv
 			x.secrets[sp.Secret] = v
 		} else {
-			ev, set := ambientValue(x.ambient, sp.Name)
+			ev, set := AmbientValue(x.ambient, sp.Name)
 			switch {
 			case (!set || ev == "") && sp.HasDefault:
 				ev = sp.Def
@@ -239,9 +239,9 @@ func (x *expander) err(what string) error {
 	return nil
 }
 
-// ambientValue is name's value in relavium's own environment (the first
+// AmbientValue is name's value in relavium's own environment (the first
 // entry wins, as Go's getenv reads it).
-func ambientValue(ambient []string, name string) (string, bool) {
+func AmbientValue(ambient []string, name string) (string, bool) {
 	for _, kv := range ambient {
 		if n, val, ok := strings.Cut(kv, "="); ok && n == name {
 			return val, true

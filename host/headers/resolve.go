@@ -30,8 +30,11 @@ const minHiddenLiteral = 4
 // in an error.
 //
 // A secret not in bound is never read: the person did not bind it to this
-// server's origin (E523).
-func Resolve(server string, hs []Header, bound []string, store secrets.SecretStore, secrets map[string]string) (out http.Header, hidden []string, err error) {
+// server's origin (E523). An {{env.VAR}} (SecretTemplate names it env.VAR)
+// is read from environ, relavium's environment, under the same rule: it is
+// bound to the origin as env.VAR, and secrets receives it as env.VAR (shown
+// as {{env.VAR}}); an unset VAR is E880.
+func Resolve(server string, hs []Header, bound []string, store secrets.SecretStore, environ []string, secrets map[string]string) (out http.Header, hidden []string, err error) {
 	if len(hs) == 0 {
 		return nil, nil, nil
 	}
@@ -50,7 +53,7 @@ func Resolve(server string, hs []Header, bound []string, store secrets.SecretSto
 		}
 		literals, refs, ok := consent.SecretTemplate(h.Value)
 		if !ok {
-			return nil, nil, headerErr(server, h.Name, "a {{…}} in its value is not exactly {{secrets.NAME}}")
+			return nil, nil, headerErr(server, h.Name, "a {{…}} in its value is not exactly {{secrets.NAME}} or {{env.VAR}}")
 		}
 		var b strings.Builder
 		holdsSecret := false
@@ -59,17 +62,28 @@ func Resolve(server string, hs []Header, bound []string, store secrets.SecretSto
 			if i == len(refs) {
 				break
 			}
-			v, err := expand.SecretFor(server, "header "+h.Name, refs[i], store)
-			if m := expand.MissingOf(err); m != nil {
-				missing = append(missing, m...)
-				continue
-			}
-			if err != nil {
-				return nil, nil, err
+			var v string
+			if name, isEnv := strings.CutPrefix(refs[i], consent.EnvBindingPrefix); isEnv {
+				val, set := expand.AmbientValue(environ, name)
+				if !set {
+					return nil, nil, &failure.Error{Base: fault.Base{ErrCode: failure.CodeEnvRefUnset, Exit: fault.ExitUsage,
+						Msg: "header " + h.Name + " reads {{env." + name + "}} from relavium's environment, and " + name + " is not set: set it"}, Server: server}
+				}
+				v = val
+			} else {
+				sv, err := expand.SecretFor(server, "header "+h.Name, refs[i], store)
+				if m := expand.MissingOf(err); m != nil {
+					missing = append(missing, m...)
+					continue
+				}
+				if err != nil {
+					return nil, nil, err
+				}
+				v = sv
 			}
 			if !slices.Contains(bound, refs[i]) {
 				return nil, nil, &failure.Error{Base: fault.Base{ErrCode: failure.CodeSecretUnbound, Exit: fault.ExitUsage,
-					Msg: "header " + h.Name + " names {{secrets." + refs[i] + "}}, which is not bound to this server's origin; nothing was sent (bind it with --allow-secret NAME@ORIGIN or relavium consent grant NAME@ORIGIN)"}, Server: server}
+					Msg: "header " + h.Name + " names " + consent.BindingRef(refs[i]) + ", which is not bound to this server's origin; nothing was sent (bind it with --allow-secret " + refs[i] + "@ORIGIN or relavium consent grant " + refs[i] + "@ORIGIN)"}, Server: server}
 			}
 			secrets[refs[i]] = v
 			holdsSecret = true
@@ -79,7 +93,7 @@ func Resolve(server string, hs []Header, bound []string, store secrets.SecretSto
 		if len(missing) == 0 {
 			if f, why := netguard.CheckHeaderValue(v); f != netguard.HeaderOK {
 				if len(refs) > 0 {
-					why += " once {{secrets." + strings.Join(refs, "}} and {{secrets.") + "}} is resolved"
+					why += " once " + consent.BindingRefs(refs) + " is resolved"
 				}
 				return nil, nil, headerErr(server, h.Name, why)
 			}

@@ -35,7 +35,7 @@ func AdhocHeaders(flags []string) ([]config.Header, error) {
 			seen[l] = true
 		}
 		if _, _, ok := consent.SecretTemplate(value); !ok {
-			return nil, UsageErr(CodeBadHeader, "--header %s: a {{…}} in the value must be a whole {{secrets.NAME}} reference; anything else would be sent literally", name)
+			return nil, UsageErr(CodeBadHeader, "--header %s: a {{…}} in the value must be a whole {{secrets.NAME}} or {{env.VAR}} reference; anything else would be sent literally", name)
 		}
 		if fault, why := netguard.CheckHeaderValue(value); fault != netguard.HeaderOK {
 			return nil, UsageErr(CodeBadHeader, "--header %s: %s", name, why)

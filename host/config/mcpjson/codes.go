@@ -18,7 +18,7 @@ const (
 	CodeDisabled    fault.Code = "E237" // a server the file itself disables
 	CodeUnsupported fault.Code = "E238" // a field relavium has no counterpart for
 	CodeRenamed     fault.Code = "E239" // warning: a server name outside relavium's name rule, mapped to one inside it
-	CodeVariable    fault.Code = "E240" // a ${…} reference that does not translate (nested or unclosed, an input in command or cwd, an environment reference in a header)
+	CodeVariable    fault.Code = "E240" // a ${…} reference that does not translate (nested or unclosed, an input in command, cwd or envFile)
 	CodeSecretValue fault.Code = "E241" // a value that would enter a digest or a log as a secret
 	CodeInput       fault.Code = "E242" // an ${input:id} naming no usable input; warning: one the file does not declare, asked for hidden
 	CodeNesting     fault.Code = "E243" // a file nested deeper than 64 levels, holding more than 20 000 values, or over 4 MiB
@@ -36,7 +36,7 @@ var codes = fault.Table{
 	{Code: CodeDisabled, Class: fault.Usage, Meaning: "a server its own file disables (not imported)"},
 	{Code: CodeUnsupported, Class: fault.Usage, Meaning: "an imported field relavium has no counterpart for"},
 	{Code: CodeRenamed, Class: fault.Usage, Meaning: "warning: an imported server name outside the name rule, mapped to one inside it"},
-	{Code: CodeVariable, Class: fault.Usage, Meaning: "a ${…} reference that does not translate (nested or unclosed, an input in command, cwd or envFile, an environment reference in a header)"},
+	{Code: CodeVariable, Class: fault.Usage, Meaning: "a ${…} reference that does not translate (nested or unclosed, an input in command, cwd or envFile)"},
 	{Code: CodeSecretValue, Class: fault.Usage, Meaning: "an imported value that would enter a digest or a log as a secret"},
 	{Code: CodeInput, Class: fault.Usage, Meaning: "an ${input:id} naming a pick list or an id no secret name can hold (warning: an id the file does not declare, asked for as a hidden value)"},
 	{Code: CodeNesting, Class: fault.Usage, Meaning: "a client's MCP file nested deeper than 64 levels, holding more than 20 000 values or over 4 MiB, refused before it is read"},

@@ -30,8 +30,9 @@
 //     naming it: an id the file does not declare (an mcpServers file has
 //     no inputs) is an Input with password true and a warning (E242),
 //     asked for as a declared one is; where a url's reference may sit is
-//     config's rule; an environment reference in a header is refused (a
-//     header's credential is a secret); in command, cwd and envFile an environment
+//     config's rule; in a header an environment reference becomes
+//     {{env.VAR}} too, bound to the origin before it is sent (a default is
+//     refused); in command, cwd and envFile an environment
 //     reference becomes {{env.VAR}} (read when the server is resolved), an
 //     ${input:…} is refused; ${workspaceFolder} is the project directory. A default under a name that says secret is refused
 //     (E241): it would be digested as a literal.

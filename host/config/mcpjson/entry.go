@@ -251,11 +251,14 @@ func (t *translator) endpoint(v *Value, path string, e *Entry) {
 	}
 }
 
-// headers translates a network server's headers: text, in which an
-// ${input:id} becomes the secret {{secrets.id}} (a header value may hold
-// secrets inside other text, "Bearer {{secrets.id}}"). An environment
-// reference does not translate: relavium sends a header's credential from
-// a secret, never from its own environment.
+// headers translates a network server's headers: text in which each
+// reference is translated as an argument's is (textRefs) — ${input:id}
+// becomes the secret {{secrets.id}}, ${VAR} / ${env:VAR} becomes
+// {{env.VAR}} ("Bearer ${API_KEY}", as Claude Code expands it). Either is
+// a value sent to the server's origin, so config and the session bind it
+// there before it is read (an environment value as env.VAR), and a
+// default, which would be a credential written in the file, is refused
+// (config's E230; E241 under a name that says secret).
 func (t *translator) headers(m *Member, path string, e *Entry) Member {
 	out := &Value{Kind: Object, Pos: m.Value.Pos}
 	if m.Value.Kind != Object {
@@ -268,42 +271,13 @@ func (t *translator) headers(m *Member, path string, e *Entry) Member {
 			t.file.Problems.Add(CodeType, h.Value.Pos, p, "must be a string, got %s", h.Value.Kind)
 			continue
 		}
-		text, ok := t.inputsInText(t.workspace(h.Value.Str), h.Value, p, e)
+		text, ok := t.textRefs("", t.workspace(h.Value.Str), h.Value, p, e)
 		if !ok {
-			continue
-		}
-		if strings.Contains(text, "${") {
-			t.file.Problems.Add(CodeVariable, h.Value.Pos, p, "an environment reference in a header does not translate: relavium sends a header's credential from a secret, never from its own environment; declare the server in .relavium/config.toml with this header as \"…{{secrets.NAME}}…\" and set RELAVIUM_SECRET_NAME")
 			continue
 		}
 		out.Members = append(out.Members, Member{Key: h.Key, KeyPos: h.KeyPos, Value: &Value{Kind: String, Str: text, Pos: h.Value.Pos}})
 	}
 	return Member{Key: "headers", KeyPos: m.KeyPos, Value: out}
-}
-
-// inputsInText replaces every ${input:id} of a header value with the
-// secret relavium asks for.
-func (t *translator) inputsInText(s string, at *Value, path string, e *Entry) (string, bool) {
-	var b strings.Builder
-	for {
-		i := strings.Index(s, "${input:")
-		if i < 0 {
-			b.WriteString(s)
-			return b.String(), true
-		}
-		end := strings.IndexByte(s[i:], '}')
-		if end < 0 {
-			b.WriteString(s)
-			return b.String(), true
-		}
-		ref, ok := t.input(s[i+len("${input:"):i+end], at, path, e)
-		if !ok {
-			return "", false
-		}
-		b.WriteString(s[:i])
-		b.WriteString(ref)
-		s = s[i+end+1:]
-	}
 }
 
 func (t *translator) args(m *Member, path string, e *Entry) Member {

@@ -263,6 +263,14 @@ func (x *exporter) headerValue(h config.Header) (string, error) {
 	var b strings.Builder
 	for i, ref := range refs {
 		b.WriteString(literals[i])
+		if v, isEnv := strings.CutPrefix(ref, consent.EnvBindingPrefix); isEnv {
+			s, err := x.envValue("header "+h.Name, "{{env."+v+"}}")
+			if err != nil {
+				return "", err
+			}
+			b.WriteString(s)
+			continue
+		}
 		b.WriteString(x.secret(ref))
 	}
 	b.WriteString(literals[len(refs)])
