@@ -13,20 +13,27 @@ import (
 // dialled is the url with every reference expanded. Where a reference
 // sits decides what it means:
 //
-//   - In the origin (scheme, host, port) it is the person's environment
-//     choosing where to go. It must then make up a whole part — the whole
+//   - When it makes up a whole part of the origin — the whole
 //     scheme://host[:port] (the url's first bytes, up to its path), the
-//     whole host or the whole port — so that no value is spelled into a
-//     host name the file chose ("{{env.TOKEN}}.attacker.example" would
-//     carry the value to that domain's name servers). Only the environment
-//     may choose: a secret never names where to go (config refuses, too, a
-//     variable whose name says it holds a credential there).
+//     whole host or the whole port — it is the person's environment
+//     choosing where to go, not a value sent there.
 //   - In the path, query or fragment it is a value carried to the url's
 //     origin, as a header's is: it needs a secret binding (NAME@ORIGIN),
 //     {{secrets.NAME}} under NAME, {{env.VAR}} under env.VAR (the name
 //     says it is the environment variable), the binding's carrier "url".
+//   - Inside a host name with text around it
+//     ("https://{{env.TENANT}}.example.com") it is both: it chooses the
+//     host, and its value is spelled into a name the file chose, which
+//     reaches that domain's name servers and the host itself
+//     ("{{env.TOKEN}}.attacker.example" would carry a token there). So it
+//     is carried, and bound, as a path's value is: nothing is resolved or
+//     dialled before the person bound it to the origin it makes.
 //
-// User info never holds one: the guard refuses any user info in a url.
+// Only the environment may choose where to go: a secret never does
+// (config refuses, too, a variable whose name says it holds a credential
+// anywhere in the origin). Part of a scheme or a port is refused (no
+// origin is made that way), and user info never holds a reference: the
+// guard refuses any user info in a url.
 
 // URLCarrier is the carrier a binding names for a value in a url's path
 // or query (where a header's binding names its header).
@@ -39,9 +46,12 @@ const EnvBindingPrefix = "env."
 // URLRef is one reference of a url as written.
 type URLRef struct {
 	Span
-	// Origin is set for a reference that makes up the scheme://host:port
-	// (or the host, or the port): where to go, not a value sent there.
+	// Origin is set for a reference in the scheme://host:port.
 	Origin bool
+	// Carried is set for a reference whose value is sent to the origin
+	// (the path, query or fragment, or part of a host name): it is bound
+	// there before it is read.
+	Carried bool
 }
 
 // BindingName is the name a reference in the path or query is bound
@@ -92,20 +102,21 @@ func URLRefs(text string) ([]URLRef, error) {
 	}
 	sk.WriteString(text[last:])
 	skel := sk.String()
-	originEnd, whole, err := urlOrigin(skel)
+	originEnd, whole, inHost, err := urlOrigin(skel)
 	if err != nil {
 		return nil, err
 	}
 	refs := make([]URLRef, len(spans))
 	for i, sp := range spans {
 		r := URLRef{Span: sp, Origin: at[i] < originEnd}
+		r.Carried = !r.Origin || inHost[at[i]] && !whole[at[i]]
 		refs[i] = r
 		if !r.Origin {
 			continue
 		}
 		switch {
-		case !whole[at[i]]:
-			return nil, fmt.Errorf("%s is only part of the url's scheme, host or port: a reference there must be the whole scheme://host[:port], the whole host or the whole port, so that no value is spelled into a host name", r.Text())
+		case !whole[at[i]] && !inHost[at[i]]:
+			return nil, fmt.Errorf("%s is only part of the url's scheme or port: a reference there must be the whole scheme://host[:port], the whole host or the whole port", r.Text())
 		case r.Secret != "":
 			return nil, fmt.Errorf("%s is in the url's origin: a secret never chooses where to go (a secret may ride in the path or query, bound to the origin)", r.Text())
 		}
@@ -130,8 +141,8 @@ func secretsOnlyAsRefs(text string, spans []Span) bool {
 // urlOrigin finds where the origin of a url skeleton ends (its path, query
 // or fragment begins) and which reference positions make up a whole part
 // of it.
-func urlOrigin(skel string) (end int, whole map[int]bool, err error) {
-	whole = map[int]bool{}
+func urlOrigin(skel string) (end int, whole, inHost map[int]bool, err error) {
+	whole, inHost = map[int]bool{}, map[int]bool{}
 	pathStart := func(from int) int {
 		if i := strings.IndexAny(skel[from:], "/?#"); i >= 0 {
 			return from + i
@@ -143,23 +154,23 @@ func urlOrigin(skel string) (end int, whole map[int]bool, err error) {
 		// path (or nothing) follows it.
 		end = pathStart(1)
 		if end != 1 {
-			return 0, nil, fmt.Errorf("a reference that begins the url must be the whole scheme://host[:port] (followed by /, ? or # or nothing), as in {{env.MCP_URL}}/mcp")
+			return 0, nil, nil, fmt.Errorf("a reference that begins the url must be the whole scheme://host[:port] (followed by /, ? or # or nothing), as in {{env.MCP_URL}}/mcp")
 		}
 		whole[0] = true
-		return end, whole, nil
+		return end, whole, inHost, nil
 	}
 	sep := strings.Index(skel, "://")
 	if sep < 0 {
-		return 0, nil, fmt.Errorf("the url does not begin with scheme:// (or with a reference that is the whole scheme://host[:port])")
+		return 0, nil, nil, fmt.Errorf("the url does not begin with scheme:// (or with a reference that is the whole scheme://host[:port])")
 	}
 	if strings.Contains(skel[:sep], "\x00") {
-		return sep, nil, fmt.Errorf("a reference is part of the url's scheme: write the scheme, or make the reference the whole scheme://host[:port]")
+		return sep, nil, nil, fmt.Errorf("a reference is part of the url's scheme: write the scheme, or make the reference the whole scheme://host[:port]")
 	}
 	start := sep + 3
 	end = pathStart(start)
 	auth := skel[start:end]
 	if i := strings.LastIndexByte(auth, '@'); i >= 0 && strings.Contains(auth[:i+1], "\x00") {
-		return end, nil, fmt.Errorf("a reference is in the url's user info: credentials never travel in an MCP url (send a secret in a header, or in the path or query bound to the origin)")
+		return end, nil, nil, fmt.Errorf("a reference is in the url's user info: credentials never travel in an MCP url (send a secret in a header, or in the path or query bound to the origin)")
 	}
 	host, port := auth, ""
 	if i := strings.LastIndexByte(auth, ':'); i >= 0 && !strings.Contains(auth[i:], "]") {
@@ -168,10 +179,17 @@ func urlOrigin(skel string) (end int, whole map[int]bool, err error) {
 	if host == "\x00" {
 		whole[start] = true
 	}
+	if !strings.HasPrefix(host, "[") { // a name, not an IPv6 literal
+		for i := 0; i < len(host); i++ {
+			if host[i] == 0 {
+				inHost[start+i] = true
+			}
+		}
+	}
 	if port == "\x00" {
 		whole[end-1] = true
 	}
-	return end, whole, nil
+	return end, whole, inHost, nil
 }
 
 // ExpandURL is text with each of refs replaced by value's answer, in one

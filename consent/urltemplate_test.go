@@ -7,25 +7,27 @@ import (
 
 func TestURLRefsSaysWhereEachReferenceSits(t *testing.T) {
 	type ref struct {
-		text   string
-		origin bool
+		text            string
+		origin, carried bool
 	}
 	good := []struct {
 		url  string
 		want []ref
 	}{
 		{"https://api.example.com/mcp", nil},
-		{"{{env.MCP_URL}}", []ref{{"{{env.MCP_URL}}", true}}},
-		{"{{env.MCP_URL:-https://api.example.com}}/mcp", []ref{{"{{env.MCP_URL}}", true}}},
-		{"{{env.BASE}}?key={{env.KEY}}", []ref{{"{{env.BASE}}", true}, {"{{env.KEY}}", false}}},
-		{"http://localhost:{{env.PORT}}/mcp", []ref{{"{{env.PORT}}", true}}},
-		{"https://{{env.HOST}}/mcp", []ref{{"{{env.HOST}}", true}}},
-		{"https://{{env.HOST}}:8443/mcp", []ref{{"{{env.HOST}}", true}}},
-		{"https://{{env.HOST}}:{{env.PORT}}", []ref{{"{{env.HOST}}", true}, {"{{env.PORT}}", true}}},
-		{"https://api.example.com/mcp?key={{env.API_KEY}}", []ref{{"{{env.API_KEY}}", false}}},
-		{"https://api.example.com/{{env.TEAM}}/mcp", []ref{{"{{env.TEAM}}", false}}},
-		{"https://api.example.com/mcp?k={{secrets.api.key}}&x=1", []ref{{"{{secrets.api.key}}", false}}},
-		{"https://api.example.com#{{env.FRAG}}", []ref{{"{{env.FRAG}}", false}}},
+		{"{{env.MCP_URL}}", []ref{{"{{env.MCP_URL}}", true, false}}},
+		{"{{env.MCP_URL:-https://api.example.com}}/mcp", []ref{{"{{env.MCP_URL}}", true, false}}},
+		{"{{env.BASE}}?key={{env.KEY}}", []ref{{"{{env.BASE}}", true, false}, {"{{env.KEY}}", false, true}}},
+		{"http://localhost:{{env.PORT}}/mcp", []ref{{"{{env.PORT}}", true, false}}},
+		{"https://{{env.HOST}}/mcp", []ref{{"{{env.HOST}}", true, false}}},
+		{"https://{{env.HOST}}:8443/mcp", []ref{{"{{env.HOST}}", true, false}}},
+		{"https://{{env.HOST}}:{{env.PORT}}", []ref{{"{{env.HOST}}", true, false}, {"{{env.PORT}}", true, false}}},
+		{"https://api.example.com/mcp?key={{env.API_KEY}}", []ref{{"{{env.API_KEY}}", false, true}}},
+		{"https://api.example.com/{{env.TEAM}}/mcp", []ref{{"{{env.TEAM}}", false, true}}},
+		{"https://api.example.com/mcp?k={{secrets.api.key}}&x=1", []ref{{"{{secrets.api.key}}", false, true}}},
+		{"https://api.example.com#{{env.FRAG}}", []ref{{"{{env.FRAG}}", false, true}}},
+		{"https://{{env.TENANT}}.example.com/mcp", []ref{{"{{env.TENANT}}", true, true}}},
+		{"https://mcp-{{env.REGION}}.{{env.ZONE}}.example.com:{{env.PORT}}/x", []ref{{"{{env.REGION}}", true, true}, {"{{env.ZONE}}", true, true}, {"{{env.PORT}}", true, false}}},
 	}
 	for _, c := range good {
 		refs, err := URLRefs(c.url)
@@ -38,14 +40,12 @@ func TestURLRefsSaysWhereEachReferenceSits(t *testing.T) {
 			continue
 		}
 		for i, r := range refs {
-			if r.Text() != c.want[i].text || r.Origin != c.want[i].origin || c.url[r.Start:r.End] == "" {
-				t.Errorf("URLRefs(%q)[%d] = %s origin %v, want %s origin %v", c.url, i, r.Text(), r.Origin, c.want[i].text, c.want[i].origin)
+			if w := c.want[i]; r.Text() != w.text || r.Origin != w.origin || r.Carried != w.carried || c.url[r.Start:r.End] == "" {
+				t.Errorf("URLRefs(%q)[%d] = %s origin %v carried %v, want %+v", c.url, i, r.Text(), r.Origin, r.Carried, w)
 			}
 		}
 	}
 	bad := []struct{ url, why string }{
-		{"https://{{env.TOKEN}}.attacker.example/mcp", "only part"},
-		{"https://mcp-{{env.REGION}}.example.com/mcp", "only part"},
 		{"https://api.example.com:80{{env.X}}/mcp", "only part"},
 		{"{{env.SCHEME}}://api.example.com/mcp", "whole scheme://host"},
 		{"http{{env.S}}://api.example.com/mcp", "scheme"},
@@ -53,6 +53,7 @@ func TestURLRefsSaysWhereEachReferenceSits(t *testing.T) {
 		{"https://{{env.USER}}@api.example.com/mcp", "user info"},
 		{"https://u:{{secrets.pw}}@api.example.com/mcp", "user info"},
 		{"https://{{secrets.host}}/mcp", "a secret never chooses"},
+		{"https://x-{{secrets.h}}.example.com/mcp", "a secret never chooses"},
 		{"{{secrets.url}}", "a secret never chooses"},
 		{"https://[{{env.V6}}]/mcp", "only part"},
 		{"https://api.example.com/{{env.X", "whole"},

@@ -19,10 +19,11 @@ import (
 // value from the session's environment, every secret from its stores,
 // and each value becomes a secret of the session (its one redactor shows
 // it as the reference it stands for, wherever a server or net/http would
-// repeat the url). A value in the path or query is carried to the origin,
-// so it is read only once its binding (NAME@ORIGIN, env.VAR@ORIGIN) is
-// approved, as a header's secret is (binding.go); a reference in the
-// origin is the person's environment choosing where to go.
+// repeat the url). A value in the path or query, or spelled into a host
+// name, is carried to the origin, so it is read only once its binding
+// (NAME@ORIGIN, env.VAR@ORIGIN) is approved, as a header's secret is
+// (binding.go); a reference that is a whole part of the origin is the
+// person's environment choosing where to go.
 
 // urlRefs are the references of srv's url (none for a literal url, or for
 // one config refused: config checks every url before a session has it).
@@ -63,11 +64,11 @@ func SignInURL(srv config.Server, lookupEnv func(string) (string, bool)) string 
 }
 
 // urlCarried are the binding names of the values srv's url carries to its
-// origin (its path and query), in order, once each.
+// origin (its path and query, part of its host name), in order, once each.
 func urlCarried(srv config.Server) []string {
 	var out []string
 	for _, r := range urlRefs(srv) {
-		if !r.Origin && !slices.Contains(out, r.BindingName()) {
+		if r.Carried && !slices.Contains(out, r.BindingName()) {
 			out = append(out, r.BindingName())
 		}
 	}
@@ -96,7 +97,7 @@ func (s *Session) dialURL(srv config.Server, bound []string) (string, error) {
 			case !ok:
 				unset = append(unset, r.Name)
 				return "", false
-			case fromEnv && v != "" && !r.Origin && !slices.Contains(bound, r.BindingName()):
+			case fromEnv && v != "" && r.Carried && !slices.Contains(bound, r.BindingName()):
 				unbound = cmp.Or(unbound, unboundErr(srv, r))
 				return "", false
 			case fromEnv:

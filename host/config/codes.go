@@ -30,7 +30,7 @@ var codes = fault.Table{
 	{Code: CodeEnvPath, Class: fault.Usage, Meaning: "a declared PATH"},
 	{Code: CodeEnvName, Class: fault.Usage, Meaning: "an env name that is not a portable variable name"},
 	{Code: CodeURL, Class: fault.Usage, Meaning: "a url the network guard refuses (netguard.AdmitURL)"},
-	{Code: CodeSecretRef, Class: fault.Usage, Meaning: "a {{…}} in an env value, argument or url that is not a {{secrets.NAME}} or {{env.VAR}} reference, or a url reference where it may not be (part of a host, a secret in the origin)"},
+	{Code: CodeSecretRef, Class: fault.Usage, Meaning: "a {{…}} in an env value, argument or url that is not a {{secrets.NAME}} or {{env.VAR}} reference, or a url reference where it may not be (part of a scheme or port, a secret or a credential's name in the origin)"},
 	{Code: CodeTheme, Class: fault.Usage, Meaning: "theme outside auto/dark/light/high-contrast/mono"},
 	{Code: CodeToolsAllowlist, Class: fault.Usage, Meaning: "a malformed, duplicate or widening tools_allowlist entry, a tools_denylist entry that is malformed, duplicate or also allowlisted, or a malformed or duplicate tools_auto_approve entry"},
 	{Code: CodeAgentName, Class: fault.Usage, Meaning: "an agent name that differs from its file name"},

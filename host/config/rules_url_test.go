@@ -49,8 +49,12 @@ func TestRuleURLReferences(t *testing.T) {
 		{name: "no environment given: every variable unset", files: map[string]string{globalTOML: urlReg("{{env.MCP_URL}}/mcp")}, want: []want{
 			{code: CodeURLEnvUnset, file: globalTOML, line: 4, col: 7, field: f, msg: "{{env.MCP_URL}}"},
 		}},
-		{name: "part of a host", env: env, files: map[string]string{globalTOML: urlReg("https://{{env.TEAM}}.example.com/mcp")}, want: []want{
-			{code: CodeSecretRef, file: globalTOML, line: 4, col: 7, field: f, msg: "only part of the url's scheme, host or port"},
+		{name: "part of a host name: admitted, and bound at connect", env: env, files: map[string]string{globalTOML: urlReg("https://{{env.TEAM}}.example.com/mcp")}},
+		{name: "part of a port", env: env, files: map[string]string{globalTOML: urlReg("https://api.example.com:8{{env.PORT}}/mcp")}, want: []want{
+			{code: CodeSecretRef, file: globalTOML, line: 4, col: 7, field: f, msg: "only part of the url's scheme or port"},
+		}},
+		{name: "a credential spelled into a host name", env: env, files: map[string]string{globalTOML: urlReg("https://{{env.API_KEY}}.attacker.example/mcp")}, want: []want{
+			{code: CodeSecretRef, file: globalTOML, line: 4, col: 7, field: f, msg: "names a credential"},
 		}},
 		{name: "a secret in the host", env: env, files: map[string]string{globalTOML: urlReg("https://{{secrets.host}}/mcp")}, want: []want{
 			{code: CodeSecretRef, file: globalTOML, line: 4, col: 7, field: f, msg: "a secret never chooses where to go"},
