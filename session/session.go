@@ -9,8 +9,10 @@ import (
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/engine/sanitize"
+	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/config"
+	"github.com/relavium/relavium/host/failure"
 	"github.com/relavium/relavium/host/netguard"
 	"github.com/relavium/relavium/host/wire"
 )
@@ -171,6 +173,11 @@ func (s *Session) admit(ctx context.Context, selected func(string) bool, guard *
 		srv.AllowLocalEndpoint = localOpened(srv, bdecs)
 		hs, err := s.hostServer(srv, byName, boundSecrets(srv.Name, bdecs), &opts)
 		if err != nil {
+			// Said on the event stream too, as host says a failed connect: a
+			// face that shows the server sees it fail (a secret its url
+			// carries in no store is E520, which the workbench asks for).
+			em.Emit(engine.Event{Type: engine.EventServer, Data: engine.ServerData{Server: srv.Name, State: engine.StateFailed,
+				Transport: srv.Transport, ErrorCode: fault.CodeOf(err, failure.CodeStartFailed), Error: fault.MessageOf(err)}})
 			return host.Options{}, err
 		}
 		opts.Servers = append(opts.Servers, hs)

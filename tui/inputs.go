@@ -15,11 +15,14 @@ func (m *Model) askInputs(r *serverRow) {
 		return
 	}
 	r.asked = true
+	server := r.spec.Name
+	if m.dialogs.stack.Any(func(d dialog.Dialog) bool { s, ok := d.(*dialog.Secret); return ok && s.Server == server }) {
+		return // already asking (the failure was told twice: its event and the connect's answer)
+	}
 	fields := make([]dialog.SecretField, len(r.spec.Inputs))
 	for i, in := range r.spec.Inputs {
 		fields[i] = dialog.SecretField{ID: in.ID, Label: in.Description}
 	}
-	server := r.spec.Name
-	m.pushDialog(&dialog.Secret{Title: "Secrets for " + render.ServerLine(server), Fields: fields,
+	m.pushDialog(&dialog.Secret{Title: "Secrets for " + render.ServerLine(server), Server: server, Fields: fields,
 		Answer: func(v map[string]string) dialog.Action { return secretsAction{server: server, values: v} }})
 }

@@ -118,6 +118,7 @@ func (m *Model) reconnectSelected() tea.Cmd {
 	r.busy = true
 	r.state, r.since = engine.StateConnecting, m.now()
 	r.errCode, r.err, r.stderr = "", "", ""
+	r.asked = false // a retry asks for its inputs again if it fails for want of them
 	if r.spec.Transport == host.TransportStdio && !reconnect {
 		// a stdio server connects only with an approving decision: decide
 		// afresh (a grant revoked meanwhile asks again).

@@ -342,6 +342,7 @@ func (m *Model) apply(a dialog.Action) tea.Cmd {
 		}
 		if r := m.server(a.server); r != nil {
 			r.state, r.since = engine.StateConnecting, m.now()
+			r.asked = false // still lacking one (another of its secrets): ask again
 		}
 		return m.connectCmd(a.server, true)
 	case benchSettings:

@@ -22,6 +22,7 @@ type SecretField struct {
 // dots, kept for this session, and never written anywhere.
 type Secret struct {
 	Title  string
+	Server string // the server whose inputs it asks for
 	Fields []SecretField
 	// Answer turns the typed values (by ID) into the dialog's Action.
 	Answer func(values map[string]string) Action
