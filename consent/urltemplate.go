@@ -29,9 +29,11 @@ import (
 //     is carried, and bound, as a path's value is: nothing is resolved or
 //     dialled before the person bound it to the origin it makes.
 //
-// Only the environment may choose where to go: a secret never does
-// (config refuses, too, a variable whose name says it holds a credential
-// anywhere in the origin). Part of a scheme or a port is refused (no
+// Only the environment may choose where to go, and the person's own
+// typing: a secret never does, but for a whole host a person types (a VS
+// Code file's ${input:id}, "https://${input:domain}/mcp": TypedHost; config
+// admits it for a typed input only). Config refuses, too, a variable or
+// input whose name says it holds a credential anywhere in the origin. Part of a scheme or a port is refused (no
 // origin is made that way), and user info never holds a reference: the
 // guard refuses any user info in a url.
 
@@ -52,6 +54,11 @@ type URLRef struct {
 	// (the path, query or fragment, or part of a host name): it is bound
 	// there before it is read.
 	Carried bool
+	// TypedHost is set for a {{secrets.NAME}} that is the whole host: a
+	// value the person types (a VS Code file's ${input:id}), which config
+	// admits only for a typed input and the session reads, and the guard
+	// judges, before anything is dialled.
+	TypedHost bool
 }
 
 // BindingName is the name a reference in the path or query is bound
@@ -102,7 +109,7 @@ func URLRefs(text string) ([]URLRef, error) {
 	}
 	sk.WriteString(text[last:])
 	skel := sk.String()
-	originEnd, whole, inHost, err := urlOrigin(skel)
+	originEnd, whole, inHost, wholeHost, err := urlOrigin(skel)
 	if err != nil {
 		return nil, err
 	}
@@ -117,9 +124,10 @@ func URLRefs(text string) ([]URLRef, error) {
 		switch {
 		case !whole[at[i]] && !inHost[at[i]]:
 			return nil, fmt.Errorf("%s is only part of the url's scheme or port: a reference there must be the whole scheme://host[:port], the whole host or the whole port", r.Text())
-		case r.Secret != "":
+		case r.Secret != "" && !(wholeHost[at[i]] && !r.Carried):
 			return nil, fmt.Errorf("%s is in the url's origin: a secret never chooses where to go (a secret may ride in the path or query, bound to the origin)", r.Text())
 		}
+		refs[i].TypedHost = r.Secret != ""
 	}
 	return refs, nil
 }
@@ -141,8 +149,8 @@ func secretsOnlyAsRefs(text string, spans []Span) bool {
 // urlOrigin finds where the origin of a url skeleton ends (its path, query
 // or fragment begins) and which reference positions make up a whole part
 // of it.
-func urlOrigin(skel string) (end int, whole, inHost map[int]bool, err error) {
-	whole, inHost = map[int]bool{}, map[int]bool{}
+func urlOrigin(skel string) (end int, whole, inHost, wholeHost map[int]bool, err error) {
+	whole, inHost, wholeHost = map[int]bool{}, map[int]bool{}, map[int]bool{}
 	pathStart := func(from int) int {
 		if i := strings.IndexAny(skel[from:], "/?#"); i >= 0 {
 			return from + i
@@ -154,30 +162,30 @@ func urlOrigin(skel string) (end int, whole, inHost map[int]bool, err error) {
 		// path (or nothing) follows it.
 		end = pathStart(1)
 		if end != 1 {
-			return 0, nil, nil, fmt.Errorf("a reference that begins the url must be the whole scheme://host[:port] (followed by /, ? or # or nothing), as in {{env.MCP_URL}}/mcp")
+			return 0, nil, nil, nil, fmt.Errorf("a reference that begins the url must be the whole scheme://host[:port] (followed by /, ? or # or nothing), as in {{env.MCP_URL}}/mcp")
 		}
 		whole[0] = true
-		return end, whole, inHost, nil
+		return end, whole, inHost, wholeHost, nil
 	}
 	sep := strings.Index(skel, "://")
 	if sep < 0 {
-		return 0, nil, nil, fmt.Errorf("the url does not begin with scheme:// (or with a reference that is the whole scheme://host[:port])")
+		return 0, nil, nil, nil, fmt.Errorf("the url does not begin with scheme:// (or with a reference that is the whole scheme://host[:port])")
 	}
 	if strings.Contains(skel[:sep], "\x00") {
-		return sep, nil, nil, fmt.Errorf("a reference is part of the url's scheme: write the scheme, or make the reference the whole scheme://host[:port]")
+		return sep, nil, nil, nil, fmt.Errorf("a reference is part of the url's scheme: write the scheme, or make the reference the whole scheme://host[:port]")
 	}
 	start := sep + 3
 	end = pathStart(start)
 	auth := skel[start:end]
 	if i := strings.LastIndexByte(auth, '@'); i >= 0 && strings.Contains(auth[:i+1], "\x00") {
-		return end, nil, nil, fmt.Errorf("a reference is in the url's user info: credentials never travel in an MCP url (send a secret in a header, or in the path or query bound to the origin)")
+		return end, nil, nil, nil, fmt.Errorf("a reference is in the url's user info: credentials never travel in an MCP url (send a secret in a header, or in the path or query bound to the origin)")
 	}
 	host, port := auth, ""
 	if i := strings.LastIndexByte(auth, ':'); i >= 0 && !strings.Contains(auth[i:], "]") {
 		host, port = auth[:i], auth[i+1:]
 	}
 	if host == "\x00" {
-		whole[start] = true
+		whole[start], wholeHost[start] = true, true
 	}
 	if !strings.HasPrefix(host, "[") { // a name, not an IPv6 literal
 		for i := 0; i < len(host); i++ {
@@ -189,7 +197,7 @@ func urlOrigin(skel string) (end int, whole, inHost map[int]bool, err error) {
 	if port == "\x00" {
 		whole[end-1] = true
 	}
-	return end, whole, inHost, nil
+	return end, whole, inHost, wholeHost, nil
 }
 
 // ExpandURL is text with each of refs replaced by value's answer, in one

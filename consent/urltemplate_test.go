@@ -27,6 +27,7 @@ func TestURLRefsSaysWhereEachReferenceSits(t *testing.T) {
 		{"https://api.example.com/mcp?k={{secrets.api.key}}&x=1", []ref{{"{{secrets.api.key}}", false, true}}},
 		{"https://api.example.com#{{env.FRAG}}", []ref{{"{{env.FRAG}}", false, true}}},
 		{"https://{{env.TENANT}}.example.com/mcp", []ref{{"{{env.TENANT}}", true, true}}},
+		{"https://{{secrets.domain}}/mcp_server/sse", []ref{{"{{secrets.domain}}", true, false}}},
 		{"https://mcp-{{env.REGION}}.{{env.ZONE}}.example.com:{{env.PORT}}/x", []ref{{"{{env.REGION}}", true, true}, {"{{env.ZONE}}", true, true}, {"{{env.PORT}}", true, false}}},
 	}
 	for _, c := range good {
@@ -40,7 +41,8 @@ func TestURLRefsSaysWhereEachReferenceSits(t *testing.T) {
 			continue
 		}
 		for i, r := range refs {
-			if w := c.want[i]; r.Text() != w.text || r.Origin != w.origin || r.Carried != w.carried || c.url[r.Start:r.End] == "" {
+			typed := r.Secret != "" && r.Origin
+			if w := c.want[i]; r.Text() != w.text || r.Origin != w.origin || r.Carried != w.carried || r.TypedHost != typed || c.url[r.Start:r.End] == "" {
 				t.Errorf("URLRefs(%q)[%d] = %s origin %v carried %v, want %+v", c.url, i, r.Text(), r.Origin, r.Carried, w)
 			}
 		}
@@ -52,7 +54,7 @@ func TestURLRefsSaysWhereEachReferenceSits(t *testing.T) {
 		{"{{env.A}}{{env.B}}/mcp", "whole scheme://host"},
 		{"https://{{env.USER}}@api.example.com/mcp", "user info"},
 		{"https://u:{{secrets.pw}}@api.example.com/mcp", "user info"},
-		{"https://{{secrets.host}}/mcp", "a secret never chooses"},
+		{"https://{{secrets.host}}:{{secrets.port}}/mcp", "a secret never chooses"},
 		{"https://x-{{secrets.h}}.example.com/mcp", "a secret never chooses"},
 		{"{{secrets.url}}", "a secret never chooses"},
 		{"https://[{{env.V6}}]/mcp", "only part"},

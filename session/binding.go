@@ -35,12 +35,19 @@ import (
 // environment choosing where to go). A server whose url has no origin has
 // none (the guard refuses it when it is admitted).
 func BindingsOf(servers []config.Server, lookupEnv func(string) (string, bool)) []*consent.Binding {
+	return bindingsOf(servers, lookupEnv, nil)
+}
+
+// bindingsOf is BindingsOf, a host the person types (TypedHost) read by
+// typed: the origin of the bindings of a server whose host is typed is
+// known once it is typed (nil: never, so such a server has none yet).
+func bindingsOf(servers []config.Server, lookupEnv, typed func(string) (string, bool)) []*consent.Binding {
 	var out []*consent.Binding
 	for _, srv := range servers {
 		if srv.Transport == host.TransportStdio {
 			continue
 		}
-		if u, ok := originURL(srv, lookupEnv); ok && srv.LocalHeld && !srv.AllowLocalEndpoint {
+		if u, ok := originURL(srv, lookupEnv, typed); ok && srv.LocalHeld && !srv.AllowLocalEndpoint {
 			if b, err := consent.NewLocalEndpoint(srv.Name, srv.Pos.String(), u); err == nil {
 				out = append(out, b)
 			}
@@ -70,7 +77,7 @@ func BindingsOf(servers []config.Server, lookupEnv func(string) (string, bool)) 
 		if len(order) == 0 {
 			continue
 		}
-		u, ok := originURL(srv, lookupEnv)
+		u, ok := originURL(srv, lookupEnv, typed)
 		if !ok {
 			continue
 		}
@@ -91,7 +98,7 @@ func BindingsOf(servers []config.Server, lookupEnv func(string) (string, bool)) 
 // (one that is in none fails its connect with E520 naming it: there is
 // nothing to bind).
 func (s *Session) decideBindings(servers []config.Server, selected func(string) bool) (decs, pending []consent.BindingDecision, err error) {
-	decs, err = s.decider.DecideBindings(BindingsOf(servers, s.opts.LookupEnv))
+	decs, err = s.decider.DecideBindings(s.bindingsOf(servers))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -109,6 +116,12 @@ func (s *Session) decideBindings(servers []config.Server, selected func(string) 
 			Transport: transportOf(servers, d.Binding.Server), Digest: d.Binding.Digest}})
 	}
 	return decs, pending, nil
+}
+
+// bindingsOf is every declared binding with the session's environment and
+// typed values.
+func (s *Session) bindingsOf(servers []config.Server) []*consent.Binding {
+	return bindingsOf(servers, s.opts.LookupEnv, s.typedValue)
 }
 
 // holds reports whether there is a value to bind under name: a secret in
@@ -178,7 +191,7 @@ func (s *Session) RecordBinding(b *consent.Binding, a Answer) error {
 // Bindings decides every declared binding afresh (a face that asks in its
 // own way, the workbench, reads them before a connect).
 func (s *Session) Bindings() ([]consent.BindingDecision, error) {
-	return s.decider.DecideBindings(BindingsOf(s.decl.all(), s.opts.LookupEnv))
+	return s.decider.DecideBindings(s.bindingsOf(s.decl.all()))
 }
 
 // boundSecrets are the secrets decs approve for server.
@@ -244,7 +257,7 @@ func (s *Session) bindFor(ctx context.Context, servers []config.Server, name str
 		return nil, false, consent.BindingDeniedError(b)
 	}
 	if len(pending) > 0 {
-		if decs, err = s.decider.DecideBindings(BindingsOf(servers, s.opts.LookupEnv)); err != nil {
+		if decs, err = s.decider.DecideBindings(s.bindingsOf(servers)); err != nil {
 			return nil, false, err
 		}
 	}
@@ -260,7 +273,7 @@ func (s *Session) bindFor(ctx context.Context, servers []config.Server, name str
 // bindings, so its next connect asks again (the workbench's a on a
 // denied network server).
 func (s *Session) ReaskBindings(server string) {
-	for _, b := range BindingsOf(s.decl.all(), s.opts.LookupEnv) {
+	for _, b := range s.bindingsOf(s.decl.all()) {
 		if b.Server == server {
 			s.decider.Reask(b.Digest)
 		}

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"slices"
 	"sync"
 
 	"github.com/relavium/relavium/consent"
@@ -14,6 +15,7 @@ import (
 type givenSecrets struct {
 	mu   sync.Mutex
 	vals map[string]string
+	by   map[string][]string // server → the names typed for it
 }
 
 // Secret implements secrets.SecretStore.
@@ -22,6 +24,25 @@ func (g *givenSecrets) Secret(name string) (string, bool, error) {
 	defer g.mu.Unlock()
 	v, ok := g.vals[name]
 	return v, ok, nil
+}
+
+// typedFor are the secrets typed for server so far.
+func (g *givenSecrets) typedFor(server string) []string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return slices.Clone(g.by[server])
+}
+
+// typed notes that name was typed for server.
+func (g *givenSecrets) typed(server, name string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.by == nil {
+		g.by = map[string][]string{}
+	}
+	if !slices.Contains(g.by[server], name) {
+		g.by[server] = append(g.by[server], name)
+	}
 }
 
 func (g *givenSecrets) set(name, value string) {
@@ -41,12 +62,20 @@ func (g *givenSecrets) set(name, value string) {
 // its consent); another origin is asked about as for a stored secret.
 func (s *Session) ProvideSecret(server, name, value string) {
 	s.given.set(name, value)
+	s.given.typed(server, name)
 	s.opts.Redact.Add(name, value)
 	for _, srv := range s.decl.all() {
 		if srv.Name == server && srv.Transport != host.TransportStdio {
-			u, _ := originURL(srv, s.opts.LookupEnv)
-			if origin, err := consent.Origin(u); err == nil {
-				_ = s.decider.BindTyped(name, origin) // a name SecretRef accepts always has a digest
+			u, _ := s.originOf(srv)
+			origin, err := consent.Origin(u)
+			if err != nil {
+				continue // a host not typed yet: bound once it is (below)
+			}
+			// Everything typed for this server is bound to its origin now:
+			// a host typed after a token makes the origin the token's
+			// typing meant.
+			for _, typed := range s.given.typedFor(server) {
+				_ = s.decider.BindTyped(typed, origin) // a name SecretRef accepts always has a digest
 			}
 		}
 	}

@@ -66,7 +66,7 @@ func (s *Session) Headless(def engine.ToolDef, adhoc bool) (HeadlessNeeds, error
 			}
 			continue
 		}
-		bds, err := fresh.DecideBindings(BindingsOf(s.decl.all(), s.opts.LookupEnv))
+		bds, err := fresh.DecideBindings(s.bindingsOf(s.decl.all()))
 		if err != nil {
 			return out, err
 		}

@@ -31,7 +31,7 @@ func (s *Session) oauthHandler(srv config.Server, guard *netguard.Guard, in *oau
 			Grant: o.Grant, PrivateKeyName: o.PrivateKeyName(), AssertionName: o.AssertionName()}
 	}
 	chain := secrets.SecretChain{secrets.EnvSecrets{LookupEnv: s.opts.LookupEnv}, secrets.NewFileSecrets(s.opts.Home)}
-	return oauth.New(oauth.Options{Server: srv.Name, URL: SignInURL(srv, s.opts.LookupEnv), AllowLocal: srv.AllowLocalEndpoint, Settings: set,
+	return oauth.New(oauth.Options{Server: srv.Name, URL: s.signInURL(srv), AllowLocal: srv.AllowLocalEndpoint, Settings: set,
 		Guard: guard, Store: oauth.NewStore(s.opts.Home), Secret: chain.Secret, Interactive: in, Now: s.opts.Now})
 }
 

@@ -138,7 +138,7 @@ func (s *Session) admit(ctx context.Context, selected func(string) bool, guard *
 		return host.Options{}, err
 	}
 	if len(bpending) > 0 { // the answers are the Decider's now
-		if bdecs, err = s.decider.DecideBindings(BindingsOf(servers, s.opts.LookupEnv)); err != nil {
+		if bdecs, err = s.decider.DecideBindings(s.bindingsOf(servers)); err != nil {
 			return host.Options{}, err
 		}
 	}

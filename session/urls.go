@@ -35,18 +35,25 @@ func urlRefs(srv config.Server) []consent.URLRef {
 	return refs
 }
 
-// originURL is srv's url with the references of its origin expanded from
-// lookupEnv (the path and query left as written): the url whose origin a
-// binding names. ok is false when the origin cannot be made (a variable
-// unset; its connect says so, E880).
-func originURL(srv config.Server, lookupEnv func(string) (string, bool)) (string, bool) {
+// originURL is srv's url with the references of its origin expanded (the
+// path and query left as written): an environment reference from
+// lookupEnv, a host the person types (TypedHost) from typed (nil: not
+// known here). It is the url whose origin a binding names. ok is false
+// when the origin cannot be made (a variable unset, a host not typed yet;
+// its connect says so, E880, E520).
+func originURL(srv config.Server, lookupEnv, typed func(string) (string, bool)) (string, bool) {
 	refs := urlRefs(srv)
 	if len(refs) == 0 {
 		return srv.URL, true
 	}
 	out, missing := consent.ExpandURL(srv.URL, refs, func(r consent.URLRef) (string, bool) {
-		if !r.Origin {
+		switch {
+		case !r.Origin:
 			return srv.URL[r.Start:r.End], true
+		case r.TypedHost && typed == nil:
+			return "", false
+		case r.TypedHost:
+			return typed(r.Secret)
 		}
 		v, _, ok := r.EnvValue(lookupEnv)
 		return v, ok
@@ -59,8 +66,21 @@ func originURL(srv config.Server, lookupEnv func(string) (string, bool)) (string
 // written (no value of them reaches an authorization server or the token
 // store).
 func SignInURL(srv config.Server, lookupEnv func(string) (string, bool)) string {
-	u, _ := originURL(srv, lookupEnv)
+	u, _ := originURL(srv, lookupEnv, nil)
 	return u
+}
+
+// typedValue reads a secret the url names as its host from the session's
+// stores: typed in this session (the workbench's masked prompt), or,
+// headless, RELAVIUM_SECRET_<ID> and the secrets file.
+func (s *Session) typedValue(name string) (string, bool) {
+	v, ok, err := s.secretStore().Secret(name)
+	return v, err == nil && ok
+}
+
+// originOf is originURL with the session's environment and typed values.
+func (s *Session) originOf(srv config.Server) (string, bool) {
+	return originURL(srv, s.opts.LookupEnv, s.typedValue)
 }
 
 // urlCarried are the binding names of the values srv's url carries to its
@@ -91,6 +111,22 @@ func (s *Session) dialURL(srv config.Server, bound []string) (string, error) {
 	var unbound error
 	envShown, secretShown := map[string]string{}, map[string]string{} // reference or name → value
 	out, _ := consent.ExpandURL(srv.URL, refs, func(r consent.URLRef) (string, bool) {
+		if r.TypedHost {
+			// The host the person types: read, never bound (it is where
+			// to go, not a value sent there); the guard judges the url it
+			// makes before anything is dialled.
+			v, err := expand.SecretFor(srv.Name, "the url's host", r.Secret, store)
+			if m := expand.MissingOf(err); m != nil {
+				lacking = append(lacking, m...)
+				return "", false
+			}
+			if err != nil {
+				unbound = cmp.Or(unbound, err)
+				return "", false
+			}
+			secretShown[r.Secret] = v
+			return v, true
+		}
 		if r.Secret == "" {
 			v, fromEnv, ok := r.EnvValue(s.opts.LookupEnv)
 			switch {
@@ -154,4 +190,10 @@ func unboundErr(srv config.Server, r consent.URLRef) error {
 	return &failure.Error{Base: fault.Base{ErrCode: failure.CodeSecretUnbound, Exit: fault.ExitUsage,
 		Msg: "the url carries " + r.Text() + " to its origin, and it is not bound there; nothing was sent (bind it with --allow-secret " +
 			r.BindingName() + "@ORIGIN or relavium consent grant " + r.BindingName() + "@ORIGIN)"}, Server: srv.Name}
+}
+
+// signInURL is SignInURL with a host the person typed.
+func (s *Session) signInURL(srv config.Server) string {
+	u, _ := s.originOf(srv)
+	return u
 }

@@ -20,6 +20,10 @@ type checker struct {
 	// url refused only for its loopback or private address is held for
 	// the person's word (Server.LocalHeld) instead of refused.
 	holdLocal bool
+	// typed are the ids of the inputs the client-file entry being checked
+	// asks the person to type (its ${input:id}): only such a value may make
+	// up a url's host (url.go).
+	typed []string
 }
 
 // ruleOf names the rule behind a code: the stable, human-readable id a

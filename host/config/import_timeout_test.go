@@ -95,7 +95,7 @@ func TestImportReferenceInsideArgument(t *testing.T) {
 	write(t, path, `{"mcpServers": {
   "ok": {"command": "/bin/true", "args": ["${input:asked}"]},
   "bad": {"command": "npx -y pkg", "args": ["${input:never}"]},
-  "host": {"url": "https://${input:h}/mcp"}
+  "host": {"url": "https://x-${input:h}.example.com/mcp"}
 }}`)
 	cfg, err = LoadFrom(t.TempDir(), dir, Sources{Files: []string{path}})
 	if err != nil || len(cfg.Servers) != 1 || len(cfg.Failed) != 2 {
@@ -144,15 +144,15 @@ func TestImportEnvFile(t *testing.T) {
 
 // A reference in a command or cwd becomes {{env.VAR}} there (read when the
 // server is resolved); ${userHome} is {{env.HOME}}; an ${input:…} in a
-// path fails its server (E240), and a typed secret naming a url's host
-// fails its server too (E216: a secret never chooses where to go).
+// path fails its server (E240), and a typed secret spelled into a url's
+// host name fails its server too (E216: only a whole host may be typed).
 func TestImportReferencesInCommandAndCwd(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "mcp.json")
 	write(t, path, `{"inputs": [{"id": "d", "type": "promptString"}], "servers": {
   "a": {"command": "${env:HOME}/.local/bin/srv", "cwd": "${userHome}/state"},
   "b": {"command": "/bin/true", "cwd": "${input:d}"},
-  "c": {"type": "http", "url": "https://${input:d}/mcp"}
+  "c": {"type": "http", "url": "https://${input:d}.example.com/mcp"}
 }}`)
 	cfg, err := LoadFrom(t.TempDir(), dir, Sources{Files: []string{path}})
 	if err != nil {

@@ -161,8 +161,11 @@ func (l *loader) importFile(r importRef, cfg *Config, seen map[string]Pos) {
 			entry.fields = append(entry.fields, &field{key: "allow_local_endpoint", keyPos: e.Pos, val: &node{kind: kindBool, bool: true, pos: e.Pos}})
 		}
 		l.c.holdLocal = true // another client's file: a local url waits for the person's word
+		for _, in := range e.Inputs {
+			l.c.typed = append(l.c.typed, in.ID)
+		}
 		d := l.c.server(entry, e.Path, registration, l.project)
-		l.c.holdLocal = false
+		l.c.holdLocal, l.c.typed = false, nil
 		key := strings.ToLower(e.Name)
 		if prev, dup := seen[key]; dup {
 			l.c.add(CodeDuplicateName, e.Pos, e.Path, "%s", duplicateMessage(e.Name, prev, e.Pos)).Related = []Pos{prev}

@@ -54,13 +54,13 @@ func TestRuleURLReferences(t *testing.T) {
 			{code: CodeSecretRef, file: globalTOML, line: 4, col: 7, field: f, msg: "only part of the url's scheme or port"},
 		}},
 		{name: "a credential spelled into a host name", env: env, files: map[string]string{globalTOML: urlReg("https://{{env.API_KEY}}.attacker.example/mcp")}, want: []want{
-			{code: CodeSecretRef, file: globalTOML, line: 4, col: 7, field: f, msg: "names a credential"},
+			{code: CodeSecretRef, file: globalTOML, line: 4, col: 7, field: f, msg: "says it is a credential"},
 		}},
 		{name: "a secret in the host", env: env, files: map[string]string{globalTOML: urlReg("https://{{secrets.host}}/mcp")}, want: []want{
-			{code: CodeSecretRef, file: globalTOML, line: 4, col: 7, field: f, msg: "a secret never chooses where to go"},
+			{code: CodeSecretRef, file: globalTOML, line: 4, col: 7, field: f, msg: "only a value the person types"},
 		}},
 		{name: "a credential's name choosing the host", env: env, files: map[string]string{globalTOML: urlReg("https://{{env.AUTH_HOST}}/mcp")}, want: []want{
-			{code: CodeSecretRef, file: globalTOML, line: 4, col: 7, field: f, msg: "names a credential"},
+			{code: CodeSecretRef, file: globalTOML, line: 4, col: 7, field: f, msg: "says it is a credential"},
 		}},
 		{name: "user info", env: env, files: map[string]string{globalTOML: urlReg("https://{{env.TEAM}}@api.example.com/mcp")}, want: []want{
 			{code: CodeSecretRef, file: globalTOML, line: 4, col: 7, field: f, msg: "user info"},

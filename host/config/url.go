@@ -3,6 +3,7 @@ package config
 import (
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 
 	"github.com/relavium/relavium/consent"
@@ -32,14 +33,24 @@ func (c *checker) url(u, transport string, allowLocal bool, at Pos, path string)
 		return c.admitURL(u, transport, allowLocal, at, path, nil)
 	}
 	for _, r := range refs {
-		if r.Origin && mcpjson.SecretLike(r.Name) {
-			c.add(CodeSecretRef, at, path, "%s is in the url's origin, and %s names a credential: a credential never chooses where to go (send it in a header, or in the path or query bound to the origin)", r.Text(), r.Name)
+		switch {
+		case r.TypedHost && !slices.Contains(c.typed, r.Secret):
+			c.add(CodeSecretRef, at, path, "%s is the url's host: a secret never chooses where to go; only a value the person types for this server (a VS Code file's ${input:id}) may be the host", r.Text())
+			return false
+		case r.Origin && (mcpjson.SecretLike(r.Name) || mcpjson.SecretLike(r.Secret)):
+			c.add(CodeSecretRef, at, path, "%s is in the url's origin, and its name says it is a credential: a credential never chooses where to go (send it in a header, or in the path or query bound to the origin)", r.Text())
 			return false
 		}
 	}
 	shown := redactset.New()
 	expanded, missing := consent.ExpandURL(u, refs, func(r consent.URLRef) (string, bool) {
-		if r.Secret != "" {
+		switch {
+		case r.TypedHost:
+			// Typed when the server connects, and judged by the guard
+			// then, before anything is dialled; here the scheme, port and
+			// transport are judged with a name that is no host.
+			return "typed-host.invalid", true
+		case r.Secret != "":
 			return "secret", true
 		}
 		v, fromEnv, ok := r.EnvValue(c.lookupEnv)
