@@ -84,3 +84,33 @@ func TestImportURLReferences(t *testing.T) {
 		})
 	}
 }
+
+// config import writes a url with environment references as written, and
+// the config.toml it writes loads; a typed host is not written (relavium's
+// own file holds no secret as a host): the file is used as it is.
+func TestImportWritesURLReferences(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "mcp.json")
+	write(t, path, `{"inputs": [{"id": "domain", "type": "promptString"}], "servers": {
+  "e": {"type": "http", "url": "${env:MCP_URL}/t/${env:TEAM}?k=${input:domain}"},
+  "typed": {"type": "http", "url": "https://${input:domain}/mcp_server/sse"}}}`)
+	lookup := func(k string) (string, bool) { return map[string]string{"MCP_URL": "https://api.example.com", "TEAM": "core"}[k], k == "MCP_URL" || k == "TEAM" }
+	cfg, err := LoadFrom(t.TempDir(), dir, Sources{Files: []string{path}, LookupEnv: lookup})
+	if err != nil || len(cfg.Servers) != 2 {
+		t.Fatalf("%v %+v %+v", err, cfg.Servers, cfg.Failed)
+	}
+	kept, held := Writable(cfg.Servers, path)
+	if len(kept) != 1 || kept[0].Name != "e" || len(held) != 1 || held[0].Name != "typed" || held[0].Code() != string(CodeSecretRef) || !strings.Contains(held[0].Reason(), "import = [") {
+		t.Fatalf("kept %+v held %+v", kept, held)
+	}
+	out := TOML(kept, dir, true)
+	if !strings.Contains(out, `url = "{{env.MCP_URL}}/t/{{env.TEAM}}?k={{secrets.domain}}"`) {
+		t.Fatalf("written:\n%s", out)
+	}
+	project := t.TempDir()
+	write(t, ProjectFile(project), out)
+	back, err := LoadFrom(t.TempDir(), project, Sources{LookupEnv: lookup})
+	if err != nil || len(back.Servers) != 1 || back.Servers[0].URL != kept[0].URL {
+		t.Fatalf("reloaded: %v %+v", err, back)
+	}
+}

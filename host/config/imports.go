@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/relavium/relavium/authored"
+	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/host/config/mcpjson"
 )
 
@@ -424,9 +425,21 @@ func Survey(path, project string) (o Offer, problems int, ok bool) {
 // a config.toml that names a local url without allow_local_endpoint is
 // refused whole (E215). Each held one is returned failed, naming the flag
 // that imports it (--allow-local NAME, the person's word).
+//
+// A server whose url's host the person types (a VS Code ${input:id}) is
+// not written either: in relavium's own config.toml a secret never chooses
+// where to go, so the file is used as it is (import = ["FILE"]).
 func Writable(servers []Server, file string) (kept []Server, held []FailedServer) {
 	for _, s := range servers {
-		if !s.LocalHeld {
+		typed := ""
+		if refs, err := consent.URLRefs(s.URL); err == nil {
+			for _, r := range refs {
+				if r.TypedHost {
+					typed = r.Text()
+				}
+			}
+		}
+		if !s.LocalHeld && typed == "" {
 			kept = append(kept, s)
 			continue
 		}
@@ -437,6 +450,11 @@ func Writable(servers []Server, file string) (kept []Server, held []FailedServer
 		p := Problem{Problem: authored.Problem{Code: CodeURL, Pos: s.Pos, Field: "url",
 			Message: fmt.Sprintf("names a loopback or private address, dialled only on your word; if it is yours, import it with: relavium config import %s --allow-local %s (written with allow_local_endpoint = true)", file, s.Name)},
 			Rule: ruleOf(CodeURL), Severity: severityError}
+		if typed != "" {
+			p = Problem{Problem: authored.Problem{Code: CodeSecretRef, Pos: s.Pos, Field: "url",
+				Message: fmt.Sprintf("its url's host is typed when the server connects (%s), which relavium's config.toml cannot hold (there a secret never chooses where to go): use the file as it is, with import = [%q] in .relavium/config.toml or --config %s", typed, file, file)},
+				Rule: ruleOf(CodeSecretRef), Severity: severityError}
+		}
 		held = append(held, FailedServer{Name: s.Name, Written: written, File: file, Pos: s.Pos, Problems: []Problem{p}})
 	}
 	return kept, held
