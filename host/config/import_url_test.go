@@ -94,7 +94,9 @@ func TestImportWritesURLReferences(t *testing.T) {
 	write(t, path, `{"inputs": [{"id": "domain", "type": "promptString"}], "servers": {
   "e": {"type": "http", "url": "${env:MCP_URL}/t/${env:TEAM}?k=${input:domain}"},
   "typed": {"type": "http", "url": "https://${input:domain}/mcp_server/sse"}}}`)
-	lookup := func(k string) (string, bool) { return map[string]string{"MCP_URL": "https://api.example.com", "TEAM": "core"}[k], k == "MCP_URL" || k == "TEAM" }
+	lookup := func(k string) (string, bool) {
+		return map[string]string{"MCP_URL": "https://api.example.com", "TEAM": "core"}[k], k == "MCP_URL" || k == "TEAM"
+	}
 	cfg, err := LoadFrom(t.TempDir(), dir, Sources{Files: []string{path}, LookupEnv: lookup})
 	if err != nil || len(cfg.Servers) != 2 {
 		t.Fatalf("%v %+v %+v", err, cfg.Servers, cfg.Failed)
