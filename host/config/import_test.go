@@ -425,3 +425,38 @@ func TestImportAllowLocalWithoutEditingTheFile(t *testing.T) {
 		}
 	}
 }
+
+// Plain http to a name only a private network resolves (a docker-compose
+// service, an mDNS or .internal host) is a local endpoint written by
+// name: held for the person's word like a private address. Plain http to
+// any other name is still refused (remote servers take https), and so is
+// a public address literal.
+func TestImportHoldsPlainHTTPToAPrivateUseName(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, ".mcp.json")
+	write(t, path, `{"mcpServers": {
+  "jenkins": {"type": "http", "url": "http://jenkins:8080/mcp-server/stateless"},
+  "printer": {"type": "http", "url": "http://printer.local/mcp"},
+  "svc": {"type": "http", "url": "http://svc.internal:9000/mcp"},
+  "remote": {"type": "http", "url": "http://api.example.com/mcp"},
+  "public": {"type": "http", "url": "http://8.8.8.8/mcp"}
+}}`)
+	cfg, err := LoadFrom(t.TempDir(), dir, Sources{Files: []string{path}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	held := map[string]bool{}
+	for _, s := range cfg.Servers {
+		held[s.Name] = s.LocalHeld && !s.AllowLocalEndpoint
+	}
+	if len(held) != 3 || !held["jenkins"] || !held["printer"] || !held["svc"] {
+		t.Errorf("held %v, want jenkins, printer and svc", held)
+	}
+	failed := map[string]string{}
+	for _, f := range cfg.Failed {
+		failed[f.Name] = f.Code() + " " + f.Reason()
+	}
+	if len(failed) != 2 || !strings.HasPrefix(failed["remote"], "E215") || !strings.HasPrefix(failed["public"], "E215") {
+		t.Errorf("failed %v, want remote and public refused (E215)", failed)
+	}
+}

@@ -3,6 +3,7 @@ package config
 import (
 	"encoding/json"
 	"errors"
+	neturl "net/url"
 	"slices"
 	"strings"
 
@@ -71,6 +72,24 @@ func (c *checker) url(u, transport string, allowLocal bool, at Pos, path string)
 	return c.admitURL(expanded, transport, allowLocal, at, path, shown)
 }
 
+// heldLocal reports whether the guard refused u only because it is a
+// local endpoint the person has not opted into: a loopback or private
+// address, or plain http to a name only a private network resolves
+// (http://jenkins:8080, a docker-compose service; netguard.PrivateUseName)
+// — opted in, such a name is reached only when it resolves to a private
+// address. Plain http to any other name stays refused (remote servers
+// take https).
+func heldLocal(ne *netguard.Error, u string) bool {
+	switch ne.Reason {
+	case netguard.ReasonPrivateAddress:
+		return true
+	case netguard.ReasonPlaintextRemote:
+		parsed, err := neturl.Parse(u)
+		return err == nil && netguard.PrivateUseName(parsed.Hostname())
+	}
+	return false
+}
+
 func refList(refs []consent.URLRef) string {
 	out := make([]string, len(refs))
 	for i, r := range refs {
@@ -91,7 +110,7 @@ func (c *checker) admitURL(u, transport string, allowLocal bool, at Pos, path st
 		return false
 	}
 	var ne *netguard.Error
-	if c.holdLocal && !allowLocal && errors.As(err, &ne) && ne.Reason == netguard.ReasonPrivateAddress && netguard.AdmitURL(u, transport, true) == nil {
+	if c.holdLocal && !allowLocal && errors.As(err, &ne) && heldLocal(ne, u) && netguard.AdmitURL(u, transport, true) == nil {
 		return true
 	}
 	msg := messageOf(err)

@@ -212,3 +212,30 @@ func isLocalName(host string) bool {
 	host = bare(host)
 	return host == "localhost" || len(host) > len(".localhost") && strings.HasSuffix(host, ".localhost")
 }
+
+// PrivateUseName reports a host name that only a private network resolves:
+// one label ("jenkins", a docker-compose service or a search-domain host),
+// or a name under a suffix set aside for local networks — .local (mDNS,
+// RFC 6762), .home.arpa (RFC 8375), .internal (reserved by ICANN for
+// private use), .lan (the de facto home-router suffix) — or localhost's.
+// A url naming one over plain http is a local endpoint written by name:
+// with the local opt-in it is reached only when it resolves to a private
+// address (the dial decides), never as a plaintext remote.
+func PrivateUseName(host string) bool {
+	host = strings.ToLower(bare(host))
+	if host == "" || isLocalName(host) {
+		return host != ""
+	}
+	if _, err := netip.ParseAddr(host); err == nil {
+		return false
+	}
+	if !strings.Contains(host, ".") {
+		return true
+	}
+	for _, suffix := range []string{".local", ".home.arpa", ".internal", ".lan"} {
+		if strings.HasSuffix(host, suffix) && len(host) > len(suffix) {
+			return true
+		}
+	}
+	return false
+}

@@ -143,3 +143,16 @@ func TestLocalNames(t *testing.T) {
 		}
 	}
 }
+
+func TestPrivateUseName(t *testing.T) {
+	for host, want := range map[string]bool{
+		"jenkins": true, "mcp-server": true, "printer.local": true, "nas.home.arpa": true, "svc.internal": true,
+		"router.lan": true, "localhost": true, "app.localhost": true, "JENKINS.": true,
+		"api.example.com": false, "local": true, "example.local.com": false, "8.8.8.8": false, "127.0.0.1": false,
+		"::1": false, "": false, ".local": false,
+	} {
+		if got := PrivateUseName(host); got != want {
+			t.Errorf("PrivateUseName(%q) = %v, want %v", host, got, want)
+		}
+	}
+}
