@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"net"
+	"net/netip"
 	"slices"
 	"strings"
 	"time"
@@ -113,7 +115,7 @@ func WriteLocalDetails(w io.Writer, b *Binding, indent string) {
 	if b.Source != "" {
 		fmt.Fprintf(w, "%sfrom     %s\n", indent, quoteArg(b.Source))
 	}
-	fmt.Fprintf(w, "%saddress  %s (a loopback or private address: a service on this machine or its network)\n", indent, quoteArg(b.Origin))
+	fmt.Fprintf(w, "%saddress  %s (%s)\n", indent, quoteArg(b.Origin), b.LocalKind())
 	fmt.Fprintf(w, "%sdigest   %s\n", indent, b.Digest)
 }
 
@@ -147,4 +149,23 @@ func encodeLocal(b *Binding, now time.Time) ([]byte, error) {
 type localLine struct {
 	grantLine
 	Origin string `json:"origin"`
+}
+
+// LocalKind says what a held local endpoint is, for the person deciding:
+// an address (an IP literal or localhost) is a service on this machine or
+// its network; a name (http://jenkins:8080) is one only a private network
+// resolves, and the dial keeps it only if it resolves to a private address.
+func (b *Binding) LocalKind() string {
+	host := b.Origin
+	if i := strings.Index(host, "://"); i >= 0 {
+		host = host[i+3:]
+	}
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.ToLower(host), ".")
+	if _, err := netip.ParseAddr(strings.Trim(host, "[]")); err == nil || host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return "a loopback or private address: a service on this machine or its network"
+	}
+	return "a name only a private network resolves: dialled only if it resolves to a private address"
 }

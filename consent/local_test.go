@@ -105,3 +105,22 @@ func TestLocalEndpointDecidedLikeABinding(t *testing.T) {
 		t.Errorf("denied error: %s", msg)
 	}
 }
+
+// What a held endpoint is, said to the person: an address is a service on
+// this machine or its network; a name is dialled only if it resolves to a
+// private address.
+func TestLocalKindNamesAnAddressOrAName(t *testing.T) {
+	for raw, address := range map[string]bool{
+		"http://127.0.0.1:3001/mcp": true, "http://[::1]:8080/": true, "http://localhost:7890/sse": true,
+		"http://10.0.0.5:8080/mcp": true, "http://jenkins:8080/mcp": false, "http://printer.local/mcp": false,
+	} {
+		b, err := NewLocalEndpoint("s", "", raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := b.LocalKind()
+		if strings.HasPrefix(got, "a loopback or private address") != address || strings.HasPrefix(got, "a name only a private network resolves") == address {
+			t.Errorf("%s: %q", raw, got)
+		}
+	}
+}

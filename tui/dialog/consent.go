@@ -100,7 +100,7 @@ func (d *Consent) viewLocal(st *themes.Styles, w, h int) string {
 		add(LabelledPath(st, "from", consent.Display(b.Source), iw)...)
 	}
 	add(LabelledPath(st, "address", consent.Display(b.Origin), iw)...)
-	add(Labelled(st, "", st.Warn.Render("a loopback or private address: a service on this machine or its network"), iw)...)
+	add(Labelled(st, "", st.Warn.Render(b.LocalKind()), iw)...)
 	add(Labelled(st, "digest", b.Digest, iw)...)
 	add("")
 	add(render.Wrap(st.Muted.Render("Another client's file points this server here; it cannot approve itself. Approving opens exactly this address and port: another one asks again."), iw)...)
