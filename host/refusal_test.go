@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http"
 	"net/netip"
 	"strings"
 	"testing"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"golang.org/x/oauth2"
 
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/host/netguard"
@@ -95,5 +97,35 @@ func TestMessageBoundDuringACallIsTheGuardsRefusal(t *testing.T) {
 				t.Errorf("server row after the stream broke: %+v", row)
 			}
 		})
+	}
+}
+
+// idleSignIn is a sign-in that is never asked for: the server offers one
+// (as every http server of a client file does, on a 401) but its own
+// address is refused first.
+type idleSignIn struct{}
+
+func (idleSignIn) TokenSource(context.Context) (oauth2.TokenSource, error) { return nil, nil }
+func (idleSignIn) Authorize(context.Context, *http.Request, *http.Response) error {
+	return errors.New("no sign-in here")
+}
+
+// A server whose own address the guard refuses reads "refused by the
+// network guard", with or without a sign-in behind it: "sign-in refused"
+// is for an authorization server's url only.
+func TestOwnAddressRefusalIsNoSignInRefusal(t *testing.T) {
+	g := netguard.New(netguard.WithResolver(fixedResolver{netip.MustParseAddr("10.1.2.3")}))
+	target, err := g.Admit("https://internal.example/mcp", TransportHTTP, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Start(context.Background(), Options{Guard: g, Servers: []Endpoint{{Name: "in", Transport: TransportHTTP, Target: target, OAuth: idleSignIn{}}}})
+	var se *StartError
+	if !errors.As(err, &se) || len(se.Servers) != 1 {
+		t.Fatalf("err = %v", err)
+	}
+	row := se.Servers[0]
+	if row.ErrorCode != netguard.CodePrivateAddress || strings.Contains(row.Error, "sign-in") || !strings.Contains(row.Error, "refused by the network guard") {
+		t.Fatalf("row = %s %s", row.ErrorCode, row.Error)
 	}
 }
