@@ -15,7 +15,8 @@
 //     the digest holds the text as written.
 //   - What is lacking is named all at once: E880 for unset variables,
 //     E520 for missing secrets (MissingSecrets joins several into one,
-//     MissingOf lists them). SecretFor is the one secret lookup, behind a
+//     MissingOf lists them). SecretFor is the one secret lookup, and
+//     AmbientValue the one reading of relavium's environment, behind a
 //     network server's headers too.
 //
 // expand may import consent, fault, host/failure and host/secrets; never
