@@ -2,8 +2,6 @@ package host
 
 import (
 	"errors"
-	"net/url"
-	"strings"
 
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host/failure"
@@ -34,14 +32,8 @@ func (c *conn) signInFailure(what string, err error) *failure.Error {
 		}
 		return e
 	}
-	if r, ok := netguard.AsRefusal(err); ok {
-		if c.ownOrigin(r.URL) {
-			// The server's own address was refused (it did not resolve,
-			// or resolved somewhere the guard refuses): that is the
-			// connection's refusal, not the sign-in's, whether or not a
-			// sign-in would have followed.
-			return nil
-		}
+	// A refusal of the server's own address is the connection's, not the sign-in's.
+	if r, ok := netguard.AsRefusal(err); ok && !c.srv.Target.SameOrigin(r.URL) {
 		return &failure.Error{Base: fault.Base{ErrCode: r.Code(), Msg: what + ": sign-in refused by the network guard", Cause: r, Exit: r.ExitCode()}, Server: c.srv.Name}
 	}
 	return nil
@@ -54,15 +46,4 @@ func (c *conn) tokens() []string {
 		return h.Hidden()
 	}
 	return nil
-}
-
-// ownOrigin reports whether u (a refused url, as the guard reports it) is
-// at the server's own origin.
-func (c *conn) ownOrigin(u string) bool {
-	if c.srv.Target == nil || u == "" {
-		return false
-	}
-	a, errA := url.Parse(u)
-	b, errB := url.Parse(c.srv.Target.Redacted())
-	return errA == nil && errB == nil && strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(a.Host, b.Host)
 }

@@ -128,3 +128,14 @@ func (t *Target) sameHostPort(host, port string) bool {
 	}
 	return strings.EqualFold(bare(host), bare(t.host.name))
 }
+
+// SameOrigin reports whether u (a url as a refusal reports it) is at t's
+// scheme and host:port. A nil Target has no origin.
+func (t *Target) SameOrigin(u string) bool {
+	if t == nil || u == "" {
+		return false
+	}
+	a, errA := url.Parse(u)
+	b, errB := url.Parse(t.shown)
+	return errA == nil && errB == nil && strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(a.Host, b.Host)
+}
