@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -125,6 +127,15 @@ func TestURLFromTheEnvironmentEndToEnd(t *testing.T) {
 	noValue("call --events", c)
 	if c.code != 0 || !strings.Contains(c.stdout, "{{env.MCP_TEAM}}") {
 		t.Errorf("call: %d %s %s", c.code, c.stdout, c.stderr)
+	}
+
+	// The lock records the url as written; the value is in no file.
+	if l := e.run(t, env, append([]string{"mcp", "lock"}, allow...)...); l.code != 0 {
+		t.Fatalf("lock: %d %s %s", l.code, l.stdout, l.stderr)
+	}
+	lock, err := os.ReadFile(filepath.Join(e.project, ".relavium", "mcp-lock.json"))
+	if err != nil || !strings.Contains(string(lock), "{{env.MCP_BASE}}/mcp/{{env.MCP_TEAM}}") || strings.Contains(string(lock), team) {
+		t.Errorf("lock (%v):\n%s", err, lock)
 	}
 
 	// A variable unset when the file is read: exit 2 naming it, nothing dialled.

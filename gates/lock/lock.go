@@ -136,3 +136,42 @@ func canonical(raw []byte) json.RawMessage {
 	}
 	return b.Bytes()
 }
+
+// Redactor is the session's one redactor as host applies it to what a
+// server hands back (host.Host.Redact).
+type Redactor interface {
+	Redact(server, s string) string
+}
+
+// Redact passes what a server offers through r before anything is
+// digested: the lock is a record relavium writes, so a value of the
+// session a server repeats (the path its url was expanded with, a
+// header's token) is kept as the reference it stands for — never the
+// value, and a lock that does not change with it. `mcp lock`, `mcp check`
+// and the workbench's drift all build their snapshots this way.
+func (s *Snapshot) Redact(r Redactor) error {
+	server := s.Defs.Server
+	d := *s.Defs
+	d.Tools = make([]host.DefinedTool, len(s.Defs.Tools))
+	for i, t := range s.Defs.Tools {
+		d.Tools[i] = host.DefinedTool{Name: t.Name, Canonical: json.RawMessage(r.Redact(server, string(t.Canonical)))}
+	}
+	s.Defs = &d
+	if err := redactJSON(r, server, &s.Prompts); err != nil {
+		return err
+	}
+	if s.Resources != nil {
+		return redactJSON(r, server, s.Resources)
+	}
+	return nil
+}
+
+// redactJSON redacts v through its JSON form (a replacement never needs
+// escaping, so the document stays valid).
+func redactJSON(r Redactor, server string, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal([]byte(r.Redact(server, string(b))), v)
+}

@@ -29,7 +29,11 @@ func (l *Adapter) LockDrift(ctx context.Context, server string) (backend.LockDri
 	if err != nil {
 		return backend.LockDrift{}, false
 	}
-	live := lock.Build([]lock.Snapshot{{Defs: defs, Prompts: prompts, Resources: res}})
+	snap := lock.Snapshot{Defs: defs, Prompts: prompts, Resources: res}
+	if snap.Redact(h) != nil {
+		return backend.LockDrift{}, false
+	}
+	live := lock.Build([]lock.Snapshot{snap})
 	one := &lock.File{V: lock.Version}
 	for _, s := range locked.Servers {
 		if s.Name == server {

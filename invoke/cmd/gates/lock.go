@@ -136,7 +136,11 @@ func snapshotWith(ctx context.Context, h *host.Host, lenient bool) (*lock.File, 
 				}
 			}
 		}
-		snaps = append(snaps, lock.Snapshot{Defs: defs, Prompts: prompts, Resources: res})
+		snap := lock.Snapshot{Defs: defs, Prompts: prompts, Resources: res}
+		if err := snap.Redact(h); err != nil { // a value of the session is never locked
+			return nil, nil, err
+		}
+		snaps = append(snaps, snap)
 	}
 	return lock.Build(snaps), unrecorded, nil
 }
