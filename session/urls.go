@@ -23,7 +23,9 @@ import (
 // name, is carried to the origin, so it is read only once its binding
 // (NAME@ORIGIN, env.VAR@ORIGIN) is approved, as a header's secret is
 // (binding.go); a reference that is a whole part of the origin is the
-// person's environment choosing where to go.
+// person's environment choosing where to go, and a whole host a client
+// file's input names (TypedHost) is where the person types to go: read
+// when the server connects, never bound, judged by the guard.
 
 // urlRefs are the references of srv's url (none for a literal url, or for
 // one config refused: config checks every url before a session has it).

@@ -19,9 +19,11 @@ import (
 // is admitted by the guard, as a literal url is: the person's environment
 // is known when the file is read, so a url the guard refuses, or a
 // variable that is not set, is found before anything is dialled. A
-// {{secrets.NAME}} (only ever in the path or query) is read at connect,
-// once bound to the origin; the guard, which judges the origin, sees a
-// stand-in for it. The url stays as written everywhere it is shown,
+// {{secrets.NAME}} in the path or query is read at connect, once bound to
+// the origin, and a host the person types (TypedHost: a client file's
+// ${input:id}, the only secret that may be the host) when the server
+// connects, the guard judging the url it makes then; here the guard sees
+// a stand-in for each. The url stays as written everywhere it is shown,
 // recorded or locked; no value is put in a problem (each is shown as the
 // reference it stands for).
 func (c *checker) url(u, transport string, allowLocal bool, at Pos, path string) (held bool) {
