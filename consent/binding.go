@@ -43,9 +43,17 @@ type Binding struct {
 	Digest  string   `json:"digest"`            // BindingDigest(Secret, Origin), or LocalDigest(Origin)
 	// Local: a local endpoint (local.go), not a secret.
 	Local bool `json:"local,omitempty"`
-	// Source is where a local endpoint's server is declared (file:line:col).
+	// Source is where a local endpoint's or headers helper's server is
+	// declared (file:line:col).
 	Source string `json:"source,omitempty"`
+	// Helper: a headers helper (helper.go), not a secret; its Digest is
+	// HelperDigest(Helper, Origin).
+	Helper *Helper `json:"helper,omitempty"`
 }
+
+// IsSecret reports whether b binds a secret (or a value of relavium's
+// environment) to an origin: not a local endpoint, not a headers helper.
+func (b *Binding) IsSecret() bool { return !b.Local && b.Helper == nil }
 
 // NewBinding builds the binding of secret to the origin of rawURL for the
 // headers of server.
@@ -101,6 +109,9 @@ func (b *Binding) Flag() string { return b.Secret + "@" + b.Origin }
 // AllowFlag is the flag that approves b for one run: --allow-secret
 // NAME@ORIGIN, or --allow-local SERVER for a local endpoint.
 func (b *Binding) AllowFlag() string {
+	if b.Helper != nil {
+		return "--allow-mcp-stdio " + b.Digest
+	}
 	if b.Local {
 		return "--allow-local " + b.Server
 	}
@@ -233,6 +244,10 @@ func (d *Decider) DecideBindings(bindings []*Binding) ([]BindingDecision, error)
 	if err != nil {
 		return nil, err
 	}
+	allowedHelper := map[string]bool{}
+	for _, a := range d.allow {
+		allowedHelper[a] = true // checked against every digest by Decide (checkAllow)
+	}
 	if len(bindings) == 0 {
 		return nil, nil
 	}
@@ -252,7 +267,7 @@ func (d *Decider) DecideBindings(bindings []*Binding) ([]BindingDecision, error)
 			dec.State = Denied
 		case granted && len(added) == 0:
 			dec.State, dec.Why, dec.Grant = Approved, ByGrant, g
-		case allowed[b.Digest] && !b.Local, allowedLocal[b.Digest+"\x00"+b.Server] && b.Local:
+		case allowed[b.Digest] && b.IsSecret(), allowedLocal[b.Digest+"\x00"+b.Server] && b.Local, allowedHelper[b.Digest] && b.Helper != nil:
 			dec.State, dec.Why = Approved, ByAllowFlag
 		case d.typed[b.Digest]:
 			dec.State, dec.Why = Approved, ByTyping
@@ -296,7 +311,7 @@ func bindingList(bindings []*Binding) string {
 	seen := map[string]bool{}
 	var parts []string
 	for _, b := range bindings {
-		if seen[b.Digest] || b.Local {
+		if seen[b.Digest] || !b.IsSecret() {
 			continue
 		}
 		seen[b.Digest] = true
@@ -331,6 +346,9 @@ func (d *Decider) BindTyped(secret, origin string) error {
 // Remember, nothing is written or approved on a store that fails closed.
 func (d *Decider) RememberBinding(b *Binding) error {
 	grants, err := d.store.Fold()
+	if err != nil && b.Helper != nil {
+		return StoreBlocks(err, fmt.Sprintf("the headers helper of server %s was not remembered: a grant has no effect while the grant store cannot be read (approve it once instead, or repair the store)", quoteArg(b.Server)))
+	}
 	if err != nil && b.Local {
 		return StoreBlocks(err, fmt.Sprintf("the local address %s was not remembered: a grant has no effect while the grant store cannot be read (approve it once instead, or repair the store)", b.Origin))
 	}
@@ -352,6 +370,9 @@ func (d *Decider) RememberBinding(b *Binding) error {
 // BindingDeniedError is what a host reports for a server whose secret
 // binding (or local endpoint) the person denied.
 func BindingDeniedError(b *Binding) error {
+	if b.Helper != nil {
+		return HelperDeniedError(b)
+	}
 	if b.Local {
 		return LocalDeniedError(b)
 	}

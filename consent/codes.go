@@ -13,7 +13,7 @@ func Codes() fault.Table { return slices.Clone(codes) }
 
 var codes = fault.Table{
 	{Code: CodeEnvRefused, Class: fault.Usage, Meaning: "a declared env entry is on the shared denylist"},
-	{Code: CodeConsentRequired, Class: fault.Usage, Meaning: "a stdio server lacks consent and no one can be asked"},
+	{Code: CodeConsentRequired, Class: fault.Usage, Meaning: "a stdio server (or a network server's headers helper) lacks consent and no one can be asked"},
 	{Code: CodeAllowUnmatched, Class: fault.Usage, Meaning: "an --allow-mcp-stdio digest matches no declared server"},
 	{Code: CodeBadDigest, Class: fault.Usage, Meaning: "a digest that is not v1: + 64 lowercase hex"},
 	{Code: CodeCommandNotFound, Class: fault.Usage, Meaning: "the command is not on PATH / not at its path"},

@@ -94,7 +94,14 @@ func (d *Decider) AllowSecrets(flags []string) *Decider {
 // live grant, then the allow flag, then approved once; otherwise the server
 // needs consent, with the diff against the earlier grant of the same server (Grants.Closest).
 func (d *Decider) Decide(servers []*Resolved) ([]Decision, error) {
-	if err := d.checkAllow(servers); err != nil {
+	return d.DecideWith(servers, nil)
+}
+
+// DecideWith is Decide where the invocation also declares bindings: an
+// --allow-mcp-stdio digest may name a headers helper among them (a local
+// program too, helper.go), which DecideBindings then approves.
+func (d *Decider) DecideWith(servers []*Resolved, bindings []*Binding) ([]Decision, error) {
+	if err := d.checkAllow(servers, bindings); err != nil {
 		return nil, err
 	}
 	grants, storeErr := d.store.Fold()
@@ -128,11 +135,16 @@ func (d *Decider) Decide(servers []*Resolved) ([]Decision, error) {
 	return out, nil
 }
 
-func (d *Decider) checkAllow(servers []*Resolved) error {
+func (d *Decider) checkAllow(servers []*Resolved, bindings []*Binding) error {
 	var bad []error
 	declared := make(map[string]bool, len(servers))
 	for _, r := range servers {
 		declared[r.Digest] = true
+	}
+	for _, b := range bindings {
+		if b.Helper != nil {
+			declared[b.Digest] = true
+		}
 	}
 	for _, a := range d.allow {
 		if err := CheckDigest("--allow-mcp-stdio", a); err != nil {
@@ -140,7 +152,7 @@ func (d *Decider) checkAllow(servers []*Resolved) error {
 			continue
 		}
 		if !declared[a] {
-			bad = append(bad, usage(CodeAllowUnmatched, "--allow-mcp-stdio %s matches no declared stdio server (%s)", a, declaredList(servers)))
+			bad = append(bad, usage(CodeAllowUnmatched, "--allow-mcp-stdio %s matches no declared stdio server or headers helper (%s)", a, declaredList(servers)))
 		}
 	}
 	switch len(bad) {

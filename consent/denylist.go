@@ -2,6 +2,7 @@ package consent
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/relavium/relavium/fault"
@@ -189,4 +190,20 @@ func (r envRule) matches(upper string) bool {
 		}
 	}
 	return true
+}
+
+// baseEnvNames are the only ambient variables a program relavium runs (a
+// stdio server, a headers helper) inherits (docs/security.md "The project
+// cannot redirect an approved program"): everything else — tokens,
+// proxies, loader and interpreter hooks — stays in relavium's own
+// environment.
+var baseEnvNames = [...]string{"HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "LANG", "TZ"}
+
+// Inherited reports whether a program relavium runs inherits name from
+// relavium's environment (one of baseEnvNames, or LC_*).
+func Inherited(name string) bool {
+	if strings.HasPrefix(name, "LC_") {
+		return true
+	}
+	return slices.Contains(baseEnvNames[:], name)
 }

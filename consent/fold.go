@@ -108,7 +108,7 @@ func newestFirst(a, b *Grant) int {
 func (g *Grants) Closest(r *Resolved) *Grant {
 	var best *Grant
 	for _, gr := range g.byDigest {
-		if gr.IsBinding() || gr.IsLocal() || gr.Digest == r.Digest || !metaEqual(gr.Cwd, r.Cwd, maxMetaPath) {
+		if gr.IsBinding() || gr.IsLocal() || gr.IsHelper() || gr.Digest == r.Digest || !metaEqual(gr.Cwd, r.Cwd, maxMetaPath) {
 			continue
 		}
 		same := gr.Server == r.Name

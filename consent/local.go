@@ -127,7 +127,7 @@ func LocalDeniedError(b *Binding) error {
 
 // IsLocal reports whether g approves a local endpoint (a loopback or
 // private address a client file names), not a program or a secret.
-func (g *Grant) IsLocal() bool { return g.Secret == "" && g.Origin != "" }
+func (g *Grant) IsLocal() bool { return g.Secret == "" && g.Origin != "" && g.Command == "" }
 
 // encodeLocal builds the grant line of a local endpoint: a grant line (a
 // reader that knows only stdio grants folds it as a grant no program

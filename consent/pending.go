@@ -50,11 +50,13 @@ func RequireAll(decisions []Decision, bindings []BindingDecision, canPrompt bool
 	if len(pe.Pending) == 0 && len(pe.Bindings) == 0 {
 		return nil
 	}
-	if len(pe.Pending) == 0 {
+	switch {
+	case len(pe.Pending) > 0, slices.ContainsFunc(pe.Bindings, func(b BindingDecision) bool { return b.Binding.Helper != nil }):
+		// a local program (a stdio server, a headers helper) waits: E301
+	case slices.ContainsFunc(pe.Bindings, func(b BindingDecision) bool { return b.Binding.IsSecret() }):
 		pe.ErrCode = CodeSecretUnbound
-		if !slices.ContainsFunc(pe.Bindings, func(b BindingDecision) bool { return !b.Binding.Local }) {
-			pe.ErrCode = CodeLocalHeld
-		}
+	default:
+		pe.ErrCode = CodeLocalHeld
 	}
 	return pe
 }
@@ -91,7 +93,15 @@ func (e *PendingError) Message() string {
 		parts = append(parts, fmt.Sprintf("consent required for %d stdio server(s) (%s) and no one can be asked here (no TTY, --json or CI); review each and pass --allow-mcp-stdio DIGEST",
 			len(e.Pending), strings.Join(names, ", ")))
 	}
-	secrets, locals := e.split()
+	secrets, locals, helpers := e.split()
+	if len(helpers) > 0 {
+		names := make([]string, len(helpers))
+		for i, b := range helpers {
+			names[i] = quoteArg(b.Binding.Server)
+		}
+		parts = append(parts, fmt.Sprintf("%d network server(s) (%s) run a headers helper, a local program, before connecting, and no one can be asked here (no TTY, --json or CI); nothing was run or dialled; review each and pass --allow-mcp-stdio DIGEST, or remember it with: relavium consent grant DIGEST",
+			len(helpers), strings.Join(names, ", ")))
+	}
 	if len(secrets) > 0 {
 		names := make([]string, len(secrets))
 		for i, b := range secrets {
@@ -111,16 +121,20 @@ func (e *PendingError) Message() string {
 	return strings.Join(parts, "; ")
 }
 
-// split separates the pending secret bindings from the local endpoints.
-func (e *PendingError) split() (secrets, locals []BindingDecision) {
+// split separates the pending secret bindings, the local endpoints and
+// the headers helpers.
+func (e *PendingError) split() (secrets, locals, helpers []BindingDecision) {
 	for _, b := range e.Bindings {
-		if b.Binding.Local {
+		switch {
+		case b.Binding.Helper != nil:
+			helpers = append(helpers, b)
+		case b.Binding.Local:
 			locals = append(locals, b)
-		} else {
+		default:
 			secrets = append(secrets, b)
 		}
 	}
-	return secrets, locals
+	return secrets, locals, helpers
 }
 
 // PendingServer is one entry of the envelope's pending[] list.
@@ -154,8 +168,24 @@ type PendingData struct {
 	Bindings []PendingBinding `json:"bindings,omitempty"`
 	// Local are the servers whose loopback or private address waits for
 	// the person's word (local.go).
-	Local      []PendingLocal `json:"local_endpoints,omitempty"`
-	StoreError *StoreProblem  `json:"store_error,omitempty"`
+	Local []PendingLocal `json:"local_endpoints,omitempty"`
+	// Helpers are the headers helpers waiting for consent (helper.go).
+	Helpers    []PendingHelper `json:"headers_helpers,omitempty"`
+	StoreError *StoreProblem   `json:"store_error,omitempty"`
+}
+
+// PendingHelper is one entry of the envelope's headers_helpers[] list: a
+// network server's headers helper, not run until the person approves it.
+type PendingHelper struct {
+	Server    string `json:"server"`
+	Source    string `json:"source"` // file:line:col where the server is declared
+	Line      string `json:"line"`   // the shell line as written
+	Shell     string `json:"shell"`  // the absolute shell that runs it
+	Cwd       string `json:"cwd"`
+	Origin    string `json:"origin"` // where its headers go
+	Digest    string `json:"digest"`
+	AllowFlag string `json:"allow_flag"`
+	Grant     string `json:"grant"` // the command that remembers it
 }
 
 // PendingLocal is one entry of the envelope's local_endpoints[] list: a
@@ -241,6 +271,11 @@ func (e *PendingError) ErrorData() any {
 	}
 	for _, d := range e.Bindings {
 		b := d.Binding
+		if b.Helper != nil {
+			data.Helpers = append(data.Helpers, PendingHelper{Server: b.Server, Source: b.Source, Line: b.Helper.Line, Shell: b.Helper.Shell,
+				Cwd: b.Helper.Cwd, Origin: b.Origin, Digest: b.Digest, AllowFlag: b.AllowFlag(), Grant: "relavium consent grant " + b.Digest})
+			continue
+		}
 		if b.Local {
 			data.Local = append(data.Local, PendingLocal{Server: b.Server, Source: b.Source, Origin: b.Origin, Digest: b.Digest,
 				AllowFlag: b.AllowFlag(), Grant: "relavium consent grant " + b.Server})
@@ -260,7 +295,11 @@ func (e *PendingError) WriteHuman(w io.Writer) error {
 		ew.printf("relavium: consent required (%s): %d stdio server(s) would be spawned and no one can be asked here (no TTY, --json or CI).\n",
 			CodeConsentRequired, len(e.Pending))
 	}
-	secrets, locals := e.split()
+	secrets, locals, helpers := e.split()
+	if len(helpers) > 0 {
+		ew.printf("relavium: consent required (%s): %d headers helper(s) would be run before a connect and no one can be asked here (no TTY, --json or CI); nothing was run or dialled.\n",
+			CodeConsentRequired, len(helpers))
+	}
 	if len(secrets) > 0 {
 		ew.printf("relavium: secret not bound (%s): %d secret(s) from your stores would be sent to an origin they are not bound to, and no one can be asked here (no TTY, --json or CI); nothing was dialled.\n",
 			CodeSecretUnbound, len(secrets))
@@ -281,7 +320,25 @@ func (e *PendingError) WriteHuman(w io.Writer) error {
 	if len(locals) > 0 {
 		writeLocals(ew, locals)
 	}
+	if len(helpers) > 0 {
+		writeHelpers(ew, helpers)
+	}
 	return ew.err
+}
+
+// writeHelpers prints, per pending headers helper: the server, what runs,
+// where its output goes, the digest and the flag.
+func writeHelpers(ew *errWriter, helpers []BindingDecision) {
+	var flags []string
+	for _, d := range helpers {
+		b := d.Binding
+		ew.printf("\n  server   %s\n", quoteArg(b.Server))
+		WriteHelperDetails(ew, b, "  ")
+		ew.printf("  approve  %s\n", b.AllowFlag())
+		flags = append(flags, b.AllowFlag())
+	}
+	ew.printf("\nReview each command above; to run them for one run, add:\n  %s\n", strings.Join(slices.Compact(flags), " "))
+	ew.printf("or remember one on this machine with: relavium consent grant DIGEST (it asks on a terminal; elsewhere add --yes)\n")
 }
 
 // writeLocals prints, per held local endpoint: the server, where it is

@@ -297,9 +297,11 @@ func (w *wireLine) local(lineNo int, boxes *boxArena) (record, string) {
 	if err != nil {
 		return record{}, fmt.Sprintf(`"grantedAt" %q is not an ISO-8601 time`, trimText(w.GrantedAt))
 	}
-	g := boxes.newGrant(nil, nil, nil, nil)
+	// A headers helper's grant (helper.go) also keeps what runs: the
+	// shell, -c and the line, and the directory.
+	g := boxes.newGrant(w.Args, nil, nil, nil)
 	g.Digest, g.Server, g.GrantedAt, g.Line = w.Digest, w.Server, at, lineNo
-	g.Origin = w.Origin
+	g.Origin, g.Command, g.Cwd = w.Origin, w.Command, w.Cwd
 	return record{grant: g}, ""
 }
 

@@ -49,6 +49,9 @@ func (s *Store) GrantBinding(b *Binding, headers []string, now time.Time) error 
 	if b.Local {
 		encode = func(b *Binding, _ []string, now time.Time) ([]byte, error) { return encodeLocal(b, now) }
 	}
+	if b.Helper != nil {
+		encode = func(b *Binding, _ []string, now time.Time) ([]byte, error) { return encodeHelper(b, now) }
+	}
 	line, err := encode(b, headers, now)
 	if err != nil {
 		return err

@@ -189,6 +189,20 @@ func (c *conn) start(ctx context.Context) {
 }
 
 func (c *conn) connect(ctx context.Context) (*mcp.ClientSession, *failure.Error) {
+	if hh := c.srv.HeadersHelper; hh != nil {
+		// The helper runs at every connect (a reconnect is a new conn),
+		// under its own deadline, before anything is dialled.
+		hs, err := hh.Run(ctx, c.srv.Name, c.h.opts.Environ, c.secrets, c.redactor())
+		c.register() // the environment values its line read
+		if err != nil {
+			var fe *failure.Error
+			if errors.As(err, &fe) {
+				return nil, fe
+			}
+			return nil, c.failure0(fault.CodeOf(err, failure.CodeHelperFailed), fault.MessageOf(err), nil)
+		}
+		c.headers = headers.Merge(c.headers, hs)
+	}
 	d := c.h.opts.connectTimeout(&c.srv)
 	phase := "network connect (dial through initialize)"
 	if c.srv.Transport == TransportStdio {

@@ -16,6 +16,10 @@ import (
 // its value is a secret wherever it would be shown.
 type Header = headers.Header
 
+// HeadersHelper is a network server's approved headers helper
+// (host/headers): run before each connect.
+type HeadersHelper = headers.Helper
+
 // Redacted is what every surface shows in place of a header value.
 const Redacted = headers.Redacted
 

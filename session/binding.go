@@ -52,6 +52,17 @@ func bindingsOf(servers []config.Server, lookupEnv, typed func(string) (string, 
 				out = append(out, b)
 			}
 		}
+		if srv.HeadersHelper != "" {
+			if u, ok := originURL(srv, lookupEnv, typed); ok {
+				path := ""
+				if lookupEnv != nil {
+					path, _ = lookupEnv("PATH")
+				}
+				if b, err := consent.NewHeadersHelper(srv.Name, srv.Pos.String(), srv.HeadersHelper, "sh", srv.HelperDir, u, path); err == nil {
+					out = append(out, b)
+				}
+			}
+		}
 		carriers := map[string][]string{}
 		var order []string
 		carry := func(name, by string) {
@@ -108,7 +119,7 @@ func (s *Session) decideBindings(servers []config.Server, selected func(string) 
 		if d.State != consent.NeedsConsent || !selected(d.Binding.Server) {
 			continue
 		}
-		if !d.Binding.Local && !s.holds(store, d.Binding.Secret) {
+		if d.Binding.IsSecret() && !s.holds(store, d.Binding.Secret) {
 			continue
 		}
 		pending = append(pending, d)
@@ -198,11 +209,23 @@ func (s *Session) Bindings() ([]consent.BindingDecision, error) {
 func boundSecrets(server string, decs []consent.BindingDecision) []string {
 	var out []string
 	for _, d := range decs {
-		if d.Binding.Server == server && d.State == consent.Approved && !d.Binding.Local {
+		if d.Binding.Server == server && d.State == consent.Approved && d.Binding.IsSecret() {
 			out = append(out, d.Binding.Secret)
 		}
 	}
 	return out
+}
+
+// helperOf is srv's headers helper as host runs it, when the person
+// approved it (nil otherwise: a server whose helper is not approved is not
+// connected, E301/denied, so nil here means it has none).
+func helperOf(srv config.Server, decs []consent.BindingDecision) *consent.Binding {
+	for _, d := range decs {
+		if d.Binding.Helper != nil && d.Binding.Server == srv.Name && d.State == consent.Approved {
+			return d.Binding
+		}
+	}
+	return nil
 }
 
 // localOpened reports whether srv's url may be dialled at its loopback or

@@ -19,7 +19,8 @@ type HeadlessNeeds struct {
 	Yes bool `json:"yes"`
 	// AllowStdio is the digest to pass with --allow-mcp-stdio: the tool's
 	// declared stdio server is approved by no remembered grant ("" when it
-	// is, and for any other server).
+	// is, and for any other server), or of its network server's headers
+	// helper.
 	AllowStdio string `json:"allow_mcp_stdio,omitempty"`
 	// AllowSecret are the NAME@ORIGIN values to pass with --allow-secret:
 	// the secrets its network server's headers send, bound by no
@@ -75,6 +76,8 @@ func (s *Session) Headless(def engine.ToolDef, adhoc bool) (HeadlessNeeds, error
 			case d.Binding.Server != srv.Name || d.Why == consent.ByGrant:
 			case d.Binding.Local:
 				out.AllowLocal = append(out.AllowLocal, d.Binding.Server)
+			case d.Binding.Helper != nil:
+				out.AllowStdio = d.Binding.Digest // a headers helper is a local program
 			default:
 				out.AllowSecret = append(out.AllowSecret, d.Binding.Flag())
 			}

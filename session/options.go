@@ -75,6 +75,8 @@ type Options struct {
 	AdhocName string
 	// Timeouts lowers the connect, discovery and call deadlines (tests).
 	Timeouts host.Timeouts
+	// HelperTimeout bounds a headers helper's run (0: 10 s, Claude Code's).
+	HelperTimeout time.Duration
 	// Wire records every server's JSON-RPC traffic (--record; nil: none).
 	Wire *wire.Hub
 	// SignIn lets a Streamable HTTP server's sign-in reach the person (the

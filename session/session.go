@@ -53,7 +53,7 @@ func (s *Session) Decider() *consent.Decider { return s.decider }
 // whole (an --allow-mcp-stdio digest matching nothing).
 func (s *Session) Decide() (decisions []consent.Decision, failed map[string]error, err error) {
 	resolved, _, failed := s.resolveStdio()
-	decisions, err = s.decider.Decide(resolved)
+	decisions, err = s.decider.DecideWith(resolved, s.bindingsOf(s.decl.all()))
 	return decisions, failed, err
 }
 
@@ -91,7 +91,7 @@ func (s *Session) admit(ctx context.Context, selected func(string) bool, guard *
 	if r := byName[s.opts.TypedStdio]; r != nil && s.opts.TypedStdio != "" && !s.decl.isAdhoc(s.opts.TypedStdio) {
 		s.decider.ApproveOnce(r.Digest) // the person's own command line
 	}
-	decisions, err := s.decider.Decide(resolved)
+	decisions, err := s.decider.DecideWith(resolved, s.bindingsOf(servers))
 	if err != nil {
 		return host.Options{}, err
 	}
@@ -154,6 +154,9 @@ func (s *Session) admit(ctx context.Context, selected func(string) bool, guard *
 			if b.Local {
 				reason = "dialling its local address " + b.Origin + " was denied"
 			}
+			if b.Helper != nil {
+				reason = "running its headers helper was denied"
+			}
 			opts.NotStarted = append(opts.NotStarted, host.NotStarted{Name: srv.Name, Transport: srv.Transport, Digest: b.Digest,
 				Code: consent.CodeDenied, Reason: reason})
 			em.Emit(engine.Event{Type: engine.EventServer, Data: engine.ServerData{Server: srv.Name, State: engine.StateFailed,
@@ -172,6 +175,9 @@ func (s *Session) admit(ctx context.Context, selected func(string) bool, guard *
 		// otherwise the guard refuses it as it refuses any local address.
 		srv.AllowLocalEndpoint = localOpened(srv, bdecs)
 		hs, err := s.hostServer(srv, byName, boundSecrets(srv.Name, bdecs), &opts)
+		if err == nil && srv.HeadersHelper != "" {
+			hs.HeadersHelper, err = s.headersHelper(srv, hs, bdecs)
+		}
 		if err != nil {
 			// Said on the event stream too, as host says a failed connect: a
 			// face that shows the server sees it fail (a secret its url
@@ -250,6 +256,29 @@ func (s *Session) hostServer(srv config.Server, byName map[string]*consent.Resol
 	}
 	hs.OAuth = asHandler(s.oauthHandler(srv, opts.Guard, s.opts.SignIn))
 	return hs, nil
+}
+
+// headersHelper is srv's approved headers helper as host runs it: the
+// line, shell and cwd its consent digest names; CLAUDE_CODE_MCP_SERVER_URL
+// is the url as written when it holds references (a value it carries goes
+// only to its origin), else the url dialled. A helper with no approved
+// decision (its shell not found on PATH, E304) fails the server: it never
+// connects without the headers its declaration asks for.
+func (s *Session) headersHelper(srv config.Server, hs host.Endpoint, decs []consent.BindingDecision) (*host.HeadersHelper, error) {
+	b := helperOf(srv, decs)
+	if b == nil {
+		path, _ := s.opts.LookupEnv("PATH")
+		u, _ := originURL(srv, s.opts.LookupEnv, s.typedValue)
+		if _, err := consent.NewHeadersHelper(srv.Name, srv.Pos.String(), srv.HeadersHelper, "sh", srv.HelperDir, u, path); err != nil {
+			return nil, withSource(err, srv)
+		}
+		return nil, withSource(&consent.Error{ErrCode: consent.CodeDenied, Msg: "server " + consent.Display(srv.Name) + ": its headers helper is not approved, so it is not connected"}, srv)
+	}
+	u := hs.URL
+	if u == "" {
+		u = hs.Target.URL()
+	}
+	return &host.HeadersHelper{Line: b.Helper.Line, Shell: b.Helper.Shell, Cwd: b.Helper.Cwd, URL: u, Timeout: s.opts.HelperTimeout}, nil
 }
 
 // ask puts one pending stdio server to the Asker and records the answer

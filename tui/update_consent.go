@@ -172,6 +172,9 @@ func (m *Model) askBinding(r *serverRow, err error) bool {
 		if pe.Bindings[0].Binding.Local {
 			r.errCode, r.err = consent.CodeLocalHeld, "held: its local address "+pe.Bindings[0].Binding.Origin+" waits for your word; press a to be asked"
 		}
+		if pe.Bindings[0].Binding.Helper != nil {
+			r.errCode, r.err = consent.CodeConsentRequired, "its headers helper waits for your consent; press a to be asked"
+		}
 		return true
 	}
 	bd := pe.Bindings[0]

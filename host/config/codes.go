@@ -44,6 +44,7 @@ var codes = fault.Table{
 	{Code: CodeLintSuppress, Class: fault.Usage, Meaning: "a lint_suppress entry that is not a { rule, tool, reason } table with all three given, a rule that is not an RL### id, or a rule and tool suppressed twice"},
 	{Code: CodeOAuth, Class: fault.Usage, Meaning: "an oauth value that is not true/false or a valid table (client_secret, private_key or assertion not {{secrets.NAME}}, a bad scope, callback_port, client_metadata_url, allow_local_auth or grant entry, a machine grant without its credential)"},
 	{Code: CodeOAuthTransport, Class: fault.Usage, Meaning: "oauth on a transport other than http (Streamable HTTP)"},
+	{Code: CodeHeadersHelper, Class: fault.Usage, Meaning: "a headers_helper that is empty, over 4 KiB, holds a control character (one line), or a {{…}} that is not {{env.VAR}} or {{env.VAR:-default}}, or names a secret or a variable the env denylist refuses"},
 	{Code: CodeSandbox, Class: fault.Usage, Meaning: `a sandbox value that is not true, false, "required" or a valid table (a bad path, network mode or allow entry, or allow without network = "guarded")`},
 	{Code: CodeNesting, Class: fault.Usage, Meaning: "a file nested deeper than 64 levels or holding more than 20 000 values, refused at that character before it is parsed"},
 	{Code: CodeHeaderName, Class: fault.Usage, Meaning: "a header name that is not an HTTP token (or over 128 bytes), or one declared twice (names are case-insensitive)"},

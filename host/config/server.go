@@ -27,9 +27,9 @@ func (s surface) nameKey() string {
 
 func (s surface) keys() []string {
 	if s == registration {
-		return []string{"name", "transport", "command", "args", "env", "env_file", "cwd", "url", "allow_local_endpoint", "headers", "tools_allowlist", "tools_denylist", "tools_auto_approve", "connect_timeout_ms", "call_timeout_ms", "autostart", "protocol", "lint_suppress", "oauth", "sandbox"}
+		return []string{"name", "transport", "command", "args", "env", "env_file", "cwd", "url", "allow_local_endpoint", "headers", "headers_helper", "tools_allowlist", "tools_denylist", "tools_auto_approve", "connect_timeout_ms", "call_timeout_ms", "autostart", "protocol", "lint_suppress", "oauth", "sandbox"}
 	}
-	return []string{"id", "ref", "transport", "command", "args", "env", "env_file", "cwd", "url", "allow_local_endpoint", "headers", "connect_timeout_ms", "call_timeout_ms", "tools_allowlist", "tools_auto_approve", "protocol", "lint_suppress", "oauth", "sandbox"}
+	return []string{"id", "ref", "transport", "command", "args", "env", "env_file", "cwd", "url", "allow_local_endpoint", "headers", "headers_helper", "connect_timeout_ms", "call_timeout_ms", "tools_allowlist", "tools_auto_approve", "protocol", "lint_suppress", "oauth", "sandbox"}
 }
 
 // keyHint explains the keys people carry over from the other surface.
@@ -135,6 +135,9 @@ func (c *checker) inlineEntry(v *node, path string, surf surface, project string
 	stdioRefused, netRefused := c.misplaced(v, path, transport)
 	c.programFields(v, path, transport, s, stdioRefused)
 	c.endpointFields(v, path, transport, s, netRefused)
+	if f := v.get("headers_helper"); f != nil && !netRefused["headers_helper"] && isNetwork(transport) {
+		s.HeadersHelper, s.HelperDir = c.headersHelper(f, join(path, "headers_helper")), project
+	}
 	if transport == netguard.TransportStdio {
 		s.Dir = project
 		if f := v.get("cwd"); f != nil && !stdioRefused["cwd"] {
@@ -187,7 +190,7 @@ func (c *checker) misplaced(v *node, path, transport string) (stdioRefused, netR
 		}
 	}
 	if transport == netguard.TransportStdio {
-		for _, k := range []string{"url", "allow_local_endpoint", "headers"} {
+		for _, k := range []string{"url", "allow_local_endpoint", "headers", "headers_helper"} {
 			if f := v.get(k); f != nil {
 				netRefused[k] = true
 				c.add(CodeNetworkOnly, f.keyPos, join(path, k),

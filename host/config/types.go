@@ -40,7 +40,14 @@ type Server struct {
 	LocalHeld bool `json:"local_held,omitempty"`
 	// Headers are a network server's static request headers; each value
 	// shows as [REDACTED] (Header).
-	Headers        []Header      `json:"headers,omitempty"`
+	Headers []Header `json:"headers,omitempty"`
+	// HeadersHelper is a network server's headers_helper (Claude Code's
+	// headersHelper): a shell line run, once consented to, before each
+	// connect; its stdout is a JSON object of headers that override
+	// Headers of the same name (docs/remote-servers.md). HelperDir is the
+	// directory it runs in: the project.
+	HeadersHelper  string        `json:"headers_helper,omitempty"`
+	HelperDir      string        `json:"-"`
 	ConnectTimeout time.Duration `json:"-"` // 0 = the transport's default
 	CallTimeout    time.Duration `json:"-"` // call_timeout_ms: the idle call deadline; 0 = the session's
 	// Protocol is the protocol era asked for: "2025-11-25", "2026-07-28"

@@ -13,24 +13,6 @@ import (
 	"github.com/relavium/relavium/host/secrets"
 )
 
-// baseEnvNames are the only ambient variables a stdio server inherits
-// (docs/security.md "The project cannot redirect an approved program"):
-// everything else — tokens, proxies, loader and interpreter hooks — stays
-// in relavium's own environment.
-var baseEnvNames = [...]string{"HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "LANG", "TZ"}
-
-func inBaseEnv(name string) bool {
-	if strings.HasPrefix(name, "LC_") {
-		return true
-	}
-	for _, n := range baseEnvNames {
-		if n == name {
-			return true
-		}
-	}
-	return false
-}
-
 // ChildEnv builds a stdio server's environment: the allowlisted ambient
 // names (a value that begins "()" — an exported shell function — is
 // dropped), then the declared entries in order with every secret reference
@@ -41,7 +23,7 @@ func ChildEnv(server string, ambient []string, file, declared []consent.EnvEntry
 	vals := map[string]string{}
 	for _, kv := range ambient {
 		name, v, ok := strings.Cut(kv, "=")
-		if !ok || !inBaseEnv(name) || strings.HasPrefix(v, "()") {
+		if !ok || !consent.Inherited(name) || strings.HasPrefix(v, "()") {
 			continue
 		}
 		vals[name] = v

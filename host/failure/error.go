@@ -30,6 +30,8 @@ const (
 	CodeSecretMissing     fault.Code = "E520" // a {{secrets.NAME}} with no value in any secret store
 	CodeEnvRefUnset       fault.Code = "E880" // an {{env.VAR}} with no default whose variable is not set at spawn
 	CodeSecretUnbound     fault.Code = "E523" // a network server's header names a secret not bound to its origin
+	CodeHelperFailed      fault.Code = "E524" // a headers helper could not start, exited non-zero or outlived its deadline
+	CodeHelperOutput      fault.Code = "E525" // a headers helper's output is not a JSON object of header values relavium may send
 	CodeHeader            fault.Code = "E594" // a static header that cannot be sent (reserved or malformed name, bad resolved value, too many)
 	CodeCredentialRefused fault.Code = "E595" // a server with a static Authorization header answered 401 or 403
 	CodeProtocolEra       fault.Code = "E597" // protocol = "2026-07-28" and the server does not speak it

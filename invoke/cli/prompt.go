@@ -105,6 +105,14 @@ func readAnswer(ctx context.Context, w io.Writer, r io.Reader, again string) (st
 func (t *terminalAsker) Bind(ctx context.Context, dec consent.BindingDecision) (session.Answer, error) {
 	b := dec.Binding
 	var sb strings.Builder
+	if b.Helper != nil {
+		fmt.Fprintf(&sb, "\n? the network MCP server %s runs a program to make its request headers; run it?\n", consent.Display(b.Server))
+		consent.WriteHelperDetails(&sb, b, "  ")
+		if dec.StoreErr != nil {
+			fmt.Fprintf(&sb, "  note: no remembered grant was trusted: %s\n", sanitize.Line(dec.StoreErr.Error()))
+		}
+		return t.approve(ctx, sb.String())
+	}
 	if b.Local {
 		fmt.Fprintf(&sb, "\n? the MCP server %s of another client's file points at a local address; dial it?\n", consent.Display(b.Server))
 		consent.WriteLocalDetails(&sb, b, "  ")
@@ -126,6 +134,17 @@ func (t *terminalAsker) Bind(ctx context.Context, dec consent.BindingDecision) (
 
 // BindRecorded says what became of a binding answer.
 func (t *terminalAsker) BindRecorded(dec consent.BindingDecision, a session.Answer) {
+	if dec.Binding.Helper != nil {
+		switch a {
+		case session.ApproveRemember:
+			fmt.Fprintf(t.w, "  approved and remembered (%s)\n", dec.Binding.Digest)
+		case session.ApproveOnce:
+			fmt.Fprintln(t.w, "  approved for this run")
+		default:
+			fmt.Fprintln(t.w, "  denied: the helper is not run and the server is not connected")
+		}
+		return
+	}
 	if dec.Binding.Local {
 		switch a {
 		case session.ApproveRemember:

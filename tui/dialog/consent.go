@@ -82,6 +82,37 @@ func NewBinding(dec consent.BindingDecision, remember, once, deny Action) *Conse
 	return &Consent{Bind: &dec, Remember: remember, Once: once, Deny: deny, focus: 2}
 }
 
+// viewHelper draws a headers helper's question: which server, where it is
+// declared, the exact line it runs (through which shell, where), the
+// origin its output goes to as headers, and that it runs a program.
+func (d *Consent) viewHelper(st *themes.Styles, w, h int) string {
+	dw := Width(w, 110)
+	iw := InnerWidth(dw)
+	b := d.Bind.Binding
+	var body []string
+	add := func(lines ...string) { body = append(body, lines...) }
+	if d.Bind.StoreErr != nil {
+		add(render.WrapIndent(st.Banner.Render("⚠ remembered grants are not trusted: "+consent.ProblemOf(d.Bind.StoreErr).Message), iw, "  ")...)
+		add("")
+	}
+	add(Labelled(st, "server", st.Bold.Render(consent.Display(b.Server)), iw)...)
+	if b.Source != "" {
+		add(LabelledPath(st, "from", consent.Display(b.Source), iw)...)
+	}
+	add(Labelled(st, "runs", consent.Display(b.Helper.Line), iw)...)
+	add(LabelledPath(st, "shell", consent.Display(b.Helper.Shell)+" -c", iw)...)
+	add(LabelledPath(st, "cwd", consent.Display(b.Helper.Cwd), iw)...)
+	add(LabelledPath(st, "sends", "its output as request headers to "+consent.Display(b.Origin), iw)...)
+	add(Labelled(st, "", st.Warn.Render(consent.HelperNote), iw)...)
+	add(Labelled(st, "digest", b.Digest, iw)...)
+	add("")
+	add(render.Wrap(st.Muted.Render("A project file names this program; it cannot approve itself. Another line, directory or origin asks again."), iw)...)
+	d.box.title = "Run a headers helper? (server " + consent.Display(b.Server) + ")"
+	d.box.body = body
+	d.box.actions = buttons(st, consentButtons, d.focus) + st.Muted.Render("  esc = deny")
+	return d.box.render(st, dw, h)
+}
+
 // viewLocal draws a local endpoint's question: which server, where its
 // file declares it, the address it would dial, and that the address is
 // local.
@@ -115,6 +146,9 @@ func (d *Consent) viewBinding(st *themes.Styles, w, h int) string {
 	dw := Width(w, 110)
 	iw := InnerWidth(dw)
 	b := d.Bind.Binding
+	if b.Helper != nil {
+		return d.viewHelper(st, w, h)
+	}
 	if b.Local {
 		return d.viewLocal(st, w, h)
 	}

@@ -18,7 +18,7 @@ type translator struct {
 
 // entryKeys are the keys of a server entry relavium translates.
 func entryKeys() []string {
-	return []string{"type", "command", "args", "env", "envFile", "cwd", "url", "serverUrl", "headers", "disabled", "timeout", "timeout_ms", "disabledTools"}
+	return []string{"type", "command", "args", "env", "envFile", "cwd", "url", "serverUrl", "headers", "headersHelper", "disabled", "timeout", "timeout_ms", "disabledTools"}
 }
 
 // entry translates one server; every problem names the place it is written.
@@ -99,7 +99,7 @@ func unsupported(key string) string {
 	case "transport":
 		return `"transport" as an object is not a shape any client documents: write type (or transport) as a string, and url, on the server itself`
 	}
-	return fmt.Sprintf("%q has no counterpart in relavium, so the server would not run as this file means it (relavium reads type, command, args, env, cwd, url, headers and disabled)", key)
+	return fmt.Sprintf("%q has no counterpart in relavium, so the server would not run as this file means it (relavium reads type, command, args, env, cwd, url, headers, headersHelper and disabled)", key)
 }
 
 // maxTimeoutSeconds is the longest timeout a file may give: an hour, the
@@ -249,6 +249,32 @@ func (t *translator) endpoint(v *Value, path string, e *Entry) {
 	if m := v.Get("headers"); m != nil {
 		e.Fields = append(e.Fields, t.headers(m, path+".headers", e))
 	}
+	if m := v.Get("headersHelper"); m != nil {
+		if s, ok := t.helperValue(m, path+".headersHelper"); ok {
+			e.Fields = append(e.Fields, Member{Key: "headers_helper", KeyPos: m.KeyPos, Value: &Value{Kind: String, Str: s, Pos: m.Value.Pos}})
+		}
+	}
+}
+
+// helperValue is Claude Code's headersHelper, a shell line, as relavium's
+// headers_helper: ${CLAUDE_PLUGIN_ROOT}, ${CLAUDE_PROJECT_DIR} and
+// ${workspaceFolder} become the directory they name (one holding a quote,
+// $, a backquote or a backslash is refused: it would change what the line
+// says), each ${VAR} / ${env:VAR} {{env.VAR}}, which the helper's shell
+// reads from a variable of its own (config's rule); an ${input:…} is
+// refused (a typed secret is never handed to a program this way).
+func (t *translator) helperValue(m *Member, path string) (string, bool) {
+	if m.Value.Kind != String {
+		t.file.Problems.Add(CodeType, m.Value.Pos, path, "must be a string, got %s", m.Value.Kind)
+		return "", false
+	}
+	for _, d := range []struct{ ref, dir string }{{"${CLAUDE_PLUGIN_ROOT}", t.pluginRoot}, {"${CLAUDE_PROJECT_DIR}", t.opt.Project}, {"${workspaceFolder}", t.opt.Project}} {
+		if strings.Contains(m.Value.Str, d.ref) && strings.ContainsAny(d.dir, "\"$`\\'\n") {
+			t.file.Problems.Add(CodeVariable, m.Value.Pos, path, "names %s, whose directory %q holds a quote, $, a backquote or a backslash: put in the shell line it would change what the line says", d.ref, d.dir)
+			return "", false
+		}
+	}
+	return t.refs("", t.workspace(m.Value.Str), m.Value, path, nil, false)
 }
 
 // headers translates a network server's headers: text in which each

@@ -50,6 +50,12 @@ func RunConsentGrant(ctx context.Context, inv *cli.Invocation) (any, error) {
 		if err := consent.CheckDigest("consent grant", target); err != nil {
 			return nil, err
 		}
+		if res, ok, err := runConsentHelper(ctx, inv, target); ok {
+			if err != nil {
+				return nil, err
+			}
+			return res, nil
+		}
 	} else if res, ok, err := runConsentLocal(ctx, inv, target); ok {
 		if err != nil {
 			return nil, err
@@ -211,6 +217,13 @@ func consentConfirmRevoke(ctx context.Context, inv *cli.Invocation, digest strin
 		writeBindingGrant(&lines, g)
 		fmt.Fprintf(&b, "%s  granted  %s\n", lines.String(), g.GrantedAt.UTC().Format(time.RFC3339))
 		b.WriteString("  the secret will not be sent there again without asking. revoke? [y/N] ")
+		return consentAnswer(ctx, inv, b.String())
+	}
+	if g != nil && g.IsHelper() {
+		var lines strings.Builder
+		writeHelperGrant(&lines, g)
+		fmt.Fprintf(&b, "%s  granted  %s\n", lines.String(), g.GrantedAt.UTC().Format(time.RFC3339))
+		b.WriteString("  the helper will not run again without asking. revoke? [y/N] ")
 		return consentAnswer(ctx, inv, b.String())
 	}
 	if g != nil && g.IsLocal() {

@@ -24,8 +24,24 @@ type ConsentDigests struct {
 	// Local are the servers of another client's file held for the
 	// person's word on their loopback or private address, each with the
 	// digest and the --allow-local flag that opens it.
-	Local      []ConsentLocalRow     `json:"local_endpoints,omitempty"`
+	Local []ConsentLocalRow `json:"local_endpoints,omitempty"`
+	// Helpers are the declared network servers' headers helpers, each
+	// with the digest and the --allow-mcp-stdio flag that runs it.
+	Helpers    []ConsentHelperRow    `json:"headers_helpers,omitempty"`
 	StoreError *consent.StoreProblem `json:"store_error,omitempty"`
+}
+
+// ConsentHelperRow is one declared headers helper.
+type ConsentHelperRow struct {
+	Server    string `json:"server"`
+	Source    string `json:"source"`
+	Line      string `json:"line"`
+	Shell     string `json:"shell"`
+	Cwd       string `json:"cwd"`
+	Origin    string `json:"origin"`
+	Digest    string `json:"digest"`
+	Granted   bool   `json:"granted"`
+	AllowFlag string `json:"allow_flag"`
 }
 
 // ConsentLocalRow is one held local address.
@@ -101,6 +117,14 @@ func (d ConsentDigests) WriteHuman(w io.Writer) error {
 		fmt.Fprintf(&b, "%s  %s  %s\n  address  %s (local, from %s)\n  approve  %s\n", consent.Display(r.Server), r.Digest, state,
 			consent.Display(r.Origin), consent.Display(r.Source), r.AllowFlag)
 	}
+	for _, r := range d.Helpers {
+		state := "not granted"
+		if r.Granted {
+			state = "granted"
+		}
+		fmt.Fprintf(&b, "%s  %s  %s\n  helper   %s -c %s (headers to %s)\n  approve  %s\n", consent.Display(r.Server), r.Digest, state,
+			consent.Display(r.Shell), consent.Display(r.Line), consent.Display(r.Origin), r.AllowFlag)
+	}
 	if d.StoreError != nil {
 		fmt.Fprintf(&b, "grant store unreadable (%s): %s\n", d.StoreError.Code, d.StoreError.Message)
 	}
@@ -135,6 +159,11 @@ func RunConsentDigest(_ context.Context, inv *cli.Invocation) (any, error) {
 		if servers, err := cfg.Declared(inv.Global.Agent); err == nil {
 			for _, b := range session.BindingsOf(servers, inv.Env.LookupEnv) {
 				g, ok := grants.Get(b.Digest)
+				if b.Helper != nil {
+					out.Helpers = append(out.Helpers, ConsentHelperRow{Server: b.Server, Source: b.Source, Line: b.Helper.Line, Shell: b.Helper.Shell,
+						Cwd: b.Helper.Cwd, Origin: b.Origin, Digest: b.Digest, Granted: ok, AllowFlag: b.AllowFlag()})
+					continue
+				}
 				if b.Local {
 					out.Local = append(out.Local, ConsentLocalRow{Server: b.Server, Source: b.Source, Origin: b.Origin, Digest: b.Digest,
 						Granted: ok, AllowFlag: b.AllowFlag()})

@@ -40,9 +40,10 @@ func (g ConsentLocalResult) WriteHuman(w io.Writer) error {
 	return err
 }
 
-// heldLocals are the local endpoints of the declared servers held for the
-// person's word; a configuration that does not load has none.
-func heldLocals(inv *cli.Invocation) []*consent.Binding {
+// declaredBindings are the bindings of the declared servers (secrets,
+// local endpoints, headers helpers); a configuration that does not load
+// has none.
+func declaredBindings(inv *cli.Invocation) []*consent.Binding {
 	cfg, err := inv.LoadConfig()
 	if err != nil {
 		return nil
@@ -51,8 +52,14 @@ func heldLocals(inv *cli.Invocation) []*consent.Binding {
 	if err != nil {
 		return nil
 	}
+	return session.BindingsOf(servers, inv.Env.LookupEnv)
+}
+
+// heldLocals are the local endpoints of the declared servers held for the
+// person's word; a configuration that does not load has none.
+func heldLocals(inv *cli.Invocation) []*consent.Binding {
 	var out []*consent.Binding
-	for _, b := range session.BindingsOf(servers, inv.Env.LookupEnv) {
+	for _, b := range declaredBindings(inv) {
 		if b.Local {
 			out = append(out, b)
 		}

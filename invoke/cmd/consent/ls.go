@@ -43,6 +43,10 @@ func (l ConsentList) WriteHuman(w io.Writer) error {
 			writeLocalGrant(&b, g)
 			continue
 		}
+		if g.IsHelper() {
+			writeHelperGrant(&b, g)
+			continue
+		}
 		fmt.Fprintf(&b, "  command  %s\n", g.CommandLine())
 		fmt.Fprintf(&b, "  cwd      %s\n", consent.Display(g.Cwd))
 		if len(g.EnvNames) > 0 {
@@ -105,7 +109,10 @@ func RunConsentList(_ context.Context, inv *cli.Invocation) (any, error) {
 			}
 			l.DeclaredAs[r.resolved.Digest] = append(l.DeclaredAs[r.resolved.Digest], r.server.Name)
 		}
-		for _, b := range heldLocals(inv) {
+		for _, b := range declaredBindings(inv) {
+			if b.IsSecret() {
+				continue
+			}
 			if l.DeclaredAs == nil {
 				l.DeclaredAs = map[string][]string{}
 			}
