@@ -189,17 +189,10 @@ func (c *conn) start(ctx context.Context) {
 }
 
 func (c *conn) connect(ctx context.Context) (*mcp.ClientSession, *failure.Error) {
-	if hh := c.srv.HeadersHelper; hh != nil {
-		// The helper runs at every connect (a reconnect is a new conn),
-		// under its own deadline, before anything is dialled.
-		hs, err := hh.Run(ctx, c.srv.Name, c.h.opts.Environ, c.secrets, c.redactor())
-		c.register() // the environment values its line read
-		if err != nil {
-			var fe *failure.Error
-			if errors.As(err, &fe) {
-				return nil, fe
-			}
-			return nil, c.failure0(fault.CodeOf(err, failure.CodeHelperFailed), fault.MessageOf(err), nil)
+	if hh := c.srv.HeadersHelper; hh != nil { // at every connect (a reconnect is a new conn), before anything is dialled
+		hs, f := hh.Run(ctx, c.srv.Name, c.h.opts.Environ, c.secrets, c.redactor())
+		if c.register(); f != nil {
+			return nil, f
 		}
 		c.headers = headers.Merge(c.headers, hs)
 	}

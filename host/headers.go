@@ -1,11 +1,6 @@
 package host
 
 import (
-	"fmt"
-	"net/http"
-	"strings"
-
-	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host/failure"
@@ -15,10 +10,6 @@ import (
 // Header is one static request header of a network server (host/headers):
 // its value is a secret wherever it would be shown.
 type Header = headers.Header
-
-// HeadersHelper is a network server's approved headers helper
-// (host/headers): run before each connect.
-type HeadersHelper = headers.Helper
 
 // Redacted is what every surface shows in place of a header value.
 const Redacted = headers.Redacted
@@ -45,18 +36,7 @@ func (c *conn) credentialRefused(what string, err error) *failure.Error {
 	if st == 0 || !c.srv.StaticAuthorization() {
 		return nil
 	}
-	msg := fmt.Sprintf("%s: the server answered %d %s to the Authorization header declared for it", what, st, http.StatusText(st))
-	if st == http.StatusUnauthorized {
-		msg += "; the token is wrong or expired"
-	} else {
-		msg += "; the token lacks a permission, or the server refuses this client"
-	}
-	for _, h := range c.srv.Headers {
-		if _, refs, _ := consent.SecretTemplate(h.Value); strings.EqualFold(h.Name, "Authorization") && len(refs) > 0 {
-			msg += " (update " + consent.BindingRefs(refs) + ")"
-		}
-	}
-	msg += "; a server that declares its own Authorization is never probed for OAuth"
+	msg := headers.CredentialRefused(what, st, c.srv.Headers)
 	return &failure.Error{Base: fault.Base{ErrCode: failure.CodeCredentialRefused, Msg: msg, Cause: c.redactErr(err)}, Server: c.srv.Name}
 }
 

@@ -92,9 +92,7 @@ type Endpoint struct {
 	// a header naming any other {{secrets.NAME}} is refused (E523) before
 	// anything is dialled — the backstop of the session's decision.
 	BoundSecrets []string
-	// HeadersHelper is the server's consent-approved headers helper (nil:
-	// none): run before each connect, its headers override Headers of the
-	// same name (host/headers). Only an approved helper may be passed here.
+	// HeadersHelper is the server's consent-approved headers helper (nil: none; host/headers).
 	HeadersHelper *headers.Helper
 	// Protocol is the era asked for: era.ProtocolLegacy (also ""),
 	// era.ProtocolModern or era.ProtocolAuto (host/era).

@@ -13,6 +13,7 @@ import (
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/config"
 	"github.com/relavium/relavium/host/failure"
+	"github.com/relavium/relavium/host/headers"
 	"github.com/relavium/relavium/host/netguard"
 	"github.com/relavium/relavium/host/wire"
 )
@@ -264,7 +265,7 @@ func (s *Session) hostServer(srv config.Server, byName map[string]*consent.Resol
 // only to its origin), else the url dialled. A helper with no approved
 // decision (its shell not found on PATH, E304) fails the server: it never
 // connects without the headers its declaration asks for.
-func (s *Session) headersHelper(srv config.Server, hs host.Endpoint, decs []consent.BindingDecision) (*host.HeadersHelper, error) {
+func (s *Session) headersHelper(srv config.Server, hs host.Endpoint, decs []consent.BindingDecision) (*headers.Helper, error) {
 	b := helperOf(srv, decs)
 	if b == nil {
 		path, _ := s.opts.LookupEnv("PATH")
@@ -278,7 +279,7 @@ func (s *Session) headersHelper(srv config.Server, hs host.Endpoint, decs []cons
 	if u == "" {
 		u = hs.Target.URL()
 	}
-	return &host.HeadersHelper{Line: b.Helper.Line, Shell: b.Helper.Shell, Cwd: b.Helper.Cwd, URL: u, Timeout: s.opts.HelperTimeout}, nil
+	return &headers.Helper{Line: b.Helper.Line, Shell: b.Helper.Shell, Cwd: b.Helper.Cwd, URL: u, Timeout: s.opts.HelperTimeout}, nil
 }
 
 // ask puts one pending stdio server to the Asker and records the answer

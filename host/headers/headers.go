@@ -2,6 +2,8 @@ package headers
 
 import (
 	"fmt"
+	"github.com/relavium/relavium/consent"
+	"net/http"
 	"slices"
 	"strings"
 )
@@ -46,4 +48,24 @@ func Names(hs []Header) map[string]string {
 // carries its own credential this way is never probed for OAuth.
 func HasAuthorization(hs []Header) bool {
 	return slices.ContainsFunc(hs, func(h Header) bool { return strings.EqualFold(h.Name, "Authorization") })
+}
+
+// CredentialRefused is the message of a server with a static
+// Authorization header that answered st (401 or 403) to what: its
+// credential is wrong, expired or short of a permission, and such a
+// server is never probed for OAuth; the secrets to update are named,
+// never a value.
+func CredentialRefused(what string, st int, hs []Header) string {
+	msg := fmt.Sprintf("%s: the server answered %d %s to the Authorization header declared for it", what, st, http.StatusText(st))
+	if st == http.StatusUnauthorized {
+		msg += "; the token is wrong or expired"
+	} else {
+		msg += "; the token lacks a permission, or the server refuses this client"
+	}
+	for _, h := range hs {
+		if _, refs, _ := consent.SecretTemplate(h.Value); strings.EqualFold(h.Name, "Authorization") && len(refs) > 0 {
+			msg += " (update " + consent.BindingRefs(refs) + ")"
+		}
+	}
+	return msg + "; a server that declares its own Authorization is never probed for OAuth"
 }

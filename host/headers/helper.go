@@ -87,14 +87,18 @@ func (h *Helper) shellLine() (line string, declared []consent.EnvEntry, ok bool)
 // rules; each value is added to red, the session's redactor, and secrets
 // receives the environment values its line read (env.VAR). No value is
 // ever put in an error.
-func (h *Helper) Run(ctx context.Context, server string, environ []string, secrets map[string]string, red *redact.Set) (http.Header, error) {
+func (h *Helper) Run(ctx context.Context, server string, environ []string, secrets map[string]string, red *redact.Set) (http.Header, *failure.Error) {
 	line, declared, ok := h.shellLine()
 	if !ok {
 		return nil, helperErr(server, failure.CodeHelperFailed, "its line holds a reference that is not {{env.VAR}}", nil)
 	}
 	env, err := expand.ChildEnv(server, environ, nil, declared, nil, secrets)
-	if err != nil {
-		return nil, err
+	var fe *failure.Error
+	if errors.As(err, &fe) {
+		return nil, fe
+	}
+	if err != nil { // a variable's value the env denylist refuses
+		return nil, helperErr(server, fault.CodeOf(err, failure.CodeHelperFailed), "its headers helper's environment: "+fault.MessageOf(err), nil)
 	}
 	env = append(env, "CLAUDE_CODE_MCP_SERVER_NAME="+server, "CLAUDE_CODE_MCP_SERVER_URL="+h.URL)
 	d := h.Timeout
@@ -147,9 +151,9 @@ func (h *Helper) Run(ctx context.Context, server string, environ []string, secre
 	if len(out.b) > HelperMaxOutput {
 		return nil, helperErr(server, failure.CodeHelperOutput, fmt.Sprintf("its headers helper printed more than %d KiB; it must print one JSON object of headers", HelperMaxOutput>>10), nil)
 	}
-	hs, err := parseHelperOutput(server, out.b)
-	if err != nil {
-		return nil, err
+	hs, perr := parseHelperOutput(server, out.b)
+	if perr != nil {
+		return nil, perr
 	}
 	for _, v := range hs {
 		red.AddAll(v...) // every value is a secret of the session
@@ -162,8 +166,8 @@ func (h *Helper) Run(ctx context.Context, server string, environ []string, secre
 // name the guard lets a person set, given once, whose value is a string
 // the header rules accept; at most netguard.MaxHeaderTotalSize in all. A
 // name is shown only once it is a valid, unreserved token; a value never.
-func parseHelperOutput(server string, b []byte) (http.Header, error) {
-	bad := func(why string) error {
+func parseHelperOutput(server string, b []byte) (http.Header, *failure.Error) {
+	bad := func(why string) *failure.Error {
 		return helperErr(server, failure.CodeHelperOutput, "its headers helper's output "+why+`; it must print one JSON object of header names to string values, e.g. {"Authorization": "Bearer …"}`, nil)
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
