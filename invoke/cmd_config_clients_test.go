@@ -153,6 +153,12 @@ command = "{{env.HOME}}/bin/srv"
 args = ["-e", "KEY={{secrets.key}}"]
 env = { STATE = "{{env.HOME}}/state" }
 env_file = ".env"
+
+[[mcp_servers]]
+name = "helped"
+transport = "http"
+url = "https://mcp.example.com/mcp"
+headers_helper = 'get-token --profile {{env.PROFILE:-dev}}'
 `)
 	run := func(args ...string) (string, string, int) {
 		env, stdout, stderr := cfgTestEnv(home, project)
@@ -184,6 +190,13 @@ env_file = ".env"
 	out, _, code = run("gh", "--format", "cursor")
 	if code != cli.ExitOK || !strings.Contains(out, `"GITHUB_TOKEN": "${env:RELAVIUM_SECRET_GITHUB}"`) || !strings.Contains(out, `"LEVEL": "${env:LEVEL}"`) || !strings.Contains(out, `"--state=${env:HOME}/s"`) {
 		t.Errorf("cursor entry (exit %d):\n%s", code, out)
+	}
+	// A headers helper is Claude Code's alone: spelled back there, refused elsewhere.
+	if out, _, code := run("helped"); code != cli.ExitOK || !strings.Contains(out, `"headersHelper": "get-token --profile ${PROFILE:-dev}"`) {
+		t.Errorf("claude entry with a headers helper (exit %d):\n%s", code, out)
+	}
+	if _, errs, code := run("helped", "--format", "vscode"); code != cli.ExitUsage || !strings.Contains(errs, "E247") {
+		t.Errorf("a headers helper in a vscode file: exit %d %s", code, errs)
 	}
 	_, errs, code = run("leaky")
 	if code != cli.ExitUsage || !strings.Contains(errs, "E247") || strings.Contains(errs, "sk-live") {

@@ -98,6 +98,9 @@ func renderEndpoint(b *strings.Builder, s Server, withhold bool) {
 	if s.AllowLocalEndpoint {
 		kv(b, "allow_local_endpoint", "true")
 	}
+	if s.HeadersHelper != "" {
+		kv(b, "headers_helper", tomlString(s.HeadersHelper))
+	}
 	if len(s.Headers) == 0 {
 		return
 	}

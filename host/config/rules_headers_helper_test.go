@@ -62,6 +62,10 @@ func TestImportHeadersHelper(t *testing.T) {
 			if len(cfg.Servers) != 2 || cfg.Servers[0].HeadersHelper != want || cfg.Servers[0].HelperDir != dir {
 				t.Fatalf("servers %+v failed %+v, want the helper %q", cfg.Servers, cfg.Failed, want)
 			}
+			// config import writes it as headers_helper, and it reads back.
+			if back := loadOK(t, TOML(cfg.Servers[:1], dir, false)); back.Servers[0].HeadersHelper != want {
+				t.Fatalf("written and read back: %q, want %q", back.Servers[0].HeadersHelper, want)
+			}
 		})
 	}
 }

@@ -45,6 +45,8 @@ type exportEntry struct {
 	Cwd     string            `json:"cwd,omitempty"`
 	URL     string            `json:"url,omitempty"`
 	Headers map[string]string `json:"headers,omitempty"`
+	// HeadersHelper is Claude Code's headersHelper (a claude file only).
+	HeadersHelper string `json:"headersHelper,omitempty"`
 }
 
 type exportInput struct {
@@ -186,6 +188,16 @@ func (x *exporter) entry(s config.Server, project string) (exportEntry, error) {
 			return e, err
 		}
 		e.Headers[h.Name] = val
+	}
+	if s.HeadersHelper != "" {
+		if x.format != "claude" {
+			return e, x.refuse("headers_helper has no counterpart in a %s file (only Claude Code runs a headersHelper)", x.format)
+		}
+		line, err := x.spell("headers_helper", s.HeadersHelper)
+		if err != nil {
+			return e, err
+		}
+		e.HeadersHelper = line
 	}
 	return e, nil
 }
