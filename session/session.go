@@ -177,6 +177,9 @@ func (s *Session) admit(ctx context.Context, selected func(string) bool, guard *
 		srv.AllowLocalEndpoint = localOpened(srv, bdecs)
 		hs, err := s.hostServer(srv, byName, boundSecrets(srv.Name, bdecs), &opts)
 		if err == nil && srv.HeadersHelper != "" {
+			// Its helper is its credential, as a static Authorization is:
+			// it is never probed for OAuth.
+			hs.OAuth = nil
 			hs.HeadersHelper, err = s.headersHelper(srv, hs, bdecs)
 		}
 		if err != nil {
