@@ -225,11 +225,12 @@ func TestHeadersHelperFailuresFailTheServerAlone(t *testing.T) {
 		says       string
 	}{
 		{"notjson", `printf 'Bearer helper-secret-value'`, failure.CodeHelperOutput, "not a JSON object"},
-		{"toobig", `printf '{"X-A": "'; head -c 70000 /dev/zero | tr '\0' a; printf 'helper-secret-value"}'`, failure.CodeHelperOutput, "more than 64 KiB"},
+		{"toobig", `printf '{"X-A": "'; head -c 1048576 /dev/zero | tr '\0' a; printf 'helper-secret-value"}'`, failure.CodeHelperOutput, "more than 64 KiB"},
 		{"cr", `printf '{"X-A": "helper-secret-value\\r\\nX-Evil: 1"}'`, failure.CodeHelperOutput, "cannot be sent"},
 		{"number", `printf '{"X-A": 12345678}'`, failure.CodeHelperOutput, "not a string"},
 		{"reserved", `printf '{"Host": "helper-secret-value"}'`, failure.CodeHelperOutput, "names Host, a header relavium may not send"},
 		{"exit", `echo "no token cached: sign in first" >&2; exit 3`, failure.CodeHelperFailed, "exit status 3); run it yourself to see why no token cached: sign in first"},
+		{"stdout closed, still running", `printf '{"X-A": "helper-secret-value"}'; exec >&-; exec sleep 60`, failure.CodeHelperFailed, "did not answer within"},
 		{"timeout", `sleep 60 > /dev/null 2>&1 & echo $! > "$1.pid"; exec sleep 60`, failure.CodeHelperFailed, "did not answer within"},
 	}
 	for _, c := range cases {

@@ -122,9 +122,13 @@ func (h *Helper) Run(ctx context.Context, server string, environ []string, secre
 		got <- read{b, err}
 	}()
 	var out read
-	timedOut := false
+	gotOut, timedOut := false, false
 	select {
 	case out = <-got:
+		gotOut = true
+		if len(out.b) > HelperMaxOutput {
+			break // too much: stopped at once, not waited for
+		}
 		select { // stdout ended: the helper has exited, or is about to
 		case <-ch.Exited:
 		case <-rctx.Done():
@@ -134,22 +138,22 @@ func (h *Helper) Run(ctx context.Context, server string, environ []string, secre
 		timedOut = true
 	}
 	status := ch.ExitStatus()
-	ch.Terminate(0, 200*time.Millisecond) // the group, anything it left running, reaped
-	if timedOut {
-		if ctx.Err() != nil {
-			<-got
-			return nil, helperErr(server, failure.CodeCallCancelled, "the connect was cancelled while its headers helper ran", nil)
-		}
+	ch.Terminate(0, 200*time.Millisecond) // the group, anything it left running, reaped; stdout closed
+	if !gotOut {
 		<-got
+	}
+	switch {
+	case timedOut && ctx.Err() != nil:
+		return nil, helperErr(server, failure.CodeCallCancelled, "the connect was cancelled while its headers helper ran", nil)
+	case timedOut:
 		return nil, withTail(helperErr(server, failure.CodeHelperFailed, fmt.Sprintf("its headers helper did not answer within %s (it was stopped): make it print its headers sooner", d), nil), ch, red)
+	case len(out.b) > HelperMaxOutput:
+		return nil, helperErr(server, failure.CodeHelperOutput, fmt.Sprintf("its headers helper printed more than %d KiB (it was stopped); it must print one JSON object of headers", HelperMaxOutput>>10), nil)
 	}
 	if status != "exit status 0" {
 		e := withTail(helperErr(server, failure.CodeHelperFailed, "its headers helper failed ("+status+"); run it yourself to see why", nil), ch, red)
 		e.ExitStatus = status
 		return nil, e
-	}
-	if len(out.b) > HelperMaxOutput {
-		return nil, helperErr(server, failure.CodeHelperOutput, fmt.Sprintf("its headers helper printed more than %d KiB; it must print one JSON object of headers", HelperMaxOutput>>10), nil)
 	}
 	hs, perr := parseHelperOutput(server, out.b)
 	if perr != nil {
