@@ -188,15 +188,6 @@ func (s *Session) admit(ctx context.Context, selected func(string) bool, guard *
 			// carries in no store is E520, which the workbench asks for).
 			em.Emit(engine.Event{Type: engine.EventServer, Data: engine.ServerData{Server: srv.Name, State: engine.StateFailed,
 				Transport: srv.Transport, ErrorCode: fault.CodeOf(err, failure.CodeStartFailed), Error: fault.MessageOf(err)}})
-			if srv.Import != nil {
-				// Another client's file: one server whose url cannot be
-				// made yet (a host not typed, a variable gone since the
-				// file was read) fails alone; relavium's own config stays
-				// all-or-nothing.
-				opts.NotStarted = append(opts.NotStarted, host.NotStarted{Name: srv.Name, Transport: srv.Transport,
-					Code: fault.CodeOf(err, failure.CodeStartFailed), Reason: fault.MessageOf(err)})
-				continue
-			}
 			return host.Options{}, err
 		}
 		opts.Servers = append(opts.Servers, hs)

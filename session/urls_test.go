@@ -85,26 +85,3 @@ func TestURLTypedHost(t *testing.T) {
 		t.Fatalf("headless decisions %+v %v", decs, err)
 	}
 }
-
-// In another client's file, a server whose url cannot be made yet (its
-// typed host not given, headless) fails alone, E520 naming what to set;
-// the file's other servers start.
-func TestURLThatCannotBeMadeFailsOnlyItsServer(t *testing.T) {
-	imp := &config.Import{Shape: "vscode", Written: "ha"}
-	typed := config.Server{Name: "ha", Transport: "http", URL: "https://{{secrets.domain}}/mcp_server/sse", Import: imp}
-	other := config.Server{Name: "ok", Transport: "http", URL: "https://api.example.com/mcp", Import: &config.Import{Shape: "vscode", Written: "ok"}}
-	s := New(Options{Home: t.TempDir()}, []config.Server{typed, other})
-	opts, err := s.admit(t.Context(), func(string) bool { return true }, nil)
-	if err != nil {
-		t.Fatalf("one server sank the start: %v", err)
-	}
-	if len(opts.Servers) != 1 || opts.Servers[0].Name != "ok" || len(opts.NotStarted) != 1 || opts.NotStarted[0].Name != "ha" ||
-		opts.NotStarted[0].Code != failure.CodeSecretMissing || !strings.Contains(opts.NotStarted[0].Reason, "{{secrets.domain}}") {
-		t.Fatalf("servers %+v not started %+v", opts.Servers, opts.NotStarted)
-	}
-	// relavium's own config stays all-or-nothing.
-	typed.Import = nil
-	if _, err := New(Options{Home: t.TempDir()}, []config.Server{typed, other}).admit(t.Context(), func(string) bool { return true }, nil); err == nil {
-		t.Fatal("a config.toml server whose url cannot be made did not fail the start")
-	}
-}
