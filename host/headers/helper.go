@@ -92,6 +92,11 @@ func (h *Helper) Run(ctx context.Context, server string, environ []string, secre
 	if !ok {
 		return nil, helperErr(server, failure.CodeHelperFailed, "its line holds a reference that is not {{env.VAR}}", nil)
 	}
+	for _, e := range declared {
+		if _, set := expand.AmbientValue(environ, e.Var); !set && !e.HasDefault {
+			return nil, helperErr(server, failure.CodeEnvRefUnset, "its headers helper's line reads {{env."+e.Var+"}} from relavium's environment, and "+e.Var+" is not set: set it", nil)
+		}
+	}
 	env, err := expand.ChildEnv(server, environ, nil, declared, nil, secrets)
 	var fe *failure.Error
 	if errors.As(err, &fe) {

@@ -1,11 +1,16 @@
 package headers
 
 import (
+	"context"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/relavium/relavium/host/failure"
+	"github.com/relavium/relavium/redact"
 )
 
 // A helper's output is exactly one JSON object of header names to string
@@ -51,5 +56,35 @@ func TestParseHelperOutput(t *testing.T) {
 	}
 	if m := Merge(map[string][]string{"X-Team": {"static"}, "X-Kept": {"k"}}, hs); m.Get("X-Team") != "core" || m.Get("X-Kept") != "k" {
 		t.Fatalf("merged: %v", m)
+	}
+}
+
+// A helper whose line reads a variable relavium's environment does not
+// set (and gives no default) is E880 before anything runs; one with a
+// default runs, the shell reading the default.
+func TestHelperLineVariables(t *testing.T) {
+	dir := t.TempDir()
+	mark := filepath.Join(dir, "ran")
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	environ := []string{"PATH=" + os.Getenv("PATH")}
+	h := &Helper{Line: "echo ran > " + mark + "; printf '{\"X-P\": \"%s\"}' \"{{env.HELPER_UNSET_VAR}}\"", Shell: sh, Cwd: dir}
+	if _, f := h.Run(context.Background(), "s", environ, map[string]string{}, redact.New()); f == nil || f.Code() != failure.CodeEnvRefUnset {
+		t.Fatalf("an unset variable: %v", f)
+	}
+	if _, err := os.Stat(mark); err == nil {
+		t.Fatal("the helper ran though its variable is unset")
+	}
+	h.Line = "printf '{\"X-P\": \"%s\"}' \"{{env.HELPER_UNSET_VAR:-dev profile}}\""
+	hs, f := h.Run(context.Background(), "s", environ, map[string]string{}, redact.New())
+	if f != nil || hs.Get("X-P") != "dev profile" {
+		t.Fatalf("a default: %v %v", hs, f)
+	}
+	h.Line = "printf '{\"X-P\": \"%s\"}' \"{{env.HELPER_SET_VAR}}\""
+	hs, f = h.Run(context.Background(), "s", append(environ, "HELPER_SET_VAR=a; echo injected"), map[string]string{}, redact.New())
+	if f != nil || hs.Get("X-P") != "a; echo injected" {
+		t.Fatalf("a value with shell syntax is read as a value, not as shell text: %v %v", hs, f)
 	}
 }
