@@ -24,7 +24,7 @@ var codes = fault.Table{
 	{Code: CodeTransport, Class: fault.Usage, Meaning: "a transport outside stdio/http/websocket (sse alias)"},
 	{Code: CodeRefExcludes, Class: fault.Usage, Meaning: "an inline field beside `ref`"},
 	{Code: CodeStdioOnly, Class: fault.Usage, Meaning: "command/args/env on a network transport"},
-	{Code: CodeNetworkOnly, Class: fault.Usage, Meaning: "url/allow_local_endpoint/headers on stdio"},
+	{Code: CodeNetworkOnly, Class: fault.Usage, Meaning: "url/allow_local_endpoint/headers/headers_helper on stdio"},
 	{Code: CodeConnectTimeout, Class: fault.Usage, Meaning: "connect_timeout_ms not a positive integer <= 600000"},
 	{Code: CodeEnvDenied, Class: fault.Usage, Meaning: "an env entry on the shared denylist (consent.CheckEnv)"},
 	{Code: CodeEnvPath, Class: fault.Usage, Meaning: "a declared PATH"},

@@ -25,7 +25,7 @@ const (
 	CodeTransport        fault.Code = "E207" // a transport outside stdio|http|websocket (sse alias)
 	CodeRefExcludes      fault.Code = "E208" // an inline field beside `ref`
 	CodeStdioOnly        fault.Code = "E209" // command/args/env on a network transport
-	CodeNetworkOnly      fault.Code = "E210" // url/allow_local_endpoint/headers on stdio
+	CodeNetworkOnly      fault.Code = "E210" // url/allow_local_endpoint/headers/headers_helper on stdio
 	CodeConnectTimeout   fault.Code = "E211" // connect_timeout_ms not a positive integer <= 600000
 	CodeEnvDenied        fault.Code = "E212" // an env entry on the shared denylist (consent.CheckEnv)
 	CodeEnvPath          fault.Code = "E213" // a declared PATH
