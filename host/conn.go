@@ -190,9 +190,11 @@ func (c *conn) start(ctx context.Context) {
 
 func (c *conn) connect(ctx context.Context) (*mcp.ClientSession, *failure.Error) {
 	if hh := c.srv.HeadersHelper; hh != nil { // at every connect (a reconnect is a new conn), before anything is dialled
-		hs, f := hh.Run(ctx, c.srv.Name, c.h.opts.Environ, c.secrets, c.redactor())
+		hs, stderr, f := hh.Run(ctx, c.srv.Name, c.h.opts.Environ, c.secrets, c.redactor())
 		if c.register(); f != nil {
 			return nil, f
+		} else if stderr != "" {
+			c.strayWarning("its headers helper wrote on stderr: " + stderr)
 		}
 		c.headers = headers.Merge(c.headers, hs)
 	}

@@ -86,24 +86,33 @@ func (h *Helper) shellLine() (line string, declared []consent.EnvEntry, ok bool)
 // JSON object of header names to string values that pass the header
 // rules; each value is added to red, the session's redactor, and secrets
 // receives the environment values its line read (env.VAR). No value is
-// ever put in an error.
-func (h *Helper) Run(ctx context.Context, server string, environ []string, secrets map[string]string, red *redact.Set) (http.Header, *failure.Error) {
+// ever put in an error. stderr is what it wrote there (the ring's tail,
+// redacted and cleaned), for the server's log.
+func (h *Helper) Run(ctx context.Context, server string, environ []string, secrets map[string]string, red *redact.Set) (http.Header, string, *failure.Error) {
+	hs, ch, f := h.run(ctx, server, environ, secrets, red)
+	if f != nil || ch == nil {
+		return nil, "", f
+	}
+	return hs, ch.Ring.Tail(red), nil // after its values joined red
+}
+
+func (h *Helper) run(ctx context.Context, server string, environ []string, secrets map[string]string, red *redact.Set) (http.Header, *proc.Child, *failure.Error) {
 	line, declared, ok := h.shellLine()
 	if !ok {
-		return nil, helperErr(server, failure.CodeHelperFailed, "its line holds a reference that is not {{env.VAR}}", nil)
+		return nil, nil, helperErr(server, failure.CodeHelperFailed, "its line holds a reference that is not {{env.VAR}}", nil)
 	}
 	for _, e := range declared {
 		if _, set := expand.AmbientValue(environ, e.Var); !set && !e.HasDefault {
-			return nil, helperErr(server, failure.CodeEnvRefUnset, "its headers helper's line reads {{env."+e.Var+"}} from relavium's environment, and "+e.Var+" is not set: set it", nil)
+			return nil, nil, helperErr(server, failure.CodeEnvRefUnset, "its headers helper's line reads {{env."+e.Var+"}} from relavium's environment, and "+e.Var+" is not set: set it", nil)
 		}
 	}
 	env, err := expand.ChildEnv(server, environ, nil, declared, nil, secrets)
 	var fe *failure.Error
 	if errors.As(err, &fe) {
-		return nil, fe
+		return nil, nil, fe
 	}
 	if err != nil { // a variable's value the env denylist refuses
-		return nil, helperErr(server, fault.CodeOf(err, failure.CodeHelperFailed), "its headers helper's environment: "+fault.MessageOf(err), nil)
+		return nil, nil, helperErr(server, fault.CodeOf(err, failure.CodeHelperFailed), "its headers helper's environment: "+fault.MessageOf(err), nil)
 	}
 	env = append(env, "CLAUDE_CODE_MCP_SERVER_NAME="+server, "CLAUDE_CODE_MCP_SERVER_URL="+h.URL)
 	d := h.Timeout
@@ -114,7 +123,7 @@ func (h *Helper) Run(ctx context.Context, server string, environ []string, secre
 	defer cancel()
 	ch, err := proc.Spawn(h.Shell, []string{"-c", line}, env, h.Cwd, nil)
 	if err != nil {
-		return nil, helperErr(server, failure.CodeHelperFailed, "cannot start "+h.Shell, err)
+		return nil, nil, helperErr(server, failure.CodeHelperFailed, "cannot start "+h.Shell, err)
 	}
 	_ = ch.Stdin.Close() // the helper reads nothing
 	type read struct {
@@ -149,25 +158,25 @@ func (h *Helper) Run(ctx context.Context, server string, environ []string, secre
 	}
 	switch {
 	case timedOut && ctx.Err() != nil:
-		return nil, helperErr(server, failure.CodeCallCancelled, "the connect was cancelled while its headers helper ran", nil)
+		return nil, nil, helperErr(server, failure.CodeCallCancelled, "the connect was cancelled while its headers helper ran", nil)
 	case timedOut:
-		return nil, withTail(helperErr(server, failure.CodeHelperFailed, fmt.Sprintf("its headers helper did not answer within %s (it was stopped): make it print its headers sooner", d), nil), ch, red)
+		return nil, nil, withTail(helperErr(server, failure.CodeHelperFailed, fmt.Sprintf("its headers helper did not answer within %s (it was stopped): make it print its headers sooner", d), nil), ch, red)
 	case len(out.b) > HelperMaxOutput:
-		return nil, helperErr(server, failure.CodeHelperOutput, fmt.Sprintf("its headers helper printed more than %d KiB (it was stopped); it must print one JSON object of headers", HelperMaxOutput>>10), nil)
+		return nil, nil, helperErr(server, failure.CodeHelperOutput, fmt.Sprintf("its headers helper printed more than %d KiB (it was stopped); it must print one JSON object of headers", HelperMaxOutput>>10), nil)
 	}
 	if status != "exit status 0" {
 		e := withTail(helperErr(server, failure.CodeHelperFailed, "its headers helper failed ("+status+"); run it yourself to see why", nil), ch, red)
 		e.ExitStatus = status
-		return nil, e
+		return nil, nil, e
 	}
 	hs, perr := parseHelperOutput(server, out.b)
 	if perr != nil {
-		return nil, perr
+		return nil, nil, perr
 	}
 	for _, v := range hs {
 		red.AddAll(v...) // every value is a secret of the session
 	}
-	return hs, nil
+	return hs, ch, nil
 }
 
 // parseHelperOutput reads a helper's stdout: exactly one JSON object (white

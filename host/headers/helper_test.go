@@ -71,19 +71,22 @@ func TestHelperLineVariables(t *testing.T) {
 	}
 	environ := []string{"PATH=" + os.Getenv("PATH")}
 	h := &Helper{Line: "echo ran > " + mark + "; printf '{\"X-P\": \"%s\"}' \"{{env.HELPER_UNSET_VAR}}\"", Shell: sh, Cwd: dir}
-	if _, f := h.Run(context.Background(), "s", environ, map[string]string{}, redact.New()); f == nil || f.Code() != failure.CodeEnvRefUnset {
+	if _, _, f := h.Run(context.Background(), "s", environ, map[string]string{}, redact.New()); f == nil || f.Code() != failure.CodeEnvRefUnset {
 		t.Fatalf("an unset variable: %v", f)
 	}
 	if _, err := os.Stat(mark); err == nil {
 		t.Fatal("the helper ran though its variable is unset")
 	}
-	h.Line = "printf '{\"X-P\": \"%s\"}' \"{{env.HELPER_UNSET_VAR:-dev profile}}\""
-	hs, f := h.Run(context.Background(), "s", environ, map[string]string{}, redact.New())
-	if f != nil || hs.Get("X-P") != "dev profile" {
+	h.Line = "echo 'refreshed the token for-stderr-secret' >&2; printf '{\"X-P\": \"%s\"}' \"{{env.HELPER_UNSET_VAR:-for-stderr-secret}}\""
+	hs, stderr, f := h.Run(context.Background(), "s", environ, map[string]string{}, redact.New())
+	if f != nil || hs.Get("X-P") != "for-stderr-secret" {
 		t.Fatalf("a default: %v %v", hs, f)
 	}
+	if !strings.Contains(stderr, "refreshed the token") || strings.Contains(stderr, "for-stderr-secret") {
+		t.Fatalf("its stderr, for the server's log, redacted: %q", stderr)
+	}
 	h.Line = "printf '{\"X-P\": \"%s\"}' \"{{env.HELPER_SET_VAR}}\""
-	hs, f = h.Run(context.Background(), "s", append(environ, "HELPER_SET_VAR=a; echo injected"), map[string]string{}, redact.New())
+	hs, _, f = h.Run(context.Background(), "s", append(environ, "HELPER_SET_VAR=a; echo injected"), map[string]string{}, redact.New())
 	if f != nil || hs.Get("X-P") != "a; echo injected" {
 		t.Fatalf("a value with shell syntax is read as a value, not as shell text: %v %v", hs, f)
 	}
