@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/invoke/cli"
@@ -70,38 +69,13 @@ func runConsentHelper(ctx context.Context, inv *cli.Invocation, digest string) (
 		return res, false, nil
 	}
 	res.Line, res.Shell, res.Cwd, res.Origin, res.Source, res.Digest = b.Helper.Line, b.Helper.Shell, b.Helper.Cwd, b.Origin, b.Source, b.Digest
-	store := consent.Open(inv.Env.Home)
-	grants, ferr := store.Fold()
-	if ferr != nil {
-		return res, true, consent.StoreBlocks(ferr, fmt.Sprintf("consent grant wrote nothing for %s: a grant has no effect while the grant store cannot be read", digest))
-	}
-	if g, live := grants.Get(b.Digest); live {
-		res.AlreadyGranted, res.GrantedAt = true, g.GrantedAt.UTC().Format(time.RFC3339)
-		return res, true, nil
-	}
-	if !inv.Bool("yes") {
-		if !inv.CanPrompt() {
-			return res, true, &consent.Error{ErrCode: consent.CodeNeedsYes, Exit: cli.ExitUsage,
-				Msg: fmt.Sprintf("consent grant remembers trust and no one can be asked here (no TTY, --json or CI); pass --yes to let relavium run the headers helper of %s", consent.Display(b.Server))}
-		}
-		var q strings.Builder
-		fmt.Fprintf(&q, "? remember that relavium may run the headers helper of %s\n", consent.Display(b.Server))
-		consent.WriteHelperDetails(&q, b, "  ")
-		q.WriteString("  it will run before each connect without asking until revoked. grant? [y/N] ")
-		yes, err := consentAnswer(ctx, inv, q.String())
-		if err != nil {
-			return res, true, err
-		}
-		if !yes {
-			return res, true, &consent.Error{ErrCode: consent.CodeRevokeCancelled, Msg: "grant cancelled; nothing was written"}
-		}
-	}
-	at := consentNow(inv)
-	if err := store.GrantBinding(b, nil, at); err != nil {
-		return res, true, err
-	}
-	res.GrantedAt = at.UTC().Format(time.RFC3339)
-	return res, true, nil
+	var q strings.Builder
+	fmt.Fprintf(&q, "? remember that relavium may run the headers helper of %s\n", consent.Display(b.Server))
+	consent.WriteHelperDetails(&q, b, "  ")
+	q.WriteString("  it will run before each connect without asking until revoked. grant? [y/N] ")
+	res.GrantedAt, res.AlreadyGranted, err = rememberBinding(ctx, inv, b, digest,
+		"let relavium run the headers helper of "+consent.Display(b.Server), q.String())
+	return res, true, err
 }
 
 // writeHelperGrant lists a headers helper's grant in the words of its

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
 	"github.com/relavium/relavium/consent"
 	"github.com/relavium/relavium/invoke/cli"
@@ -80,38 +79,13 @@ func runConsentLocal(ctx context.Context, inv *cli.Invocation, name string) (res
 		return res, false, nil
 	}
 	res = ConsentLocalResult{Servers: []string{b.Server}, Origin: b.Origin, Source: b.Source, Digest: b.Digest}
-	store := consent.Open(inv.Env.Home)
-	grants, ferr := store.Fold()
-	if ferr != nil {
-		return res, true, consent.StoreBlocks(ferr, fmt.Sprintf("consent grant wrote nothing for %s: a grant has no effect while the grant store cannot be read", b.Origin))
-	}
-	if g, live := grants.Get(b.Digest); live {
-		res.AlreadyGranted, res.GrantedAt = true, g.GrantedAt.UTC().Format(time.RFC3339)
-		return res, true, nil
-	}
-	if !inv.Bool("yes") {
-		if !inv.CanPrompt() {
-			return res, true, &consent.Error{ErrCode: consent.CodeNeedsYes, Exit: cli.ExitUsage,
-				Msg: fmt.Sprintf("consent grant remembers trust and no one can be asked here (no TTY, --json or CI); pass --yes to let relavium dial %s (server %s)", b.Origin, consent.Display(name))}
-		}
-		var q strings.Builder
-		fmt.Fprintf(&q, "? remember that relavium may dial the local address of %s\n", consent.Display(name))
-		consent.WriteLocalDetails(&q, b, "  ")
-		q.WriteString("  it will be dialled without asking until revoked. grant? [y/N] ")
-		yes, err := consentAnswer(ctx, inv, q.String())
-		if err != nil {
-			return res, true, err
-		}
-		if !yes {
-			return res, true, &consent.Error{ErrCode: consent.CodeRevokeCancelled, Msg: "grant cancelled; nothing was written"}
-		}
-	}
-	at := consentNow(inv)
-	if err := store.GrantBinding(b, nil, at); err != nil {
-		return res, true, err
-	}
-	res.GrantedAt = at.UTC().Format(time.RFC3339)
-	return res, true, nil
+	var q strings.Builder
+	fmt.Fprintf(&q, "? remember that relavium may dial the local address of %s\n", consent.Display(name))
+	consent.WriteLocalDetails(&q, b, "  ")
+	q.WriteString("  it will be dialled without asking until revoked. grant? [y/N] ")
+	res.GrantedAt, res.AlreadyGranted, err = rememberBinding(ctx, inv, b, b.Origin,
+		fmt.Sprintf("let relavium dial %s (server %s)", b.Origin, consent.Display(name)), q.String())
+	return res, true, err
 }
 
 // writeLocalGrant lists a local endpoint's grant in the words of its
