@@ -82,76 +82,19 @@ func NewBinding(dec consent.BindingDecision, remember, once, deny Action) *Conse
 	return &Consent{Bind: &dec, Remember: remember, Once: once, Deny: deny, focus: 2}
 }
 
-// viewHelper draws a headers helper's question: which server, where it is
-// declared, the exact line it runs (through which shell, where), the
-// origin its output goes to as headers, and that it runs a program.
-func (d *Consent) viewHelper(st *themes.Styles, w, h int) string {
-	dw := Width(w, 110)
-	iw := InnerWidth(dw)
-	b := d.Bind.Binding
-	var body []string
-	add := func(lines ...string) { body = append(body, lines...) }
-	if d.Bind.StoreErr != nil {
-		add(render.WrapIndent(st.Banner.Render("⚠ remembered grants are not trusted: "+consent.ProblemOf(d.Bind.StoreErr).Message), iw, "  ")...)
-		add("")
-	}
-	add(Labelled(st, "server", st.Bold.Render(consent.Display(b.Server)), iw)...)
-	if b.Source != "" {
-		add(LabelledPath(st, "from", consent.Display(b.Source), iw)...)
-	}
-	add(Labelled(st, "runs", consent.Display(b.Helper.Line), iw)...)
-	add(LabelledPath(st, "shell", consent.Display(b.Helper.Shell)+" -c", iw)...)
-	add(LabelledPath(st, "cwd", consent.Display(b.Helper.Cwd), iw)...)
-	add(LabelledPath(st, "sends", "its output as request headers to "+consent.Display(b.Origin), iw)...)
-	add(Labelled(st, "", st.Warn.Render(consent.HelperNote), iw)...)
-	add(Labelled(st, "digest", b.Digest, iw)...)
-	add("")
-	add(render.Wrap(st.Muted.Render("A project file names this program; it cannot approve itself. Another line, directory or origin asks again."), iw)...)
-	d.box.title = "Run a headers helper? (server " + consent.Display(b.Server) + ")"
-	d.box.body = body
-	d.box.actions = buttons(st, consentButtons, d.focus) + st.Muted.Render("  esc = deny")
-	return d.box.render(st, dw, h)
-}
-
-// viewLocal draws a local endpoint's question: which server, where its
-// file declares it, the address it would dial, and that the address is
-// local.
-func (d *Consent) viewLocal(st *themes.Styles, w, h int) string {
-	dw := Width(w, 110)
-	iw := InnerWidth(dw)
-	b := d.Bind.Binding
-	var body []string
-	add := func(lines ...string) { body = append(body, lines...) }
-	if d.Bind.StoreErr != nil {
-		add(render.WrapIndent(st.Banner.Render("⚠ remembered grants are not trusted: "+consent.ProblemOf(d.Bind.StoreErr).Message), iw, "  ")...)
-		add("")
-	}
-	add(Labelled(st, "server", st.Bold.Render(consent.Display(b.Server)), iw)...)
-	if b.Source != "" {
-		add(LabelledPath(st, "from", consent.Display(b.Source), iw)...)
-	}
-	add(LabelledPath(st, "address", consent.Display(b.Origin), iw)...)
-	add(Labelled(st, "", st.Warn.Render(b.LocalKind()), iw)...)
-	add(Labelled(st, "digest", b.Digest, iw)...)
-	add("")
-	add(render.Wrap(st.Muted.Render("Another client's file points this server here; it cannot approve itself. Approving opens exactly this address and port: another one asks again."), iw)...)
-	d.box.title = "Dial a local address? (server " + consent.Display(b.Server) + ")"
-	d.box.body = body
-	d.box.actions = buttons(st, consentButtons, d.focus) + st.Muted.Render("  esc = deny")
-	return d.box.render(st, dw, h)
-}
-
-// viewBinding draws a secret binding's question.
+// viewBinding draws the question of a binding, in one frame whatever its
+// kind: which server (and where its file declares it), then
+//   - a headers helper: the exact line it runs (through which shell,
+//     where), the origin its output goes to as headers, that it runs a
+//     program;
+//   - a local endpoint: the address it would dial and what kind of local
+//     it is;
+//   - a secret: which secret, the origin, the headers that carry it, and
+//     any header that newly carries it.
 func (d *Consent) viewBinding(st *themes.Styles, w, h int) string {
 	dw := Width(w, 110)
 	iw := InnerWidth(dw)
 	b := d.Bind.Binding
-	if b.Helper != nil {
-		return d.viewHelper(st, w, h)
-	}
-	if b.Local {
-		return d.viewLocal(st, w, h)
-	}
 	var body []string
 	add := func(lines ...string) { body = append(body, lines...) }
 	if d.Bind.StoreErr != nil {
@@ -159,17 +102,41 @@ func (d *Consent) viewBinding(st *themes.Styles, w, h int) string {
 		add("")
 	}
 	add(Labelled(st, "server", st.Bold.Render(consent.Display(b.Server)), iw)...)
-	add(Labelled(st, "secret", b.Ref()+st.Muted.Render(" ("+b.Kind()+"; value not shown)"), iw)...)
-	add(LabelledPath(st, "origin", consent.Display(b.Origin), iw)...)
-	add(LabelledPath(st, "headers", consent.Display(strings.Join(b.Headers, ", ")), iw)...)
-	add(Labelled(st, "digest", b.Digest, iw)...)
-	if len(d.Bind.Added) > 0 {
-		add("")
-		add(render.Wrap(st.DiffAdd.Render("+ header(s) "+consent.Display(strings.Join(d.Bind.Added, ", "))+" now carry it; the binding granted earlier did not name them"), iw)...)
+	if b.Source != "" && (b.Helper != nil || b.Local) {
+		add(LabelledPath(st, "from", consent.Display(b.Source), iw)...)
+	}
+	var title, note string
+	switch {
+	case b.Helper != nil:
+		add(Labelled(st, "runs", consent.Display(b.Helper.Line), iw)...)
+		add(LabelledPath(st, "shell", consent.Display(b.Helper.Shell)+" -c", iw)...)
+		add(LabelledPath(st, "cwd", consent.Display(b.Helper.Cwd), iw)...)
+		add(LabelledPath(st, "sends", "its output as request headers to "+consent.Display(b.Origin), iw)...)
+		add(Labelled(st, "", st.Warn.Render(consent.HelperNote), iw)...)
+		add(Labelled(st, "digest", b.Digest, iw)...)
+		title = "Run a headers helper? (server " + consent.Display(b.Server) + ")"
+		note = "A project file names this program; it cannot approve itself. Another line, directory or origin asks again."
+	case b.Local:
+		add(LabelledPath(st, "address", consent.Display(b.Origin), iw)...)
+		add(Labelled(st, "", st.Warn.Render(b.LocalKind()), iw)...)
+		add(Labelled(st, "digest", b.Digest, iw)...)
+		title = "Dial a local address? (server " + consent.Display(b.Server) + ")"
+		note = "Another client's file points this server here; it cannot approve itself. Approving opens exactly this address and port: another one asks again."
+	default:
+		add(Labelled(st, "secret", b.Ref()+st.Muted.Render(" ("+b.Kind()+"; value not shown)"), iw)...)
+		add(LabelledPath(st, "origin", consent.Display(b.Origin), iw)...)
+		add(LabelledPath(st, "headers", consent.Display(strings.Join(b.Headers, ", ")), iw)...)
+		add(Labelled(st, "digest", b.Digest, iw)...)
+		if len(d.Bind.Added) > 0 {
+			add("")
+			add(render.Wrap(st.DiffAdd.Render("+ header(s) "+consent.Display(strings.Join(d.Bind.Added, ", "))+" now carry it; the binding granted earlier did not name them"), iw)...)
+		}
+		title = "Send a secret to " + consent.Display(b.Origin) + "? (server " + consent.Display(b.Server) + ")"
+		note = "Approving binds this secret to this origin only: another origin, or another header, asks again."
 	}
 	add("")
-	add(render.Wrap(st.Muted.Render("Approving binds this secret to this origin only: another origin, or another header, asks again."), iw)...)
-	d.box.title = "Send a secret to " + consent.Display(b.Origin) + "? (server " + consent.Display(b.Server) + ")"
+	add(render.Wrap(st.Muted.Render(note), iw)...)
+	d.box.title = title
 	d.box.body = body
 	d.box.actions = buttons(st, consentButtons, d.focus) + st.Muted.Render("  esc = deny")
 	return d.box.render(st, dw, h)
