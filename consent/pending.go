@@ -329,31 +329,33 @@ func (e *PendingError) WriteHuman(w io.Writer) error {
 // writeHelpers prints, per pending headers helper: the server, what runs,
 // where its output goes, the digest and the flag.
 func writeHelpers(ew *errWriter, helpers []BindingDecision) {
-	var flags []string
-	for _, d := range helpers {
-		b := d.Binding
-		ew.printf("\n  server   %s\n", quoteArg(b.Server))
-		WriteHelperDetails(ew, b, "  ")
-		ew.printf("  approve  %s\n", b.AllowFlag())
-		flags = append(flags, b.AllowFlag())
-	}
-	ew.printf("\nReview each command above; to run them for one run, add:\n  %s\n", strings.Join(slices.Compact(flags), " "))
-	ew.printf("or remember one on this machine with: relavium consent grant DIGEST (it asks on a terminal; elsewhere add --yes)\n")
+	writeHeld(ew, helpers, WriteHelperDetails,
+		"Review each command above; to run them for one run, add:",
+		"or remember one on this machine with: relavium consent grant DIGEST (it asks on a terminal; elsewhere add --yes)")
 }
 
 // writeLocals prints, per held local endpoint: the server, where it is
 // declared, the address, the digest and the flag.
 func writeLocals(ew *errWriter, locals []BindingDecision) {
+	writeHeld(ew, locals, WriteLocalDetails,
+		"If each address above is your own MCP server, to dial it for one run add:",
+		"or remember it on this machine with: relavium consent grant NAME (it asks on a terminal; elsewhere add --yes)")
+}
+
+// writeHeld prints each held binding (its server, its details, the flag
+// that approves it), then how to approve them all for one run and how to
+// remember one.
+func writeHeld(ew *errWriter, held []BindingDecision, details func(io.Writer, *Binding, string), once, remember string) {
 	var flags []string
-	for _, d := range locals {
+	for _, d := range held {
 		b := d.Binding
 		ew.printf("\n  server   %s\n", quoteArg(b.Server))
-		WriteLocalDetails(ew, b, "  ")
+		details(ew, b, "  ")
 		ew.printf("  approve  %s\n", b.AllowFlag())
 		flags = append(flags, b.AllowFlag())
 	}
-	ew.printf("\nIf each address above is your own MCP server, to dial it for one run add:\n  %s\n", strings.Join(slices.Compact(flags), " "))
-	ew.printf("or remember it on this machine with: relavium consent grant NAME (it asks on a terminal; elsewhere add --yes)\n")
+	ew.printf("\n%s\n  %s\n", once, strings.Join(slices.Compact(flags), " "))
+	ew.printf("%s\n", remember)
 }
 
 // writeBindings prints, per unbound secret: the server, the secret by

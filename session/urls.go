@@ -112,22 +112,27 @@ func (s *Session) dialURL(srv config.Server, bound []string) (string, error) {
 	var lacking []*failure.Error
 	var unbound error
 	envShown, secretShown := map[string]string{}, map[string]string{} // reference or name → value
+	// readSecret reads a secret the url holds at what: a missing one is
+	// lacking (E520, asked for in the workbench), a refused one unbound.
+	readSecret := func(what, name string) (string, bool) {
+		v, err := expand.SecretFor(srv.Name, what, name, store)
+		if m := expand.MissingOf(err); m != nil {
+			lacking = append(lacking, m...)
+			return "", false
+		}
+		if err != nil {
+			unbound = cmp.Or(unbound, err)
+			return "", false
+		}
+		secretShown[name] = v
+		return v, true
+	}
 	out, _ := consent.ExpandURL(srv.URL, refs, func(r consent.URLRef) (string, bool) {
 		if r.TypedHost {
 			// The host the person types: read, never bound (it is where
 			// to go, not a value sent there); the guard judges the url it
 			// makes before anything is dialled.
-			v, err := expand.SecretFor(srv.Name, "the url's host", r.Secret, store)
-			if m := expand.MissingOf(err); m != nil {
-				lacking = append(lacking, m...)
-				return "", false
-			}
-			if err != nil {
-				unbound = cmp.Or(unbound, err)
-				return "", false
-			}
-			secretShown[r.Secret] = v
-			return v, true
+			return readSecret("the url's host", r.Secret)
 		}
 		if r.Secret == "" {
 			v, fromEnv, ok := r.EnvValue(s.opts.LookupEnv)
@@ -156,17 +161,7 @@ func (s *Session) dialURL(srv config.Server, bound []string) (string, error) {
 			unbound = cmp.Or(unbound, unboundErr(srv, r))
 			return "", false
 		}
-		v, err := expand.SecretFor(srv.Name, "the url", r.Secret, store)
-		if m := expand.MissingOf(err); m != nil {
-			lacking = append(lacking, m...)
-			return "", false
-		}
-		if err != nil {
-			unbound = cmp.Or(unbound, err)
-			return "", false
-		}
-		secretShown[r.Secret] = v
-		return v, true
+		return readSecret("the url", r.Secret)
 	})
 	switch {
 	case len(unset) > 0:
