@@ -4,11 +4,9 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -17,7 +15,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/relavium/relavium/engine"
-	"github.com/relavium/relavium/engine/sanitize"
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host/clientside"
 	"github.com/relavium/relavium/host/deadline"
@@ -315,88 +312,6 @@ func (c *conn) newClient() *mcp.Client {
 	return client
 }
 
-// connectFailure classifies a failed connect when it is classified: a
-// cancellation of the caller wins over the deadline, the deadline over
-// anything the SDK reported after it.
-func (c *conn) connectFailure(ctx, cctx context.Context, cause *deadline.Cause, err error) *failure.Error {
-	var se *spawnError
-	var sbe *sandboxError
-	var ge *netguard.Error
-	var ee *era.Refusal
-	switch {
-	case ctx.Err() != nil:
-		return c.failure0(failure.CodeCallCancelled, "connect cancelled", context.Cause(ctx))
-	case errors.As(err, &ee):
-		return c.eraFailure(ee)
-	case errors.Is(context.Cause(cctx), cause):
-		return c.withProcess(c.failure0(failure.CodeConnectDeadline, cause.Error()+"; raise connect_timeout_ms if the server is just slow to start", nil))
-	case errors.As(err, &se):
-		return c.failure0(failure.CodeSpawnFailed, "cannot start "+se.command, se.err)
-	case errors.As(err, &sbe):
-		return c.failure0(sbe.code, sbe.msg, sbe.err)
-	}
-	if f := c.signInFailure("connect", err); f != nil {
-		return f
-	}
-	switch {
-	case errors.As(err, &ge):
-		return c.failure0(ge.Code(), "refused by the network guard", ge)
-	}
-	if r := c.frameRefusal.Load(); r != nil {
-		return c.withProcess(c.failure0(r.ErrCode, r.Msg, nil))
-	}
-	if c.srv.Target != nil {
-		if r := c.srv.Target.Refusal(); r != nil {
-			return c.failure0(r.Code(), "refused by the network guard", r)
-		}
-	}
-	if e := c.credentialRefused("initialize", err); e != nil {
-		return e
-	}
-	if ch := c.child(); ch != nil && ch.WaitExit(200*time.Millisecond) {
-		c.mu.Lock()
-		stray := c.stray
-		c.mu.Unlock()
-		if first, n := stray.FirstLine(); n > 0 {
-			return c.withProcess(c.failure0(failure.CodeInitializeFailed, fmt.Sprintf(
-				"exited during initialize after writing %d non-JSON line(s) on stdout (the first: %q); stdout is the JSON-RPC stream", n, first), nil))
-		}
-		return c.withProcess(c.failure0(failure.CodeInitializeFailed, "exited during initialize", nil))
-	}
-	what := "initialize failed"
-	if c.requested() == era.ProtocolModern {
-		what = "server/discover failed" // the 2026-07-28 handshake (no initialize is sent)
-	}
-	return c.withProcess(c.failure0(failure.CodeInitializeFailed, what, err))
-}
-
-// failure0 builds a failure of this server.
-func (c *conn) failure0(code fault.Code, msg string, cause error) *failure.Error {
-	return &failure.Error{Base: fault.Base{ErrCode: code, Msg: msg, Cause: c.redactErr(cause)}, Server: c.srv.Name}
-}
-
-// withProcess adds the child's exit status (if it exited by itself) to a
-// failure. The stderr tail is added once the child is reaped.
-func (c *conn) withProcess(e *failure.Error) *failure.Error {
-	if ch := c.child(); ch != nil {
-		e.ExitStatus = ch.ExitStatus()
-	}
-	return e
-}
-
-// failStart records a failed start, tears the server down at once (nothing
-// of a failed server waits for the others) and reports it.
-func (c *conn) failStart(e *failure.Error) {
-	c.shutdown()
-	if ch := c.child(); ch != nil {
-		e.StderrTail = ch.Ring.Tail(c.redactor()) // reaped: the tail is complete
-	}
-	c.mu.Lock()
-	c.fail = e
-	c.mu.Unlock()
-	c.emit(engine.StateFailed, e)
-}
-
 func (c *conn) child() *proc.Child {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -418,92 +333,3 @@ func (c *conn) failure() *failure.Error {
 // cancelFlush bounds how long shutdown waits for owed cancellation
 // notifications to be written.
 const cancelFlush = time.Second
-
-// status is the server's row in Servers.
-func (c *conn) status() ServerStatus {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	st := ServerStatus{
-		Name:      c.srv.Name,
-		Transport: c.srv.Transport,
-		State:     c.state,
-		ConnectMS: c.connectMS,
-		Protocol:  c.protocol,
-		Requested: c.requested(),
-		Era:       era.EraOf(c.protocol),
-		Tools:     c.admitted,
-		Skipped:   c.skipped,
-	}
-	st.NotOffered = slices.Clone(c.notOffered)
-	if st.State == "" {
-		st.State = engine.StateConnecting
-	}
-	if c.info != nil {
-		// serverInfo is the server's word, shown in mcp ls --json and the
-		// TUI: one-line fields, cleaned as such.
-		st.ServerName, st.ServerVersion = sanitize.Line(c.redactText(c.info.Name)), sanitize.Line(c.redactText(c.info.Version))
-	}
-	if c.srv.Stdio != nil {
-		st.Digest = c.srv.Stdio.Digest
-		st.Sandbox = c.h.sandboxStatus(c.srv.Stdio)
-		if st.Sandbox != nil {
-			st.Sandbox.Note = c.sandboxNoteText()
-		}
-	}
-	if c.srv.Target != nil {
-		st.URL = c.srv.shownURL()
-	}
-	st.Headers = HeaderNames(c.srv.Headers)
-	if c.ch != nil {
-		st.PID = c.ch.Pid
-	}
-	if first, n := c.stray.FirstLine(); n > 0 {
-		st.StrayStdout = &StrayStdout{Lines: n, First: sanitize.Line(c.redactText(first))}
-	}
-	if c.fail != nil {
-		st.ErrorCode, st.Error = c.fail.ErrCode, c.fail.Message()
-		if c.fail.Cause != nil {
-			st.Error += ": " + c.fail.Cause.Error()
-		}
-		st.ExitStatus, st.StderrTail = c.fail.ExitStatus, c.fail.StderrTail
-		if r, ok := netguard.AsRefusal(c.fail.Cause); ok {
-			d := r.ErrorData().(netguard.Data)
-			st.Refusal = &d
-		}
-	}
-	return st
-}
-
-// emit reports a state change as an mcp:server event. It never carries a
-// secret: the stderr tail is redacted and errors never hold env values.
-func (c *conn) emit(state string, e *failure.Error) {
-	c.mu.Lock()
-	c.state = state
-	d := engine.ServerData{
-		Server:    c.srv.Name,
-		State:     state,
-		Transport: c.srv.Transport,
-		ConnectMS: c.connectMS,
-		Protocol:  c.protocol,
-		Tools:     c.admitted,
-	}
-	if c.ch != nil {
-		d.PID = c.ch.Pid
-	}
-	if sb := c.h.sandboxStatus(c.srv.Stdio); sb != nil {
-		d.Sandbox, d.SandboxPolicy = sb.Word(), sb.Policy.Marshal()
-	}
-	if c.srv.Stdio != nil {
-		d.Digest = c.srv.Stdio.Digest
-	}
-	c.mu.Unlock()
-	if e != nil {
-		d.ErrorCode = e.ErrCode
-		d.Error = e.Message()
-		if e.Cause != nil {
-			d.Error += ": " + e.Cause.Error()
-		}
-		d.StderrTail = e.StderrTail
-	}
-	c.h.em.Emit(engine.Event{Type: engine.EventServer, Data: d})
-}

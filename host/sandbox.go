@@ -13,6 +13,7 @@ import (
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host/netguard"
+	"github.com/relavium/relavium/host/proc"
 	"github.com/relavium/relavium/sandbox"
 )
 
@@ -92,13 +93,13 @@ func (c *conn) confine(r *consent.Resolved, args, env []string) (*confinement, e
 	}
 	out := &confinement{env: env, policy: &p}
 	if p.Tmp {
-		dir, err := os.MkdirTemp("", "relavium-"+safeName(c.srv.Name)+"-")
+		dir, err := proc.TempDir(c.srv.Name)
 		if err != nil {
 			return nil, &sandboxError{code: sandbox.CodeApply, msg: "cannot make the server's private temp dir", err: err}
 		}
 		undo = append(undo, func() { _ = os.RemoveAll(dir) })
 		a.TmpDir = dir
-		out.env = setEnv(out.env, "TMPDIR", dir)
+		out.env = proc.SetEnv(out.env, "TMPDIR", dir)
 	}
 	if p.Network == sandbox.NetGuarded {
 		px, err := c.startProxy(p.Allow)
@@ -110,9 +111,9 @@ func (c *conn) confine(r *consent.Resolved, args, env []string) (*confinement, e
 		a.ProxyPort = px.Port()
 		u := "http://127.0.0.1:" + strconv.Itoa(int(px.Port()))
 		for _, k := range []string{"HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy"} {
-			out.env = setEnv(out.env, k, u)
+			out.env = proc.SetEnv(out.env, k, u)
 		}
-		out.env = setEnv(setEnv(out.env, "NO_PROXY", ""), "no_proxy", "")
+		out.env = proc.SetEnv(proc.SetEnv(out.env, "NO_PROXY", ""), "no_proxy", "")
 	}
 	out.argv = sandbox.Argv(c.h.opts.SandboxLauncher, a, r.Command, args)
 	out.release = release
@@ -142,32 +143,6 @@ func (c *conn) startProxy(allow []string) (*sandbox.Proxy, error) {
 		return conn, err
 	}
 	return sandbox.StartProxy(c.ctx, dial)
-}
-
-// safeName is name for a temp dir's prefix: letters, digits, - and _.
-func safeName(name string) string {
-	b := []byte(name)
-	for i, ch := range b {
-		if !(ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z' || ch >= '0' && ch <= '9' || ch == '-' || ch == '_') {
-			b[i] = '_'
-		}
-	}
-	if len(b) > 32 {
-		b = b[:32]
-	}
-	return string(b)
-}
-
-// setEnv sets name=value in a sorted "k=v" environment, replacing a
-// declared one.
-func setEnv(env []string, name, value string) []string {
-	out := make([]string, 0, len(env)+1)
-	for _, kv := range env {
-		if k, _, _ := strings.Cut(kv, "="); k != name {
-			out = append(out, kv)
-		}
-	}
-	return append(out, name+"="+value)
 }
 
 // sandboxNote is the first explanation of a denial the server reported,
