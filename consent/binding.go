@@ -28,7 +28,7 @@ import (
 // Binding is one secret that a network server's declared headers (or its
 // url's path or query, the carrier "url") would carry to an origin. An
 // environment value in a url's path or query is bound the same way, under
-// env.VAR (urltemplate.go): one rule for every value that leaves for an
+// env.VAR (package consent/urlref): one rule for every value that leaves for an
 // origin.
 //
 // A Binding with Local set is a local endpoint instead (local.go): the
@@ -378,3 +378,11 @@ func BindingDeniedError(b *Binding) error {
 	}
 	return &Error{ErrCode: CodeDenied, Msg: fmt.Sprintf("server %s: sending %s to %s was denied (%s)", quoteArg(b.Server), b.Ref(), b.Origin, b.Digest)}
 }
+
+// URLCarrier is the carrier a binding names for a value in a url's path
+// or query (where a header's binding names its header).
+const URLCarrier = "url"
+
+// EnvBindingPrefix begins the binding name of an environment value in a
+// url's path or query: {{env.API_KEY}} is bound as env.API_KEY@ORIGIN.
+const EnvBindingPrefix = "env."

@@ -64,10 +64,11 @@
 //     exact name in tools_auto_approve, or a remembered approval of this
 //     exact definition — never a server's annotations, and for a definition
 //     changed since it was accepted nothing but a per-call --yes.
-//   - URLRefs / ExpandURL: a network server's url as written, its
+//   - consent/urlref reads a network server's url as written: its
 //     references read by RefsIn and placed (the origin, chosen by the
 //     environment; the path or query, a value carried to the origin and
-//     bound there as env.VAR or NAME, binding.go).
+//     bound there as env.VAR or NAME, binding.go's URLCarrier and
+//     EnvBindingPrefix).
 //
 // Error codes E300–E328 are listed in errors.go.
 package consent

@@ -6,14 +6,14 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/relavium/relavium/consent"
+	"github.com/relavium/relavium/consent/urlref"
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host/config"
 	"github.com/relavium/relavium/host/expand"
 	"github.com/relavium/relavium/host/failure"
 )
 
-// A network server's url may hold references (consent's urltemplate.go):
+// A network server's url may hold references (package consent/urlref):
 // it is shown, recorded and locked as written, and dialled expanded. The
 // session expands it just before the guard admits it: every environment
 // value from the session's environment, every secret from its stores,
@@ -29,8 +29,8 @@ import (
 
 // urlRefs are the references of srv's url (none for a literal url, or for
 // one config refused: config checks every url before a session has it).
-func urlRefs(srv config.Server) []consent.URLRef {
-	refs, err := consent.URLRefs(srv.URL)
+func urlRefs(srv config.Server) []urlref.Ref {
+	refs, err := urlref.Read(srv.URL)
 	if err != nil {
 		return nil
 	}
@@ -48,7 +48,7 @@ func originURL(srv config.Server, lookupEnv, typed func(string) (string, bool)) 
 	if len(refs) == 0 {
 		return srv.URL, true
 	}
-	out, missing := consent.ExpandURL(srv.URL, refs, func(r consent.URLRef) (string, bool) {
+	out, missing := urlref.Expand(srv.URL, refs, func(r urlref.Ref) (string, bool) {
 		switch {
 		case !r.Origin:
 			return srv.URL[r.Start:r.End], true
@@ -127,7 +127,7 @@ func (s *Session) dialURL(srv config.Server, bound []string) (string, error) {
 		secretShown[name] = v
 		return v, true
 	}
-	out, _ := consent.ExpandURL(srv.URL, refs, func(r consent.URLRef) (string, bool) {
+	out, _ := urlref.Expand(srv.URL, refs, func(r urlref.Ref) (string, bool) {
 		if r.TypedHost {
 			// The host the person types: read, never bound (it is where
 			// to go, not a value sent there); the guard judges the url it
@@ -183,7 +183,7 @@ func (s *Session) dialURL(srv config.Server, bound []string) (string, error) {
 }
 
 // unboundErr is E523 for a url value whose binding was not approved.
-func unboundErr(srv config.Server, r consent.URLRef) error {
+func unboundErr(srv config.Server, r urlref.Ref) error {
 	return &failure.Error{Base: fault.Base{ErrCode: failure.CodeSecretUnbound, Exit: fault.ExitUsage,
 		Msg: "the url carries " + r.Text() + " to its origin, and it is not bound there; nothing was sent (bind it with --allow-secret " +
 			r.BindingName() + "@ORIGIN or relavium consent grant " + r.BindingName() + "@ORIGIN)"}, Server: srv.Name}

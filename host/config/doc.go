@@ -17,7 +17,7 @@
 //     into one positioned tree and checked by one validator, so a
 //     registration and an agent's inline entry obey the same rules.
 //   - A url may hold {{env.VAR}} and {{secrets.NAME}} (url.go): where each
-//     sits is consent.URLRefs' reading, and the url they expand to with
+//     sits is consent/urlref's reading (urlref.Read), and the url they expand to with
 //     Sources.LookupEnv (the environment is passed in, never read here) is
 //     admitted by the guard as a literal url is; the url is kept as written.
 //   - Env entries are checked with consent.CheckEnv (the shared denylist),

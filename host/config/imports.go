@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/relavium/relavium/authored"
-	"github.com/relavium/relavium/consent"
+	"github.com/relavium/relavium/consent/urlref"
 	"github.com/relavium/relavium/host/config/mcpjson"
 )
 
@@ -432,7 +432,7 @@ func Survey(path, project string) (o Offer, problems int, ok bool) {
 func Writable(servers []Server, file string) (kept []Server, held []FailedServer) {
 	for _, s := range servers {
 		typed := ""
-		if refs, err := consent.URLRefs(s.URL); err == nil {
+		if refs, err := urlref.Read(s.URL); err == nil {
 			for _, r := range refs {
 				if r.TypedHost {
 					typed = r.Text()

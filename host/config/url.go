@@ -7,14 +7,14 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/relavium/relavium/consent"
+	"github.com/relavium/relavium/consent/urlref"
 	"github.com/relavium/relavium/host/config/mcpjson"
 	"github.com/relavium/relavium/host/netguard"
 	redactset "github.com/relavium/relavium/redact"
 )
 
 // url checks a network server's url as written. Its references are read
-// by consent.URLRefs (where each sits: the origin, or the path and query),
+// by urlref.Read (where each sits: the origin, or the path and query),
 // then the url they expand to with the environment this load was given
 // is admitted by the guard, as a literal url is: the person's environment
 // is known when the file is read, so a url the guard refuses, or a
@@ -27,7 +27,7 @@ import (
 // recorded or locked; no value is put in a problem (each is shown as the
 // reference it stands for).
 func (c *checker) url(u, transport string, allowLocal bool, at Pos, path string) (held bool) {
-	refs, err := consent.URLRefs(u)
+	refs, err := urlref.Read(u)
 	if err != nil {
 		c.add(CodeSecretRef, at, path, "%s", err.Error())
 		return false
@@ -46,7 +46,7 @@ func (c *checker) url(u, transport string, allowLocal bool, at Pos, path string)
 		}
 	}
 	shown := redactset.New()
-	expanded, missing := consent.ExpandURL(u, refs, func(r consent.URLRef) (string, bool) {
+	expanded, missing := urlref.Expand(u, refs, func(r urlref.Ref) (string, bool) {
 		switch {
 		case r.TypedHost:
 			// Typed when the server connects, and judged by the guard
@@ -92,7 +92,7 @@ func heldLocal(ne *netguard.Error, u string) bool {
 	return false
 }
 
-func refList(refs []consent.URLRef) string {
+func refList(refs []urlref.Ref) string {
 	out := make([]string, len(refs))
 	for i, r := range refs {
 		out[i] = r.Text()

@@ -1,4 +1,4 @@
-package consent
+package urlref
 
 import (
 	"strings"
@@ -31,19 +31,19 @@ func TestURLRefsSaysWhereEachReferenceSits(t *testing.T) {
 		{"https://mcp-{{env.REGION}}.{{env.ZONE}}.example.com:{{env.PORT}}/x", []ref{{"{{env.REGION}}", true, true}, {"{{env.ZONE}}", true, true}, {"{{env.PORT}}", true, false}}},
 	}
 	for _, c := range good {
-		refs, err := URLRefs(c.url)
+		refs, err := Read(c.url)
 		if err != nil {
-			t.Errorf("URLRefs(%q): %v", c.url, err)
+			t.Errorf("Read(%q): %v", c.url, err)
 			continue
 		}
 		if len(refs) != len(c.want) {
-			t.Errorf("URLRefs(%q) = %d refs, want %d", c.url, len(refs), len(c.want))
+			t.Errorf("Read(%q) = %d refs, want %d", c.url, len(refs), len(c.want))
 			continue
 		}
 		for i, r := range refs {
 			typed := r.Secret != "" && r.Origin
 			if w := c.want[i]; r.Text() != w.text || r.Origin != w.origin || r.Carried != w.carried || r.TypedHost != typed || c.url[r.Start:r.End] == "" {
-				t.Errorf("URLRefs(%q)[%d] = %s origin %v carried %v, want %+v", c.url, i, r.Text(), r.Origin, r.Carried, w)
+				t.Errorf("Read(%q)[%d] = %s origin %v carried %v, want %+v", c.url, i, r.Text(), r.Origin, r.Carried, w)
 			}
 		}
 	}
@@ -64,21 +64,21 @@ func TestURLRefsSaysWhereEachReferenceSits(t *testing.T) {
 		{"api.example.com/{{env.X}}", "scheme://"},
 	}
 	for _, c := range bad {
-		_, err := URLRefs(c.url)
+		_, err := Read(c.url)
 		if err == nil || !strings.Contains(err.Error(), c.why) {
-			t.Errorf("URLRefs(%q) = %v, want a refusal saying %q", c.url, err, c.why)
+			t.Errorf("Read(%q) = %v, want a refusal saying %q", c.url, err, c.why)
 		}
 	}
 }
 
 func TestExpandURLNamesEveryMissingValue(t *testing.T) {
 	u := "{{env.BASE:-https://a.example}}/x/{{env.TEAM}}?k={{secrets.k}}"
-	refs, err := URLRefs(u)
+	refs, err := Read(u)
 	if err != nil {
 		t.Fatal(err)
 	}
 	vals := map[string]string{"env.BASE": "https://b.example", "k": "s3cr3t"}
-	out, missing := ExpandURL(u, refs, func(r URLRef) (string, bool) {
+	out, missing := Expand(u, refs, func(r Ref) (string, bool) {
 		key := r.BindingName()
 		v, ok := vals[key]
 		return v, ok
@@ -87,9 +87,9 @@ func TestExpandURLNamesEveryMissingValue(t *testing.T) {
 		t.Fatalf("missing = %+v, want TEAM", missing)
 	}
 	vals["env.TEAM"] = "core"
-	out, missing = ExpandURL(u, refs, func(r URLRef) (string, bool) { v, ok := vals[r.BindingName()]; return v, ok })
+	out, missing = Expand(u, refs, func(r Ref) (string, bool) { v, ok := vals[r.BindingName()]; return v, ok })
 	if want := "https://b.example/x/core?k=s3cr3t"; out != want || missing != nil {
-		t.Fatalf("ExpandURL = %q %v, want %q", out, missing, want)
+		t.Fatalf("Expand = %q %v, want %q", out, missing, want)
 	}
 	if refs[1].BindingName() != "env.TEAM" || refs[2].BindingName() != "k" {
 		t.Fatalf("binding names %q %q", refs[1].BindingName(), refs[2].BindingName())

@@ -1,53 +1,15 @@
-package consent
+package urlref
 
 import (
 	"fmt"
 	"strings"
+
+	"github.com/relavium/relavium/consent"
 )
 
-// A network server's url may hold references, as an argument may:
-// "{{env.MCP_URL:-https://api.example.com}}/mcp",
-// "http://localhost:{{env.PORT}}/mcp",
-// "https://api.example.com/mcp?key={{secrets.api_key}}". What is shown,
-// recorded, locked, exported and digested is the url as written; what is
-// dialled is the url with every reference expanded. Where a reference
-// sits decides what it means:
-//
-//   - When it makes up a whole part of the origin — the whole
-//     scheme://host[:port] (the url's first bytes, up to its path), the
-//     whole host or the whole port — it is the person's environment
-//     choosing where to go, not a value sent there.
-//   - In the path, query or fragment it is a value carried to the url's
-//     origin, as a header's is: it needs a secret binding (NAME@ORIGIN),
-//     {{secrets.NAME}} under NAME, {{env.VAR}} under env.VAR (the name
-//     says it is the environment variable), the binding's carrier "url".
-//   - Inside a host name with text around it
-//     ("https://{{env.TENANT}}.example.com") it is both: it chooses the
-//     host, and its value is spelled into a name the file chose, which
-//     reaches that domain's name servers and the host itself
-//     ("{{env.TOKEN}}.attacker.example" would carry a token there). So it
-//     is carried, and bound, as a path's value is: nothing is resolved or
-//     dialled before the person bound it to the origin it makes.
-//
-// Only the environment may choose where to go, and the person's own
-// typing: a secret never does, but for a whole host a person types (a VS
-// Code file's ${input:id}, "https://${input:domain}/mcp": TypedHost; config
-// admits it for a typed input only). Config refuses, too, a variable or
-// input whose name says it holds a credential anywhere in the origin. Part of a scheme or a port is refused (no
-// origin is made that way), and user info never holds a reference: the
-// guard refuses any user info in a url.
-
-// URLCarrier is the carrier a binding names for a value in a url's path
-// or query (where a header's binding names its header).
-const URLCarrier = "url"
-
-// EnvBindingPrefix begins the binding name of an environment value in a
-// url's path or query: {{env.API_KEY}} is bound as env.API_KEY@ORIGIN.
-const EnvBindingPrefix = "env."
-
-// URLRef is one reference of a url as written.
-type URLRef struct {
-	Span
+// Ref is one reference of a url as written.
+type Ref struct {
+	consent.Span
 	// Origin is set for a reference in the scheme://host:port.
 	Origin bool
 	// Carried is set for a reference whose value is sent to the origin
@@ -63,36 +25,36 @@ type URLRef struct {
 
 // BindingName is the name a reference in the path or query is bound
 // under: the secret's name, or env.VAR for an environment value.
-func (r URLRef) BindingName() string {
+func (r Ref) BindingName() string {
 	if r.Secret != "" {
 		return r.Secret
 	}
-	return EnvBindingPrefix + r.Name
+	return consent.EnvBindingPrefix + r.Name
 }
 
 // Text is the reference as written ({{env.VAR}}, {{secrets.NAME}}).
-func (r URLRef) Text() string {
+func (r Ref) Text() string {
 	if r.Secret != "" {
 		return "{{secrets." + r.Secret + "}}"
 	}
 	return "{{env." + r.Name + "}}"
 }
 
-// URLRefs reads the references of a url as written (by RefsIn, the one
+// Read reads the references of a url as written (by RefsIn, the one
 // reading of a reference) and says where each sits. It refuses, with a
 // reason a person can act on: a malformed {{…}}, a reference that is only
 // part of the scheme, the host or the port, one in user info and a secret
 // in the origin. A url without references has none and no error.
-func URLRefs(text string) ([]URLRef, error) {
+func Read(text string) ([]Ref, error) {
 	if !strings.Contains(text, "{{") && !strings.Contains(text, "}}") {
 		return nil, nil
 	}
-	spans, ok := RefsIn(text)
+	spans, ok := consent.RefsIn(text)
 	if !ok || !secretsOnlyAsRefs(text, spans) {
 		return nil, fmt.Errorf("a {{…}} in a url must read {{env.VAR}}, {{env.VAR:-default}} or {{secrets.NAME}}, whole")
 	}
 	for _, sp := range spans {
-		if strings.HasPrefix(sp.Secret, EnvBindingPrefix) {
+		if strings.HasPrefix(sp.Secret, consent.EnvBindingPrefix) {
 			return nil, fmt.Errorf("{{secrets.%s}}: a secret's name does not begin env. (a binding named env.VAR is relavium's environment variable VAR)", sp.Secret)
 		}
 	}
@@ -113,9 +75,9 @@ func URLRefs(text string) ([]URLRef, error) {
 	if err != nil {
 		return nil, err
 	}
-	refs := make([]URLRef, len(spans))
+	refs := make([]Ref, len(spans))
 	for i, sp := range spans {
-		r := URLRef{Span: sp, Origin: at[i] < originEnd}
+		r := Ref{Span: sp, Origin: at[i] < originEnd}
 		r.Carried = !r.Origin || inHost[at[i]] && !whole[at[i]]
 		refs[i] = r
 		if !r.Origin {
@@ -135,7 +97,7 @@ func URLRefs(text string) ([]URLRef, error) {
 // secretsOnlyAsRefs: every "{{" of text opens one of spans (RefsIn reads
 // only {{env.…}} and {{secrets.…}}; any other {{…}} would be dialled as
 // written).
-func secretsOnlyAsRefs(text string, spans []Span) bool {
+func secretsOnlyAsRefs(text string, spans []consent.Span) bool {
 	last := 0
 	for _, sp := range spans {
 		if strings.Contains(text[last:sp.Start], "{{") || strings.Contains(text[last:sp.Start], "}}") {
@@ -200,11 +162,11 @@ func urlOrigin(skel string) (end int, whole, inHost, wholeHost map[int]bool, err
 	return end, whole, inHost, wholeHost, nil
 }
 
-// ExpandURL is text with each of refs replaced by value's answer, in one
+// Expand is text with each of refs replaced by value's answer, in one
 // pass (a value is never read again for references). A reference value
 // has no answer for is left out of the result and returned in missing,
 // so every one is named at once.
-func ExpandURL(text string, refs []URLRef, value func(URLRef) (string, bool)) (out string, missing []URLRef) {
+func Expand(text string, refs []Ref, value func(Ref) (string, bool)) (out string, missing []Ref) {
 	var b strings.Builder
 	last := 0
 	for _, r := range refs {
@@ -226,7 +188,7 @@ func ExpandURL(text string, refs []URLRef, value func(URLRef) (string, bool)) (o
 // or the default when it is unset or empty. fromEnv says the value came
 // from the environment (a default is the file's own text, shown as
 // written); ok is false when VAR is unset and there is no default.
-func (r URLRef) EnvValue(lookup func(string) (string, bool)) (v string, fromEnv, ok bool) {
+func (r Ref) EnvValue(lookup func(string) (string, bool)) (v string, fromEnv, ok bool) {
 	if lookup != nil {
 		v, ok = lookup(r.Name)
 	}
