@@ -134,46 +134,32 @@ func (t *terminalAsker) Bind(ctx context.Context, dec consent.BindingDecision) (
 
 // BindRecorded says what became of a binding answer.
 func (t *terminalAsker) BindRecorded(dec consent.BindingDecision, a session.Answer) {
-	if dec.Binding.Helper != nil {
-		switch a {
-		case session.ApproveRemember:
-			fmt.Fprintf(t.w, "  approved and remembered (%s)\n", dec.Binding.Digest)
-		case session.ApproveOnce:
-			fmt.Fprintln(t.w, "  approved for this run")
-		default:
-			fmt.Fprintln(t.w, "  denied: the helper is not run and the server is not connected")
-		}
-		return
+	approved, denied := "approved", "denied: the server is not connected"
+	switch b := dec.Binding; {
+	case b.Helper != nil:
+		denied = "denied: the helper is not run and the server is not connected"
+	case b.Local:
+		denied = "denied: the server is not dialled"
+	default:
+		approved = "bound"
 	}
-	if dec.Binding.Local {
-		switch a {
-		case session.ApproveRemember:
-			fmt.Fprintf(t.w, "  approved and remembered (%s)\n", dec.Binding.Digest)
-		case session.ApproveOnce:
-			fmt.Fprintln(t.w, "  approved for this run")
-		default:
-			fmt.Fprintln(t.w, "  denied: the server is not dialled")
-		}
-		return
-	}
+	t.said(a, dec.Binding.Digest, approved, denied)
+}
+
+// said writes the outcome of one answer: remembered (with its digest),
+// for this run, or denied and what that leaves undone.
+func (t *terminalAsker) said(a session.Answer, digest, approved, denied string) {
 	switch a {
 	case session.ApproveRemember:
-		fmt.Fprintf(t.w, "  bound and remembered (%s)\n", dec.Binding.Digest)
+		fmt.Fprintf(t.w, "  %s and remembered (%s)\n", approved, digest)
 	case session.ApproveOnce:
-		fmt.Fprintln(t.w, "  bound for this run")
+		fmt.Fprintf(t.w, "  %s for this run\n", approved)
 	default:
-		fmt.Fprintln(t.w, "  denied: the server is not connected")
+		fmt.Fprintf(t.w, "  %s\n", denied)
 	}
 }
 
 // Recorded says what became of the answer.
 func (t *terminalAsker) Recorded(dec consent.Decision, a session.Answer) {
-	switch a {
-	case session.ApproveRemember:
-		fmt.Fprintf(t.w, "  approved and remembered (%s)\n", dec.Server.Digest)
-	case session.ApproveOnce:
-		fmt.Fprintln(t.w, "  approved for this run")
-	default:
-		fmt.Fprintln(t.w, "  denied: the server is not started")
-	}
+	t.said(a, dec.Server.Digest, "approved", "denied: the server is not started")
 }
