@@ -54,9 +54,10 @@
 //     Everything else lives in a component: serversPane (pane_servers.go),
 //     browsePane (the tools, resources, prompts and workflows lists and
 //     the filter; pane_tools.go), callPane (the form, the jobs, the result
-//     viewer and its search, the history; pane_call.go), the protocol and
-//     network views (package wireview, on the dialog stack), tasks (tasks.go),
-//     sign-in (authState, signin.go), the status line (statusLine), the
+//     viewer and its search (package resultsearch), the history;
+//     pane_call.go), the protocol and network views (package wireview,
+//     on the dialog stack), tasks (tasks.go), sign-in (authState,
+//     signin.go), the status line (statusLine), the
 //     event log and strip (eventLog), the clipboard (clipboard) and the
 //     dialog layer (dialogLayer: the stack, the key guard, consent waiting
 //     its turn). A component is a type with its own state, its drawing and
@@ -112,6 +113,9 @@
 //     alternate screen); results.go's p uses it.
 //   - shellcmd: the shell text of the command Y copies (quoting, lines
 //     laid out within a width); yank.go chooses the words.
+//   - resultsearch: the search inside the result on show (/, n, N):
+//     the query line, the lines that hold it, the highlight; the call
+//     pane (pane_call.go) scrolls its viewport to the hit it names.
 //   - backend: the Backend interface and the types and error codes that
 //     cross it; declarations only.
 //   - live: the backend adapter on the session core, where the

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/relavium/relavium/tui/form"
 	"github.com/relavium/relavium/tui/render"
+	"github.com/relavium/relavium/tui/resultsearch"
 )
 
 // The call pane: the form being filled in (if any), and below it the job on
@@ -38,7 +40,7 @@ type callPane struct {
 	vp      viewport.Model
 	vpKey   vpKey
 	follow  bool
-	search  resultSearch
+	search  resultsearch.Search
 }
 
 // job is the job with id (the newest of that id), nil when none.
@@ -105,7 +107,7 @@ func (p *callPane) layout(w, h int, focused bool) callLayout {
 	}
 	l.showJob = true
 	l.header = p.jobHeader(j, w)
-	if sl := p.searchLine(w); sl != "" {
+	if sl := p.search.Line(p.st, w); sl != "" {
 		l.header = append(l.header, sl)
 	}
 	l.vpH = max(0, h-len(l.form)-len(l.header))
@@ -131,19 +133,19 @@ func (m *Model) syncViewport() {
 		m.call.vp.SetContent("")
 		return
 	}
-	key := vpKey{job: j.id, w: cw, ver: j.version, present: true, done: j.finished(), query: m.call.search.query}
+	key := vpKey{job: j.id, w: cw, ver: j.version, present: true, done: j.finished(), query: m.call.search.Query}
 	if key == m.call.vpKey {
 		return
 	}
 	newJob := key.job != m.call.vpKey.job && m.call.vpKey.job != ""
 	justDone := key.done && (key.job != m.call.vpKey.job || !m.call.vpKey.done)
 	if newJob {
-		m.call.search.query, m.call.search.hits = "", nil // a search belongs to its result
+		m.call.search.End() // a search belongs to its result
 		key.query = ""
 	}
 	body := j.body(m.st, cw)
-	m.call.search.hits = findHits(body, m.call.search.query)
-	m.call.vp.SetContent(strings.Join(m.call.highlight(body, m.call.search.query), "\n"))
+	m.call.search.Hits = resultsearch.FindHits(body, m.call.search.Query)
+	m.call.vp.SetContent(strings.Join(resultsearch.Highlight(m.st, body, m.call.search.Query), "\n"))
 	m.call.vpKey = key
 	switch {
 	case justDone:
@@ -327,19 +329,19 @@ func (p *callPane) key(msg tea.KeyMsg) (callAct, *job, tea.Cmd) {
 		p.history, p.histSel = true, 0
 		return callNone, nil, nil
 	case key.Matches(msg, k.Filter) && p.shownJob() != nil:
-		return callNone, nil, p.startSearch()
+		return callNone, nil, p.search.Start(p.st)
 	case key.Matches(msg, k.Yank):
 		return callYank, nil, nil
 	case key.Matches(msg, k.YankCommand):
 		return callYankCommand, nil, nil
 	case key.Matches(msg, k.Save):
 		return callSave, nil, nil
-	case key.Matches(msg, k.SearchNext) && p.search.query != "":
+	case key.Matches(msg, k.SearchNext) && p.search.Query != "":
 		return p.hitAct(p.jumpHit(1, false)), nil, nil
-	case key.Matches(msg, k.SearchPrev) && p.search.query != "":
+	case key.Matches(msg, k.SearchPrev) && p.search.Query != "":
 		return p.hitAct(p.jumpHit(-1, false)), nil, nil
-	case key.Matches(msg, k.Back) && p.search.query != "":
-		p.search.query, p.search.hits = "", nil
+	case key.Matches(msg, k.Back) && p.search.Query != "":
+		p.search.End()
 		return callNone, nil, nil
 	case key.Matches(msg, k.Submit) && p.form != nil:
 		return callSubmit, nil, nil
@@ -468,11 +470,44 @@ func (p *callPane) help() []key.Binding {
 	if p.shownJob() != nil {
 		b = []key.Binding{k.NextPane, k.Search, k.Yank, k.YankCommand, k.Save, k.History, k.Export}
 	}
-	if p.search.query != "" {
+	if p.search.Query != "" {
 		b = append([]key.Binding{k.SearchNext, k.SearchPrev}, b...)
 	}
 	if p.history {
 		b = []key.Binding{k.Replay, k.Load, k.Back}
 	}
 	return b
+}
+
+// searchKey takes a key while the result's query is typed; a kept query's
+// hits are counted over the body as drawn now, and the view jumps to the
+// first (package resultsearch).
+func (m *Model) searchKey(msg tea.KeyMsg) tea.Cmd {
+	closed, kept, cmd := m.call.search.Key(msg)
+	if closed {
+		m.call.vpKey = vpKey{}
+	}
+	if kept {
+		m.syncViewport()
+		if !m.call.jumpHit(0, true) {
+			m.noHit()
+		}
+	}
+	return cmd
+}
+
+// noHit says the kept query is on no line of the result.
+func (m *Model) noHit() {
+	m.status.set("no line of this result holds "+strconv.Quote(m.call.search.Query), false)
+}
+
+// jumpHit scrolls to the next (dir 1) or previous (-1) hit, or the first
+// at or below the view's top; false when the query is on no line.
+func (p *callPane) jumpHit(dir int, first bool) bool {
+	off, moved, ok := p.search.Jump(p.vp.YOffset, dir, first)
+	if moved {
+		p.vp.SetYOffset(off)
+		p.follow = false
+	}
+	return ok
 }

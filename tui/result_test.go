@@ -41,7 +41,7 @@ func TestSearchInsideAResult(t *testing.T) {
 	h.key("esc", "/") // stop editing the form, then search
 	h.typeText("needle")
 	h.key("enter")
-	if got := len(h.m.call.search.hits); got != 4 {
+	if got := len(h.m.call.search.Hits); got != 4 {
 		t.Fatalf("%d lines hold the needle, want 4", got)
 	}
 	first := h.m.call.vp.YOffset
@@ -59,11 +59,11 @@ func TestSearchInsideAResult(t *testing.T) {
 	}
 	// a second / starts a fresh query
 	h.key("/")
-	if h.m.call.search.input.Value() != "" {
+	if h.m.call.search.Input.Value() != "" {
 		t.Fatal("a second / kept the old query")
 	}
 	h.key("esc")
-	if h.m.call.search.query != "" || strings.Contains(h.view(), "of 4 lines") {
+	if h.m.call.search.Query != "" || strings.Contains(h.view(), "of 4 lines") {
 		t.Fatalf("esc did not end the search:\n%s", h.view())
 	}
 }

@@ -37,7 +37,7 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 	if m.browse.filtering {
 		return m.browse.filterKey(msg)
 	}
-	if m.call.search.typing {
+	if m.call.search.Typing {
 		return m.searchKey(msg)
 	}
 	if m.focus == paneCall && m.call.editing && m.call.form != nil {
