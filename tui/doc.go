@@ -116,6 +116,9 @@
 //   - resultsearch: the search inside the result on show (/, n, N):
 //     the query line, the lines that hold it, the highlight; the call
 //     pane (pane_call.go) scrolls its viewport to the hit it names.
+//   - fieldedit: the larger editor ctrl+o opens on an object or array
+//     field (items one per line, or one JSON value on many lines); the
+//     root writes a kept value back into its field (pane_call.go).
 //   - backend: the Backend interface and the types and error codes that
 //     cross it; declarations only.
 //   - live: the backend adapter on the session core, where the

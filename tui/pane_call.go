@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -10,6 +11,8 @@ import (
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/relavium/relavium/tui/dialog"
+	"github.com/relavium/relavium/tui/fieldedit"
 	"github.com/relavium/relavium/tui/form"
 	"github.com/relavium/relavium/tui/render"
 	"github.com/relavium/relavium/tui/resultsearch"
@@ -418,6 +421,43 @@ func (m *Model) formKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 		return m.openFieldEditor(), true
 	}
 	return cmd, used
+}
+
+// editorKeep is the field editor's answer: the field's new text.
+type editorKeep struct {
+	formSeq int
+	field   string
+	text    string
+}
+
+// openFieldEditor opens the larger editor (ctrl+o, package fieldedit) on
+// the focused field.
+func (m *Model) openFieldEditor() tea.Cmd {
+	f := m.call.form
+	if f == nil || f.Raw || f.Focus < 0 || f.Focus >= len(f.Fields) {
+		return nil
+	}
+	seq, name := m.call.formSeq, f.Fields[f.Focus].Spec.Name
+	keep := func(v json.RawMessage) dialog.Action { return editorKeep{formSeq: seq, field: name, text: string(v)} }
+	d, ok := fieldedit.New(m.st, f.Fields[f.Focus], keep)
+	if !ok {
+		m.status.set("ctrl+o opens objects and arrays in a larger editor; this field is typed in place", false)
+		return nil
+	}
+	m.pushDialog(d)
+	return nil
+}
+
+// onEditorKeep writes a kept value into its field (the form it came from
+// only).
+func (m *Model) onEditorKeep(a editorKeep) {
+	if m.call.form == nil || a.formSeq != m.call.formSeq {
+		return
+	}
+	if fld := m.call.form.Field(a.field); fld != nil {
+		fld.Input.SetValue(a.text)
+		fld.Err = ""
+	}
 }
 
 // callKey carries out what a key on the call pane asked.
