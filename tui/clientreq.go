@@ -193,7 +193,7 @@ func (m *Model) onResourceUpdated(d host.ResourceUpdatedData) tea.Cmd {
 	// Counted on the resource's row and noted in the events strip: the
 	// status line stays for what the person just did.
 	m.cr.updates[subKey{d.Server, d.URI}]++
-	m.log.add(m.now(), "⟳", "muted", render.ServerLine(d.Server)+" updated "+uri)
+	m.log.strip.Add(m.now(), "⟳", "muted", render.ServerLine(d.Server)+" updated "+uri)
 	if m.call.shown >= 0 && m.call.shown < len(m.call.jobs) {
 		j := m.call.jobs[m.call.shown]
 		if j.kind == jobRead && j.server == d.Server && j.title == d.URI && j.finished() && !j.refreshing {

@@ -58,7 +58,8 @@
 //     pane_call.go), the protocol and network views (package wireview,
 //     on the dialog stack), tasks (tasks.go), sign-in (authState,
 //     signin.go), the status line (statusLine), the
-//     event log and strip (eventLog), the clipboard (clipboard) and the
+//     event log (eventLog, export_record.go; its strip package
+//     eventstrip), the clipboard (clipboard) and the
 //     dialog layer (dialogLayer: the stack, the key guard, consent waiting
 //     its turn). A component is a type with its own state, its drawing and
 //     its key reading as its own methods (serversPane.view, .details,
@@ -119,6 +120,9 @@
 //   - fieldedit: the larger editor ctrl+o opens on an object or array
 //     field (items one per line, or one JSON value on many lines); the
 //     root writes a kept value back into its field (pane_call.go).
+//   - eventstrip: the events strip under a short result: the lines
+//     (bounded, sanitized, the same news not twice) and their drawing;
+//     update_events.go's stripEvent says what each event adds.
 //   - backend: the Backend interface and the types and error codes that
 //     cross it; declarations only.
 //   - live: the backend adapter on the session core, where the

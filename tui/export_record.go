@@ -3,6 +3,8 @@ package tui
 import (
 	"encoding/json"
 
+	"github.com/relavium/relavium/tui/eventstrip"
+
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host"
@@ -59,4 +61,35 @@ func (m *Model) recordJob(j *job) {
 		m.log.record(engine.Event{Type: EventPromptGet, Time: j.ended, Data: promptRecord{Server: j.server, Prompt: j.title,
 			Args: j.args, Result: j.prompt, DurationMS: ms, ErrorCode: j.errCode, Error: j.errMsg}})
 	}
+}
+
+// eventLog is the session's events: those kept for export (bounded, the
+// oldest going first; dropped counts what went), and the events strip's
+// lines (package eventstrip; update_events.go's stripEvent says what each
+// event adds).
+type eventLog struct {
+	cr           *clientState // reads: the log floor (v)
+	events       []engine.Event
+	strip        eventstrip.Strip
+	dropped      int
+	progressKept int
+	closed       bool // the event stream ended
+}
+
+// record keeps an event for the session export (progress too, up to
+// maxExportProgress; everything bounded, the oldest going first).
+func (l *eventLog) record(e engine.Event) {
+	if e.Type == engine.EventToolProgress {
+		if l.progressKept >= maxExportProgress {
+			l.dropped++
+			return
+		}
+		l.progressKept++
+	}
+	if len(l.events) >= maxExportEvents {
+		n := len(l.events) / 10
+		l.events = append(l.events[:0], l.events[n:]...)
+		l.dropped += n
+	}
+	l.events = append(l.events, e)
 }

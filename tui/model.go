@@ -140,7 +140,7 @@ type Model struct {
 	call    callPane    // the form, jobs, result viewer and search, history (pane_call.go)
 	dialogs dialogLayer // the overlay stack, the deliberate-key guard, consent waiting its turn
 	status  statusLine  // what just happened, and the banner (status.go)
-	log     eventLog    // events kept for export and the events strip (strip.go)
+	log     eventLog    // events kept for export and the events strip (export_record.go)
 	clip    clipboard   // a copy riding on the frames (yank.go)
 	auth    authState   // the sign-in running and the step-ups wanted (signin.go)
 	cr      clientState // logs, subscriptions, completion (clientreq.go)
@@ -369,7 +369,7 @@ func (m *Model) wire() {
 	m.servers.ui, m.servers.auth, m.servers.browse, m.servers.cr = m.ui, &m.auth, &m.browse, &m.cr
 	m.browse.ui, m.browse.servers, m.browse.cr = m.ui, &m.servers, &m.cr
 	m.call.ui, m.call.log = m.ui, &m.log
-	m.log.ui, m.log.cr = m.ui, &m.cr
+	m.log.cr = &m.cr
 	m.auth.ui = m.ui
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/relavium/relavium/host/discovery"
 	"github.com/relavium/relavium/themes"
 	"github.com/relavium/relavium/tui/dialog"
+	"github.com/relavium/relavium/tui/eventstrip"
 )
 
 func boolp(b bool) *bool { return &b }
@@ -64,7 +65,7 @@ func TestConsentDialogShowsEverythingAndTheDiff(t *testing.T) {
 	h.until("the consent dialog", func() bool { _, ok := h.m.topDialog().(*dialog.Consent); return ok })
 	h.until("docs ready", func() bool { return h.m.server("docs").state == engine.StateReady })
 	h.pump(30 * time.Millisecond)
-	h.m.log.strip = nil // the two servers' events race each other: their order is not this frame's subject
+	h.m.log.strip = eventstrip.Strip{} // the two servers' events race each other: their order is not this frame's subject
 	h.golden("consent_diff_120x34")
 	// The same dialog in colour: added lines in the diff-add colour, removed
 	// in the diff-del colour.

@@ -279,7 +279,7 @@ func (p *callPane) historyJob() *job {
 // (one blank line between).
 func (p *callPane) withStrip(lines []string, w, h int) []string {
 	free := h - len(lines) - 1
-	strip := p.log.stripLines(w, free)
+	strip := p.log.strip.Lines(p.st, w, free, p.log.cr.shows)
 	if len(strip) == 0 {
 		return lines
 	}

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"time"
 
@@ -190,4 +191,45 @@ func (m *Model) applyStepResult(j *job, d engine.ToolResultData) {
 	}
 	j.steps = append(j.steps, stepLine{step: d.Step, tool: d.Tool, state: state, dur: time.Duration(d.DurationMS) * time.Millisecond})
 	j.touch()
+}
+
+// stripEvent notes an event in the strip (progress is left to the call
+// pane's bar).
+func (m *Model) stripEvent(e engine.Event) {
+	switch d := e.Data.(type) {
+	case engine.ServerData:
+		switch d.State {
+		case engine.StateReady:
+			m.log.strip.Add(e.Time, "●", "ok", fmt.Sprintf("%s ready · %d tools · %s", d.Server, d.Tools, render.HumanDuration(msDur(d.ConnectMS))))
+		case engine.StateFailed:
+			m.log.strip.Add(e.Time, "✗", "error", strings.TrimSpace(d.Server+" failed "+string(d.ErrorCode)+" "+firstLine(d.Error)))
+		case engine.StateConnecting:
+			m.log.strip.Add(e.Time, "◌", "accent", d.Server+" connecting")
+		case engine.StateClosed:
+			m.log.strip.Add(e.Time, "○", "muted", d.Server+" closed")
+		case engine.StateNeedsConsent:
+			m.log.strip.Add(e.Time, "⚠", "warn", d.Server+" needs consent")
+		}
+	case host.SandboxNoteData:
+		m.log.strip.Add(e.Time, "🔒", "warn", d.Server+" "+render.ServerLine(d.Note))
+	case engine.SkippedTool:
+		m.log.strip.Add(e.Time, "✗", "warn", "skipped "+d.Server+"/"+d.Tool+": "+d.Code)
+	case engine.ToolCallData:
+		m.log.strip.Add(e.Time, "→", "accent", "call "+d.Tool)
+	case engine.ToolResultData:
+		switch {
+		case d.ErrorCode != "":
+			m.log.strip.Add(e.Time, "✗", "error", d.Tool+" "+string(d.ErrorCode)+" · "+render.HumanDuration(msDur(d.DurationMS)))
+		case d.Result != nil && d.Result.IsError:
+			m.log.strip.Add(e.Time, "✗", "error", d.Tool+" tool error · "+render.HumanDuration(msDur(d.DurationMS)))
+		default:
+			m.log.strip.Add(e.Time, "✓", "ok", d.Tool+" · "+render.HumanDuration(msDur(d.DurationMS)))
+		}
+	case engine.ToolLogData:
+		m.log.strip.Add(e.Time, "·", "log:"+d.Level, d.Server+" "+d.Level+": "+logText(d.Data))
+	case engine.GateRequestedData:
+		m.log.strip.Add(e.Time, "⏸", "warn", "gate "+d.Step+": "+d.Message)
+	case engine.GateResolvedData:
+		m.log.strip.Add(e.Time, "⏵", "muted", fmt.Sprintf("gate %s answered (approved: %t)", d.Step, d.Approved))
+	}
 }
