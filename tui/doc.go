@@ -123,6 +123,9 @@
 //   - eventstrip: the events strip under a short result: the lines
 //     (bounded, sanitized, the same news not twice) and their drawing;
 //     update_events.go's stripEvent says what each event adds.
+//   - serverinfo: what the servers pane says of a server beyond its
+//     state: its protocol era, why it was not admitted, lock drift, the
+//     next retry (pure functions of the row's values).
 //   - backend: the Backend interface and the types and error codes that
 //     cross it; declarations only.
 //   - live: the backend adapter on the session core, where the

@@ -10,7 +10,6 @@ import (
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host"
-	"github.com/relavium/relavium/tui/render"
 )
 
 // A server's liveness in the workbench: p pings the selected server (its
@@ -63,15 +62,6 @@ func (m *Model) applyRetry(d engine.ServerData) {
 	if d.State == engine.StateFailed && d.RetryMS > 0 {
 		r.retryAt, r.retryN = m.now().Add(time.Duration(d.RetryMS)*time.Millisecond), d.RetryAttempt
 	}
-}
-
-// retryHint is the failed server's last details line.
-func (p *serversPane) retryHint(r *serverRow) string {
-	if r.retryAt.IsZero() {
-		return "r to retry"
-	}
-	wait := max(r.retryAt.Sub(p.now()), 0).Round(time.Second)
-	return fmt.Sprintf("reconnecting (attempt %d) in %s · r to retry now", r.retryN, render.HumanDuration(wait))
 }
 
 // applyListChanged reloads what a server said changed: the tool list comes

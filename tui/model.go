@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/relavium/relavium/tui/asker"
+	"github.com/relavium/relavium/tui/serverinfo"
 
 	"github.com/relavium/relavium/redact"
 
@@ -198,7 +199,7 @@ func New(ctx context.Context, b backend.Backend, opts Options) *Model {
 	for _, s := range b.Declared() {
 		r := &serverRow{spec: s, state: engine.StateResolving, since: now()}
 		if na := s.NotAdmitted; na != nil {
-			r.state, r.errCode, r.err = engine.StateFailed, na.Code, notAdmittedText
+			r.state, r.errCode, r.err = engine.StateFailed, na.Code, serverinfo.NotAdmittedText
 			notAdmitted++
 		}
 		m.servers.rows = append(m.servers.rows, r)

@@ -12,6 +12,7 @@ import (
 	"github.com/relavium/relavium/themes"
 	"github.com/relavium/relavium/tui/dialog"
 	"github.com/relavium/relavium/tui/render"
+	"github.com/relavium/relavium/tui/serverinfo"
 )
 
 // The servers pane: one row per declared server in its live state, and
@@ -103,7 +104,7 @@ func (p *serversPane) stateDetail(r *serverRow) string {
 	}
 	switch r.state {
 	case engine.StateReady:
-		return p.lockDriftText(r) + st.Muted.Render(fmt.Sprintf("%s · %d tools", render.HumanDuration(msDur(r.connectMS)), r.tools))
+		return serverinfo.DriftMark(st, r.lockDrift, r.lockChecked) + st.Muted.Render(fmt.Sprintf("%s · %d tools", render.HumanDuration(msDur(r.connectMS)), r.tools))
 	case engine.StateConnecting:
 		return st.Accent.Render("connecting " + render.HumanDuration(p.now().Sub(r.since).Truncate(100*time.Millisecond)))
 	case engine.StateResolving:
@@ -230,7 +231,7 @@ func (p *serversPane) details(r *serverRow, w int, full bool) []string {
 			}
 		}
 		add(fmt.Sprintf("%d tools admitted · %d skipped", r.tools, skipped))
-		if d := p.lockDriftDetail(r); d != "" {
+		if d := serverinfo.DriftDetail(st, r.lockDrift, r.lockChecked); d != "" {
 			add(d)
 		}
 		if r.pid != 0 {
@@ -252,7 +253,7 @@ func (p *serversPane) details(r *serverRow, w int, full bool) []string {
 		add(st.Muted.Render("press a to be asked again"))
 	case engine.StateFailed:
 		if na := r.spec.NotAdmitted; na != nil {
-			out = append(out, p.notAdmittedDetails(na, w)...)
+			out = append(out, serverinfo.NotAdmitted(st, na, w)...)
 			break
 		}
 		if si := p.auth.details(r, w); si != nil {
@@ -266,7 +267,7 @@ func (p *serversPane) details(r *serverRow, w int, full bool) []string {
 				add(st.Faint.Render("  " + l))
 			}
 		}
-		add(st.Muted.Render(p.retryHint(r)))
+		add(st.Muted.Render(serverinfo.RetryHint(r.retryAt, r.retryN, p.now())))
 	case engine.StateClosed:
 		add(st.Muted.Render("closed · r to reconnect"))
 	case engine.StateResolving:
@@ -309,7 +310,7 @@ func firstLine(s string) string {
 // what it said of itself at initialize when it did (d, ok).
 func (m *Model) serverDialog(r *serverRow, d host.ServerDetails, ok bool) dialog.Dialog {
 	return &dialog.Text{Title: "Server " + render.ServerLine(r.spec.Name), Max: 100, Lines: func(st *themes.Styles, iw int) []string {
-		out := append(m.servers.details(r, iw, true), m.servers.eraDetails(r, iw)...)
+		out := append(m.servers.details(r, iw, true), serverinfo.Era(m.servers.st, r.protocol, r.spec.Protocol, r.state == engine.StateReady, iw)...)
 		if ok {
 			out = append(out, initializeDetails(st, d, iw)...)
 		}
@@ -493,4 +494,10 @@ func (m *Model) setSel(i int) {
 		to = r.spec.Name
 	}
 	m.browse.switchFilter(from, to)
+}
+
+// notAdmitted reports whether the named server was not admitted.
+func (p *serversPane) notAdmitted(name string) bool {
+	r := p.byName(name)
+	return r != nil && r.spec.NotAdmitted != nil
 }

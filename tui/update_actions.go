@@ -137,3 +137,13 @@ func (m *Model) disconnectSelected() tea.Cmd {
 	r.busy = true
 	return m.disconnectCmd(r.spec.Name)
 }
+
+// notAdmitted reports whether r is a server that was not admitted, and
+// says on the status line that it cannot be connected as it stands.
+func (m *Model) notAdmitted(r *serverRow) bool {
+	if r.spec.NotAdmitted == nil {
+		return false
+	}
+	m.status.set(r.spec.Name+" was not admitted ("+string(r.spec.NotAdmitted.Code)+"): i says why and the fix", true)
+	return true
+}

@@ -398,3 +398,38 @@ func (m *Model) serverLog(server string, l logLine) {
 		r.logs = append(r.logs, l)
 	}
 }
+
+// Lock drift on the server row: when a server becomes ready, it is
+// compared with the project's lock off the update loop; the row and its
+// details draw the answer (serverinfo.DriftMark, DriftDetail).
+
+// lockDrifter is the backend that can compare a ready server with the
+// lock (the live backend; a backend without it shows no drift).
+type lockDrifter interface {
+	LockDrift(ctx context.Context, server string) (backend.LockDrift, bool)
+}
+
+type lockDriftMsg struct {
+	server string
+	drift  backend.LockDrift
+	ok     bool
+}
+
+// lockDriftCmd compares server with the lock, off the update loop.
+func (m *Model) lockDriftCmd(server string) tea.Cmd {
+	ld, ok := m.b.(lockDrifter)
+	if !ok {
+		return nil
+	}
+	ctx := m.ctx
+	return func() tea.Msg {
+		d, ok := ld.LockDrift(ctx, server)
+		return lockDriftMsg{server: server, drift: d, ok: ok}
+	}
+}
+
+func (m *Model) onLockDrift(msg lockDriftMsg) {
+	if r := m.server(msg.server); r != nil {
+		r.lockDrift, r.lockChecked = msg.drift, msg.ok
+	}
+}
