@@ -164,16 +164,3 @@ func (m *Model) onBench(msg tea.Msg) tea.Cmd {
 	}
 	return nil
 }
-
-// benchLines draws a load's figures and chart at width w.
-func benchLines(rep *loadtest.Report, w int) []string {
-	var b strings.Builder
-	_ = rep.Draw(&b, loadtest.Render{Width: w, Rich: true})
-	var out []string
-	for _, l := range strings.Split(strings.TrimRight(b.String(), "\n"), "\n") {
-		// The summary's lines are written for 80 columns; the pane may be
-		// narrower: they wrap under their label, never cut.
-		out = append(out, render.WrapIndent(l, w, "            ")...)
-	}
-	return out
-}

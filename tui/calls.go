@@ -7,16 +7,14 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/lipgloss"
-
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/failure"
 	"github.com/relavium/relavium/loadtest"
 	"github.com/relavium/relavium/themes"
-	"github.com/relavium/relavium/tui/graphics"
 	"github.com/relavium/relavium/tui/render"
+	"github.com/relavium/relavium/tui/resultview"
 	"github.com/relavium/relavium/workflow"
 )
 
@@ -205,17 +203,17 @@ func (j *job) body(st *themes.Styles, w int) []string {
 	j.resultAt = len(out)
 	switch {
 	case j.result != nil:
-		add(resultLines(st, j.result, w)...)
+		add(resultview.Result(st, j.result, w)...)
 	case j.contents != nil:
 		add(st.OK.Render("◂ contents") + st.Muted.Render(fmt.Sprintf(" · %d part(s)", len(j.contents))))
 		add(j.refreshLines(st.Accent.Render)...)
 		for _, c := range j.contents {
-			add(contentLines(st, c, w, st.Text)...)
+			add(resultview.Content(st, c, w, st.Text)...)
 		}
 	case j.prompt != nil:
-		add(promptLines(st, j.prompt, w)...)
+		add(resultview.Prompt(st, j.prompt, w)...)
 	case j.bench != nil:
-		add(benchLines(j.bench, w)...)
+		add(resultview.Bench(j.bench, w)...)
 	case j.run != nil:
 		add(st.OK.Render("◂ run completed") + st.Muted.Render(" · outputs"))
 		b, _ := json.Marshal(j.run.Outputs)
@@ -236,99 +234,5 @@ func (j *job) body(st *themes.Styles, w int) []string {
 		}
 	}
 	j.cache, j.cacheW, j.cacheV = out, w, j.version
-	return out
-}
-
-// resultLines renders a tool result by content type.
-func resultLines(st *themes.Styles, r *engine.ToolResult, w int) []string {
-	size := 0
-	var kinds []string
-	seen := map[string]bool{}
-	for _, c := range r.Content {
-		size += len(c.Text) + len(c.Data)
-		k := string(c.Type)
-		if c.Type == engine.ContentText && render.LooksLikeJSON(c.Text) {
-			k = "json"
-		}
-		if !seen[k] {
-			seen[k] = true
-			kinds = append(kinds, k)
-		}
-	}
-	if len(r.Structured) > 0 && !seen["structured"] {
-		kinds = append(kinds, "structured")
-	}
-	meta := st.Muted.Render(fmt.Sprintf(" %s · %s", render.HumanBytes(size), strings.Join(kinds, ", ")))
-	var out []string
-	body := st.Text
-	if r.IsError {
-		out = append(out, st.Error.Render("◂ tool error (isError)")+meta)
-		body = st.Error
-	} else {
-		out = append(out, st.OK.Render("◂ result")+meta)
-	}
-	for _, c := range r.Content {
-		out = append(out, contentLines(st, c, w, body)...)
-	}
-	if len(r.Structured) > 0 {
-		out = append(out, st.Muted.Render("structured content"))
-		out = append(out, render.JSONBlock(st, r.Structured, w)...)
-	}
-	return out
-}
-
-// contentLines renders one content part: text wrapped, JSON pretty and
-// coloured, media as a labelled size line, resources and links by uri.
-func contentLines(st *themes.Styles, c engine.Content, w int, body lipgloss.Style) []string {
-	switch c.Type {
-	case engine.ContentText:
-		if render.LooksLikeJSON(c.Text) {
-			return render.JSONBlock(st, []byte(c.Text), w)
-		}
-		return render.StyledWrap(body, render.ServerText(c.Text), w)
-	case engine.ContentImage, engine.ContentAudio:
-		glyph := "▣"
-		if c.Type == engine.ContentAudio {
-			glyph = "♪"
-		}
-		size := ""
-		if s := graphics.ImageSize(c.Data); s != "" && c.Type == engine.ContentImage {
-			size = " · " + s
-		}
-		return render.WrapIndent(st.Accent.Render(glyph+" "+string(c.Type))+st.Muted.Render(" · "+render.ServerLine(c.MIMEType)+size+" · "+render.HumanBytes(len(c.Data))+" (not shown)"), w, "  ")
-	case engine.ContentResource:
-		head := st.Accent.Render("◆ resource ") + render.ServerLine(c.URI)
-		if c.MIMEType != "" {
-			head += st.Muted.Render(" (" + render.ServerLine(c.MIMEType) + ")")
-		}
-		if len(c.Data) > 0 {
-			return render.WrapIndent(head+st.Muted.Render(" · blob "+render.HumanBytes(len(c.Data))), w, "  ")
-		}
-		out := render.WrapIndent(head+st.Muted.Render(" · "+render.HumanBytes(len(c.Text))), w, "  ")
-		if render.LooksLikeJSON(c.Text) {
-			return append(out, render.JSONBlock(st, []byte(c.Text), w)...)
-		}
-		return append(out, render.StyledWrap(body, render.ServerText(c.Text), w)...)
-	case engine.ContentResourceLink:
-		line := st.Accent.Render("→ link ") + render.ServerLine(c.Name) + " " + st.Muted.Render(render.ServerLine(c.URI))
-		if c.MIMEType != "" {
-			line += st.Muted.Render(" (" + render.ServerLine(c.MIMEType) + ")")
-		}
-		return render.WrapIndent(line, w, "       ")
-	}
-	return []string{st.Muted.Render("(" + render.ServerLine(string(c.Type)) + " content not shown)")}
-}
-
-func promptLines(st *themes.Styles, p *host.PromptResult, w int) []string {
-	out := []string{st.OK.Render("◂ prompt") + st.Muted.Render(fmt.Sprintf(" · %d message(s)", len(p.Messages)))}
-	if d := render.ServerLine(p.Description); d != "" {
-		out = append(out, render.Wrap(st.Muted.Render(d), w)...)
-	}
-	for _, m := range p.Messages {
-		out = append(out, st.Bold.Render(render.ServerLine(m.Role)+":"))
-		for _, l := range contentLines(st, m.Content, max(1, w-2), st.Text) {
-			out = append(out, "  "+l)
-		}
-	}
 	return out
 }

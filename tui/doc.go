@@ -126,6 +126,9 @@
 //   - serverinfo: what the servers pane says of a server beyond its
 //     state: its protocol era, why it was not admitted, lock drift, the
 //     next retry (pure functions of the row's values).
+//   - resultview: what a job brought back as the call pane draws it: a
+//     tool result by content type, a content part, a prompt, a load's
+//     figures (pure functions; calls.go's job.body caches them).
 //   - backend: the Backend interface and the types and error codes that
 //     cross it; declarations only.
 //   - live: the backend adapter on the session core, where the

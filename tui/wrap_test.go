@@ -12,40 +12,6 @@ import (
 	"github.com/relavium/relavium/tui/render"
 )
 
-// A result part's identity (a resource's uri, a media part's type and
-// size) is wrapped at any width, never cut: only whole-frame fitting may
-// clip, and a line within the pane's width is never clipped.
-func TestResultPartsWrapNeverCut(t *testing.T) {
-	st := testStyles(termenv.Ascii, themes.Mono)
-	uri := "test://a/very/long/resource/uri/that/does/not/fit/in/a/narrow/pane/end-marker"
-	parts := []engine.Content{
-		{Type: "resource", URI: uri, MIMEType: "application/json", Text: `{"a":1}`},
-		{Type: "resource", URI: uri, MIMEType: "application/octet-stream", Data: make([]byte, 2048)},
-		{Type: "image", MIMEType: "image/png-with-a-long-vendor-suffix", Data: make([]byte, 70)},
-		{Type: "audio", MIMEType: "audio/wav", Data: make([]byte, 3000)},
-	}
-	for _, w := range []int{20, 28, 40} {
-		for _, c := range parts {
-			lines := contentLines(st, c, w, st.Text)
-			for _, l := range lines {
-				if render.Width(l) > w {
-					t.Fatalf("width %d: line %q is %d cells", w, l, render.Width(l))
-				}
-			}
-			joined := strings.ReplaceAll(strings.Join(lines, ""), " ", "")
-			for _, want := range []string{strings.ReplaceAll(c.URI, " ", ""), c.MIMEType, humanBytesNoSpace(c)} {
-				if !strings.Contains(joined, want) {
-					t.Fatalf("width %d: %s part lost %q:\n%s", w, c.Type, want, strings.Join(lines, "\n"))
-				}
-			}
-		}
-	}
-}
-
-func humanBytesNoSpace(c engine.Content) string {
-	return strings.ReplaceAll(render.HumanBytes(len(c.Data)+len(c.Text)), " ", "")
-}
-
 // The full help (?) lists every key at any width: columns that do not fit
 // side by side go below, never behind an ellipsis; and no dialog body line
 // is cut (a long line wraps inside the box).
