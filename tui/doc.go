@@ -112,8 +112,11 @@
 //   - graphics: inline images (the terminal's protocol from the
 //     environment, an image's escape sequence, the preview off the
 //     alternate screen); results.go's p uses it.
+//   - callcmd: the words of the command Y copies (the headless mcp call
+//     that makes the call again, with what it needs to run as it stands);
+//     yank.go gives it the call and the backend's answer.
 //   - shellcmd: the shell text of the command Y copies (quoting, lines
-//     laid out within a width); yank.go chooses the words.
+//     laid out within a width) from callcmd's words.
 //   - resultsearch: the search inside the result on show (/, n, N):
 //     the query line, the lines that hold it, the highlight; the call
 //     pane (pane_call.go) scrolls its viewport to the hit it names.

@@ -10,10 +10,10 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/relavium/relavium/engine/sanitize"
-	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/session"
 	"github.com/relavium/relavium/themes"
 	"github.com/relavium/relavium/tui/backend"
+	"github.com/relavium/relavium/tui/callcmd"
 	"github.com/relavium/relavium/tui/dialog"
 	"github.com/relavium/relavium/tui/render"
 	"github.com/relavium/relavium/tui/shellcmd"
@@ -186,53 +186,15 @@ func (m *Model) copiesAdhoc(j *job) bool {
 	return r != nil && r.spec.Target != "" && (m.info.Demo || r.spec.Adhoc)
 }
 
-// cliWords is `relavium [--agent A] mcp call TOOL --args 'JSON'` (the
-// demo, and a server added from the palette: `relavium mcp call TOOL --args
-// 'JSON' --stdio 'COMMAND'` or `--url URL`), unquoted (shellcmd.Command and
-// shellcmd.Lines quote them). The command runs headless as it stands: --yes
-// only when that invocation would ask before the call, a declared stdio
-// server's --allow-mcp-stdio digest only when no remembered grant
-// approves it, an --allow-secret for each secret its headers send that no
-// remembered binding covers, an --allow-local for a held local address no
-// remembered grant covers.
+// cliWords is the words of the command that makes j again, with what it
+// needs to run headless (package callcmd; shellcmd quotes them).
 func (m *Model) cliWords(j *job, needs session.HeadlessNeeds) []string {
-	r := m.server(j.tool.Server)
-	adhoc := m.copiesAdhoc(j)
-	words := []string{"relavium"}
-	if m.info.Agent != "" && !adhoc {
-		words = append(words, "--agent", m.info.Agent)
+	c := callcmd.Call{Agent: m.info.Agent, Name: j.tool.Name, Tool: j.tool.Tool, Args: j.args, Adhoc: m.copiesAdhoc(j)}
+	if c.Adhoc {
+		r := m.server(j.tool.Server)
+		c.Transport, c.Target, c.AllowLocal = r.spec.Transport, r.spec.Target, r.spec.AllowLocal
 	}
-	name := j.tool.Name
-	if adhoc { // reached ad hoc, its tools by their own names
-		name = j.tool.Tool
-	}
-	words = append(words, "mcp", "call", name)
-	if len(j.args) > 0 && string(j.args) != "{}" {
-		words = append(words, "--args", string(j.args))
-	}
-	if needs.Yes {
-		words = append(words, "--yes")
-	}
-	switch {
-	case !adhoc:
-		if needs.AllowStdio != "" {
-			words = append(words, "--allow-mcp-stdio", needs.AllowStdio)
-		}
-		for _, a := range needs.AllowSecret {
-			words = append(words, "--allow-secret", a)
-		}
-		for _, a := range needs.AllowLocal {
-			words = append(words, "--allow-local", a)
-		}
-	case r.spec.Transport == host.TransportStdio:
-		words = append(words, "--stdio", r.spec.Target)
-	default:
-		words = append(words, "--url", r.spec.Target)
-		if r.spec.AllowLocal {
-			words = append(words, "--allow-local-endpoint")
-		}
-	}
-	return words
+	return callcmd.Words(c, needs)
 }
 
 // save writes the result on show to a file (Backend.SaveResult).

@@ -6,7 +6,7 @@
 // inside a flag; a word longer than a line cut outside its quotes).
 //
 // Contract: pure functions of their arguments; which words the command
-// holds is the workbench's (tui's yank.go), never decided here.
+// holds is package tui/callcmd's, never decided here.
 //
 // shellcmd may import tui/render (for cell widths) and the standard
 // library; never package tui nor any other tui subpackage
