@@ -132,6 +132,9 @@
 //   - resultview: what a job brought back as the call pane draws it: a
 //     tool result by content type, a content part, a prompt, a load's
 //     figures (pure functions; calls.go's job.body caches them).
+//   - detailview: i on a browse row: a tool, a skipped tool, a
+//     resource, a template, a prompt or a workflow shown in full as a
+//     dialog (pane_tools.go picks which).
 //   - backend: the Backend interface and the types and error codes that
 //     cross it; declarations only.
 //   - live: the backend adapter on the session core, where the

@@ -10,6 +10,9 @@ import (
 
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/host"
+	"github.com/relavium/relavium/themes"
+	"github.com/relavium/relavium/tui/detailview"
+	"github.com/relavium/relavium/tui/dialog"
 	"github.com/relavium/relavium/tui/render"
 	"github.com/relavium/relavium/workflow"
 )
@@ -439,4 +442,26 @@ func (p *browsePane) help() []key.Binding {
 		b = append(b, k.Accept)
 	}
 	return append(b, k.Back, k.Filter, k.Details, k.NextTab, k.AllTools)
+}
+
+// detailsDialog shows a row in full (i on it; package detailview): a
+// tool, a skipped tool's reason, a resource, a template, a prompt, a
+// workflow.
+func (m *Model) detailsDialog(r listRow) dialog.Dialog {
+	server := m.servers.current()
+	switch r.kind {
+	case rowSkipped:
+		return detailview.Skipped(r.skip)
+	case rowTool:
+		return detailview.Tool(r.tool, func() string { return m.browse.badge(r.tool) })
+	case rowResource:
+		return detailview.Resource(server, r.res)
+	case rowTemplate:
+		return detailview.Template(server, r.tmpl, templateVars(r.tmpl.URITemplate))
+	case rowPrompt:
+		return detailview.Prompt(server, r.prompt)
+	case rowWorkflow:
+		return detailview.Workflow(r.wf)
+	}
+	return &dialog.Text{Title: "Details", Max: 80, Lines: func(st *themes.Styles, iw int) []string { return nil }}
 }
