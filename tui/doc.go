@@ -34,7 +34,8 @@
 //   - The command palette (palette.go) lists what paletteSources give:
 //     each part of the workbench adds its entries as one source there.
 //   - A clipboard copy (y, Y) is an OSC 52 sequence drawn with the frames
-//     for a moment (yank.go), never a write racing the renderer.
+//     for a moment (package clipboard; yank.go copies), never a write
+//     racing the renderer.
 //   - Server text is sanitized (engine/sanitize) before it is drawn; every
 //     frame is exactly the terminal's size; lists and results are rendered
 //     only where visible (result lines are wrapped once per width), and
@@ -59,7 +60,7 @@
 //     on the dialog stack), tasks (tasks.go), sign-in (authState,
 //     signin.go), the status line (statusLine), the
 //     event log (eventLog, export_record.go; its strip package
-//     eventstrip), the clipboard (clipboard) and the
+//     eventstrip), the clipboard (clipboard.Clip) and the
 //     dialog layer (dialogLayer: the stack, the key guard, consent waiting
 //     its turn). A component is a type with its own state, its drawing and
 //     its key reading as its own methods (serversPane.view, .details,
@@ -135,6 +136,9 @@
 //   - detailview: i on a browse row: a tool, a skipped tool, a
 //     resource, a template, a prompt or a workflow shown in full as a
 //     dialog (pane_tools.go picks which).
+//   - clipboard: the copy on the frames (an OSC 52 sequence, sanitized,
+//     bounded, numbered), its timer and the dialog showing what was
+//     copied; yank.go chooses what to copy.
 //   - backend: the Backend interface and the types and error codes that
 //     cross it; declarations only.
 //   - live: the backend adapter on the session core, where the

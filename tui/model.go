@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/relavium/relavium/tui/asker"
+	"github.com/relavium/relavium/tui/clipboard"
 	"github.com/relavium/relavium/tui/serverinfo"
 
 	"github.com/relavium/relavium/redact"
@@ -136,15 +137,15 @@ type Model struct {
 
 	// The components: each holds its own state (and, in its own files,
 	// its methods and drawing); Update routes messages to them.
-	servers serversPane // the servers column (pane_servers.go)
-	browse  browsePane  // tools, resources, prompts, workflows and the filter (pane_tools.go)
-	call    callPane    // the form, jobs, result viewer and search, history (pane_call.go)
-	dialogs dialogLayer // the overlay stack, the deliberate-key guard, consent waiting its turn
-	status  statusLine  // what just happened, and the banner (status.go)
-	log     eventLog    // events kept for export and the events strip (export_record.go)
-	clip    clipboard   // a copy riding on the frames (yank.go)
-	auth    authState   // the sign-in running and the step-ups wanted (signin.go)
-	cr      clientState // logs, subscriptions, completion (clientreq.go)
+	servers serversPane    // the servers column (pane_servers.go)
+	browse  browsePane     // tools, resources, prompts, workflows and the filter (pane_tools.go)
+	call    callPane       // the form, jobs, result viewer and search, history (pane_call.go)
+	dialogs dialogLayer    // the overlay stack, the deliberate-key guard, consent waiting its turn
+	status  statusLine     // what just happened, and the banner (status.go)
+	log     eventLog       // events kept for export and the events strip (export_record.go)
+	clip    clipboard.Clip // a copy riding on the frames (yank.go)
+	auth    authState      // the sign-in running and the step-ups wanted (signin.go)
+	cr      clientState    // logs, subscriptions, completion (clientreq.go)
 }
 
 type vpKey struct {
@@ -336,10 +337,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.onSaved(msg)
 	case yankCommandMsg:
 		cmds = append(cmds, m.onYankCommand(msg))
-	case yankSentMsg:
-		if msg.seq == m.clip.seq {
-			m.clip.osc52 = ""
-		}
+	case clipboard.SentMsg:
+		m.clip.Expire(msg)
 	case asker.Msg:
 		cmds = append(cmds, m.onAsk(msg.Req), m.ask.Listen())
 	case asker.GoneMsg:

@@ -118,8 +118,8 @@ func (m *Model) View() string {
 	if d := m.topDialog(); d != nil {
 		lines = dialog.Overlay(lines, d.View(m.st, m.width, m.height), m.width, m.height)
 	}
-	if m.clip.osc52 != "" { // zero cells wide: the clipboard copy rides on the frame
-		lines[0] = m.clip.osc52 + lines[0]
+	if m.clip.OSC52 != "" { // zero cells wide: the clipboard copy rides on the frame
+		lines[0] = m.clip.OSC52 + lines[0]
 	}
 	// The frame is where the workbench's text leaves relavium: every
 	// secret of the session is replaced in it, whatever pane or dialog

@@ -1,45 +1,22 @@
 package tui
 
 import (
-	"encoding/base64"
 	"encoding/json"
 	"strings"
-	"time"
-	"unicode/utf8"
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/relavium/relavium/engine/sanitize"
 	"github.com/relavium/relavium/session"
-	"github.com/relavium/relavium/themes"
 	"github.com/relavium/relavium/tui/backend"
 	"github.com/relavium/relavium/tui/callcmd"
-	"github.com/relavium/relavium/tui/dialog"
-	"github.com/relavium/relavium/tui/render"
+	"github.com/relavium/relavium/tui/clipboard"
 	"github.com/relavium/relavium/tui/shellcmd"
 )
 
 // y copies the result on show, Y the CLI command that makes the same call,
 // s saves the result to a file. The copy goes to the terminal's clipboard
-// as an OSC 52 sequence drawn once with the frame (no write races the
-// renderer); whether it lands depends on the terminal, so a dialog also
-// shows the copied text, plain, for the terminal's own selection.
-
-// clipboard is the copy riding on the frames: the OSC 52 sequence and the
-// number of the copy it belongs to (a later copy outlives an earlier
-// one's timer).
-type clipboard struct {
-	osc52 string
-	seq   int
-}
-
-// maxYank bounds what y copies (terminals refuse longer OSC 52 payloads);
-// what is cut is said.
-const maxYank = 64 << 10
-
-// yankLife is how long the OSC 52 sequence stays in the frames: long
-// enough for the renderer to have written one.
-const yankLife = 300 * time.Millisecond
+// (package clipboard: an OSC 52 sequence drawn once with the frame, and a
+// dialog showing the copied text).
 
 // resultText is a job's outcome as text: the text parts, then structured
 // content; contents and prompt messages; a run's outputs as JSON.
@@ -84,48 +61,15 @@ func (m *Model) copyText(what, text string) tea.Cmd {
 // copyShown is copyText whose dialog shows the text as shown draws it at
 // a width (nil: the text wrapped).
 func (m *Model) copyShown(what, text string, shown func(iw int) []string) tea.Cmd {
-	text = sanitize.Text(text)
-	cut := false
-	if len(text) > maxYank {
-		text, cut = text[:maxYank], true
-		for !utf8.ValidString(text) {
-			text = text[:len(text)-1]
-		}
-	}
-	m.clip.osc52 = "\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte(text)) + "\x07"
-	m.clip.seq++
+	text, cut := m.clip.Put(text)
 	note := what + ": sent to the clipboard (OSC 52, if your terminal allows it)"
 	if cut {
 		note += "; only the first 64 KiB"
 	}
 	m.status.set(note, false)
-	m.pushDialog(&dialog.Text{Title: "Copied · " + what, Max: 110, Lines: func(st *themes.Styles, iw int) []string {
-		out := render.Wrap(st.Muted.Render("Sent to the terminal's clipboard with OSC 52. A terminal that does not allow it copies nothing: select the text below instead (with the mouse captured, most terminals select with shift+drag)."), iw)
-		out = append(out, "")
-		if shown != nil && !cut {
-			return append(out, shown(iw)...)
-		}
-		for _, l := range render.SplitLines(text) {
-			out = append(out, render.Wrap(l, iw)...)
-		}
-		return out
-	}})
-	seq := m.clip.seq
-	ctx := m.ctx
-	return func() tea.Msg {
-		t := time.NewTimer(yankLife)
-		defer t.Stop()
-		select {
-		case <-t.C:
-			return yankSentMsg{seq: seq}
-		case <-ctx.Done():
-			return nil
-		}
-	}
+	m.pushDialog(clipboard.Shown(what, text, cut, shown))
+	return clipboard.Wait(m.ctx, m.clip.Seq)
 }
-
-// yankSentMsg ends the OSC 52 sequence's stay in the frames.
-type yankSentMsg struct{ seq int }
 
 func (m *Model) yank() tea.Cmd {
 	j := m.call.shownJob()

@@ -14,12 +14,12 @@ func (h *harness) copied() string {
 	h.t.Helper()
 	h.until("the copy dialog", func() bool {
 		d, ok := h.m.topDialog().(*dialog.Text)
-		return ok && strings.HasPrefix(d.Title, "Copied · the command") && h.m.clip.osc52 != ""
+		return ok && strings.HasPrefix(d.Title, "Copied · the command") && h.m.clip.OSC52 != ""
 	})
-	p := strings.TrimSuffix(strings.TrimPrefix(h.m.clip.osc52, "\x1b]52;c;"), "\x07")
+	p := strings.TrimSuffix(strings.TrimPrefix(h.m.clip.OSC52, "\x1b]52;c;"), "\x07")
 	b, err := base64.StdEncoding.DecodeString(p)
 	if err != nil {
-		h.t.Fatalf("the clipboard sequence %q: %v", h.m.clip.osc52, err)
+		h.t.Fatalf("the clipboard sequence %q: %v", h.m.clip.OSC52, err)
 	}
 	return string(b)
 }
