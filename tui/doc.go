@@ -129,7 +129,8 @@
 //     update_events.go's stripEvent says what each event adds.
 //   - serverinfo: what the servers pane says of a server beyond its
 //     state: its protocol era, why it was not admitted, lock drift, the
-//     next retry (pure functions of the row's values).
+//     next retry, what it said at initialize (pure functions of the
+//     row's values).
 //   - resultview: what a job brought back as the call pane draws it: a
 //     tool result by content type, a content part, a prompt, a load's
 //     figures (pure functions; calls.go's job.body caches them).

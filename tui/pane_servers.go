@@ -312,7 +312,7 @@ func (m *Model) serverDialog(r *serverRow, d host.ServerDetails, ok bool) dialog
 	return &dialog.Text{Title: "Server " + render.ServerLine(r.spec.Name), Max: 100, Lines: func(st *themes.Styles, iw int) []string {
 		out := append(m.servers.details(r, iw, true), serverinfo.Era(m.servers.st, r.protocol, r.spec.Protocol, r.state == engine.StateReady, iw)...)
 		if ok {
-			out = append(out, initializeDetails(st, d, iw)...)
+			out = append(out, serverinfo.Initialize(st, d, iw)...)
 		}
 		return out
 	}}
@@ -339,42 +339,6 @@ func (m *Model) onServerDetails(msg serverDetailsMsg) {
 	if r := m.server(msg.server); r != nil {
 		m.pushDialog(m.serverDialog(r, msg.details, msg.ok))
 	}
-}
-
-// initializeDetails draws serverInfo, capabilities and instructions: the
-// server's own words, said to be, and already cleaned (host).
-func initializeDetails(st *themes.Styles, d host.ServerDetails, iw int) []string {
-	var out []string
-	add := func(label, v string) {
-		if v != "" {
-			out = append(out, render.Wrap(st.Muted.Render(label+" ")+render.ServerLine(v), iw)...)
-		}
-	}
-	out = append(out, "", st.Bold.Render("serverInfo")+st.Faint.Render(" · the server's own words"))
-	add("name       ", d.Name)
-	add("title      ", d.Title)
-	add("version    ", d.Version)
-	add("description", d.Description)
-	add("website    ", d.WebsiteURL)
-	for _, ic := range d.Icons {
-		add("icon       ", ic)
-	}
-	add("era        ", d.Protocol)
-	caps := strings.Join(d.Capabilities, " · ")
-	if caps == "" {
-		caps = "(none declared)"
-	}
-	add("capabilities", caps)
-	if d.Instructions != "" {
-		out = append(out, st.Muted.Render("instructions"))
-		for _, l := range render.SplitLines(render.ServerText(d.Instructions)) {
-			out = append(out, render.Wrap("  "+l, iw)...)
-		}
-		if d.InstructionsCut {
-			out = append(out, st.Faint.Render("  … (cut at 8 KiB)"))
-		}
-	}
-	return out
 }
 
 // serverAct is what a key on the servers pane asks of the root: the pane

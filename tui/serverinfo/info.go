@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/host/era"
 	"github.com/relavium/relavium/themes"
 	"github.com/relavium/relavium/tui/backend"
@@ -98,4 +99,41 @@ func RetryHint(retryAt time.Time, n int, now time.Time) string {
 	}
 	wait := max(retryAt.Sub(now), 0).Round(time.Second)
 	return fmt.Sprintf("reconnecting (attempt %d) in %s · r to retry now", n, render.HumanDuration(wait))
+}
+
+// Initialize draws what a server said of itself at initialize: serverInfo,
+// capabilities and instructions — the server's own words, said to be,
+// and already cleaned (host), sanitized again here.
+func Initialize(st *themes.Styles, d host.ServerDetails, iw int) []string {
+	var out []string
+	add := func(label, v string) {
+		if v != "" {
+			out = append(out, render.Wrap(st.Muted.Render(label+" ")+render.ServerLine(v), iw)...)
+		}
+	}
+	out = append(out, "", st.Bold.Render("serverInfo")+st.Faint.Render(" · the server's own words"))
+	add("name       ", d.Name)
+	add("title      ", d.Title)
+	add("version    ", d.Version)
+	add("description", d.Description)
+	add("website    ", d.WebsiteURL)
+	for _, ic := range d.Icons {
+		add("icon       ", ic)
+	}
+	add("era        ", d.Protocol)
+	caps := strings.Join(d.Capabilities, " · ")
+	if caps == "" {
+		caps = "(none declared)"
+	}
+	add("capabilities", caps)
+	if d.Instructions != "" {
+		out = append(out, st.Muted.Render("instructions"))
+		for _, l := range render.SplitLines(render.ServerText(d.Instructions)) {
+			out = append(out, render.Wrap("  "+l, iw)...)
+		}
+		if d.InstructionsCut {
+			out = append(out, st.Faint.Render("  … (cut at 8 KiB)"))
+		}
+	}
+	return out
 }
