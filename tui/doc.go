@@ -126,7 +126,7 @@
 //     root writes a kept value back into its field (pane_call.go).
 //   - eventstrip: the events strip under a short result: the lines
 //     (bounded, sanitized, the same news not twice) and their drawing;
-//     update_events.go's stripEvent says what each event adds.
+//     what each event adds (Strip.Event).
 //   - serverinfo: what the servers pane says of a server beyond its
 //     state: its protocol era, why it was not admitted, lock drift, the
 //     next retry, what it said at initialize (pure functions of the

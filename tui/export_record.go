@@ -65,8 +65,7 @@ func (m *Model) recordJob(j *job) {
 
 // eventLog is the session's events: those kept for export (bounded, the
 // oldest going first; dropped counts what went), and the events strip's
-// lines (package eventstrip; update_events.go's stripEvent says what each
-// event adds).
+// lines (package eventstrip, which says what each event adds).
 type eventLog struct {
 	cr           *clientState // reads: the log floor (v)
 	events       []engine.Event

@@ -10,6 +10,7 @@ import (
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/fault"
 	"github.com/relavium/relavium/host"
+	"github.com/relavium/relavium/tui/render"
 )
 
 // A server's liveness in the workbench: p pings the selected server (its
@@ -46,7 +47,7 @@ func (m *Model) pingSelected() tea.Cmd {
 
 func (m *Model) onPinged(msg pingedMsg) {
 	if msg.err != nil {
-		m.status.set(fmt.Sprintf("ping %s: %s %s", msg.server, fault.CodeOf(msg.err, ""), firstLine(fault.MessageOf(msg.err))), true)
+		m.status.set(fmt.Sprintf("ping %s: %s %s", msg.server, fault.CodeOf(msg.err, ""), render.FirstLine(fault.MessageOf(msg.err))), true)
 		return
 	}
 	m.status.set(fmt.Sprintf("ping %s: %.3f ms", msg.server, float64(msg.rtt.Microseconds())/1000), false)

@@ -115,7 +115,7 @@ func (p *serversPane) stateDetail(r *serverRow) string {
 		}
 		return st.Warn.Render(after("needs consent", " ", p.waited(r.since)))
 	case engine.StateFailed:
-		return st.Error.Render(strings.TrimSpace(string(r.errCode) + " " + firstLine(r.err)))
+		return st.Error.Render(strings.TrimSpace(string(r.errCode) + " " + render.FirstLine(r.err)))
 	case stateDenied:
 		return st.Error.Render("denied")
 	case engine.StateClosed:
@@ -300,11 +300,6 @@ func (p *serversPane) details(r *serverRow, w int, full bool) []string {
 }
 
 func msDur(ms int64) time.Duration { return time.Duration(ms) * time.Millisecond }
-
-func firstLine(s string) string {
-	s, _, _ = strings.Cut(render.ServerLine(s), "\n")
-	return s
-}
 
 // serverDialog is the selected server's full status (i on a row), and
 // what it said of itself at initialize when it did (d, ok).

@@ -1,9 +1,6 @@
 package tui
 
 import (
-	"encoding/json"
-	"fmt"
-	"strings"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -24,7 +21,7 @@ func (m *Model) onEvents(events []engine.Event) tea.Cmd {
 	var drift []tea.Cmd // lockdrift.go: a ready server is compared with the lock; a subscribed resource refreshed (clientreq.go)
 	for _, e := range events {
 		m.log.record(e)
-		m.stripEvent(e)
+		m.log.strip.Event(e)
 		switch d := e.Data.(type) {
 		case engine.ServerData:
 			if m.applyServer(d) {
@@ -145,7 +142,7 @@ func (m *Model) applyProgress(runID string, d engine.ToolProgressData) {
 }
 
 func (m *Model) applyLog(runID string, d engine.ToolLogData) {
-	l := logLine{Level: d.Level, Logger: d.Logger, Server: d.Server, Text: logText(d.Data)}
+	l := logLine{Level: d.Level, Logger: d.Logger, Server: d.Server, Text: render.LogData(d.Data)}
 	if d.CallID != "" {
 		if j := m.job(d.CallID); j != nil {
 			j.addLog(l)
@@ -161,16 +158,6 @@ func (m *Model) applyLog(runID string, d engine.ToolLogData) {
 	// A log host attributed to no call is the server's: it is never put
 	// under whichever call happens to be running there.
 	m.serverLog(d.Server, l)
-}
-
-// logText renders a log notification's data: a JSON string as its text,
-// anything else as compact JSON; always sanitized to one line.
-func logText(raw json.RawMessage) string {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return render.ServerLine(s)
-	}
-	return render.ServerLine(strings.TrimSpace(string(raw)))
 }
 
 func (m *Model) applyStepResult(j *job, d engine.ToolResultData) {
@@ -191,45 +178,4 @@ func (m *Model) applyStepResult(j *job, d engine.ToolResultData) {
 	}
 	j.steps = append(j.steps, stepLine{step: d.Step, tool: d.Tool, state: state, dur: time.Duration(d.DurationMS) * time.Millisecond})
 	j.touch()
-}
-
-// stripEvent notes an event in the strip (progress is left to the call
-// pane's bar).
-func (m *Model) stripEvent(e engine.Event) {
-	switch d := e.Data.(type) {
-	case engine.ServerData:
-		switch d.State {
-		case engine.StateReady:
-			m.log.strip.Add(e.Time, "●", "ok", fmt.Sprintf("%s ready · %d tools · %s", d.Server, d.Tools, render.HumanDuration(msDur(d.ConnectMS))))
-		case engine.StateFailed:
-			m.log.strip.Add(e.Time, "✗", "error", strings.TrimSpace(d.Server+" failed "+string(d.ErrorCode)+" "+firstLine(d.Error)))
-		case engine.StateConnecting:
-			m.log.strip.Add(e.Time, "◌", "accent", d.Server+" connecting")
-		case engine.StateClosed:
-			m.log.strip.Add(e.Time, "○", "muted", d.Server+" closed")
-		case engine.StateNeedsConsent:
-			m.log.strip.Add(e.Time, "⚠", "warn", d.Server+" needs consent")
-		}
-	case host.SandboxNoteData:
-		m.log.strip.Add(e.Time, "🔒", "warn", d.Server+" "+render.ServerLine(d.Note))
-	case engine.SkippedTool:
-		m.log.strip.Add(e.Time, "✗", "warn", "skipped "+d.Server+"/"+d.Tool+": "+d.Code)
-	case engine.ToolCallData:
-		m.log.strip.Add(e.Time, "→", "accent", "call "+d.Tool)
-	case engine.ToolResultData:
-		switch {
-		case d.ErrorCode != "":
-			m.log.strip.Add(e.Time, "✗", "error", d.Tool+" "+string(d.ErrorCode)+" · "+render.HumanDuration(msDur(d.DurationMS)))
-		case d.Result != nil && d.Result.IsError:
-			m.log.strip.Add(e.Time, "✗", "error", d.Tool+" tool error · "+render.HumanDuration(msDur(d.DurationMS)))
-		default:
-			m.log.strip.Add(e.Time, "✓", "ok", d.Tool+" · "+render.HumanDuration(msDur(d.DurationMS)))
-		}
-	case engine.ToolLogData:
-		m.log.strip.Add(e.Time, "·", "log:"+d.Level, d.Server+" "+d.Level+": "+logText(d.Data))
-	case engine.GateRequestedData:
-		m.log.strip.Add(e.Time, "⏸", "warn", "gate "+d.Step+": "+d.Message)
-	case engine.GateResolvedData:
-		m.log.strip.Add(e.Time, "⏵", "muted", fmt.Sprintf("gate %s answered (approved: %t)", d.Step, d.Approved))
-	}
 }

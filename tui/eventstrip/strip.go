@@ -1,10 +1,13 @@
 package eventstrip
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/relavium/relavium/engine"
+	"github.com/relavium/relavium/host"
 	"github.com/relavium/relavium/themes"
 	"github.com/relavium/relavium/tui/render"
 )
@@ -78,3 +81,47 @@ func (s *Strip) Lines(st *themes.Styles, w, h int, shows func(level string) bool
 	}
 	return out
 }
+
+// Event notes an event on the strip: a server's state, a sandbox note, a
+// skipped tool, a call and its result, a log, a gate (progress is left to
+// the call pane's bar).
+func (s *Strip) Event(e engine.Event) {
+	switch d := e.Data.(type) {
+	case engine.ServerData:
+		switch d.State {
+		case engine.StateReady:
+			s.Add(e.Time, "●", "ok", fmt.Sprintf("%s ready · %d tools · %s", d.Server, d.Tools, render.HumanDuration(ms(d.ConnectMS))))
+		case engine.StateFailed:
+			s.Add(e.Time, "✗", "error", strings.TrimSpace(d.Server+" failed "+string(d.ErrorCode)+" "+render.FirstLine(d.Error)))
+		case engine.StateConnecting:
+			s.Add(e.Time, "◌", "accent", d.Server+" connecting")
+		case engine.StateClosed:
+			s.Add(e.Time, "○", "muted", d.Server+" closed")
+		case engine.StateNeedsConsent:
+			s.Add(e.Time, "⚠", "warn", d.Server+" needs consent")
+		}
+	case host.SandboxNoteData:
+		s.Add(e.Time, "🔒", "warn", d.Server+" "+render.ServerLine(d.Note))
+	case engine.SkippedTool:
+		s.Add(e.Time, "✗", "warn", "skipped "+d.Server+"/"+d.Tool+": "+d.Code)
+	case engine.ToolCallData:
+		s.Add(e.Time, "→", "accent", "call "+d.Tool)
+	case engine.ToolResultData:
+		switch {
+		case d.ErrorCode != "":
+			s.Add(e.Time, "✗", "error", d.Tool+" "+string(d.ErrorCode)+" · "+render.HumanDuration(ms(d.DurationMS)))
+		case d.Result != nil && d.Result.IsError:
+			s.Add(e.Time, "✗", "error", d.Tool+" tool error · "+render.HumanDuration(ms(d.DurationMS)))
+		default:
+			s.Add(e.Time, "✓", "ok", d.Tool+" · "+render.HumanDuration(ms(d.DurationMS)))
+		}
+	case engine.ToolLogData:
+		s.Add(e.Time, "·", "log:"+d.Level, d.Server+" "+d.Level+": "+render.LogData(d.Data))
+	case engine.GateRequestedData:
+		s.Add(e.Time, "⏸", "warn", "gate "+d.Step+": "+d.Message)
+	case engine.GateResolvedData:
+		s.Add(e.Time, "⏵", "muted", fmt.Sprintf("gate %s answered (approved: %t)", d.Step, d.Approved))
+	}
+}
+
+func ms(v int64) time.Duration { return time.Duration(v) * time.Millisecond }

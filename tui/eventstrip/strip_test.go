@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 
+	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/themes"
 	"github.com/relavium/relavium/tui/render"
 )
@@ -68,5 +69,29 @@ func TestLinesNewestFirstFitAndFloor(t *testing.T) {
 		if render.Width(l) > 40 {
 			t.Fatalf("line wider than 40: %q", l)
 		}
+	}
+}
+
+// Event says what an event adds: a server's state, a call's result with
+// its duration, a log at its level; progress adds nothing.
+func TestEventAddsItsLine(t *testing.T) {
+	var s Strip
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	s.Event(engine.Event{Time: at, Data: engine.ServerData{Server: "fs", State: engine.StateFailed, ErrorCode: "E1", Error: "boom\nsecond line"}})
+	s.Event(engine.Event{Time: at, Data: engine.ToolResultData{Tool: "fs.read", DurationMS: 1500}})
+	s.Event(engine.Event{Time: at, Data: engine.ToolLogData{LogEntry: engine.LogEntry{Server: "fs", Level: "info", Data: []byte(`"hello"`)}}})
+	s.Event(engine.Event{Time: at, Type: engine.EventToolProgress, Data: engine.ToolProgressData{}})
+	got := s.Lines(monoStyles(), 80, 10, func(string) bool { return true })
+	want := []string{"✗ fs failed E1 boom", "✓ fs.read · ", "· fs info: hello"}
+	if len(got) != 1+len(want) {
+		t.Fatalf("Lines = %q, want a rule and %d lines", got, len(want))
+	}
+	for i, w := range want {
+		if !strings.Contains(got[i+1], w) {
+			t.Fatalf("line %d = %q, want it to hold %q", i+1, got[i+1], w)
+		}
+	}
+	if strings.Contains(got[1], "\n") {
+		t.Fatalf("a failure's message broke the strip's line: %q", got[1])
 	}
 }

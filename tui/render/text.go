@@ -1,6 +1,7 @@
 package render
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -19,6 +20,22 @@ import (
 
 // ServerLine cleans server text for a one-line slot.
 func ServerLine(s string) string { return sanitize.Line(s) }
+
+// FirstLine is the first line of server text, cleaned.
+func FirstLine(s string) string {
+	s, _, _ = strings.Cut(ServerLine(s), "\n")
+	return s
+}
+
+// LogData is a log notification's data on one line: a JSON string as its
+// text, anything else as compact JSON; always cleaned.
+func LogData(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return ServerLine(s)
+	}
+	return ServerLine(strings.TrimSpace(string(raw)))
+}
 
 // ServerText cleans multi-line server text.
 func ServerText(s string) string { return sanitize.Text(s) }
