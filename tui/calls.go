@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/relavium/relavium/engine"
@@ -168,22 +167,7 @@ func (j *job) body(st *themes.Styles, w int) []string {
 		add(render.WrapIndent(st.Muted.Render(label)+render.ServerLine(string(j.args)), w, "     ")...)
 	}
 	for _, s := range j.steps {
-		line := st.Muted.Render("step ") + render.ServerLine(s.step) + " "
-		switch s.state {
-		case "calling":
-			line += st.Accent.Render("→ " + render.ServerLine(s.tool))
-		case "ok":
-			line += st.OK.Render("✓ "+render.ServerLine(s.tool)) + st.Muted.Render(" "+render.HumanDuration(s.dur))
-		case "tool error", "failed":
-			line += st.Error.Render("✗ "+render.ServerLine(s.tool)+" "+s.state) + st.Muted.Render(" "+render.HumanDuration(s.dur))
-		case "gate":
-			line += st.Warn.Render("⏸ gate: " + s.tool)
-		case "approved":
-			line += st.OK.Render("✓ gate approved")
-		case "refused":
-			line += st.Error.Render("✗ gate refused")
-		}
-		add(render.WrapIndent(line, w, "     ")...)
+		add(resultview.Step(st, s.step, s.tool, s.state, s.dur, w)...)
 	}
 	if j.droppedLogs > 0 {
 		add(st.Muted.Render(fmt.Sprintf("… %d earlier log lines not kept", j.droppedLogs)))
@@ -193,11 +177,7 @@ func (j *job) body(st *themes.Styles, w int) []string {
 		add(st.Muted.Render(fmt.Sprintf("… %d log line(s) below %s hidden (v shows more)", hidden, j.logFloor)))
 	}
 	for _, l := range logs {
-		prefix := st.LogLevel(l.Level).Render(fmt.Sprintf("log %-7s", l.Level)) + " "
-		if l.Logger != "" {
-			prefix += st.Muted.Render(render.ServerLine(l.Logger)) + " "
-		}
-		add(render.WrapIndent(prefix+st.LogLevel(l.Level).Render(l.Text), w, "            ")...)
+		add(resultview.Log(st, l.Level, l.Logger, l.Text, w)...)
 	}
 	add(j.taskLines(st)...)
 	j.resultAt = len(out)
@@ -220,18 +200,7 @@ func (j *job) body(st *themes.Styles, w int) []string {
 		add(render.JSONBlock(st, b, w)...)
 	}
 	if j.state == jobFailed || j.state == jobCancelled {
-		style := st.Error
-		head := "✗ failed"
-		if j.state == jobCancelled {
-			style, head = st.Warn, "⊘ cancelled"
-		}
-		if j.errCode != "" {
-			head += " " + string(j.errCode)
-		}
-		add(style.Render(head))
-		for _, l := range strings.Split(j.errMsg, "\n") {
-			add(render.WrapIndent("  "+style.Render(l), w, "  ")...)
-		}
+		add(resultview.Failure(st, j.state == jobCancelled, string(j.errCode), j.errMsg, w)...)
 	}
 	j.cache, j.cacheW, j.cacheV = out, w, j.version
 	return out

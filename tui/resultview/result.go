@@ -3,6 +3,7 @@ package resultview
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/lipgloss"
 
@@ -119,6 +120,55 @@ func Bench(rep *loadtest.Report, w int) []string {
 		// The summary's lines are written for 80 columns; the pane may be
 		// narrower: they wrap under their label, never cut.
 		out = append(out, render.WrapIndent(l, w, "            ")...)
+	}
+	return out
+}
+
+// Step is a workflow step's line: calling its tool, done (ok, a tool
+// error, failed) with its duration, a gate waiting, approved or refused.
+func Step(st *themes.Styles, step, tool, state string, dur time.Duration, w int) []string {
+	line := st.Muted.Render("step ") + render.ServerLine(step) + " "
+	switch state {
+	case "calling":
+		line += st.Accent.Render("→ " + render.ServerLine(tool))
+	case "ok":
+		line += st.OK.Render("✓ "+render.ServerLine(tool)) + st.Muted.Render(" "+render.HumanDuration(dur))
+	case "tool error", "failed":
+		line += st.Error.Render("✗ "+render.ServerLine(tool)+" "+state) + st.Muted.Render(" "+render.HumanDuration(dur))
+	case "gate":
+		line += st.Warn.Render("⏸ gate: " + tool)
+	case "approved":
+		line += st.OK.Render("✓ gate approved")
+	case "refused":
+		line += st.Error.Render("✗ gate refused")
+	}
+	return render.WrapIndent(line, w, "     ")
+}
+
+// Log is one log line of a job: its level, its logger, its text (the
+// text cleaned already; the logger here).
+func Log(st *themes.Styles, level, logger, text string, w int) []string {
+	prefix := st.LogLevel(level).Render(fmt.Sprintf("log %-7s", level)) + " "
+	if logger != "" {
+		prefix += st.Muted.Render(render.ServerLine(logger)) + " "
+	}
+	return render.WrapIndent(prefix+st.LogLevel(level).Render(text), w, "            ")
+}
+
+// Failure is a failed or cancelled job's end: its code and its message,
+// each line wrapped.
+func Failure(st *themes.Styles, cancelled bool, code, msg string, w int) []string {
+	style := st.Error
+	head := "✗ failed"
+	if cancelled {
+		style, head = st.Warn, "⊘ cancelled"
+	}
+	if code != "" {
+		head += " " + code
+	}
+	out := []string{style.Render(head)}
+	for _, l := range strings.Split(msg, "\n") {
+		out = append(out, render.WrapIndent("  "+style.Render(l), w, "  ")...)
 	}
 	return out
 }

@@ -53,3 +53,19 @@ func TestResultPartsWrapNeverCut(t *testing.T) {
 func humanBytesNoSpace(c engine.Content) string {
 	return strings.ReplaceAll(render.HumanBytes(len(c.Data)+len(c.Text)), " ", "")
 }
+
+// A failure names its code and keeps every line of its message; a
+// cancelled job says so; a step's server text is cleaned.
+func TestFailureAndStep(t *testing.T) {
+	st := monoStyles()
+	got := strings.Join(Failure(st, false, "E1", "first\nsecond", 40), "\n")
+	if !strings.Contains(got, "✗ failed E1") || !strings.Contains(got, "first") || !strings.Contains(got, "second") {
+		t.Fatalf("Failure = %q", got)
+	}
+	if got := Failure(st, true, "", "", 40); !strings.Contains(got[0], "⊘ cancelled") {
+		t.Fatalf("cancelled Failure = %q", got)
+	}
+	if got := strings.Join(Step(st, "s1", "fs.read\x1b[2J", "calling", 0, 40), ""); strings.Contains(got, "\x1b[2J") || !strings.Contains(got, "step s1 → fs.read") {
+		t.Fatalf("Step = %q", got)
+	}
+}
