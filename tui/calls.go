@@ -179,7 +179,9 @@ func (j *job) body(st *themes.Styles, w int) []string {
 	for _, l := range logs {
 		add(resultview.Log(st, l.Level, l.Logger, l.Text, w)...)
 	}
-	add(j.taskLines(st)...)
+	if j.isTask {
+		add(resultview.Task(st, j.task, j.finished())...)
+	}
 	j.resultAt = len(out)
 	switch {
 	case j.result != nil:

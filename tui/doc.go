@@ -133,8 +133,8 @@
 //     row's values).
 //   - resultview: what a job brought back as the call pane draws it: a
 //     tool result by content type, a content part, a prompt, a load's
-//     figures, a step, a log line, a failure (pure functions; calls.go's
-//     job.body puts them together and caches them).
+//     figures, a step, a log line, a task, a failure (pure functions;
+//     calls.go's job.body puts them together and caches them).
 //   - detailview: i on a browse row: a tool, a skipped tool, a
 //     resource, a template, a prompt or a workflow shown in full as a
 //     dialog (pane_tools.go picks which).

@@ -205,24 +205,3 @@ func (m *Model) onTaskList(msg taskListMsg) {
 		return out
 	}})
 }
-
-// taskLines say where a task job is.
-func (j *job) taskLines(st *themes.Styles) []string {
-	if !j.isTask {
-		return nil
-	}
-	if j.task == nil {
-		if j.finished() {
-			return nil // the server refused it, or ran it at once
-		}
-		return []string{st.Muted.Render("task: asking the server to start it…")}
-	}
-	line := "task " + render.ServerLine(j.task.TaskID) + " · " + render.ServerLine(j.task.Status)
-	if j.task.StatusMessage != "" {
-		line += " — " + render.ServerLine(j.task.StatusMessage)
-	}
-	if !j.finished() {
-		line += st.Muted.Render(" (c cancels it at the server)")
-	}
-	return []string{st.Accent.Render(line)}
-}

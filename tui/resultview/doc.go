@@ -3,7 +3,7 @@
 // coloured, media as a labelled size line, resources and links by uri,
 // structured content), one content part, a prompt's messages, a load's
 // figures and chart; and around them a workflow's steps, a job's log
-// lines and a failed or cancelled job's end.
+// lines, where a task is, and a failed or cancelled job's end.
 //
 // Contract:
 //   - Pure functions of (content, width, styles): no state, no IO; the

@@ -172,3 +172,24 @@ func Failure(st *themes.Styles, cancelled bool, code, msg string, w int) []strin
 	}
 	return out
 }
+
+// Task says where a job called as a task is: being started, or the
+// task's id, status and message as last polled (and, while it runs, that
+// c cancels it at the server). Nothing once a job that got no task ended:
+// the server refused it, or ran it at once.
+func Task(st *themes.Styles, task *host.Task, finished bool) []string {
+	if task == nil {
+		if finished {
+			return nil
+		}
+		return []string{st.Muted.Render("task: asking the server to start it…")}
+	}
+	line := "task " + render.ServerLine(task.TaskID) + " · " + render.ServerLine(task.Status)
+	if task.StatusMessage != "" {
+		line += " — " + render.ServerLine(task.StatusMessage)
+	}
+	if !finished {
+		line += st.Muted.Render(" (c cancels it at the server)")
+	}
+	return []string{st.Accent.Render(line)}
+}
