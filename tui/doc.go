@@ -141,6 +141,8 @@
 //   - clipboard: the copy on the frames (an OSC 52 sequence, sanitized,
 //     bounded, numbered), its timer and the dialog showing what was
 //     copied; yank.go chooses what to copy.
+//   - header: the top line (where the session runs; servers by state,
+//     tools, calls) from the counts view.go makes.
 //   - backend: the Backend interface and the types and error codes that
 //     cross it; declarations only.
 //   - live: the backend adapter on the session core, where the

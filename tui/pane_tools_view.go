@@ -122,7 +122,7 @@ func (p *browsePane) rowParts(r listRow, w int) (left, right string, whole bool)
 		if p.cr.subscribed(p.servers.current(), r.res.URI) {
 			right = st.Accent.Render("◉ subscribed")
 			if n := p.cr.updates[subKey{p.servers.current(), r.res.URI}]; n > 0 {
-				right = st.Accent.Render(fmt.Sprintf("◉ %s", counted(n, "update", "updates")))
+				right = st.Accent.Render(fmt.Sprintf("◉ %s", render.Counted(n, "update", "updates")))
 			}
 		}
 	case rowTemplate:

@@ -55,7 +55,7 @@ func (m *Model) onValidated(msg validatedMsg) tea.Cmd {
 		m.dialogs.guard.Settle() // not sent: the form is the person's again
 		m.call.form.SetErrors(msg.errs)
 		n := len(msg.errs)
-		m.status.set(fmt.Sprintf("not sent: %s the tool's schema refuses (marked)", counted(n, "value", "values")), true)
+		m.status.set(fmt.Sprintf("not sent: %s the tool's schema refuses (marked)", render.Counted(n, "value", "values")), true)
 		return nil
 	}
 	if m.status.err {

@@ -1,13 +1,13 @@
 package tui
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 
 	"github.com/relavium/relavium/engine"
 	"github.com/relavium/relavium/tui/dialog"
+	"github.com/relavium/relavium/tui/header"
 	"github.com/relavium/relavium/tui/render"
 )
 
@@ -127,67 +127,29 @@ func (m *Model) View() string {
 	return m.redact.Text(strings.Join(lines, "\n"))
 }
 
-// headerLine is the session summary: where (project or demo, agent) on
-// the left; on the right the servers by state as coloured glyphs, the
-// tools, and the calls (running ones first).
+// headerLine is the session summary (package header) over the servers'
+// states and the jobs as they stand.
 func (m *Model) headerLine(w int) string {
-	st := m.st
-	left := st.App.Render("relavium")
-	if m.info.Demo {
-		left += st.Muted.Render(" · demo")
-	} else {
-		left += st.Muted.Render(" · " + m.info.Project)
-		agent := m.info.Agent
-		if agent == "" {
-			agent = "default"
-		}
-		left += st.Muted.Render(" · agent " + agent)
-	}
-	var ready, pending, failed, other int
+	s := header.Summary{Demo: m.info.Demo, Project: m.info.Project, Agent: m.info.Agent, Servers: len(m.servers.rows),
+		Tools: len(m.browse.tools), Skipped: len(m.browse.skipped), Calls: len(m.call.jobs)}
 	for _, r := range m.servers.rows {
 		switch r.state {
 		case engine.StateReady:
-			ready++
+			s.Ready++
 		case engine.StateNeedsConsent:
-			pending++
+			s.Pending++
 		case engine.StateFailed, stateDenied:
-			failed++
+			s.Failed++
 		default:
-			other++
+			s.Other++
 		}
 	}
-	running := 0
 	for _, j := range m.call.jobs {
 		if !j.finished() {
-			running++
+			s.Running++
 		}
 	}
-	var parts []string
-	glyphs := st.OK.Render(fmt.Sprintf("● %d", ready))
-	if pending > 0 {
-		glyphs += " " + st.Warn.Render(fmt.Sprintf("⚠ %d", pending))
-	}
-	if failed > 0 {
-		glyphs += " " + st.Error.Render(fmt.Sprintf("✗ %d", failed))
-	}
-	if other > 0 {
-		glyphs += " " + st.Muted.Render(fmt.Sprintf("◌ %d", other))
-	}
-	calls := counted(len(m.call.jobs), "call", "calls")
-	if running > 0 {
-		calls = st.Accent.Render(fmt.Sprintf("%d running", running)) + st.Header.Render(" · "+calls)
-	}
-	if w < 80 {
-		parts = []string{glyphs, st.Header.Render(fmt.Sprintf("%s · %d skip", counted(len(m.browse.tools), "tool", "tools"), len(m.browse.skipped)))}
-	} else {
-		parts = []string{glyphs + st.Header.Render(" of "+counted(len(m.servers.rows), "server", "servers")),
-			st.Header.Render(counted(len(m.browse.tools), "tool", "tools") + fmt.Sprintf(" · %d skipped", len(m.browse.skipped))), calls}
-	}
-	right := strings.Join(parts, st.Header.Render(" · "))
-	if pending > 0 {
-		right += st.Warn.Render(fmt.Sprintf(" · %d pending", pending))
-	}
-	return render.SpaceBetween(left, right, w)
+	return header.Line(m.st, s, w)
 }
 
 func (m *Model) bodyLines(g geometry) []string {
@@ -308,12 +270,4 @@ func (m *Model) shortHelp() []key.Binding {
 		b = append(b, k.Cancel)
 	}
 	return append(b, k.Palette, k.Help, k.Quit)
-}
-
-// counted is "1 server" or "n servers".
-func counted(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }

@@ -210,3 +210,11 @@ func pathSegments(s string) []string {
 	}
 	return segs
 }
+
+// Counted is "1 server" or "n servers".
+func Counted(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
