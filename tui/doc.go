@@ -137,7 +137,7 @@
 //     calls.go's job.body puts them together and caches them).
 //   - detailview: i on a browse row: a tool, a skipped tool, a
 //     resource, a template, a prompt or a workflow shown in full as a
-//     dialog (pane_tools.go picks which).
+//     dialog (pane_tools.go picks which); a tool's annotation badge.
 //   - clipboard: the copy on the frames (an OSC 52 sequence, sanitized,
 //     bounded, numbered), its timer and the dialog showing what was
 //     copied; yank.go chooses what to copy.

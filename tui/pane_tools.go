@@ -275,24 +275,6 @@ func (p *browsePane) workflowRows(f rowFilter) []listRow {
 	return rows
 }
 
-// badge is a tool's annotation badge: the server's claim, advisory.
-func (p *browsePane) badge(t engine.ToolDef) string {
-	st := p.st
-	var b string
-	switch {
-	case t.Annotations.IsReadOnly():
-		b = st.BadgeRead.Render("read-only")
-	case t.Annotations.Destructive != nil && !*t.Annotations.Destructive:
-		b = st.BadgeWrite.Render("⚠ writes")
-	default:
-		b = st.BadgeDestructive.Render("⚠ destructive")
-	}
-	if t.Changed {
-		b = st.BadgeChanged.Render("⚑ changed") + " " + b
-	}
-	return b
-}
-
 // browseAct is what a key on the browse pane asks of the root: the pane
 // moves its cursor, switches its tab and types its filter itself; loading
 // a list, leaving the pane, and acting on a row reach beyond it.
@@ -453,7 +435,7 @@ func (m *Model) detailsDialog(r listRow) dialog.Dialog {
 	case rowSkipped:
 		return detailview.Skipped(r.skip)
 	case rowTool:
-		return detailview.Tool(r.tool, func() string { return m.browse.badge(r.tool) })
+		return detailview.Tool(r.tool)
 	case rowResource:
 		return detailview.Resource(server, r.res)
 	case rowTemplate:

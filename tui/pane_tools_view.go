@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/relavium/relavium/tui/detailview"
 	"github.com/relavium/relavium/tui/render"
 )
 
@@ -102,7 +103,7 @@ func (p *browsePane) rowParts(r listRow, w int) (left, right string, whole bool)
 		if p.allTools {
 			left += st.Muted.Render(" · " + render.ServerLine(r.tool.Server))
 		}
-		right = p.badge(r.tool)
+		right = detailview.Badge(st, r.tool)
 	case rowSkipped:
 		// the name first: when the row is narrow, the reason is what is cut
 		// (details, i, shows it whole)

@@ -26,16 +26,15 @@ func Skipped(s engine.SkippedTool) dialog.Dialog {
 }
 
 // Tool is a tool in full: its sanitized description (marked as server
-// text), its hints (badge draws its annotation badge, advisory) and its
-// schemas.
-func Tool(t engine.ToolDef, badge func() string) dialog.Dialog {
+// text), its hints (its badge, advisory) and its schemas.
+func Tool(t engine.ToolDef) dialog.Dialog {
 	return &dialog.Text{Title: "Tool · " + render.ServerLine(t.Name), Max: 110, Lines: func(st *themes.Styles, iw int) []string {
 		var out []string
 		out = append(out, dialog.Labelled(st, "server", render.ServerLine(t.Server)+st.Muted.Render(" · tool "+render.ServerLine(t.Tool)), iw)...)
 		if t.Title != "" {
 			out = append(out, dialog.Labelled(st, "title", render.ServerLine(t.Title), iw)...)
 		}
-		out = append(out, dialog.Labelled(st, "hint", badge()+st.Advisory.Render(" (advisory: the server's own annotation)"), iw)...)
+		out = append(out, dialog.Labelled(st, "hint", Badge(st, t)+st.Advisory.Render(" (advisory: the server's own annotation)"), iw)...)
 		if t.Changed {
 			out = append(out, render.Wrap(st.BadgeChanged.Render("⚑ the definition changed since you accepted it: A shows the field diff and accepts it; until then every call asks"), iw)...)
 		}
@@ -184,4 +183,22 @@ func Workflow(w *workflow.Workflow) dialog.Dialog {
 		}
 		return out
 	}}
+}
+
+// Badge is a tool's annotation badge: the server's claim, advisory (its
+// row in the tools list, and its details).
+func Badge(st *themes.Styles, t engine.ToolDef) string {
+	var b string
+	switch {
+	case t.Annotations.IsReadOnly():
+		b = st.BadgeRead.Render("read-only")
+	case t.Annotations.Destructive != nil && !*t.Annotations.Destructive:
+		b = st.BadgeWrite.Render("⚠ writes")
+	default:
+		b = st.BadgeDestructive.Render("⚠ destructive")
+	}
+	if t.Changed {
+		b = st.BadgeChanged.Render("⚑ changed") + " " + b
+	}
+	return b
 }

@@ -6,8 +6,9 @@
 //
 // Contract:
 //   - Each function builds a dialog.Text from the row's values (and what
-//     the caller knows: the server, a template's variables, the tool's
-//     badge); it changes nothing and does no IO.
+//     the caller knows: the server, a template's variables); it changes
+//     nothing and does no IO. Badge is a tool's annotation badge, drawn
+//     in its row of the tools list too.
 //   - Every piece of server text is sanitized (render.ServerLine /
 //     ServerText) before it is drawn, and a description is marked as the
 //     server's (sanitize.ExternalLabel).
